@@ -1,0 +1,291 @@
+package analyzer
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Callable is what calling a value does, as far as autograd is concerned.
+type Callable uint8
+
+// The callables the model tells apart.
+const (
+	CallableUnknown Callable = iota
+	CallableModel            // an nn.Module: calling it runs a forward pass
+	CallableLoss             // a loss module or function: its result carries the graph of its inputs
+	CallableOther            // anything known not to be a model or loss
+)
+
+// modelWords are the trailing words of names conventionally bound to
+// models (`model`, `net`, `self.encoder`, `ema_model`, `target_net`).
+var modelWords = map[string]bool{
+	"model": true, "net": true, "network": true, "encoder": true, "decoder": true,
+	"backbone": true, "classifier": true, "generator": true, "discriminator": true,
+	"critic": true, "actor": true, "policy": true, "unet": true, "vae": true,
+	"transformer": true, "teacher": true, "student": true, "detector": true,
+}
+
+// lossWords are names conventionally bound to loss modules or functions.
+var lossWords = map[string]bool{
+	"criterion": true, "loss_fn": true, "loss_func": true, "loss_function": true,
+	"lossfn": true, "loss_fct": true, "loss_fcn": true, "loss_module": true,
+}
+
+func lastWord(name string) string {
+	name = strings.ToLower(strings.TrimLeft(name, "_"))
+	if i := strings.LastIndexByte(name, '_'); i >= 0 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// modelLikeName reports whether a name reads as a model's.
+func modelLikeName(name string) bool {
+	w := lastWord(name)
+	if modelWords[w] {
+		return true
+	}
+	l := strings.ToLower(name)
+	return strings.HasSuffix(l, "model") || (strings.HasSuffix(l, "net") && len(l) > 3)
+}
+
+// lossLikeName reports whether a name reads as a loss module's.
+func lossLikeName(name string) bool {
+	l := strings.ToLower(strings.TrimLeft(name, "_"))
+	return lossWords[l] || strings.HasPrefix(l, "criterion") || strings.HasSuffix(l, "_criterion") ||
+		strings.HasSuffix(l, "loss_fn") || strings.HasSuffix(l, "loss_fct")
+}
+
+// functionalLosses are torch.nn.functional functions whose result is a loss.
+func isFunctionalLoss(q string) bool {
+	name, ok := strings.CutPrefix(q, "torch.nn.functional.")
+	if !ok {
+		return false
+	}
+	return strings.Contains(name, "loss") || name == "cross_entropy" || name == "binary_cross_entropy" ||
+		name == "binary_cross_entropy_with_logits" || name == "kl_div"
+}
+
+// IsModuleClass reports whether a class defined in this file derives from
+// torch.nn.Module (directly, through a torch.nn container, a Lightning or
+// Hugging Face base, or another such class of this file).
+func (m *Model) IsModuleClass(class NodeID) bool {
+	return m.ClassInherits(class, func(q string) bool {
+		return strings.HasPrefix(q, "torch.nn.") ||
+			strings.HasSuffix(q, ".LightningModule") ||
+			(strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel"))
+	})
+}
+
+// ClassifyCallee says what calling the expression callee does.
+func (m *Model) ClassifyCallee(callee NodeID) Callable {
+	return m.classifyCallee(callee, 0)
+}
+
+func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
+	f := m.File
+	if depth > 8 {
+		return CallableUnknown
+	}
+	callee = f.Unparen(callee)
+	if q := m.QualifiedName(callee); q != "" {
+		if isFunctionalLoss(q) {
+			return CallableLoss
+		}
+		return CallableOther
+	}
+	switch f.Kind(callee) {
+	case KindIdentifier:
+		name := f.Text(callee)
+		b := m.Resolve(callee)
+		if b == nil {
+			return nameCallable(name)
+		}
+		switch b.Kind {
+		case BindFunction, BindClass, BindImport:
+			return CallableOther
+		case BindAssign:
+			if !b.Unpacked {
+				if c := m.instanceOf(b.Value, depth+1); c != CallableUnknown {
+					return c
+				}
+			}
+			return nameCallable(name)
+		case BindParam:
+			if c := m.annotatedCallable(b.Stmt); c != CallableUnknown {
+				return c
+			}
+			if name == "self" {
+				return CallableOther
+			}
+			return nameCallable(name)
+		default:
+			return nameCallable(name)
+		}
+	case KindAttribute:
+		obj, attr := f.Field(callee, FieldObject), f.Text(f.Field(callee, FieldAttribute))
+		if attr == "module" || attr == "_orig_mod" {
+			// DataParallel/DDP's .module, torch.compile's _orig_mod.
+			if m.classifyCallee(obj, depth+1) == CallableModel {
+				return CallableModel
+			}
+		}
+		if f.TextIs(obj, "self") {
+			if v := m.selfAttrValue(callee); v != NoNode {
+				if c := m.instanceOf(v, depth+1); c != CallableUnknown {
+					return c
+				}
+			}
+		}
+		return nameCallable(attr)
+	case KindLambda:
+		return CallableOther
+	}
+	return CallableUnknown
+}
+
+func nameCallable(name string) Callable {
+	switch {
+	case lossLikeName(name):
+		return CallableLoss
+	case modelLikeName(name):
+		return CallableModel
+	}
+	return CallableUnknown
+}
+
+// annotatedCallable reads a parameter's type annotation (`model: nn.Module`).
+func (m *Model) annotatedCallable(param NodeID) Callable {
+	f := m.File
+	if k := f.Kind(param); k != KindTypedParameter && k != KindTypedDefaultParameter {
+		return CallableUnknown
+	}
+	t := f.FirstChild(f.Field(param, FieldType))
+	q := m.QualifiedName(t)
+	switch {
+	case q == "":
+		return CallableUnknown
+	case strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss"):
+		return CallableLoss
+	case strings.HasPrefix(q, "torch.nn.") || strings.HasSuffix(q, ".LightningModule") || strings.HasSuffix(q, "PreTrainedModel"):
+		return CallableModel
+	}
+	return CallableUnknown
+}
+
+// selfAttrValue finds the value last assigned to `self.attr` in the class
+// whose method contains attr (usually in __init__).
+func (m *Model) selfAttrValue(attr NodeID) NodeID {
+	f := m.File
+	class := m.EnclosingClass(attr)
+	if class == NoNode {
+		return NoNode
+	}
+	key := f.Text(attr)
+	found := NoNode
+	f.Walk(class, func(id NodeID) {
+		if f.Kind(id) != KindAssignment {
+			return
+		}
+		left := f.Field(id, FieldLeft)
+		if f.Kind(left) == KindAttribute && f.TextIs(left, key) {
+			found = f.Field(id, FieldRight)
+		}
+	})
+	return found
+}
+
+// instanceOf classifies the value of an expression that builds an object:
+// `nn.Linear(4, 2)` is a model, `nn.MSELoss()` a loss, `Net().to(dev)` a
+// model.
+func (m *Model) instanceOf(value NodeID, depth int) Callable {
+	f := m.File
+	value = f.Unparen(value)
+	switch f.Kind(value) {
+	case KindIdentifier, KindAttribute:
+		return m.classifyCallee(value, depth+1)
+	case KindCall:
+	case KindLambda:
+		return CallableOther
+	case KindString, KindInteger, KindFloat, KindTrue, KindFalse, KindNone, KindList, KindDictionary, KindTuple:
+		return CallableOther
+	default:
+		return CallableUnknown
+	}
+	fn := f.Field(value, FieldFunction)
+	q := m.QualifiedName(fn)
+	last := q[strings.LastIndexByte(q, '.')+1:]
+	switch {
+	case strings.HasPrefix(q, "torch.nn.") && last != "" && unicode.IsUpper(rune(last[0])):
+		switch {
+		case strings.HasSuffix(last, "Loss"):
+			return CallableLoss
+		case strings.HasPrefix(last, "Parameter"), last == "Module" && q != "torch.nn.Module":
+			return CallableOther
+		}
+		return CallableModel
+	case strings.HasPrefix(q, "torchvision.models.") || q == "timm.create_model":
+		return CallableModel
+	case q == "torch.compile" || q == "torch.jit.script" || q == "torch.jit.trace":
+		if args := m.Args(value); len(args) > 0 {
+			return m.instanceOf(args[0], depth+1)
+		}
+		return CallableUnknown
+	case q != "":
+		return CallableUnknown
+	}
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		if b := m.Resolve(fn); b != nil && b.Kind == BindClass {
+			name := f.Text(fn)
+			if strings.HasSuffix(name, "Loss") {
+				return CallableLoss
+			}
+			if m.IsModuleClass(b.Stmt) || len(m.ClassBases(b.Stmt)) > 0 && modelLikeName(name) {
+				return CallableModel
+			}
+			return CallableOther
+		}
+	case KindAttribute:
+		method := f.Text(f.Field(fn, FieldAttribute))
+		obj := f.Field(fn, FieldObject)
+		switch method {
+		case "to", "cuda", "cpu", "eval", "train", "half", "float", "double", "bfloat16", "requires_grad_", "share_memory":
+			return m.instanceOf(obj, depth+1)
+		case "from_pretrained":
+			name := f.Text(obj)
+			for _, w := range []string{"Tokenizer", "Processor", "Config", "FeatureExtractor", "Scheduler", "ImageProcessor"} {
+				if strings.Contains(name, w) {
+					return CallableOther
+				}
+			}
+			return CallableModel
+		}
+	}
+	return CallableUnknown
+}
+
+// IsForwardCall reports whether call runs a model's forward pass:
+// `model(x)`, `self.encoder(x)`, `model.forward(x)`, `model.module(x)`, or
+// `self(x)` inside an nn.Module subclass.
+func (m *Model) IsForwardCall(call NodeID) bool {
+	f := m.File
+	if f.Kind(call) != KindCall {
+		return false
+	}
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
+		return m.ClassifyCallee(f.Field(fn, FieldObject)) == CallableModel
+	}
+	if f.TextIs(fn, "self") {
+		class := m.EnclosingClass(call)
+		return class != NoNode && m.IsModuleClass(class) && m.Resolve(fn) != nil
+	}
+	return m.ClassifyCallee(fn) == CallableModel
+}
+
+// IsLossCall reports whether call computes a loss.
+func (m *Model) IsLossCall(call NodeID) bool {
+	f := m.File
+	return f.Kind(call) == KindCall && m.ClassifyCallee(f.Field(call, FieldFunction)) == CallableLoss
+}

@@ -1,0 +1,505 @@
+package analyzer
+
+import "strings"
+
+type carryState uint8
+
+const (
+	carryNo carryState = iota
+	carryYes
+	carryBusy
+)
+
+// detachingMethods return a value without autograd history: a Python
+// number, a NumPy array, a detached or integer tensor, a shape.
+var detachingMethods = map[string]bool{
+	"item": true, "tolist": true, "detach": true, "detach_": true, "numpy": true,
+	"size": true, "dim": true, "numel": true, "nelement": true, "element_size": true,
+	"data_ptr": true, "argmax": true, "argmin": true, "eq": true, "ne": true, "lt": true,
+	"gt": true, "le": true, "ge": true, "long": true, "int": true, "bool": true, "short": true,
+	"byte": true, "char": true, "backward": true, "isnan": true, "isinf": true,
+	"isfinite": true, "all": true, "any": true, "equal": true, "is_contiguous": true,
+	"stride": true, "nonzero": true, "count_nonzero": true, "get_device": true,
+	"zero_": true, "__len__": true, "zeros_like": true,
+}
+
+// nonGradAttributes are tensor attributes that carry no autograd history.
+var nonGradAttributes = map[string]bool{
+	"shape": true, "dtype": true, "device": true, "data": true, "grad": true,
+	"requires_grad": true, "is_cuda": true, "ndim": true, "is_leaf": true, "grad_fn": true,
+	"layout": true, "names": true, "is_sparse": true, "itemsize": true, "nbytes": true,
+}
+
+// nonDifferentiable are torch functions whose result has no history.
+var nonDifferentiable = map[string]bool{
+	"argmax": true, "argmin": true, "eq": true, "ne": true, "lt": true, "gt": true, "le": true,
+	"ge": true, "isnan": true, "isinf": true, "isfinite": true, "equal": true, "numel": true,
+	"is_tensor": true, "tensor": true, "zeros_like": true, "ones_like": true, "empty_like": true,
+	"rand_like": true, "randn_like": true, "randint_like": true, "full_like": true, "nonzero": true,
+	"count_nonzero": true, "bucketize": true, "searchsorted": true, "no_grad": true,
+	"zeros": true, "ones": true, "empty": true, "arange": true, "randn": true, "rand": true,
+	"randint": true, "randperm": true, "full": true, "eye": true, "linspace": true, "save": true,
+	"load": true, "from_numpy": true, "manual_seed": true, "is_grad_enabled": true,
+}
+
+// castBuiltins turn a tensor into a plain Python value.
+var castBuiltins = map[string]bool{"float": true, "int": true, "bool": true, "len": true, "str": true, "repr": true, "format": true}
+
+// CarriesGraph reports whether the value of expr carries autograd history
+// when it is evaluated: it comes from a forward pass or a loss computed
+// with grad enabled, or from arithmetic on such a value, and was not
+// detached on the way (`.item()`, `.detach()`, `float()`, ...). A name
+// carries what its reaching assignment carries, so `loss = loss.item()`
+// detaches loss from there on.
+func (m *Model) CarriesGraph(expr NodeID) bool {
+	if m.carries == nil {
+		m.carries = make(map[NodeID]carryState)
+	}
+	return m.carry(expr) == carryYes
+}
+
+func (m *Model) carry(expr NodeID) carryState {
+	if expr == NoNode {
+		return carryNo
+	}
+	if s, ok := m.carries[expr]; ok {
+		if s == carryBusy {
+			return carryNo
+		}
+		return s
+	}
+	m.carries[expr] = carryBusy
+	s := carryNo
+	if m.computeCarry(expr) {
+		s = carryYes
+	}
+	m.carries[expr] = s
+	return s
+}
+
+func (m *Model) computeCarry(expr NodeID) bool {
+	f := m.File
+	switch f.Kind(expr) {
+	case KindParenthesizedExpression, KindAwait:
+		return m.carry(f.FirstChild(expr)) == carryYes
+	case KindNamedExpression:
+		return m.carry(f.Field(expr, FieldValue)) == carryYes
+	case KindIdentifier:
+		return m.nameCarries(expr)
+	case KindAttribute:
+		if nonGradAttributes[f.Text(f.Field(expr, FieldAttribute))] {
+			return false
+		}
+		return m.carry(f.Field(expr, FieldObject)) == carryYes
+	case KindSubscript:
+		return m.carry(f.Field(expr, FieldValue)) == carryYes
+	case KindCall:
+		return m.callCarries(expr)
+	case KindBinaryOperator:
+		if m.GradModeAt(expr) == GradDisabled {
+			return false
+		}
+		return m.carry(f.Field(expr, FieldLeft)) == carryYes || m.carry(f.Field(expr, FieldRight)) == carryYes
+	case KindUnaryOperator:
+		if m.GradModeAt(expr) == GradDisabled {
+			return false
+		}
+		return m.carry(f.Field(expr, FieldArgument)) == carryYes
+	case KindConditionalExpression:
+		kids := f.ChildList(expr)
+		return len(kids) == 3 && (m.carry(kids[0]) == carryYes || m.carry(kids[2]) == carryYes)
+	case KindList, KindTuple, KindExpressionList, KindSet:
+		any := false
+		f.Children(expr, func(c NodeID) bool {
+			any = m.carry(c) == carryYes
+			return !any
+		})
+		return any
+	case KindListComprehension, KindGeneratorExpression:
+		return m.carry(f.Field(expr, FieldBody)) == carryYes
+	}
+	return false
+}
+
+// nameCarries follows a name to the binding that reaches it.
+func (m *Model) nameCarries(id NodeID) bool {
+	b := m.Resolve(id)
+	if b == nil {
+		return false
+	}
+	switch b.Kind {
+	case BindAssign, BindWithTarget, BindLoopTarget:
+		return m.carry(b.Value) == carryYes
+	case BindAugAssign:
+		if m.carry(b.Value) == carryYes && m.GradModeAt(b.Stmt) != GradDisabled {
+			return true
+		}
+		prior := m.ResolveName(m.File.Text(id), m.scopeOf[b.Stmt], m.File.N(b.Stmt).Start)
+		return prior != nil && prior != b && prior.Kind != BindAugAssign && m.carry(prior.Value) == carryYes
+	}
+	return false
+}
+
+func (m *Model) callCarries(call NodeID) bool {
+	f := m.File
+	method := m.MethodName(call)
+	if detachingMethods[method] {
+		return false
+	}
+	q := m.CallName(call)
+	if castBuiltins[q] || strings.HasPrefix(q, "math.") || strings.HasPrefix(q, "numpy.") {
+		return false
+	}
+	if m.GradModeAt(call) == GradDisabled {
+		return false
+	}
+	if m.IsForwardCall(call) {
+		return true
+	}
+	if m.IsLossCall(call) {
+		// The prediction comes first; a loss of a prediction that may
+		// carry history (a parameter, an unknown value) is assumed to.
+		args := m.Args(call)
+		return len(args) > 0 && m.mayCarry(args[0], 0)
+	}
+	if name, ok := strings.CutPrefix(q, "torch."); ok {
+		if nonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
+			return false
+		}
+		for _, a := range m.Args(call) {
+			if m.carry(a) == carryYes {
+				return true
+			}
+		}
+		return false
+	}
+	if q != "" {
+		return false
+	}
+	if def := m.localCallee(call); def != NoNode {
+		return m.returnsGraph(def)
+	}
+	if method != "" {
+		return m.carry(m.Receiver(call)) == carryYes
+	}
+	_ = f
+	return false
+}
+
+// mayCarry is CarriesGraph, except that a value this file cannot see the
+// origin of (a parameter, a loop over one, a global from elsewhere) may
+// carry history.
+func (m *Model) mayCarry(e NodeID, depth int) bool {
+	f := m.File
+	if m.carry(e) == carryYes {
+		return true
+	}
+	if depth > 8 {
+		return false
+	}
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case KindIdentifier:
+		b := m.Resolve(e)
+		switch {
+		case b == nil:
+			return !builtinNames[f.Text(e)]
+		case b.Kind == BindParam:
+			return true
+		case b.Kind == BindLoopTarget:
+			return m.mayCarry(b.Value, depth+1)
+		}
+	case KindAttribute:
+		if nonGradAttributes[f.Text(f.Field(e, FieldAttribute))] {
+			return false
+		}
+		return m.mayCarry(f.Field(e, FieldObject), depth+1)
+	case KindSubscript:
+		return m.mayCarry(f.Field(e, FieldValue), depth+1)
+	}
+	return false
+}
+
+// localCallee resolves a call to a function or method defined in this file.
+func (m *Model) localCallee(call NodeID) NodeID {
+	f := m.File
+	fn := f.Field(call, FieldFunction)
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		if b := m.Resolve(fn); b != nil && b.Kind == BindFunction {
+			return b.Stmt
+		}
+	case KindAttribute:
+		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") {
+			return m.methodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
+		}
+	}
+	return NoNode
+}
+
+// returnsGraph reports whether a local function returns a value that
+// carries autograd history.
+func (m *Model) returnsGraph(def NodeID) bool {
+	if s, ok := m.carries[def]; ok {
+		return s == carryYes
+	}
+	m.carries[def] = carryBusy
+	f := m.File
+	yes := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if yes || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
+			return
+		}
+		if v := f.FirstChild(id); v != NoNode && m.carry(v) == carryYes {
+			yes = true
+		}
+	})
+	if yes {
+		m.carries[def] = carryYes
+	} else {
+		m.carries[def] = carryNo
+	}
+	return yes
+}
+
+// IsBackwardCall reports whether call back-propagates: `x.backward()`,
+// `accelerator.backward(loss)`, `self.manual_backward(loss)`,
+// `torch.autograd.backward(...)` or `torch.autograd.grad(...)`.
+func (m *Model) IsBackwardCall(call NodeID) bool {
+	switch m.MethodName(call) {
+	case "backward", "manual_backward":
+		return true
+	}
+	switch m.CallName(call) {
+	case "torch.autograd.backward", "torch.autograd.grad":
+		return true
+	}
+	return false
+}
+
+// ExprKeys returns the names an expression mentions: identifiers and
+// attribute chains (`self.total`), which is how accumulators are keyed.
+func (m *Model) ExprKeys(expr NodeID, into map[string]bool) {
+	f := m.File
+	f.Walk(expr, func(id NodeID) {
+		switch f.Kind(id) {
+		case KindIdentifier:
+			if fl := f.N(id).Field; fl != FieldAttribute && fl != FieldName {
+				into[f.Text(id)] = true
+			}
+		case KindAttribute:
+			into[f.Text(id)] = true
+		}
+	})
+}
+
+// BackpropKeys returns every name whose value may be part of a graph that
+// a backward call inside region runs through: the names the call
+// mentions, then, transitively, the names assigned into them within fn
+// (`total = loss + aux; total.backward()` reaches loss and aux).
+func (m *Model) BackpropKeys(region, fn NodeID) map[string]bool {
+	f := m.File
+	keys := map[string]bool{}
+	f.Walk(region, func(id NodeID) {
+		if f.Kind(id) == KindCall && m.IsBackwardCall(id) {
+			if r := m.Receiver(id); r != NoNode && m.MethodName(id) == "backward" {
+				m.ExprKeys(r, keys)
+			}
+			m.ExprKeys(f.Field(id, FieldArguments), keys)
+		}
+	})
+	if len(keys) == 0 {
+		return keys
+	}
+	assigns := m.assignmentsIn(fn)
+	queue := make([]string, 0, len(keys))
+	for k := range keys {
+		queue = append(queue, k)
+	}
+	for len(queue) > 0 {
+		k := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, v := range assigns[k] {
+			more := map[string]bool{}
+			m.ExprKeys(v, more)
+			for mk := range more {
+				if !keys[mk] {
+					keys[mk] = true
+					queue = append(queue, mk)
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// assignmentsIn maps each assigned name or attribute chain in fn to the
+// values assigned to it.
+func (m *Model) assignmentsIn(fn NodeID) map[string][]NodeID {
+	f := m.File
+	out := map[string][]NodeID{}
+	add := func(target, value NodeID) {
+		switch f.Kind(target) {
+		case KindIdentifier, KindAttribute:
+			out[f.Text(target)] = append(out[f.Text(target)], value)
+		case KindSubscript:
+			out[f.Text(f.Field(target, FieldValue))] = append(out[f.Text(f.Field(target, FieldValue))], value)
+		case KindPatternList, KindTuplePattern, KindExpressionList, KindTuple, KindListPattern:
+			f.Children(target, func(c NodeID) bool {
+				if k := f.Kind(c); k == KindIdentifier || k == KindAttribute {
+					out[f.Text(c)] = append(out[f.Text(c)], value)
+				}
+				return true
+			})
+		}
+	}
+	f.Walk(fn, func(id NodeID) {
+		switch f.Kind(id) {
+		case KindAssignment, KindAugmentedAssignment:
+			add(f.Field(id, FieldLeft), f.Field(id, FieldRight))
+		case KindAsPattern:
+			add(f.FirstChild(f.Field(id, FieldAlias)), f.FirstChild(id))
+		}
+	})
+	return out
+}
+
+// IsReturned reports whether fn returns or yields an expression that
+// mentions key: its caller then owns the value.
+func (m *Model) IsReturned(fn NodeID, key string) bool {
+	f := m.File
+	found := false
+	f.Walk(fn, func(id NodeID) {
+		if found {
+			return
+		}
+		if k := f.Kind(id); k == KindReturnStatement || k == KindYield {
+			keys := map[string]bool{}
+			m.ExprKeys(id, keys)
+			found = keys[key]
+		}
+	})
+	return found
+}
+
+// EnclosingLoop returns the innermost for or while statement whose body
+// contains id, within id's own function; NoNode if there is none.
+func (m *Model) EnclosingLoop(id NodeID) NodeID {
+	f := m.File
+	child := id
+	for n := f.Parent(id); n != NoNode; child, n = n, f.Parent(n) {
+		switch f.Kind(n) {
+		case KindForStatement, KindWhileStatement:
+			if f.N(child).Field == FieldBody {
+				return n
+			}
+		case KindFunctionDefinition, KindLambda, KindClassDefinition:
+			return NoNode
+		}
+	}
+	return NoNode
+}
+
+// LoopIterable returns the iterable of a for loop (NoNode for while).
+func (m *Model) LoopIterable(loop NodeID) NodeID {
+	if m.File.Kind(loop) != KindForStatement {
+		return NoNode
+	}
+	return m.File.Field(loop, FieldRight)
+}
+
+// ScopeNode returns the function definition whose body contains id, or
+// the module.
+func (m *Model) ScopeNode(id NodeID) NodeID {
+	if fn := m.EnclosingFunction(id); fn != NoNode {
+		return fn
+	}
+	return Root
+}
+
+// LoopActivity says what one iteration of a loop does, judged from its
+// iterable and its own body (not nested loops or functions).
+type LoopActivity struct {
+	Batches  bool // iterates a data loader or a sequence of batches
+	Forward  bool // runs a model forward pass
+	Loss     bool // computes a loss
+	Backward bool // back-propagates or steps an optimizer
+}
+
+// PerStep reports whether the loop runs once per batch or training step.
+func (a LoopActivity) PerStep() bool { return a.Batches || a.Forward || a.Loss || a.Backward }
+
+type loopKey struct{ loop NodeID }
+
+// Loop returns what an iteration of loop does.
+func (m *Model) Loop(loop NodeID) LoopActivity {
+	return m.Memo(loopKey{loop}, func() any { return m.loopActivity(loop) }).(LoopActivity)
+}
+
+func (m *Model) loopActivity(loop NodeID) LoopActivity {
+	f := m.File
+	var a LoopActivity
+	if iter := m.LoopIterable(loop); iter != NoNode {
+		a.Batches = m.iteratesBatches(iter)
+	}
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindCall || m.EnclosingLoop(id) != loop {
+			return
+		}
+		switch {
+		case m.IsBackwardCall(id):
+			a.Backward = true
+		case m.MethodName(id) == "step" || m.MethodName(id) == "zero_grad":
+			recv := strings.ToLower(lastName(f, m.Receiver(id)))
+			if strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || recv == "opt" {
+				a.Backward = true
+			}
+		case m.IsForwardCall(id):
+			a.Forward = true
+		case m.IsLossCall(id):
+			a.Loss = true
+		}
+	})
+	return a
+}
+
+// iteratesBatches reports whether a loop's iterable is a data loader or a
+// sequence of batches: `loader`, `enumerate(train_loader)`,
+// `tqdm(dataloader)`, a torch DataLoader.
+func (m *Model) iteratesBatches(iter NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(iter, func(id NodeID) {
+		if found {
+			return
+		}
+		switch f.Kind(id) {
+		case KindIdentifier:
+			if fl := f.N(id).Field; fl == FieldFunction {
+				return
+			}
+			name := strings.ToLower(f.Text(id))
+			if strings.Contains(name, "loader") || strings.Contains(name, "batches") || name == "batch_iter" {
+				found = true
+				return
+			}
+			if b := m.Resolve(id); b != nil && b.Kind == BindAssign && f.Kind(b.Value) == KindCall {
+				found = m.CallName(b.Value) == "torch.utils.data.DataLoader"
+			}
+		}
+	})
+	return found
+}
+
+// lastName returns the last identifier of a name, attribute chain or call.
+func lastName(f *File, id NodeID) string {
+	switch f.Kind(id) {
+	case KindIdentifier:
+		return f.Text(id)
+	case KindAttribute:
+		return f.Text(f.Field(id, FieldAttribute))
+	case KindCall:
+		return lastName(f, f.Field(id, FieldFunction))
+	}
+	return ""
+}

@@ -1,0 +1,293 @@
+package analyzer
+
+import "strings"
+
+// GradMode is whether autograd records operations at a point of the code.
+type GradMode uint8
+
+// The grad modes. GradUnknown is a switch whose argument is not a literal,
+// such as `torch.set_grad_enabled(phase == "train")`.
+const (
+	GradEnabled GradMode = iota
+	GradDisabled
+	GradUnknown
+)
+
+func (g GradMode) String() string {
+	return [...]string{"enabled", "disabled", "unknown"}[g]
+}
+
+// gradSwitch returns the grad mode that entering expr as a context
+// manager (or applying it as a decorator) sets, and whether it is a grad
+// mode switch at all. expr may be a call or a bare name (`@torch.no_grad`).
+func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
+	f := m.File
+	expr = f.Unparen(expr)
+	call := NoNode
+	if f.Kind(expr) == KindCall {
+		call = expr
+		expr = f.Field(call, FieldFunction)
+	}
+	switch m.QualifiedName(expr) {
+	case "torch.no_grad":
+		return GradDisabled, true
+	case "torch.enable_grad":
+		return GradEnabled, true
+	case "torch.inference_mode":
+		if call == NoNode {
+			return GradDisabled, true
+		}
+		mode := m.Keyword(call, "mode")
+		if args := m.Args(call); len(args) > 0 {
+			mode = args[0]
+		}
+		return m.boolSwitch(mode, GradDisabled), true
+	case "torch.set_grad_enabled":
+		if call == NoNode {
+			return GradUnknown, true
+		}
+		mode := m.Keyword(call, "mode")
+		if args := m.Args(call); len(args) > 0 {
+			mode = args[0]
+		}
+		switch f.Kind(f.Unparen(mode)) {
+		case KindTrue:
+			return GradEnabled, true
+		case KindFalse:
+			return GradDisabled, true
+		}
+		return GradUnknown, true
+	}
+	return GradEnabled, false
+}
+
+// boolSwitch maps inference_mode's argument: absent or True disables grad.
+func (m *Model) boolSwitch(arg NodeID, absent GradMode) GradMode {
+	if arg == NoNode {
+		return absent
+	}
+	switch m.File.Kind(m.File.Unparen(arg)) {
+	case KindTrue:
+		return GradDisabled
+	case KindFalse:
+		return GradEnabled
+	}
+	return GradUnknown
+}
+
+// GradModeAt returns the grad mode in effect when id runs: the innermost
+// `with` switch around it, else a statement-level
+// `torch.set_grad_enabled(...)` earlier in an enclosing block, else the
+// mode of the enclosing function (its decorators, its framework, or the
+// mode at all of its call sites in this file), else enabled.
+func (m *Model) GradModeAt(id NodeID) GradMode {
+	f := m.File
+	child := id
+	for n := f.Parent(id); n != NoNode; child, n = n, f.Parent(n) {
+		switch f.Kind(n) {
+		case KindWithStatement:
+			if f.N(child).Field == FieldBody {
+				if mode, ok := m.withSwitch(n); ok {
+					return mode
+				}
+			}
+		case KindBlock, KindModule:
+			if m.hasGradSwitchCall {
+				if mode, ok := m.statementSwitchBefore(n, child); ok {
+					return mode
+				}
+			}
+		case KindFunctionDefinition:
+			if f.N(child).Field == FieldBody {
+				return m.FunctionGradMode(n)
+			}
+		case KindClassDefinition:
+			if f.N(child).Field == FieldBody {
+				return GradEnabled
+			}
+		}
+	}
+	return GradEnabled
+}
+
+// withSwitch returns the grad mode that a with statement's items set.
+func (m *Model) withSwitch(with NodeID) (GradMode, bool) {
+	f := m.File
+	mode, found := GradEnabled, false
+	f.Walk(f.FirstChild(with), func(c NodeID) {
+		if f.Kind(c) != KindWithItem {
+			return
+		}
+		v := f.Field(c, FieldValue)
+		if f.Kind(v) == KindAsPattern {
+			v = f.FirstChild(v)
+		}
+		if g, ok := m.gradSwitch(v); ok {
+			mode, found = g, true
+		}
+	})
+	return mode, found
+}
+
+// statementSwitchBefore finds the last `torch.set_grad_enabled(x)` (or
+// inference_mode/no_grad entered by hand) statement in block that comes
+// before child.
+func (m *Model) statementSwitchBefore(block, child NodeID) (GradMode, bool) {
+	f := m.File
+	mode, found := GradEnabled, false
+	f.Children(block, func(s NodeID) bool {
+		if s == child {
+			return false
+		}
+		if f.Kind(s) != KindExpressionStatement {
+			return true
+		}
+		call := f.FirstChild(s)
+		if f.Kind(call) == KindCall && m.CallName(call) == "torch.set_grad_enabled" {
+			if g, ok := m.gradSwitch(call); ok {
+				mode, found = g, true
+			}
+		}
+		return true
+	})
+	return mode, found
+}
+
+// lightningEvalHooks are LightningModule hooks that Lightning runs with
+// grad disabled (its evaluation and prediction loops).
+var lightningEvalHooks = map[string]bool{
+	"validation_step": true, "test_step": true, "predict_step": true,
+	"on_validation_batch_start": true, "on_validation_batch_end": true,
+	"on_test_batch_start": true, "on_test_batch_end": true,
+	"on_predict_batch_start": true, "on_predict_batch_end": true,
+	"validation_epoch_end": true, "test_epoch_end": true,
+	"on_validation_epoch_end": true, "on_test_epoch_end": true,
+}
+
+// IsLightningModule reports whether class derives from LightningModule.
+func (m *Model) IsLightningModule(class NodeID) bool {
+	return m.ClassInherits(class, func(q string) bool {
+		return strings.HasSuffix(q, ".LightningModule") &&
+			(strings.HasPrefix(q, "lightning.") || strings.HasPrefix(q, "pytorch_lightning.") || strings.HasPrefix(q, "lightning_fabric."))
+	})
+}
+
+// IsLightningEvalHook reports whether def is a LightningModule method that
+// Lightning calls with grad disabled.
+func (m *Model) IsLightningEvalHook(def NodeID) bool {
+	if !lightningEvalHooks[m.FunctionName(def)] {
+		return false
+	}
+	class := m.EnclosingClass(def)
+	if class == NoNode || m.scopeOf[def] != m.defScope[class] {
+		return false
+	}
+	return m.IsLightningModule(class)
+}
+
+// FunctionGradMode returns the grad mode in which a function's body runs:
+// set by a decorator, by its framework, or — when every call of it in this
+// file runs with grad disabled and it is not used other than by calls —
+// disabled by its callers.
+func (m *Model) FunctionGradMode(def NodeID) GradMode {
+	if g, ok := m.funcGrad[def]; ok {
+		return g
+	}
+	if m.funcGrad == nil {
+		m.funcGrad = make(map[NodeID]GradMode)
+	}
+	m.funcGrad[def] = GradEnabled // recursion: assume enabled while computing
+	g := m.functionGradMode(def)
+	m.funcGrad[def] = g
+	return g
+}
+
+func (m *Model) functionGradMode(def NodeID) GradMode {
+	for _, d := range m.Decorators(def) {
+		if g, ok := m.gradSwitch(d); ok {
+			return g
+		}
+	}
+	if m.IsLightningEvalHook(def) {
+		return GradDisabled
+	}
+	m.indexCalls()
+	calls := m.callSites[def]
+	if len(calls) == 0 || m.escapes[def] {
+		return GradEnabled
+	}
+	for _, c := range calls {
+		if m.GradModeAt(c) != GradDisabled {
+			return GradEnabled
+		}
+	}
+	return GradDisabled
+}
+
+// CallSites returns the calls in this file that call the function def.
+func (m *Model) CallSites(def NodeID) []NodeID {
+	m.indexCalls()
+	return m.callSites[def]
+}
+
+// indexCalls resolves every call and every other use of a local function
+// or method name, once per file.
+func (m *Model) indexCalls() {
+	if m.callSites != nil {
+		return
+	}
+	f := m.File
+	m.callSites = make(map[NodeID][]NodeID)
+	m.escapes = make(map[NodeID]bool)
+	for i := range f.Nodes {
+		id := NodeID(i)
+		switch f.Nodes[i].Kind {
+		case KindIdentifier:
+			if f.N(id).Field == FieldName || f.N(id).Field == FieldAttribute {
+				continue
+			}
+			b := m.Resolve(id)
+			if b == nil || b.Kind != BindFunction || b.Name == id {
+				continue
+			}
+			p := f.Parent(id)
+			if f.Kind(p) == KindCall && f.N(id).Field == FieldFunction {
+				m.callSites[b.Stmt] = append(m.callSites[b.Stmt], p)
+			} else if f.Kind(p) != KindDecorator {
+				m.escapes[b.Stmt] = true
+			}
+		case KindAttribute:
+			// self.method(...) and self.method used as a value.
+			obj := f.Field(id, FieldObject)
+			if !f.TextIs(obj, "self") && !f.TextIs(obj, "cls") {
+				continue
+			}
+			def := m.methodOf(m.EnclosingClass(id), f.Text(f.Field(id, FieldAttribute)))
+			if def == NoNode {
+				continue
+			}
+			p := f.Parent(id)
+			if f.Kind(p) == KindCall && f.N(id).Field == FieldFunction {
+				m.callSites[def] = append(m.callSites[def], p)
+			} else {
+				m.escapes[def] = true
+			}
+		}
+	}
+}
+
+// methodOf returns the method name defined directly in class.
+func (m *Model) methodOf(class NodeID, name string) NodeID {
+	if class == NoNode {
+		return NoNode
+	}
+	s, ok := m.defScope[class]
+	if !ok {
+		return NoNode
+	}
+	bs := m.Scopes[s].bindings[name]
+	if len(bs) == 0 || bs[len(bs)-1].Kind != BindFunction {
+		return NoNode
+	}
+	return bs[len(bs)-1].Stmt
+}

@@ -1,0 +1,297 @@
+package analyzer
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Model is the semantic model of one file: scopes and bindings, qualified
+// names, grad mode, loops and which values carry autograd history. It is
+// built once per file, before any rule runs, and answers the rules'
+// questions; answers that cost more than a parent walk are memoized.
+type Model struct {
+	File     *File
+	Scopes   []Scope
+	scopeOf  []ScopeID
+	defScope map[NodeID]ScopeID
+
+	// filled on demand
+	callSites         map[NodeID][]NodeID // function definition → calls of it in this file
+	escapes           map[NodeID]bool     // function definition → also used other than by a call
+	funcGrad          map[NodeID]GradMode
+	carries           map[NodeID]carryState
+	classOf           map[string]NodeID // class name → class_definition (module level)
+	hasGradSwitchCall bool              // the file calls set_grad_enabled as a statement
+	testFile          bool
+	memo              map[any]any
+}
+
+// NewModel builds the semantic model of f.
+func NewModel(f *File) *Model {
+	m := &Model{File: f}
+	m.buildScopes()
+	base := filepath.Base(f.Path)
+	m.testFile = strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"
+	m.hasGradSwitchCall = strings.Contains(string(f.Src), "set_grad_enabled")
+	return m
+}
+
+// IsPytestFile reports whether pytest would collect tests from this file.
+func (m *Model) IsPytestFile() bool { return m.testFile }
+
+// builtins that the rules care about; an unbound use of one of these
+// names resolves to the name itself.
+var builtinNames = map[string]bool{
+	"float": true, "int": true, "bool": true, "len": true, "str": true, "list": true, "dict": true,
+	"tuple": true, "set": true, "sum": true, "max": true, "min": true, "abs": true, "round": true,
+	"print": true, "isinstance": true, "range": true, "enumerate": true, "zip": true, "map": true,
+	"filter": true, "sorted": true, "iter": true, "next": true, "super": true, "type": true,
+	"getattr": true, "hasattr": true, "setattr": true, "repr": true, "any": true, "all": true,
+	"open": true, "reversed": true, "format": true, "hash": true, "id": true,
+}
+
+// canonicalNames maps re-exports to the name the rules match.
+var canonicalNames = map[string]string{
+	"torch.autograd.no_grad":                    "torch.no_grad",
+	"torch.autograd.grad_mode.no_grad":          "torch.no_grad",
+	"torch.autograd.enable_grad":                "torch.enable_grad",
+	"torch.autograd.grad_mode.enable_grad":      "torch.enable_grad",
+	"torch.autograd.set_grad_enabled":           "torch.set_grad_enabled",
+	"torch.autograd.grad_mode.set_grad_enabled": "torch.set_grad_enabled",
+	"torch.autograd.inference_mode":             "torch.inference_mode",
+	"torch.autograd.grad_mode.inference_mode":   "torch.inference_mode",
+	"torch.cuda.memory.empty_cache":             "torch.cuda.empty_cache",
+	"torch.autograd.grad":                       "torch.autograd.grad",
+	"torch.autograd.backward":                   "torch.autograd.backward",
+}
+
+// QualifiedName resolves an identifier or attribute chain through imports
+// and aliases: with `import torch as th`, `th.no_grad` is "torch.no_grad".
+// It returns "" for anything not rooted in an import or a builtin, and a
+// local definition shadows an import of the same name.
+func (m *Model) QualifiedName(expr NodeID) string {
+	q := m.qualified(expr, 0)
+	if c, ok := canonicalNames[q]; ok {
+		return c
+	}
+	if strings.HasPrefix(q, "torch.nn.modules.") {
+		// torch.nn.modules.loss.MSELoss is exported as torch.nn.MSELoss.
+		if i := strings.LastIndexByte(q, '.'); i > 0 {
+			return "torch.nn" + q[i:]
+		}
+	}
+	return q
+}
+
+func (m *Model) qualified(expr NodeID, depth int) string {
+	f := m.File
+	if depth > 8 {
+		return ""
+	}
+	expr = f.Unparen(expr)
+	switch f.Kind(expr) {
+	case KindIdentifier:
+		b := m.Resolve(expr)
+		if b == nil {
+			if name := f.Text(expr); builtinNames[name] {
+				return name
+			}
+			return ""
+		}
+		switch b.Kind {
+		case BindImport:
+			return b.Qualified
+		case BindAssign:
+			// Module aliases such as `F = torch.nn.functional`.
+			if !b.Unpacked && m.scopeOf[b.Stmt] == 0 {
+				if k := f.Kind(b.Value); k == KindIdentifier || k == KindAttribute {
+					return m.qualified(b.Value, depth+1)
+				}
+			}
+		}
+		return ""
+	case KindAttribute:
+		q := m.qualified(f.Field(expr, FieldObject), depth+1)
+		if q == "" {
+			return ""
+		}
+		return q + "." + f.Text(f.Field(expr, FieldAttribute))
+	}
+	return ""
+}
+
+// CallName returns the qualified name of the function a call calls.
+func (m *Model) CallName(call NodeID) string {
+	if m.File.Kind(call) != KindCall {
+		return ""
+	}
+	return m.QualifiedName(m.File.Field(call, FieldFunction))
+}
+
+// MethodName returns the attribute name of a method call `x.name(...)`,
+// or "".
+func (m *Model) MethodName(call NodeID) string {
+	f := m.File
+	if f.Kind(call) != KindCall {
+		return ""
+	}
+	fn := f.Field(call, FieldFunction)
+	if f.Kind(fn) != KindAttribute {
+		return ""
+	}
+	return f.Text(f.Field(fn, FieldAttribute))
+}
+
+// Receiver returns x in a method call `x.name(...)`.
+func (m *Model) Receiver(call NodeID) NodeID {
+	f := m.File
+	fn := f.Field(call, FieldFunction)
+	if f.Kind(fn) != KindAttribute {
+		return NoNode
+	}
+	return f.Field(fn, FieldObject)
+}
+
+// Args returns the positional arguments of a call.
+func (m *Model) Args(call NodeID) []NodeID {
+	f := m.File
+	var out []NodeID
+	f.Children(f.Field(call, FieldArguments), func(c NodeID) bool {
+		switch f.Kind(c) {
+		case KindKeywordArgument, KindDictionarySplat:
+		default:
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
+}
+
+// Keyword returns the value of keyword argument name, or NoNode.
+func (m *Model) Keyword(call NodeID, name string) NodeID {
+	f := m.File
+	r := NoNode
+	f.Children(f.Field(call, FieldArguments), func(c NodeID) bool {
+		if f.Kind(c) == KindKeywordArgument && f.TextIs(f.Field(c, FieldName), name) {
+			r = f.Field(c, FieldValue)
+			return false
+		}
+		return true
+	})
+	return r
+}
+
+// EnclosingFunction returns the innermost function_definition or lambda
+// that contains id, or NoNode at module or class level.
+func (m *Model) EnclosingFunction(id NodeID) NodeID {
+	for s := m.scopeOf[id]; s >= 0; s = m.Scopes[s].Parent {
+		switch m.Scopes[s].Kind {
+		case ScopeFunction, ScopeLambda:
+			return m.Scopes[s].Node
+		case ScopeClass, ScopeModule:
+			return NoNode
+		}
+	}
+	return NoNode
+}
+
+// EnclosingClass returns the class_definition whose method contains id.
+func (m *Model) EnclosingClass(id NodeID) NodeID {
+	for s := m.scopeOf[id]; s >= 0; s = m.Scopes[s].Parent {
+		if m.Scopes[s].Kind == ScopeClass {
+			return m.Scopes[s].Node
+		}
+	}
+	return NoNode
+}
+
+// FunctionName returns the name of a function definition.
+func (m *Model) FunctionName(def NodeID) string {
+	return m.File.Text(m.File.Field(def, FieldName))
+}
+
+// Decorators returns the decorator expressions of a definition.
+func (m *Model) Decorators(def NodeID) []NodeID {
+	f := m.File
+	p := f.Parent(def)
+	if f.Kind(p) != KindDecoratedDefinition {
+		return nil
+	}
+	var out []NodeID
+	f.Children(p, func(c NodeID) bool {
+		if f.Kind(c) == KindDecorator {
+			out = append(out, f.FirstChild(c))
+		}
+		return true
+	})
+	return out
+}
+
+// ClassBases returns the base class expressions of a class definition.
+func (m *Model) ClassBases(class NodeID) []NodeID {
+	f := m.File
+	var out []NodeID
+	f.Children(f.Field(class, FieldSuperclasses), func(c NodeID) bool {
+		if f.Kind(c) != KindKeywordArgument {
+			out = append(out, c)
+		}
+		return true
+	})
+	return out
+}
+
+// ClassInherits reports whether class derives, directly or through classes
+// defined in this file, from a base whose qualified name satisfies pred.
+func (m *Model) ClassInherits(class NodeID, pred func(string) bool) bool {
+	return m.classInherits(class, pred, 0)
+}
+
+func (m *Model) classInherits(class NodeID, pred func(string) bool, depth int) bool {
+	if depth > 16 {
+		return false
+	}
+	f := m.File
+	for _, b := range m.ClassBases(class) {
+		if q := m.QualifiedName(b); q != "" && pred(q) {
+			return true
+		}
+		if f.Kind(b) == KindIdentifier {
+			if bd := m.Resolve(b); bd != nil && bd.Kind == BindClass && bd.Stmt != class {
+				if m.classInherits(bd.Stmt, pred, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// Statement returns the statement that contains id: the ancestor whose
+// parent is a block or the module.
+func (m *Model) Statement(id NodeID) NodeID {
+	f := m.File
+	for n := id; n != NoNode; n = f.Parent(n) {
+		p := f.Parent(n)
+		if p == NoNode {
+			return n
+		}
+		if k := f.Kind(p); k == KindBlock || k == KindModule {
+			return n
+		}
+	}
+	return NoNode
+}
+
+// Memo returns the value cached under key, computing it on first use. It
+// lets a rule compute a per-function answer once per file.
+func (m *Model) Memo(key any, compute func() any) any {
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if m.memo == nil {
+		m.memo = make(map[any]any)
+	}
+	v := compute()
+	m.memo[key] = v
+	return v
+}

@@ -1,0 +1,117 @@
+package analyzer
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Severity is a rule's default level in SARIF and editors.
+type Severity uint8
+
+// The severities.
+const (
+	SeverityWarning Severity = iota
+	SeverityError
+)
+
+func (s Severity) String() string {
+	if s == SeverityError {
+		return "error"
+	}
+	return "warning"
+}
+
+// Rule is one check: its identity, its documentation and its logic. A
+// rule is a value in its own file of package rules; nothing registers
+// itself.
+type Rule struct {
+	Code    string // "TL101": TL, category digit, two digits
+	Name    string // kebab-case, naming the pattern flagged
+	Summary string // one line, for listings and SARIF shortDescription
+	// Doc is Markdown with the headings "What it does", "Why is this bad?",
+	// "Example", "Use instead", "Known problems" and "References".
+	Doc       string
+	Severity  Severity
+	Precision string   // SARIF precision: "very-high", "high", "medium", "low"
+	Tags      []string // SARIF tags
+	// Preview rules must be selected by their exact code or name.
+	Preview bool
+	// Kinds lists the node kinds Check wants; the runner calls Check once
+	// for every node of those kinds. A rule with no Check is produced by
+	// the runner itself (syntax and read errors).
+	Kinds []Kind
+	Check func(p *Pass, node NodeID)
+}
+
+// URL is where the rule's documentation is published.
+func (r *Rule) URL() string {
+	return "https://github.com/torchlint/torchlint/blob/main/docs/rules/" + r.Code + ".md"
+}
+
+// Diagnostic is one finding.
+type Diagnostic struct {
+	Rule    *Rule
+	Path    string
+	Message string
+	// Start and End are byte offsets; Pos and EndPos are 1-based line and
+	// code-point column, End exclusive.
+	Start, End  uint32
+	Pos, EndPos Position
+	// Source holds the text of the lines the finding spans (at most
+	// maxSourceLines), for the full output format.
+	Source []string
+}
+
+const maxSourceLines = 4
+
+// Code returns the rule code of the diagnostic.
+func (d *Diagnostic) Code() string { return d.Rule.Code }
+
+// Pass is what a rule's Check sees: the file, its semantic model, and a
+// way to report.
+type Pass struct {
+	File  *File
+	Model *Model
+	rule  *Rule
+	out   *[]Diagnostic
+}
+
+// Report reports a finding spanning node.
+func (p *Pass) Report(node NodeID, message string) {
+	n := p.File.N(node)
+	p.ReportRange(n.Start, n.End, message)
+}
+
+// Reportf reports a finding spanning node with a formatted message.
+func (p *Pass) Reportf(node NodeID, format string, args ...any) {
+	p.Report(node, fmt.Sprintf(format, args...))
+}
+
+// ReportRange reports a finding over the bytes [start, end).
+func (p *Pass) ReportRange(start, end uint32, message string) {
+	*p.out = append(*p.out, newDiagnostic(p.File, p.rule, start, end, message))
+}
+
+func newDiagnostic(f *File, r *Rule, start, end uint32, message string) Diagnostic {
+	d := Diagnostic{Rule: r, Path: f.Path, Message: message, Start: start, End: end}
+	d.Pos = f.Position(start)
+	d.EndPos = f.Position(end)
+	last := d.EndPos.Line
+	if d.EndPos.Column == 1 && last > d.Pos.Line {
+		last--
+	}
+	for l := d.Pos.Line; l <= last && l < d.Pos.Line+maxSourceLines; l++ {
+		d.Source = append(d.Source, f.Line(l))
+	}
+	return d
+}
+
+// Snippet shortens source text for a message: one line, at most n runes.
+func Snippet(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,167 @@
+package analyzer
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"unicode/utf8"
+)
+
+// The diagnostics the runner itself produces; their rule values (with
+// their documentation) live in package rules.
+const (
+	SyntaxErrorCode = "TL001"
+	IOErrorCode     = "TL002"
+)
+
+// Runner lints files with a fixed set of rules.
+type Runner struct {
+	rules  []*Rule
+	byKind [kindCount][]*Rule
+	syntax *Rule
+	ioErr  *Rule
+	// Workers is the number of files linted at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// NewRunner prepares a runner for the enabled rules. syntaxRule and
+// ioRule describe the runner's own diagnostics and are always on.
+func NewRunner(enabled []*Rule, syntaxRule, ioRule *Rule) *Runner {
+	r := &Runner{rules: enabled, syntax: syntaxRule, ioErr: ioRule}
+	for _, rule := range enabled {
+		if rule.Check == nil {
+			continue
+		}
+		for _, k := range rule.Kinds {
+			r.byKind[k] = append(r.byKind[k], rule)
+		}
+	}
+	return r
+}
+
+// LintSource runs the whole per-file pipeline on src: parse, semantic
+// model, one dispatching walk over the nodes.
+func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
+	if !utf8.Valid(src) {
+		return []Diagnostic{r.invalidUTF8(path, src)}
+	}
+	f, err := Parse(path, src)
+	if err != nil {
+		return []Diagnostic{r.ioDiagnostic(path, err)}
+	}
+	var out []Diagnostic
+	for _, se := range f.SyntaxErrors() {
+		n := f.N(se.Node)
+		out = append(out, newDiagnostic(f, r.syntax, n.Start, n.End, "SyntaxError: "+se.Message))
+	}
+	m := NewModel(f)
+	for i := range f.Nodes {
+		rules := r.byKind[f.Nodes[i].Kind]
+		for _, rule := range rules {
+			p := Pass{File: f, Model: m, rule: rule, out: &out}
+			rule.Check(&p, NodeID(i))
+		}
+	}
+	return out
+}
+
+func (r *Runner) invalidUTF8(path string, src []byte) Diagnostic {
+	off := 0
+	for off < len(src) {
+		c, size := utf8.DecodeRune(src[off:])
+		if c == utf8.RuneError && size <= 1 {
+			break
+		}
+		off += size
+	}
+	f := &File{Path: path, Src: src[:off]}
+	d := newDiagnostic(f, r.ioErr, uint32(off), uint32(off), fmt.Sprintf("file is not valid UTF-8 (byte 0x%02x at offset %d); not linted", src[off], off))
+	d.Source = nil
+	return d
+}
+
+func (r *Runner) ioDiagnostic(path string, err error) Diagnostic {
+	return Diagnostic{Rule: r.ioErr, Path: path, Message: err.Error(), Pos: Position{1, 1}, EndPos: Position{1, 1}}
+}
+
+// LintFile reads path and lints it; a read error becomes a diagnostic. A
+// panic in a rule is returned as an error naming the file, never lost
+// and never fatal to the other files.
+func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			diags, err = nil, fmt.Errorf("internal error while linting %s: %v", path, p)
+		}
+	}()
+	src, rerr := os.ReadFile(path)
+	if rerr != nil {
+		return []Diagnostic{r.ioDiagnostic(path, fmt.Errorf("cannot read file: %w", unwrapPathError(rerr)))}, nil
+	}
+	return r.LintSource(path, src), nil
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// LintFiles lints paths in parallel and returns the diagnostics sorted by
+// path, line, column and code, whatever the scheduling, and the internal
+// failures, in path order.
+func (r *Runner) LintFiles(paths []string) ([]Diagnostic, []error) {
+	workers := r.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([][]Diagnostic, len(paths))
+	failures := make([]error, len(paths))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i], failures[i] = r.LintFile(paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	var all []Diagnostic
+	for _, ds := range results {
+		all = append(all, ds...)
+	}
+	SortDiagnostics(all)
+	var errs []error
+	for _, e := range failures {
+		if e != nil {
+			errs = append(errs, e)
+		}
+	}
+	return all, errs
+}
+
+// SortDiagnostics orders diagnostics by path, line, column, then code.
+func SortDiagnostics(ds []Diagnostic) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := &ds[i], &ds[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Pos.Line != b.Pos.Line {
+			return a.Pos.Line < b.Pos.Line
+		}
+		if a.Pos.Column != b.Pos.Column {
+			return a.Pos.Column < b.Pos.Column
+		}
+		return a.Rule.Code < b.Rule.Code
+	})
+}

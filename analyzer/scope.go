@@ -1,0 +1,336 @@
+package analyzer
+
+import "strings"
+
+// ScopeKind says what introduced a scope.
+type ScopeKind uint8
+
+// The kinds of scope Python has.
+const (
+	ScopeModule ScopeKind = iota
+	ScopeClass
+	ScopeFunction
+	ScopeLambda
+	ScopeComprehension
+)
+
+// ScopeID indexes Model.Scopes.
+type ScopeID int32
+
+// BindingKind says how a name was bound.
+type BindingKind uint8
+
+// The ways a name is bound.
+const (
+	BindImport BindingKind = iota
+	BindFunction
+	BindClass
+	BindAssign
+	BindAugAssign
+	BindParam
+	BindLoopTarget
+	BindWithTarget
+	BindOther
+)
+
+// Binding is one place where a name is bound in a scope.
+type Binding struct {
+	Kind      BindingKind
+	Name      NodeID // the identifier bound (for imports, the node naming it)
+	Stmt      NodeID // the statement, definition or clause that binds it
+	Value     NodeID // the value assigned (assignments, loop and with targets)
+	Unpacked  bool   // the name is one element of an unpacked Value
+	Qualified string // imports: the qualified name bound
+}
+
+// Scope is a module, class, function, lambda or comprehension scope.
+type Scope struct {
+	Kind     ScopeKind
+	Node     NodeID // the module, definition, lambda or comprehension
+	Parent   ScopeID
+	bindings map[string][]Binding
+	globals  map[string]bool
+}
+
+// Bindings returns the bindings of name in s, in source order.
+func (s *Scope) Bindings(name string) []Binding { return s.bindings[name] }
+
+func (s *Scope) add(name string, b Binding) {
+	if s.bindings == nil {
+		s.bindings = make(map[string][]Binding, 8)
+	}
+	s.bindings[name] = append(s.bindings[name], b)
+}
+
+// buildScopes assigns a scope to every node and records the bindings of
+// each scope, in one pass over the pre-ordered nodes.
+func (m *Model) buildScopes() {
+	f := m.File
+	m.Scopes = append(m.Scopes[:0], Scope{Kind: ScopeModule, Node: Root, Parent: -1})
+	m.scopeOf = make([]ScopeID, len(f.Nodes))
+	m.defScope = make(map[NodeID]ScopeID)
+	for i := 1; i < len(f.Nodes); i++ {
+		id := NodeID(i)
+		n := &f.Nodes[i]
+		p := n.Parent
+		s := m.scopeOf[p]
+		if inner, ok := m.defScope[p]; ok && m.opensScope(p, n) {
+			s = inner
+		}
+		m.scopeOf[i] = s
+		switch n.Kind {
+		case KindFunctionDefinition, KindLambda, KindClassDefinition,
+			KindListComprehension, KindSetComprehension, KindDictionaryComprehension, KindGeneratorExpression:
+			k := ScopeComprehension
+			switch n.Kind {
+			case KindFunctionDefinition:
+				k = ScopeFunction
+			case KindLambda:
+				k = ScopeLambda
+			case KindClassDefinition:
+				k = ScopeClass
+			}
+			m.Scopes = append(m.Scopes, Scope{Kind: k, Node: id, Parent: s})
+			m.defScope[id] = ScopeID(len(m.Scopes) - 1)
+			if n.Kind == KindFunctionDefinition || n.Kind == KindClassDefinition {
+				if name := f.Field(id, FieldName); name != NoNode {
+					bk := BindFunction
+					if n.Kind == KindClassDefinition {
+						bk = BindClass
+					}
+					m.bind(s, name, Binding{Kind: bk, Stmt: id, Value: NoNode})
+				}
+			}
+		case KindImportStatement:
+			m.bindImport(s, id)
+		case KindImportFromStatement:
+			m.bindImportFrom(s, id)
+		case KindAssignment:
+			value := f.Field(id, FieldRight)
+			for f.Kind(value) == KindAssignment {
+				value = f.Field(value, FieldRight)
+			}
+			m.bindTargets(s, f.Field(id, FieldLeft), Binding{Kind: BindAssign, Stmt: id, Value: value})
+		case KindAugmentedAssignment:
+			m.bindTargets(s, f.Field(id, FieldLeft), Binding{Kind: BindAugAssign, Stmt: id, Value: f.Field(id, FieldRight)})
+		case KindNamedExpression:
+			// The walrus binds in the enclosing non-comprehension scope.
+			t := s
+			for m.Scopes[t].Kind == ScopeComprehension {
+				t = m.Scopes[t].Parent
+			}
+			m.bindTargets(t, f.Field(id, FieldName), Binding{Kind: BindAssign, Stmt: id, Value: f.Field(id, FieldValue)})
+		case KindForStatement:
+			m.bindTargets(s, f.Field(id, FieldLeft), Binding{Kind: BindLoopTarget, Stmt: id, Value: f.Field(id, FieldRight), Unpacked: true})
+		case KindForInClause:
+			m.bindTargets(s, f.Field(id, FieldLeft), Binding{Kind: BindLoopTarget, Stmt: id, Value: f.Field(id, FieldRight), Unpacked: true})
+		case KindAsPattern:
+			if f.Kind(p) == KindWithItem {
+				target := f.Field(id, FieldAlias)
+				m.bindTargets(s, f.FirstChild(target), Binding{Kind: BindWithTarget, Stmt: id, Value: f.FirstChild(id)})
+			}
+		case KindParameters, KindLambdaParameters:
+			m.bindParams(m.scopeOf[i], id)
+		case KindGlobalStatement, KindNonlocalStatement:
+			if n.Kind == KindGlobalStatement {
+				sc := &m.Scopes[s]
+				f.Children(id, func(c NodeID) bool {
+					if f.Kind(c) == KindIdentifier {
+						if sc.globals == nil {
+							sc.globals = map[string]bool{}
+						}
+						sc.globals[f.Text(c)] = true
+					}
+					return true
+				})
+			}
+		}
+	}
+}
+
+// opensScope reports whether child n of the scope-defining node p lies
+// inside p's own scope (its body and parameters) rather than the
+// enclosing one (its name, decorators, defaults and bases).
+func (m *Model) opensScope(p NodeID, n *Node) bool {
+	switch m.File.Nodes[p].Kind {
+	case KindFunctionDefinition, KindLambda:
+		return n.Field == FieldBody || n.Field == FieldParameters
+	case KindClassDefinition:
+		return n.Field == FieldBody
+	}
+	return true
+}
+
+func (m *Model) bind(s ScopeID, name NodeID, b Binding) {
+	b.Name = name
+	m.Scopes[s].add(m.File.Text(name), b)
+}
+
+// bindTargets binds every name in an assignment target.
+func (m *Model) bindTargets(s ScopeID, target NodeID, b Binding) {
+	f := m.File
+	switch f.Kind(target) {
+	case KindIdentifier:
+		m.bind(s, target, b)
+	case KindPatternList, KindTuplePattern, KindListPattern, KindExpressionList, KindTuple, KindList, KindParenthesizedExpression:
+		b.Unpacked = b.Unpacked || f.Kind(target) != KindParenthesizedExpression
+		f.Children(target, func(c NodeID) bool { m.bindTargets(s, c, b); return true })
+	case KindListSplatPattern, KindListSplat:
+		b.Unpacked = true
+		m.bindTargets(s, f.FirstChild(target), b)
+	}
+}
+
+func (m *Model) bindParams(s ScopeID, params NodeID) {
+	f := m.File
+	f.Children(params, func(c NodeID) bool {
+		name := NoNode
+		switch f.Kind(c) {
+		case KindIdentifier:
+			name = c
+		case KindDefaultParameter, KindTypedDefaultParameter:
+			name = f.Field(c, FieldName)
+		case KindTypedParameter, KindListSplatPattern, KindDictionarySplatPattern:
+			name = f.FirstChild(c)
+			if f.Kind(name) == KindListSplatPattern || f.Kind(name) == KindDictionarySplatPattern {
+				name = f.FirstChild(name)
+			}
+		}
+		if f.Kind(name) == KindIdentifier {
+			m.bind(s, name, Binding{Kind: BindParam, Stmt: c, Value: NoNode})
+		}
+		return true
+	})
+}
+
+// bindImport handles `import a.b.c` (binds a to "a") and
+// `import a.b.c as x` (binds x to "a.b.c").
+func (m *Model) bindImport(s ScopeID, stmt NodeID) {
+	f := m.File
+	f.Children(stmt, func(c NodeID) bool {
+		switch f.Kind(c) {
+		case KindDottedName:
+			first := f.FirstChild(c)
+			m.bind(s, first, Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: f.Text(first)})
+		case KindAliasedImport:
+			name, alias := f.Field(c, FieldName), f.Field(c, FieldAlias)
+			if alias != NoNode {
+				m.bind(s, alias, Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: dotted(f, name)})
+			}
+		}
+		return true
+	})
+}
+
+// bindImportFrom handles `from a.b import c [as d]`; relative imports bind
+// names qualified with their leading dots, which never match a library.
+func (m *Model) bindImportFrom(s ScopeID, stmt NodeID) {
+	f := m.File
+	mod := f.Field(stmt, FieldModuleName)
+	prefix := dotted(f, mod)
+	f.Children(stmt, func(c NodeID) bool {
+		if c == mod || f.N(c).Field != FieldName {
+			return true
+		}
+		switch f.Kind(c) {
+		case KindDottedName:
+			m.bind(s, f.FirstChild(c), Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: prefix + "." + dotted(f, c)})
+		case KindAliasedImport:
+			name, alias := f.Field(c, FieldName), f.Field(c, FieldAlias)
+			if alias != NoNode {
+				m.bind(s, alias, Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: prefix + "." + dotted(f, name)})
+			}
+		}
+		return true
+	})
+}
+
+// dotted returns a dotted name's text without whitespace or comments.
+func dotted(f *File, id NodeID) string {
+	if f.Kind(id) == KindRelativeImport {
+		return strings.Join(strings.Fields(f.Text(id)), "")
+	}
+	var parts []string
+	f.Children(id, func(c NodeID) bool {
+		if f.Kind(c) == KindIdentifier {
+			parts = append(parts, f.Text(c))
+		}
+		return true
+	})
+	if len(parts) == 0 {
+		return f.Text(id)
+	}
+	return strings.Join(parts, ".")
+}
+
+// ScopeOf returns the scope in which id is evaluated.
+func (m *Model) ScopeOf(id NodeID) ScopeID { return m.scopeOf[id] }
+
+// Scope returns the scope with the given ID.
+func (m *Model) Scope(s ScopeID) *Scope { return &m.Scopes[s] }
+
+// DefScope returns the scope that a function, class, lambda or
+// comprehension node opens.
+func (m *Model) DefScope(def NodeID) (ScopeID, bool) {
+	s, ok := m.defScope[def]
+	return s, ok
+}
+
+// Resolve returns the binding that the identifier use refers to, or nil
+// for a builtin or an unbound name. Within the use's own scope the last
+// binding before the use wins; in an enclosing scope (which has run to
+// completion by the time a function body runs) the last binding wins.
+func (m *Model) Resolve(use NodeID) *Binding {
+	f := m.File
+	if f.Kind(use) != KindIdentifier {
+		return nil
+	}
+	name := f.Text(use)
+	return m.ResolveName(name, m.scopeOf[use], f.N(use).Start)
+}
+
+// ResolveName resolves name as if used at byte offset pos in scope s.
+func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
+	own := s
+	for s >= 0 {
+		sc := &m.Scopes[s]
+		if sc.globals[name] {
+			s = 0
+			continue
+		}
+		if s != own && sc.Kind == ScopeClass {
+			s = sc.Parent
+			continue
+		}
+		if bs := sc.bindings[name]; len(bs) > 0 {
+			var pick *Binding
+			if s == own {
+				for i := range bs {
+					if m.bindingPos(&bs[i]) < pos {
+						pick = &bs[i]
+					}
+				}
+			}
+			if pick == nil {
+				pick = &bs[len(bs)-1]
+			}
+			return pick
+		}
+		s = sc.Parent
+	}
+	return nil
+}
+
+// bindingPos is the offset from which a binding is in effect: the end of
+// an assignment (so `x = x + 1` reads the old x), the start of a
+// definition's name.
+func (m *Model) bindingPos(b *Binding) uint32 {
+	f := m.File
+	switch b.Kind {
+	case BindAssign, BindAugAssign, BindImport:
+		return f.N(b.Stmt).End
+	case BindLoopTarget, BindWithTarget:
+		return f.N(b.Name).End
+	}
+	return f.N(b.Name).Start
+}
