@@ -1,0 +1,114 @@
+package rules
+
+import "github.com/torchlint/torchlint/analyzer"
+
+// EmptyCacheInLoop is TL301.
+var EmptyCacheInLoop = &analyzer.Rule{
+	Code:      "TL301",
+	Name:      "empty-cache-in-loop",
+	Summary:   "`torch.cuda.empty_cache()` is called on every step of a loop",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "high",
+	Tags:      []string{"memory", "performance", "cuda"},
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkEmptyCacheInLoop,
+	Doc: `## What it does
+Checks for ` + "`torch.cuda.empty_cache()`" + ` (however imported) inside a loop that
+runs once per step or per batch: a loop over a data loader, or one whose
+body runs a forward pass, a loss, a backward pass or an optimizer step.
+
+## Why is this bad?
+` + "`empty_cache()`" + ` returns the CUDA caching allocator's *unused* blocks to the
+driver. It cannot free memory that live tensors hold, so it does not fix
+an out-of-memory error caused by tensors that are kept alive. Called every
+step, it throws away exactly the blocks the next step was about to reuse:
+the allocator must ask the driver for them again (` + "`cudaMalloc`" + `, which
+synchronises), and throughput drops. The memory shown as "reserved" goes
+down, but the peak a step needs does not.
+
+## Example
+` + "```python" + `
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    torch.cuda.empty_cache()
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad(set_to_none=True)
+` + "```" + `
+If fragmentation is the problem, set
+` + "`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`" + ` before CUDA is initialised.
+Calling ` + "`empty_cache()`" + ` once at a phase boundary (between training and
+evaluation, between models or experiments) is not reported.
+
+## Known problems
+A loop is judged per-step from its body and its iterable in this
+function only; a call inside a helper function that a training loop calls
+each step is not reported.
+
+## References
+- [CUDA semantics: memory management](https://pytorch.org/docs/stable/notes/cuda.html#memory-management)
+- [torch.cuda.empty_cache](https://pytorch.org/docs/stable/generated/torch.cuda.empty_cache.html)
+`,
+}
+
+func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
+	m := p.Model
+	if m.CallName(call) != "torch.cuda.empty_cache" {
+		return
+	}
+	loop := m.EnclosingLoop(call)
+	if loop == analyzer.NoNode || !m.Loop(loop).PerStep() || loopsOverModels(m, loop) {
+		return
+	}
+	p.Report(call, "`torch.cuda.empty_cache()` runs on every step of this loop: it cannot free memory that live tensors hold, "+
+		"only cached blocks the next step would reuse, so each step pays for cudaFree/cudaMalloc again; "+
+		"remove it, or call it once between phases")
+}
+
+// loopsOverModels reports whether each iteration builds or loads another
+// model: a loop over models or experiments, where emptying the cache
+// between iterations is a phase boundary.
+func loopsOverModels(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	over := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if over {
+			return
+		}
+		switch f.Kind(id) {
+		case analyzer.KindAssignment:
+			left := f.Field(id, analyzer.FieldLeft)
+			if f.Kind(left) == analyzer.KindIdentifier && m.ClassifyCallee(left) == analyzer.CallableModel {
+				v := f.Unparen(f.Field(id, analyzer.FieldRight))
+				over = f.Kind(v) == analyzer.KindCall && m.Receiver(v) == analyzer.NoNode || m.MethodName(v) == "from_pretrained"
+			}
+		case analyzer.KindDeleteStatement:
+			f.Walk(id, func(c analyzer.NodeID) {
+				if f.Kind(c) == analyzer.KindIdentifier && m.ClassifyCallee(c) == analyzer.CallableModel {
+					over = true
+				}
+			})
+		}
+	})
+	if over {
+		return true
+	}
+	// `for model in models:` / `for name, model in zoo.items():`
+	if f.Kind(loop) == analyzer.KindForStatement {
+		f.Walk(f.Field(loop, analyzer.FieldLeft), func(id analyzer.NodeID) {
+			if f.Kind(id) == analyzer.KindIdentifier && m.ClassifyCallee(id) == analyzer.CallableModel {
+				over = true
+			}
+		})
+	}
+	return over
+}

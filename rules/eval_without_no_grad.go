@@ -1,0 +1,214 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// EvalWithoutNoGrad is TL201.
+var EvalWithoutNoGrad = &analyzer.Rule{
+	Code:      "TL201",
+	Name:      "eval-without-no-grad",
+	Summary:   "Evaluation or inference code runs a model forward pass with grad enabled",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "high",
+	Tags:      []string{"memory", "autograd", "performance"},
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkEvalWithoutNoGrad,
+	Doc: `## What it does
+Checks for evaluation and inference code that runs a model forward pass
+while grad is enabled: a function named like evaluation (` + "`evaluate`" + `,
+` + "`validate`" + `, ` + "`test`" + `, ` + "`predict`" + `, ` + "`infer`" + `, ` + "`generate`" + `, ...), or code that follows
+` + "`model.eval()`" + ` in the same function, that calls the model and never
+back-propagates. The finding points at the first such call.
+
+## Why is this bad?
+` + "`model.eval()`" + ` only switches layers such as dropout and batch norm to their
+inference behaviour; it does not turn autograd off. With grad enabled,
+every forward pass records a graph and keeps the activations that a
+backward pass would need for as long as its outputs are alive. Evaluation
+then needs much more memory than it should (often the difference between
+fitting a batch and ` + "`CUDA out of memory`" + `), runs slower, and any output kept
+across batches (a list of predictions, a summed loss) keeps every batch's
+activations on the GPU.
+
+## Example
+` + "```python" + `
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+@torch.no_grad()
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+` + "```" + `
+` + "`torch.inference_mode()`" + ` is stricter and faster still, when the outputs never
+re-enter autograd.
+
+## Known problems
+A function is treated as grad-disabled when every call of it in the same
+file runs under ` + "`no_grad`" + `; callers in other files are not seen, so an
+evaluation helper called only from another module under ` + "`no_grad`" + ` is
+reported. Code that needs gradients during evaluation (saliency maps,
+adversarial examples, test-time training) is recognised by its
+` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls and is not reported;
+neither are pytest test functions or Lightning's ` + "`validation_step`" + `,
+` + "`test_step`" + ` and ` + "`predict_step`" + `, which Lightning runs under ` + "`no_grad`" + `.
+
+## References
+- [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
+- [torch.inference_mode](https://pytorch.org/docs/stable/generated/torch.inference_mode.html)
+- [Autograd mechanics: locally disabling gradient computation](https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation)
+`,
+}
+
+// evalWords are the words of function names that mean evaluation or
+// inference.
+var evalWords = map[string]bool{
+	"evaluate": true, "evaluation": true, "eval": true, "validate": true, "validation": true,
+	"val": true, "valid": true, "test": true, "testing": true, "predict": true, "prediction": true,
+	"infer": true, "inference": true, "generate": true, "generation": true, "sample": true, "sampling": true,
+}
+
+// trainWords mark a function that trains as well.
+var trainWords = map[string]bool{"train": true, "training": true, "fit": true, "finetune": true, "step": true}
+
+func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
+	m := p.Model
+	if !m.IsForwardCall(call) || m.GradModeAt(call) != analyzer.GradEnabled {
+		return
+	}
+	fn := m.ScopeNode(call)
+	first := m.Memo(evalKey{fn}, func() any { return firstEvalForward(m, fn) }).(analyzer.NodeID)
+	if first != call {
+		return
+	}
+	f := p.File
+	where := "after `.eval()`"
+	if fn != analyzer.Root && isEvalName(m.FunctionName(fn)) {
+		where = fmt.Sprintf("in `%s`", m.FunctionName(fn))
+	}
+	p.Report(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s: autograd records the graph and keeps "+
+		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` "+
+		"(or `torch.inference_mode()`)", analyzer.Snippet(f.Text(call), 40), where))
+}
+
+type evalKey struct{ fn analyzer.NodeID }
+
+// firstEvalForward returns the first forward call in fn (not in nested
+// functions) that runs with grad enabled in evaluation code, or NoNode.
+func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	named := fn != analyzer.Root && isEvalName(m.FunctionName(fn))
+	if fn != analyzer.Root && isTestFunction(m, fn) {
+		return analyzer.NoNode
+	}
+	if named && usesGradients(m, fn, f.N(fn).Start) {
+		return analyzer.NoNode
+	}
+	first := analyzer.NoNode
+	evalOn := false
+	evalFrom := uint32(0)
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if first != analyzer.NoNode || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn {
+			return
+		}
+		switch m.MethodName(id) {
+		case "eval":
+			if len(m.Args(id)) == 0 && isModelReceiver(m, m.Receiver(id)) && !evalOn {
+				evalOn, evalFrom = true, f.N(id).Start
+			}
+			return
+		case "train":
+			if isModelReceiver(m, m.Receiver(id)) {
+				args := m.Args(id)
+				evalOn = len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse
+			}
+			return
+		}
+		if (named || evalOn) && m.IsForwardCall(id) && m.GradModeAt(id) == analyzer.GradEnabled {
+			first = id
+		}
+	})
+	if first != analyzer.NoNode && !named && usesGradients(m, fn, evalFrom) {
+		return analyzer.NoNode
+	}
+	return first
+}
+
+func isModelReceiver(m *analyzer.Model, recv analyzer.NodeID) bool {
+	if recv == analyzer.NoNode {
+		return false
+	}
+	if m.File.TextIs(recv, "self") {
+		class := m.EnclosingClass(recv)
+		return class != analyzer.NoNode && m.IsModuleClass(class)
+	}
+	return m.ClassifyCallee(recv) == analyzer.CallableModel
+}
+
+// isEvalName reports whether a function name reads as evaluation or
+// inference and not also as training.
+func isEvalName(name string) bool {
+	eval := false
+	for _, w := range strings.Split(strings.ToLower(strings.Trim(name, "_")), "_") {
+		if trainWords[w] {
+			return false
+		}
+		if evalWords[w] {
+			eval = true
+		}
+	}
+	return eval
+}
+
+// isTestFunction reports whether pytest or unittest would run fn as a test.
+func isTestFunction(m *analyzer.Model, fn analyzer.NodeID) bool {
+	if !strings.HasPrefix(m.FunctionName(fn), "test") {
+		return false
+	}
+	if m.IsPytestFile() {
+		return true
+	}
+	class := m.EnclosingClass(fn)
+	return class != analyzer.NoNode && m.ClassInherits(class, func(q string) bool { return q == "unittest.TestCase" })
+}
+
+// usesGradients reports whether fn, from byte offset from on,
+// back-propagates or asks for gradients: then grad must stay enabled
+// (saliency, adversarial examples, test-time training).
+func usesGradients(m *analyzer.Model, fn analyzer.NodeID, from uint32) bool {
+	f := m.File
+	uses := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if uses || f.N(id).Start < from {
+			return
+		}
+		switch f.Kind(id) {
+		case analyzer.KindCall:
+			q := m.CallName(id)
+			uses = m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" ||
+				strings.HasPrefix(q, "torch.autograd.") || q == "torch.enable_grad"
+			if !uses && m.Keyword(id, "requires_grad") != analyzer.NoNode {
+				uses = f.Kind(m.Keyword(id, "requires_grad")) == analyzer.KindTrue
+			}
+		case analyzer.KindAssignment:
+			left := f.Field(id, analyzer.FieldLeft)
+			uses = f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") &&
+				f.Kind(f.Field(id, analyzer.FieldRight)) == analyzer.KindTrue
+		}
+	})
+	return uses
+}

@@ -1,0 +1,246 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// LossAccumulatedWithGraph is TL101.
+var LossAccumulatedWithGraph = &analyzer.Rule{
+	Code:      "TL101",
+	Name:      "loss-accumulated-with-graph",
+	Summary:   "A tensor that carries autograd history is accumulated across loop iterations",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "high",
+	Tags:      []string{"memory", "autograd", "performance"},
+	Kinds:     []analyzer.Kind{analyzer.KindAugmentedAssignment, analyzer.KindAssignment},
+	Check:     checkLossAccumulated,
+	Doc: `## What it does
+Checks for a tensor that still carries autograd history (a loss, a model
+output, arithmetic on them) being added into a running total that outlives
+the loop iteration, such as ` + "`total_loss += loss`" + `, while grad is enabled.
+
+## Why is this bad?
+The sum is itself part of the autograd graph: it keeps a reference to
+every step's graph, so nothing of those graphs can be freed until the
+total is. What that costs depends on whether each step's graph was
+back-propagated:
+
+- **Never back-propagated** (an evaluation loop with grad enabled, a
+  metric computed outside the loss, a graph kept by
+  ` + "`retain_graph=True`" + `): every step's saved activations stay on the GPU.
+  GPU memory grows by the activations of one step per iteration until the
+  run fails with ` + "`CUDA out of memory`" + `.
+- **Already back-propagated** (` + "`loss.backward()`" + ` then ` + "`total += loss`" + `):
+  ` + "`backward()`" + ` frees the saved activations of the graph it runs through,
+  so GPU memory does not grow. The chain of autograd nodes still does, in
+  host memory, and ` + "`total`" + ` is left a tensor that requires grad, so every
+  later use of it (logging, ` + "`total / n`" + `) extends the graph further.
+
+Either way the fix is the same: accumulate a Python number with
+` + "`.item()`" + ` or a detached tensor with ` + "`.detach()`" + `.
+
+Measured on an H100 with PyTorch 2.11 (24-layer MLP, batch 256): an
+accumulated graph that is never back-propagated retained 24 MiB of GPU
+memory per step; one accumulated after ` + "`backward()`" + ` retained no GPU memory
+and 60 KiB of host memory per step.
+
+## Example
+` + "```python" + `
+total_loss = 0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total_loss += loss
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+total_loss = 0.0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    total_loss += loss.item()
+` + "```" + `
+
+## Known problems
+Whether a value carries autograd history is inferred from the file alone:
+calls of models and loss functions (recognised by their construction, type
+annotation or conventional names such as ` + "`model`" + ` and ` + "`criterion`" + `), and
+arithmetic on their results. A loss returned by a function defined in
+another module is not seen. A sum that is back-propagated on purpose (a
+multi-task loss built in a loop and then ` + "`backward()`" + `-ed, or returned to
+the caller) is not reported.
+
+` + "`.item()`" + ` synchronises with the GPU; if that matters, accumulate
+` + "`loss.detach()`" + ` into a tensor instead and call ` + "`.item()`" + ` once at the end.
+
+## References
+- [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
+- [Autograd mechanics: saved tensors](https://pytorch.org/docs/stable/notes/autograd.html#saved-tensors)
+`,
+}
+
+func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
+	f, m := p.File, p.Model
+	target, value := accumulation(f, n)
+	if value == analyzer.NoNode {
+		return
+	}
+	switch f.Kind(target) {
+	case analyzer.KindIdentifier, analyzer.KindAttribute, analyzer.KindSubscript:
+	default:
+		return
+	}
+	loop := m.EnclosingLoop(n)
+	if loop == analyzer.NoNode || m.GradModeAt(n) == analyzer.GradDisabled {
+		return
+	}
+	if f.Kind(f.Unparen(value)) == analyzer.KindList || !m.CarriesGraph(value) {
+		return
+	}
+	key := accumulatorKey(f, target)
+	if resetInIteration(f, m, loop, n, target) {
+		return
+	}
+	fn := m.ScopeNode(n)
+	if m.BackpropKeys(fn, fn)[key] {
+		return // a loss summed on purpose and back-propagated
+	}
+	if a := m.Loop(loop); !a.Batches && !a.Forward && !a.Backward && m.IsReturned(fn, key) &&
+		(fn == analyzer.Root || !isEvalName(m.FunctionName(fn))) {
+		return // a loss summed over heads or terms, returned for the caller to back-propagate
+	}
+	if class := m.EnclosingClass(n); class != analyzer.NoNode && strings.HasPrefix(key, "self.") {
+		if m.BackpropKeys(class, class)[key] {
+			return
+		}
+	}
+	stmt := analyzer.Snippet(f.Text(n), 60)
+	hint := detachHint(f, value)
+	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
+		p.Report(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
+			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; "+
+			"accumulate `%s` instead", stmt, analyzer.Snippet(f.Text(target), 30), hint))
+		return
+	}
+	p.Report(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
+		"every step's activations stay on the GPU until `%s` is freed; accumulate `%s` instead",
+		stmt, analyzer.Snippet(f.Text(target), 30), hint))
+}
+
+// accumulation returns the target and the added value of `t += v`,
+// `t = t + v` or `t = v + t`.
+func accumulation(f *analyzer.File, n analyzer.NodeID) (target, value analyzer.NodeID) {
+	target = f.Field(n, analyzer.FieldLeft)
+	right := f.Field(n, analyzer.FieldRight)
+	switch f.Kind(n) {
+	case analyzer.KindAugmentedAssignment:
+		if !f.TextIs(f.Field(n, analyzer.FieldOperator), "+=") {
+			return analyzer.NoNode, analyzer.NoNode
+		}
+		return target, right
+	case analyzer.KindAssignment:
+		if f.Kind(right) != analyzer.KindBinaryOperator || !f.TextIs(f.Field(right, analyzer.FieldOperator), "+") {
+			return analyzer.NoNode, analyzer.NoNode
+		}
+		key := accumulatorKey(f, target)
+		l, r := f.Field(right, analyzer.FieldLeft), f.Field(right, analyzer.FieldRight)
+		switch {
+		case accumulatorKey(f, l) == key:
+			return target, r
+		case accumulatorKey(f, r) == key:
+			return target, l
+		}
+	}
+	return analyzer.NoNode, analyzer.NoNode
+}
+
+// accumulatorKey is the target's text without whitespace, so that
+// `stats[ "loss" ]` and `stats["loss"]` are one accumulator.
+func accumulatorKey(f *analyzer.File, id analyzer.NodeID) string {
+	return strings.Join(strings.Fields(f.Text(id)), "")
+}
+
+// resetInIteration reports whether the accumulator (or, for `d[k] += v`,
+// the container) is assigned afresh earlier in the same iteration of
+// loop: then it does not outlive the iteration (`loss = 0` before summing
+// the heads of one step).
+func resetInIteration(f *analyzer.File, m *analyzer.Model, loop, stmt, target analyzer.NodeID) bool {
+	keys := []string{accumulatorKey(f, target)}
+	if f.Kind(target) == analyzer.KindSubscript {
+		keys = append(keys, accumulatorKey(f, f.Field(target, analyzer.FieldValue)))
+	}
+	body := f.Field(loop, analyzer.FieldBody)
+	start := f.N(stmt).Start
+	reset := false
+	f.Walk(body, func(id analyzer.NodeID) {
+		if reset || f.Kind(id) != analyzer.KindAssignment || f.N(id).Start >= start || m.EnclosingLoop(id) == analyzer.NoNode {
+			return
+		}
+		left := accumulatorKey(f, f.Field(id, analyzer.FieldLeft))
+		for _, k := range keys {
+			if left == k && !mentions(f, f.Field(id, analyzer.FieldRight), k) {
+				reset = true
+			}
+		}
+	})
+	return reset
+}
+
+// mentions reports whether expr's text refers to key.
+func mentions(f *analyzer.File, expr analyzer.NodeID, key string) bool {
+	found := false
+	f.Walk(expr, func(id analyzer.NodeID) {
+		if k := f.Kind(id); (k == analyzer.KindIdentifier || k == analyzer.KindAttribute || k == analyzer.KindSubscript) && accumulatorKey(f, id) == key {
+			found = true
+		}
+	})
+	return found
+}
+
+// valueBackpropagated reports whether the graph the value carries was run
+// through by a backward call of the same step: the value computes no
+// fresh graph of its own (a forward or loss call) and every name it
+// carries a graph through is one that the step's backward reaches.
+func valueBackpropagated(m *analyzer.Model, value analyzer.NodeID, stepKeys map[string]bool) bool {
+	f := m.File
+	if len(stepKeys) == 0 {
+		return false
+	}
+	fresh, named := false, 0
+	f.Walk(value, func(id analyzer.NodeID) {
+		switch f.Kind(id) {
+		case analyzer.KindCall:
+			if m.IsForwardCall(id) || m.IsLossCall(id) {
+				fresh = true
+			}
+		case analyzer.KindIdentifier:
+			if fl := f.N(id).Field; fl == analyzer.FieldAttribute || fl == analyzer.FieldName {
+				return
+			}
+			if m.CarriesGraph(id) {
+				named++
+				if !stepKeys[f.Text(id)] {
+					fresh = true
+				}
+			}
+		}
+	})
+	return !fresh && named > 0
+}
+
+// detachHint suggests the detached form of a value: `loss.item()`,
+// `(loss * n).item()`.
+func detachHint(f *analyzer.File, value analyzer.NodeID) string {
+	val := analyzer.Snippet(f.Text(value), 40)
+	switch f.Kind(value) {
+	case analyzer.KindBinaryOperator, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression, analyzer.KindAwait:
+		return "(" + val + ").item()"
+	}
+	return val + ".item()"
+}

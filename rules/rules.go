@@ -1,0 +1,104 @@
+// Package rules holds torchlint's rules, one file each, and the registry
+// that lists them. Each rule is an *analyzer.Rule value with its code,
+// name, documentation and check.
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// All lists every rule, sorted by code.
+var All = []*analyzer.Rule{
+	SyntaxError,
+	IOError,
+	LossAccumulatedWithGraph,
+	EvalWithoutNoGrad,
+	EmptyCacheInLoop,
+}
+
+// ByCode returns the rule with the given code or kebab-case name.
+func ByCode(code string) *analyzer.Rule {
+	for _, r := range All {
+		if strings.EqualFold(r.Code, code) || r.Name == code {
+			return r
+		}
+	}
+	return nil
+}
+
+// Selection is the set of rules a run enables: Select (or the default set
+// when empty) plus ExtendSelect, minus Ignore. Each entry is a code, a
+// code prefix ("TL1"), a rule name, or "ALL".
+type Selection struct {
+	Select, ExtendSelect, Ignore []string
+}
+
+// Resolve returns the enabled rules that have checks, sorted by code.
+// Preview rules are enabled only by their exact code or name.
+func (s Selection) Resolve() ([]*analyzer.Rule, error) {
+	on := map[*analyzer.Rule]bool{}
+	if len(s.Select) == 0 {
+		for _, r := range All {
+			if !r.Preview {
+				on[r] = true
+			}
+		}
+	}
+	for _, list := range [][]string{s.Select, s.ExtendSelect} {
+		for _, pat := range list {
+			matched, err := match(pat)
+			if err != nil {
+				return nil, err
+			}
+			for _, r := range matched {
+				on[r] = true
+			}
+		}
+	}
+	for _, pat := range s.Ignore {
+		matched, err := match(pat)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range matched {
+			delete(on, r)
+		}
+	}
+	var out []*analyzer.Rule
+	for r := range on {
+		if r.Check != nil {
+			out = append(out, r)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
+	return out, nil
+}
+
+// match returns the rules a selector names. A prefix matches the rules
+// whose codes start with it, except preview rules, which only their exact
+// code or name selects.
+func match(selector string) ([]*analyzer.Rule, error) {
+	p := strings.TrimSpace(selector)
+	all := strings.EqualFold(p, "ALL")
+	var out []*analyzer.Rule
+	known := false
+	for _, r := range All {
+		exact := strings.EqualFold(r.Code, p) || r.Name == p
+		prefix := all || strings.HasPrefix(r.Code, strings.ToUpper(p))
+		if prefix && p != "" {
+			known = true
+		}
+		if exact || (prefix && p != "" && !r.Preview) {
+			out = append(out, r)
+			known = true
+		}
+	}
+	if !known {
+		return nil, fmt.Errorf("unknown rule selector %q (expected a code such as TL101, a prefix such as TL1, a rule name, or ALL)", selector)
+	}
+	return out, nil
+}

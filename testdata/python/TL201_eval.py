@@ -1,0 +1,115 @@
+"""Evaluation and inference paths: TL201 positives and look-alikes."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import lightning.pytorch as pl
+
+
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        logits = model(x)  # want: TL201 "in `evaluate`"
+        correct += (logits.argmax(1) == y).sum().item()
+        logits = model(x)  # ok: only the first forward pass of a function is reported
+    return correct
+
+
+def run_epoch(net, train_loader, val_loader, optimizer):
+    net.train()
+    for x, y in train_loader:
+        loss = F.cross_entropy(net(x), y)  # ok: training, before .eval()
+        loss.backward()
+        optimizer.step()
+    net.eval()
+    for x, y in val_loader:
+        out = net(x)  # want: TL201 "after `.eval\(\)`"
+    net.train()
+
+
+@torch.no_grad()
+def validate(model, loader):
+    return [model(x) for x, _ in loader]  # ok: decorated with torch.no_grad()
+
+
+@torch.inference_mode
+def predict(model, x):
+    return model(x)  # ok: decorated with torch.inference_mode (no parentheses)
+
+
+def infer(model, x):
+    with torch.no_grad():
+        return model(x)  # ok: inside torch.no_grad()
+
+
+def test_forward_shapes():
+    model = nn.Linear(3, 2)
+    assert model(torch.randn(1, 3)).shape == (1, 2)  # want: TL201
+
+
+def saliency(model, x, target):
+    model.eval()
+    x.requires_grad_()
+    score = model(x)[0, target]  # ok: asks for gradients of the input
+    score.backward()
+    return x.grad.abs()
+
+
+def generate_adversarial(model, x, y, eps):
+    x = x.clone().requires_grad_(True)
+    loss = F.cross_entropy(model(x), y)  # ok: computes gradients with torch.autograd.grad
+    (grad,) = torch.autograd.grad(loss, x)
+    return x + eps * grad.sign()
+
+
+def _evaluate_batch(model, batch):
+    return model(batch)  # ok: every call site in this file runs under no_grad
+
+
+def evaluate_all(model, batches):
+    with torch.no_grad():
+        return [_evaluate_batch(model, b) for b in batches]
+
+
+def sample(decoder, z):
+    with torch.set_grad_enabled(False):
+        return decoder(z)  # ok: set_grad_enabled(False)
+
+
+def validation_loop(model, loader, phase):
+    with torch.set_grad_enabled(phase == "train"):
+        for x, _ in loader:
+            model(x)  # ok: the grad mode depends on a runtime value
+
+
+class LitClassifier(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.net(x)
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        return F.cross_entropy(self(x), y)  # ok: training
+
+    def validation_step(self, batch, batch_idx):
+        x, y = batch
+        return F.cross_entropy(self.net(x), y)  # ok: Lightning runs validation_step under no_grad
+
+    def predict_step(self, batch, batch_idx):
+        return self(batch)  # ok: Lightning runs predict_step under no_grad
+
+
+class Generator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.decoder = nn.Linear(16, 64)
+
+    def forward(self, z):
+        return self.decoder(z)
+
+    def generate(self, n):
+        z = torch.randn(n, 16)
+        return self.decoder(z)  # want: TL201 "in `generate`"
