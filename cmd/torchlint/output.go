@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// report is what a run found, handed to an output format.
+type report struct {
+	Diagnostics []analyzer.Diagnostic
+	Files       int
+	Cwd         string
+}
+
+// displayPath shows a path relative to the working directory when it lies
+// below it, with forward slashes.
+func (r *report) displayPath(p string) string {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	if rel, err := filepath.Rel(r.Cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func writeSummary(w io.Writer, r *report) {
+	if len(r.Diagnostics) == 0 {
+		fmt.Fprintln(w, "All checks passed!")
+		return
+	}
+	fmt.Fprintf(w, "Found %s.\n", plural(len(r.Diagnostics), "error", "errors"))
+}
+
+// writeConcise writes one line per finding: path:line:col: CODE message.
+func writeConcise(w io.Writer, r *report) error {
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
+	}
+	writeSummary(w, r)
+	return nil
+}
+
+// writeFull writes each finding with its source lines and a caret line
+// under the span, as Ruff's full format does.
+func writeFull(w io.Writer, r *report) error {
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
+		if len(d.Source) > 0 {
+			width := len(fmt.Sprint(d.Pos.Line + len(d.Source) - 1))
+			pad := strings.Repeat(" ", width)
+			fmt.Fprintf(w, "%s |\n", pad)
+			for j, line := range d.Source {
+				n := d.Pos.Line + j
+				line = strings.ReplaceAll(line, "\t", "    ")
+				fmt.Fprintf(w, "%*d | %s\n", width, n, line)
+				if j == 0 {
+					fmt.Fprintf(w, "%s | %s\n", pad, caretLine(d, d.Source[0], len(d.Source) == 1))
+				}
+			}
+			fmt.Fprintf(w, "%s |\n", pad)
+		}
+		fmt.Fprintln(w)
+	}
+	writeSummary(w, r)
+	return nil
+}
+
+// caretLine underlines the finding on its first source line.
+func caretLine(d *analyzer.Diagnostic, line string, single bool) string {
+	runes := []rune(line)
+	start := d.Pos.Column - 1
+	if start > len(runes) {
+		start = len(runes)
+	}
+	end := len(runes)
+	if single && d.EndPos.Line == d.Pos.Line {
+		end = d.EndPos.Column - 1
+	}
+	if end > len(runes) {
+		end = len(runes)
+	}
+	width := func(rs []rune) int {
+		n := 0
+		for _, c := range rs {
+			if c == '\t' {
+				n += 4
+			} else {
+				n++
+			}
+		}
+		return n
+	}
+	n := width(runes[start:end])
+	if n < 1 {
+		n = 1
+	}
+	return strings.Repeat(" ", width(runes[:start])) + strings.Repeat("^", n) + " " + d.Rule.Code
+}
+
+type jsonLocation struct {
+	Column int `json:"column"`
+	Row    int `json:"row"`
+}
+
+type jsonDiagnostic struct {
+	Cell        *int         `json:"cell"`
+	Code        string       `json:"code"`
+	EndLocation jsonLocation `json:"end_location"`
+	Filename    string       `json:"filename"`
+	Fix         any          `json:"fix"`
+	Location    jsonLocation `json:"location"`
+	Message     string       `json:"message"`
+	Name        string       `json:"name"`
+	NoqaRow     int          `json:"noqa_row"`
+	URL         string       `json:"url"`
+}
+
+// writeJSON writes an array of findings with Ruff's field names; the
+// filename is absolute, as in Ruff.
+func writeJSON(w io.Writer, r *report) error {
+	out := make([]jsonDiagnostic, 0, len(r.Diagnostics))
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		name := d.Path
+		if abs, err := filepath.Abs(d.Path); err == nil {
+			name = abs
+		}
+		out = append(out, jsonDiagnostic{
+			Code:        d.Rule.Code,
+			Name:        d.Rule.Name,
+			Message:     d.Message,
+			Filename:    filepath.ToSlash(name),
+			Location:    jsonLocation{Row: d.Pos.Line, Column: d.Pos.Column},
+			EndLocation: jsonLocation{Row: d.EndPos.Line, Column: d.EndPos.Column},
+			NoqaRow:     d.Pos.Line,
+			URL:         d.Rule.URL(),
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// runeCount is the number of code points in s.
+func runeCount(s string) int { return utf8.RuneCountInString(s) }

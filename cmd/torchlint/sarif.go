@@ -1,0 +1,141 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/owenrumney/go-sarif/v2/sarif"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+const informationURI = "https://github.com/torchlint/torchlint"
+
+// writeSARIF writes a SARIF 2.1.0 log for GitHub code scanning: every
+// rule is described before any result, and results point at
+// repository-relative URIs under %SRCROOT%. The bytes are marshalled here
+// rather than with the library's writers.
+func writeSARIF(w io.Writer, r *report) error {
+	log, err := sarif.New(sarif.Version210, true)
+	if err != nil {
+		return err
+	}
+	run := sarif.NewRunWithInformationURI("torchlint", informationURI)
+	v := versionString()
+	run.Tool.Driver.Version = &v
+	if strings.HasPrefix(v, "v") {
+		sv := strings.TrimPrefix(v, "v")
+		run.Tool.Driver.SemanticVersion = &sv
+	}
+	run.ColumnKind = "unicodeCodePoints"
+	index := map[*analyzer.Rule]uint{}
+	for i, rule := range rules.All {
+		index[rule] = uint(i)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule(rule))
+	}
+	run.Results = make([]*sarif.Result, 0, len(r.Diagnostics))
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		idx := index[d.Rule]
+		id := d.Rule.Code
+		level := d.Rule.Severity.String()
+		region := &sarif.Region{StartLine: intp(d.Pos.Line), StartColumn: intp(d.Pos.Column)}
+		if d.EndPos.Line > 0 {
+			region.EndLine = intp(d.EndPos.Line)
+			region.EndColumn = intp(d.EndPos.Column)
+			if d.EndPos.Line == d.Pos.Line && d.EndPos.Column <= d.Pos.Column {
+				region.EndColumn = intp(d.Pos.Column + 1)
+			}
+		}
+		uri, base := sarifURI(r, d.Path)
+		loc := &sarif.ArtifactLocation{URI: &uri}
+		if base != "" {
+			loc.URIBaseId = &base
+		}
+		run.Results = append(run.Results, &sarif.Result{
+			RuleID:    &id,
+			RuleIndex: &idx,
+			Level:     &level,
+			Message:   sarif.Message{Text: &d.Message},
+			Locations: []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{ArtifactLocation: loc, Region: region}}},
+		})
+	}
+	log.Runs = append(log.Runs, run)
+	b, err := json.MarshalIndent(log, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func intp(i int) *int { return &i }
+
+func sarifRule(r *analyzer.Rule) *sarif.ReportingDescriptor {
+	name := ruleNamePascal(r.Name)
+	help := r.Doc
+	text := markdownToText(help)
+	uri := r.URL()
+	full := r.Summary + "."
+	return &sarif.ReportingDescriptor{
+		ID:                   r.Code,
+		Name:                 &name,
+		ShortDescription:     &sarif.MultiformatMessageString{Text: &r.Summary},
+		FullDescription:      &sarif.MultiformatMessageString{Text: &full},
+		Help:                 &sarif.MultiformatMessageString{Text: &text, Markdown: &help},
+		HelpURI:              &uri,
+		DefaultConfiguration: &sarif.ReportingConfiguration{Level: r.Severity.String()},
+		Properties: sarif.Properties{
+			"tags":             r.Tags,
+			"precision":        r.Precision,
+			"problem.severity": r.Severity.String(),
+		},
+	}
+}
+
+// ruleNamePascal turns loss-accumulated-with-graph into
+// LossAccumulatedWithGraph: SARIF rule names are identifiers.
+func ruleNamePascal(kebab string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(kebab, "-") {
+		if part == "" {
+			continue
+		}
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	return b.String()
+}
+
+var (
+	mdLink  = regexp.MustCompile(`\[([^\]]*)\]\(([^)]*)\)`)
+	mdFence = regexp.MustCompile("(?m)^```[a-z]*\n?")
+	mdHead  = regexp.MustCompile(`(?m)^## `)
+)
+
+// markdownToText renders the rule doc as plain text for SARIF's help.text.
+func markdownToText(md string) string {
+	s := mdFence.ReplaceAllString(md, "")
+	s = mdLink.ReplaceAllString(s, "$1 ($2)")
+	s = strings.ReplaceAll(s, "`", "")
+	s = strings.ReplaceAll(s, "**", "")
+	s = mdHead.ReplaceAllString(s, "")
+	return strings.TrimSpace(s) + "\n"
+}
+
+// sarifURI returns a path relative to the working directory with the
+// %SRCROOT% base, or an absolute file URI for a path outside it.
+func sarifURI(r *report, p string) (uri, base string) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		abs = p
+	}
+	if rel, err := filepath.Rel(r.Cwd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+		return (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), "%SRCROOT%"
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), ""
+}
