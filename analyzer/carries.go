@@ -473,8 +473,7 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 		if found {
 			return
 		}
-		switch f.Kind(id) {
-		case KindIdentifier:
+		if f.Kind(id) == KindIdentifier {
 			if fl := f.N(id).Field; fl == FieldFunction {
 				return
 			}

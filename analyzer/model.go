@@ -20,8 +20,7 @@ type Model struct {
 	escapes           map[NodeID]bool     // function definition → also used other than by a call
 	funcGrad          map[NodeID]GradMode
 	carries           map[NodeID]carryState
-	classOf           map[string]NodeID // class name → class_definition (module level)
-	hasGradSwitchCall bool              // the file calls set_grad_enabled as a statement
+	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	testFile          bool
 	memo              map[any]any
 }

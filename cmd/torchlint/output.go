@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -47,18 +46,20 @@ func writeSummary(w io.Writer, r *report) {
 }
 
 // writeConcise writes one line per finding: path:line:col: CODE message.
-func writeConcise(w io.Writer, r *report) error {
+func writeConcise(out io.Writer, r *report) error {
+	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
 	}
 	writeSummary(w, r)
-	return nil
+	return w.err
 }
 
 // writeFull writes each finding with its source lines and a caret line
 // under the span, as Ruff's full format does.
-func writeFull(w io.Writer, r *report) error {
+func writeFull(out io.Writer, r *report) error {
+	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
@@ -79,7 +80,7 @@ func writeFull(w io.Writer, r *report) error {
 		fmt.Fprintln(w)
 	}
 	writeSummary(w, r)
-	return nil
+	return w.err
 }
 
 // caretLine underlines the finding on its first source line.
@@ -159,5 +160,18 @@ func writeJSON(w io.Writer, r *report) error {
 	return enc.Encode(out)
 }
 
-// runeCount is the number of code points in s.
-func runeCount(s string) int { return utf8.RuneCountInString(s) }
+// errWriter remembers the first write error so that a format can write
+// freely and report the failure once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}

@@ -1,0 +1,96 @@
+package analyzer_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+// benchFiles loads the Python files under $TORCHLINT_BENCH_DIR (default:
+// the fixtures), outside the timed region.
+func benchFiles(b *testing.B) (paths []string, srcs [][]byte, size int64) {
+	b.Helper()
+	dir := os.Getenv("TORCHLINT_BENCH_DIR")
+	if dir == "" {
+		dir = filepath.Join("..", "testdata", "python")
+	}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, walkErr error) error {
+		if walkErr != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return nil //nolint:nilerr // unreadable entries are left out of the benchmark
+		}
+		src, readErr := os.ReadFile(p)
+		if readErr != nil {
+			return nil //nolint:nilerr // likewise
+		}
+		paths = append(paths, p)
+		srcs = append(srcs, src)
+		size += int64(len(src))
+		return nil
+	})
+	if err != nil || len(paths) == 0 {
+		b.Fatalf("no Python files under %s: %v", dir, err)
+	}
+	return paths, srcs, size
+}
+
+// parallel runs fn over every file index on GOMAXPROCS goroutines.
+func parallel(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// BenchmarkParse is the floor: tree-sitter parsing alone through the
+// smacker Go API, on all cores.
+func BenchmarkParse(b *testing.B) {
+	_, srcs, size := benchFiles(b)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		parallel(len(srcs), func(i int) {
+			if err := analyzer.ParseOnly(srcs[i]); err != nil {
+				b.Error(err)
+			}
+		})
+	}
+}
+
+// BenchmarkCheck is the whole per-file pipeline with every rule: parse,
+// copy, semantic model, dispatching walk, diagnostics.
+func BenchmarkCheck(b *testing.B) {
+	paths, srcs, size := benchFiles(b)
+	var all []*analyzer.Rule
+	for _, r := range rules.All {
+		if r.Check != nil {
+			all = append(all, r)
+		}
+	}
+	runner := analyzer.NewRunner(all, rules.SyntaxError, rules.IOError)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for b.Loop() {
+		parallel(len(srcs), func(i int) {
+			runner.LintSource(paths[i], srcs[i])
+		})
+	}
+}

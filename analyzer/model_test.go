@@ -1,0 +1,206 @@
+package analyzer
+
+import (
+	"strings"
+	"testing"
+)
+
+// find returns the first node of kind whose text is text.
+func find(t *testing.T, f *File, kind Kind, text string, nth int) NodeID {
+	t.Helper()
+	for i := range f.Nodes {
+		if f.Nodes[i].Kind == kind && f.Text(NodeID(i)) == text {
+			if nth == 0 {
+				return NodeID(i)
+			}
+			nth--
+		}
+	}
+	t.Fatalf("no %s %q", kind, text)
+	return NoNode
+}
+
+func model(t *testing.T, src string) *Model {
+	t.Helper()
+	f, err := Parse("m.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewModel(f)
+}
+
+func TestQualifiedNames(t *testing.T) {
+	m := model(t, `import torch as th
+from torch import no_grad as ng
+import torch.nn.functional as F
+from torch.cuda import empty_cache
+import torch.utils.data
+from . import sibling
+F2 = th.nn.functional
+th.no_grad()
+ng()
+F.cross_entropy(a, b)
+empty_cache()
+torch.utils.data.DataLoader(x)
+sibling.thing()
+F2.mse_loss(a, b)
+th.autograd.grad_mode.no_grad()
+float(x)
+
+def f():
+    def empty_cache():
+        pass
+    empty_cache()
+`)
+	cases := map[string]string{
+		"th.no_grad()":                    "torch.no_grad",
+		"ng()":                            "torch.no_grad",
+		"F.cross_entropy(a, b)":           "torch.nn.functional.cross_entropy",
+		"torch.utils.data.DataLoader(x)":  "torch.utils.data.DataLoader",
+		"sibling.thing()":                 "..sibling.thing",
+		"F2.mse_loss(a, b)":               "torch.nn.functional.mse_loss",
+		"th.autograd.grad_mode.no_grad()": "torch.no_grad",
+		"float(x)":                        "float",
+	}
+	for text, want := range cases {
+		if got := m.CallName(find(t, m.File, KindCall, text, 0)); got != want {
+			t.Errorf("%s: got %q, want %q", text, got, want)
+		}
+	}
+	if got := m.CallName(find(t, m.File, KindCall, "empty_cache()", 0)); got != "torch.cuda.empty_cache" {
+		t.Errorf("module-level empty_cache(): %q", got)
+	}
+	if got := m.CallName(find(t, m.File, KindCall, "empty_cache()", 1)); got != "" {
+		t.Errorf("shadowed empty_cache(): %q, want no qualified name", got)
+	}
+}
+
+func TestGradMode(t *testing.T) {
+	m := model(t, `import torch
+from torch import inference_mode
+
+def a(model, x):
+    with torch.no_grad():
+        y1 = model(x)
+        with torch.enable_grad():
+            y2 = model(x)
+    y3 = model(x)
+
+@torch.no_grad
+def b(model, x):
+    return model(x)
+
+@inference_mode()
+def c(model, x):
+    return model(x)
+
+def d(model, x):
+    with torch.set_grad_enabled(train):
+        return model(x)
+
+def helper(model, x):
+    return model(x)
+
+def e(model, x):
+    with torch.inference_mode(False):
+        y4 = model(x)
+    with torch.no_grad():
+        helper(model, x)
+
+def used_as_value(model, x):
+    return model(x)
+
+with torch.no_grad():
+    used_as_value(m, x)
+callbacks = [used_as_value]
+`)
+	calls := []struct {
+		text string
+		nth  int
+		want GradMode
+	}{
+		{"model(x)", 0, GradDisabled}, // y1
+		{"model(x)", 1, GradEnabled},  // y2 under enable_grad
+		{"model(x)", 2, GradEnabled},  // y3 after the with
+		{"model(x)", 3, GradDisabled}, // @torch.no_grad without parentheses
+		{"model(x)", 4, GradDisabled}, // @inference_mode()
+		{"model(x)", 5, GradUnknown},  // set_grad_enabled(train)
+		{"model(x)", 6, GradDisabled}, // helper: every call site under no_grad
+		{"model(x)", 7, GradEnabled},  // inference_mode(False)
+		{"model(x)", 8, GradEnabled},  // used_as_value escapes into a list
+	}
+	for _, c := range calls {
+		id := find(t, m.File, KindCall, c.text, c.nth)
+		if got := m.GradModeAt(id); got != c.want {
+			t.Errorf("%s #%d (line %d): %s, want %s", c.text, c.nth, m.File.Position(m.File.N(id).Start).Line, got, c.want)
+		}
+	}
+}
+
+func TestCarriesGraph(t *testing.T) {
+	m := model(t, `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+net = nn.Linear(4, 2)
+crit = nn.MSELoss()
+
+def run(x, y, outputs):
+    out = net(x)
+    loss = crit(out, y)
+    scaled = loss * 2
+    item = loss.item()
+    det = loss.detach()
+    flt = float(loss)
+    cmp = (out.argmax(1) == y).sum()
+    shape = out.shape
+    with torch.no_grad():
+        frozen = net(x)
+    f_loss = F.cross_entropy(out, y)
+    hf = outputs.loss
+    rebound = loss
+    rebound = rebound.item()
+    use = rebound
+    sel = out[0] + out.mean()
+    return scaled, item, det, flt, cmp, shape, frozen, f_loss, hf, use, sel
+`)
+	want := map[string]bool{
+		"scaled": true, "item": false, "det": false, "flt": false, "cmp": false, "shape": false,
+		"frozen": false, "f_loss": true, "hf": false, "use": false, "sel": true,
+	}
+	ret := find(t, m.File, KindReturnStatement, "return scaled, item, det, flt, cmp, shape, frozen, f_loss, hf, use, sel", 0)
+	m.File.Walk(ret, func(id NodeID) {
+		if m.File.Kind(id) != KindIdentifier {
+			return
+		}
+		name := m.File.Text(id)
+		if got := m.CarriesGraph(id); got != want[name] {
+			t.Errorf("%s: carries=%v, want %v", name, got, want[name])
+		}
+	})
+}
+
+func TestSyntaxErrorsAndPositions(t *testing.T) {
+	f, err := Parse("e.py", []byte("x = (1,\ny = 2\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.SyntaxErrors()) == 0 {
+		t.Fatal("no syntax error reported for an unclosed parenthesis")
+	}
+	g, _ := Parse("u.py", []byte("größe = 1\r\nx = größe\n"))
+	id := find(t, g, KindIdentifier, "größe", 1)
+	if pos := g.Position(g.N(id).Start); pos != (Position{Line: 2, Column: 5}) {
+		t.Errorf("position after CRLF and non-ASCII: %+v", pos)
+	}
+	if g.Line(1) != "größe = 1" {
+		t.Errorf("Line(1) = %q", g.Line(1))
+	}
+	empty, err := Parse("empty.py", nil)
+	if err != nil || len(empty.Nodes) == 0 || empty.Nodes[0].Kind != KindModule {
+		t.Errorf("empty file: %v %v", err, empty)
+	}
+	if !strings.Contains(empty.String(), "empty.py") {
+		t.Error(empty.String())
+	}
+}
