@@ -204,3 +204,19 @@ func TestSyntaxErrorsAndPositions(t *testing.T) {
 		t.Error(empty.String())
 	}
 }
+
+func TestGlobalStatements(t *testing.T) {
+	// A global statement at module level is legal and must not loop.
+	m := model(t, `global counter
+counter = 0
+def bump():
+    global counter
+    counter += 1
+    return counter
+`)
+	use := find(t, m.File, KindIdentifier, "counter", 4)
+	b := m.Resolve(use)
+	if b == nil || m.File.Position(m.File.N(b.Name).Start).Line != 2 {
+		t.Fatalf("counter in bump resolved to %+v, want the module-level binding on line 2", b)
+	}
+}

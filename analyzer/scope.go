@@ -294,8 +294,8 @@ func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
 	own := s
 	for s >= 0 {
 		sc := &m.Scopes[s]
-		if sc.globals[name] {
-			s = 0
+		if s != 0 && sc.globals[name] {
+			s = 0 // `global name`: resolve in the module scope
 			continue
 		}
 		if s != own && sc.Kind == ScopeClass {

@@ -26,12 +26,9 @@ func writeSARIF(w io.Writer, r *report) error {
 		return err
 	}
 	run := sarif.NewRunWithInformationURI("torchlint", informationURI)
-	v := versionString()
+	v := strings.TrimPrefix(versionString(), "v")
 	run.Tool.Driver.Version = &v
-	if strings.HasPrefix(v, "v") {
-		sv := strings.TrimPrefix(v, "v")
-		run.Tool.Driver.SemanticVersion = &sv
-	}
+	run.Tool.Driver.SemanticVersion = &v
 	run.ColumnKind = "unicodeCodePoints"
 	index := map[*analyzer.Rule]uint{}
 	for i, rule := range rules.All {
