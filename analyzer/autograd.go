@@ -39,8 +39,27 @@ func lastWord(name string) string {
 	return name
 }
 
+// verbWords start the names of functions that handle models
+// (`unwrap_model`, `load_model`, `build_net`) rather than of models.
+var verbWords = map[string]bool{
+	"get": true, "load": true, "build": true, "create": true, "unwrap": true, "wrap": true,
+	"save": true, "prepare": true, "init": true, "make": true, "setup": true, "convert": true,
+	"freeze": true, "export": true, "copy": true, "update": true, "compile": true, "register": true,
+	"apply": true, "print": true, "count": true, "check": true, "find": true, "fetch": true,
+	"is": true, "has": true, "set": true, "to": true, "from": true, "download": true, "instantiate": true,
+	"construct": true, "restore": true, "resume": true, "replace": true, "patch": true, "move": true,
+	"offload": true, "cast": true, "quantize": true, "shard": true, "summarize": true, "log": true,
+	"extract": true, "add": true, "remove": true, "reset": true, "validate": true, "evaluate": true,
+}
+
 // modelLikeName reports whether a name reads as a model's.
 func modelLikeName(name string) bool {
+	first := strings.ToLower(strings.TrimLeft(name, "_"))
+	if i := strings.IndexByte(first, '_'); i > 0 {
+		if verbWords[first[:i]] {
+			return false
+		}
+	}
 	w := lastWord(name)
 	if modelWords[w] {
 		return true
@@ -66,15 +85,39 @@ func isFunctionalLoss(q string) bool {
 		name == "binary_cross_entropy_with_logits" || name == "kl_div"
 }
 
-// IsModuleClass reports whether a class defined in this file derives from
-// torch.nn.Module (directly, through a torch.nn container, a Lightning or
-// Hugging Face base, or another such class of this file).
+// IsModuleClass reports whether a class defined in this file is an
+// nn.Module: it derives from torch.nn.Module (directly, through a torch.nn
+// container, a Lightning or Hugging Face base, or another such class of
+// this file), or — when its bases come from elsewhere — it defines
+// forward() or derives from a base named like a model (`BaseFairseqModel`,
+// `DenseDetector`, `ModelMixin`).
 func (m *Model) IsModuleClass(class NodeID) bool {
-	return m.ClassInherits(class, func(q string) bool {
+	if m.ClassInherits(class, func(q string) bool {
 		return strings.HasPrefix(q, "torch.nn.") ||
 			strings.HasSuffix(q, ".LightningModule") ||
 			(strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel"))
-	})
+	}) {
+		return true
+	}
+	bases := m.ClassBases(class)
+	if len(bases) == 0 {
+		return false
+	}
+	if m.methodOf(class, "forward") != NoNode {
+		return true
+	}
+	for _, b := range bases {
+		if q := m.QualifiedName(b); strings.HasPrefix(q, "torch.") || builtinNames[q] || q == "object" {
+			continue
+		}
+		name := lastName(m.File, b)
+		if modelLikeName(name) || strings.Contains(name, "Model") || strings.HasSuffix(name, "Module") ||
+			strings.HasSuffix(name, "Detector") || strings.HasSuffix(name, "RCNN") || strings.HasSuffix(name, "Layer") ||
+			strings.HasSuffix(name, "Block") || strings.HasSuffix(name, "Encoder") || strings.HasSuffix(name, "Decoder") {
+			return true
+		}
+	}
+	return false
 }
 
 // ClassifyCallee says what calling the expression callee does.
@@ -128,6 +171,11 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			// DataParallel/DDP's .module, torch.compile's _orig_mod.
 			if m.classifyCallee(obj, depth+1) == CallableModel {
 				return CallableModel
+			}
+		}
+		if f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
+			if m.methodOf(m.EnclosingClass(callee), attr) != NoNode {
+				return CallableOther // a method of this class, not a submodule
 			}
 		}
 		if f.TextIs(obj, "self") {

@@ -129,6 +129,9 @@ func (m *Model) nameCarries(id NodeID) bool {
 	}
 	switch b.Kind {
 	case BindAssign, BindWithTarget, BindLoopTarget:
+		if b.Unpacked && b.Kind == BindAssign {
+			return m.elementCarries(b.Value, b.Index)
+		}
 		return m.carry(b.Value) == carryYes
 	case BindAugAssign:
 		if m.carry(b.Value) == carryYes && m.GradModeAt(b.Stmt) != GradDisabled {
@@ -220,6 +223,66 @@ func (m *Model) mayCarry(e NodeID, depth int) bool {
 	return false
 }
 
+// elementCarries reports whether element index of the unpacked value
+// carries history (index -1: some element, position unknown). A loss
+// function's tuple carries the loss first and logging values after it; a
+// local function is asked position by position.
+func (m *Model) elementCarries(value NodeID, index int) bool {
+	return m.elementCarriesDepth(value, index, 0)
+}
+
+func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
+	f := m.File
+	v := f.Unparen(value)
+	switch f.Kind(v) {
+	case KindIdentifier:
+		// outputs = loss_func(x); loss, n, logs = outputs
+		if b := m.Resolve(v); depth < 8 && b != nil && b.Kind == BindAssign && !b.Unpacked {
+			return m.elementCarriesDepth(b.Value, index, depth+1)
+		}
+	case KindTuple, KindExpressionList, KindList:
+		if index >= 0 {
+			kids := f.ChildList(v)
+			if index < len(kids) {
+				return m.carry(kids[index]) == carryYes
+			}
+			return false
+		}
+	case KindCall:
+		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] {
+			return false
+		}
+		if m.IsLossCall(v) && !m.IsForwardCall(v) {
+			return index <= 0 && m.carry(v) == carryYes
+		}
+		if def := m.localCallee(v); def != NoNode && index >= 0 {
+			return m.returnsGraphAt(def, index)
+		}
+	}
+	return m.carry(value) == carryYes
+}
+
+// returnsGraphAt reports whether some return statement of a local
+// function returns a tuple whose element index carries history.
+func (m *Model) returnsGraphAt(def NodeID, index int) bool {
+	f := m.File
+	yes := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if yes || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
+			return
+		}
+		v := f.Unparen(f.FirstChild(id))
+		switch f.Kind(v) {
+		case KindExpressionList, KindTuple:
+			kids := f.ChildList(v)
+			yes = index < len(kids) && m.carry(kids[index]) == carryYes
+		default:
+			yes = v != NoNode && m.carry(v) == carryYes
+		}
+	})
+	return yes
+}
+
 // localCallee resolves a call to a function or method defined in this file.
 func (m *Model) localCallee(call NodeID) NodeID {
 	f := m.File
@@ -235,6 +298,16 @@ func (m *Model) localCallee(call NodeID) NodeID {
 		}
 	}
 	return NoNode
+}
+
+// selfCallee resolves `self(...)` to the __call__ of a class that defines
+// one (an nn.Module's self(...) runs forward, which is a forward call).
+func (m *Model) selfCallee(call NodeID) NodeID {
+	f := m.File
+	if !f.TextIs(f.Field(call, FieldFunction), "self") {
+		return NoNode
+	}
+	return m.methodOf(m.EnclosingClass(call), "__call__")
 }
 
 // returnsGraph reports whether a local function returns a value that

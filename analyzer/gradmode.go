@@ -58,6 +58,18 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 		}
 		return GradUnknown, true
 	}
+	// A project's own wrapper imported from elsewhere, such as yolov5's
+	// @smart_inference_mode(). A function defined in this file is judged
+	// by what it does, not by its name.
+	if f.Kind(expr) == KindIdentifier {
+		if b := m.Resolve(expr); b != nil && b.Kind != BindImport {
+			return GradEnabled, false
+		}
+	}
+	name := strings.ToLower(lastName(f, expr))
+	if strings.Contains(name, "no_grad") || strings.Contains(name, "inference_mode") {
+		return GradDisabled, true
+	}
 	return GradEnabled, false
 }
 
@@ -129,9 +141,9 @@ func (m *Model) withSwitch(with NodeID) (GradMode, bool) {
 	return mode, found
 }
 
-// statementSwitchBefore finds the last `torch.set_grad_enabled(x)` (or
-// inference_mode/no_grad entered by hand) statement in block that comes
-// before child.
+// statementSwitchBefore finds the last statement in block before child
+// that switches grad mode for the rest of the block:
+// `torch.set_grad_enabled(x)`, or `stack.enter_context(torch.no_grad())`.
 func (m *Model) statementSwitchBefore(block, child NodeID) (GradMode, bool) {
 	f := m.File
 	mode, found := GradEnabled, false
@@ -143,9 +155,20 @@ func (m *Model) statementSwitchBefore(block, child NodeID) (GradMode, bool) {
 			return true
 		}
 		call := f.FirstChild(s)
-		if f.Kind(call) == KindCall && m.CallName(call) == "torch.set_grad_enabled" {
+		if f.Kind(call) != KindCall {
+			return true
+		}
+		if m.CallName(call) == "torch.set_grad_enabled" {
 			if g, ok := m.gradSwitch(call); ok {
 				mode, found = g, true
+			}
+		}
+		// stack.enter_context(torch.no_grad()) inside `with ExitStack() as stack:`
+		if m.MethodName(call) == "enter_context" {
+			if args := m.Args(call); len(args) == 1 {
+				if g, ok := m.gradSwitch(args[0]); ok {
+					mode, found = g, true
+				}
 			}
 		}
 		return true
@@ -187,8 +210,8 @@ func (m *Model) IsLightningEvalHook(def NodeID) bool {
 
 // FunctionGradMode returns the grad mode in which a function's body runs:
 // set by a decorator, by its framework, or — when every call of it in this
-// file runs with grad disabled and it is not used other than by calls —
-// disabled by its callers.
+// file runs with grad disabled — disabled by its callers. A function also
+// used as a value (a callback) runs in a mode this file cannot see.
 func (m *Model) FunctionGradMode(def NodeID) GradMode {
 	if g, ok := m.funcGrad[def]; ok {
 		return g
@@ -212,8 +235,13 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		return GradDisabled
 	}
 	m.indexCalls()
+	if m.escapes[def] {
+		// Passed as a value (a callback, a hook, a wrapper handed to an
+		// evaluation loop): whoever calls it sets the grad mode.
+		return GradUnknown
+	}
 	calls := m.callSites[def]
-	if len(calls) == 0 || m.escapes[def] {
+	if len(calls) == 0 {
 		return GradEnabled
 	}
 	for _, c := range calls {
@@ -255,6 +283,10 @@ func (m *Model) indexCalls() {
 				m.callSites[b.Stmt] = append(m.callSites[b.Stmt], p)
 			} else if f.Kind(p) != KindDecorator {
 				m.escapes[b.Stmt] = true
+			}
+		case KindCall:
+			if def := m.selfCallee(id); def != NoNode {
+				m.callSites[def] = append(m.callSites[def], id)
 			}
 		case KindAttribute:
 			// self.method(...) and self.method used as a value.

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 )
@@ -31,7 +32,7 @@ func NewModel(f *File) *Model {
 	m.buildScopes()
 	base := filepath.Base(f.Path)
 	m.testFile = strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"
-	m.hasGradSwitchCall = strings.Contains(string(f.Src), "set_grad_enabled")
+	m.hasGradSwitchCall = bytes.Contains(f.Src, []byte("set_grad_enabled")) || bytes.Contains(f.Src, []byte("enter_context"))
 	return m
 }
 

@@ -127,7 +127,7 @@ callbacks = [used_as_value]
 		{"model(x)", 5, GradUnknown},  // set_grad_enabled(train)
 		{"model(x)", 6, GradDisabled}, // helper: every call site under no_grad
 		{"model(x)", 7, GradEnabled},  // inference_mode(False)
-		{"model(x)", 8, GradEnabled},  // used_as_value escapes into a list
+		{"model(x)", 8, GradUnknown},  // used_as_value escapes into a list: its callers are unknown
 	}
 	for _, c := range calls {
 		id := find(t, m.File, KindCall, c.text, c.nth)

@@ -40,6 +40,7 @@ type Binding struct {
 	Stmt      NodeID // the statement, definition or clause that binds it
 	Value     NodeID // the value assigned (assignments, loop and with targets)
 	Unpacked  bool   // the name is one element of an unpacked Value
+	Index     int    // its position in a flat unpacking (`a, b = v`), else -1
 	Qualified string // imports: the qualified name bound
 }
 
@@ -98,7 +99,7 @@ func (m *Model) buildScopes() {
 					if n.Kind == KindClassDefinition {
 						bk = BindClass
 					}
-					m.bind(s, name, Binding{Kind: bk, Stmt: id, Value: NoNode})
+					m.bind(s, name, Binding{Kind: bk, Stmt: id, Value: NoNode, Index: -1})
 				}
 			}
 		case KindImportStatement:
@@ -168,16 +169,38 @@ func (m *Model) bind(s ScopeID, name NodeID, b Binding) {
 
 // bindTargets binds every name in an assignment target.
 func (m *Model) bindTargets(s ScopeID, target NodeID, b Binding) {
+	m.bindTargetsAt(s, target, b, true)
+}
+
+// bindTargetsAt binds the names of target; top says whether target is the
+// whole left-hand side, so that `a, b = v` records each name's position.
+func (m *Model) bindTargetsAt(s ScopeID, target NodeID, b Binding, top bool) {
 	f := m.File
+	if top {
+		b.Index = -1
+	}
 	switch f.Kind(target) {
 	case KindIdentifier:
 		m.bind(s, target, b)
-	case KindPatternList, KindTuplePattern, KindListPattern, KindExpressionList, KindTuple, KindList, KindParenthesizedExpression:
-		b.Unpacked = b.Unpacked || f.Kind(target) != KindParenthesizedExpression
-		f.Children(target, func(c NodeID) bool { m.bindTargets(s, c, b); return true })
+	case KindParenthesizedExpression:
+		m.bindTargetsAt(s, f.FirstChild(target), b, top)
+	case KindPatternList, KindTuplePattern, KindListPattern, KindExpressionList, KindTuple, KindList:
+		b.Unpacked = true
+		i := 0
+		f.Children(target, func(c NodeID) bool {
+			eb := b
+			eb.Index = -1
+			if top && f.Kind(c) == KindIdentifier {
+				eb.Index = i
+			}
+			m.bindTargetsAt(s, c, eb, false)
+			i++
+			return true
+		})
 	case KindListSplatPattern, KindListSplat:
 		b.Unpacked = true
-		m.bindTargets(s, f.FirstChild(target), b)
+		b.Index = -1
+		m.bindTargetsAt(s, f.FirstChild(target), b, false)
 	}
 }
 
@@ -197,7 +220,7 @@ func (m *Model) bindParams(s ScopeID, params NodeID) {
 			}
 		}
 		if f.Kind(name) == KindIdentifier {
-			m.bind(s, name, Binding{Kind: BindParam, Stmt: c, Value: NoNode})
+			m.bind(s, name, Binding{Kind: BindParam, Stmt: c, Value: NoNode, Index: -1})
 		}
 		return true
 	})
@@ -211,11 +234,11 @@ func (m *Model) bindImport(s ScopeID, stmt NodeID) {
 		switch f.Kind(c) {
 		case KindDottedName:
 			first := f.FirstChild(c)
-			m.bind(s, first, Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: f.Text(first)})
+			m.bind(s, first, Binding{Index: -1, Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: f.Text(first)})
 		case KindAliasedImport:
 			name, alias := f.Field(c, FieldName), f.Field(c, FieldAlias)
 			if alias != NoNode {
-				m.bind(s, alias, Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: dotted(f, name)})
+				m.bind(s, alias, Binding{Index: -1, Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: dotted(f, name)})
 			}
 		}
 		return true
@@ -234,11 +257,11 @@ func (m *Model) bindImportFrom(s ScopeID, stmt NodeID) {
 		}
 		switch f.Kind(c) {
 		case KindDottedName:
-			m.bind(s, f.FirstChild(c), Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: prefix + "." + dotted(f, c)})
+			m.bind(s, f.FirstChild(c), Binding{Index: -1, Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: prefix + "." + dotted(f, c)})
 		case KindAliasedImport:
 			name, alias := f.Field(c, FieldName), f.Field(c, FieldAlias)
 			if alias != NoNode {
-				m.bind(s, alias, Binding{Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: prefix + "." + dotted(f, name)})
+				m.bind(s, alias, Binding{Index: -1, Kind: BindImport, Stmt: stmt, Value: NoNode, Qualified: prefix + "." + dotted(f, name)})
 			}
 		}
 		return true

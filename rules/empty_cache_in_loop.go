@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/torchlint/torchlint/analyzer"
+import (
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
 
 // EmptyCacheInLoop is TL301.
 var EmptyCacheInLoop = &analyzer.Rule{
@@ -66,12 +70,48 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	loop := m.EnclosingLoop(call)
-	if loop == analyzer.NoNode || !m.Loop(loop).PerStep() || loopsOverModels(m, loop) {
+	if loop == analyzer.NoNode || !m.Loop(loop).PerStep() || loopsOverModels(m, loop) || onSelectedIterations(m, loop, call) {
 		return
 	}
 	p.Report(call, "`torch.cuda.empty_cache()` runs on every step of this loop: it cannot free memory that live tensors hold, "+
 		"only cached blocks the next step would reuse, so each step pays for cudaFree/cudaMalloc again; "+
 		"remove it, or call it once between phases")
+}
+
+// onSelectedIterations reports whether call runs only on some iterations
+// of loop: under a periodic condition (`if step % 100 == 0:`) or one that
+// tests the loop variable (`if i in refine_steps:`).
+func onSelectedIterations(m *analyzer.Model, loop, call analyzer.NodeID) bool {
+	f := m.File
+	targets := map[string]bool{}
+	if f.Kind(loop) == analyzer.KindForStatement {
+		f.Walk(f.Field(loop, analyzer.FieldLeft), func(id analyzer.NodeID) {
+			if f.Kind(id) == analyzer.KindIdentifier {
+				targets[f.Text(id)] = true
+			}
+		})
+	}
+	for n := f.Parent(call); n != analyzer.NoNode && n != loop; n = f.Parent(n) {
+		k := f.Kind(n)
+		if k != analyzer.KindIfStatement && k != analyzer.KindElifClause {
+			continue
+		}
+		selected := false
+		f.Walk(f.Field(n, analyzer.FieldCondition), func(id analyzer.NodeID) {
+			switch f.Kind(id) {
+			case analyzer.KindBinaryOperator:
+				selected = selected || f.TextIs(f.Field(id, analyzer.FieldOperator), "%")
+			case analyzer.KindComparisonOperator:
+				f.Walk(id, func(c analyzer.NodeID) {
+					selected = selected || f.Kind(c) == analyzer.KindIdentifier && targets[f.Text(c)]
+				})
+			}
+		})
+		if selected {
+			return true
+		}
+	}
+	return false
 }
 
 // loopsOverModels reports whether each iteration builds or loads another
@@ -93,7 +133,7 @@ func loopsOverModels(m *analyzer.Model, loop analyzer.NodeID) bool {
 			}
 		case analyzer.KindDeleteStatement:
 			f.Walk(id, func(c analyzer.NodeID) {
-				if f.Kind(c) == analyzer.KindIdentifier && m.ClassifyCallee(c) == analyzer.CallableModel {
+				if f.Kind(c) == analyzer.KindIdentifier && (m.ClassifyCallee(c) == analyzer.CallableModel || isPipelineName(f.Text(c))) {
 					over = true
 				}
 			})
@@ -111,4 +151,12 @@ func loopsOverModels(m *analyzer.Model, loop analyzer.NodeID) bool {
 		})
 	}
 	return over
+}
+
+// isPipelineName reports whether a name reads as an inference pipeline
+// (diffusers, transformers), which holds whole models: deleting one is a
+// phase boundary.
+func isPipelineName(name string) bool {
+	l := strings.ToLower(name)
+	return l == "pipe" || strings.HasSuffix(l, "pipeline") || strings.HasSuffix(l, "_pipe")
 }

@@ -79,7 +79,7 @@ neither are pytest test functions or Lightning's ` + "`validation_step`" + `,
 var evalWords = map[string]bool{
 	"evaluate": true, "evaluation": true, "eval": true, "validate": true, "validation": true,
 	"val": true, "valid": true, "test": true, "testing": true, "predict": true, "prediction": true,
-	"infer": true, "inference": true, "generate": true, "generation": true, "sample": true, "sampling": true,
+	"infer": true, "inference": true, "generate": true, "generation": true,
 }
 
 // trainWords mark a function that trains as well.
@@ -111,10 +111,16 @@ type evalKey struct{ fn analyzer.NodeID }
 // functions) that runs with grad enabled in evaluation code, or NoNode.
 func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
 	f := m.File
-	named := fn != analyzer.Root && isEvalName(m.FunctionName(fn))
+	if m.IsPytestFile() || inTestsFolder(f.Path) {
+		return analyzer.NoNode // test code: small models, and pytest functions may need grad
+	}
+	if class := m.EnclosingClass(fn); fn != analyzer.Root && class != analyzer.NoNode && m.IsModuleClass(class) {
+		return analyzer.NoNode // a model's own methods: grad mode is its caller's to set
+	}
 	if fn != analyzer.Root && isTestFunction(m, fn) {
 		return analyzer.NoNode
 	}
+	named := fn != analyzer.Root && isEvalName(m.FunctionName(fn))
 	if named && usesGradients(m, fn, f.N(fn).Start) {
 		return analyzer.NoNode
 	}
@@ -174,16 +180,34 @@ func isEvalName(name string) bool {
 	return eval
 }
 
-// isTestFunction reports whether pytest or unittest would run fn as a test.
+// isTestFunction reports whether pytest or unittest would run fn as a
+// test: a test* function of a pytest module, a method of a TestCase, or a
+// test_* method of a test class or mixin in a tests/ folder, which pytest
+// collects through the subclasses that use it.
 func isTestFunction(m *analyzer.Model, fn analyzer.NodeID) bool {
-	if !strings.HasPrefix(m.FunctionName(fn), "test") {
+	name := m.FunctionName(fn)
+	if !strings.HasPrefix(name, "test") {
 		return false
 	}
 	if m.IsPytestFile() {
 		return true
 	}
 	class := m.EnclosingClass(fn)
-	return class != analyzer.NoNode && m.ClassInherits(class, func(q string) bool { return q == "unittest.TestCase" })
+	if class != analyzer.NoNode {
+		if m.ClassInherits(class, func(q string) bool { return q == "unittest.TestCase" }) {
+			return true
+		}
+		if strings.HasPrefix(name, "test_") && strings.Contains(m.File.Text(m.File.Field(class, analyzer.FieldName)), "Test") {
+			return true
+		}
+	}
+	return strings.HasPrefix(name, "test_") && inTestsFolder(m.File.Path)
+}
+
+// inTestsFolder reports whether a path lies under a tests/ or test/ folder.
+func inTestsFolder(path string) bool {
+	p := "/" + strings.ReplaceAll(path, "\\", "/")
+	return strings.Contains(p, "/tests/") || strings.Contains(p, "/test/")
 }
 
 // usesGradients reports whether fn, from byte offset from on,

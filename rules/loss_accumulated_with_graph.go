@@ -111,9 +111,11 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if m.BackpropKeys(fn, fn)[key] {
 		return // a loss summed on purpose and back-propagated
 	}
-	if a := m.Loop(loop); !a.Batches && !a.Forward && !a.Backward && m.IsReturned(fn, key) &&
-		(fn == analyzer.Root || !isEvalName(m.FunctionName(fn))) {
-		return // a loss summed over heads or terms, returned for the caller to back-propagate
+	if a := m.Loop(loop); !a.Batches && !a.Backward && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
+		(m.IsReturned(fn, key) || isForwardMethod(m, fn)) {
+		// A sum within one forward pass or one loss (residual branches,
+		// skip connections, heads, terms): the caller back-propagates it.
+		return
 	}
 	if class := m.EnclosingClass(n); class != analyzer.NoNode && strings.HasPrefix(key, "self.") {
 		if m.BackpropKeys(class, class)[key] {
@@ -175,6 +177,9 @@ func resetInIteration(f *analyzer.File, m *analyzer.Model, loop, stmt, target an
 	if f.Kind(target) == analyzer.KindSubscript {
 		keys = append(keys, accumulatorKey(f, f.Field(target, analyzer.FieldValue)))
 	}
+	if f.Kind(loop) == analyzer.KindForStatement && mentions(f, f.Field(loop, analyzer.FieldLeft), keys[len(keys)-1]) {
+		return true // the loop variable itself, bound afresh each iteration
+	}
 	body := f.Field(loop, analyzer.FieldBody)
 	start := f.N(stmt).Start
 	reset := false
@@ -190,6 +195,15 @@ func resetInIteration(f *analyzer.File, m *analyzer.Model, loop, stmt, target an
 		}
 	})
 	return reset
+}
+
+// isForwardMethod reports whether fn is a module's forward (or __call__).
+func isForwardMethod(m *analyzer.Model, fn analyzer.NodeID) bool {
+	switch m.FunctionName(fn) {
+	case "forward", "__call__", "_forward":
+		return m.EnclosingClass(fn) != analyzer.NoNode
+	}
+	return false
 }
 
 // mentions reports whether expr's text refers to key.

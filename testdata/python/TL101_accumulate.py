@@ -141,3 +141,64 @@ def scaled_grad(model, loader, optimizer):
         loss = F.cross_entropy(model(x), y)
         scaler.scale(loss).backward()
         total += loss  # want: TL101 "host memory"
+
+
+class ResidualStack(nn.Module):
+    def __init__(self, layers):
+        super().__init__()
+        self.layers = nn.ModuleList(layers)
+        self.pos = nn.Linear(4, 4)
+
+    def forward(self, x, chunks):
+        skips = ()
+        for layer in self.layers:
+            x = x + layer(x)  # ok: a residual sum inside one forward pass
+            skips = skips + (x,)  # ok: skip connections returned to the caller
+        ctx = 0
+        for layer in self.layers:
+            ctx = ctx + layer(x)  # ok: part of this forward pass
+        out = []
+        for chunk in chunks:
+            chunk = chunk + self.pos(chunk)  # ok: the loop variable, bound afresh each iteration
+            out.append(chunk)
+        return x * ctx, skips, out
+
+
+def train_fairseq_style(model, criterion, loader, optimizer):
+    agg_logging = {}
+    agg_sample_size = 0
+    for sample in loader:
+        loss, sample_size, logging_output = criterion(model, sample)
+        loss.backward()
+        optimizer.step()
+        agg_sample_size += sample_size  # ok: the criterion's second value is a count, not the loss
+        for k in logging_output:
+            agg_logging[k] += logging_output[k]  # ok: logging values, not the loss
+
+
+def forward_step(model, batch):
+    output = model(batch)
+    num_tokens = batch.numel()
+    return output, num_tokens
+
+
+def run_microbatches(model, batches):
+    total_tokens = 0
+    for batch in batches:
+        output, num_tokens = forward_step(model, batch)
+        total_tokens += num_tokens  # ok: forward_step returns a count in that position
+        output.sum().backward()
+
+
+def calc_loss(output_tensor, loss_func):
+    outputs = loss_func(output_tensor)
+    output_tensor, num_tokens, reduced = outputs
+    return output_tensor, num_tokens
+
+
+def schedule(model, batches, loss_func):
+    total_num_tokens = 0
+    for batch in batches:
+        loss, num_tokens = calc_loss(model(batch), loss_func)
+        total_num_tokens += num_tokens  # ok: the loss function's second value is a token count
+        loss.backward()

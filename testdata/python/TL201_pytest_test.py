@@ -10,4 +10,4 @@ def test_forward_shapes():
 
 
 def evaluate(model, x):
-    return model(x)  # want: TL201
+    return model(x)  # ok: test code (a pytest module) is not checked

@@ -76,3 +76,35 @@ def lambda_in_loop(model, loader):
         model(x)
         cb = lambda: torch.cuda.empty_cache()  # ok: only defined in the loop, not called
         del cb
+
+
+def train_with_validation(unet, train_dataloader, optimizer, build_pipeline, args):
+    for epoch in range(args.epochs):
+        for step, batch in enumerate(train_dataloader):
+            unet(batch).mean().backward()
+            optimizer.step()
+            if step % args.log_every == 0:
+                torch.cuda.empty_cache()  # ok: periodic, not every step
+        if epoch % args.validation_epochs == 0:
+            pipeline = build_pipeline(unet)
+            images = [pipeline(p) for p in args.prompts]
+            del pipeline
+            torch.cuda.empty_cache()  # ok: after validation, once the pipeline is freed
+
+
+def denoise(unet, latents, timesteps, thresholds):
+    for i, t in enumerate(timesteps):
+        noise = unet(latents, t)
+        if i in thresholds:
+            del noise
+            torch.cuda.empty_cache()  # ok: only on the selected refinement steps
+
+
+def train_step_cleanup(model, loader, optimizer):
+    for batch in loader:
+        out = model(batch)
+        loss = out.mean()
+        loss.backward()
+        optimizer.step()
+        del loss, out
+        torch.cuda.empty_cache()  # want: TL301
