@@ -62,6 +62,14 @@ typedef struct {
   int32_t len, cap;
   int32_t *last_child;
   int ok;
+  // anon_parent[s] is set for the symbols whose anonymous children fill
+  // fields the model reads (operators); other anonymous tokens are
+  // skipped without looking up their field.
+  const uint8_t *anon_parent;
+  uint32_t anon_len;
+  // leaf_kind[s] is set for symbols whose children the walk skips
+  // (string literals: their parts are never read).
+  const uint8_t *leaf_kind;
 } tl_tree;
 
 static int tl_push(tl_tree *t, TSNode n, TSFieldId field, int32_t parent) {
@@ -96,7 +104,7 @@ static int tl_push(tl_tree *t, TSNode n, TSFieldId field, int32_t parent) {
 // named nodes, nodes that fill a field (operators) and missing nodes.
 // The tree-sitter tree is freed before returning.
 static void tl_parse(TSParser *p, const char *src, uint32_t len, uint64_t timeout, tl_tree *t) {
-  t->nodes = NULL; t->last_child = NULL; t->len = 0; t->cap = 0; t->ok = 0;
+  t->len = 0; t->ok = 0;
   ts_parser_set_timeout_micros(p, timeout);
   TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
   if (!tree) return;
@@ -109,13 +117,22 @@ static void tl_parse(TSParser *p, const char *src, uint32_t len, uint64_t timeou
   for (;;) {
     if (!ok) break;
     TSNode n = ts_tree_cursor_current_node(&c);
-    TSFieldId f = ts_tree_cursor_current_field_id(&c);
     cur = parent;
-    if (ts_node_is_named(n) || f != 0 || ts_node_is_missing(n)) {
-      cur = tl_push(t, n, f, parent);
-      if (cur < 0) { ok = 0; break; }
+    int keep = ts_node_is_named(n) || ts_node_is_missing(n);
+    int want_field = keep;
+    if (!keep && parent >= 0) {
+      TSSymbol ps = t->nodes[parent].symbol;
+      want_field = ps < t->anon_len && t->anon_parent[ps];
     }
-    if (ts_tree_cursor_goto_first_child(&c)) {
+    if (want_field) {
+      TSFieldId f = ts_tree_cursor_current_field_id(&c);
+      if (keep || f != 0) {
+        cur = tl_push(t, n, f, parent);
+        if (cur < 0) { ok = 0; break; }
+      }
+    }
+    int descend = !(keep && t->leaf_kind[t->nodes[cur].symbol < t->anon_len ? t->nodes[cur].symbol : 0]);
+    if (descend && ts_tree_cursor_goto_first_child(&c)) {
       if (depth == stack_cap) {
         stack_cap *= 2;
         int32_t *s = realloc(stack, stack_cap * sizeof(int32_t));
@@ -135,12 +152,14 @@ done:
   free(stack);
   ts_tree_cursor_delete(&c);
   ts_tree_delete(tree);
-  free(t->last_child);
-  t->last_child = NULL;
   t->ok = ok;
 }
 
-static void tl_free(tl_tree *t) { free(t->nodes); t->nodes = NULL; }
+static void tl_free(tl_tree *t) {
+  free(t->nodes); free(t->last_child);
+  t->nodes = NULL; t->last_child = NULL; t->cap = 0; t->len = 0;
+}
+
 */
 import "C"
 
@@ -164,19 +183,29 @@ type rawNode struct {
 // errParseTimeout is returned when tree-sitter gives up on a file.
 var errParseTimeout = errors.New("parser gave up (time limit)")
 
-// parser wraps one tree-sitter parser; it is not safe for concurrent use.
-type parser struct{ p *C.TSParser }
+// parser wraps one tree-sitter parser and the C buffer its walks fill,
+// reused from file to file; it is not safe for concurrent use.
+type parser struct {
+	p *C.TSParser
+	t *C.tl_tree
+}
 
 func newParser() *parser {
 	p := C.ts_parser_new()
 	C.ts_parser_set_language(p, C.tree_sitter_python())
-	return &parser{p: p}
+	t := (*C.tl_tree)(C.calloc(1, C.size_t(unsafe.Sizeof(C.tl_tree{}))))
+	t.anon_parent = anonParents
+	t.anon_len = C.uint32_t(len(symbolNames))
+	t.leaf_kind = leafKinds
+	return &parser{p: p, t: t}
 }
 
 func (p *parser) close() {
 	if p.p != nil {
 		C.ts_parser_delete(p.p)
-		p.p = nil
+		C.tl_free(p.t)
+		C.free(unsafe.Pointer(p.t))
+		p.p, p.t = nil, nil
 	}
 }
 
@@ -187,11 +216,10 @@ func (p *parser) parseFlat(src []byte, timeoutMicros uint64, dst []rawNode) ([]r
 	if len(src) > 0 {
 		cs = (*C.char)(unsafe.Pointer(&src[0]))
 	}
-	var t C.tl_tree
-	C.tl_parse(p.p, cs, C.uint32_t(len(src)), C.uint64_t(timeoutMicros), &t)
-	defer C.tl_free(&t)
+	t := p.t
+	C.tl_parse(p.p, cs, C.uint32_t(len(src)), C.uint64_t(timeoutMicros), t)
 	if t.ok == 0 {
-		if t.len == 0 && t.nodes == nil {
+		if t.len == 0 {
 			return nil, errParseTimeout
 		}
 		return nil, errors.New("parser ran out of memory")
@@ -209,6 +237,11 @@ func (p *parser) parseFlat(src []byte, timeoutMicros uint64, dst []rawNode) ([]r
 var (
 	symbolNames []string
 	fieldNames  []string
+	// anonParents marks the symbols whose anonymous children (operators)
+	// the walk keeps; it is C memory, shared by every parser's walk.
+	anonParents *C.uint8_t
+	// leafKinds marks the symbols whose children the walk skips.
+	leafKinds *C.uint8_t
 )
 
 func init() {
@@ -228,5 +261,18 @@ func loadLanguageTables() {
 	fieldNames = make([]string, m+1)
 	for i := 1; i <= m; i++ {
 		fieldNames[i] = C.GoString(C.ts_language_field_name_for_id(lang, C.TSFieldId(i)))
+	}
+	anonParents = (*C.uint8_t)(C.calloc(C.size_t(n), 1))
+	leafKinds = (*C.uint8_t)(C.calloc(C.size_t(n), 1))
+	anon := unsafe.Slice((*uint8)(unsafe.Pointer(anonParents)), n)
+	leaf := unsafe.Slice((*uint8)(unsafe.Pointer(leafKinds)), n)
+	for i, name := range symbolNames {
+		switch name {
+		case "binary_operator", "augmented_assignment", "comparison_operator", "boolean_operator",
+			"unary_operator", "not_operator":
+			anon[i] = 1
+		case "string":
+			leaf[i] = 1
+		}
 	}
 }

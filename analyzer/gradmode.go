@@ -317,9 +317,9 @@ func (m *Model) methodOf(class NodeID, name string) NodeID {
 	if !ok {
 		return NoNode
 	}
-	bs := m.Scopes[s].bindings[name]
-	if len(bs) == 0 || bs[len(bs)-1].Kind != BindFunction {
+	b := m.lastBinding(s, name)
+	if b == nil || b.Kind != BindFunction {
 		return NoNode
 	}
-	return bs[len(bs)-1].Stmt
+	return b.Stmt
 }

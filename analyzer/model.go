@@ -11,10 +11,12 @@ import (
 // built once per file, before any rule runs, and answers the rules'
 // questions; answers that cost more than a parent walk are memoized.
 type Model struct {
-	File     *File
-	Scopes   []Scope
-	scopeOf  []ScopeID
-	defScope map[NodeID]ScopeID
+	File      *File
+	Scopes    []Scope
+	scopeOf   []ScopeID
+	defScope  map[NodeID]ScopeID
+	binds     []Binding // every binding of the file; pointers into it stay valid once built
+	bindIndex map[bindKey]bindChain
 
 	// filled on demand
 	callSites         map[NodeID][]NodeID // function definition → calls of it in this file

@@ -18,6 +18,11 @@ var parsers = make(chan *parser, 64)
 // Parse parses src into a File. The tree-sitter tree lives only for the
 // duration of the call: the nodes are copied into Go memory in one pass.
 func Parse(path string, src []byte) (*File, error) {
+	return parseInto(path, src, nil)
+}
+
+// parseInto is Parse reusing buf's memory for the nodes.
+func parseInto(path string, src []byte, buf []Node) (*File, error) {
 	var p *parser
 	select {
 	case p = <-parsers:
@@ -31,11 +36,12 @@ func Parse(path string, src []byte) (*File, error) {
 			p.close()
 		}
 	}()
-	raw, err := p.parseFlat(src, parseTimeoutMicros, nil)
+	raw, err := p.parseFlat(src, parseTimeoutMicros, unsafe.Slice((*rawNode)(unsafe.Pointer(unsafe.SliceData(buf))), cap(buf))[:0])
 	if err != nil {
 		return nil, fmt.Errorf("parse %s: %w", path, err)
 	}
-	nodes := unsafe.Slice((*Node)(unsafe.Pointer(unsafe.SliceData(raw))), len(raw))
+	// Keep raw's capacity so that the array can be reused for a larger file.
+	nodes := unsafe.Slice((*Node)(unsafe.Pointer(unsafe.SliceData(raw))), cap(raw))[:len(raw)]
 	for i := range nodes {
 		n := &nodes[i]
 		sym := uint16(n.Kind)

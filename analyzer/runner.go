@@ -17,6 +17,32 @@ const (
 	IOErrorCode     = "TL002"
 )
 
+// nodeBuffers is a free list of node arrays, reused from file to file (a
+// sync.Pool would drop them at every garbage collection).
+var nodeBuffers = make(chan []Node, 16)
+
+func getNodeBuffer() []Node {
+	select {
+	case b := <-nodeBuffers:
+		return b
+	default:
+		return nil
+	}
+}
+
+func putNodeBuffer(b []Node) {
+	if cap(b) == 0 || cap(b) > maxPooledNodes {
+		return
+	}
+	select {
+	case nodeBuffers <- b[:0]:
+	default:
+	}
+}
+
+// maxPooledNodes bounds the arrays kept for reuse (about 28 MB).
+const maxPooledNodes = 1 << 20
+
 // Runner lints files with a fixed set of rules.
 type Runner struct {
 	rules  []*Rule
@@ -48,21 +74,26 @@ func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
 	if !utf8.Valid(src) {
 		return []Diagnostic{r.invalidUTF8(path, src)}
 	}
-	f, err := Parse(path, src)
+	f, err := parseInto(path, src, getNodeBuffer())
 	if err != nil {
 		return []Diagnostic{r.ioDiagnostic(path, err)}
 	}
+	// Nothing of f outlives this call (diagnostics hold copies), so its
+	// nodes can serve the next file.
+	defer putNodeBuffer(f.Nodes)
 	var out []Diagnostic
 	for _, se := range f.SyntaxErrors() {
 		n := f.N(se.Node)
 		out = append(out, newDiagnostic(f, r.syntax, n.Start, n.End, "SyntaxError: "+se.Message))
 	}
 	m := NewModel(f)
+	passes := make(map[*Rule]*Pass, len(r.rules))
+	for _, rule := range r.rules {
+		passes[rule] = &Pass{File: f, Model: m, rule: rule, out: &out}
+	}
 	for i := range f.Nodes {
-		rules := r.byKind[f.Nodes[i].Kind]
-		for _, rule := range rules {
-			p := Pass{File: f, Model: m, rule: rule, out: &out}
-			rule.Check(&p, NodeID(i))
+		for _, rule := range r.byKind[f.Nodes[i].Kind] {
+			rule.Check(passes[rule], NodeID(i))
 		}
 	}
 	return out

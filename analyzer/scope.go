@@ -41,26 +41,58 @@ type Binding struct {
 	Value     NodeID // the value assigned (assignments, loop and with targets)
 	Unpacked  bool   // the name is one element of an unpacked Value
 	Index     int    // its position in a flat unpacking (`a, b = v`), else -1
+	next      int32  // the next binding of the same name in the same scope
 	Qualified string // imports: the qualified name bound
 }
 
 // Scope is a module, class, function, lambda or comprehension scope.
 type Scope struct {
-	Kind     ScopeKind
-	Node     NodeID // the module, definition, lambda or comprehension
-	Parent   ScopeID
-	bindings map[string][]Binding
-	globals  map[string]bool
+	Kind    ScopeKind
+	Node    NodeID // the module, definition, lambda or comprehension
+	Parent  ScopeID
+	globals map[string]bool
 }
 
-// Bindings returns the bindings of name in s, in source order.
-func (s *Scope) Bindings(name string) []Binding { return s.bindings[name] }
+// bindKey names the bindings of one name in one scope.
+type bindKey struct {
+	scope ScopeID
+	name  string
+}
 
-func (s *Scope) add(name string, b Binding) {
-	if s.bindings == nil {
-		s.bindings = make(map[string][]Binding, 8)
+// bindChain locates the bindings of a key in Model.binds: they are linked
+// in source order through Binding.next.
+type bindChain struct{ first, last int32 }
+
+// Bindings returns the bindings of name in scope s, in source order.
+func (m *Model) Bindings(s ScopeID, name string) []*Binding {
+	var out []*Binding
+	if c, ok := m.bindIndex[bindKey{s, name}]; ok {
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			out = append(out, &m.binds[i])
+		}
 	}
-	s.bindings[name] = append(s.bindings[name], b)
+	return out
+}
+
+// lastBinding returns the last binding of name in scope s, or nil.
+func (m *Model) lastBinding(s ScopeID, name string) *Binding {
+	if c, ok := m.bindIndex[bindKey{s, name}]; ok {
+		return &m.binds[c.last]
+	}
+	return nil
+}
+
+func (m *Model) addBinding(s ScopeID, name string, b Binding) {
+	b.next = -1
+	i := int32(len(m.binds))
+	m.binds = append(m.binds, b)
+	k := bindKey{s, name}
+	if c, ok := m.bindIndex[k]; ok {
+		m.binds[c.last].next = i
+		m.bindIndex[k] = bindChain{c.first, i}
+		return
+	}
+	m.bindIndex[k] = bindChain{i, i}
 }
 
 // buildScopes assigns a scope to every node and records the bindings of
@@ -69,6 +101,8 @@ func (m *Model) buildScopes() {
 	f := m.File
 	m.Scopes = append(m.Scopes[:0], Scope{Kind: ScopeModule, Node: Root, Parent: -1})
 	m.scopeOf = make([]ScopeID, len(f.Nodes))
+	m.binds = make([]Binding, 0, len(f.Nodes)/32)
+	m.bindIndex = make(map[bindKey]bindChain, len(f.Nodes)/64)
 	m.defScope = make(map[NodeID]ScopeID)
 	for i := 1; i < len(f.Nodes); i++ {
 		id := NodeID(i)
@@ -164,7 +198,7 @@ func (m *Model) opensScope(p NodeID, n *Node) bool {
 
 func (m *Model) bind(s ScopeID, name NodeID, b Binding) {
 	b.Name = name
-	m.Scopes[s].add(m.File.Text(name), b)
+	m.addBinding(s, m.File.Text(name), b)
 }
 
 // bindTargets binds every name in an assignment target.
@@ -325,17 +359,17 @@ func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
 			s = sc.Parent
 			continue
 		}
-		if bs := sc.bindings[name]; len(bs) > 0 {
+		if c, ok := m.bindIndex[bindKey{s, name}]; ok {
 			var pick *Binding
 			if s == own {
-				for i := range bs {
-					if m.bindingPos(&bs[i]) < pos {
-						pick = &bs[i]
+				for i := c.first; i >= 0; i = m.binds[i].next {
+					if m.bindingPos(&m.binds[i]) < pos {
+						pick = &m.binds[i]
 					}
 				}
 			}
 			if pick == nil {
-				pick = &bs[len(bs)-1]
+				pick = &m.binds[c.last]
 			}
 			return pick
 		}
