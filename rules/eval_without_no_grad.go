@@ -144,7 +144,7 @@ func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
 			}
 			return
 		}
-		if (named || evalOn) && m.IsForwardCall(id) && m.GradModeAt(id) == analyzer.GradEnabled {
+		if (named || evalOn) && m.IsForwardCall(id) && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
 			first = id
 		}
 	})
@@ -154,6 +154,56 @@ func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
 	return first
 }
 
+// syntheticTensors are torch factories of random or constant tensors.
+var syntheticTensors = map[string]bool{
+	"torch.randn": true, "torch.rand": true, "torch.randint": true, "torch.zeros": true,
+	"torch.ones": true, "torch.empty": true, "torch.full": true, "torch.arange": true,
+}
+
+// smokeTest reports whether a forward call only feeds the model synthetic
+// tensors (`net(torch.randn(1, 3, 32, 32))`): a shape check, not an
+// evaluation of trained weights.
+func smokeTest(m *analyzer.Model, call analyzer.NodeID) bool {
+	args := m.Args(call)
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		if !isSynthetic(m, a, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// isSynthetic reports whether e is a synthetic tensor, possibly indexed,
+// moved or cast (`torch.randn(2, 8).to(device)[None]`), directly or
+// through the name it was assigned to.
+func isSynthetic(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+	f := m.File
+	e = f.Unparen(e)
+	if depth > 8 {
+		return false
+	}
+	switch f.Kind(e) {
+	case analyzer.KindIdentifier:
+		b := m.Resolve(e)
+		return b != nil && b.Kind == analyzer.BindAssign && !b.Unpacked && isSynthetic(m, b.Value, depth+1)
+	case analyzer.KindSubscript:
+		return isSynthetic(m, f.Field(e, analyzer.FieldValue), depth+1)
+	case analyzer.KindCall:
+		if syntheticTensors[m.CallName(e)] {
+			return true
+		}
+		switch m.MethodName(e) {
+		case "to", "cuda", "float", "half", "double", "bfloat16", "unsqueeze", "contiguous":
+			return isSynthetic(m, m.Receiver(e), depth+1)
+		}
+	}
+	return false
+}
+
+// isModelReceiver reports whether recv, in `recv.eval()`, is a model.
 func isModelReceiver(m *analyzer.Model, recv analyzer.NodeID) bool {
 	if recv == analyzer.NoNode {
 		return false

@@ -42,11 +42,6 @@ back-propagated:
 Either way the fix is the same: accumulate a Python number with
 ` + "`.item()`" + ` or a detached tensor with ` + "`.detach()`" + `.
 
-Measured on an H100 with PyTorch 2.11 (24-layer MLP, batch 256): an
-accumulated graph that is never back-propagated retained 24 MiB of GPU
-memory per step; one accumulated after ` + "`backward()`" + ` retained no GPU memory
-and 60 KiB of host memory per step.
-
 ## Example
 ` + "```python" + `
 total_loss = 0

@@ -44,7 +44,7 @@ def infer(model, x):
 
 def test_forward_shapes():
     model = nn.Linear(3, 2)
-    assert model(torch.randn(1, 3)).shape == (1, 2)  # want: TL201
+    assert model(torch.randn(1, 3)).shape == (1, 2)  # ok: a shape check on random input
 
 
 def saliency(model, x, target):
@@ -180,3 +180,23 @@ def export_and_check(ts_model, data_loader, inference_on_dataset):
         return ts_model(inputs["image"])  # ok: a callback; the loop that calls it sets the grad mode
 
     return inference_on_dataset(eval_wrapper, data_loader)
+
+
+def test():
+    net = nn.Linear(4, 2)
+    x = torch.randn(2, 4)
+    y = net(x)  # ok: a shape check on random input, not an evaluation
+    print(net(torch.zeros(1, 4)).size())  # ok: likewise
+
+
+def predict_file(path, batch):
+    model = nn.Linear(4, 2)
+    model.load_state_dict(torch.load(path))
+    model.eval()
+    return model(batch)  # want: TL201 "in `predict_file`"
+
+
+def test_speed(build, device):
+    net = build().to(device)
+    x = torch.randn(1, 16000).to(device)
+    return net(x[None])  # ok: a speed check on random input moved to the device
