@@ -455,8 +455,10 @@ func (m *Model) IsReturned(fn NodeID, key string) bool {
 	return found
 }
 
-// EnclosingLoop returns the innermost for or while statement whose body
-// contains id, within id's own function; NoNode if there is none.
+// EnclosingLoop returns the innermost loop that runs id once per
+// iteration, within id's own function: a for or while statement whose
+// body holds id, or a comprehension whose element or condition does;
+// NoNode if there is none.
 func (m *Model) EnclosingLoop(id NodeID) NodeID {
 	f := m.File
 	child := id
@@ -466,6 +468,10 @@ func (m *Model) EnclosingLoop(id NodeID) NodeID {
 			if f.N(child).Field == FieldBody {
 				return n
 			}
+		case KindListComprehension, KindSetComprehension, KindDictionaryComprehension, KindGeneratorExpression:
+			if k := f.Kind(child); f.N(child).Field == FieldBody || k == KindIfClause || k == KindPair {
+				return n
+			}
 		case KindFunctionDefinition, KindLambda, KindClassDefinition:
 			return NoNode
 		}
@@ -473,12 +479,35 @@ func (m *Model) EnclosingLoop(id NodeID) NodeID {
 	return NoNode
 }
 
-// LoopIterable returns the iterable of a for loop (NoNode for while).
-func (m *Model) LoopIterable(loop NodeID) NodeID {
-	if m.File.Kind(loop) != KindForStatement {
-		return NoNode
+// statementLoop is EnclosingLoop seen from statements: a comprehension
+// runs within the iteration of the loop around it, so it is skipped.
+func (m *Model) statementLoop(id NodeID) NodeID {
+	l := m.EnclosingLoop(id)
+	for l != NoNode && m.File.Kind(l) != KindForStatement && m.File.Kind(l) != KindWhileStatement {
+		l = m.EnclosingLoop(l)
 	}
-	return m.File.Field(loop, FieldRight)
+	return l
+}
+
+// LoopIterable returns the iterable of a for loop or of a
+// comprehension's first for clause (NoNode for while).
+func (m *Model) LoopIterable(loop NodeID) NodeID {
+	f := m.File
+	switch f.Kind(loop) {
+	case KindForStatement:
+		return f.Field(loop, FieldRight)
+	case KindListComprehension, KindSetComprehension, KindDictionaryComprehension, KindGeneratorExpression:
+		iter := NoNode
+		f.Children(loop, func(c NodeID) bool {
+			if f.Kind(c) == KindForInClause {
+				iter = f.Field(c, FieldRight)
+				return false
+			}
+			return true
+		})
+		return iter
+	}
+	return NoNode
 }
 
 // ScopeNode returns the function definition whose body contains id, or
@@ -516,7 +545,7 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 		a.Batches = m.iteratesBatches(iter)
 	}
 	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
-		if f.Kind(id) != KindCall || m.EnclosingLoop(id) != loop {
+		if f.Kind(id) != KindCall || m.statementLoop(id) != loop {
 			return
 		}
 		switch {

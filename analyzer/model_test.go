@@ -220,3 +220,45 @@ def bump():
 		t.Fatalf("counter in bump resolved to %+v, want the module-level binding on line 2", b)
 	}
 }
+
+func TestEnclosingLoops(t *testing.T) {
+	m := model(t, `def f(loader, model, xs):
+    for batch in loader:
+        a = model(batch)
+    else:
+        b = model(xs)
+    while True:
+        c = model(xs)
+    d = [model(x) for x in loader]
+    e = {k: model(v) for k, v in loader}
+    async def g():
+        async for item in loader:
+            h = model(item)
+    z = model(xs)
+`)
+	cases := []struct {
+		call string
+		loop Kind
+	}{
+		{"model(batch)", KindForStatement},
+		{"model(xs)", KindOther}, // the else clause runs once
+		{"model(xs)", KindWhileStatement},
+		{"model(x)", KindListComprehension},
+		{"model(v)", KindDictionaryComprehension},
+		{"model(item)", KindForStatement},
+		{"model(xs)", KindOther},
+	}
+	seen := map[string]int{}
+	for _, c := range cases {
+		id := find(t, m.File, KindCall, c.call, seen[c.call])
+		seen[c.call]++
+		got := m.File.Kind(m.EnclosingLoop(id))
+		if got != c.loop {
+			t.Errorf("%s #%d: loop %s, want %s", c.call, seen[c.call]-1, got, c.loop)
+		}
+	}
+	comp := m.EnclosingLoop(find(t, m.File, KindCall, "model(x)", 0))
+	if it := m.LoopIterable(comp); !m.File.TextIs(it, "loader") {
+		t.Errorf("comprehension iterable %q", m.File.Text(it))
+	}
+}

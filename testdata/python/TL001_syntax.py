@@ -1,7 +1,16 @@
 import torch
+import torch.nn.functional as F
 
 
 def train(model, loader):
     for x, y in loader  # want: TL001
         loss = model(x)
     return loss
+
+
+def validate(model, loader):
+    total = 0
+    for x, y in loader:
+        logits = model(x)  # want: TL201
+        total += F.cross_entropy(logits, y)  # want: TL101 "never back-propagated"
+    return total.item()

@@ -202,3 +202,25 @@ def schedule(model, batches, loss_func):
         loss, num_tokens = calc_loss(model(batch), loss_func)
         total_num_tokens += num_tokens  # ok: the loss function's second value is a token count
         loss.backward()
+
+
+def accumulate_scaled(model, micro_batches, optimizer, scaler):
+    acc = 0
+    for x, y in micro_batches:
+        acc += F.cross_entropy(model(x), y)  # ok: back-propagated below through the grad scaler
+    scaler.scale(acc / len(micro_batches)).backward()
+    scaler.step(optimizer)
+
+
+def gradient_penalty(critic, samples, params):
+    penalty = 0
+    for s in samples:
+        penalty += critic(s).sum()  # ok: differentiated below with torch.autograd.grad
+    return torch.autograd.grad(penalty, params, create_graph=True)
+
+
+def average_in_loop_with_grad(model, loader):
+    losses = {}
+    for step, (x, y) in enumerate(loader):
+        losses["ce"] = 0  # the container entry is reset ...
+        losses["ce"] += F.cross_entropy(model(x), y)  # ok: ... every iteration, so it does not outlive it

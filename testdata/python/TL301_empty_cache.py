@@ -108,3 +108,9 @@ def train_step_cleanup(model, loader, optimizer):
         optimizer.step()
         del loss, out
         torch.cuda.empty_cache()  # want: TL301
+
+
+def predict_chunks(model, chunks_per_doc):
+    for chunks in chunks_per_doc:
+        outs = [model(c) for c in chunks]  # want: TL201
+        torch.cuda.empty_cache()  # want: TL301

@@ -1,0 +1,48 @@
+package analyzer_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+// TestLintFilesReportsUnreadableFiles checks that a file that cannot be
+// read becomes a TL002 finding while the other files are still linted,
+// and that the order of findings does not depend on the order of paths.
+func TestLintFilesReportsUnreadableFiles(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "a.py")
+	src := "import torch\n\ndef f(loader):\n    for x in loader:\n        torch.cuda.empty_cache()\n        x.backward()\n"
+	if err := os.WriteFile(good, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(dir, "vanished.py")
+	asDir := filepath.Join(dir, "pkg.py")
+	if err := os.Mkdir(asDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	enabled, err := rules.Selection{}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyzer.NewRunner(enabled, rules.SyntaxError, rules.IOError)
+	for _, order := range [][]string{{gone, good, asDir}, {asDir, good, gone}} {
+		diags, failures := r.LintFiles(order)
+		if len(failures) != 0 {
+			t.Fatalf("internal failures: %v", failures)
+		}
+		codes := map[string]string{}
+		for _, d := range diags {
+			codes[d.Path] += d.Rule.Code
+		}
+		if codes[good] != "TL301" || codes[gone] != "TL002" || codes[asDir] != "TL002" {
+			t.Errorf("order %v: findings %v", order, codes)
+		}
+		if diags[0].Path != good || diags[1].Path != asDir || diags[2].Path != gone {
+			t.Errorf("findings not sorted by path: %s, %s, %s", diags[0].Path, diags[1].Path, diags[2].Path)
+		}
+	}
+}
