@@ -34,29 +34,16 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 	case "torch.enable_grad":
 		return GradEnabled, true
 	case "torch.inference_mode":
+		// inference_mode() and inference_mode(True) disable grad.
 		if call == NoNode {
 			return GradDisabled, true
 		}
-		mode := m.Keyword(call, "mode")
-		if args := m.Args(call); len(args) > 0 {
-			mode = args[0]
-		}
-		return m.boolSwitch(mode, GradDisabled), true
+		return m.literalSwitch(call, GradDisabled, GradEnabled, GradDisabled), true
 	case "torch.set_grad_enabled":
 		if call == NoNode {
 			return GradUnknown, true
 		}
-		mode := m.Keyword(call, "mode")
-		if args := m.Args(call); len(args) > 0 {
-			mode = args[0]
-		}
-		switch f.Kind(f.Unparen(mode)) {
-		case KindTrue:
-			return GradEnabled, true
-		case KindFalse:
-			return GradDisabled, true
-		}
-		return GradUnknown, true
+		return m.literalSwitch(call, GradEnabled, GradDisabled, GradUnknown), true
 	}
 	// A project's own wrapper imported from elsewhere, such as yolov5's
 	// @smart_inference_mode(). A function defined in this file is judged
@@ -73,16 +60,24 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 	return GradEnabled, false
 }
 
-// boolSwitch maps inference_mode's argument: absent or True disables grad.
-func (m *Model) boolSwitch(arg NodeID, absent GradMode) GradMode {
-	if arg == NoNode {
-		return absent
+// literalSwitch maps the mode argument of a grad switch (its first
+// positional argument or mode=) to ifTrue or ifFalse when it is a literal,
+// to absent when there is none, and to GradUnknown otherwise.
+func (m *Model) literalSwitch(call NodeID, ifTrue, ifFalse, absent GradMode) GradMode {
+	f := m.File
+	arg := m.Keyword(call, "mode")
+	if args := m.Args(call); len(args) > 0 {
+		arg = args[0]
 	}
-	switch m.File.Kind(m.File.Unparen(arg)) {
+	switch f.Kind(f.Unparen(arg)) {
+	case KindOther:
+		if arg == NoNode {
+			return absent
+		}
 	case KindTrue:
-		return GradDisabled
+		return ifTrue
 	case KindFalse:
-		return GradEnabled
+		return ifFalse
 	}
 	return GradUnknown
 }
