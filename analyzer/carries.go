@@ -371,6 +371,12 @@ func (m *Model) ExprKeys(expr NodeID, into map[string]bool) {
 // mentions, then, transitively, the names assigned into them within fn
 // (`total = loss + aux; total.backward()` reaches loss and aux).
 func (m *Model) BackpropKeys(region, fn NodeID) map[string]bool {
+	return m.Memo(backpropKey{region, fn}, func() any { return m.backpropKeys(region, fn) }).(map[string]bool)
+}
+
+type backpropKey struct{ region, fn NodeID }
+
+func (m *Model) backpropKeys(region, fn NodeID) map[string]bool {
 	f := m.File
 	keys := map[string]bool{}
 	f.Walk(region, func(id NodeID) {
@@ -384,7 +390,7 @@ func (m *Model) BackpropKeys(region, fn NodeID) map[string]bool {
 	if len(keys) == 0 {
 		return keys
 	}
-	assigns := m.assignmentsIn(fn)
+	assigns := m.AssignmentsIn(fn)
 	queue := make([]string, 0, len(keys))
 	for k := range keys {
 		queue = append(queue, k)
@@ -406,8 +412,16 @@ func (m *Model) BackpropKeys(region, fn NodeID) map[string]bool {
 	return keys
 }
 
-// assignmentsIn maps each assigned name or attribute chain in fn to the
-// values assigned to it.
+type assignmentsKey struct{ fn NodeID }
+
+// AssignmentsIn maps each assigned name or attribute chain in fn (a
+// function, a loop, or the module) to the values assigned to it, in
+// source order; a subscript target counts as an assignment to its
+// container.
+func (m *Model) AssignmentsIn(fn NodeID) map[string][]NodeID {
+	return m.Memo(assignmentsKey{fn}, func() any { return m.assignmentsIn(fn) }).(map[string][]NodeID)
+}
+
 func (m *Model) assignmentsIn(fn NodeID) map[string][]NodeID {
 	f := m.File
 	out := map[string][]NodeID{}
@@ -437,22 +451,22 @@ func (m *Model) assignmentsIn(fn NodeID) map[string][]NodeID {
 	return out
 }
 
+type returnedKey struct{ fn NodeID }
+
 // IsReturned reports whether fn returns or yields an expression that
 // mentions key: its caller then owns the value.
 func (m *Model) IsReturned(fn NodeID, key string) bool {
-	f := m.File
-	found := false
-	f.Walk(fn, func(id NodeID) {
-		if found {
-			return
-		}
-		if k := f.Kind(id); k == KindReturnStatement || k == KindYield {
-			keys := map[string]bool{}
-			m.ExprKeys(id, keys)
-			found = keys[key]
-		}
-	})
-	return found
+	keys := m.Memo(returnedKey{fn}, func() any {
+		f := m.File
+		keys := map[string]bool{}
+		f.Walk(fn, func(id NodeID) {
+			if k := f.Kind(id); k == KindReturnStatement || k == KindYield {
+				m.ExprKeys(id, keys)
+			}
+		})
+		return keys
+	}).(map[string]bool)
+	return keys[key]
 }
 
 // EnclosingLoop returns the innermost loop that runs id once per

@@ -89,32 +89,65 @@ func (m *Model) literalSwitch(call NodeID, ifTrue, ifFalse, absent GradMode) Gra
 // mode at all of its call sites in this file), else enabled.
 func (m *Model) GradModeAt(id NodeID) GradMode {
 	f := m.File
-	child := id
-	for n := f.Parent(id); n != NoNode; child, n = n, f.Parent(n) {
-		switch f.Kind(n) {
-		case KindWithStatement:
-			if f.N(child).Field == FieldBody {
-				if mode, ok := m.withSwitch(n); ok {
-					return mode
-				}
-			}
-		case KindBlock, KindModule:
-			if m.hasGradSwitchCall {
-				if mode, ok := m.statementSwitchBefore(n, child); ok {
-					return mode
-				}
-			}
-		case KindFunctionDefinition:
-			if f.N(child).Field == FieldBody {
-				return m.FunctionGradMode(n)
-			}
-		case KindClassDefinition:
-			if f.N(child).Field == FieldBody {
-				return GradEnabled
-			}
+	if m.gradAt == nil {
+		m.gradAt = make([]int8, len(f.Nodes))
+		for i := range m.gradAt {
+			m.gradAt[i] = -1
 		}
 	}
-	return GradEnabled
+	// Walk up until an ancestor decides the mode or a node whose mode is
+	// known; every node passed on the way has that same mode. Memoizing
+	// them keeps deep expressions linear.
+	path := m.gradPath[:0]
+	mode := GradEnabled
+	for x := id; ; {
+		if g := m.gradAt[x]; g >= 0 {
+			mode = GradMode(g)
+			break
+		}
+		path = append(path, x)
+		p := f.Parent(x)
+		if p == NoNode {
+			break
+		}
+		if g, ok := m.decideGradMode(p, x); ok {
+			mode = g
+			break
+		}
+		x = p
+	}
+	for _, n := range path {
+		m.gradAt[n] = int8(mode)
+	}
+	m.gradPath = path[:0]
+	return mode
+}
+
+// decideGradMode returns the grad mode that node n sets for its child, if
+// n sets one: a with statement's switch over its body, a statement-level
+// switch earlier in a block, a function's mode over its body, or enabled
+// in a class body.
+func (m *Model) decideGradMode(n, child NodeID) (GradMode, bool) {
+	f := m.File
+	switch f.Kind(n) {
+	case KindWithStatement:
+		if f.N(child).Field == FieldBody {
+			return m.withSwitch(n)
+		}
+	case KindBlock, KindModule:
+		if m.hasGradSwitchCall {
+			return m.statementSwitchBefore(n, child)
+		}
+	case KindFunctionDefinition:
+		if f.N(child).Field == FieldBody {
+			return m.FunctionGradMode(n), true
+		}
+	case KindClassDefinition:
+		if f.N(child).Field == FieldBody {
+			return GradEnabled, true
+		}
+	}
+	return GradEnabled, false
 }
 
 // withSwitch returns the grad mode that a with statement's items set.
@@ -140,35 +173,56 @@ func (m *Model) withSwitch(with NodeID) (GradMode, bool) {
 // that switches grad mode for the rest of the block:
 // `torch.set_grad_enabled(x)`, or `stack.enter_context(torch.no_grad())`.
 func (m *Model) statementSwitchBefore(block, child NodeID) (GradMode, bool) {
-	f := m.File
+	start := m.File.N(child).Start
 	mode, found := GradEnabled, false
-	f.Children(block, func(s NodeID) bool {
-		if s == child {
-			return false
+	for _, sw := range m.blockSwitches(block) {
+		if sw.at >= start {
+			break
 		}
-		if f.Kind(s) != KindExpressionStatement {
-			return true
-		}
-		call := f.FirstChild(s)
-		if f.Kind(call) != KindCall {
-			return true
-		}
-		if m.CallName(call) == "torch.set_grad_enabled" {
-			if g, ok := m.gradSwitch(call); ok {
-				mode, found = g, true
-			}
-		}
-		// stack.enter_context(torch.no_grad()) inside `with ExitStack() as stack:`
-		if m.MethodName(call) == "enter_context" {
-			if args := m.Args(call); len(args) == 1 {
-				if g, ok := m.gradSwitch(args[0]); ok {
-					mode, found = g, true
-				}
-			}
-		}
-		return true
-	})
+		mode, found = sw.mode, true
+	}
 	return mode, found
+}
+
+// blockSwitch is a statement that switches grad mode for the rest of its
+// block.
+type blockSwitch struct {
+	at   uint32
+	mode GradMode
+}
+
+type blockSwitchKey struct{ block NodeID }
+
+// blockSwitches lists, in order, the statements of block that switch grad
+// mode, found once per block.
+func (m *Model) blockSwitches(block NodeID) []blockSwitch {
+	return m.Memo(blockSwitchKey{block}, func() any {
+		f := m.File
+		var out []blockSwitch
+		f.Children(block, func(s NodeID) bool {
+			if f.Kind(s) != KindExpressionStatement {
+				return true
+			}
+			call := f.FirstChild(s)
+			if f.Kind(call) != KindCall {
+				return true
+			}
+			var g GradMode
+			ok := false
+			if m.CallName(call) == "torch.set_grad_enabled" {
+				g, ok = m.gradSwitch(call)
+			}
+			// stack.enter_context(torch.no_grad()) inside `with ExitStack() as stack:`
+			if args := m.Args(call); !ok && m.MethodName(call) == "enter_context" && len(args) == 1 {
+				g, ok = m.gradSwitch(args[0])
+			}
+			if ok {
+				out = append(out, blockSwitch{at: f.N(s).Start, mode: g})
+			}
+			return true
+		})
+		return out
+	}).([]blockSwitch)
 }
 
 // lightningEvalHooks are LightningModule hooks that Lightning runs with

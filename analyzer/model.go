@@ -26,6 +26,8 @@ type Model struct {
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	testFile          bool
 	memo              map[any]any
+	gradAt            []int8   // memoized GradModeAt per node, -1 unknown
+	gradPath          []NodeID // scratch for GradModeAt
 }
 
 // NewModel builds the semantic model of f.
@@ -245,13 +247,16 @@ func (m *Model) ClassBases(class NodeID) []NodeID {
 // ClassInherits reports whether class derives, directly or through classes
 // defined in this file, from a base whose qualified name satisfies pred.
 func (m *Model) ClassInherits(class NodeID, pred func(string) bool) bool {
-	return m.classInherits(class, pred, 0)
+	return m.classInherits(class, pred, map[NodeID]bool{})
 }
 
-func (m *Model) classInherits(class NodeID, pred func(string) bool, depth int) bool {
-	if depth > 16 {
+// classInherits visits each class once, so that cyclic or repeated bases
+// (`class A(B, B)`, `class B(A)`) stay linear.
+func (m *Model) classInherits(class NodeID, pred func(string) bool, seen map[NodeID]bool) bool {
+	if seen[class] {
 		return false
 	}
+	seen[class] = true
 	f := m.File
 	for _, b := range m.ClassBases(class) {
 		if q := m.QualifiedName(b); q != "" && pred(q) {
@@ -259,7 +264,7 @@ func (m *Model) classInherits(class NodeID, pred func(string) bool, depth int) b
 		}
 		if f.Kind(b) == KindIdentifier {
 			if bd := m.Resolve(b); bd != nil && bd.Kind == BindClass && bd.Stmt != class {
-				if m.classInherits(bd.Stmt, pred, depth+1) {
+				if m.classInherits(bd.Stmt, pred, seen) {
 					return true
 				}
 			}

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -260,5 +261,20 @@ func TestEnclosingLoops(t *testing.T) {
 	comp := m.EnclosingLoop(find(t, m.File, KindCall, "model(x)", 0))
 	if it := m.LoopIterable(comp); !m.File.TextIs(it, "loader") {
 		t.Errorf("comprehension iterable %q", m.File.Text(it))
+	}
+}
+
+func TestCyclicClassesTerminate(t *testing.T) {
+	// Each class names the other three times: without a visited set the
+	// inheritance walk is exponential.
+	src := "class A(B, B, B):\n    pass\nclass B(A, A, A):\n    pass\n"
+	for i := 0; i < 30; i++ {
+		src += fmt.Sprintf("class C%d(C%d, C%d, C%d, A):\n    pass\n", i, i+1, i+1, i+1)
+	}
+	src += "class C30(C0, C0):\n    pass\nm = C0()\nm(x)\n"
+	m := model(t, src)
+	class := m.Resolve(find(t, m.File, KindIdentifier, "C0", 1)).Stmt
+	if m.IsModuleClass(class) {
+		t.Error("a cycle of plain classes is not an nn.Module")
 	}
 }

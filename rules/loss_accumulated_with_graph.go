@@ -175,21 +175,34 @@ func resetInIteration(f *analyzer.File, m *analyzer.Model, loop, stmt, target an
 	if f.Kind(loop) == analyzer.KindForStatement && mentions(f, f.Field(loop, analyzer.FieldLeft), keys[len(keys)-1]) {
 		return true // the loop variable itself, bound afresh each iteration
 	}
-	body := f.Field(loop, analyzer.FieldBody)
 	start := f.N(stmt).Start
-	reset := false
-	f.Walk(body, func(id analyzer.NodeID) {
-		if reset || f.Kind(id) != analyzer.KindAssignment || f.N(id).Start >= start || m.EnclosingLoop(id) == analyzer.NoNode {
-			return
-		}
-		left := accumulatorKey(f, f.Field(id, analyzer.FieldLeft))
-		for _, k := range keys {
-			if left == k && !mentions(f, f.Field(id, analyzer.FieldRight), k) {
-				reset = true
+	assigns := loopAssignments(m, loop)
+	for _, k := range keys {
+		for _, a := range assigns[k] {
+			if f.N(a).Start < start && !mentions(f, f.Field(a, analyzer.FieldRight), k) {
+				return true
 			}
 		}
-	})
-	return reset
+	}
+	return false
+}
+
+type loopAssignKey struct{ loop analyzer.NodeID }
+
+// loopAssignments indexes the plain assignments in a loop's body (not in
+// nested functions) by their target, once per loop.
+func loopAssignments(m *analyzer.Model, loop analyzer.NodeID) map[string][]analyzer.NodeID {
+	return m.Memo(loopAssignKey{loop}, func() any {
+		f := m.File
+		out := map[string][]analyzer.NodeID{}
+		f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+			if f.Kind(id) == analyzer.KindAssignment && m.EnclosingLoop(id) != analyzer.NoNode {
+				k := accumulatorKey(f, f.Field(id, analyzer.FieldLeft))
+				out[k] = append(out[k], id)
+			}
+		})
+		return out
+	}).(map[string][]analyzer.NodeID)
 }
 
 // isForwardMethod reports whether fn is a module's forward (or __call__).
