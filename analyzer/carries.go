@@ -134,13 +134,28 @@ func (m *Model) nameCarries(id NodeID) bool {
 		}
 		return m.carry(b.Value) == carryYes
 	case BindAugAssign:
-		if m.carry(b.Value) == carryYes && m.GradModeAt(b.Stmt) != GradDisabled {
-			return true
-		}
-		prior := m.ResolveName(m.File.Text(id), m.scopeOf[b.Stmt], m.File.N(b.Stmt).Start)
-		return prior != nil && prior != b && prior.Kind != BindAugAssign && m.carry(prior.Value) == carryYes
+		return m.augCarries(m.File.Text(id), b, 0)
 	}
 	return false
+}
+
+// augCarries reports whether `name op= value` leaves name carrying
+// history: the value does, or the binding before it did (following a
+// chain such as `loss /= n; loss *= w`).
+func (m *Model) augCarries(name string, b *Binding, depth int) bool {
+	if m.carry(b.Value) == carryYes && m.GradModeAt(b.Stmt) != GradDisabled {
+		return true
+	}
+	prior := m.ResolveName(name, m.scopeOf[b.Stmt], m.File.N(b.Stmt).Start)
+	switch {
+	case prior == nil || prior == b || depth > 64:
+		return false
+	case prior.Kind == BindAugAssign:
+		return m.augCarries(name, prior, depth+1)
+	case prior.Unpacked && prior.Kind == BindAssign:
+		return m.elementCarries(prior.Value, prior.Index)
+	}
+	return prior.Kind != BindParam && m.carry(prior.Value) == carryYes
 }
 
 func (m *Model) callCarries(call NodeID) bool {
@@ -241,10 +256,10 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			return m.elementCarriesDepth(b.Value, index, depth+1)
 		}
 	case KindTuple, KindExpressionList, KindList:
-		if index >= 0 {
+		if index >= 0 || index <= -2 {
 			kids := f.ChildList(v)
-			if index < len(kids) {
-				return m.carry(kids[index]) == carryYes
+			if i := elementPos(index, len(kids)); i >= 0 {
+				return m.carry(kids[i]) == carryYes
 			}
 			return false
 		}
@@ -255,11 +270,25 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		if m.IsLossCall(v) && !m.IsForwardCall(v) {
 			return index <= 0 && m.carry(v) == carryYes
 		}
-		if def := m.localCallee(v); def != NoNode && index >= 0 {
+		if def := m.localCallee(v); def != NoNode && index != -1 {
 			return m.returnsGraphAt(def, index)
 		}
 	}
 	return m.carry(value) == carryYes
+}
+
+// elementPos turns a Binding.Index into a position among n elements: 0, 1,
+// ... from the start; -2, -3, ... from the end (after a starred target).
+// It returns -1 when the position does not exist.
+func elementPos(index, n int) int {
+	i := index
+	if index <= -2 {
+		i = n + index + 1
+	}
+	if i < 0 || i >= n {
+		return -1
+	}
+	return i
 }
 
 // returnsGraphAt reports whether some return statement of a local
@@ -275,7 +304,8 @@ func (m *Model) returnsGraphAt(def NodeID, index int) bool {
 		switch f.Kind(v) {
 		case KindExpressionList, KindTuple:
 			kids := f.ChildList(v)
-			yes = index < len(kids) && m.carry(kids[index]) == carryYes
+			i := elementPos(index, len(kids))
+			yes = i >= 0 && m.carry(kids[i]) == carryYes
 		default:
 			yes = v != NoNode && m.carry(v) == carryYes
 		}

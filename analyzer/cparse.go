@@ -28,6 +28,7 @@ TSParser *ts_parser_new(void);
 void ts_parser_delete(TSParser *self);
 bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
 void ts_parser_set_timeout_micros(TSParser *self, uint64_t timeout_micros);
+void ts_parser_reset(TSParser *self);
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
 void ts_tree_delete(TSTree *self);
 TSNode ts_tree_root_node(const TSTree *self);
@@ -105,6 +106,9 @@ static int tl_push(tl_tree *t, TSNode n, TSFieldId field, int32_t parent) {
 // The tree-sitter tree is freed before returning.
 static void tl_parse(TSParser *p, const char *src, uint32_t len, uint64_t timeout, tl_tree *t) {
   t->len = 0; t->ok = 0;
+  // A parse that gave up is resumed by the next call unless the parser
+  // is reset: always start afresh.
+  ts_parser_reset(p);
   ts_parser_set_timeout_micros(p, timeout);
   TSTree *tree = ts_parser_parse_string(p, NULL, src, len);
   if (!tree) return;

@@ -98,7 +98,10 @@ func (m *Model) GradModeAt(id NodeID) GradMode {
 	// Walk up until an ancestor decides the mode or a node whose mode is
 	// known; every node passed on the way has that same mode. Memoizing
 	// them keeps deep expressions linear.
-	path := m.gradPath[:0]
+	// FunctionGradMode can re-enter GradModeAt for call sites, so each
+	// call keeps its own path.
+	var buf [32]NodeID
+	path := buf[:0]
 	mode := GradEnabled
 	for x := id; ; {
 		if g := m.gradAt[x]; g >= 0 {
@@ -119,7 +122,6 @@ func (m *Model) GradModeAt(id NodeID) GradMode {
 	for _, n := range path {
 		m.gradAt[n] = int8(mode)
 	}
-	m.gradPath = path[:0]
 	return mode
 }
 
@@ -289,14 +291,18 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		// evaluation loop): whoever calls it sets the grad mode.
 		return GradUnknown
 	}
-	calls := m.callSites[def]
-	if len(calls) == 0 {
-		return GradEnabled
-	}
-	for _, c := range calls {
+	outside := 0
+	for _, c := range m.callSites[def] {
+		if m.File.Contains(def, c) {
+			continue // a recursive call runs in the mode of the outer one
+		}
+		outside++
 		if m.GradModeAt(c) != GradDisabled {
 			return GradEnabled
 		}
+	}
+	if outside == 0 {
+		return GradEnabled
 	}
 	return GradDisabled
 }

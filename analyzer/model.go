@@ -26,8 +26,7 @@ type Model struct {
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	testFile          bool
 	memo              map[any]any
-	gradAt            []int8   // memoized GradModeAt per node, -1 unknown
-	gradPath          []NodeID // scratch for GradModeAt
+	gradAt            []int8 // memoized GradModeAt per node, -1 unknown
 }
 
 // NewModel builds the semantic model of f.

@@ -278,3 +278,58 @@ func TestCyclicClassesTerminate(t *testing.T) {
 		t.Error("a cycle of plain classes is not an nn.Module")
 	}
 }
+
+func TestScopesOfHeaders(t *testing.T) {
+	m := model(t, `from torch.nn import Linear
+class Linear(Linear):
+    pass
+xs = [1]
+for xs in xs:
+    pass
+ys = [1]
+zs = [ys for ys in ys]
+model = 1
+def f(model=model):
+    return model
+`)
+	cases := []struct {
+		text string
+		nth  int
+		line int // line of the binding it must resolve to
+	}{
+		{"Linear", 2, 1}, // the base of class Linear is the imported Linear
+		{"xs", 2, 4},     // for xs in xs: the iterable is the outer xs
+		{"ys", 3, 7},     // [ys for ys in ys]: the first iterable is outer
+		{"model", 2, 9},  // def f(model=model): the default is the module's model
+	}
+	for _, c := range cases {
+		id := find(t, m.File, KindIdentifier, c.text, c.nth)
+		b := m.Resolve(id)
+		if b == nil {
+			t.Errorf("%s #%d: unresolved", c.text, c.nth)
+			continue
+		}
+		if line := m.File.Position(m.File.N(b.Name).Start).Line; line != c.line {
+			t.Errorf("%s #%d resolved to the binding on line %d, want %d", c.text, c.nth, line, c.line)
+		}
+	}
+}
+
+func TestParserResetsAfterTimeout(t *testing.T) {
+	p := newParser()
+	defer p.close()
+	big := []byte(strings.Repeat("exec ", 200000))
+	if _, err := p.parseFlat(big, 1, nil); err == nil {
+		t.Skip("the parse finished within 1µs; cannot provoke a timeout")
+	}
+	small := []byte("x = 1\n")
+	raw, err := p.parseFlat(small, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range raw {
+		if int(n.End) > len(small) {
+			t.Fatalf("node ends at %d in a %d-byte file: the parser resumed the abandoned parse", n.End, len(small))
+		}
+	}
+}

@@ -40,7 +40,7 @@ type Binding struct {
 	Stmt      NodeID // the statement, definition or clause that binds it
 	Value     NodeID // the value assigned (assignments, loop and with targets)
 	Unpacked  bool   // the name is one element of an unpacked Value
-	Index     int    // its position in a flat unpacking (`a, b = v`), else -1
+	Index     int    // its position in a flat unpacking (`a, b = v`): 0, 1, ... from the start, -2, -3, ... from the end after a starred target; else -1
 	next      int32  // the next binding of the same name in the same scope
 	Qualified string // imports: the qualified name bound
 }
@@ -111,6 +111,9 @@ func (m *Model) buildScopes() {
 		s := m.scopeOf[p]
 		if inner, ok := m.defScope[p]; ok && m.opensScope(p, n) {
 			s = inner
+		}
+		if m.evaluatedOutside(p, n) {
+			s = m.scopeOf[m.outerOf(p)]
 		}
 		m.scopeOf[i] = s
 		switch n.Kind {
@@ -183,6 +186,46 @@ func (m *Model) buildScopes() {
 	}
 }
 
+// evaluatedOutside reports whether child n of p is evaluated in the scope
+// around the function or comprehension that contains it: a parameter's
+// default value or annotation, or a comprehension's first iterable.
+func (m *Model) evaluatedOutside(p NodeID, n *Node) bool {
+	f := m.File
+	switch f.Kind(p) {
+	case KindDefaultParameter, KindTypedDefaultParameter:
+		return n.Field == FieldValue || n.Field == FieldType
+	case KindTypedParameter:
+		return n.Field == FieldType
+	case KindForInClause:
+		if n.Field != FieldRight {
+			return false
+		}
+		comp := f.Parent(p)
+		first := NoNode
+		f.Children(comp, func(c NodeID) bool {
+			if f.Kind(c) == KindForInClause {
+				first = c
+				return false
+			}
+			return true
+		})
+		return first == p
+	}
+	return false
+}
+
+// outerOf returns the node whose scope holds what evaluatedOutside
+// describes: the function or lambda owning a parameter, or the
+// comprehension owning a for clause (each is itself in the outer scope).
+func (m *Model) outerOf(p NodeID) NodeID {
+	f := m.File
+	if f.Kind(p) == KindForInClause {
+		return f.Parent(p)
+	}
+	// parameter → parameters → function_definition or lambda
+	return f.Parent(f.Parent(p))
+}
+
 // opensScope reports whether child n of the scope-defining node p lies
 // inside p's own scope (its body and parameters) rather than the
 // enclosing one (its name, decorators, defaults and bases).
@@ -220,17 +263,26 @@ func (m *Model) bindTargetsAt(s ScopeID, target NodeID, b Binding, top bool) {
 		m.bindTargetsAt(s, f.FirstChild(target), b, top)
 	case KindPatternList, KindTuplePattern, KindListPattern, KindExpressionList, KindTuple, KindList:
 		b.Unpacked = true
-		i := 0
-		f.Children(target, func(c NodeID) bool {
+		elems := f.ChildList(target)
+		star := -1
+		for i, c := range elems {
+			if k := f.Kind(c); k == KindListSplatPattern || k == KindListSplat {
+				star = i
+			}
+		}
+		for i, c := range elems {
 			eb := b
 			eb.Index = -1
 			if top && f.Kind(c) == KindIdentifier {
-				eb.Index = i
+				switch {
+				case star < 0 || i < star:
+					eb.Index = i
+				case i > star:
+					eb.Index = i - len(elems) - 1 // from the end: the last is -2
+				}
 			}
 			m.bindTargetsAt(s, c, eb, false)
-			i++
-			return true
-		})
+		}
 	case KindListSplatPattern, KindListSplat:
 		b.Unpacked = true
 		b.Index = -1
@@ -386,8 +438,19 @@ func (m *Model) bindingPos(b *Binding) uint32 {
 	switch b.Kind {
 	case BindAssign, BindAugAssign, BindImport:
 		return f.N(b.Stmt).End
-	case BindLoopTarget, BindWithTarget:
+	case BindLoopTarget:
+		// `for x in x:` reads the old x in its iterable.
+		return max(f.N(b.Name).End, f.N(b.Value).End)
+	case BindWithTarget:
 		return f.N(b.Name).End
+	case BindClass, BindFunction:
+		// `class Linear(Linear):` names the old Linear in its bases.
+		if n := f.N(b.Stmt); n.Kind == KindClassDefinition {
+			if body := f.Field(b.Stmt, FieldBody); body != NoNode {
+				return f.N(body).Start
+			}
+		}
+		return f.N(b.Name).Start
 	}
 	return f.N(b.Name).Start
 }
