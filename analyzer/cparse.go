@@ -55,7 +55,7 @@ typedef struct {
   int32_t parent, first_child, next_sibling;
   uint16_t symbol, field;
   uint8_t named, missing;
-  uint8_t pad[2];
+  uint16_t spare; // filled on the Go side
 } tl_node;
 
 typedef struct {
@@ -68,8 +68,8 @@ typedef struct {
   // skipped without looking up their field.
   const uint8_t *anon_parent;
   uint32_t anon_len;
-  // leaf_kind[s] is set for symbols whose children the walk skips
-  // (string literals: their parts are never read).
+  // leaf_kind[s] is set for symbols whose children the walk skips:
+  // string literals, whose parts are never read (f-strings excepted).
   const uint8_t *leaf_kind;
 } tl_tree;
 
@@ -135,7 +135,16 @@ static void tl_parse(TSParser *p, const char *src, uint32_t len, uint64_t timeou
         if (cur < 0) { ok = 0; break; }
       }
     }
-    int descend = !(keep && t->leaf_kind[t->nodes[cur].symbol < t->anon_len ? t->nodes[cur].symbol : 0]);
+    int descend = 1;
+    if (keep && t->nodes[cur].symbol < t->anon_len && t->leaf_kind[t->nodes[cur].symbol]) {
+      // Skip a plain string's parts; an f-string's expressions are code.
+      descend = 0;
+      for (uint32_t i = t->nodes[cur].start; i < len && i < t->nodes[cur].start + 3; i++) {
+        char ch = src[i];
+        if (ch == 'f' || ch == 'F') { descend = 1; break; }
+        if (ch == '"' || ch == '\'') break;
+      }
+    }
     if (descend && ts_tree_cursor_goto_first_child(&c)) {
       if (depth == stack_cap) {
         stack_cap *= 2;
@@ -181,7 +190,7 @@ type rawNode struct {
 	Parent, FirstChild, NextSibling int32
 	Symbol, Field                   uint16
 	Named, Missing                  uint8
-	_                               [2]uint8
+	Spare                           uint16
 }
 
 // errParseTimeout is returned when tree-sitter gives up on a file.
@@ -244,7 +253,8 @@ var (
 	// anonParents marks the symbols whose anonymous children (operators)
 	// the walk keeps; it is C memory, shared by every parser's walk.
 	anonParents *C.uint8_t
-	// leafKinds marks the symbols whose children the walk skips.
+	// leafKinds marks the symbols whose children the walk skips (string
+	// literals other than f-strings).
 	leafKinds *C.uint8_t
 )
 

@@ -45,6 +45,7 @@ func parseInto(path string, src []byte, buf []Node) (*File, error) {
 	for i := range nodes {
 		n := &nodes[i]
 		sym := uint16(n.Kind)
+		n.symbol = sym
 		switch {
 		case sym == tsErrorSymbol:
 			n.Kind = KindError
@@ -111,12 +112,16 @@ func (f *File) SyntaxErrors() []SyntaxError {
 	return out
 }
 
+// symbolName names what a missing node stands for: a token such as ")"
+// or ":", or a node type such as identifier.
 func symbolName(f *File, id NodeID) string {
 	n := &f.Nodes[id]
-	if n.Kind == KindToken || n.Kind == KindOther {
-		return "a token"
+	if int(n.symbol) < len(symbolNames) {
+		if name := symbolNames[n.symbol]; name != "" {
+			return fmt.Sprintf("%q", name)
+		}
 	}
-	return n.Kind.String()
+	return "a token"
 }
 
 func (f *File) describeError(id NodeID) string {

@@ -21,7 +21,7 @@ type Node struct {
 	Kind                            Kind
 	Field                           Field // the field this node fills in its parent
 	named, missing                  uint8
-	_                               [2]uint8
+	symbol                          uint16 // tree-sitter's own symbol, for messages
 }
 
 // Named reports whether the node is a named node of the grammar.

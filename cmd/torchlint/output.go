@@ -69,7 +69,7 @@ func writeFull(out io.Writer, r *report) error {
 			fmt.Fprintf(w, "%s |\n", pad)
 			for j, line := range d.Source {
 				n := d.Pos.Line + j
-				line = strings.ReplaceAll(line, "\t", "    ")
+				line = printable(strings.ReplaceAll(line, "\t", "    "))
 				fmt.Fprintf(w, "%*d | %s\n", width, n, line)
 				if j == 0 {
 					fmt.Fprintf(w, "%s | %s\n", pad, caretLine(d, d.Source[0], len(d.Source) == 1))
@@ -81,6 +81,17 @@ func writeFull(out io.Writer, r *report) error {
 	}
 	writeSummary(w, r)
 	return w.err
+}
+
+// printable replaces control characters of a source line (NUL, ESC, ...)
+// so that a linted file cannot drive the terminal.
+func printable(line string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '\uFFFD'
+		}
+		return r
+	}, line)
 }
 
 // caretLine underlines the finding on its first source line.

@@ -14,3 +14,7 @@ def validate(model, loader):
         logits = model(x)  # want: TL201
         total += F.cross_entropy(logits, y)  # want: TL101 "never back-propagated"
     return total.item()
+
+
+def log(loss):
+    print(f"loss {loss +}")  # want: TL001
