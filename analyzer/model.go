@@ -17,6 +17,9 @@ type Model struct {
 	defScope  map[NodeID]ScopeID
 	binds     []Binding // every binding of the file; pointers into it stay valid once built
 	bindIndex map[bindKey]bindChain
+	// chainIndex holds, for names bound many times in one scope, their
+	// bindings sorted by position, built on first lookup.
+	chainIndex map[bindKey][]int32
 
 	// filled on demand
 	callSites         map[NodeID][]NodeID // function definition → calls of it in this file

@@ -333,3 +333,26 @@ func TestParserResetsAfterTimeout(t *testing.T) {
 		}
 	}
 }
+
+func TestLongBindingChains(t *testing.T) {
+	// A name bound many times in one scope is looked up through a sorted
+	// index; each use must still see the binding just before it.
+	src := "x = 0\n"
+	for i := 0; i < 50; i++ {
+		src += "x = x + 1\n"
+	}
+	m := model(t, src)
+	for line := 2; line <= 51; line++ {
+		use := NoNode
+		m.File.Walk(Root, func(id NodeID) {
+			if use == NoNode && m.File.Kind(id) == KindIdentifier && m.File.N(id).Field != FieldLeft &&
+				m.File.Position(m.File.N(id).Start).Line == line {
+				use = id
+			}
+		})
+		b := m.Resolve(use)
+		if got := m.File.Position(m.File.N(b.Name).Start).Line; got != line-1 {
+			t.Fatalf("x on line %d resolved to line %d, want %d", line, got, line-1)
+		}
+	}
+}

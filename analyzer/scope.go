@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // ScopeKind says what introduced a scope.
 type ScopeKind uint8
@@ -414,11 +417,7 @@ func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
 		if c, ok := m.bindIndex[bindKey{s, name}]; ok {
 			var pick *Binding
 			if s == own {
-				for i := c.first; i >= 0; i = m.binds[i].next {
-					if m.bindingPos(&m.binds[i]) < pos {
-						pick = &m.binds[i]
-					}
-				}
+				pick = m.lastBindingBefore(bindKey{s, name}, c, pos)
 			}
 			if pick == nil {
 				pick = &m.binds[c.last]
@@ -428,6 +427,48 @@ func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
 		s = sc.Parent
 	}
 	return nil
+}
+
+// longChain is the number of bindings of one name in one scope above
+// which lookups use a sorted index instead of walking the chain.
+const longChain = 16
+
+// lastBindingBefore returns the binding of key in effect at pos: the last
+// one whose position precedes pos, or nil.
+func (m *Model) lastBindingBefore(key bindKey, c bindChain, pos uint32) *Binding {
+	if idx, ok := m.chainIndex[key]; ok || m.chainLen(c) > longChain {
+		if !ok {
+			for i := c.first; i >= 0; i = m.binds[i].next {
+				idx = append(idx, i)
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return m.bindingPos(&m.binds[idx[a]]) < m.bindingPos(&m.binds[idx[b]]) })
+			if m.chainIndex == nil {
+				m.chainIndex = make(map[bindKey][]int32)
+			}
+			m.chainIndex[key] = idx
+		}
+		n := sort.Search(len(idx), func(i int) bool { return m.bindingPos(&m.binds[idx[i]]) >= pos })
+		if n == 0 {
+			return nil
+		}
+		return &m.binds[idx[n-1]]
+	}
+	var pick *Binding
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		if m.bindingPos(&m.binds[i]) < pos {
+			pick = &m.binds[i]
+		}
+	}
+	return pick
+}
+
+// chainLen counts the bindings in a chain, stopping past longChain.
+func (m *Model) chainLen(c bindChain) int {
+	n := 0
+	for i := c.first; i >= 0 && n <= longChain; i = m.binds[i].next {
+		n++
+	}
+	return n
 }
 
 // bindingPos is the offset from which a binding is in effect: the end of
