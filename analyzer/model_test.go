@@ -345,12 +345,15 @@ func TestLongBindingChains(t *testing.T) {
 	for line := 2; line <= 51; line++ {
 		use := NoNode
 		m.File.Walk(Root, func(id NodeID) {
-			if use == NoNode && m.File.Kind(id) == KindIdentifier && m.File.N(id).Field != FieldLeft &&
+			if use == NoNode && m.File.Kind(id) == KindIdentifier && m.File.Kind(m.File.Parent(id)) == KindBinaryOperator &&
 				m.File.Position(m.File.N(id).Start).Line == line {
 				use = id
 			}
 		})
 		b := m.Resolve(use)
+		if b == nil {
+			t.Fatalf("x on line %d is unresolved", line)
+		}
 		if got := m.File.Position(m.File.N(b.Name).Start).Line; got != line-1 {
 			t.Fatalf("x on line %d resolved to line %d, want %d", line, got, line-1)
 		}
