@@ -18,6 +18,9 @@ var All = []*analyzer.Rule{
 	LossAccumulatedWithGraph,
 	EvalWithoutNoGrad,
 	EmptyCacheInLoop,
+	DeprecatedCudaAmp,
+	CheckpointWithoutUseReentrant,
+	TorchLoadWithoutMapLocation,
 }
 
 // ByCode returns the rule with the given code or kebab-case name.

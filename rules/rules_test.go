@@ -202,12 +202,13 @@ func TestSelection(t *testing.T) {
 		sel  Selection
 		want string
 	}{
-		{Selection{}, "TL101,TL201,TL301"},
+		{Selection{}, "TL101,TL201,TL301,TL401,TL402,TL403"},
 		{Selection{Select: []string{"TL1"}}, "TL101"},
 		{Selection{Select: []string{"TL1", "TL3"}}, "TL101,TL301"},
-		{Selection{Ignore: []string{"TL2"}}, "TL101,TL301"},
+		{Selection{Ignore: []string{"TL2", "TL4"}}, "TL101,TL301"},
 		{Selection{Select: []string{"TL201"}, ExtendSelect: []string{"empty-cache-in-loop"}}, "TL201,TL301"},
-		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL101"}}, "TL201,TL301"},
+		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL101"}}, "TL201,TL301,TL401,TL402,TL403"},
+		{Selection{Select: []string{"TL4"}, Ignore: []string{"TL402"}}, "TL401,TL403"},
 		{Selection{Select: []string{"tl101"}}, "TL101"},
 		{Selection{Select: []string{"TL9"}}, "error: unknown rule selector \"TL9\" (expected a code such as TL101, a prefix such as TL1, a rule name, or ALL)"},
 	}

@@ -135,7 +135,7 @@ def evaluate_inference_mode(model, loader):
 
 
 def scaled_grad(model, loader, optimizer):
-    scaler = GradScaler()
+    scaler = GradScaler()  # want: TL401
     total = torch.zeros(())
     for x, y in loader:
         loss = F.cross_entropy(model(x), y)

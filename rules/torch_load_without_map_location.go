@@ -1,0 +1,59 @@
+package rules
+
+import "github.com/torchlint/torchlint/analyzer"
+
+// TorchLoadWithoutMapLocation is TL403.
+var TorchLoadWithoutMapLocation = &analyzer.Rule{
+	Code:      "TL403",
+	Name:      "torch-load-without-map-location",
+	Summary:   "`torch.load` is called without `map_location`",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "high",
+	Tags:      []string{"memory", "cuda"},
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkTorchLoadWithoutMapLocation,
+	Doc: `## What it does
+Checks for ` + "`torch.load(...)`" + ` calls that pass no ` + "`map_location`" + `, neither as a
+keyword nor as the second positional argument.
+
+## Why is this bad?
+Without ` + "`map_location`" + `, tensors are restored onto the device they were saved
+from. A checkpoint saved from ` + "`cuda:0`" + ` is loaded onto GPU 0 in every process
+of a multi-GPU job (all ranks allocate on the same card, often before the
+model is moved), and fails on a machine without a GPU. Loading to the CPU
+first and moving the weights with ` + "`load_state_dict`" + ` or ` + "`.to(device)`" + ` keeps
+each process's memory where it belongs.
+
+## Example
+` + "```python" + `
+state = torch.load("checkpoint.pt")
+model.load_state_dict(state["model"])
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+state = torch.load("checkpoint.pt", map_location="cpu")
+model.load_state_dict(state["model"])
+` + "```" + `
+
+## Known problems
+A call that passes ` + "`**kwargs`" + ` is not reported, since ` + "`map_location`" + ` may be
+among them. Checkpoints that hold only CPU tensors are harmless either way.
+
+## References
+- [torch.load](https://pytorch.org/docs/stable/generated/torch.load.html)
+- [Saving and loading models across devices](https://pytorch.org/tutorials/beginner/saving_loading_models.html#saving-loading-model-across-devices)
+`,
+}
+
+func checkTorchLoadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) {
+	m := p.Model
+	if m.CallName(call) != "torch.load" {
+		return
+	}
+	if m.Keyword(call, "map_location") != analyzer.NoNode || len(m.Args(call)) >= 2 || hasKwargsSplat(p.File, call) {
+		return
+	}
+	p.Report(call, "`torch.load` without `map_location` restores tensors onto the device they were saved from "+
+		"(GPU 0 in every process, or an error without a GPU); pass `map_location=\"cpu\"` or the target device")
+}
