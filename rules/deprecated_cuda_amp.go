@@ -66,7 +66,7 @@ var cudaAmpReplacements = map[string]string{
 
 func checkDeprecatedCudaAmp(p *analyzer.Pass, n analyzer.NodeID) {
 	f, m := p.File, p.Model
-	target := n
+	var target analyzer.NodeID
 	if f.Kind(n) == analyzer.KindDecorator {
 		// A bare decorator (@custom_bwd); a called one is seen as a call.
 		target = f.FirstChild(n)
