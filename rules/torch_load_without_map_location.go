@@ -38,7 +38,9 @@ model.load_state_dict(state["model"])
 
 ## Known problems
 A call that passes ` + "`**kwargs`" + ` is not reported, since ` + "`map_location`" + ` may be
-among them. Checkpoints that hold only CPU tensors are harmless either way.
+among them, nor one that reads an ` + "`io.BytesIO`" + ` (an object serialized in
+the same process). Checkpoints that hold only CPU tensors are harmless
+either way.
 
 ## References
 - [torch.load](https://pytorch.org/docs/stable/generated/torch.load.html)
@@ -51,9 +53,26 @@ func checkTorchLoadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) {
 	if m.CallName(call) != "torch.load" {
 		return
 	}
-	if m.Keyword(call, "map_location") != analyzer.NoNode || len(m.Args(call)) >= 2 || hasKwargsSplat(p.File, call) {
+	args := m.Args(call)
+	if m.Keyword(call, "map_location") != analyzer.NoNode || len(args) >= 2 || hasKwargsSplat(p.File, call) {
 		return
+	}
+	if len(args) == 1 && inMemoryBuffer(m, args[0]) {
+		return // a round trip through memory in this process, not a checkpoint
 	}
 	p.Report(call, "`torch.load` without `map_location` restores tensors onto the device they were saved from "+
 		"(GPU 0 in every process, or an error without a GPU); pass `map_location=\"cpu\"` or the target device")
+}
+
+// inMemoryBuffer reports whether e is an io.BytesIO, directly or through
+// the name it was assigned to.
+func inMemoryBuffer(m *analyzer.Model, e analyzer.NodeID) bool {
+	f := m.File
+	e = f.Unparen(e)
+	if f.Kind(e) == analyzer.KindIdentifier {
+		if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindAssign && !b.Unpacked {
+			e = f.Unparen(b.Value)
+		}
+	}
+	return f.Kind(e) == analyzer.KindCall && m.CallName(e) == "io.BytesIO"
 }
