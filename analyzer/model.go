@@ -29,6 +29,7 @@ type Model struct {
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	testFile          bool
 	memo              map[any]any
+	callNames         map[NodeID]string
 	gradAt            []int8 // memoized GradModeAt per node, -1 unknown
 }
 
@@ -126,12 +127,21 @@ func (m *Model) qualified(expr NodeID, depth int) string {
 	return ""
 }
 
-// CallName returns the qualified name of the function a call calls.
+// CallName returns the qualified name of the function a call calls. Every
+// rule asks it of the calls it sees, so each answer is computed once.
 func (m *Model) CallName(call NodeID) string {
 	if m.File.Kind(call) != KindCall {
 		return ""
 	}
-	return m.QualifiedName(m.File.Field(call, FieldFunction))
+	if q, ok := m.callNames[call]; ok {
+		return q
+	}
+	if m.callNames == nil {
+		m.callNames = make(map[NodeID]string)
+	}
+	q := m.QualifiedName(m.File.Field(call, FieldFunction))
+	m.callNames[call] = q
+	return q
 }
 
 // MethodName returns the attribute name of a method call `x.name(...)`,
