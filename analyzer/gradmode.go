@@ -307,12 +307,6 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 	return GradDisabled
 }
 
-// CallSites returns the calls in this file that call the function def.
-func (m *Model) CallSites(def NodeID) []NodeID {
-	m.indexCalls()
-	return m.callSites[def]
-}
-
 // indexCalls resolves every call and every other use of a local function
 // or method name, once per file.
 func (m *Model) indexCalls() {

@@ -285,22 +285,6 @@ func (m *Model) classInherits(class NodeID, pred func(string) bool, seen map[Nod
 	return false
 }
 
-// Statement returns the statement that contains id: the ancestor whose
-// parent is a block or the module.
-func (m *Model) Statement(id NodeID) NodeID {
-	f := m.File
-	for n := id; n != NoNode; n = f.Parent(n) {
-		p := f.Parent(n)
-		if p == NoNode {
-			return n
-		}
-		if k := f.Kind(p); k == KindBlock || k == KindModule {
-			return n
-		}
-	}
-	return NoNode
-}
-
 // Memo returns the value cached under key, computing it on first use. It
 // lets a rule compute a per-function answer once per file.
 func (m *Model) Memo(key any, compute func() any) any {

@@ -1,9 +1,6 @@
 package analyzer
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // Severity is a rule's default level in SARIF and editors.
 type Severity uint8
@@ -64,9 +61,6 @@ type Diagnostic struct {
 
 const maxSourceLines = 4
 
-// Code returns the rule code of the diagnostic.
-func (d *Diagnostic) Code() string { return d.Rule.Code }
-
 // Pass is what a rule's Check sees: the file, its semantic model, and a
 // way to report.
 type Pass struct {
@@ -80,11 +74,6 @@ type Pass struct {
 func (p *Pass) Report(node NodeID, message string) {
 	n := p.File.N(node)
 	p.ReportRange(n.Start, n.End, message)
-}
-
-// Reportf reports a finding spanning node with a formatted message.
-func (p *Pass) Reportf(node NodeID, format string, args ...any) {
-	p.Report(node, fmt.Sprintf(format, args...))
 }
 
 // ReportRange reports a finding over the bytes [start, end).

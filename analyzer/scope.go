@@ -66,17 +66,6 @@ type bindKey struct {
 // in source order through Binding.next.
 type bindChain struct{ first, last int32 }
 
-// Bindings returns the bindings of name in scope s, in source order.
-func (m *Model) Bindings(s ScopeID, name string) []*Binding {
-	var out []*Binding
-	if c, ok := m.bindIndex[bindKey{s, name}]; ok {
-		for i := c.first; i >= 0; i = m.binds[i].next {
-			out = append(out, &m.binds[i])
-		}
-	}
-	return out
-}
-
 // lastBinding returns the last binding of name in scope s, or nil.
 func (m *Model) lastBinding(s ScopeID, name string) *Binding {
 	if c, ok := m.bindIndex[bindKey{s, name}]; ok {
@@ -373,19 +362,6 @@ func dotted(f *File, id NodeID) string {
 		return f.Text(id)
 	}
 	return strings.Join(parts, ".")
-}
-
-// ScopeOf returns the scope in which id is evaluated.
-func (m *Model) ScopeOf(id NodeID) ScopeID { return m.scopeOf[id] }
-
-// Scope returns the scope with the given ID.
-func (m *Model) Scope(s ScopeID) *Scope { return &m.Scopes[s] }
-
-// DefScope returns the scope that a function, class, lambda or
-// comprehension node opens.
-func (m *Model) DefScope(def NodeID) (ScopeID, bool) {
-	s, ok := m.defScope[def]
-	return s, ok
 }
 
 // Resolve returns the binding that the identifier use refers to, or nil

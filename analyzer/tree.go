@@ -24,9 +24,6 @@ type Node struct {
 	symbol                          uint16 // tree-sitter's own symbol, for messages
 }
 
-// Named reports whether the node is a named node of the grammar.
-func (n *Node) Named() bool { return n.named != 0 }
-
 // Missing reports whether tree-sitter inserted the node to recover from a
 // syntax error.
 func (n *Node) Missing() bool { return n.missing != 0 }
@@ -239,28 +236,6 @@ func (f *File) Line(n int) string {
 		end--
 	}
 	return string(f.Src[start:end])
-}
-
-// LineStart returns the byte offset at which 1-based line n starts.
-func (f *File) LineStart(n int) uint32 {
-	if f.lines == nil {
-		f.buildLines()
-	}
-	if n < 1 {
-		return 0
-	}
-	if n > len(f.lines) {
-		return uint32(len(f.Src))
-	}
-	return f.lines[n-1]
-}
-
-// LineCount returns the number of lines.
-func (f *File) LineCount() int {
-	if f.lines == nil {
-		f.buildLines()
-	}
-	return len(f.lines)
 }
 
 func (f *File) String() string { return fmt.Sprintf("File(%s, %d nodes)", f.Path, len(f.Nodes)) }
