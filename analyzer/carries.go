@@ -252,8 +252,8 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 	switch f.Kind(v) {
 	case KindIdentifier:
 		// outputs = loss_func(x); loss, n, logs = outputs
-		if b := m.Resolve(v); depth < 8 && b != nil && b.Kind == BindAssign && !b.Unpacked {
-			return m.elementCarriesDepth(b.Value, index, depth+1)
+		if v := m.AssignedValue(v); depth < 8 && v != NoNode {
+			return m.elementCarriesDepth(v, index, depth+1)
 		}
 	case KindTuple, KindExpressionList, KindList:
 		if index >= 0 || index <= -2 {

@@ -447,6 +447,15 @@ func (m *Model) chainLen(c bindChain) int {
 	return n
 }
 
+// AssignedValue returns the value a name was bound to by a plain
+// assignment (`x = value`), or NoNode when id is not such a name.
+func (m *Model) AssignedValue(id NodeID) NodeID {
+	if b := m.Resolve(id); b != nil && b.Kind == BindAssign && !b.Unpacked {
+		return b.Value
+	}
+	return NoNode
+}
+
 // bindingPos is the offset from which a binding is in effect: the end of
 // an assignment (so `x = x + 1` reads the old x), the start of a
 // definition's name.

@@ -187,8 +187,8 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 	}
 	switch f.Kind(e) {
 	case analyzer.KindIdentifier:
-		b := m.Resolve(e)
-		return b != nil && b.Kind == analyzer.BindAssign && !b.Unpacked && isSynthetic(m, b.Value, depth+1)
+		v := m.AssignedValue(e)
+		return v != analyzer.NoNode && isSynthetic(m, v, depth+1)
 	case analyzer.KindSubscript:
 		return isSynthetic(m, f.Field(e, analyzer.FieldValue), depth+1)
 	case analyzer.KindCall:

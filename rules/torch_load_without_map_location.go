@@ -69,10 +69,8 @@ func checkTorchLoadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) {
 func inMemoryBuffer(m *analyzer.Model, e analyzer.NodeID) bool {
 	f := m.File
 	e = f.Unparen(e)
-	if f.Kind(e) == analyzer.KindIdentifier {
-		if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindAssign && !b.Unpacked {
-			e = f.Unparen(b.Value)
-		}
+	if v := m.AssignedValue(e); v != analyzer.NoNode {
+		e = f.Unparen(v)
 	}
 	return f.Kind(e) == analyzer.KindCall && m.CallName(e) == "io.BytesIO"
 }
