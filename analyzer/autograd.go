@@ -92,6 +92,12 @@ func isFunctionalLoss(q string) bool {
 // forward() or derives from a base named like a model (`BaseFairseqModel`,
 // `DenseDetector`, `ModelMixin`).
 func (m *Model) IsModuleClass(class NodeID) bool {
+	return m.Memo(moduleClassKey{class}, func() any { return m.isModuleClass(class) }).(bool)
+}
+
+type moduleClassKey struct{ class NodeID }
+
+func (m *Model) isModuleClass(class NodeID) bool {
 	if m.ClassInherits(class, func(q string) bool {
 		return strings.HasPrefix(q, "torch.nn.") ||
 			strings.HasSuffix(q, ".LightningModule") ||
@@ -224,23 +230,34 @@ func (m *Model) annotatedCallable(param NodeID) Callable {
 // selfAttrValue finds the value last assigned to `self.attr` in the class
 // whose method contains attr (usually in __init__).
 func (m *Model) selfAttrValue(attr NodeID) NodeID {
-	f := m.File
 	class := m.EnclosingClass(attr)
 	if class == NoNode {
 		return NoNode
 	}
-	key := f.Text(attr)
-	found := NoNode
-	f.Walk(class, func(id NodeID) {
-		if f.Kind(id) != KindAssignment {
-			return
-		}
-		left := f.Field(id, FieldLeft)
-		if f.Kind(left) == KindAttribute && f.TextIs(left, key) {
-			found = f.Field(id, FieldRight)
-		}
-	})
-	return found
+	if v, ok := m.selfAttrs(class)[m.File.Text(attr)]; ok {
+		return v
+	}
+	return NoNode
+}
+
+type selfAttrsKey struct{ class NodeID }
+
+// selfAttrs maps each `self.x` assigned in class to the last value
+// assigned to it, found in one walk of the class.
+func (m *Model) selfAttrs(class NodeID) map[string]NodeID {
+	return m.Memo(selfAttrsKey{class}, func() any {
+		f := m.File
+		out := map[string]NodeID{}
+		f.Walk(class, func(id NodeID) {
+			if f.Kind(id) != KindAssignment {
+				return
+			}
+			if left := f.Field(id, FieldLeft); f.Kind(left) == KindAttribute {
+				out[f.Text(left)] = f.Field(id, FieldRight)
+			}
+		})
+		return out
+	}).(map[string]NodeID)
 }
 
 // instanceOf classifies the value of an expression that builds an object:
