@@ -298,3 +298,17 @@ func (m *Model) Memo(key any, compute func() any) any {
 	m.memo[key] = v
 	return v
 }
+
+// ImportedAt tells what name would refer to if used at node at: the
+// qualified name it was imported as, or "" when it is bound by something
+// other than an import; bound is false when the name is not bound there.
+func (m *Model) ImportedAt(name string, at NodeID) (qualified string, bound bool) {
+	b := m.ResolveName(name, m.scopeOf[at], m.File.N(at).Start)
+	if b == nil {
+		return "", false
+	}
+	if b.Kind != BindImport {
+		return "", true
+	}
+	return b.Qualified, true
+}

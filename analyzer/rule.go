@@ -33,6 +33,9 @@ type Rule struct {
 	Tags      []string // SARIF tags
 	// Preview rules must be selected by their exact code or name.
 	Preview bool
+	// Fixable rules offer a fix for some of their findings; their doc has
+	// a "Fix safety" section.
+	Fixable bool
 	// Kinds lists the node kinds Check wants; the runner calls Check once
 	// for every node of those kinds. A rule with no Check is produced by
 	// the runner itself (syntax and read errors).
@@ -57,6 +60,8 @@ type Diagnostic struct {
 	// Source holds the text of the lines the finding spans (at most
 	// maxSourceLines), for the full output format.
 	Source []string
+	// Fix resolves the finding, when the rule knows how.
+	Fix *Fix
 }
 
 const maxSourceLines = 4

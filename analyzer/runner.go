@@ -142,32 +142,23 @@ func unwrapPathError(err error) error {
 	return err
 }
 
+func (r *Runner) workers() int {
+	if r.Workers > 0 {
+		return r.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // LintFiles lints paths in parallel and returns the diagnostics sorted by
 // path, line, column and code, whatever the scheduling, and the internal
 // failures, in path order.
 func (r *Runner) LintFiles(paths []string) ([]Diagnostic, []error) {
-	workers := r.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := r.workers()
 	results := make([][]Diagnostic, len(paths))
 	failures := make([]error, len(paths))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				results[i], failures[i] = r.LintFile(paths[i])
-			}
-		}()
-	}
-	for i := range paths {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	parallel(workers, len(paths), func(i int) {
+		results[i], failures[i] = r.LintFile(paths[i])
+	})
 	var all []Diagnostic
 	for _, ds := range results {
 		all = append(all, ds...)
@@ -180,6 +171,27 @@ func (r *Runner) LintFiles(paths []string) ([]Diagnostic, []error) {
 		}
 	}
 	return all, errs
+}
+
+// parallel calls do(i) for every i in [0, n) on the given number of
+// goroutines.
+func parallel(workers, n int, do func(i int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				do(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 }
 
 // SortDiagnostics orders diagnostics by path, line, column, then code.

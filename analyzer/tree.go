@@ -238,4 +238,37 @@ func (f *File) Line(n int) string {
 	return string(f.Src[start:end])
 }
 
+// LineStart returns the offset where the line holding off begins.
+func (f *File) LineStart(off uint32) uint32 {
+	i := f.LineIndex(off) // builds the line table
+	return f.lines[i]
+}
+
+// Indent returns the leading spaces and tabs of the line holding off.
+func (f *File) Indent(off uint32) string {
+	start := f.LineStart(off)
+	end := start
+	for int(end) < len(f.Src) && (f.Src[end] == ' ' || f.Src[end] == '\t') {
+		end++
+	}
+	return string(f.Src[start:end])
+}
+
+// Newline returns the file's line ending: that of its first line, or
+// "\n" for a file of one line.
+func (f *File) Newline() string {
+	for i, c := range f.Src {
+		switch c {
+		case '\n':
+			return "\n"
+		case '\r':
+			if i+1 < len(f.Src) && f.Src[i+1] == '\n' {
+				return "\r\n"
+			}
+			return "\r"
+		}
+	}
+	return "\n"
+}
+
 func (f *File) String() string { return fmt.Sprintf("File(%s, %d nodes)", f.Path, len(f.Nodes)) }
