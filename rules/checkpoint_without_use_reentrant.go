@@ -14,6 +14,7 @@ var CheckpointWithoutUseReentrant = &analyzer.Rule{
 	Severity:  analyzer.SeverityWarning,
 	Precision: "very-high",
 	Tags:      []string{"memory", "autograd"},
+	Fixable:   true,
 	Kinds:     []analyzer.Kind{analyzer.KindCall},
 	Check:     checkCheckpointWithoutUseReentrant,
 	Doc: `## What it does
@@ -44,6 +45,12 @@ def forward(self, x):
     return checkpoint(self.block, x, use_reentrant=False)
 ` + "```" + `
 
+## Fix safety
+The fix passes ` + "`use_reentrant=False`" + `. It is unsafe: the non-reentrant
+variant differs in corner cases (it supports keyword arguments and inputs
+that do not require grad, and checks that the recomputation matches), so
+code that relied on the old behaviour may change.
+
 ## Known problems
 A call that passes ` + "`**kwargs`" + ` is not reported, since the keyword may be in
 them. Switching to ` + "`use_reentrant=False`" + ` can change behaviour for code
@@ -61,8 +68,12 @@ func checkCheckpointWithoutUseReentrant(p *analyzer.Pass, call analyzer.NodeID) 
 		if m.Keyword(call, "use_reentrant") != analyzer.NoNode || hasKwargsSplat(p.File, call) {
 			return
 		}
-		p.Report(call, fmt.Sprintf("`%s` without `use_reentrant` warns on every call and uses the reentrant variant, "+
-			"which ignores inputs that do not require grad and breaks `torch.autograd.grad`; pass `use_reentrant=False`", q))
+		var fix *analyzer.Fix
+		if e, ok := appendArgument(p.File, call, "use_reentrant=False"); ok {
+			fix = &analyzer.Fix{Message: "Pass `use_reentrant=False`", Applicability: analyzer.Unsafe, Edits: []analyzer.Edit{e}}
+		}
+		p.ReportFix(call, fmt.Sprintf("`%s` without `use_reentrant` warns on every call and uses the reentrant variant, "+
+			"which ignores inputs that do not require grad and breaks `torch.autograd.grad`; pass `use_reentrant=False`", q), fix)
 	}
 }
 

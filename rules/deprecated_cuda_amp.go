@@ -15,6 +15,7 @@ var DeprecatedCudaAmp = &analyzer.Rule{
 	Severity:  analyzer.SeverityWarning,
 	Precision: "very-high",
 	Tags:      []string{"deprecated", "amp"},
+	Fixable:   true,
 	Kinds:     []analyzer.Kind{analyzer.KindCall, analyzer.KindDecorator},
 	Check:     checkDeprecatedCudaAmp,
 	Doc: `## What it does
@@ -41,6 +42,15 @@ scaler = torch.amp.GradScaler("cuda")
 with torch.amp.autocast("cuda", dtype=torch.bfloat16):
     loss = model(x)
 ` + "```" + `
+
+## Fix safety
+The fix is safe: it names the ` + "`torch.amp`" + ` replacement, passes the device
+type ` + "`\"cuda\"`" + ` and turns ` + "`autocast`" + `'s positional arguments into keywords,
+since the two signatures order them differently. It adds ` + "`import torch`" + `
+when the name ` + "`torch`" + ` is unbound. The replacements exist from PyTorch 2.4,
+the release that deprecated the old names; code that must still run on
+older releases keeps the old names behind a version check, which this rule
+does not report.
 
 ## Known problems
 ` + "`torch.cpu.amp`" + ` is deprecated too, but is not reported: this rule is about
@@ -81,7 +91,102 @@ func checkDeprecatedCudaAmp(p *analyzer.Pass, n analyzer.NodeID) {
 	if !ok || versionFallback(m, n) {
 		return
 	}
-	p.Report(target, fmt.Sprintf("`%s` is deprecated and warns on every call; use `%s`", q, use))
+	p.ReportFix(target, fmt.Sprintf("`%s` is deprecated and warns on every call; use `%s`", q, use), cudaAmpFix(m, n, target, q))
+}
+
+// autocastParams are the positional parameters of torch.cuda.amp.autocast,
+// which torch.amp.autocast takes in another order after the device type.
+var autocastParams = []string{"enabled", "dtype", "cache_enabled"}
+
+// cudaAmpFix rewrites a deprecated call or decorator to its torch.amp
+// form, or returns nil when it cannot do so exactly (a `*args` splat, or
+// no way to name torch).
+func cudaAmpFix(m *analyzer.Model, n, target analyzer.NodeID, q string) *analyzer.Fix {
+	f := m.File
+	base := q[strings.LastIndexByte(q, '.')+1:]
+	var edits []analyzer.Edit
+	// The module torch: the chain's own root when it is torch
+	// (`th.cuda.amp.autocast` becomes `th.amp.autocast`), else the name
+	// torch, imported when unbound.
+	root := "torch"
+	if r := chainRoot(f, target); r != target && m.QualifiedName(r) == "torch" {
+		root = f.Text(r)
+	} else {
+		imp, ok := torchName(m, n)
+		if !ok {
+			return nil
+		}
+		if imp != nil {
+			edits = append(edits, *imp)
+		}
+	}
+	callee := root + ".amp." + base
+	tn := f.N(target)
+	if f.Kind(n) == analyzer.KindDecorator {
+		// A bare @custom_fwd / @custom_bwd.
+		edits = append(edits, analyzer.Replace(tn.Start, tn.End, callee+`(device_type="cuda")`))
+		return &analyzer.Fix{Message: "Use `" + callee + "`", Applicability: analyzer.Safe, Edits: edits}
+	}
+	args := f.Field(n, analyzer.FieldArguments)
+	if f.Kind(args) != analyzer.KindArgumentList {
+		return nil
+	}
+	var positional []analyzer.NodeID
+	first := analyzer.NoNode
+	splat := false
+	f.Children(args, func(c analyzer.NodeID) bool {
+		switch f.Kind(c) {
+		case analyzer.KindComment:
+			return true
+		case analyzer.KindListSplat:
+			splat = true
+		case analyzer.KindKeywordArgument, analyzer.KindDictionarySplat:
+		default:
+			positional = append(positional, c)
+		}
+		if first == analyzer.NoNode {
+			first = c
+		}
+		return true
+	})
+	if splat {
+		return nil
+	}
+	edits = append(edits, analyzer.Replace(tn.Start, tn.End, callee))
+	switch base {
+	case "custom_fwd", "custom_bwd":
+		if first == analyzer.NoNode {
+			edits = append(edits, analyzer.Insert(f.N(args).Start+1, `device_type="cuda"`))
+		} else {
+			e, _ := appendArgument(f, n, `device_type="cuda"`)
+			edits = append(edits, e)
+		}
+	default: // autocast, GradScaler: the device type comes first
+		// Edits at one offset apply in the order given: the device type
+		// goes before `enabled=` when both land on the first argument.
+		if first == analyzer.NoNode {
+			edits = append(edits, analyzer.Insert(f.N(args).Start+1, `"cuda"`))
+		} else {
+			edits = append(edits, analyzer.Insert(f.N(first).Start, `"cuda", `))
+		}
+		if base == "autocast" {
+			if len(positional) > len(autocastParams) {
+				return nil
+			}
+			for i, a := range positional {
+				edits = append(edits, analyzer.Insert(f.N(a).Start, autocastParams[i]+"="))
+			}
+		}
+	}
+	return &analyzer.Fix{Message: "Use `" + callee + "`", Applicability: analyzer.Safe, Edits: edits}
+}
+
+// chainRoot returns the identifier an attribute chain starts from.
+func chainRoot(f *analyzer.File, e analyzer.NodeID) analyzer.NodeID {
+	for f.Kind(e) == analyzer.KindAttribute {
+		e = f.Field(e, analyzer.FieldObject)
+	}
+	return e
 }
 
 // versionFallback reports whether n is the old-PyTorch branch of a

@@ -15,6 +15,7 @@ var EvalWithoutNoGrad = &analyzer.Rule{
 	Severity:  analyzer.SeverityWarning,
 	Precision: "high",
 	Tags:      []string{"memory", "autograd", "performance"},
+	Fixable:   true,
 	Kinds:     []analyzer.Kind{analyzer.KindCall},
 	Check:     checkEvalWithoutNoGrad,
 	Doc: `## What it does
@@ -56,6 +57,12 @@ def evaluate(model, loader):
 ` + "```" + `
 ` + "`torch.inference_mode()`" + ` is stricter and faster still, when the outputs never
 re-enter autograd.
+
+## Fix safety
+When the finding is in a function named for evaluation, the fix decorates
+that function with ` + "`@torch.no_grad()`" + ` (adding ` + "`import torch`" + ` when the name
+is unbound). It is unsafe: a caller that back-propagates through the
+function's results would stop getting gradients.
 
 ## Known problems
 A function is treated as grad-disabled when every call of it in the same
@@ -100,9 +107,40 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if fn != analyzer.Root && isEvalName(m.FunctionName(fn)) {
 		where = fmt.Sprintf("in `%s`", m.FunctionName(fn))
 	}
-	p.Report(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s: autograd records the graph and keeps "+
+	var fix *analyzer.Fix
+	if fn != analyzer.Root && isEvalName(m.FunctionName(fn)) {
+		fix = noGradDecoratorFix(m, fn)
+	}
+	p.ReportFix(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s: autograd records the graph and keeps "+
 		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` "+
-		"(or `torch.inference_mode()`)", analyzer.Snippet(f.Text(call), 40), where))
+		"(or `torch.inference_mode()`)", analyzer.Snippet(f.Text(call), 40), where), fix)
+}
+
+// noGradDecoratorFix decorates an evaluation function with
+// `@torch.no_grad()`, on the line just above its `def` so that it wraps
+// the function itself rather than a staticmethod or property object. It
+// returns nil for an `async def` (no_grad does not wrap coroutines) and
+// for a `def` that does not start its line.
+func noGradDecoratorFix(m *analyzer.Model, fn analyzer.NodeID) *analyzer.Fix {
+	f := m.File
+	if f.Kind(fn) != analyzer.KindFunctionDefinition {
+		return nil
+	}
+	start := f.N(fn).Start
+	indent := f.Indent(start)
+	if f.LineStart(start)+uint32(len(indent)) != start || !strings.HasPrefix(f.Text(fn), "def") {
+		return nil
+	}
+	imp, ok := torchName(m, fn)
+	if !ok {
+		return nil
+	}
+	var edits []analyzer.Edit
+	if imp != nil {
+		edits = append(edits, *imp)
+	}
+	edits = append(edits, analyzer.Insert(start, "@torch.no_grad()"+f.Newline()+indent))
+	return &analyzer.Fix{Message: "Decorate `" + m.FunctionName(fn) + "` with `@torch.no_grad()`", Applicability: analyzer.Unsafe, Edits: edits}
 }
 
 type evalKey struct{ fn analyzer.NodeID }
@@ -274,7 +312,7 @@ func usesGradients(m *analyzer.Model, fn analyzer.NodeID, from uint32) bool {
 		case analyzer.KindCall:
 			q := m.CallName(id)
 			uses = m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" ||
-				strings.HasPrefix(q, "torch.autograd.") || q == "torch.enable_grad"
+				(strings.HasPrefix(q, "torch.autograd.") && !variableNames[q]) || q == "torch.enable_grad"
 			if !uses && m.Keyword(id, "requires_grad") != analyzer.NoNode {
 				uses = f.Kind(m.Keyword(id, "requires_grad")) == analyzer.KindTrue
 			}

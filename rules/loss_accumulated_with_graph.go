@@ -15,6 +15,7 @@ var LossAccumulatedWithGraph = &analyzer.Rule{
 	Severity:  analyzer.SeverityWarning,
 	Precision: "high",
 	Tags:      []string{"memory", "autograd", "performance"},
+	Fixable:   true,
 	Kinds:     []analyzer.Kind{analyzer.KindAugmentedAssignment, analyzer.KindAssignment},
 	Check:     checkLossAccumulated,
 	Doc: `## What it does
@@ -61,6 +62,12 @@ for x, y in loader:
     optimizer.step()
     total_loss += loss.item()
 ` + "```" + `
+
+## Fix safety
+The fix calls ` + "`.item()`" + ` on an accumulated loss or reduction, and
+` + "`.detach()`" + ` on any other tensor (where ` + "`.item()`" + ` would raise on more than
+one element). It is unsafe: the accumulator may be back-propagated later
+in code the rule cannot see.
 
 ## Known problems
 Whether a value carries autograd history is inferred from the file alone:
@@ -118,16 +125,16 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		}
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
-	hint := detachHint(f, value)
+	hint := detachHint(m, value)
 	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
-		p.Report(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
+		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
 			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; "+
-			"accumulate `%s` instead", stmt, analyzer.Snippet(f.Text(target), 30), hint))
+			"accumulate `%s` instead", stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value))
 		return
 	}
-	p.Report(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
+	p.ReportFix(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
 		"every step's activations stay on the GPU until `%s` is freed; accumulate `%s` instead",
-		stmt, analyzer.Snippet(f.Text(target), 30), hint))
+		stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value))
 }
 
 // accumulation returns the target and the added value of `t += v`,
@@ -218,7 +225,15 @@ func isForwardMethod(m *analyzer.Model, fn analyzer.NodeID) bool {
 func mentions(f *analyzer.File, expr analyzer.NodeID, key string) bool {
 	found := false
 	f.Walk(expr, func(id analyzer.NodeID) {
-		if k := f.Kind(id); (k == analyzer.KindIdentifier || k == analyzer.KindAttribute || k == analyzer.KindSubscript) && accumulatorKey(f, id) == key {
+		k := f.Kind(id)
+		if k == analyzer.KindIdentifier && id != expr {
+			// The name of an attribute (`self.acts`) or of a keyword
+			// argument (`f(acts=x)`) is not a use of a variable acts.
+			if fl := f.N(id).Field; fl == analyzer.FieldAttribute || fl == analyzer.FieldName && f.Kind(f.Parent(id)) == analyzer.KindKeywordArgument {
+				return
+			}
+		}
+		if (k == analyzer.KindIdentifier || k == analyzer.KindAttribute || k == analyzer.KindSubscript) && accumulatorKey(f, id) == key {
 			found = true
 		}
 	})
@@ -258,11 +273,73 @@ func valueBackpropagated(m *analyzer.Model, value analyzer.NodeID, stepKeys map[
 
 // detachHint suggests the detached form of a value: `loss.item()`,
 // `(loss * n).item()`.
-func detachHint(f *analyzer.File, value analyzer.NodeID) string {
+func detachHint(m *analyzer.Model, value analyzer.NodeID) string {
+	f := m.File
 	val := analyzer.Snippet(f.Text(value), 40)
-	switch f.Kind(value) {
-	case analyzer.KindBinaryOperator, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression, analyzer.KindAwait:
-		return "(" + val + ").item()"
+	if needsParens(f, value) {
+		val = "(" + val + ")"
 	}
-	return val + ".item()"
+	return val + detachMethod(m, value)
+}
+
+// detachMethod is `.item()` for a value that reads as a scalar (a loss, a
+// reduction) and `.detach()` for any other tensor, on which `.item()`
+// would raise.
+func detachMethod(m *analyzer.Model, value analyzer.NodeID) string {
+	if scalarLike(m, value, 0) {
+		return ".item()"
+	}
+	return ".detach()"
+}
+
+// scalarLike reports whether e is a loss or a reduction: a loss call, a
+// name that says loss, `.loss`, `.sum()`/`.mean()`/`.norm()`, or
+// arithmetic on one of those.
+func scalarLike(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+	f := m.File
+	e = f.Unparen(e)
+	if depth > 4 {
+		return false
+	}
+	switch f.Kind(e) {
+	case analyzer.KindIdentifier:
+		return strings.Contains(strings.ToLower(f.Text(e)), "loss")
+	case analyzer.KindAttribute:
+		return strings.Contains(strings.ToLower(f.Text(f.Field(e, analyzer.FieldAttribute))), "loss")
+	case analyzer.KindCall:
+		switch m.MethodName(e) {
+		case "sum", "mean", "norm":
+			return len(m.Args(e)) == 0
+		}
+		return m.IsLossCall(e) || strings.HasSuffix(m.CallName(e), "_loss") || m.CallName(e) == "torch.nn.functional.cross_entropy"
+	case analyzer.KindBinaryOperator:
+		return scalarLike(m, f.Field(e, analyzer.FieldLeft), depth+1) || scalarLike(m, f.Field(e, analyzer.FieldRight), depth+1)
+	}
+	return false
+}
+
+// needsParens reports whether an expression must be parenthesised before
+// a method can be called on it.
+func needsParens(f *analyzer.File, e analyzer.NodeID) bool {
+	switch f.Kind(e) {
+	case analyzer.KindBinaryOperator, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression, analyzer.KindAwait,
+		analyzer.KindBooleanOperator, analyzer.KindNotOperator, analyzer.KindComparisonOperator, analyzer.KindLambda,
+		analyzer.KindNamedExpression, analyzer.KindInteger, analyzer.KindFloat:
+		return true
+	}
+	return false
+}
+
+// detachFix accumulates the value as a Python number (`.item()`) or, for
+// a tensor that may hold more than one element, detached. It is unsafe:
+// the accumulator may be back-propagated later in code not seen here.
+func detachFix(m *analyzer.Model, value analyzer.NodeID) *analyzer.Fix {
+	f := m.File
+	n := f.N(value)
+	method := detachMethod(m, value)
+	edits := []analyzer.Edit{analyzer.Insert(n.End, method)}
+	if needsParens(f, value) {
+		edits = []analyzer.Edit{analyzer.Insert(n.Start, "("), analyzer.Insert(n.End, ")"+method)}
+	}
+	return &analyzer.Fix{Message: "Accumulate `" + method + "`", Applicability: analyzer.Unsafe, Edits: edits}
 }

@@ -17,6 +17,7 @@ var All = []*analyzer.Rule{
 	IOError,
 	LossAccumulatedWithGraph,
 	EvalWithoutNoGrad,
+	VolatileHasNoEffect,
 	EmptyCacheInLoop,
 	DeprecatedCudaAmp,
 	CheckpointWithoutUseReentrant,

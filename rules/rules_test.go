@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -202,12 +203,13 @@ func TestSelection(t *testing.T) {
 		sel  Selection
 		want string
 	}{
-		{Selection{}, "TL101,TL201,TL301,TL401,TL402,TL403"},
+		{Selection{}, "TL101,TL201,TL202,TL301,TL401,TL402,TL403"},
 		{Selection{Select: []string{"TL1"}}, "TL101"},
 		{Selection{Select: []string{"TL1", "TL3"}}, "TL101,TL301"},
 		{Selection{Ignore: []string{"TL2", "TL4"}}, "TL101,TL301"},
 		{Selection{Select: []string{"TL201"}, ExtendSelect: []string{"empty-cache-in-loop"}}, "TL201,TL301"},
-		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL101"}}, "TL201,TL301,TL401,TL402,TL403"},
+		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL101"}}, "TL201,TL202,TL301,TL401,TL402,TL403"},
+		{Selection{Select: []string{"volatile-has-no-effect"}}, "TL202"},
 		{Selection{Select: []string{"TL4"}, Ignore: []string{"TL402"}}, "TL401,TL403"},
 		{Selection{Select: []string{"tl101"}}, "TL101"},
 		{Selection{Select: []string{"TL9"}}, "error: unknown rule selector \"TL9\" (expected a code such as TL101, a prefix such as TL1, a rule name, or ALL)"},
@@ -216,5 +218,128 @@ func TestSelection(t *testing.T) {
 		if got := codes(c.sel); got != c.want {
 			t.Errorf("%+v: got %s, want %s", c.sel, got, c.want)
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the .py.fixed golden files")
+
+// TestFixGolden applies every fix, unsafe ones included, to each fixture
+// and compares the result with <fixture>.py.fixed. The fixed source must
+// parse, be a fixed point (fixing it again changes nothing), and lose
+// exactly the findings whose fixes were applied.
+func TestFixGolden(t *testing.T) {
+	runner := analyzer.NewRunner(allRules(), SyntaxError, IOError)
+	fixedRules := map[*analyzer.Rule]bool{}
+	for _, path := range fixtures(t) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := path + ".fixed"
+		before := runner.LintSource(path, src)
+		for _, d := range before {
+			if d.Fix != nil && !d.Rule.Fixable {
+				t.Errorf("%s:%d: %s offers a fix but is not marked Fixable", path, d.Pos.Line, d.Rule.Code)
+			}
+		}
+		res := runner.FixSource(path, src, true)
+		for _, p := range res.Problems {
+			t.Errorf("%s: %s", path, p)
+		}
+		if len(res.Applied) == 0 {
+			if _, err := os.Stat(golden); err == nil {
+				t.Errorf("%s: no fix applies, but %s exists", path, golden)
+			}
+			continue
+		}
+		if *update {
+			if err := os.WriteFile(golden, res.Source, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Errorf("%s: %v (run go test ./rules -run TestFixGolden -update)", path, err)
+			continue
+		}
+		if string(res.Source) != string(want) {
+			t.Errorf("%s: fixed source differs from %s (run with -update and review the diff)", path, golden)
+		}
+		again := runner.FixSource(path, res.Source, true)
+		if len(again.Applied) != 0 || string(again.Source) != string(res.Source) {
+			t.Errorf("%s: fixing the fixed source applies %d more fixes", path, len(again.Applied))
+		}
+		if f, err := analyzer.Parse(golden, res.Source); err != nil || len(f.SyntaxErrors()) > 0 {
+			t.Errorf("%s: fixed source does not parse", path)
+		}
+		for _, d := range res.Remaining {
+			if d.Fix.Applicable(true) {
+				t.Errorf("%s:%d: %s still offers a fix after fixing", golden, d.Pos.Line, d.Rule.Code)
+			}
+		}
+		count := func(ds []analyzer.Diagnostic) map[*analyzer.Rule]int {
+			c := map[*analyzer.Rule]int{}
+			for _, d := range ds {
+				c[d.Rule]++
+			}
+			return c
+		}
+		was, now := count(before), count(res.Remaining)
+		applied := map[*analyzer.Rule]int{}
+		for _, r := range res.Applied {
+			applied[r]++
+			fixedRules[r] = true
+		}
+		for _, r := range All {
+			// A preview rule may advise on what a fix wrote (TL203 on
+			// the no_grad decorator of TL201's fix).
+			if !r.Preview && now[r] != was[r]-applied[r] {
+				t.Errorf("%s: %s had %d findings and %d fixes applied, but %d remain", path, r.Code, was[r], applied[r], now[r])
+			}
+		}
+	}
+	for _, r := range All {
+		if r.Fixable && !fixedRules[r] {
+			t.Errorf("%s is Fixable but no fixture has a fix of it applied", r.Code)
+		}
+	}
+}
+
+// TestFixKeepsEncoding fixes a file with a BOM, CRLF line endings, tab
+// indentation and non-ASCII identifiers: the edits must keep all four.
+func TestFixKeepsEncoding(t *testing.T) {
+	src := "\ufeffimport torch\r\n\r\n\r\ndef evaluate_données(model, données, chemin_é):\r\n" +
+		"\tmodel.load_state_dict(torch.load(chemin_é))\r\n\tmodel.eval()\r\n\tfor x in données:\r\n\t\tprint(model(x))\r\n"
+	want := "\ufeffimport torch\r\n\r\n\r\n@torch.no_grad()\r\ndef evaluate_données(model, données, chemin_é):\r\n" +
+		"\tmodel.load_state_dict(torch.load(chemin_é, map_location=\"cpu\"))\r\n\tmodel.eval()\r\n\tfor x in données:\r\n\t\tprint(model(x))\r\n"
+	runner := analyzer.NewRunner(allRules(), SyntaxError, IOError)
+	res := runner.FixSource("enc.py", []byte(src), true)
+	if got := string(res.Source); got != want {
+		t.Errorf("fixed source:\n%q\nwant:\n%q", got, want)
+	}
+	if len(res.Applied) != 2 || len(res.Remaining) != 0 {
+		t.Errorf("applied %d fixes, %d findings remain; want 2 and 0", len(res.Applied), len(res.Remaining))
+	}
+	// Nested in a class, indented with tabs: the decorator takes the def's indentation.
+	src = "import torch\n\nclass Evaluator:\n\tdef validate(self, model, x):\n\t\treturn model(x).tolist()\n"
+	want = "import torch\n\nclass Evaluator:\n\t@torch.no_grad()\n\tdef validate(self, model, x):\n\t\treturn model(x).tolist()\n"
+	if got := string(runner.FixSource("tabs.py", []byte(src), true).Source); got != want {
+		t.Errorf("fixed source:\n%q\nwant:\n%q", got, want)
+	}
+}
+
+// TestUnsafeFixesNeedOptIn checks that only safe fixes apply without
+// unsafe ones enabled, and that a file with a syntax error is not fixed.
+func TestUnsafeFixesNeedOptIn(t *testing.T) {
+	runner := analyzer.NewRunner(allRules(), SyntaxError, IOError)
+	src := "import torch\nscaler = torch.cuda.amp.GradScaler()\nstate = torch.load('x.pt')\n"
+	res := runner.FixSource("s.py", []byte(src), false)
+	want := "import torch\nscaler = torch.amp.GradScaler(\"cuda\")\nstate = torch.load('x.pt')\n"
+	if string(res.Source) != want || len(res.Applied) != 1 || len(res.Remaining) != 1 {
+		t.Errorf("safe-only fix: got %q (%d applied, %d remaining)", res.Source, len(res.Applied), len(res.Remaining))
+	}
+	broken := src + "def (:\n"
+	if res := runner.FixSource("b.py", []byte(broken), true); string(res.Source) != broken || len(res.Applied) != 0 {
+		t.Errorf("a file with a syntax error was changed: %q", res.Source)
 	}
 }

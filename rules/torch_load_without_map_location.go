@@ -10,6 +10,7 @@ var TorchLoadWithoutMapLocation = &analyzer.Rule{
 	Severity:  analyzer.SeverityWarning,
 	Precision: "high",
 	Tags:      []string{"memory", "cuda"},
+	Fixable:   true,
 	Kinds:     []analyzer.Kind{analyzer.KindCall},
 	Check:     checkTorchLoadWithoutMapLocation,
 	Doc: `## What it does
@@ -36,6 +37,10 @@ state = torch.load("checkpoint.pt", map_location="cpu")
 model.load_state_dict(state["model"])
 ` + "```" + `
 
+## Fix safety
+The fix adds ` + "`map_location=\"cpu\"`" + `. It is unsafe: code that relied on the
+tensors coming back on the GPU now gets CPU tensors and must move them.
+
 ## Known problems
 A call that passes ` + "`**kwargs`" + ` is not reported, since ` + "`map_location`" + ` may be
 among them, nor one that reads an ` + "`io.BytesIO`" + ` (an object serialized in
@@ -60,8 +65,15 @@ func checkTorchLoadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) {
 	if len(args) == 1 && inMemoryBuffer(m, args[0]) {
 		return // a round trip through memory in this process, not a checkpoint
 	}
-	p.Report(call, "`torch.load` without `map_location` restores tensors onto the device they were saved from "+
-		"(GPU 0 in every process, or an error without a GPU); pass `map_location=\"cpu\"` or the target device")
+	msg := "`torch.load` without `map_location` restores tensors onto the device they were saved from " +
+		"(GPU 0 in every process, or an error without a GPU); pass `map_location=\"cpu\"` or the target device"
+	var fix *analyzer.Fix
+	if e, ok := appendArgument(p.File, call, `map_location="cpu"`); ok {
+		// Unsafe: code that relies on tensors coming back on the GPU
+		// would now get CPU tensors.
+		fix = &analyzer.Fix{Message: "Add `map_location=\"cpu\"`", Applicability: analyzer.Unsafe, Edits: []analyzer.Edit{e}}
+	}
+	p.ReportFix(call, msg, fix)
 }
 
 // inMemoryBuffer reports whether e is an io.BytesIO, directly or through

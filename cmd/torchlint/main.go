@@ -135,6 +135,8 @@ type checkFlags struct {
 	selectRules  []string
 	extendSelect []string
 	ignore       []string
+
+	fix, noFix, unsafeFixes, noUnsafeFixes, fixOnly, diff, showFixes bool
 }
 
 var formats = map[string]func(io.Writer, *report) error{
@@ -162,6 +164,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.StringSliceVar(&cf.selectRules, "select", nil, "rules to enable, by code, prefix (TL1) or name; replaces the default set")
 	fs.StringSliceVar(&cf.extendSelect, "extend-select", nil, "rules to enable in addition to the selected ones")
 	fs.StringSliceVar(&cf.ignore, "ignore", nil, "rules to disable, by code, prefix or name")
+	fs.BoolVar(&cf.fix, "fix", false, "apply fixes to resolve findings (safe fixes only, unless --unsafe-fixes)")
+	fs.BoolVar(&cf.noFix, "no-fix", false, "do not apply fixes (overrides --fix, --fix-only and --diff)")
+	fs.BoolVar(&cf.unsafeFixes, "unsafe-fixes", false, "include fixes that may change the program's behaviour")
+	fs.BoolVar(&cf.noUnsafeFixes, "no-unsafe-fixes", false, "exclude unsafe fixes (overrides --unsafe-fixes)")
+	fs.BoolVar(&cf.fixOnly, "fix-only", false, "apply fixes and report only what was fixed; implies --fix")
+	fs.BoolVar(&cf.diff, "diff", false, "write a diff of the fixes to standard output instead of changing files; implies --fix-only")
+	fs.BoolVar(&cf.showFixes, "show-fixes", false, "list the fixes applied, per file and rule")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: torchlint check [flags] [PATH...]\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -197,15 +206,52 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	runner := analyzer.NewRunner(enabled, rules.SyntaxError, rules.IOError)
-	diags, failures := runner.LintFiles(files)
-	rep := &report{Diagnostics: diags, Files: len(files), Cwd: cwd}
+	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
+	rep := &report{Files: len(files), Cwd: cwd, Unsafe: unsafe}
+	var failures []error
+	var fixes []analyzer.FileFix
+	fixing := (cf.fix || cf.fixOnly || cf.diff) && !cf.noFix
+	if fixing {
+		fixes = runner.FixFiles(files, unsafe)
+		failures = applyFixResults(runner, fixes, paths, !cf.diff, stderr)
+		rep.FixMode = true
+		for i := range fixes {
+			rep.Diagnostics = append(rep.Diagnostics, fixes[i].Remaining...)
+			rep.Fixed += len(fixes[i].Applied)
+		}
+		analyzer.SortDiagnostics(rep.Diagnostics)
+	} else {
+		rep.Diagnostics, failures = runner.LintFiles(files)
+	}
 	var buf bytes.Buffer
-	if err := write(&buf, rep); err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: write %s output: %v\n", cf.format, err)
+	var err2 error
+	switch {
+	case fixing && cf.diff:
+		err2 = writeDiff(&buf, rep, fixes)
+	case fixing && (cf.fixOnly || cf.diff):
+		if rep.Fixed == 0 {
+			fmt.Fprintln(&buf, "No errors fixed.")
+		} else {
+			fmt.Fprintf(&buf, "Fixed %s.\n", plural(rep.Fixed, "error", "errors"))
+		}
+	default:
+		err2 = write(&buf, rep)
+	}
+	if err2 != nil {
+		fmt.Fprintf(stderr, "torchlint: error: write %s output: %v\n", cf.format, err2)
 		return exitError
 	}
+	if cf.showFixes && fixing && !cf.diff {
+		// Text formats carry the list; machine formats keep standard
+		// output parseable, so it goes to standard error.
+		if cf.format == "full" || cf.format == "concise" || cf.fixOnly {
+			writeFixedSummary(&buf, rep, fixes)
+		} else {
+			writeFixedSummary(stderr, rep, fixes)
+		}
+	}
 	if cf.outputFile != "" {
-		if err := writeFileAtomic(cf.outputFile, buf.Bytes()); err != nil {
+		if err := writeFileAtomic(cf.outputFile, buf.Bytes(), 0o644); err != nil {
 			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 			return exitError
 		}
@@ -219,15 +265,58 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(failures) > 0:
 		return exitError
-	case len(diags) > 0:
+	case fixing && cf.diff:
+		changed := 0
+		for i := range fixes {
+			changed += len(fixes[i].Applied)
+		}
+		if changed > 0 {
+			fmt.Fprintf(stderr, "Would fix %s.\n", plural(changed, "error", "errors"))
+			return exitFindings
+		}
+		return exitClean
+	case fixing && cf.fixOnly:
+		return exitClean
+	case len(rep.Diagnostics) > 0:
 		return exitFindings
 	}
 	return exitClean
 }
 
+// applyFixResults writes the fixed files (when write is set), warns about
+// fixes that were dropped, and returns the failures. A file that cannot
+// be written keeps its original findings and no applied fixes.
+func applyFixResults(runner *analyzer.Runner, fixes []analyzer.FileFix, roots []string, write bool, stderr io.Writer) []error {
+	var failures []error
+	for i := range fixes {
+		ff := &fixes[i]
+		if ff.Err != nil {
+			failures = append(failures, ff.Err)
+			continue
+		}
+		for _, p := range ff.Problems {
+			sep := ": "
+			if p != "" && p[0] >= '0' && p[0] <= '9' {
+				sep = ":" // a line:column location
+			}
+			fmt.Fprintf(stderr, "torchlint: warning: %s%s%s\n", ff.Path, sep, p)
+		}
+		if !write || len(ff.Applied) == 0 || bytes.Equal(ff.Original, ff.Source) {
+			continue
+		}
+		if err := writeBack(ff.Path, ff.Original, ff.Source, roots); err != nil {
+			failures = append(failures, err)
+			ff.Applied, ff.Source = nil, ff.Original
+			ff.Remaining = runner.LintSource(ff.Path, ff.Original)
+		}
+	}
+	return failures
+}
+
 // writeFileAtomic writes data to path through a temporary file in the
-// same directory, so a reader never sees a partial report.
-func writeFileAtomic(path string, data []byte) error {
+// same directory, synced and then renamed over path, so that a reader
+// never sees a partial file and a failure leaves path as it was.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -248,7 +337,7 @@ func writeFileAtomic(path string, data []byte) error {
 		_ = os.Remove(name)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := os.Chmod(name, 0o644); err != nil {
+	if err := os.Chmod(name, mode); err != nil {
 		_ = os.Remove(name)
 		return fmt.Errorf("write %s: %w", path, err)
 	}

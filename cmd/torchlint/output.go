@@ -15,6 +15,20 @@ type report struct {
 	Diagnostics []analyzer.Diagnostic
 	Files       int
 	Cwd         string
+	// Unsafe is set when unsafe fixes are enabled: they count as
+	// applicable in the markers and summary.
+	Unsafe bool
+	// FixMode is set when fixes were applied; Fixed counts them.
+	FixMode bool
+	Fixed   int
+}
+
+// marker is " [*]" for a finding whose fix --fix would apply.
+func (r *report) marker(d *analyzer.Diagnostic) string {
+	if d.Fix.Applicable(r.Unsafe) {
+		return " [*]"
+	}
+	return ""
 }
 
 // displayPath shows a path relative to the working directory when it lies
@@ -37,12 +51,38 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// writeSummary ends the text formats as Ruff does: the count of findings
+// (fixed and remaining after --fix), then what --fix could still do.
 func writeSummary(w io.Writer, r *report) {
-	if len(r.Diagnostics) == 0 {
+	n := len(r.Diagnostics)
+	switch {
+	case r.FixMode && r.Fixed > 0:
+		fmt.Fprintf(w, "Found %s (%d fixed, %d remaining).\n", plural(n+r.Fixed, "error", "errors"), r.Fixed, n)
+	case n == 0:
 		fmt.Fprintln(w, "All checks passed!")
 		return
+	default:
+		fmt.Fprintf(w, "Found %s.\n", plural(n, "error", "errors"))
 	}
-	fmt.Fprintf(w, "Found %s.\n", plural(len(r.Diagnostics), "error", "errors"))
+	fixable, hidden := 0, 0
+	for i := range r.Diagnostics {
+		switch d := &r.Diagnostics[i]; {
+		case d.Fix.Applicable(r.Unsafe):
+			fixable++
+		case d.Fix != nil:
+			hidden++
+		}
+	}
+	hiddenNote := ""
+	if hidden > 0 {
+		hiddenNote = fmt.Sprintf(" (%s can be enabled with the `--unsafe-fixes` option)", plural(hidden, "hidden fix", "hidden fixes"))
+	}
+	switch {
+	case fixable > 0:
+		fmt.Fprintf(w, "[*] %d fixable with the `--fix` option%s.\n", fixable, hiddenNote)
+	case hidden > 0:
+		fmt.Fprintf(w, "No fixes available%s.\n", hiddenNote)
+	}
 }
 
 // writeConcise writes one line per finding: path:line:col: CODE message.
@@ -50,7 +90,7 @@ func writeConcise(out io.Writer, r *report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
+		fmt.Fprintf(w, "%s:%d:%d: %s%s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, r.marker(d), d.Message)
 	}
 	writeSummary(w, r)
 	return w.err
@@ -62,7 +102,7 @@ func writeFull(out io.Writer, r *report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		fmt.Fprintf(w, "%s:%d:%d: %s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
+		fmt.Fprintf(w, "%s:%d:%d: %s%s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, r.marker(d), d.Message)
 		if len(d.Source) > 0 {
 			width := len(fmt.Sprint(d.Pos.Line + len(d.Source) - 1))
 			pad := strings.Repeat(" ", width)
@@ -76,6 +116,13 @@ func writeFull(out io.Writer, r *report) error {
 				}
 			}
 			fmt.Fprintf(w, "%s |\n", pad)
+			if d.Fix != nil {
+				unsafe := ""
+				if d.Fix.Applicability == analyzer.Unsafe {
+					unsafe = " (unsafe)"
+				}
+				fmt.Fprintf(w, "%s = help: %s%s\n", pad, printable(d.Fix.Message), unsafe)
+			}
 		}
 		fmt.Fprintln(w)
 	}
@@ -131,12 +178,40 @@ type jsonLocation struct {
 	Row    int `json:"row"`
 }
 
+type jsonEdit struct {
+	Content     string       `json:"content"`
+	EndLocation jsonLocation `json:"end_location"`
+	Location    jsonLocation `json:"location"`
+}
+
+type jsonFix struct {
+	Applicability string     `json:"applicability"`
+	Edits         []jsonEdit `json:"edits"`
+	Message       string     `json:"message"`
+}
+
+// jsonFixOf is a diagnostic's fix in Ruff's JSON shape, or nil.
+func jsonFixOf(d *analyzer.Diagnostic) *jsonFix {
+	if d.Fix == nil {
+		return nil
+	}
+	jf := &jsonFix{Applicability: d.Fix.Applicability.String(), Message: d.Fix.Message, Edits: []jsonEdit{}}
+	for _, e := range d.Fix.Edits {
+		jf.Edits = append(jf.Edits, jsonEdit{
+			Content:     e.New,
+			Location:    jsonLocation{Row: e.Pos.Line, Column: e.Pos.Column},
+			EndLocation: jsonLocation{Row: e.EndPos.Line, Column: e.EndPos.Column},
+		})
+	}
+	return jf
+}
+
 type jsonDiagnostic struct {
 	Cell        *int         `json:"cell"`
 	Code        string       `json:"code"`
 	EndLocation jsonLocation `json:"end_location"`
 	Filename    string       `json:"filename"`
-	Fix         any          `json:"fix"`
+	Fix         *jsonFix     `json:"fix"`
 	Location    jsonLocation `json:"location"`
 	Message     string       `json:"message"`
 	Name        string       `json:"name"`
@@ -159,6 +234,7 @@ func writeJSON(w io.Writer, r *report) error {
 			Name:        d.Rule.Name,
 			Message:     d.Message,
 			Filename:    filepath.ToSlash(name),
+			Fix:         jsonFixOf(d),
 			Location:    jsonLocation{Row: d.Pos.Line, Column: d.Pos.Column},
 			EndLocation: jsonLocation{Row: d.EndPos.Line, Column: d.EndPos.Column},
 			NoqaRow:     d.Pos.Line,

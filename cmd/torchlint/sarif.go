@@ -60,6 +60,7 @@ func writeSARIF(w io.Writer, r *report) error {
 			Level:     &level,
 			Message:   sarif.Message{Text: &d.Message},
 			Locations: []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{ArtifactLocation: loc, Region: region}}},
+			Fixes:     sarifFixes(d, loc),
 		})
 	}
 	log.Runs = append(log.Runs, run)
@@ -72,6 +73,30 @@ func writeSARIF(w io.Writer, r *report) error {
 }
 
 func intp(i int) *int { return &i }
+
+// sarifFixes describes a finding's fix as SARIF replacements in the same
+// artifact; an unsafe fix says so in its description.
+func sarifFixes(d *analyzer.Diagnostic, loc *sarif.ArtifactLocation) []*sarif.Fix {
+	if d.Fix == nil {
+		return nil
+	}
+	desc := d.Fix.Message
+	if d.Fix.Applicability == analyzer.Unsafe {
+		desc += " (unsafe: may change behaviour; review before applying)"
+	}
+	change := &sarif.ArtifactChange{ArtifactLocation: *loc}
+	for _, e := range d.Fix.Edits {
+		text := e.New
+		change.Replacements = append(change.Replacements, &sarif.Replacement{
+			DeletedRegion: sarif.Region{
+				StartLine: intp(e.Pos.Line), StartColumn: intp(e.Pos.Column),
+				EndLine: intp(e.EndPos.Line), EndColumn: intp(e.EndPos.Column),
+			},
+			InsertedContent: &sarif.ArtifactContent{Text: &text},
+		})
+	}
+	return []*sarif.Fix{{Description: &sarif.Message{Text: &desc}, ArtifactChanges: []*sarif.ArtifactChange{change}}}
+}
 
 func sarifRule(r *analyzer.Rule) *sarif.ReportingDescriptor {
 	name := ruleNamePascal(r.Name)

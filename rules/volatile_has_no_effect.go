@@ -1,0 +1,130 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// VolatileHasNoEffect is TL202.
+var VolatileHasNoEffect = &analyzer.Rule{
+	Code:      "TL202",
+	Name:      "volatile-has-no-effect",
+	Summary:   "`Variable(..., volatile=True)` has no effect since PyTorch 0.4",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "very-high",
+	Tags:      []string{"memory", "grad-mode", "deprecated"},
+	Fixable:   true,
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkVolatileHasNoEffect,
+	Doc: `## What it does
+Checks for ` + "`torch.autograd.Variable(..., volatile=...)`" + `, and for
+` + "`Variable(x, requires_grad=False)`" + ` whose result is fed to a model that runs
+with grad enabled.
+
+## Why is this bad?
+Before PyTorch 0.4, ` + "`volatile=True`" + ` was how inference turned autograd off.
+Since 0.4 ` + "`Variable`" + ` is a no-op wrapper that returns a tensor, and the
+` + "`volatile`" + ` flag is ignored with a warning: the forward pass that follows
+records its graph and keeps its activations alive exactly as in training.
+Likewise, ` + "`requires_grad=False`" + ` on an input does not stop the graph from
+being built, because the model's parameters still require grad.
+
+## Example
+` + "```python" + `
+def evaluate(model, loader):
+    for x, y in loader:
+        x = Variable(x.cuda(), volatile=True)
+        out = model(x)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+@torch.no_grad()
+def evaluate(model, loader):
+    for x, y in loader:
+        out = model(x.cuda())
+` + "```" + `
+
+## Fix safety
+The fix removes the ` + "`volatile`" + ` argument, which changes nothing at run time
+but the warning. It is marked unsafe because it does not disable gradients
+by itself: wrap the evaluation in ` + "`torch.no_grad()`" + ` or
+` + "`torch.inference_mode()`" + ` as well.
+
+## Known problems
+A call already under ` + "`no_grad`" + ` (or in a function that every caller in the
+file runs under it) is not reported: there the flag is dead code but
+costs nothing. ` + "`requires_grad=False`" + ` is reported only when the wrapped
+value is passed to a model call in the same function, and that function
+does not back-propagate.
+
+## References
+- [PyTorch 0.4.0 migration guide: volatile flag deprecated](https://pytorch.org/blog/pytorch-0_4_0-migration-guide/)
+- [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
+`,
+}
+
+var variableNames = map[string]bool{
+	"torch.autograd.Variable":          true,
+	"torch.autograd.variable.Variable": true,
+}
+
+func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
+	f, m := p.File, p.Model
+	if !variableNames[m.CallName(call)] || m.GradModeAt(call) == analyzer.GradDisabled {
+		return
+	}
+	if val := m.Keyword(call, "volatile"); val != analyzer.NoNode {
+		kw := f.Parent(val)
+		if f.Kind(val) == analyzer.KindFalse {
+			return
+		}
+		var fix *analyzer.Fix
+		if e, ok := removeArgument(f, call, kw); ok {
+			fix = &analyzer.Fix{Message: "Remove `" + analyzer.Snippet(f.Text(kw), 30) + "` (and wrap the code in `torch.no_grad()`)",
+				Applicability: analyzer.Unsafe, Edits: []analyzer.Edit{e}}
+		}
+		p.ReportFix(kw, fmt.Sprintf("`%s` has had no effect since PyTorch 0.4: gradients stay enabled and the "+
+			"forward pass keeps its graph and activations; use `with torch.no_grad():` or `torch.inference_mode()`",
+			analyzer.Snippet(f.Text(kw), 30)), fix)
+		return
+	}
+	val := m.Keyword(call, "requires_grad")
+	if val == analyzer.NoNode || f.Kind(val) != analyzer.KindFalse || m.GradModeAt(call) != analyzer.GradEnabled {
+		return
+	}
+	kw := f.Parent(val)
+	if fn := m.ScopeNode(call); !feedsModel(m, call) || usesGradients(m, fn, f.N(fn).Start) {
+		return // not an input of a model, or training code, where the flag is harmless
+	}
+	p.Report(kw, "`requires_grad=False` on an input does not disable autograd: the model's parameters still require grad, "+
+		"so its forward pass records the graph and keeps its activations; use `with torch.no_grad():` or `torch.inference_mode()`")
+}
+
+// feedsModel reports whether the Variable built by call is passed to a
+// forward call that runs with grad enabled, directly or through the name
+// it is assigned to in the same function.
+func feedsModel(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	name := ""
+	if a := f.Parent(call); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldRight) == call {
+		if left := f.Field(a, analyzer.FieldLeft); f.Kind(left) == analyzer.KindIdentifier {
+			name = f.Text(left)
+		}
+	}
+	fn := m.ScopeNode(call)
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || !m.IsForwardCall(id) || m.GradModeAt(id) != analyzer.GradEnabled {
+			return
+		}
+		for _, a := range m.Args(id) {
+			a = f.Unparen(a)
+			if a == call || (name != "" && f.Kind(a) == analyzer.KindIdentifier && f.Text(a) == name && f.N(a).Start > f.N(call).Start) {
+				found = true
+			}
+		}
+	})
+	return found
+}

@@ -1,0 +1,55 @@
+"""Pre-0.4 inference code that relies on volatile Variables."""
+import torch
+from torch.autograd import Variable
+
+
+class Variable2:
+    def __init__(self, value, volatile=False):
+        self.value = value
+
+
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    for images, labels in loader:
+        images = Variable(images.cuda(), volatile=True)  # want: TL202 "no effect since PyTorch 0.4"
+        labels = Variable(labels.cuda(), volatile=True)  # want: TL202
+        out = model(images)  # want: TL201
+        correct += (out.argmax(1) == labels).sum().item()
+    return correct
+
+
+def run_batch(model, x, train):
+    x = torch.autograd.Variable(x, volatile=not train)  # want: TL202 "volatile=not train"
+    return model(x)
+
+
+def train(model, loader, optimizer, criterion):
+    for x, y in loader:
+        x = Variable(x, requires_grad=False)  # ok: training: the graph is back-propagated, the flag is harmless
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def score(model, batch):
+    inputs = Variable(batch, requires_grad=False)  # want: TL202 "does not disable autograd"
+    logits = model(inputs)
+    return logits.softmax(-1).tolist()
+
+
+@torch.no_grad()
+def evaluate_modern(model, loader):
+    for x, _ in loader:
+        x = Variable(x, volatile=True)  # ok: grad is already disabled by the decorator
+        model(x)
+
+
+def wrap(x):
+    a = Variable(x)  # ok: no volatile flag
+    b = Variable(x, volatile=False)  # ok: volatile=False asks for nothing
+    c = Variable2(x, volatile=True)  # ok: not torch's Variable
+    d = Variable(x, requires_grad=True)  # ok: asks for gradients
+    e = Variable(x, requires_grad=False)  # ok: not fed to a model here
+    return a, b, c, d, e
