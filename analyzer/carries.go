@@ -180,6 +180,11 @@ func (m *Model) callCarries(call NodeID) bool {
 		args := m.Args(call)
 		return len(args) > 0 && m.mayCarry(args[0], 0)
 	}
+	if q == "torch.autograd.grad" {
+		// Gradients carry history only when asked to, for a
+		// higher-order derivative.
+		return f.Kind(m.Keyword(call, "create_graph")) == KindTrue
+	}
 	if name, ok := strings.CutPrefix(q, "torch."); ok {
 		if nonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
 			return false

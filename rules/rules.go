@@ -16,6 +16,8 @@ var All = []*analyzer.Rule{
 	SyntaxError,
 	IOError,
 	LossAccumulatedWithGraph,
+	TensorWithGraphStored,
+	HookStoresOutputWithGraph,
 	EvalWithoutNoGrad,
 	VolatileHasNoEffect,
 	EmptyCacheInLoop,

@@ -1,0 +1,554 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// TensorWithGraphStored is TL102.
+var TensorWithGraphStored = &analyzer.Rule{
+	Code:      "TL102",
+	Name:      "tensor-with-graph-stored",
+	Summary:   "A tensor that carries autograd history is stored where it outlives the step",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "high",
+	Tags:      []string{"memory", "autograd"},
+	Kinds:     []analyzer.Kind{analyzer.KindCall, analyzer.KindAssignment},
+	Check:     checkTensorWithGraphStored,
+	Doc: `## What it does
+Checks for a tensor that still carries autograd history (a loss, a model
+output, arithmetic on them) being stored, while grad is enabled, in a
+container that outlives the training or evaluation step that made it:
+` + "`outputs.append(out)`" + `, ` + "`preds.extend(...)`" + `, ` + "`preds[i] = logits`" + `,
+` + "`self.history.append(loss)`" + `, ` + "`stats[\"loss\"].append(loss)`" + `. The container
+outlives the step when it is created before the loop over batches (or
+steps), is an attribute such as ` + "`self.outputs`" + `, or is a module-level
+name, and the store runs once per step: in that loop, or in a function
+run once per step such as Lightning's ` + "`training_step`" + `.
+
+## Why is this bad?
+A stored tensor keeps its whole autograd graph reachable, so nothing of
+that graph can be freed while the container holds it. What that costs
+depends on whether the step's graph was back-propagated:
+
+- **Never back-propagated** (predictions collected in an evaluation loop
+  that runs with grad enabled, a metric computed outside the loss): every
+  step's saved activations stay on the GPU. Memory grows by one step's
+  activations per iteration until the run fails with ` + "`CUDA out of memory`" + `.
+- **Already back-propagated** (` + "`loss.backward()`" + ` then ` + "`losses.append(loss)`" + `):
+  ` + "`backward()`" + ` frees the saved activations of the graph it runs through, so
+  the activations are not kept. Each stored tensor still keeps its chain
+  of autograd nodes in host memory, and the tensor itself stays a tensor
+  that requires grad, so every later use of it (` + "`torch.stack(losses).mean()`" + `
+  for logging) records more graph.
+
+Either way the fix is the same: store ` + "`.detach()`" + ` (and ` + "`.cpu()`" + ` if the
+values are only needed on the host) or a Python number with ` + "`.item()`" + `.
+
+## Example
+` + "```python" + `
+all_logits = []
+for x, y in loader:
+    logits = model(x)
+    all_logits.append(logits)
+accuracy = (torch.cat(all_logits).argmax(1) == labels).float().mean()
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+all_logits = []
+with torch.no_grad():
+    for x, y in loader:
+        logits = model(x)
+        all_logits.append(logits.cpu())
+accuracy = (torch.cat(all_logits).argmax(1) == labels).float().mean()
+` + "```" + `
+Outside ` + "`no_grad`" + `, store ` + "`logits.detach()`" + ` (or ` + "`loss.item()`" + ` for a scalar).
+
+## Known problems
+Whether a value carries autograd history is inferred from the file alone,
+as for TL101: calls of models and loss functions and arithmetic on their
+results. A container filled in a function that is called once per step
+from another module is not seen unless the function is a Lightning step
+hook or is named like a training step.
+
+Stores that are meant to keep the graph are not reported: a list whose
+contents are summed and back-propagated in the same step (the losses of
+several tasks, the log-probabilities of a REINFORCE episode), a container
+that is itself back-propagated, a list that one forward pass builds and
+consumes (U-Net skip connections, the outputs of an unrolled RNN), and a
+container that is reset within each step. A container emptied every few
+steps (gradient accumulation) is treated as reset.
+
+## References
+- [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
+- [Autograd mechanics: saved tensors](https://pytorch.org/docs/stable/notes/autograd.html#saved-tensors)
+- [Lightning: LightningModule.on_train_epoch_end](https://lightning.ai/docs/pytorch/stable/common/lightning_module.html#on-train-epoch-end)
+`,
+}
+
+func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
+	f, m := p.File, p.Model
+	container, value := storedTarget(f, m, n)
+	if value == analyzer.NoNode || m.IsPytestFile() || m.GradModeAt(n) == analyzer.GradDisabled || !storedCarries(m, value) {
+		return
+	}
+	base := storedBase(f, container)
+	key := accumulatorKey(f, base)
+	fn := m.ScopeNode(n)
+	loop, local, ok := storedStepLoop(m, n, base, fn)
+	if !ok {
+		return
+	}
+	if m.BackpropKeys(fn, fn)[key] || storedPopped(m, fn, key) {
+		// The container is back-propagated (a sum of losses built on
+		// purpose) or is a queue whose tensors are taken out again (a
+		// pipeline schedule's outputs, awaiting their backward).
+		return
+	}
+	if class := m.EnclosingClass(n); class != analyzer.NoNode && strings.HasPrefix(key, "self.") &&
+		(m.BackpropKeys(class, class)[key] || storedPopped(m, class, key)) {
+		return
+	}
+	if local && storedModuleMethod(m, fn) {
+		// A module method that splits its input into chunks or tiles and
+		// concatenates the results: one forward pass, however many
+		// iterations.
+		return
+	}
+	if loop != analyzer.NoNode {
+		if a := m.Loop(loop); !a.Batches && !a.Backward && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
+			(local || storedReturned(m, fn, key) || isForwardMethod(m, fn)) {
+			// A list that one call builds over something other than
+			// batches and hands on: skip connections, an unrolled RNN's
+			// outputs, the tiles of one image.
+			return
+		}
+	}
+	region := fn
+	if loop != analyzer.NoNode {
+		region = f.Field(loop, analyzer.FieldBody)
+	}
+	stepKeys := m.BackpropKeys(region, fn)
+	if loop == analyzer.NoNode && !isEvalName(m.FunctionName(fn)) {
+		// A step function's returned loss is back-propagated by its caller
+		// (Lightning's training_step).
+		stepKeys = storedWithReturned(m, fn, stepKeys)
+	}
+	stmt := analyzer.Snippet(f.Text(n), 60)
+	hint := storedHint(f, m, value)
+	if valueBackpropagated(m, value, stepKeys) {
+		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable after its backward(): "+
+			"no GPU activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+
+			"store %s instead", stmt, hint))
+		return
+	}
+	p.Report(n, fmt.Sprintf("`%s` stores a tensor whose autograd graph is never back-propagated: "+
+		"every step's activations stay on the GPU for as long as `%s` holds it; store %s instead",
+		stmt, analyzer.Snippet(f.Text(base), 30), hint))
+}
+
+// storedTarget returns the container and the stored value of
+// `c.append(v)`, `c.appendleft(v)`, `c.extend(v)`, `c.insert(i, v)` or
+// `c[i] = v` (with an index that is not a constant, so that each step
+// fills a new slot).
+func storedTarget(f *analyzer.File, m *analyzer.Model, n analyzer.NodeID) (container, value analyzer.NodeID) {
+	switch f.Kind(n) {
+	case analyzer.KindCall:
+		args := m.Args(n)
+		switch m.MethodName(n) {
+		case "append", "appendleft", "extend":
+			if len(args) == 1 {
+				return m.Receiver(n), args[0]
+			}
+		case "insert":
+			if len(args) == 2 {
+				return m.Receiver(n), args[1]
+			}
+		}
+	case analyzer.KindAssignment:
+		left := f.Field(n, analyzer.FieldLeft)
+		if f.Kind(left) != analyzer.KindSubscript {
+			return analyzer.NoNode, analyzer.NoNode
+		}
+		if storedConstantIndex(f, left) {
+			return analyzer.NoNode, analyzer.NoNode
+		}
+		right := f.Field(n, analyzer.FieldRight)
+		if f.Kind(right) == analyzer.KindAssignment {
+			return analyzer.NoNode, analyzer.NoNode
+		}
+		return f.Field(left, analyzer.FieldValue), right
+	}
+	return analyzer.NoNode, analyzer.NoNode
+}
+
+// storedConstantIndex reports whether a subscript's index is made of
+// literals only (`stats["loss"]`, `buf[0]`): the slot is overwritten each
+// step rather than a new one filled.
+func storedConstantIndex(f *analyzer.File, sub analyzer.NodeID) bool {
+	constant := true
+	f.Children(sub, func(c analyzer.NodeID) bool {
+		if f.N(c).Field == analyzer.FieldValue {
+			return true
+		}
+		f.Walk(c, func(id analyzer.NodeID) {
+			if f.Kind(id) == analyzer.KindIdentifier {
+				constant = false
+			}
+		})
+		return constant
+	})
+	return constant
+}
+
+// storedCarries is CarriesGraph, extended to dictionary displays
+// (`outputs.append({"loss": loss, "logits": logits})`).
+func storedCarries(m *analyzer.Model, value analyzer.NodeID) bool {
+	f := m.File
+	value = f.Unparen(value)
+	if f.Kind(value) != analyzer.KindDictionary {
+		return m.CarriesGraph(value)
+	}
+	yes := false
+	f.Children(value, func(c analyzer.NodeID) bool {
+		if f.Kind(c) == analyzer.KindPair {
+			yes = m.CarriesGraph(f.Field(c, analyzer.FieldValue))
+		}
+		return !yes
+	})
+	return yes
+}
+
+// storedBase strips subscripts from a container expression:
+// `stats["loss"]` is stored in `stats`, `self.buf[k]` in `self.buf`.
+func storedBase(f *analyzer.File, c analyzer.NodeID) analyzer.NodeID {
+	c = f.Unparen(c)
+	for f.Kind(c) == analyzer.KindSubscript {
+		c = f.Unparen(f.Field(c, analyzer.FieldValue))
+	}
+	return c
+}
+
+// storedRoot returns the identifier an attribute chain starts from.
+func storedRoot(f *analyzer.File, c analyzer.NodeID) analyzer.NodeID {
+	for {
+		switch f.Kind(c) {
+		case analyzer.KindAttribute:
+			c = f.Unparen(f.Field(c, analyzer.FieldObject))
+		case analyzer.KindSubscript:
+			c = f.Unparen(f.Field(c, analyzer.FieldValue))
+		case analyzer.KindIdentifier:
+			return c
+		default:
+			return analyzer.NoNode
+		}
+	}
+}
+
+// storedStepLoop decides whether the container base, stored into at n,
+// outlives the step that runs n. It returns the per-step loop the
+// container is created outside of, or NoNode with ok when n runs in a
+// function called once per step and the container outlives the call (an
+// attribute, a module-level name). local says that the container is
+// created within n's own function.
+func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyzer.NodeID, local, ok bool) {
+	f := m.File
+	root := storedRoot(f, base)
+	if root == analyzer.NoNode {
+		return analyzer.NoNode, false, false
+	}
+	key := accumulatorKey(f, base)
+	// bound is the statement that creates the container within fn, or
+	// NoNode when it comes from outside fn (an attribute of self, a
+	// parameter, a global).
+	bound := analyzer.NoNode
+	switch b := m.Resolve(root); {
+	case f.TextIs(root, "self"):
+	case b == nil:
+		return analyzer.NoNode, false, false
+	case b.Kind == analyzer.BindImport || b.Kind == analyzer.BindFunction || b.Kind == analyzer.BindClass:
+		return analyzer.NoNode, false, false
+	case b.Kind == analyzer.BindLoopTarget:
+		if root == base {
+			return analyzer.NoNode, false, false // one of several containers, picked per iteration
+		}
+		bound = b.Stmt
+	case b.Kind == analyzer.BindParam:
+	case m.ScopeNode(b.Stmt) != fn:
+	default:
+		bound = b.Stmt
+	}
+	local = bound != analyzer.NoNode
+	for l := m.EnclosingLoop(n); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
+		if k := f.Kind(l); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement {
+			continue
+		}
+		if local && f.Contains(l, bound) {
+			return analyzer.NoNode, local, false // created afresh in each iteration
+		}
+		if storedResetIn(m, f.Field(l, analyzer.FieldBody), key) {
+			return analyzer.NoNode, local, false
+		}
+		if a := m.Loop(l); a.PerStep() {
+			if local && !a.Batches && !a.Backward {
+				// A loop over tokens, chunks or models rather than
+				// batches: one step of an outer loop, if any.
+				continue
+			}
+			return l, local, true
+		}
+	}
+	if local || fn == analyzer.Root || m.EnclosingLoop(n) != analyzer.NoNode {
+		return analyzer.NoNode, local, false
+	}
+	if storedResetIn(m, fn, key) || !storedPerStepFunction(m, fn) {
+		return analyzer.NoNode, local, false
+	}
+	return analyzer.NoNode, local, true
+}
+
+// storedModuleMethod reports whether fn is a method of an nn.Module
+// class other than a step hook or an evaluation method.
+func storedModuleMethod(m *analyzer.Model, fn analyzer.NodeID) bool {
+	if fn == analyzer.Root {
+		return false
+	}
+	name := m.FunctionName(fn)
+	class := m.EnclosingClass(fn)
+	return class != analyzer.NoNode && m.IsModuleClass(class) && !storedStepNames[name] && !isEvalName(name)
+}
+
+// storedPopped reports whether region takes tensors out of the container
+// key again (`outputs.pop(0)`): a queue, not an archive.
+func storedPopped(m *analyzer.Model, region analyzer.NodeID, key string) bool {
+	f := m.File
+	found := false
+	f.Walk(region, func(id analyzer.NodeID) {
+		if !found && f.Kind(id) == analyzer.KindCall {
+			switch m.MethodName(id) {
+			case "pop", "popleft":
+				found = accumulatorKey(f, storedBase(f, m.Receiver(id))) == key
+			}
+		}
+	})
+	return found
+}
+
+// storedResetIn reports whether region empties or re-creates the
+// container key: `preds = []`, `self.outputs = []`, `preds.clear()`,
+// `del preds[:]`. A container reset every few steps holds a bounded
+// number of steps.
+func storedResetIn(m *analyzer.Model, region analyzer.NodeID, key string) bool {
+	f := m.File
+	found := false
+	f.Walk(region, func(id analyzer.NodeID) {
+		if found {
+			return
+		}
+		switch f.Kind(id) {
+		case analyzer.KindAssignment:
+			left := f.Field(id, analyzer.FieldLeft)
+			switch f.Kind(left) {
+			case analyzer.KindIdentifier, analyzer.KindAttribute:
+				found = accumulatorKey(f, left) == key
+			case analyzer.KindPatternList, analyzer.KindTuplePattern, analyzer.KindExpressionList, analyzer.KindTuple:
+				f.Children(left, func(c analyzer.NodeID) bool {
+					found = found || accumulatorKey(f, c) == key
+					return true
+				})
+			}
+		case analyzer.KindCall:
+			switch m.MethodName(id) {
+			case "clear", "pop", "popleft":
+				found = accumulatorKey(f, storedBase(f, m.Receiver(id))) == key
+			}
+		case analyzer.KindDeleteStatement:
+			f.Children(id, func(c analyzer.NodeID) bool {
+				found = found || accumulatorKey(f, storedBase(f, c)) == key
+				return true
+			})
+		}
+	})
+	return found
+}
+
+// storedStepNames are functions run once per training or evaluation
+// step: Lightning's step hooks and their common hand-written names.
+var storedStepNames = map[string]bool{
+	"training_step": true, "validation_step": true, "test_step": true, "predict_step": true,
+	"train_step": true, "val_step": true, "eval_step": true, "train_batch": true,
+	"training_step_end": true, "train_one_step": true, "train_on_batch": true,
+}
+
+// storedPerStepFunction reports whether fn runs once per step: it is a
+// step hook, or this file calls it inside a per-step loop.
+func storedPerStepFunction(m *analyzer.Model, fn analyzer.NodeID) bool {
+	if storedStepNames[m.FunctionName(fn)] {
+		return true
+	}
+	return storedCalledPerStep(m)[fn]
+}
+
+type storedCalledKey struct{}
+
+// storedCalledPerStep finds the functions and methods of this file that
+// are called inside a per-step loop, once per file.
+func storedCalledPerStep(m *analyzer.Model) map[analyzer.NodeID]bool {
+	return m.Memo(storedCalledKey{}, func() any {
+		f := m.File
+		out := map[analyzer.NodeID]bool{}
+		f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+			if f.Kind(id) != analyzer.KindCall {
+				return
+			}
+			def := storedLocalCallee(m, id)
+			if def == analyzer.NoNode || out[def] {
+				return
+			}
+			for l := m.EnclosingLoop(id); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
+				if m.Loop(l).PerStep() {
+					out[def] = true
+					return
+				}
+			}
+		})
+		return out
+	}).(map[analyzer.NodeID]bool)
+}
+
+// storedLocalCallee resolves `name(...)` to a function of this file and
+// `self.name(...)` to a method of the enclosing class.
+func storedLocalCallee(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	fn := f.Field(call, analyzer.FieldFunction)
+	switch f.Kind(fn) {
+	case analyzer.KindIdentifier:
+		if b := m.Resolve(fn); b != nil && b.Kind == analyzer.BindFunction {
+			return b.Stmt
+		}
+	case analyzer.KindAttribute:
+		if f.TextIs(f.Field(fn, analyzer.FieldObject), "self") {
+			return storedClassMethod(m, m.EnclosingClass(call), f.Text(f.Field(fn, analyzer.FieldAttribute)))
+		}
+	}
+	return analyzer.NoNode
+}
+
+// storedClassMethod returns the method name defined directly in class's body.
+func storedClassMethod(m *analyzer.Model, class analyzer.NodeID, name string) analyzer.NodeID {
+	f := m.File
+	def := analyzer.NoNode
+	f.Children(f.Field(class, analyzer.FieldBody), func(c analyzer.NodeID) bool {
+		if f.Kind(c) == analyzer.KindDecoratedDefinition {
+			c = f.Field(c, analyzer.FieldDefinition)
+		}
+		if f.Kind(c) == analyzer.KindFunctionDefinition && m.FunctionName(c) == name {
+			def = c
+		}
+		return true
+	})
+	return def
+}
+
+// storedReturned reports whether fn returns the container key, or a
+// value computed from it (`h = torch.stack(outs); return h`).
+func storedReturned(m *analyzer.Model, fn analyzer.NodeID, key string) bool {
+	return storedReturnKeys(m, fn)[key]
+}
+
+type storedReturnKey struct{ fn analyzer.NodeID }
+
+// storedReturnKeys returns the names that flow into fn's return values:
+// those the returns mention, then, transitively, those assigned into them.
+func storedReturnKeys(m *analyzer.Model, fn analyzer.NodeID) map[string]bool {
+	return m.Memo(storedReturnKey{fn}, func() any {
+		f := m.File
+		keys := map[string]bool{}
+		f.Walk(fn, func(id analyzer.NodeID) {
+			if k := f.Kind(id); (k == analyzer.KindReturnStatement || k == analyzer.KindYield) && m.EnclosingFunction(id) == fn {
+				m.ExprKeys(id, keys)
+			}
+		})
+		// Values put into a container flow wherever the container does.
+		assigns := map[string][]analyzer.NodeID{}
+		for k, v := range m.AssignmentsIn(fn) {
+			assigns[k] = append(assigns[k], v...)
+		}
+		f.Walk(fn, func(id analyzer.NodeID) {
+			if f.Kind(id) != analyzer.KindCall {
+				return
+			}
+			if c, v := storedTarget(f, m, id); v != analyzer.NoNode {
+				k := accumulatorKey(f, storedBase(f, c))
+				assigns[k] = append(assigns[k], v)
+			}
+		})
+		queue := make([]string, 0, len(keys))
+		for k := range keys {
+			queue = append(queue, k)
+		}
+		for len(queue) > 0 {
+			k := queue[len(queue)-1]
+			queue = queue[:len(queue)-1]
+			for _, v := range assigns[k] {
+				more := map[string]bool{}
+				m.ExprKeys(v, more)
+				for mk := range more {
+					if !keys[mk] {
+						keys[mk] = true
+						queue = append(queue, mk)
+					}
+				}
+			}
+		}
+		return keys
+	}).(map[string]bool)
+}
+
+// storedWithReturned adds the names fn returns to the step's
+// back-propagated names.
+func storedWithReturned(m *analyzer.Model, fn analyzer.NodeID, keys map[string]bool) map[string]bool {
+	ret := storedReturnKeys(m, fn)
+	if len(ret) == 0 {
+		return keys
+	}
+	out := make(map[string]bool, len(keys)+len(ret))
+	for k := range keys {
+		out[k] = true
+	}
+	for k := range ret {
+		out[k] = true
+	}
+	return out
+}
+
+// storedHint suggests, for a message, the detached form of a stored
+// value: `.item()` for a loss, `.detach()` otherwise.
+func storedHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) string {
+	v := f.Unparen(value)
+	val := analyzer.Snippet(f.Text(v), 40)
+	switch f.Kind(v) {
+	case analyzer.KindList, analyzer.KindTuple, analyzer.KindDictionary:
+		return "detached tensors"
+	case analyzer.KindBinaryOperator, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression, analyzer.KindAwait:
+		val = "(" + val + ")"
+	}
+	if (f.Kind(v) == analyzer.KindCall && m.IsLossCall(v)) || strings.Contains(strings.ToLower(storedLastIdent(f, v)), "loss") {
+		return "`" + val + ".item()`"
+	}
+	return "`" + val + ".detach()`"
+}
+
+// storedLastIdent returns the last identifier of a name or attribute chain.
+func storedLastIdent(f *analyzer.File, id analyzer.NodeID) string {
+	switch f.Kind(id) {
+	case analyzer.KindIdentifier:
+		return f.Text(id)
+	case analyzer.KindAttribute:
+		return f.Text(f.Field(id, analyzer.FieldAttribute))
+	}
+	return ""
+}
