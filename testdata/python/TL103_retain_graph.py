@@ -1,0 +1,207 @@
+"""retain_graph=True on the last backward of a training step, and look-alikes that need it."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch import autograd
+from torch.utils.data import DataLoader
+
+
+class Classifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def train_epoch(model, loader, optimizer, criterion):
+    model.train()
+    for x, y in loader:
+        optimizer.zero_grad()
+        output = model(x)
+        loss = criterion(output, y)
+        loss.backward(retain_graph=True)  # want: TL103 "two steps' activations"
+        optimizer.step()
+
+
+def train_accumulating(model, loader, optimizer, criterion, accum_steps):
+    for i, (x, y) in enumerate(loader):
+        loss = criterion(model(x), y) / accum_steps
+        loss.backward(retain_graph=True)  # want: TL103 "`loss` is rebound in the next iteration"
+        if (i + 1) % accum_steps == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+def train_kept_total(model, loader, optimizer, criterion):
+    running = 0
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward(retain_graph=True)  # want: TL103 "memory grows each step"
+        optimizer.step()
+        running += loss  # want: TL101
+    return running.item()
+
+
+def train_grad_api(model, loader, optimizer, criterion):
+    params = list(model.parameters())
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        grads = torch.autograd.grad(loss, params, retain_graph=True)  # want: TL103
+        for p, g in zip(params, grads):
+            p.grad = g
+        optimizer.step()
+
+
+def train_truncated_bptt(rnn, loader, optimizer, criterion):
+    hidden = None
+    for x, y in loader:
+        if hidden is not None:
+            hidden = hidden.detach()
+        out, hidden = rnn(x, hidden)
+        loss = criterion(out, y)
+        optimizer.zero_grad()
+        loss.backward(retain_graph=True)  # want: TL103 "drop `retain_graph=True`"
+        optimizer.step()
+
+
+def train_step(model, batch, optimizer, criterion):
+    x, y = batch
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward(retain_graph=True)  # want: TL103 "until `train_step` returns"
+    optimizer.step()
+    return loss.item()
+
+
+def fit(model, optimizer, criterion, epochs):
+    loader = DataLoader(range(10), batch_size=2)
+    for _ in range(epochs):
+        for batch in loader:
+            train_step(model, batch, optimizer, criterion)
+
+
+def train_gan(generator, discriminator, loader, opt_g, opt_d, latent_dim):
+    bce = nn.BCEWithLogitsLoss()
+    for real in loader:
+        z = torch.randn(real.size(0), latent_dim)
+        fake = generator(z)
+        g_loss = bce(discriminator(fake), torch.ones(real.size(0), 1))
+        opt_g.zero_grad()
+        g_loss.backward(retain_graph=True)  # want: TL103 "`fake` and `g_loss` are rebound"
+        opt_g.step()
+        d_loss = bce(discriminator(real), torch.ones(real.size(0), 1)) + bce(discriminator(fake.detach()), torch.zeros(real.size(0), 1))
+        opt_d.zero_grad()
+        d_loss.backward()
+        opt_d.step()
+
+
+# ---- look-alikes that must stay silent ----
+
+
+def train_gan_shared(generator, discriminator, loader, opt_g, opt_d, latent_dim):
+    bce = nn.BCEWithLogitsLoss()
+    for real in loader:
+        fake = generator(torch.randn(real.size(0), latent_dim))
+        d_loss = bce(discriminator(real), torch.ones(real.size(0), 1)) + bce(discriminator(fake), torch.zeros(real.size(0), 1))
+        opt_d.zero_grad()
+        d_loss.backward(retain_graph=True)  # ok: g_loss below runs through discriminator(fake) and generator again
+        opt_d.step()
+        g_loss = bce(discriminator(fake), torch.ones(real.size(0), 1))
+        opt_g.zero_grad()
+        g_loss.backward()
+        opt_g.step()
+
+
+def train_two_losses(model, loader, optimizer, criterion, aux_criterion):
+    for x, y in loader:
+        optimizer.zero_grad()
+        output = model(x)
+        main_loss = criterion(output, y)
+        main_loss.backward(retain_graph=True)  # ok: aux_loss below back-propagates through the same output
+        aux_loss = aux_criterion(output, y)
+        aux_loss.backward()
+        optimizer.step()
+
+
+def train_carried_hidden(rnn, loader, optimizer, criterion):
+    hidden = rnn.init_hidden()
+    for x, y in loader:
+        out, hidden = rnn(x, hidden)
+        loss = criterion(out, y)
+        optimizer.zero_grad()
+        loss.backward(retain_graph=True)  # ok: hidden links this step's graph to the previous one
+        optimizer.step()
+
+
+def train_variable_flag(model, loader, optimizer, criterion, keep):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward(retain_graph=keep)  # ok: not a literal True
+        optimizer.step()
+
+
+def train_false_flag(model, loader, optimizer, criterion):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward(retain_graph=False)  # ok: retain_graph=False frees the graph
+        optimizer.step()
+
+
+def train_heads(model, heads, loader, optimizer, criterion):
+    for x, y in loader:
+        features = model(x)
+        for head in heads:
+            head_loss = criterion(head(features), y)
+            head_loss.backward(retain_graph=True)  # ok: the next head back-propagates through features again
+        optimizer.step()
+
+
+def train_losses_list(model, loader, optimizer, criterion):
+    for x, y in loader:
+        out = model(x)
+        losses = [criterion(out, y), out.pow(2).mean()]
+        for i, l in enumerate(losses):
+            l.backward(retain_graph=i < len(losses) - 1)  # ok: a computed flag, False on the last loss
+        optimizer.step()
+
+
+def train_gradient_penalty(critic, loader, optimizer):
+    for real in loader:
+        real.requires_grad_(True)
+        score = critic(real)
+        grads = autograd.grad(score.sum(), real, create_graph=True, retain_graph=True)[0]  # ok: create_graph builds a higher-order graph
+        penalty = ((grads.norm(2, dim=1) - 1) ** 2).mean()
+        (score.mean() + penalty).backward()
+        optimizer.step()
+
+
+def train_external_features(head, features, optimizer, steps):
+    for _ in range(steps):
+        loss = head(features).mean()
+        loss.backward(retain_graph=True)  # ok: features may carry a graph from the caller that every step runs through
+        optimizer.step()
+
+
+def closure_step(model, x, y, criterion):
+    loss = criterion(model(x), y)
+    loss.backward(retain_graph=True)  # ok: not a training step of this file, nor in a loop
+    return loss
+
+
+def train_jacobian_rows(model, loader):
+    for x in loader:
+        out = model(x)
+        norms = []
+        for k in range(out.shape[1]):
+            row = torch.autograd.grad(out[:, k].sum(), x, retain_graph=True)[0]  # ok: every row runs through the same out
+            norms.append(row.norm().item())
+        print(max(norms))
+
+
+def adaptive_weight(rec_loss, gan_loss, last_layer):
+    rec_grads = torch.autograd.grad(rec_loss, last_layer, retain_graph=True)[0]  # ok: a helper; the losses are back-propagated afterwards
+    gan_grads = torch.autograd.grad(gan_loss, last_layer, retain_graph=True)[0]  # ok: a helper outside any training loop
+    return rec_grads.norm() / (gan_grads.norm() + 1e-4)
