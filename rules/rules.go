@@ -23,6 +23,8 @@ var All = []*analyzer.Rule{
 	VolatileHasNoEffect,
 	PreferInferenceMode,
 	EmptyCacheInLoop,
+	AllocConfAfterCudaInit,
+	MaxSplitSizeSuperseded,
 	DeprecatedCudaAmp,
 	CheckpointWithoutUseReentrant,
 	TorchLoadWithoutMapLocation,
