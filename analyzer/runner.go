@@ -51,6 +51,10 @@ type Runner struct {
 	ioErr  *Rule
 	// Workers is the number of files linted at once; 0 means GOMAXPROCS.
 	Workers int
+	// RulesFor, when set, narrows the rules run on one file (per-file
+	// configuration and ignores): a rule it returns false for is not run
+	// there. The runner's own diagnostics are always on.
+	RulesFor func(path string) func(*Rule) bool
 }
 
 // NewRunner prepares a runner for the enabled rules. syntaxRule and
@@ -87,13 +91,21 @@ func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
 		out = append(out, newDiagnostic(f, r.syntax, n.Start, n.End, "SyntaxError: "+se.Message))
 	}
 	m := NewModel(f)
+	var enabled func(*Rule) bool
+	if r.RulesFor != nil {
+		enabled = r.RulesFor(path)
+	}
 	passes := make(map[*Rule]*Pass, len(r.rules))
 	for _, rule := range r.rules {
-		passes[rule] = &Pass{File: f, Model: m, rule: rule, out: &out}
+		if enabled == nil || enabled(rule) {
+			passes[rule] = &Pass{File: f, Model: m, rule: rule, out: &out}
+		}
 	}
 	for i := range f.Nodes {
 		for _, rule := range r.byKind[f.Nodes[i].Kind] {
-			rule.Check(passes[rule], NodeID(i))
+			if p := passes[rule]; p != nil {
+				rule.Check(p, NodeID(i))
+			}
 		}
 	}
 	return out

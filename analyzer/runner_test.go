@@ -46,3 +46,30 @@ func TestLintFilesReportsUnreadableFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesForNarrowsPerFile checks that a per-file rule filter keeps a
+// rule from running on the files it excludes, and only there.
+func TestRulesForNarrowsPerFile(t *testing.T) {
+	enabled, err := rules.Selection{}.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyzer.NewRunner(enabled, rules.SyntaxError, rules.IOError)
+	r.RulesFor = func(path string) func(*analyzer.Rule) bool {
+		return func(rule *analyzer.Rule) bool { return path != "skip.py" || rule.Code != "TL403" }
+	}
+	src := []byte("import torch\nstate = torch.load('x.pt')\nscaler = torch.cuda.amp.GradScaler()\n")
+	count := func(path string) string {
+		out := ""
+		for _, d := range r.LintSource(path, src) {
+			out += d.Rule.Code
+		}
+		return out
+	}
+	if got := count("keep.py"); got != "TL403TL401" && got != "TL401TL403" {
+		t.Errorf("keep.py: %s, want TL401 and TL403", got)
+	}
+	if got := count("skip.py"); got != "TL401" {
+		t.Errorf("skip.py: %s, want TL401 only", got)
+	}
+}
