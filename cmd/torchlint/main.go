@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -137,22 +136,6 @@ type checkFlags struct {
 	ignore       []string
 
 	fix, noFix, unsafeFixes, noUnsafeFixes, fixOnly, diff, showFixes bool
-}
-
-var formats = map[string]func(io.Writer, *report) error{
-	"full":    writeFull,
-	"concise": writeConcise,
-	"json":    writeJSON,
-	"sarif":   writeSARIF,
-}
-
-func formatNames() string {
-	var names []string
-	for n := range formats {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
 }
 
 func runCheck(args []string, stdout, stderr io.Writer) int {

@@ -5,10 +5,28 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
+
+// formats are the output formats, by --output-format name.
+var formats = map[string]func(io.Writer, *report) error{
+	"full":    writeFull,
+	"concise": writeConcise,
+	"json":    writeJSON,
+	"sarif":   writeSARIF,
+}
+
+func formatNames() string {
+	var names []string
+	for n := range formats {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
 
 // report is what a run found, handed to an output format.
 type report struct {
