@@ -62,6 +62,10 @@ type Diagnostic struct {
 	Source []string
 	// Fix resolves the finding, when the rule knows how.
 	Fix *Fix
+	// Suppressed is set when a noqa comment covers the finding. Such a
+	// finding is returned so that it can be counted, but no output shows
+	// it and its fix is never applied.
+	Suppressed bool
 }
 
 const maxSourceLines = 4

@@ -15,6 +15,9 @@ import (
 const (
 	SyntaxErrorCode = "TL001"
 	IOErrorCode     = "TL002"
+	// UnusedNoqaCode is reported by the runner when it is enabled, after
+	// the other rules, for noqa codes that suppressed nothing.
+	UnusedNoqaCode = "TL900"
 )
 
 // nodeBuffers is a free list of node arrays, reused from file to file (a
@@ -49,6 +52,8 @@ type Runner struct {
 	byKind [kindCount][]*Rule
 	syntax *Rule
 	ioErr  *Rule
+	// unusedNoqa is the enabled rule with code UnusedNoqaCode, if any.
+	unusedNoqa *Rule
 	// Workers is the number of files linted at once; 0 means GOMAXPROCS.
 	Workers int
 	// RulesFor, when set, narrows the rules run on one file (per-file
@@ -58,11 +63,16 @@ type Runner struct {
 }
 
 // NewRunner prepares a runner for the enabled rules. syntaxRule and
-// ioRule describe the runner's own diagnostics and are always on.
+// ioRule describe the runner's own diagnostics and are always on. An
+// enabled rule with code UnusedNoqaCode and no check makes the runner
+// report unused noqa codes.
 func NewRunner(enabled []*Rule, syntaxRule, ioRule *Rule) *Runner {
 	r := &Runner{rules: enabled, syntax: syntaxRule, ioErr: ioRule}
 	for _, rule := range enabled {
 		if rule.Check == nil {
+			if rule.Code == UnusedNoqaCode {
+				r.unusedNoqa = rule
+			}
 			continue
 		}
 		for _, k := range rule.Kinds {
@@ -108,6 +118,33 @@ func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
 			}
 		}
 	}
+	return r.applyNoqa(f, m, out, enabled)
+}
+
+// applyNoqa marks the diagnostics that noqa comments suppress and, when
+// TL900 is on for the file, reports the codes that suppressed nothing
+// among those of the rules run on it. Syntax and read errors cannot be
+// suppressed.
+func (r *Runner) applyNoqa(f *File, m *Model, out []Diagnostic, enabled func(*Rule) bool) []Diagnostic {
+	s := findSuppressions(f)
+	if s == nil {
+		return out
+	}
+	unsuppressible := func(rule *Rule) bool { return rule == r.syntax || rule == r.ioErr }
+	s.suppress(out, unsuppressible)
+	if s.fileAll || r.unusedNoqa == nil || (enabled != nil && !enabled(r.unusedNoqa)) {
+		return out
+	}
+	judged := map[string]bool{r.syntax.Code: true, r.ioErr.Code: true}
+	for _, rule := range r.rules {
+		if rule != r.unusedNoqa && (enabled == nil || enabled(rule)) {
+			judged[rule.Code] = true
+		}
+	}
+	n := len(out)
+	p := &Pass{File: f, Model: m, rule: r.unusedNoqa, out: &out}
+	s.reportUnused(p, func(code string) bool { return judged[code] })
+	s.suppress(out[n:], unsuppressible)
 	return out
 }
 

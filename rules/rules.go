@@ -5,7 +5,6 @@ package rules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -28,6 +27,7 @@ var All = []*analyzer.Rule{
 	DeprecatedCudaAmp,
 	CheckpointWithoutUseReentrant,
 	TorchLoadWithoutMapLocation,
+	UnusedNoqa,
 }
 
 // ByCode returns the rule with the given code or kebab-case name.
@@ -45,47 +45,14 @@ func ByCode(code string) *analyzer.Rule {
 // code prefix ("TL1"), a rule name, or "ALL".
 type Selection struct {
 	Select, ExtendSelect, Ignore []string
+	// SelectSet marks Select as given even when empty (`select = []`).
+	SelectSet bool
 }
 
-// Resolve returns the enabled rules that have checks, sorted by code.
+// Resolve returns the rules a single selection enables, sorted by code.
 // Preview rules are enabled only by their exact code or name.
 func (s Selection) Resolve() ([]*analyzer.Rule, error) {
-	on := map[*analyzer.Rule]bool{}
-	if len(s.Select) == 0 {
-		for _, r := range All {
-			if !r.Preview {
-				on[r] = true
-			}
-		}
-	}
-	for _, list := range [][]string{s.Select, s.ExtendSelect} {
-		for _, pat := range list {
-			matched, err := match(pat)
-			if err != nil {
-				return nil, err
-			}
-			for _, r := range matched {
-				on[r] = true
-			}
-		}
-	}
-	for _, pat := range s.Ignore {
-		matched, err := match(pat)
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range matched {
-			delete(on, r)
-		}
-	}
-	var out []*analyzer.Rule
-	for r := range on {
-		if r.Check != nil {
-			out = append(out, r)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
-	return out, nil
+	return ResolveLayers([]Selection{s})
 }
 
 // match returns the rules a selector names. A prefix matches the rules

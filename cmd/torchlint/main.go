@@ -206,6 +206,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	} else {
 		rep.Diagnostics, failures = runner.LintFiles(files)
 	}
+	rep.Diagnostics = analyzer.Unsuppressed(rep.Diagnostics)
 	var buf bytes.Buffer
 	var err2 error
 	switch {
