@@ -1,31 +1,51 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
-	"sort"
 	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
-// defaultExcludes are the directory names Ruff skips by default.
-var defaultExcludes = map[string]bool{
-	".bzr": true, ".direnv": true, ".eggs": true, ".git": true, ".git-rewrite": true, ".hg": true,
-	".ipynb_checkpoints": true, ".mypy_cache": true, ".nox": true, ".pants.d": true, ".pyenv": true,
-	".pytest_cache": true, ".pytype": true, ".ruff_cache": true, ".svn": true, ".tox": true,
-	".venv": true, ".vscode": true, "__pypackages__": true, "_build": true, "buck-out": true,
-	"dist": true, "node_modules": true, "site-packages": true, "venv": true, "__pycache__": true,
-	".torchlint_cache": true,
+// defaultExcludes are the names Ruff skips by default, and torchlint's
+// own cache.
+var defaultExcludes = []string{
+	".bzr", ".direnv", ".eggs", ".git", ".git-rewrite", ".hg", ".ipynb_checkpoints", ".mypy_cache",
+	".nox", ".pants.d", ".pyenv", ".pytest_cache", ".pytype", ".ruff_cache", ".svn", ".tox", ".venv",
+	".vscode", "__pypackages__", "_build", "buck-out", "dist", "node_modules", "site-packages", "venv",
+	"__pycache__", ".torchlint_cache",
 }
 
-// discover expands the paths named on the command line into the Python
-// files to lint: a file named explicitly is always linted; a directory is
-// walked for *.py files outside the default excludes. A path that does
-// not exist is an error; a directory that cannot be read is reported as a
-// warning and skipped.
-func discover(paths []string, warn func(string)) ([]string, error) {
+// discoverer expands the paths named on the command line into the files
+// to lint, as Ruff does: a file named explicitly is always linted
+// (unless --force-exclude and an exclude pattern say otherwise); a
+// directory is walked for *.py files, skipping excluded names and
+// patterns and, unless told not to, what .gitignore files and
+// .git/info/exclude ignore. Symlinked directories are not followed;
+// symlinked files are.
+type discoverer struct {
+	configs *configCache
+	// Command-line overrides: exclude replaces the configured excludes
+	// when set; extendExclude adds to them; the pointers override the
+	// configuration when not nil.
+	exclude          []string
+	excludeSet       bool
+	extendExclude    []string
+	respectGitignore *bool
+	forceExclude     *bool
+	warn             func(string)
+}
+
+// discover returns the files to lint, in the order named, each directory's
+// files sorted, without duplicates.
+func (d *discoverer) discover(paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -42,43 +62,230 @@ func discover(paths []string, warn func(string)) ([]string, error) {
 			}
 			return nil, fmt.Errorf("%s: %w", root, unwrapPath(err))
 		}
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return nil, err
+		}
 		if !info.IsDir() {
+			s, err := d.configs.forDir(filepath.Dir(abs))
+			if err != nil {
+				return nil, err
+			}
+			force := s.ForceExclude
+			if d.forceExclude != nil {
+				force = *d.forceExclude
+			}
+			if force && d.excludedPath(abs, s) {
+				continue
+			}
 			add(filepath.Clean(root))
 			continue
 		}
-		var files []string
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				warn(fmt.Sprintf("%s: %v; skipped", path, unwrapPath(err)))
-				if d != nil && d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				if path != root && defaultExcludes[d.Name()] {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if strings.HasSuffix(d.Name(), ".py") && d.Type()&fs.ModeType == 0 {
-				files = append(files, path)
-			} else if strings.HasSuffix(d.Name(), ".py") && d.Type()&fs.ModeSymlink != 0 {
-				if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-					files = append(files, path)
-				}
-			}
-			return nil
-		})
+		s, err := d.configs.forDir(abs)
 		if err != nil {
-			return nil, fmt.Errorf("walk %s: %w", root, err)
+			return nil, err
 		}
-		sort.Strings(files)
+		respect := s.RespectGitignore
+		if d.respectGitignore != nil {
+			respect = *d.respectGitignore
+		}
+		w := &walk{d: d, root: filepath.Clean(root), absRoot: abs, respect: respect}
+		var patterns []gitignore.Pattern
+		if respect {
+			patterns = w.ancestorIgnores()
+		}
+		var files []string
+		if err := w.dir(filepath.Clean(root), abs, patterns, &files); err != nil {
+			return nil, err
+		}
 		for _, f := range files {
 			add(f)
 		}
 	}
 	return out, nil
+}
+
+// patterns returns the exclude patterns in force for entries of a
+// directory governed by s.
+func (d *discoverer) patterns(s *Settings) []string {
+	var ps []string
+	switch {
+	case d.excludeSet:
+		ps = d.exclude
+	case s.ExcludeSet:
+		ps = s.Exclude
+	default:
+		ps = defaultExcludes
+	}
+	ps = append(append(append([]string(nil), ps...), s.ExtendExclude...), d.extendExclude...)
+	return ps
+}
+
+// excluded reports whether the entry at abs matches an exclude pattern: a
+// pattern without a slash matches its name, one with a slash its whole
+// (absolute, anchored) path.
+func excluded(abs string, patterns []string) bool {
+	slashed := filepath.ToSlash(abs)
+	base := path.Base(slashed)
+	for _, p := range patterns {
+		var ok bool
+		if strings.Contains(p, "/") {
+			ok, _ = doublestar.Match(p, slashed)
+		} else {
+			ok, _ = doublestar.Match(p, base)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// excludedPath reports whether a file named on the command line, or any
+// directory above it up to its project root, is excluded.
+func (d *discoverer) excludedPath(abs string, s *Settings) bool {
+	patterns := d.patterns(s)
+	for p := abs; ; p = filepath.Dir(p) {
+		if excluded(p, patterns) {
+			return true
+		}
+		parent := filepath.Dir(p)
+		if parent == p || p == s.Root {
+			return false
+		}
+	}
+}
+
+// walk is the state of one directory walk.
+type walk struct {
+	d       *discoverer
+	root    string // as named on the command line
+	absRoot string
+	respect bool
+	gitRoot string // the repository holding the walk, or "" outside one
+}
+
+// parts splits an absolute path into its components relative to the
+// repository root (or the walk's root outside a repository), as
+// gitignore patterns expect.
+func (w *walk) parts(abs string) []string {
+	base := w.gitRoot
+	if base == "" {
+		base = w.absRoot
+	}
+	rel, err := filepath.Rel(base, abs)
+	if err != nil || rel == "." {
+		return nil
+	}
+	return strings.Split(filepath.ToSlash(rel), "/")
+}
+
+// ancestorIgnores finds the repository that holds the walk's root and
+// reads .git/info/exclude and the .gitignore files of the directories
+// between the repository root and the walk's root.
+func (w *walk) ancestorIgnores() []gitignore.Pattern {
+	for dir := w.absRoot; ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			w.gitRoot = dir
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			return nil
+		}
+	}
+	patterns := w.readIgnore(filepath.Join(w.gitRoot, ".git", "info", "exclude"), nil)
+	var chain []string
+	for dir := filepath.Dir(w.absRoot); strings.HasPrefix(dir, w.gitRoot) && dir != filepath.Dir(w.gitRoot); dir = filepath.Dir(dir) {
+		chain = append(chain, dir)
+		if dir == w.gitRoot {
+			break
+		}
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		patterns = append(patterns, w.readIgnore(filepath.Join(chain[i], ".gitignore"), w.parts(chain[i]))...)
+	}
+	return patterns
+}
+
+// readIgnore reads the patterns of one ignore file, which apply below
+// domain; a missing file has none.
+func (w *walk) readIgnore(file string, domain []string) []gitignore.Pattern {
+	f, err := os.Open(file)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.d.warn(fmt.Sprintf("%s: %v; its patterns are not applied", file, unwrapPath(err)))
+		}
+		return nil
+	}
+	defer func() { _ = f.Close() }()
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps
+}
+
+// dir walks one directory. patterns are the gitignore patterns in force
+// above it; its own .gitignore adds to them for its entries.
+func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if dir == w.root {
+			return fmt.Errorf("%s: %w", dir, unwrapPath(err))
+		}
+		w.d.warn(fmt.Sprintf("%s: %v; skipped", dir, unwrapPath(err)))
+		return nil
+	}
+	if w.respect {
+		if own := w.readIgnore(filepath.Join(abs, ".gitignore"), w.parts(abs)); len(own) > 0 {
+			patterns = append(append([]gitignore.Pattern(nil), patterns...), own...)
+		}
+	}
+	s, err := w.d.configs.forDir(abs)
+	if err != nil {
+		return err
+	}
+	excludes := w.d.patterns(s)
+	matcher := gitignore.NewMatcher(patterns)
+	for _, e := range entries {
+		name := e.Name()
+		p, pabs := filepath.Join(dir, name), filepath.Join(abs, name)
+		isDir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			st, err := os.Stat(p)
+			switch {
+			case err != nil:
+				if strings.HasSuffix(name, ".py") {
+					w.d.warn(fmt.Sprintf("%s: %v; skipped", p, unwrapPath(err)))
+				}
+				continue
+			case st.IsDir():
+				continue // symlinked directories are not followed
+			case !st.Mode().IsRegular():
+				continue
+			}
+		} else if !isDir && !e.Type().IsRegular() {
+			continue // sockets, devices, FIFOs
+		}
+		if excluded(pabs, excludes) || (len(patterns) > 0 && matcher.Match(w.parts(pabs), isDir)) {
+			continue
+		}
+		if isDir {
+			if err := w.dir(p, pabs, patterns, files); err != nil {
+				return err
+			}
+			continue
+		}
+		if strings.HasSuffix(name, ".py") {
+			*files = append(*files, p)
+		}
+	}
+	return nil
 }
 
 func unwrapPath(err error) error {

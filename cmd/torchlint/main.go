@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -136,7 +137,18 @@ type checkFlags struct {
 	ignore       []string
 
 	fix, noFix, unsafeFixes, noUnsafeFixes, fixOnly, diff, showFixes bool
+
+	statistics, exitZero, quiet bool
+	color                       string
+
+	config, stdinFilename                                              string
+	isolated                                                           bool
+	exclude, extendExclude                                             []string
+	respectGitignore, noRespectGitignore, forceExclude, noForceExclude bool
 }
+
+// stdin is where `torchlint check -` reads the source from.
+var stdin io.Reader = os.Stdin
 
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	var cf checkFlags
@@ -154,6 +166,19 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.fixOnly, "fix-only", false, "apply fixes and report only what was fixed; implies --fix")
 	fs.BoolVar(&cf.diff, "diff", false, "write a diff of the fixes to standard output instead of changing files; implies --fix-only")
 	fs.BoolVar(&cf.showFixes, "show-fixes", false, "list the fixes applied, per file and rule")
+	fs.BoolVar(&cf.statistics, "statistics", false, "show the number of findings per rule instead of the findings")
+	fs.BoolVar(&cf.exitZero, "exit-zero", false, "exit with status 0 even when there are findings (errors still exit 2)")
+	fs.BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only: no summary, no warnings")
+	fs.StringVar(&cf.color, "color", "auto", "colour the text formats: auto, always or never (auto honours NO_COLOR and FORCE_COLOR)")
+	fs.StringVar(&cf.config, "config", "", "use this configuration file (pyproject.toml or torchlint.toml) for every file, instead of the closest one")
+	fs.BoolVar(&cf.isolated, "isolated", false, "ignore all configuration files")
+	fs.StringSliceVar(&cf.exclude, "exclude", nil, "glob patterns of files and folders to skip, replacing the configured and default excludes")
+	fs.StringSliceVar(&cf.extendExclude, "extend-exclude", nil, "glob patterns to skip in addition to the excludes")
+	fs.BoolVar(&cf.respectGitignore, "respect-gitignore", false, "skip what .gitignore files and .git/info/exclude ignore (the default)")
+	fs.BoolVar(&cf.noRespectGitignore, "no-respect-gitignore", false, "do not read .gitignore files")
+	fs.BoolVar(&cf.forceExclude, "force-exclude", false, "apply the excludes to files named on the command line too")
+	fs.BoolVar(&cf.noForceExclude, "no-force-exclude", false, "do not apply the excludes to files named on the command line")
+	fs.StringVar(&cf.stdinFilename, "stdin-filename", "", "the name of the file read from standard input (with -), for messages, configuration and per-file ignores")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: torchlint check [flags] [PATH...]\n\nFlags:\n%s", fs.FlagUsages())
 	}
@@ -169,55 +194,112 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "torchlint: error: unknown output format %q (expected one of: %s)\n", cf.format, formatNames())
 		return exitError
 	}
-	enabled, err := rules.Selection{Select: cf.selectRules, ExtendSelect: cf.extendSelect, Ignore: cf.ignore}.Resolve()
-	if err != nil {
+	if err := checkOutputFlags(&cf); err != nil {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
-	paths := fs.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	files, err := discover(paths, func(msg string) { fmt.Fprintf(stderr, "torchlint: warning: %s\n", msg) })
-	if err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
+	warnings := stderr
+	if cf.quiet {
+		warnings = io.Discard
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
-	runner := analyzer.NewRunner(enabled, rules.SyntaxError, rules.IOError)
+	configs, err := loadConfigs(&cf, cwd)
+	if err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	cli := rules.Selection{Select: cf.selectRules, ExtendSelect: cf.extendSelect, Ignore: cf.ignore, SelectSet: fs.Changed("select")}
+	if _, err := rules.ResolveLayers([]rules.Selection{cli}); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
+	runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
+		set := fileRules(configs, cli, path)
+		return func(r *analyzer.Rule) bool { return set[r] }
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	d := &discoverer{
+		configs:       configs,
+		exclude:       anchor(cf.exclude, cwd),
+		excludeSet:    fs.Changed("exclude"),
+		extendExclude: anchor(cf.extendExclude, cwd),
+		warn:          func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
+	}
+	d.respectGitignore = flagPair(cf.respectGitignore, cf.noRespectGitignore)
+	d.forceExclude = flagPair(cf.forceExclude, cf.noForceExclude)
+	// `-` reads one source from standard input, named by --stdin-filename.
+	var in *stdinSource
+	var files []string
+	if len(paths) == 1 && paths[0] == "-" {
+		if in, err = readStdin(d, cf.stdinFilename); err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+			return exitError
+		}
+	} else if files, err = d.discover(paths); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
 	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
-	rep := &report{Files: len(files), Cwd: cwd, Unsafe: unsafe}
+	rep := &report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet,
+		Color: textFormat(cf.format) && useColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
 	var failures []error
 	var fixes []analyzer.FileFix
 	fixing := (cf.fix || cf.fixOnly || cf.diff) && !cf.noFix
-	if fixing {
+	switch {
+	case in != nil && fixing:
+		fixes = []analyzer.FileFix{in.fix(runner, unsafe)}
+	case in != nil:
+		rep.Diagnostics = in.lint(runner)
+	case fixing:
 		fixes = runner.FixFiles(files, unsafe)
-		failures = applyFixResults(runner, fixes, paths, !cf.diff, stderr)
+		failures = applyFixResults(runner, fixes, paths, !cf.diff, warnings)
+	default:
+		rep.Diagnostics, failures = runner.LintFiles(files)
+	}
+	if fixing {
 		rep.FixMode = true
 		for i := range fixes {
 			rep.Diagnostics = append(rep.Diagnostics, fixes[i].Remaining...)
 			rep.Fixed += len(fixes[i].Applied)
 		}
 		analyzer.SortDiagnostics(rep.Diagnostics)
-	} else {
-		rep.Diagnostics, failures = runner.LintFiles(files)
 	}
+	all := len(rep.Diagnostics)
 	rep.Diagnostics = analyzer.Unsuppressed(rep.Diagnostics)
+	rep.Suppressed = all - len(rep.Diagnostics)
+	if in != nil && fixing && !cf.diff {
+		// As with Ruff, the fixed source goes to standard output and the
+		// report to standard error.
+		if _, err := stdout.Write(fixes[0].Source); err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: write output: %v\n", err)
+			return exitError
+		}
+		stdout = stderr
+		rep.Color = textFormat(cf.format) && useColor(cf.color, stderr, cf.outputFile != "", os.Getenv)
+	}
 	var buf bytes.Buffer
 	var err2 error
 	switch {
 	case fixing && cf.diff:
 		err2 = writeDiff(&buf, rep, fixes)
 	case fixing && (cf.fixOnly || cf.diff):
-		if rep.Fixed == 0 {
+		switch {
+		case cf.quiet:
+		case rep.Fixed == 0:
 			fmt.Fprintln(&buf, "No errors fixed.")
-		} else {
+		default:
 			fmt.Fprintf(&buf, "Fixed %s.\n", plural(rep.Fixed, "error", "errors"))
 		}
+	case cf.statistics:
+		err2 = writeStatistics(&buf, rep, cf.format)
 	default:
 		err2 = write(&buf, rep)
 	}
@@ -228,7 +310,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if cf.showFixes && fixing && !cf.diff {
 		// Text formats carry the list; machine formats keep standard
 		// output parseable, so it goes to standard error.
-		if cf.format == "full" || cf.format == "concise" || cf.fixOnly {
+		if textFormat(cf.format) || cf.fixOnly {
 			writeFixedSummary(&buf, rep, fixes)
 		} else {
 			writeFixedSummary(stderr, rep, fixes)
@@ -255,16 +337,67 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			changed += len(fixes[i].Applied)
 		}
 		if changed > 0 {
-			fmt.Fprintf(stderr, "Would fix %s.\n", plural(changed, "error", "errors"))
-			return exitFindings
+			fmt.Fprintf(warnings, "Would fix %s.\n", plural(changed, "error", "errors"))
+			return findingsExit(cf.exitZero)
 		}
 		return exitClean
 	case fixing && cf.fixOnly:
 		return exitClean
 	case len(rep.Diagnostics) > 0:
-		return exitFindings
+		return findingsExit(cf.exitZero)
 	}
 	return exitClean
+}
+
+// findingsExit is the exit code of a run with findings: 1, or 0 with
+// --exit-zero.
+func findingsExit(exitZero bool) int {
+	if exitZero {
+		return exitClean
+	}
+	return exitFindings
+}
+
+// checkOutputFlags rejects --color and --statistics values that the
+// output cannot honour, before anything is linted or fixed.
+func checkOutputFlags(cf *checkFlags) error {
+	switch cf.color {
+	case "auto", "always", "never":
+	default:
+		return fmt.Errorf("invalid --color %q (expected auto, always or never)", cf.color)
+	}
+	if cf.statistics && !slices.Contains(statisticsFormats, cf.format) {
+		return fmt.Errorf("--statistics works with the full, concise and json output formats, not %s", cf.format)
+	}
+	return nil
+}
+
+// useColor decides whether the text formats are coloured. A report
+// written to a file never is; "always" and "never" say so; "auto" colours
+// only a terminal, and a non-empty NO_COLOR turns it off and a non-empty
+// FORCE_COLOR on, in that order.
+func useColor(mode string, stdout io.Writer, toFile bool, getenv func(string) string) bool {
+	switch {
+	case toFile || mode == "never":
+		return false
+	case mode == "always":
+		return true
+	case getenv("NO_COLOR") != "":
+		return false
+	case getenv("FORCE_COLOR") != "":
+		return true
+	}
+	return isTerminal(stdout)
+}
+
+// isTerminal reports whether w is a character device such as a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
 
 // applyFixResults writes the fixed files (when write is set), warns about

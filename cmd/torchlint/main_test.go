@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,7 +61,7 @@ func TestExitCodes(t *testing.T) {
 		{"clean json", []string{"check", "--output-format", "json", "testdata/golden/clean.py"}, 0, ""},
 		{"findings sarif", []string{"check", "--output-format", "sarif", "testdata/golden/sample.py"}, 1, ""},
 		{"missing path", []string{"check", "no/such/file.py"}, 2, "torchlint: error: no/such/file.py: no such file or directory\n"},
-		{"bad format", []string{"check", "--output-format", "xml", "testdata/golden/sample.py"}, 2, "torchlint: error: unknown output format \"xml\" (expected one of: concise, full, json, sarif)\n"},
+		{"bad format", []string{"check", "--output-format", "xml", "testdata/golden/sample.py"}, 2, "torchlint: error: unknown output format \"xml\" (expected one of: concise, full, github, gitlab, grouped, json, json-lines, junit, pylint, sarif)\n"},
 		{"bad flag", []string{"check", "--no-such-flag"}, 2, ""},
 		{"bad selector", []string{"check", "--select", "XY1", "testdata/golden/sample.py"}, 2, ""},
 		{"selected away", []string{"check", "--select", "TL3", "--ignore", "TL301", "testdata/golden/sample.py"}, 0, ""},
@@ -119,7 +121,9 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, format := range []string{"full", "concise", "json", "sarif"} {
+	// The gitlab format takes its paths relative to CI_PROJECT_DIR.
+	t.Setenv("CI_PROJECT_DIR", "")
+	for _, format := range []string{"full", "concise", "grouped", "json", "json-lines", "sarif", "github", "gitlab", "junit", "pylint"} {
 		t.Run(format, func(t *testing.T) {
 			code, out, stderr := runIn(t, root, "check", "--output-format", format, "testdata/golden/sample.py", "testdata/golden/clean.py")
 			if code != 1 {
@@ -326,5 +330,316 @@ func TestDeterministicOrder(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(first), "\n")
 	if len(lines) < 10 {
 		t.Fatalf("expected many findings on the fixtures, got:\n%s", first)
+	}
+}
+
+func TestExitZero(t *testing.T) {
+	root := repoRoot(t)
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"findings", []string{"check", "--exit-zero", "testdata/golden/sample.py"}, 0},
+		{"findings, json", []string{"check", "--exit-zero", "--output-format", "json", "testdata/golden/sample.py"}, 0},
+		{"findings, statistics", []string{"check", "--exit-zero", "--statistics", "testdata/golden/sample.py"}, 0},
+		{"statistics without it", []string{"check", "--statistics", "testdata/golden/sample.py"}, 1},
+		{"diff with changes", []string{"check", "--exit-zero", "--diff", "--unsafe-fixes", "testdata/golden/sample.py"}, 0},
+		{"diff without it", []string{"check", "--diff", "--unsafe-fixes", "testdata/golden/sample.py"}, 1},
+		{"usage error", []string{"check", "--exit-zero", "no/such/file.py"}, 2},
+		{"bad flag", []string{"check", "--exit-zero", "--no-such-flag"}, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if code, _, stderr := runIn(t, root, c.args...); code != c.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, c.code, stderr)
+			}
+		})
+	}
+}
+
+func TestQuiet(t *testing.T) {
+	root := repoRoot(t)
+	_, loud, _ := runIn(t, root, "check", "--output-format", "concise", "testdata/golden/sample.py")
+	code, out, _ := runIn(t, root, "check", "-q", "--output-format", "concise", "testdata/golden/sample.py")
+	if code != 1 || strings.Count(out, "\n") != 4 || strings.Contains(out, "Found") {
+		t.Errorf("-q: exit %d, output:\n%s", code, out)
+	}
+	if !strings.HasPrefix(loud, out) || !strings.Contains(loud, "Found 4 errors.") {
+		t.Errorf("-q printed other findings than the default:\n%s\nvs\n%s", out, loud)
+	}
+	for _, format := range []string{"full", "grouped", "concise"} {
+		code, out, stderr := runIn(t, root, "check", "--quiet", "--output-format", format, "testdata/golden/clean.py")
+		if code != 0 || out != "" || stderr != "" {
+			t.Errorf("%s, clean: exit %d, stdout %q, stderr %q", format, code, out, stderr)
+		}
+	}
+	code, out, _ = runIn(t, root, "check", "-q", "--statistics", "testdata/golden/sample.py")
+	if code != 1 || strings.Contains(out, "Found") || !strings.Contains(out, "TL201") {
+		t.Errorf("-q --statistics: exit %d:\n%s", code, out)
+	}
+	code, out, stderr := runIn(t, root, "check", "-q", "--diff", "--unsafe-fixes", "testdata/golden/sample.py")
+	if code != 1 || !strings.Contains(out, "+++ ") || stderr != "" {
+		t.Errorf("-q --diff: exit %d, stderr %q:\n%s", code, stderr, out)
+	}
+
+	// Warnings go too; errors stay.
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(dir, "missing.py"), filepath.Join(dir, "broken.py")); err != nil {
+		t.Skip(err)
+	}
+	_, _, stderr = runIn(t, root, "check", dir)
+	if !strings.Contains(stderr, "warning") {
+		t.Fatalf("expected a warning about the broken link, got %q", stderr)
+	}
+	if _, _, stderr = runIn(t, root, "check", "-q", dir); stderr != "" {
+		t.Errorf("-q: stderr %q", stderr)
+	}
+	if code, _, stderr = runIn(t, root, "check", "-q", "no/such/file.py"); code != 2 || stderr == "" {
+		t.Errorf("-q hid an error: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestColorFlag(t *testing.T) {
+	root := repoRoot(t)
+	t.Setenv("NO_COLOR", "")
+	t.Setenv("FORCE_COLOR", "")
+	const red = "\x1b[1;31mTL101\x1b[0m"
+	check := func(name string, want bool, args ...string) {
+		t.Helper()
+		_, out, stderr := runIn(t, root, append([]string{"check"}, append(args, "testdata/golden/sample.py")...)...)
+		if got := strings.Contains(out, red); got != want {
+			t.Errorf("%s: coloured %v, want %v (stderr %q):\n%q", name, got, want, stderr, out)
+		}
+		if !want && strings.Contains(out, "\x1b") {
+			t.Errorf("%s: escape codes in %q", name, out)
+		}
+	}
+	check("default, not a terminal", false)
+	check("auto, not a terminal", false, "--color", "auto")
+	check("never", false, "--color=never")
+	for _, format := range []string{"full", "concise", "grouped"} {
+		check("always "+format, true, "--color", "always", "--output-format", format)
+	}
+	check("always, statistics", true, "--color", "always", "--statistics")
+	for _, format := range []string{"json", "json-lines", "sarif", "github", "gitlab", "junit", "pylint"} {
+		check("always "+format, false, "--color", "always", "--output-format", format)
+	}
+	t.Setenv("FORCE_COLOR", "1")
+	check("auto, FORCE_COLOR", true)
+	t.Setenv("NO_COLOR", "1")
+	check("auto, NO_COLOR and FORCE_COLOR", false)
+	check("always, NO_COLOR", true, "--color", "always")
+
+	out := filepath.Join(t.TempDir(), "report.txt")
+	if code, _, stderr := runIn(t, root, "check", "--color", "always", "-o", out, "testdata/golden/sample.py"); code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if data, err := os.ReadFile(out); err != nil || bytes.Contains(data, []byte("\x1b")) || !bytes.Contains(data, []byte("TL101")) {
+		t.Errorf("output file (%v):\n%q", err, data)
+	}
+	if code, _, stderr := runIn(t, root, "check", "--color", "sometimes", "testdata/golden/sample.py"); code != 2 || !strings.Contains(stderr, "--color") {
+		t.Errorf("bad --color: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestStatisticsFlag(t *testing.T) {
+	root := repoRoot(t)
+	code, out, _ := runIn(t, root, "check", "--statistics", "testdata/golden/sample.py", "testdata/golden/clean.py")
+	if code != 1 || !strings.HasPrefix(out, "2\tTL201\teval-without-no-grad\n1\tTL101\tloss-accumulated-with-graph\n1\tTL301\tempty-cache-in-loop\nFound 4 errors.\n") {
+		t.Errorf("--statistics: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runIn(t, root, "check", "--statistics", "--unsafe-fixes", "testdata/golden/sample.py")
+	if code != 1 || !strings.HasPrefix(out, "2\tTL201\t[*] eval-without-no-grad\n1\tTL101\t[*] loss-accumulated-with-graph\n1\tTL301\t[ ] empty-cache-in-loop\n") {
+		t.Errorf("--statistics --unsafe-fixes: exit %d:\n%s", code, out)
+	}
+	code, out, _ = runIn(t, root, "check", "--statistics", "--output-format", "json", "testdata/golden/sample.py")
+	var stats []ruleStats
+	if err := json.Unmarshal([]byte(out), &stats); err != nil || code != 1 || len(stats) != 3 || stats[0].Code != "TL201" || stats[0].Count != 2 {
+		t.Errorf("--statistics json: exit %d, %v:\n%s", code, err, out)
+	}
+	code, out, _ = runIn(t, root, "check", "--statistics", "testdata/golden/clean.py")
+	if code != 0 || out != "" {
+		t.Errorf("--statistics, clean: exit %d, %q", code, out)
+	}
+
+	// A format that cannot carry statistics is refused before any file is
+	// fixed.
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(root, "testdata", "golden", "sample.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "sample.py")
+	if err := os.WriteFile(p, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runIn(t, root, "check", "--statistics", "--output-format", "github", "--fix", "--unsafe-fixes", p)
+	if code != 2 || !strings.Contains(stderr, "--statistics") {
+		t.Errorf("--statistics github: exit %d, stderr %q", code, stderr)
+	}
+	if now, _ := os.ReadFile(p); !bytes.Equal(now, src) {
+		t.Error("the file was fixed although the command line was refused")
+	}
+}
+
+// Every format writes the same bytes to --output-file as to standard
+// output.
+func TestOutputFileAllFormats(t *testing.T) {
+	root := repoRoot(t)
+	t.Setenv("CI_PROJECT_DIR", "")
+	dir := t.TempDir()
+	for name := range formats {
+		t.Run(name, func(t *testing.T) {
+			_, stdout, _ := runIn(t, root, "check", "--output-format", name, "testdata/golden/sample.py")
+			p := filepath.Join(dir, "report."+name)
+			code, empty, stderr := runIn(t, root, "check", "--output-format", name, "--output-file", p, "testdata/golden/sample.py")
+			if code != 1 || empty != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q", code, empty, stderr)
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(data) != stdout || len(data) == 0 {
+				t.Errorf("file differs from standard output:\n%s\nvs\n%s", data, stdout)
+			}
+		})
+	}
+}
+
+// parseWorkflowCommand splits a GitHub Actions workflow command as the
+// runner does: "::name k=v,k=v::data", with the toolkit's escapes undone.
+func parseWorkflowCommand(line string) (name string, props map[string]string, data string, ok bool) {
+	rest, found := strings.CutPrefix(line, "::")
+	if !found {
+		return "", nil, "", false
+	}
+	head, data, found := strings.Cut(rest, "::")
+	if !found {
+		return "", nil, "", false
+	}
+	name, list, _ := strings.Cut(head, " ")
+	unescape := strings.NewReplacer("%0D", "\r", "%0A", "\n", "%3A", ":", "%2C", ",", "%25", "%")
+	props = map[string]string{}
+	for _, kv := range strings.Split(list, ",") {
+		k, v, found := strings.Cut(kv, "=")
+		if !found {
+			return "", nil, "", false
+		}
+		props[k] = unescape.Replace(v)
+	}
+	return name, props, strings.NewReplacer("%0D", "\r", "%0A", "\n", "%25", "%").Replace(data), true
+}
+
+// The github format on every fixture parses as GitHub's runner reads it:
+// known properties only, a file that exists, and columns only on
+// single-line annotations.
+func TestGitHubCommandsParse(t *testing.T) {
+	root := repoRoot(t)
+	_, out, _ := runIn(t, root, "check", "--output-format", "github", "testdata/python")
+	_, js, _ := runIn(t, root, "check", "--output-format", "json", "testdata/python")
+	var findings []struct {
+		Code     string `json:"code"`
+		Message  string `json:"message"`
+		Location struct{ Row, Column int }
+	}
+	if err := json.Unmarshal([]byte(js), &findings); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(findings) || len(lines) < 10 {
+		t.Fatalf("%d commands for %d findings", len(lines), len(findings))
+	}
+	multi := 0
+	for i, line := range lines {
+		name, props, data, ok := parseWorkflowCommand(line)
+		if !ok || (name != "warning" && name != "error") {
+			t.Fatalf("not a workflow command: %q", line)
+		}
+		for k := range props {
+			if !slices.Contains([]string{"title", "file", "line", "col", "endLine", "endColumn"}, k) {
+				t.Errorf("unknown property %q in %q", k, line)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(root, props["file"])); err != nil {
+			t.Errorf("file %q: %v", props["file"], err)
+		}
+		f := findings[i]
+		if props["title"] != "torchlint ("+f.Code+")" || props["line"] != fmt.Sprint(f.Location.Row) {
+			t.Errorf("%q does not match %+v", line, f)
+		}
+		if want := fmt.Sprintf("%s:%d:%d: %s %s", props["file"], f.Location.Row, f.Location.Column, f.Code, f.Message); data != want {
+			t.Errorf("message %q, want %q", data, want)
+		}
+		_, hasCol := props["col"]
+		_, hasEndCol := props["endColumn"]
+		switch {
+		case props["endLine"] != props["line"]:
+			multi++
+			if hasCol || hasEndCol {
+				t.Errorf("columns on a multi-line annotation: %q", line)
+			}
+		case !hasCol || !hasEndCol:
+			t.Errorf("no columns on a single-line annotation: %q", line)
+		}
+	}
+	if multi == 0 {
+		t.Error("the fixtures have no multi-line finding; the check above tested nothing")
+	}
+}
+
+// The gitlab format on every fixture has GitLab's required fields, one of
+// its severities, repository-relative paths and unique fingerprints.
+func TestGitLabFixtures(t *testing.T) {
+	root := repoRoot(t)
+	t.Setenv("CI_PROJECT_DIR", "")
+	_, out, _ := runIn(t, root, "check", "--output-format", "gitlab", "testdata/python")
+	var issues []map[string]any
+	if err := json.Unmarshal([]byte(out), &issues); err != nil {
+		t.Fatal(err)
+	}
+	if len(issues) < 10 {
+		t.Fatalf("%d issues", len(issues))
+	}
+	seen := map[string]bool{}
+	for _, is := range issues {
+		fp, _ := is["fingerprint"].(string)
+		desc, _ := is["description"].(string)
+		check, _ := is["check_name"].(string)
+		sev, _ := is["severity"].(string)
+		loc, _ := is["location"].(map[string]any)
+		lines, _ := loc["lines"].(map[string]any)
+		path, _ := loc["path"].(string)
+		begin, _ := lines["begin"].(float64)
+		if fp == "" || seen[fp] || desc == "" || check == "" || begin < 1 || path == "" || filepath.IsAbs(path) ||
+			!slices.Contains([]string{"info", "minor", "major", "critical", "blocker"}, sev) {
+			t.Errorf("issue %v", is)
+		}
+		seen[fp] = true
+		if _, err := os.Stat(filepath.Join(root, path)); err != nil {
+			t.Errorf("path %q: %v", path, err)
+		}
+	}
+}
+
+func TestJUnitFixtures(t *testing.T) {
+	root := repoRoot(t)
+	_, out, _ := runIn(t, root, "check", "--output-format", "junit", "testdata/python")
+	_, js, _ := runIn(t, root, "check", "--output-format", "json", "testdata/python")
+	var findings []any
+	if err := json.Unmarshal([]byte(js), &findings); err != nil {
+		t.Fatal(err)
+	}
+	j := parseJUnit(t, out)
+	cases := 0
+	for _, s := range j.Suites {
+		cases += len(s.Cases)
+		if s.Tests != len(s.Cases) || s.Failures != len(s.Cases) {
+			t.Errorf("suite %s counts %d tests, %d failures for %d cases", s.Name, s.Tests, s.Failures, len(s.Cases))
+		}
+	}
+	if cases != len(findings) || j.Tests != cases || j.Failures != cases {
+		t.Errorf("%d cases, tests=%d failures=%d, for %d findings", cases, j.Tests, j.Failures, len(findings))
 	}
 }

@@ -13,10 +13,22 @@ import (
 
 // formats are the output formats, by --output-format name.
 var formats = map[string]func(io.Writer, *report) error{
-	"full":    writeFull,
-	"concise": writeConcise,
-	"json":    writeJSON,
-	"sarif":   writeSARIF,
+	"full":       writeFull,
+	"concise":    writeConcise,
+	"grouped":    writeGrouped,
+	"json":       writeJSON,
+	"json-lines": writeJSONLines,
+	"sarif":      writeSARIF,
+	"github":     writeGitHub,
+	"gitlab":     writeGitLab,
+	"junit":      writeJUnit,
+	"pylint":     writePylint,
+}
+
+// textFormat reports whether a format is read by people: only these end
+// with a summary and may be coloured.
+func textFormat(name string) bool {
+	return name == "full" || name == "concise" || name == "grouped"
 }
 
 func formatNames() string {
@@ -39,14 +51,48 @@ type report struct {
 	// FixMode is set when fixes were applied; Fixed counts them.
 	FixMode bool
 	Fixed   int
+	// Suppressed counts the findings silenced by noqa comments; they are
+	// not in Diagnostics.
+	Suppressed int
+	// Quiet leaves out the summary of the text formats.
+	Quiet bool
+	// Color turns on ANSI colours in the text formats.
+	Color bool
+}
+
+// SGR parameters of the colours used, as Ruff uses them: paths bold,
+// codes red and bold, separators and the fix mark cyan, the source gutter
+// blue and bold.
+const (
+	sgrBold      = "1"
+	sgrRedBold   = "1;31"
+	sgrCyan      = "36"
+	sgrBlueBold  = "1;34"
+	sgrUnderline = "4"
+)
+
+// paint wraps s in an ANSI colour when colour is on.
+func (r *report) paint(s, sgr string) string {
+	if !r.Color || s == "" {
+		return s
+	}
+	return "\x1b[" + sgr + "m" + s + "\x1b[0m"
 }
 
 // marker is " [*]" for a finding whose fix --fix would apply.
 func (r *report) marker(d *analyzer.Diagnostic) string {
 	if d.Fix.Applicable(r.Unsafe) {
-		return " [*]"
+		return " [" + r.paint("*", sgrCyan) + "]"
 	}
 	return ""
+}
+
+// headline is a finding's first line in the text formats:
+// path:line:col: CODE [*] message.
+func (r *report) headline(d *analyzer.Diagnostic) string {
+	sep := r.paint(":", sgrCyan)
+	return fmt.Sprintf("%s%s%d%s%d%s %s%s %s", r.paint(r.displayPath(d.Path), sgrBold), sep, d.Pos.Line, sep, d.Pos.Column, sep,
+		r.paint(d.Rule.Code, sgrRedBold), r.marker(d), d.Message)
 }
 
 // displayPath shows a path relative to the working directory when it lies
@@ -72,10 +118,29 @@ func plural(n int, one, many string) string {
 // writeSummary ends the text formats as Ruff does: the count of findings
 // (fixed and remaining after --fix), then what --fix could still do.
 func writeSummary(w io.Writer, r *report) {
+	if r.Quiet {
+		return
+	}
 	n := len(r.Diagnostics)
+	fixed := 0
+	if r.FixMode {
+		fixed = r.Fixed
+	}
 	switch {
-	case r.FixMode && r.Fixed > 0:
-		fmt.Fprintf(w, "Found %s (%d fixed, %d remaining).\n", plural(n+r.Fixed, "error", "errors"), r.Fixed, n)
+	case n == 0 && fixed == 0 && r.Suppressed > 0:
+		fmt.Fprintf(w, "All checks passed! (%d suppressed)\n", r.Suppressed)
+		return
+	case fixed > 0 || r.Suppressed > 0:
+		// The parts add up to the total, as in Ruff's "(F fixed, R remaining)".
+		var parts []string
+		if fixed > 0 {
+			parts = append(parts, fmt.Sprintf("%d fixed", fixed))
+		}
+		if r.Suppressed > 0 {
+			parts = append(parts, fmt.Sprintf("%d suppressed", r.Suppressed))
+		}
+		parts = append(parts, fmt.Sprintf("%d remaining", n))
+		fmt.Fprintf(w, "Found %s (%s).\n", plural(n+fixed+r.Suppressed, "error", "errors"), strings.Join(parts, ", "))
 	case n == 0:
 		fmt.Fprintln(w, "All checks passed!")
 		return
@@ -97,7 +162,7 @@ func writeSummary(w io.Writer, r *report) {
 	}
 	switch {
 	case fixable > 0:
-		fmt.Fprintf(w, "[*] %d fixable with the `--fix` option%s.\n", fixable, hiddenNote)
+		fmt.Fprintf(w, "[%s] %d fixable with the `--fix` option%s.\n", r.paint("*", sgrCyan), fixable, hiddenNote)
 	case hidden > 0:
 		fmt.Fprintf(w, "No fixes available%s.\n", hiddenNote)
 	}
@@ -108,7 +173,7 @@ func writeConcise(out io.Writer, r *report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		fmt.Fprintf(w, "%s:%d:%d: %s%s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, r.marker(d), d.Message)
+		fmt.Fprintln(w, r.headline(d))
 	}
 	writeSummary(w, r)
 	return w.err
@@ -120,26 +185,28 @@ func writeFull(out io.Writer, r *report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		fmt.Fprintf(w, "%s:%d:%d: %s%s %s\n", r.displayPath(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, r.marker(d), d.Message)
+		fmt.Fprintln(w, r.headline(d))
 		if len(d.Source) > 0 {
 			width := len(fmt.Sprint(d.Pos.Line + len(d.Source) - 1))
 			pad := strings.Repeat(" ", width)
-			fmt.Fprintf(w, "%s |\n", pad)
+			gutter := r.paint(pad+" |", sgrBlueBold)
+			fmt.Fprintln(w, gutter)
 			for j, line := range d.Source {
 				n := d.Pos.Line + j
 				line = printable(strings.ReplaceAll(line, "\t", "    "))
-				fmt.Fprintf(w, "%*d | %s\n", width, n, line)
+				fmt.Fprintf(w, "%s %s\n", r.paint(fmt.Sprintf("%*d |", width, n), sgrBlueBold), line)
 				if j == 0 {
-					fmt.Fprintf(w, "%s | %s\n", pad, caretLine(d, d.Source[0], len(d.Source) == 1))
+					indent, marks := caretLine(d, d.Source[0], len(d.Source) == 1)
+					fmt.Fprintf(w, "%s %s%s\n", gutter, indent, r.paint(marks, sgrRedBold))
 				}
 			}
-			fmt.Fprintf(w, "%s |\n", pad)
+			fmt.Fprintln(w, gutter)
 			if d.Fix != nil {
 				unsafe := ""
 				if d.Fix.Applicability == analyzer.Unsafe {
 					unsafe = " (unsafe)"
 				}
-				fmt.Fprintf(w, "%s = help: %s%s\n", pad, printable(d.Fix.Message), unsafe)
+				fmt.Fprintf(w, "%s %s: %s%s\n", r.paint(pad+" =", sgrBlueBold), r.paint("help", sgrBold), printable(d.Fix.Message), unsafe)
 			}
 		}
 		fmt.Fprintln(w)
@@ -159,8 +226,9 @@ func printable(line string) string {
 	}, line)
 }
 
-// caretLine underlines the finding on its first source line.
-func caretLine(d *analyzer.Diagnostic, line string, single bool) string {
+// caretLine underlines the finding on its first source line: the indent
+// up to the span, and the carets followed by the code.
+func caretLine(d *analyzer.Diagnostic, line string, single bool) (indent, marks string) {
 	runes := []rune(line)
 	start := d.Pos.Column - 1
 	if start > len(runes) {
@@ -188,7 +256,7 @@ func caretLine(d *analyzer.Diagnostic, line string, single bool) string {
 	if n < 1 {
 		n = 1
 	}
-	return strings.Repeat(" ", width(runes[:start])) + strings.Repeat("^", n) + " " + d.Rule.Code
+	return strings.Repeat(" ", width(runes[:start])), strings.Repeat("^", n) + " " + d.Rule.Code
 }
 
 type jsonLocation struct {
@@ -240,6 +308,14 @@ type jsonDiagnostic struct {
 // writeJSON writes an array of findings with Ruff's field names; the
 // filename is absolute, as in Ruff.
 func writeJSON(w io.Writer, r *report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(jsonDiagnostics(r))
+}
+
+// jsonDiagnostics is the report's findings in Ruff's JSON shape.
+func jsonDiagnostics(r *report) []jsonDiagnostic {
 	out := make([]jsonDiagnostic, 0, len(r.Diagnostics))
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
@@ -259,10 +335,7 @@ func writeJSON(w io.Writer, r *report) error {
 			URL:         d.Rule.URL(),
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return out
 }
 
 // errWriter remembers the first write error so that a format can write
