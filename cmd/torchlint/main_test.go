@@ -229,12 +229,65 @@ func TestSARIFMultitool(t *testing.T) {
 		t.Skip("TORCHLINT_SARIF_MULTITOOL is not set")
 	}
 	root := repoRoot(t)
-	dir := t.TempDir()
-	sarifPath := filepath.Join(dir, "torchlint.sarif")
-	if code, _, stderr := runIn(t, root, "check", "--output-format", "sarif", "--output-file", sarifPath, "testdata/python"); code != 1 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	// The fixtures, and a tree with nested folders, a syntax error and
+	// non-ASCII names (astral-plane characters included) before a finding.
+	for _, tree := range []string{"testdata/python", "testdata/sarif-tree"} {
+		dir := t.TempDir()
+		sarifPath := filepath.Join(dir, "torchlint.sarif")
+		if code, _, stderr := runIn(t, root, "check", "--output-format", "sarif", "--output-file", sarifPath, tree); code != 1 {
+			t.Fatalf("%s: exit %d: %s", tree, code, stderr)
+		}
+		validateWithMultitool(t, tool, sarifPath)
 	}
-	validateWithMultitool(t, tool, sarifPath)
+}
+
+// TestSARIFTree checks what the Multitool cannot: the nested tree's
+// results have the expected repository-relative URIs and code-point
+// columns.
+func TestSARIFTree(t *testing.T) {
+	root := repoRoot(t)
+	_, out, _ := runIn(t, root, "check", "--output-format", "sarif", "testdata/sarif-tree")
+	var log struct {
+		Runs []struct {
+			ColumnKind string `json:"columnKind"`
+			Results    []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine   int `json:"startLine"`
+							StartColumn int `json:"startColumn"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 {
+		t.Fatalf("SARIF: %v", err)
+	}
+	if log.Runs[0].ColumnKind != "unicodeCodePoints" {
+		t.Errorf("columnKind %q", log.Runs[0].ColumnKind)
+	}
+	got := map[string]bool{}
+	for _, r := range log.Runs[0].Results {
+		l := r.Locations[0].PhysicalLocation
+		got[fmt.Sprintf("%s %s:%d:%d %s", r.RuleID, l.ArtifactLocation.URI, l.Region.StartLine, l.Region.StartColumn, l.ArtifactLocation.URIBaseID)] = true
+	}
+	// "données = {"étiquette": "🙂🙂"}; état = " is 38 code points (40 UTF-16 units, 47 bytes).
+	for _, want := range []string{
+		"TL001 testdata/sarif-tree/broken.py:3:1 %SRCROOT%",
+		"TL101 testdata/sarif-tree/pkg/sub/deep/train.py:11:9 %SRCROOT%",
+		"TL403 testdata/sarif-tree/unicode_names.py:3:39 %SRCROOT%",
+	} {
+		if !got[want] {
+			t.Errorf("missing result %s; got %v", want, got)
+		}
+	}
 }
 
 // validateWithMultitool runs `validate --rule-kind Gh;Sarif` and requires

@@ -1,0 +1,4 @@
+import torch
+
+def load(path:
+    return torch.load(path)

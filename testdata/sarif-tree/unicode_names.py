@@ -1,0 +1,3 @@
+import torch
+
+données = {"étiquette": "🙂🙂"}; état = torch.load(données["étiquette"])
