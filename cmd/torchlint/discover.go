@@ -67,6 +67,12 @@ func (d *discoverer) discover(paths []string) ([]string, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
+			if strings.HasSuffix(root, ".ipynb") {
+				// Notebooks are JSON; linting them as Python would only
+				// report syntax errors.
+				d.warn(fmt.Sprintf("%s: Jupyter notebooks are not linted yet; skipped", root))
+				continue
+			}
 			s, err := d.configs.forDir(filepath.Dir(abs))
 			if err != nil {
 				return nil, err

@@ -11,12 +11,17 @@ var version = ""
 const devVersion = "0.1.0-dev"
 
 // versionString returns the release version, else the module version
-// recorded by `go install`, else devVersion.
+// recorded by `go install module@version`, else devVersion.
 func versionString() string {
-	if version != "" {
-		return version
+	info, ok := debug.ReadBuildInfo()
+	return versionFrom(version, info, ok)
+}
+
+func versionFrom(release string, info *debug.BuildInfo, ok bool) string {
+	if release != "" {
+		return release
 	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+	if ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		return info.Main.Version
 	}
 	return devVersion
