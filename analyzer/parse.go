@@ -107,6 +107,13 @@ func (f *File) SyntaxErrors() []SyntaxError {
 		case n.Missing():
 			what := symbolName(f, id)
 			out = append(out, SyntaxError{Node: id, Message: fmt.Sprintf("expected %s", what)})
+		case n.Kind == KindPrintStatement:
+			// The grammar accepts Python 2's statements; Python 3 does not.
+			out = append(out, SyntaxError{Node: id, Message: "Missing parentheses in call to 'print' (a Python 2 print statement)"})
+			skipUntil = f.subtreeEnd(id)
+		case n.Kind == KindExecStatement:
+			out = append(out, SyntaxError{Node: id, Message: "Missing parentheses in call to 'exec' (a Python 2 exec statement)"})
+			skipUntil = f.subtreeEnd(id)
 		}
 	}
 	return out

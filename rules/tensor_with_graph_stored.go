@@ -98,6 +98,9 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	base := storedBase(f, container)
 	key := accumulatorKey(f, base)
 	fn := m.ScopeNode(n)
+	if fn != analyzer.Root && m.FunctionName(fn) == "__init__" {
+		return // a constructor runs once, and builds modules rather than graphs
+	}
 	loop, local, ok := storedStepLoop(m, n, base, fn)
 	if !ok {
 		return
