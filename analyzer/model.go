@@ -312,3 +312,29 @@ func (m *Model) ImportedAt(name string, at NodeID) (qualified string, bound bool
 	}
 	return b.Qualified, true
 }
+
+// otherFrameworks are deep-learning frameworks whose code uses the same
+// names as PyTorch code (`net(x)`, `loss.backward()`, `model.eval()`).
+var otherFrameworks = map[string]bool{
+	"mxnet": true, "tensorflow": true, "keras": true, "jax": true, "flax": true, "paddle": true,
+	"mindspore": true, "oneflow": true, "chainer": true, "theano": true, "tinygrad": true,
+}
+
+// OtherFramework reports whether the file imports another deep-learning
+// framework (MXNet, TensorFlow, JAX, ...) and nothing of torch: the
+// patterns the rules look for mean something else there.
+func (m *Model) OtherFramework() bool {
+	other := false
+	for i := range m.binds {
+		b := &m.binds[i]
+		if b.Kind != BindImport {
+			continue
+		}
+		root, _, _ := strings.Cut(b.Qualified, ".")
+		if root == "torch" || strings.HasPrefix(root, "torch") {
+			return false
+		}
+		other = other || otherFrameworks[root]
+	}
+	return other
+}

@@ -3,10 +3,12 @@ package analyzer
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sort"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -56,10 +58,23 @@ type Runner struct {
 	unusedNoqa *Rule
 	// Workers is the number of files linted at once; 0 means GOMAXPROCS.
 	Workers int
+	// MaxFileSize is the size in bytes over which a file is reported and
+	// not linted; 0 means DefaultMaxFileSize, a negative value no limit.
+	MaxFileSize int64
+	// Cache, when set, keeps the findings of files that did not change.
+	Cache Cache
 	// RulesFor, when set, narrows the rules run on one file (per-file
 	// configuration and ignores): a rule it returns false for is not run
 	// there. The runner's own diagnostics are always on.
 	RulesFor func(path string) func(*Rule) bool
+}
+
+// Cache stores the findings of a file by its path and content (and
+// whatever else the implementation keys them by, such as the rules
+// enabled for the file). Implementations must be safe for concurrent use.
+type Cache interface {
+	Get(path string, src []byte) ([]Diagnostic, bool)
+	Put(path string, src []byte, diags []Diagnostic)
 }
 
 // NewRunner prepares a runner for the enabled rules. syntaxRule and
@@ -104,6 +119,9 @@ func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
 	var enabled func(*Rule) bool
 	if r.RulesFor != nil {
 		enabled = r.RulesFor(path)
+	}
+	if m.OtherFramework() {
+		enabled = func(*Rule) bool { return false } // MXNet, TensorFlow, JAX code
 	}
 	passes := make(map[*Rule]*Pass, len(r.rules))
 	for _, rule := range r.rules {
@@ -176,11 +194,53 @@ func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
 			diags, err = nil, fmt.Errorf("internal error while linting %s: %v", path, p)
 		}
 	}()
-	src, rerr := os.ReadFile(path)
+	src, rerr := r.readFile(path)
 	if rerr != nil {
-		return []Diagnostic{r.ioDiagnostic(path, fmt.Errorf("cannot read file: %w", unwrapPathError(rerr)))}, nil
+		return []Diagnostic{r.ioDiagnostic(path, rerr)}, nil
 	}
-	return r.LintSource(path, src), nil
+	if r.Cache != nil {
+		if diags, ok := r.Cache.Get(path, src); ok {
+			return diags, nil
+		}
+	}
+	diags = r.LintSource(path, src)
+	if r.Cache != nil {
+		r.Cache.Put(path, src, diags)
+	}
+	return diags, nil
+}
+
+// DefaultMaxFileSize is the size over which a file is not linted.
+const DefaultMaxFileSize = 10 << 20
+
+// readFile reads a file unless it is over the size limit; the error says
+// why it was not read.
+func (r *Runner) readFile(path string) ([]byte, error) {
+	// O_NONBLOCK: opening a FIFO for reading must not wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+	}
+	defer func() { _ = f.Close() }()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+	}
+	limit := r.MaxFileSize
+	if limit == 0 {
+		limit = DefaultMaxFileSize
+	}
+	if info.Mode().IsRegular() && limit > 0 && info.Size() > limit {
+		return nil, fmt.Errorf("file is %.1f MB, over the %.1f MB limit (max-file-size); not linted", float64(info.Size())/(1<<20), float64(limit)/(1<<20))
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("cannot read file: not a regular file")
+	}
+	src, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
+	}
+	return src, nil
 }
 
 func unwrapPathError(err error) error {

@@ -116,3 +116,12 @@ func (in *stdinSource) fix(r *analyzer.Runner, unsafe bool) analyzer.FileFix {
 	ff.FixResult = r.FixSource(in.path, in.src, unsafe)
 	return ff
 }
+
+// megabytes converts a size limit in megabytes to bytes; a negative limit
+// means none.
+func megabytes(mb float64) int64 {
+	if mb < 0 {
+		return -1
+	}
+	return int64(mb * (1 << 20))
+}

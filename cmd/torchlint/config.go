@@ -39,6 +39,7 @@ type fileConfig struct {
 	Extend           string              `toml:"extend"`
 	RespectGitignore *bool               `toml:"respect-gitignore"`
 	ForceExclude     *bool               `toml:"force-exclude"`
+	MaxFileSize      *float64            `toml:"max-file-size"`
 }
 
 // configError is a problem in a configuration file, reported as
@@ -79,6 +80,9 @@ type Settings struct {
 	ExtendExclude    []string
 	RespectGitignore bool
 	ForceExclude     bool
+	// MaxFileSizeMB is the size over which files are not linted; 0 keeps
+	// the default, a negative value lifts the limit.
+	MaxFileSizeMB float64
 }
 
 // perFileIgnore turns rules off for the files matching a pattern.
@@ -207,6 +211,9 @@ func loadConfigDepth(path string, seen map[string]bool) (*Settings, error) {
 	if fc.ForceExclude != nil {
 		s.ForceExclude = *fc.ForceExclude
 	}
+	if fc.MaxFileSize != nil {
+		s.MaxFileSizeMB = *fc.MaxFileSize
+	}
 	return s, nil
 }
 
@@ -283,6 +290,8 @@ func typeReason(key []string, msg string) string {
 		want = "true or false"
 	case key[0] == "extend":
 		want = "a path (a string)"
+	case key[0] == "max-file-size":
+		want = "a number of megabytes"
 	default:
 		want = "an array of strings"
 	}
@@ -300,7 +309,7 @@ func article(tomlType string) string {
 }
 
 func configKeys() string {
-	return "select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, extend, respect-gitignore, force-exclude"
+	return "select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, extend, respect-gitignore, force-exclude, max-file-size"
 }
 
 // keyLine finds the line of a key of the torchlint table, for errors

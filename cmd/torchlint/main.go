@@ -62,6 +62,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCheck(args[1:], stdout, stderr)
 	case "rule":
 		return runRule(args[1:], stdout, stderr)
+	case "clean":
+		return runClean(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitClean
@@ -145,6 +147,10 @@ type checkFlags struct {
 	isolated                                                           bool
 	exclude, extendExclude                                             []string
 	respectGitignore, noRespectGitignore, forceExclude, noForceExclude bool
+
+	noCache       bool
+	cacheDir      string
+	maxFileSizeMB float64
 }
 
 // stdin is where `torchlint check -` reads the source from.
@@ -178,6 +184,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.noRespectGitignore, "no-respect-gitignore", false, "do not read .gitignore files")
 	fs.BoolVar(&cf.forceExclude, "force-exclude", false, "apply the excludes to files named on the command line too")
 	fs.BoolVar(&cf.noForceExclude, "no-force-exclude", false, "do not apply the excludes to files named on the command line")
+	fs.BoolVar(&cf.noCache, "no-cache", false, "neither read nor write the cache")
+	fs.StringVar(&cf.cacheDir, "cache-dir", "", "the cache folder (default: $TORCHLINT_CACHE_DIR, else .torchlint_cache)")
+	fs.Float64Var(&cf.maxFileSizeMB, "max-file-size", 0, "skip, with a diagnostic, files larger than this many megabytes (default 10; 0 keeps the configured or default limit, a negative value lifts it)")
 	fs.StringVar(&cf.stdinFilename, "stdin-filename", "", "the name of the file read from standard input (with -), for messages, configuration and per-file ignores")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: torchlint check [flags] [PATH...]\n\nFlags:\n%s", fs.FlagUsages())
@@ -233,6 +242,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		extendExclude: anchor(cf.extendExclude, cwd),
 		warn:          func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
 	}
+	if s, err := configs.forDir(cwd); err == nil && s.MaxFileSizeMB != 0 {
+		runner.MaxFileSize = megabytes(s.MaxFileSizeMB)
+	}
+	if cf.maxFileSizeMB != 0 {
+		runner.MaxFileSize = megabytes(cf.maxFileSizeMB)
+	}
 	d.respectGitignore = flagPair(cf.respectGitignore, cf.noRespectGitignore)
 	d.forceExclude = flagPair(cf.forceExclude, cf.noForceExclude)
 	// `-` reads one source from standard input, named by --stdin-filename.
@@ -262,7 +277,21 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fixes = runner.FixFiles(files, unsafe)
 		failures = applyFixResults(runner, fixes, paths, !cf.diff, warnings)
 	default:
+		var cache *fileCache
+		if !cf.noCache {
+			dir := cacheDirFrom(cf.cacheDir, nil, stderr)
+			if cache, err = openCache(dir, func(path string) string { return ruleKey(fileRules(configs, cli, path)) }); err != nil {
+				fmt.Fprintf(warnings, "torchlint: warning: %v; running without a cache\n", err)
+			} else {
+				runner.Cache = cache
+			}
+		}
 		rep.Diagnostics, failures = runner.LintFiles(files)
+		if cache != nil {
+			if err := cache.save(); err != nil {
+				fmt.Fprintf(warnings, "torchlint: warning: %v\n", err)
+			}
+		}
 	}
 	if fixing {
 		rep.FixMode = true

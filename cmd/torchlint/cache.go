@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+// defaultCacheDir is the cache folder, in the working directory, as
+// Ruff's .ruff_cache.
+const defaultCacheDir = ".torchlint_cache"
+
+// cacheTag marks the folder as a cache for backup tools
+// (https://bford.info/cachedir/).
+const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by torchlint.\n# For information about cache directory tags see https://bford.info/cachedir/\n"
+
+// cacheFormat changes whenever the stored layout does.
+const cacheFormat = 1
+
+// fileCache keeps the findings of each file of a run, keyed by the file's
+// path, content, the rules enabled for it and the torchlint build. It is
+// loaded whole at the start of a run and written whole, atomically, at
+// the end, holding the entries that run used; concurrent runs each write
+// a complete file, and a damaged file is ignored and rebuilt.
+type fileCache struct {
+	path  string // the cache file of this build
+	tool  string // identifies the build
+	rules func(path string) string
+	mu    sync.Mutex
+	old   map[string]cacheEntry
+	new   map[string]cacheEntry
+	hits  int
+}
+
+type cacheFile struct {
+	Format  int
+	Tool    string
+	Entries map[string]cacheEntry
+}
+
+type cacheEntry struct {
+	Diags []cachedDiagnostic
+}
+
+type cachedDiagnostic struct {
+	Code, Message string
+	Start, End    uint32
+	Pos, EndPos   analyzer.Position
+	Source        []string
+	Suppressed    bool
+	Fix           *analyzer.Fix
+}
+
+// toolID identifies this build: its version and the hash of its
+// executable, so that a rebuilt binary never reads another's results.
+func toolID() string {
+	h := sha256.New()
+	h.Write([]byte(versionString()))
+	if exe, err := os.Executable(); err == nil {
+		if f, err := os.Open(exe); err == nil {
+			_, _ = io.Copy(h, f)
+			_ = f.Close()
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// openCache prepares the cache in dir, creating the folder with its
+// .gitignore and CACHEDIR.TAG; rulesFor names the rules enabled for a
+// file. An unreadable or damaged cache file is ignored.
+func openCache(dir string, rulesFor func(path string) string) (*fileCache, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("cache: %w", err)
+	}
+	for name, content := range map[string]string{".gitignore": "# Created by torchlint\n*\n", "CACHEDIR.TAG": cacheTag} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			if err := writeFileAtomic(p, []byte(content), 0o644); err != nil {
+				return nil, fmt.Errorf("cache: %w", err)
+			}
+		}
+	}
+	tool := toolID()
+	c := &fileCache{
+		path:  filepath.Join(dir, "results-"+tool+".gob"),
+		tool:  tool,
+		rules: rulesFor,
+		old:   map[string]cacheEntry{},
+		new:   map[string]cacheEntry{},
+	}
+	if data, err := os.ReadFile(c.path); err == nil {
+		var cf cacheFile
+		if gob.NewDecoder(bytes.NewReader(data)).Decode(&cf) == nil && cf.Format == cacheFormat && cf.Tool == tool && cf.Entries != nil {
+			c.old = cf.Entries
+		}
+	}
+	return c, nil
+}
+
+func (c *fileCache) key(path string, src []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00", filepath.ToSlash(path), c.rules(path))
+	h.Write(src)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Get returns the stored findings of path with content src.
+func (c *fileCache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
+	k := c.key(path, src)
+	c.mu.Lock()
+	e, ok := c.old[k]
+	if ok {
+		c.new[k] = e
+		c.hits++
+	}
+	c.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	diags := make([]analyzer.Diagnostic, 0, len(e.Diags))
+	for _, cd := range e.Diags {
+		r := rules.ByCode(cd.Code)
+		if r == nil {
+			return nil, false // a rule this build does not have: lint again
+		}
+		diags = append(diags, analyzer.Diagnostic{Rule: r, Path: path, Message: cd.Message, Start: cd.Start, End: cd.End,
+			Pos: cd.Pos, EndPos: cd.EndPos, Source: cd.Source, Suppressed: cd.Suppressed, Fix: cd.Fix})
+	}
+	return diags, true
+}
+
+// Put stores the findings of path with content src.
+func (c *fileCache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
+	e := cacheEntry{Diags: make([]cachedDiagnostic, 0, len(diags))}
+	for _, d := range diags {
+		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
+			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix})
+	}
+	k := c.key(path, src)
+	c.mu.Lock()
+	c.new[k] = e
+	c.mu.Unlock()
+}
+
+// save writes the entries this run used or made, atomically.
+func (c *fileCache) save() error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(cacheFile{Format: cacheFormat, Tool: c.tool, Entries: c.new}); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("cache: %w", err)
+	}
+	// Files of other builds are left for `torchlint clean`; keep the
+	// folder from growing without bound by removing stale ones.
+	if old, err := filepath.Glob(filepath.Join(filepath.Dir(c.path), "results-*.gob")); err == nil && len(old) > 4 {
+		sort.Slice(old, func(i, j int) bool { return modTime(old[i]) > modTime(old[j]) })
+		for _, p := range old[4:] {
+			if p != c.path {
+				_ = os.Remove(p)
+			}
+		}
+	}
+	return nil
+}
+
+func modTime(p string) int64 {
+	if info, err := os.Stat(p); err == nil {
+		return info.ModTime().UnixNano()
+	}
+	return 0
+}
+
+// ruleKey names the set of rules enabled for a file, for cache keys.
+func ruleKey(set map[*analyzer.Rule]bool) string {
+	codes := make([]string, 0, len(set))
+	for r := range set {
+		codes = append(codes, r.Code)
+	}
+	sort.Strings(codes)
+	return strings.Join(codes, ",")
+}
+
+// runClean removes the cache folder: `torchlint clean [--cache-dir DIR]`.
+func runClean(args []string, stdout, stderr io.Writer) int {
+	dir := cacheDirFrom("", args, stderr)
+	if dir == "" {
+		return exitError
+	}
+	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); err != nil {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stdout, "No cache at %s\n", dir)
+			return exitClean
+		}
+		fmt.Fprintf(stderr, "torchlint: error: %s is not a torchlint cache (no CACHEDIR.TAG); not removed\n", dir)
+		return exitError
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "Removed %s\n", dir)
+	return exitClean
+}
+
+// cacheDirFrom returns the cache folder: --cache-dir, else
+// TORCHLINT_CACHE_DIR, else .torchlint_cache. args are the clean
+// command's arguments ("" is returned, after an error message, when they
+// are wrong); flag is the check command's --cache-dir.
+func cacheDirFrom(flag string, args []string, stderr io.Writer) string {
+	dir := flag
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--cache-dir" && i+1 < len(args):
+			dir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--cache-dir="):
+			dir = strings.TrimPrefix(a, "--cache-dir=")
+		default:
+			fmt.Fprintf(stderr, "torchlint: error: clean takes only --cache-dir DIR, not %q\n", a)
+			return ""
+		}
+	}
+	if dir == "" {
+		dir = os.Getenv("TORCHLINT_CACHE_DIR")
+	}
+	if dir == "" {
+		dir = defaultCacheDir
+	}
+	return dir
+}
