@@ -63,6 +63,7 @@ func TestBadInput(t *testing.T) {
 		{"tabs mixed with spaces", "tabs.py", content("import torch\nif True:\n\tx = 1\n        w = torch.load('w.pt')\n"), nil, 1, "tabs.py"},
 		{"Python 2 syntax", "py2.py", content("print \"x\"\n"), nil, 1, "py2.py:1:1: TL001 SyntaxError: Missing parentheses in call to 'print'"},
 		{"a PNG named .py", "image.py", content(string(png)), nil, 1, "image.py:1:1: TL002 file is not valid UTF-8"},
+		{"an unreadable file", "secret.py", unreadable, nil, 1, "secret.py:1:1: TL002 cannot read file: permission denied"},
 		{"a directory named x.py", "x.py", func(t *testing.T, p string) { mkdir(t, filepath.Join(p, "inner")) }, nil, 1, ""},
 		{"a FIFO named explicitly", "pipe.py", mkfifo, []string{"pipe.py", "."}, 1, "pipe.py:1:1: TL002 cannot read file: not a regular file"},
 		{"a symlink loop", "loop.py", func(t *testing.T, p string) { symlink(t, "loop.py", p) }, nil, 1, "loop.py: too many levels of symbolic links; skipped"},
@@ -140,6 +141,17 @@ func content(s string) func(*testing.T, string) {
 		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+func unreadable(t *testing.T, p string) {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		t.Skip("root reads any file; the unreadable case needs another user")
+	}
+	content(goodFile)(t, p)
+	if err := os.Chmod(p, 0); err != nil {
+		t.Fatal(err)
 	}
 }
 
