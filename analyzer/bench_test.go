@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/torchlint/torchlint/analyzer"
 	"github.com/torchlint/torchlint/rules"
@@ -79,13 +81,7 @@ func BenchmarkParse(b *testing.B) {
 // copy, semantic model, dispatching walk, diagnostics.
 func BenchmarkCheck(b *testing.B) {
 	paths, srcs, size := benchFiles(b)
-	var all []*analyzer.Rule
-	for _, r := range rules.All {
-		if r.Check != nil {
-			all = append(all, r)
-		}
-	}
-	runner := analyzer.NewRunner(all, rules.SyntaxError, rules.IOError)
+	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
 	b.SetBytes(size)
 	b.ResetTimer()
 	for b.Loop() {
@@ -93,4 +89,32 @@ func BenchmarkCheck(b *testing.B) {
 			runner.LintSource(paths[i], srcs[i])
 		})
 	}
+}
+
+// BenchmarkCheckVsParse times, in one run and on the same files, the
+// whole pipeline and tree-sitter's parse alone, alternating them, and
+// reports the ratio of their medians: how far a check is from its floor.
+func BenchmarkCheckVsParse(b *testing.B) {
+	paths, srcs, _ := benchFiles(b)
+	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
+	var check, parse []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		parallel(len(srcs), func(i int) {
+			if err := analyzer.ParseOnly(srcs[i]); err != nil {
+				b.Error(err)
+			}
+		})
+		parse = append(parse, time.Since(start))
+		start = time.Now()
+		parallel(len(srcs), func(i int) { runner.LintSource(paths[i], srcs[i]) })
+		check = append(check, time.Since(start))
+	}
+	median := func(ds []time.Duration) float64 {
+		slices.Sort(ds)
+		return ds[len(ds)/2].Seconds()
+	}
+	b.ReportMetric(median(parse), "parse-s")
+	b.ReportMetric(median(check), "check-s")
+	b.ReportMetric(median(check)/median(parse), "check/parse")
 }
