@@ -196,8 +196,33 @@ func (r *Runner) fixFile(path string, unsafe bool) (ff FileFix) {
 		return ff
 	}
 	ff.Original = src
+	if IsNotebook(path) {
+		ff.FixResult = r.fixNotebook(path, src, unsafe)
+		return ff
+	}
 	ff.FixResult = r.FixSource(path, src, unsafe)
 	return ff
+}
+
+// fixNotebook fixes the code cells of a notebook and writes them back
+// into its JSON, changing nothing else.
+func (r *Runner) fixNotebook(path string, raw []byte, unsafe bool) FixResult {
+	nb, err := ParseNotebook(raw)
+	if err != nil {
+		return FixResult{Source: raw, Remaining: []Diagnostic{r.ioDiagnostic(path, err)}}
+	}
+	res := r.FixSource(path, nb.Source, unsafe)
+	out := FixResult{Source: raw, Problems: res.Problems}
+	if len(res.Applied) > 0 {
+		fixed, err := nb.Rewrite(res.Source)
+		if err != nil {
+			out.Problems = append(out.Problems, fmt.Sprintf("fixes not written: %v", err))
+		} else {
+			out.Source, out.Applied = fixed, res.Applied
+		}
+	}
+	out.Remaining = r.LintNotebook(path, out.Source)
+	return out
 }
 
 func hasCode(diags []Diagnostic, rule *Rule) bool {

@@ -62,6 +62,11 @@ type Diagnostic struct {
 	Source []string
 	// Fix resolves the finding, when the rule knows how.
 	Fix *Fix
+	// Cell is, in a notebook, the 1-based index of the cell the finding
+	// is in (Pos and EndPos then count lines within the cell), and
+	// RawLine the line of the notebook file that holds its first line;
+	// both are 0 for a Python file.
+	Cell, RawLine int
 	// Suppressed is set when a noqa comment covers the finding. Such a
 	// finding is returned so that it can be counted, but no output shows
 	// it and its fix is never applied.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"unicode/utf8"
@@ -203,11 +204,53 @@ func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
 			return diags, nil
 		}
 	}
-	diags = r.LintSource(path, src)
+	if IsNotebook(path) {
+		diags = r.LintNotebook(path, src)
+	} else {
+		diags = r.LintSource(path, src)
+	}
 	if r.Cache != nil {
 		r.Cache.Put(path, src, diags)
 	}
 	return diags, nil
+}
+
+// IsNotebook reports whether path names a Jupyter notebook.
+func IsNotebook(path string) bool { return strings.HasSuffix(path, ".ipynb") }
+
+// LintNotebook lints the code cells of a notebook as one source and
+// reports each finding in its cell; a file that is not an nbformat 4
+// notebook gets one read diagnostic saying why.
+func (r *Runner) LintNotebook(path string, raw []byte) []Diagnostic {
+	nb, err := ParseNotebook(raw)
+	if err != nil {
+		return []Diagnostic{r.ioDiagnostic(path, err)}
+	}
+	diags := r.LintSource(path, nb.Source)
+	for i := range diags {
+		nb.place(&diags[i])
+	}
+	return diags
+}
+
+// place moves a finding of the joined source into its cell.
+func (nb *Notebook) place(d *Diagnostic) {
+	cell, line, col, raw := nb.Locate(d.Start)
+	d.Cell, d.RawLine = cell, raw
+	d.Pos = Position{Line: line, Column: col}
+	if endCell, eline, ecol, _ := nb.Locate(d.End); endCell == cell {
+		d.EndPos = Position{Line: eline, Column: ecol}
+	} else {
+		d.EndPos = d.Pos
+	}
+	if d.Fix != nil {
+		for j := range d.Fix.Edits {
+			e := &d.Fix.Edits[j]
+			_, l, c, _ := nb.Locate(e.Start)
+			_, el, ec, _ := nb.Locate(e.End)
+			e.Pos, e.EndPos = Position{Line: l, Column: c}, Position{Line: el, Column: ec}
+		}
+	}
 }
 
 // DefaultMaxFileSize is the size over which a file is not linted.
@@ -309,6 +352,9 @@ func SortDiagnostics(ds []Diagnostic) {
 		a, b := &ds[i], &ds[j]
 		if a.Path != b.Path {
 			return a.Path < b.Path
+		}
+		if a.Cell != b.Cell {
+			return a.Cell < b.Cell
 		}
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line < b.Pos.Line

@@ -28,7 +28,7 @@ const defaultCacheDir = ".torchlint_cache"
 const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by torchlint.\n# For information about cache directory tags see https://bford.info/cachedir/\n"
 
 // cacheFormat changes whenever the stored layout does.
-const cacheFormat = 1
+const cacheFormat = 2
 
 // fileCache keeps the findings of each file of a run, keyed by the file's
 // path, content, the rules enabled for it and the torchlint build. It is
@@ -62,6 +62,7 @@ type cachedDiagnostic struct {
 	Source        []string
 	Suppressed    bool
 	Fix           *analyzer.Fix
+	Cell, RawLine int
 }
 
 // toolID identifies this build: its version and the hash of its
@@ -137,7 +138,7 @@ func (c *fileCache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
 			return nil, false // a rule this build does not have: lint again
 		}
 		diags = append(diags, analyzer.Diagnostic{Rule: r, Path: path, Message: cd.Message, Start: cd.Start, End: cd.End,
-			Pos: cd.Pos, EndPos: cd.EndPos, Source: cd.Source, Suppressed: cd.Suppressed, Fix: cd.Fix})
+			Pos: cd.Pos, EndPos: cd.EndPos, Source: cd.Source, Suppressed: cd.Suppressed, Fix: cd.Fix, Cell: cd.Cell, RawLine: cd.RawLine})
 	}
 	return diags, true
 }
@@ -147,7 +148,7 @@ func (c *fileCache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
 	e := cacheEntry{Diags: make([]cachedDiagnostic, 0, len(diags))}
 	for _, d := range diags {
 		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
-			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix})
+			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix, Cell: d.Cell, RawLine: d.RawLine})
 	}
 	k := c.key(path, src)
 	c.mu.Lock()

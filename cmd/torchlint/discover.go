@@ -26,7 +26,7 @@ var defaultExcludes = []string{
 // discoverer expands the paths named on the command line into the files
 // to lint, as Ruff does: a file named explicitly is always linted
 // (unless --force-exclude and an exclude pattern say otherwise); a
-// directory is walked for *.py files, skipping excluded names and
+// directory is walked for *.py and *.ipynb files, skipping excluded names and
 // patterns and, unless told not to, what .gitignore files and
 // .git/info/exclude ignore. Symlinked directories are not followed;
 // symlinked files are.
@@ -67,12 +67,6 @@ func (d *discoverer) discover(paths []string) ([]string, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
-			if strings.HasSuffix(root, ".ipynb") {
-				// Notebooks are JSON; linting them as Python would only
-				// report syntax errors.
-				d.warn(fmt.Sprintf("%s: Jupyter notebooks are not linted yet; skipped", root))
-				continue
-			}
 			s, err := d.configs.forDir(filepath.Dir(abs))
 			if err != nil {
 				return nil, err
@@ -266,7 +260,7 @@ func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]strin
 			st, err := os.Stat(p)
 			switch {
 			case err != nil:
-				if strings.HasSuffix(name, ".py") {
+				if strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".ipynb") {
 					w.d.warn(fmt.Sprintf("%s: %v; skipped", p, unwrapPath(err)))
 				}
 				continue
@@ -287,7 +281,7 @@ func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]strin
 			}
 			continue
 		}
-		if strings.HasSuffix(name, ".py") {
+		if strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".ipynb") {
 			*files = append(*files, p)
 		}
 	}

@@ -30,7 +30,7 @@ func writeGrouped(out io.Writer, r *report) error {
 		fmt.Fprintf(w, "%s:\n", r.paint(r.displayPath(group[0].Path), sgrUnderline))
 		for _, d := range group {
 			col := fmt.Sprint(d.Pos.Column)
-			fmt.Fprintf(w, "  %*d%s%s%s %s%s %s\n", rowWidth, d.Pos.Line, r.paint(":", sgrCyan), col,
+			fmt.Fprintf(w, "  %s%*d%s%s%s %s%s %s\n", cellPrefix(d, r.paint(":", sgrCyan)), rowWidth, d.Pos.Line, r.paint(":", sgrCyan), col,
 				strings.Repeat(" ", colWidth-len(col)), r.paint(d.Rule.Code, sgrRedBold), r.marker(d), d.Message)
 		}
 		fmt.Fprintln(w)
@@ -76,7 +76,7 @@ func writePylint(out io.Writer, r *report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		fmt.Fprintf(w, "%s:%d: [%s] %s\n", r.displayPath(d.Path), d.Pos.Line, d.Rule.Code, oneLine(d.Message))
+		fmt.Fprintf(w, "%s:%d: [%s] %s\n", r.displayPath(d.Path), fileLine(d), d.Rule.Code, oneLine(d.Message))
 	}
 	return w.err
 }
@@ -101,15 +101,19 @@ func writeGitHub(out io.Writer, r *report) error {
 		props := []string{
 			"title=" + githubProperty("torchlint ("+d.Rule.Code+")"),
 			"file=" + githubProperty(p),
-			fmt.Sprintf("line=%d", d.Pos.Line),
+			fmt.Sprintf("line=%d", fileLine(d)),
 		}
 		endLine, endCol := githubEnd(d)
-		if endLine == d.Pos.Line {
+		switch {
+		case d.Cell > 0:
+			// A notebook: the line of the .ipynb file; its columns are
+			// inside a JSON string, so none are given.
+		case endLine == d.Pos.Line:
 			props = append(props, fmt.Sprintf("col=%d", d.Pos.Column), fmt.Sprintf("endLine=%d", endLine), fmt.Sprintf("endColumn=%d", endCol))
-		} else {
+		default:
 			props = append(props, fmt.Sprintf("endLine=%d", endLine))
 		}
-		msg := fmt.Sprintf("%s:%d:%d: %s %s", p, d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
+		msg := fmt.Sprintf("%s:%s%d:%d: %s %s", p, cellPrefix(d, ":"), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
 		fmt.Fprintf(w, "::%s %s::%s\n", d.Rule.Severity, strings.Join(props, ","), githubData(msg))
 	}
 	return w.err
@@ -190,9 +194,12 @@ func writeGitLab(w io.Writer, r *report) error {
 		if d.Rule.Severity == analyzer.SeverityError {
 			severity = "critical"
 		}
-		end := d.EndPos.Line
+		begin, end := d.Pos.Line, d.EndPos.Line
 		if end > d.Pos.Line && d.EndPos.Column == 1 {
 			end--
+		}
+		if d.Cell > 0 {
+			begin, end = d.RawLine, d.RawLine // the lines of the .ipynb file
 		}
 		issues = append(issues, gitlabIssue{
 			// GitLab shows the description but not check_name.
@@ -200,7 +207,7 @@ func writeGitLab(w io.Writer, r *report) error {
 			CheckName:   d.Rule.Code,
 			Fingerprint: hex.EncodeToString(sum[:16]),
 			Severity:    severity,
-			Location:    gitlabLocation{Path: p, Lines: gitlabLines{Begin: d.Pos.Line, End: max(end, d.Pos.Line)}},
+			Location:    gitlabLocation{Path: p, Lines: gitlabLines{Begin: begin, End: max(end, begin)}},
 		})
 	}
 	enc := json.NewEncoder(w)
@@ -280,6 +287,9 @@ func writeJUnit(w io.Writer, r *report) error {
 		classname := strings.TrimSuffix(p, path.Ext(p))
 		for _, d := range group {
 			text := fmt.Sprintf("line %d, col %d, %s", d.Pos.Line, d.Pos.Column, d.Message)
+			if d.Cell > 0 {
+				text = fmt.Sprintf("cell %d, line %d, col %d, %s", d.Cell, d.Pos.Line, d.Pos.Column, d.Message)
+			}
 			if d.Fix != nil {
 				text += "\n\n" + d.Fix.Message
 				if d.Fix.Applicability == analyzer.Unsafe {
@@ -289,7 +299,7 @@ func writeJUnit(w io.Writer, r *report) error {
 			suite.Cases = append(suite.Cases, junitCase{
 				Name:      "torchlint." + d.Rule.Code,
 				Classname: classname,
-				Line:      d.Pos.Line,
+				Line:      fileLine(d),
 				Column:    d.Pos.Column,
 				Failure:   &junitFailure{Message: d.Message, Text: text},
 			})

@@ -231,7 +231,7 @@ func TestSARIFMultitool(t *testing.T) {
 	root := repoRoot(t)
 	// The fixtures, and a tree with nested folders, a syntax error and
 	// non-ASCII names (astral-plane characters included) before a finding.
-	for _, tree := range []string{"testdata/python", "testdata/sarif-tree"} {
+	for _, tree := range []string{"testdata/python", "testdata/sarif-tree", "testdata/notebooks"} {
 		dir := t.TempDir()
 		sarifPath := filepath.Join(dir, "torchlint.sarif")
 		if code, _, stderr := runIn(t, root, "check", "--output-format", "sarif", "--output-file", sarifPath, tree); code != 1 {

@@ -91,8 +91,26 @@ func (r *report) marker(d *analyzer.Diagnostic) string {
 // path:line:col: CODE [*] message.
 func (r *report) headline(d *analyzer.Diagnostic) string {
 	sep := r.paint(":", sgrCyan)
-	return fmt.Sprintf("%s%s%d%s%d%s %s%s %s", r.paint(r.displayPath(d.Path), sgrBold), sep, d.Pos.Line, sep, d.Pos.Column, sep,
+	return fmt.Sprintf("%s%s%s%d%s%d%s %s%s %s", r.paint(r.displayPath(d.Path), sgrBold), sep, cellPrefix(d, sep), d.Pos.Line, sep, d.Pos.Column, sep,
 		r.paint(d.Rule.Code, sgrRedBold), r.marker(d), d.Message)
+}
+
+// cellPrefix is "cell N:" for a finding in a notebook, as Ruff writes
+// notebook locations (path:cell 3:4:5), and "" otherwise.
+func cellPrefix(d *analyzer.Diagnostic, sep string) string {
+	if d.Cell == 0 {
+		return ""
+	}
+	return fmt.Sprintf("cell %d%s", d.Cell, sep)
+}
+
+// fileLine is the line of the file a finding is on: in a notebook, the
+// line of the .ipynb JSON that holds the finding's first line.
+func fileLine(d *analyzer.Diagnostic) int {
+	if d.Cell > 0 {
+		return d.RawLine
+	}
+	return d.Pos.Line
 }
 
 // displayPath shows a path relative to the working directory when it lies
@@ -334,6 +352,10 @@ func jsonDiagnostics(r *report) []jsonDiagnostic {
 			NoqaRow:     d.Pos.Line,
 			URL:         d.Rule.URL(),
 		})
+		if d.Cell > 0 {
+			cell := d.Cell
+			out[len(out)-1].Cell = &cell
+		}
 	}
 	return out
 }

@@ -42,7 +42,11 @@ func writeSARIF(w io.Writer, r *report) error {
 		id := d.Rule.Code
 		level := d.Rule.Severity.String()
 		region := &sarif.Region{StartLine: intp(d.Pos.Line), StartColumn: intp(d.Pos.Column)}
-		if d.EndPos.Line > 0 {
+		if d.Cell > 0 {
+			// A notebook: the line of the .ipynb file that holds the
+			// finding's first line, where GitHub shows it.
+			region = &sarif.Region{StartLine: intp(d.RawLine)}
+		} else if d.EndPos.Line > 0 {
 			region.EndLine = intp(d.EndPos.Line)
 			region.EndColumn = intp(d.EndPos.Column)
 			if d.EndPos.Line == d.Pos.Line && d.EndPos.Column <= d.Pos.Column {
@@ -60,7 +64,7 @@ func writeSARIF(w io.Writer, r *report) error {
 			Level:     &level,
 			Message:   sarif.Message{Text: &d.Message},
 			Locations: []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{ArtifactLocation: loc, Region: region}}},
-			Fixes:     sarifFixes(d, loc),
+			Fixes:     sarifFixes(d, loc), // none for notebooks: their edits are in cell coordinates
 		})
 	}
 	log.Runs = append(log.Runs, run)
@@ -77,7 +81,7 @@ func intp(i int) *int { return &i }
 // sarifFixes describes a finding's fix as SARIF replacements in the same
 // artifact; an unsafe fix says so in its description.
 func sarifFixes(d *analyzer.Diagnostic, loc *sarif.ArtifactLocation) []*sarif.Fix {
-	if d.Fix == nil {
+	if d.Fix == nil || d.Cell > 0 {
 		return nil
 	}
 	desc := d.Fix.Message

@@ -1,0 +1,87 @@
+package analyzer
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParseNotebook(t *testing.T) {
+	raw, err := os.ReadFile("../testdata/notebooks/magics.ipynb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb, err := ParseNotebook(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code []int
+	for _, c := range nb.Cells {
+		if c.Code {
+			code = append(code, c.Index)
+		}
+	}
+	// 1 Markdown, 5 %%bash, 6 a SQL cell and 7 a raw cell are skipped.
+	if got := fmt.Sprint(code); got != "[2 3 4 8]" {
+		t.Errorf("code cells %v, want 2, 3, 4 and 8", code)
+	}
+	src := string(nb.Source)
+	for _, want := range []string{"pass#lotlib inline\n", "pass#install torch\n", "pass#.load?\n", "pass#e\nfor x, y in loader:", "pass# = !ls *.pt\n", "    pass# state = torch.load(f)\n"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("joined source lacks %q:\n%s", want, src)
+		}
+	}
+	// Masking moves no offset: every cell keeps its length.
+	for _, c := range nb.Cells {
+		if c.Code && int(c.End-c.Start) != len(strings.Join(c.lines, "")) {
+			t.Errorf("cell %d changed length when masked", c.Index)
+		}
+	}
+	off := uint32(strings.Index(src, "total += loss"))
+	cell, line, col, rawLine := nb.Locate(off)
+	at := bytes.Index(raw, []byte("    total += loss"))
+	if at < 0 {
+		t.Fatal("the fixture lost its accumulator line")
+	}
+	wantRaw := bytes.Count(raw[:at], []byte("\n")) + 1
+	if cell != 4 || line != 4 || col != 5 || rawLine != wantRaw {
+		t.Errorf("Locate(total += loss) = cell %d, %d:%d, raw line %d; want cell 4, 4:5, raw line %d", cell, line, col, rawLine, wantRaw)
+	}
+	if out, err := nb.Rewrite(nb.Source); err != nil || !bytes.Equal(out, raw) {
+		t.Errorf("rewriting unchanged cells changed the file (err %v)", err)
+	}
+	if _, err := nb.Rewrite(bytes.Replace(nb.Source, []byte(cellMarker), nil, 1)); err == nil {
+		t.Error("a lost cell boundary was not detected")
+	}
+}
+
+func TestParseNotebookErrors(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{`{"nbformat": 3, "worksheets": []}`, "nbformat 3 is not supported"},
+		{`{"cells": []}`, "no nbformat"},
+		{`{"cells": [`, "not a Jupyter notebook"},
+		{`[1, 2]`, "not a Jupyter notebook"},
+		{`{"nbformat": 4, "cells": [{"cell_type": "code", "source": 3}]}`, "cell 1: source"},
+	} {
+		if _, err := ParseNotebook([]byte(c.src)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+func TestMaskMagicsKeepsOffsets(t *testing.T) {
+	for _, line := range []string{"%time f()", "!ls", "x = !ls", "y = %env", "obj?", "?obj", "  %%timeit", "%pip install a", "x = 1"} {
+		if got := maskMagics(line); len(got) != len(line) {
+			t.Errorf("maskMagics(%q) = %q: length changed", line, got)
+		}
+	}
+	got := maskMagics("!pip install -q \\\n    transformers \\\n    peft\nx = 1\n")
+	if want := "pass#install -q \\\n    pass#formers \\\n    #eft\nx = 1\n"; got != want {
+		t.Errorf("continued shell command: %q, want %q", got, want)
+	}
+	if got := maskMagics("x = 1"); got != "x = 1" {
+		t.Errorf("plain code masked: %q", got)
+	}
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestNotebookLocations(t *testing.T) {
+	root := repoRoot(t)
+	code, out, _ := runIn(t, root, "check", "--no-cache", "--output-format", "concise", "testdata/notebooks")
+	want := []string{
+		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
+		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
+		"testdata/notebooks/fixable.ipynb:cell 3:1:6: TL401 [*] ",
+		"testdata/notebooks/magics.ipynb:cell 4:4:5: TL101 ", // the accumulator is defined in cell 3
+		"testdata/notebooks/malformed.ipynb:1:1: TL002 not a Jupyter notebook",
+		"testdata/notebooks/nbformat3.ipynb:1:1: TL002 nbformat 3 is not supported",
+	}
+	lines := strings.Split(out, "\n")
+	if code != 1 || len(lines) < len(want) {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want it to start with %q", i+1, lines[i], w)
+		}
+	}
+
+	raw, err := os.ReadFile(filepath.Join(root, "testdata/notebooks/magics.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawLine := strings.Count(string(raw[:strings.Index(string(raw), "    total += loss")]), "\n") + 1
+	_, js, _ := runIn(t, root, "check", "--no-cache", "--output-format", "json", "testdata/notebooks/magics.ipynb")
+	var findings []struct {
+		Code     string `json:"code"`
+		Cell     *int   `json:"cell"`
+		Location struct{ Row, Column int }
+	}
+	if err := json.Unmarshal([]byte(js), &findings); err != nil || len(findings) != 1 || findings[0].Cell == nil || *findings[0].Cell != 4 || findings[0].Location.Row != 4 {
+		t.Errorf("JSON: %s (err %v)", js, err)
+	}
+	_, sarif, _ := runIn(t, root, "check", "--no-cache", "--output-format", "sarif", "testdata/notebooks/magics.ipynb")
+	if !strings.Contains(sarif, `"startLine": `+itoa(rawLine)) || strings.Contains(sarif, `"startColumn"`) {
+		t.Errorf("SARIF region should be line %d of the .ipynb file, without columns:\n%s", rawLine, sarif)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestNotebookFix fixes a notebook: only the source of the fixed cells
+// changes; outputs, metadata, key order, indentation, non-ASCII text and
+// the missing final newline stay as they were.
+func TestNotebookFix(t *testing.T) {
+	root := repoRoot(t)
+	orig, err := os.ReadFile(filepath.Join(root, "testdata/notebooks/fixable.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "fixable.ipynb")
+	if err := os.WriteFile(p, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runIn(t, dir, "check", "--fix", "--unsafe-fixes", "--output-format", "concise", "fixable.ipynb"); code != 0 || !strings.Contains(out, "3 fixed, 0 remaining") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, stderr, out)
+	}
+	fixed, _ := os.ReadFile(p)
+	golden := filepath.Join(root, "testdata/notebooks/fixable.ipynb.fixed")
+	if *update {
+		if err := os.WriteFile(golden, fixed, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil || string(fixed) != string(want) {
+		t.Errorf("fixed notebook differs from %s (run with -update and review):\n%s", golden, fixed)
+	}
+	// Everything but the cells' source is untouched.
+	var a, b map[string]any
+	if json.Unmarshal(orig, &a) != nil || json.Unmarshal(fixed, &b) != nil {
+		t.Fatal("not JSON")
+	}
+	for _, m := range []map[string]any{a, b} {
+		for _, c := range m["cells"].([]any) {
+			delete(c.(map[string]any), "source")
+		}
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Error("fixing changed more than the cells' source")
+	}
+	if strings.HasSuffix(string(fixed), "\n") || !strings.Contains(string(fixed), "Résumé") {
+		t.Error("the missing final newline or the non-ASCII text was not kept")
+	}
+	if code, _, _ := runIn(t, dir, "check", "--fix", "--unsafe-fixes", "fixable.ipynb"); code != 0 {
+		t.Errorf("second --fix: exit %d", code)
+	}
+	if again, _ := os.ReadFile(p); string(again) != string(fixed) {
+		t.Error("fixing twice changed the notebook again")
+	}
+}
