@@ -64,6 +64,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runRule(args[1:], stdout, stderr)
 	case "clean":
 		return runClean(args[1:], stdout, stderr)
+	case "server":
+		return runServer(args[1:], os.Stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitClean

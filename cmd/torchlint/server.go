@@ -1,0 +1,380 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+// debounce is how long the server waits after the last change of a
+// document before linting it again.
+const debounce = 250 * time.Millisecond
+
+// lspServer is `torchlint server`: a language server over stdio that
+// lints Python documents as they are opened, edited and saved, and offers
+// their fixes and noqa comments as code actions. It uses go.lsp.dev's
+// protocol types and JSON-RPC connection (with request cancellation).
+type lspServer struct {
+	conn    jsonrpc2.Conn
+	cwd     string
+	configs *configCache
+	runner  *analyzer.Runner
+
+	mu       sync.Mutex
+	docs     map[protocol.DocumentURI]*lspDoc
+	shutdown bool
+	exited   chan struct{} // closed by the exit notification
+}
+
+// lspDoc is an open document: its text, version, the findings of its last
+// lint, and the timer of a pending one.
+type lspDoc struct {
+	text    string
+	version int32
+	diags   []analyzer.Diagnostic
+	linted  string // the text diags are for
+	timer   *time.Timer
+}
+
+type stdio struct {
+	io.Reader
+	io.Writer
+}
+
+func (stdio) Close() error { return nil }
+
+// runServer serves the Language Server Protocol on in and out until the
+// client asks it to exit. It returns 0 after shutdown and exit, 1 when
+// the connection ends without them, as the protocol asks.
+func runServer(args []string, in io.Reader, out, stderr io.Writer) int {
+	for _, a := range args {
+		if a != "--stdio" { // clients such as VS Code's pass --stdio
+			fmt.Fprintf(stderr, "torchlint: error: server takes no arguments but --stdio, not %q\n", a)
+			return exitError
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{in, out}))
+	s := &lspServer{conn: conn, cwd: cwd, docs: map[protocol.DocumentURI]*lspDoc{}, exited: make(chan struct{})}
+	s.reset()
+	conn.Go(context.Background(), protocol.Handlers(s.handle))
+	select {
+	case <-conn.Done(): // the client went away
+	case <-s.exited:
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.shutdown {
+		return exitClean
+	}
+	return 1
+}
+
+// reset reads the configuration afresh, for a new workspace or after a
+// configuration file changed.
+func (s *lspServer) reset() {
+	s.configs = newConfigCache(s.cwd)
+	s.runner = analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
+	configs := s.configs
+	s.runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
+		set := fileRules(configs, rules.Selection{}, path)
+		return func(r *analyzer.Rule) bool { return set[r] }
+	}
+}
+
+// handle answers one message. A panic or a malformed request is answered
+// with an error; the server keeps running.
+func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = reply(ctx, nil, fmt.Errorf("internal error in %s: %v", req.Method(), p))
+		}
+	}()
+	params := req.Params()
+	decode := func(v any) bool {
+		if e := json.Unmarshal(params, v); e != nil {
+			err = reply(ctx, nil, fmt.Errorf("%w: %s: %w", jsonrpc2.ErrInvalidParams, req.Method(), e))
+			return false
+		}
+		return true
+	}
+	switch req.Method() {
+	case protocol.MethodInitialize:
+		var p protocol.InitializeParams
+		if !decode(&p) {
+			return err
+		}
+		if len(p.WorkspaceFolders) > 0 {
+			s.cwd = uri.URI(p.WorkspaceFolders[0].URI).Filename()
+			s.reset()
+		} else if p.RootURI != "" { //nolint:staticcheck // clients that predate workspace folders send only rootUri
+			s.cwd = p.RootURI.Filename() //nolint:staticcheck // likewise
+			s.reset()
+		}
+		return reply(ctx, protocol.InitializeResult{
+			Capabilities: protocol.ServerCapabilities{
+				TextDocumentSync: protocol.TextDocumentSyncOptions{
+					OpenClose: true,
+					Change:    protocol.TextDocumentSyncKindFull,
+					Save:      &protocol.SaveOptions{IncludeText: false},
+				},
+				CodeActionProvider: protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+			},
+			ServerInfo: &protocol.ServerInfo{Name: "torchlint", Version: versionString()},
+		}, nil)
+	case protocol.MethodInitialized:
+		return reply(ctx, nil, nil)
+	case protocol.MethodShutdown:
+		s.mu.Lock()
+		s.shutdown = true
+		s.mu.Unlock()
+		return reply(ctx, nil, nil)
+	case protocol.MethodExit:
+		_ = reply(ctx, nil, nil)
+		s.mu.Lock()
+		select {
+		case <-s.exited:
+		default:
+			close(s.exited)
+		}
+		s.mu.Unlock()
+		return nil
+	case protocol.MethodTextDocumentDidOpen:
+		var p protocol.DidOpenTextDocumentParams
+		if !decode(&p) {
+			return err
+		}
+		s.mu.Lock()
+		s.docs[p.TextDocument.URI] = &lspDoc{text: p.TextDocument.Text, version: p.TextDocument.Version}
+		s.mu.Unlock()
+		s.lint(p.TextDocument.URI)
+		return reply(ctx, nil, nil)
+	case protocol.MethodTextDocumentDidChange:
+		var p protocol.DidChangeTextDocumentParams
+		if !decode(&p) {
+			return err
+		}
+		s.mu.Lock()
+		if d := s.docs[p.TextDocument.URI]; d != nil && len(p.ContentChanges) > 0 {
+			d.text = p.ContentChanges[len(p.ContentChanges)-1].Text // full sync
+			d.version = p.TextDocument.Version
+			u := p.TextDocument.URI
+			if d.timer != nil {
+				d.timer.Stop()
+			}
+			d.timer = time.AfterFunc(debounce, func() { s.lint(u) })
+		}
+		s.mu.Unlock()
+		return reply(ctx, nil, nil)
+	case protocol.MethodTextDocumentDidSave:
+		var p protocol.DidSaveTextDocumentParams
+		if !decode(&p) {
+			return err
+		}
+		if name := p.TextDocument.URI.Filename(); isConfigFile(name) {
+			s.mu.Lock()
+			s.reset()
+			s.mu.Unlock()
+		}
+		s.lint(p.TextDocument.URI)
+		return reply(ctx, nil, nil)
+	case protocol.MethodTextDocumentDidClose:
+		var p protocol.DidCloseTextDocumentParams
+		if !decode(&p) {
+			return err
+		}
+		s.mu.Lock()
+		if d := s.docs[p.TextDocument.URI]; d != nil && d.timer != nil {
+			d.timer.Stop()
+		}
+		delete(s.docs, p.TextDocument.URI)
+		s.mu.Unlock()
+		_ = s.conn.Notify(ctx, protocol.MethodTextDocumentPublishDiagnostics,
+			protocol.PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []protocol.Diagnostic{}})
+		return reply(ctx, nil, nil)
+	case protocol.MethodTextDocumentCodeAction:
+		var p protocol.CodeActionParams
+		if !decode(&p) {
+			return err
+		}
+		return reply(ctx, s.codeActions(p), nil)
+	}
+	if _, isCall := req.(*jsonrpc2.Call); isCall {
+		return reply(ctx, nil, fmt.Errorf("%w: %s", jsonrpc2.ErrMethodNotFound, req.Method()))
+	}
+	return nil // notifications the server does not use
+}
+
+func isConfigFile(name string) bool {
+	for _, c := range configNames {
+		if strings.HasSuffix(name, "/"+c) {
+			return true
+		}
+	}
+	return false
+}
+
+// lint lints a document's current text and publishes its findings.
+func (s *lspServer) lint(u protocol.DocumentURI) {
+	s.mu.Lock()
+	d := s.docs[u]
+	if d == nil {
+		s.mu.Unlock()
+		return
+	}
+	text, version, runner := d.text, d.version, s.runner
+	s.mu.Unlock()
+
+	path := u.Filename()
+	var diags []analyzer.Diagnostic
+	if !analyzer.IsNotebook(path) {
+		diags = analyzer.Unsuppressed(runner.LintSource(path, []byte(text)))
+	}
+	s.mu.Lock()
+	if cur := s.docs[u]; cur == nil || cur.text != text {
+		s.mu.Unlock()
+		return // closed or changed meanwhile: a newer lint follows
+	}
+	d.diags, d.linted = diags, text
+	s.mu.Unlock()
+
+	out := make([]protocol.Diagnostic, 0, len(diags))
+	for i := range diags {
+		out = append(out, lspDiagnostic(text, &diags[i]))
+	}
+	_ = s.conn.Notify(context.Background(), protocol.MethodTextDocumentPublishDiagnostics,
+		protocol.PublishDiagnosticsParams{URI: u, Version: uint32(version), Diagnostics: out})
+}
+
+func lspDiagnostic(text string, d *analyzer.Diagnostic) protocol.Diagnostic {
+	severity := protocol.DiagnosticSeverityWarning
+	if d.Rule.Severity == analyzer.SeverityError {
+		severity = protocol.DiagnosticSeverityError
+	}
+	return protocol.Diagnostic{
+		Range:           lspRange(text, d.Start, d.End),
+		Severity:        severity,
+		Code:            d.Rule.Code,
+		CodeDescription: &protocol.CodeDescription{Href: protocol.URI(d.Rule.URL())},
+		Source:          "torchlint",
+		Message:         d.Message,
+	}
+}
+
+// lspPosition converts a byte offset of text into the protocol's
+// zero-based line and UTF-16 column.
+func lspPosition(text string, off uint32) protocol.Position {
+	if int(off) > len(text) {
+		off = uint32(len(text))
+	}
+	before := text[:off]
+	line := strings.Count(before, "\n")
+	start := strings.LastIndexByte(before, '\n') + 1
+	col := 0
+	for _, r := range before[start:] {
+		if r >= 0x10000 {
+			col += 2
+		} else {
+			col++
+		}
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+}
+
+func lspRange(text string, start, end uint32) protocol.Range {
+	return protocol.Range{Start: lspPosition(text, start), End: lspPosition(text, end)}
+}
+
+// codeActions offers, for each finding in the requested range, its fix
+// (marked when unsafe) and a `# noqa: CODE` comment.
+func (s *lspServer) codeActions(p protocol.CodeActionParams) []protocol.CodeAction {
+	s.mu.Lock()
+	d := s.docs[p.TextDocument.URI]
+	var diags []analyzer.Diagnostic
+	var text string
+	if d != nil && d.linted == d.text {
+		diags, text = d.diags, d.text
+	}
+	s.mu.Unlock()
+	actions := []protocol.CodeAction{}
+	for i := range diags {
+		diag := &diags[i]
+		r := lspRange(text, diag.Start, diag.End)
+		if !overlaps(r, p.Range) {
+			continue
+		}
+		ld := lspDiagnostic(text, diag)
+		if diag.Fix != nil {
+			title := diag.Fix.Message
+			if diag.Fix.Applicability == analyzer.Unsafe {
+				title += " (unsafe)"
+			}
+			var edits []protocol.TextEdit
+			for _, e := range diag.Fix.Edits {
+				edits = append(edits, protocol.TextEdit{Range: lspRange(text, e.Start, e.End), NewText: e.New})
+			}
+			actions = append(actions, protocol.CodeAction{
+				Title: title, Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{ld},
+				IsPreferred: diag.Fix.Applicability == analyzer.Safe,
+				Edit:        &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{p.TextDocument.URI: edits}},
+			})
+		}
+		if edit, ok := noqaEdit(text, diag); ok {
+			actions = append(actions, protocol.CodeAction{
+				Title: "Disable " + diag.Rule.Code + " for this line", Kind: protocol.QuickFix, Diagnostics: []protocol.Diagnostic{ld},
+				Edit: &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{p.TextDocument.URI: {edit}}},
+			})
+		}
+	}
+	return actions
+}
+
+func overlaps(a, b protocol.Range) bool {
+	before := func(x, y protocol.Position) bool {
+		return x.Line < y.Line || x.Line == y.Line && x.Character < y.Character
+	}
+	return !before(a.End, b.Start) && !before(b.End, a.Start)
+}
+
+// noqaEdit adds the finding's code to a `# noqa: CODES` comment that ends
+// its first line, or adds such a comment.
+func noqaEdit(text string, d *analyzer.Diagnostic) (protocol.TextEdit, bool) {
+	start := strings.LastIndexByte(text[:d.Start], '\n') + 1
+	end := strings.IndexByte(text[start:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += start
+	}
+	trimmed := strings.TrimRight(text[start:end], " \t\r")
+	if !utf8.ValidString(trimmed) {
+		return protocol.TextEdit{}, false
+	}
+	newText := "  # noqa: " + d.Rule.Code
+	if trailingNoqa.MatchString(trimmed) {
+		newText = ", " + d.Rule.Code
+	}
+	pos := lspPosition(text, uint32(start+len(trimmed)))
+	return protocol.TextEdit{Range: protocol.Range{Start: pos, End: pos}, NewText: newText}, true
+}
+
+// trailingNoqa is a line ending in a noqa comment that names codes.
+var trailingNoqa = regexp.MustCompile(`(?i)#\s*noqa\s*:\s*[A-Z]+[0-9]+([,\s]+[A-Z]+[0-9]+)*$`)

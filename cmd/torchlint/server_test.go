@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// neovimDriver runs in Neovim after the documented init.lua: it waits
+// for the server's diagnostics on the opened file, records them, applies
+// the quick fix whose title names `.item()` through Neovim's own LSP API,
+// saves, waits for the diagnostics to clear, and records that too.
+const neovimDriver = `
+local out = {}
+local function log(s) table.insert(out, s) end
+local function finish()
+  vim.fn.writefile(out, vim.env.TORCHLINT_NVIM_OUT)
+  vim.cmd("qa!")
+end
+local ok = vim.wait(20000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+if not ok then log("no diagnostics") finish() return end
+for _, d in ipairs(vim.diagnostic.get(0)) do
+  log(string.format("diagnostic %d:%d %s %s %s", d.lnum + 1, d.col + 1, d.source, d.code, d.message))
+  local href = d.user_data and d.user_data.lsp and d.user_data.lsp.codeDescription and d.user_data.lsp.codeDescription.href
+  log("href " .. tostring(href))
+end
+local d = vim.diagnostic.get(0)[1]
+local params = {
+  textDocument = vim.lsp.util.make_text_document_params(),
+  range = { start = { line = d.lnum, character = d.col }, ["end"] = { line = d.end_lnum, character = d.end_col } },
+  context = { diagnostics = { d.user_data.lsp } },
+}
+local results = vim.lsp.buf_request_sync(0, "textDocument/codeAction", params, 10000)
+local chosen
+for _, res in pairs(results or {}) do
+  for _, action in ipairs(res.result or {}) do
+    log("action " .. action.title)
+    if action.title:find("item", 1, true) then chosen = action end
+  end
+end
+if not chosen then log("no fix offered") finish() return end
+vim.lsp.util.apply_workspace_edit(chosen.edit, "utf-16")
+vim.cmd("write")
+log("line " .. vim.fn.getline(d.lnum + 1))
+local cleared = vim.wait(20000, function() return #vim.diagnostic.get(0) == 0 end, 50)
+log("cleared " .. tostring(cleared))
+finish()
+`
+
+// TestNeovimLanguageServer drives the server with a real editor: Neovim
+// (Debian's package), headless, configured with the init.lua of
+// docs/editors.md.
+func TestNeovimLanguageServer(t *testing.T) {
+	nvim := needTool(t, "nvim", "", "Debian package neovim")
+	root, err := filepath.Abs(repoRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var initLua string
+	for _, s := range docSnippets(t) {
+		if s.doc == "editors.md" && s.path == "init.lua" {
+			initLua = s.text
+		}
+	}
+	if initLua == "" {
+		t.Fatal("docs/editors.md has no init.lua snippet")
+	}
+	work := t.TempDir()
+	bin := filepath.Join(work, "torchlint")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/torchlint")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	project := filepath.Join(work, "project")
+	writeTree(t, project, map[string]string{
+		"train.py":  leakyTraining,
+		"init.lua":  initLua,
+		"drive.lua": neovimDriver,
+	})
+	outFile := filepath.Join(work, "nvim.out")
+	cmd := exec.Command(nvim, "--headless", "-n", "-i", "NONE", "-u", "init.lua", "train.py", "-c", "luafile drive.lua")
+	cmd.Dir = project
+	cmd.Env = append(os.Environ(), "TORCHLINT_BIN="+bin, "TORCHLINT_NVIM_OUT="+outFile, "XDG_STATE_HOME="+work, "XDG_DATA_HOME="+work)
+	done := make(chan []byte, 1)
+	go func() {
+		out, _ := cmd.CombinedOutput()
+		done <- out
+	}()
+	select {
+	case out := <-done:
+		t.Logf("nvim output: %s", out)
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		t.Fatal("Neovim did not finish")
+	}
+	data, err := os.ReadFile(outFile)
+	if err != nil {
+		t.Fatalf("the driver wrote nothing: %v", err)
+	}
+	got := string(data)
+	t.Logf("Neovim saw:\n%s", got)
+	for _, want := range []string{
+		"diagnostic 11:9 torchlint TL101 `total += loss` keeps every step's autograd graph alive",
+		"href https://github.com/torchlint/torchlint/blob/main/docs/rules/TL101.md",
+		"action Accumulate `.item()` (unsafe)",
+		"action Disable TL101 for this line",
+		"line         total += loss.item()",
+		"cleared true",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Neovim's record lacks %q", want)
+		}
+	}
+	fixed, _ := os.ReadFile(filepath.Join(project, "train.py"))
+	if !strings.Contains(string(fixed), "total += loss.item()") {
+		t.Errorf("the quick fix was not saved:\n%s", fixed)
+	}
+}
+
+// TestServerProtocol talks to the server over pipes with go.lsp.dev's
+// JSON-RPC client: malformed and unknown requests get errors while the
+// server keeps serving, a half-typed file is linted without harm, and
+// shutdown then exit ends it with status 0.
+func TestServerProtocol(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"pyproject.toml": "[tool.torchlint]\nignore = [\"TL401\"]\n"})
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	status := make(chan int, 1)
+	go func() {
+		status <- runServer(nil, toServer, fromServer, io.Discard)
+		_ = fromServer.Close()
+	}()
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{toClient, fromClient}))
+	published := make(chan protocol.PublishDiagnosticsParams, 16)
+	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+			var p protocol.PublishDiagnosticsParams
+			if err := json.Unmarshal(req.Params(), &p); err == nil {
+				published <- p
+			}
+		}
+		return reply(ctx, nil, nil)
+	})
+	ctx := context.Background()
+	call := func(method string, params, result any) error {
+		_, err := conn.Call(ctx, method, params, result)
+		return err
+	}
+	var init protocol.InitializeResult
+	if err := call(protocol.MethodInitialize, map[string]any{"rootUri": "file://" + dir, "capabilities": map[string]any{}}, &init); err != nil || init.ServerInfo == nil || init.ServerInfo.Name != "torchlint" {
+		t.Fatalf("initialize: %v %+v", err, init)
+	}
+	_ = conn.Notify(ctx, protocol.MethodInitialized, map[string]any{})
+	if err := call(protocol.MethodTextDocumentCodeAction, []int{1, 2}, nil); err == nil || !strings.Contains(err.Error(), "invalid params") {
+		t.Errorf("malformed codeAction params: %v", err)
+	}
+	if err := call("torchlint/unknown", map[string]any{}, nil); err == nil || !strings.Contains(err.Error(), "not found") {
+		t.Errorf("unknown method: %v", err)
+	}
+	doc := protocol.DocumentURI("file://" + filepath.Join(dir, "half.py"))
+	half := "import torch\nscaler = torch.cuda.amp.GradScaler()\nstate = torch.load(\"x.pt\")\ndef f(model, loader:\n    for x in loa"
+	_ = conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: doc, LanguageID: "python", Version: 1, Text: half}})
+	select {
+	case p := <-published:
+		var codes []string
+		for _, d := range p.Diagnostics {
+			codes = append(codes, fmt.Sprint(d.Code))
+		}
+		// TL401 is ignored by the project's pyproject.toml.
+		if got := strings.Join(codes, ","); !strings.Contains(got, "TL001") || !strings.Contains(got, "TL403") || strings.Contains(got, "TL401") {
+			t.Errorf("diagnostics of a half-typed file: %s", got)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no diagnostics published")
+	}
+	if err := call(protocol.MethodShutdown, nil, nil); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	_ = conn.Notify(ctx, protocol.MethodExit, nil)
+	select {
+	case code := <-status:
+		if code != 0 {
+			t.Errorf("exit status %d after shutdown and exit", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not exit")
+	}
+}
