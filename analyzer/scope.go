@@ -105,7 +105,11 @@ func (m *Model) buildScopes() {
 			s = inner
 		}
 		if m.evaluatedOutside(p, n) {
-			s = m.scopeOf[m.outerOf(p)]
+			// Error recovery can leave a parameter outside any
+			// parameter list, with no function around it.
+			if o := m.outerOf(p); o >= 0 {
+				s = m.scopeOf[o]
+			}
 		}
 		m.scopeOf[i] = s
 		switch n.Kind {
