@@ -55,6 +55,13 @@ initialised in the process (the first CUDA tensor, ` + "`.cuda()`" + `,
 the run keeps the fragmentation or out-of-memory errors the setting was
 meant to fix.
 
+Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, median of 5 runs ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL302.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl302_alloc_conf.py)): a
+linear layer's forward and backward over a batch that grows for 40 steps
+peaks at 369.8 MiB allocated. With ` + "`expandable_segments:True`" + ` set before
+CUDA was initialised, the allocator reserved 482 MiB; set after it, 2326
+MiB in 35 segments, exactly as when it is not set at all (2326 MiB, 35
+segments): 4.83 times as much.
+
 ## Example
 ` + "```python" + `
 import os

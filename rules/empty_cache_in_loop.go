@@ -30,6 +30,13 @@ the allocator must ask the driver for them again (` + "`cudaMalloc`" + `, which
 synchronises), and throughput drops. The memory shown as "reserved" goes
 down, but the peak a step needs does not.
 
+Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, median of 5 repetitions ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL301.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl301_empty_cache.py)):
+training a ResNet-18 with random weights on synthetic images with
+` + "`torch.cuda.empty_cache()`" + ` after every step ran at 65.77 steps per second
+against 88.51 without it (0.74 times), and its peak reserved memory was
+not lower: 1044 MiB against 940 MiB. Called once per epoch it measured
+105.1 steps per second: no cost beyond the run-to-run variation.
+
 ## Example
 ` + "```python" + `
 for x, y in loader:

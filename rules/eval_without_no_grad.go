@@ -31,9 +31,21 @@ inference behaviour; it does not turn autograd off. With grad enabled,
 every forward pass records a graph and keeps the activations that a
 backward pass would need for as long as its outputs are alive. Evaluation
 then needs much more memory than it should (often the difference between
-fitting a batch and ` + "`CUDA out of memory`" + `), runs slower, and any output kept
-across batches (a list of predictions, a summed loss) keeps every batch's
-activations on the GPU.
+fitting a batch and ` + "`CUDA out of memory`" + `), and any output kept across
+batches (a list of predictions, a summed loss) keeps every batch's
+activations on the GPU. It is hardly slower: recording the graph costs
+little next to the kernels.
+
+Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, median of 5 repetitions ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL201.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl201_tl202_eval.py)):
+a loop evaluating a randomly initialised ResNet-50 at a fixed batch with
+grad enabled peaks at 10460 MiB above the weights, against 637.2 MiB
+under ` + "`torch.no_grad()`" + ` or ` + "`torch.inference_mode()`" + ` (16.42 times as much);
+a transformer of GPT-2 small's shape (124.4M parameters) peaks at 12470
+MiB against 3189 MiB (3.91 times). The peak holds two batches' graphs: the
+previous batch's output is still alive while the next forward pass runs.
+Latency does not change: 11.3 against 11.37 ms and 52.28 against 52.21 ms
+per forward pass, and ` + "`inference_mode`" + ` measured the same as ` + "`no_grad`" + `
+(11.29 and 52.42 ms).
 
 ## Example
 ` + "```python" + `
@@ -55,8 +67,8 @@ def evaluate(model, loader):
         correct += (model(x).argmax(1) == y).sum().item()
     return correct
 ` + "```" + `
-` + "`torch.inference_mode()`" + ` is stricter and faster still, when the outputs never
-re-enter autograd.
+` + "`torch.inference_mode()`" + ` is stricter, and can be slightly faster, when the
+outputs never re-enter autograd.
 
 ## Fix safety
 When the finding is in a function named for evaluation, the fix decorates

@@ -37,6 +37,16 @@ pass's activations per call, which is how activation-collection code
 runs out of GPU memory on the second or third batch; one that overwrites
 a slot keeps the last forward pass's activations alive into the next one.
 
+Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, over 300 steps, median of 5 runs ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL104.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl104_hook.py)):
+a hook on the body of a small CNN (all but its linear head) that appends
+its output, in an evaluation loop with grad enabled, grows GPU memory by
+10.44 MiB per step, and by 14.57 MiB for a small transformer (a 1 GiB
+budget is gone at step 99 and 71); with ` + "`output.detach()`" + ` by 0.25 and 0.5
+MiB, the stored features themselves. In a training loop, whose
+` + "`backward()`" + ` frees the activations, GPU memory grows by 0.25 and 0.5 MiB
+per step either way, and the hook without ` + "`.detach()`" + ` adds 12.06 and 68.8
+KiB of host memory per step (0.85 and 1.74 KiB with it).
+
 ## Example
 ` + "```python" + `
 activations = {}
@@ -157,7 +167,8 @@ func checkHookStoresOutputWithGraph(p *analyzer.Pass, call analyzer.NodeID) {
 			what = "input"
 		}
 		p.Report(id, fmt.Sprintf("`%s` keeps the module's %s with its autograd graph on every call: "+
-			"the forward pass's activations stay alive as long as `%s` holds it; store `%s` instead",
+			"`%s` holds the forward pass's activations (its autograd nodes only, once a backward() has run through them); "+
+			"store `%s` instead",
 			analyzer.Snippet(f.Text(id), 60), what, analyzer.Snippet(f.Text(hookContainerBase(f, m, container)), 30),
 			hookDetachHint(f, m, value)))
 	})

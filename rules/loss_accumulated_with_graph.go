@@ -29,19 +29,33 @@ every step's graph, so nothing of those graphs can be freed until the
 total is. What that costs depends on whether each step's graph was
 back-propagated:
 
-- **Never back-propagated** (an evaluation loop with grad enabled, a
-  metric computed outside the loss, a graph kept by
-  ` + "`retain_graph=True`" + `): every step's saved activations stay on the GPU.
+- **Never back-propagated** (an evaluation loop with grad enabled, a graph
+  kept by ` + "`retain_graph=True`" + `): every step's saved activations stay on the GPU.
   GPU memory grows by the activations of one step per iteration until the
   run fails with ` + "`CUDA out of memory`" + `.
 - **Already back-propagated** (` + "`loss.backward()`" + ` then ` + "`total += loss`" + `):
   ` + "`backward()`" + ` frees the saved activations of the graph it runs through,
   so GPU memory does not grow. The chain of autograd nodes still does, in
   host memory, and ` + "`total`" + ` is left a tensor that requires grad, so every
-  later use of it (logging, ` + "`total / n`" + `) extends the graph further.
+  later use of it (logging, ` + "`total / n`" + `) extends the graph further. A
+  metric computed outside the loss from outputs that the loss
+  back-propagates (` + "`total_l1 += F.l1_loss(out, y)`" + ` after ` + "`loss.backward()`" + `)
+  costs the same: only the metric's own saved tensors stay on the GPU, and
+  its chain of autograd nodes in host memory.
 
 Either way the fix is the same: accumulate a Python number with
 ` + "`.item()`" + ` or a detached tensor with ` + "`.detach()`" + `.
+
+Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, over 300 steps, median of 5 runs ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL101.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl101_accumulate.py)):
+summing the loss of an evaluation loop with grad enabled grows GPU memory
+by 10.19 MiB per step for a small CNN and by 14.08 MiB for a small
+transformer, so a 1 GiB budget is gone at step 101 and 73. Summed after
+its ` + "`backward()`" + `, the loss grows GPU memory by 0.0 MiB per step but host
+memory by 16.1 and 71.76 KiB per step (1 GiB at step 65110 and 14613). A
+metric of the back-propagated logits (the Brier score, ` + "`F.mse_loss`" + ` of
+their softmax) behaves like the latter: 0.002 MiB per step on the GPU,
+17.81 and 73.72 KiB on the host. With ` + "`.item()`" + `, GPU memory does not grow
+and host memory grows by at most 0.22 KiB per step.
 
 ## Example
 ` + "```python" + `
@@ -133,7 +147,8 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	p.ReportFix(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
-		"every step's activations stay on the GPU until `%s` is freed; accumulate `%s` instead",
+		"every step's graph stays alive until `%s` is freed, with the activations of any forward pass that no backward() "+
+		"ran through still on the GPU; accumulate `%s` instead",
 		stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value))
 }
 

@@ -41,6 +41,15 @@ running total without ` + "`.item()`" + `; then every step's activations stay on
 GPU. ` + "`retain_graph=True`" + ` is only needed when another backward or
 ` + "`autograd.grad`" + ` runs through the same graph afterwards.
 
+Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, over 300 training steps, median of 5 runs ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL103.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl103_retain_graph.py)):
+` + "`retain_graph=True`" + ` on the only backward keeps 10.01 MiB more allocated
+after every step for a small CNN and 18.82 MiB for a small transformer,
+and raises every step's peak by 7.97 and 16.99 MiB, about one more step's
+activations (an evaluation step of the same models keeps 10.19 and 14.08
+MiB). With weights, gradients and optimizer state included, the peak is
+1.102 and 1.186 times the peak without it. Memory does not grow from step
+to step (0.0 MiB per step).
+
 ## Example
 ` + "```python" + `
 for x, y in loader:

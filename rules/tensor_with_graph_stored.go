@@ -34,18 +34,33 @@ that graph can be freed while the container holds it. What that costs
 depends on whether the step's graph was back-propagated:
 
 - **Never back-propagated** (predictions collected in an evaluation loop
-  that runs with grad enabled, a metric computed outside the loss): every
-  step's saved activations stay on the GPU. Memory grows by one step's
+  that runs with grad enabled): every step's saved activations stay on the
+  GPU. Memory grows by one step's
   activations per iteration until the run fails with ` + "`CUDA out of memory`" + `.
 - **Already back-propagated** (` + "`loss.backward()`" + ` then ` + "`losses.append(loss)`" + `):
   ` + "`backward()`" + ` frees the saved activations of the graph it runs through, so
   the activations are not kept. Each stored tensor still keeps its chain
   of autograd nodes in host memory, and the tensor itself stays a tensor
   that requires grad, so every later use of it (` + "`torch.stack(losses).mean()`" + `
-  for logging) records more graph.
+  for logging) records more graph. A metric computed outside the loss
+  from outputs that the loss back-propagates costs the same: only the
+  metric's own saved tensors stay on the GPU, and its chain of autograd
+  nodes in host memory.
 
 Either way the fix is the same: store ` + "`.detach()`" + ` (and ` + "`.cpu()`" + ` if the
 values are only needed on the host) or a Python number with ` + "`.item()`" + `.
+
+Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, over 300 steps, median of 5 runs ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL102.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl102_stored.py)):
+collecting the logits of an evaluation loop with grad enabled grows GPU
+memory by 10.19 MiB per step for a small CNN and by 14.08 MiB for a small
+transformer (a 1 GiB budget is gone at step 101 and 73), against 0.001
+and 0.0013 MiB with ` + "`logits.detach()`" + `, the logits themselves. Appending
+each training step's loss after its ` + "`backward()`" + ` grows GPU memory by
+0.0005 MiB per step, the scalars themselves, and host memory by 16.12 and
+72.08 KiB per step (1 GiB at step 65038 and 14548); a metric of the
+back-propagated logits (the Brier score) by 0.0029 MiB and by 18.12 and
+74.05 KiB. With ` + "`.item()`" + `, GPU memory does not grow and host memory grows
+by at most 0.21 KiB per step.
 
 ## Example
 ` + "```python" + `
@@ -149,7 +164,8 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	p.Report(n, fmt.Sprintf("`%s` stores a tensor whose autograd graph is never back-propagated: "+
-		"every step's activations stay on the GPU for as long as `%s` holds it; store %s instead",
+		"every step's graph stays alive for as long as `%s` holds it, with the activations of any forward pass that "+
+		"no backward() ran through still on the GPU; store %s instead",
 		stmt, analyzer.Snippet(f.Text(base), 30), hint))
 }
 

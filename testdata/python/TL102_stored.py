@@ -33,7 +33,7 @@ def collect_predictions(model, loader):
     all_logits = []
     for x, _ in loader:
         logits = model(x)
-        all_logits.append(logits)  # want: TL102 "never back-propagated.*activations stay on the GPU"
+        all_logits.append(logits)  # want: TL102 "never back-propagated.*activations of any forward pass.*still on the GPU"
     return torch.cat(all_logits)
 
 

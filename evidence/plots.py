@@ -1,0 +1,134 @@
+"""One PNG per rule from run.py's results and traces (matplotlib, Agg)."""
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLORS = {"train": "tab:blue", "eval": "tab:red", "metric": "tab:green", "extract": "tab:red", "retain": "tab:purple"}
+MODELS = {"cnn": "small CNN", "transformer": "small transformer", "resnet50": "ResNet-50", "gpt2": "GPT-2 small shape"}
+
+
+def footer(fig, results):
+    env = results.get("environment", {})
+    fig.text(0.01, 0.005, f"{env.get('gpu')}, driver {env.get('driver')}, PyTorch {env.get('torch')}, "
+             f"{results['date']}; median of {results['settings']['reps']} runs", fontsize=7, color="gray")
+
+
+def save(fig, out, rule):
+    fig.tight_layout(rect=(0, 0.02, 1, 1))
+    fig.savefig(os.path.join(out, f"{rule}.png"), dpi=110)
+    plt.close(fig)
+
+
+def traces_plot(rule, title, results, traces, out, rows):
+    """Per-step lines, bad solid and fixed dashed, one column per model."""
+    cases = {k: v for k, v in results["cases"].items() if rule in v["rules"]}
+    fig, axes = plt.subplots(len(rows), 2, figsize=(11, 3.4 * len(rows)), squeeze=False)
+    for col, model in enumerate(["cnn", "transformer"]):
+        for row, (metric, label, scale, relative) in enumerate(rows):
+            ax = axes[row][col]
+            for key, case in sorted(cases.items()):
+                if case["model"] != model:
+                    continue
+                series = traces.get(key, {}).get(metric)
+                if not series:
+                    continue
+                kind, situation = case["variant"].split("_", 1)
+                if relative:
+                    series = [v - series[0] for v in series]
+                ax.plot(range(1, len(series) + 1), [v * scale for v in series], color=COLORS.get(situation, "black"),
+                        linestyle="-" if kind == "bad" else "--", label=f"{situation}: {kind}")
+            ax.set_title(f"{MODELS[model]}: {label}", fontsize=10)
+            ax.set_xlabel("step")
+            ax.set_ylabel(label)
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=7)
+    fig.suptitle(title, fontsize=11)
+    footer(fig, results)
+    save(fig, out, rule)
+
+
+def bars(ax, labels, values, ylabel, title):
+    values = [v if v is not None else 0 for v in values]
+    ax.bar(labels, values, color=["tab:red" if l.startswith(("grad", "volatile", "every", "late", "without")) else "tab:blue" for l in labels])
+    for i, v in enumerate(values):
+        ax.text(i, v, f"{v:.0f}" if abs(v) >= 100 else f"{v:.3g}", ha="center", va="bottom", fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.tick_params(axis="x", labelsize=8)
+
+
+def eval_plot(rule, variants, title, results, out):
+    figures = results["rules"][rule]["figures"]
+    fig, axes = plt.subplots(2, 2, figsize=(11, 7))
+    for col, model in enumerate(["resnet50", "gpt2"]):
+        labels = [v.replace("_", " ") for v in variants]
+        peak = [figures.get(f"{model} {v}", {}).get("peak_mib") for v in variants]
+        latency = [figures.get(f"{model} {v}", {}).get("latency_ms") for v in variants]
+        bars(axes[0][col], labels, peak, "peak allocated above weights (MiB)", f"{MODELS[model]}: peak memory")
+        bars(axes[1][col], labels, latency, "ms per forward pass", f"{MODELS[model]}: latency")
+    fig.suptitle(title, fontsize=11)
+    footer(fig, results)
+    save(fig, out, rule)
+
+
+def empty_cache_plot(results, out):
+    figures = results["rules"]["TL301"]["figures"]
+    variants = ["bad_every_step", "fixed_never", "fixed_per_epoch"]
+    labels = ["every step", "never", "once per epoch"]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    bars(axes[0], labels, [figures[v].get("steps_per_s") for v in variants], "training steps/s", "throughput")
+    bars(axes[1], labels, [figures[v].get("peak_reserved_mib") for v in variants], "MiB", "peak reserved memory")
+    fig.suptitle("TL301: torch.cuda.empty_cache() in a ResNet-18 training loop", fontsize=11)
+    footer(fig, results)
+    save(fig, out, "TL301")
+
+
+def alloc_conf_plot(results, traces, out):
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    styles = {"ref_unset": ("not set", "tab:gray", "-"), "bad_late": ("set after CUDA init", "tab:red", "--"),
+              "fixed_early": ("set before CUDA init", "tab:blue", "-")}
+    for variant, (label, color, style) in styles.items():
+        trace = traces.get(f"tl302_alloc_conf {variant}", {})
+        if trace.get("reserved_mib"):
+            ax.plot(range(1, len(trace["reserved_mib"]) + 1), trace["reserved_mib"], color=color, linestyle=style,
+                    label=f"reserved, {label}")
+    unset = traces.get("tl302_alloc_conf ref_unset", {})
+    if unset.get("peak_mib"):
+        ax.plot(range(1, len(unset["peak_mib"]) + 1), unset["peak_mib"], color="black", linestyle=":", label="peak allocated in the step")
+    ax.set_xlabel("step (the batch grows every step)")
+    ax.set_ylabel("MiB")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title("TL302: expandable_segments:True set before CUDA init, after it, or not at all", fontsize=10)
+    footer(fig, results)
+    save(fig, out, "TL302")
+
+
+def load_plot(results, out):
+    figures = results["rules"]["TL403"]["figures"]
+    labels = ["without map_location", 'map_location="cpu"']
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    bars(axes[0], labels, [figures[v].get("gpu_allocated_mib") for v in ("bad_load", "fixed_load")], "MiB",
+         "GPU memory allocated by torch.load")
+    bars(axes[1], labels, [figures[v].get("device_used_mib") for v in ("bad_load", "fixed_load")], "MiB",
+         "GPU memory in use (nvidia-smi), before vs after")
+    fig.suptitle("TL403: torch.load of a ResNet-50 checkpoint (weights + Adam state) saved from cuda:0", fontsize=11)
+    footer(fig, results)
+    save(fig, out, "TL403")
+
+
+def all_plots(results, traces, out):
+    memory_rows = [("alloc_mib", "GPU allocated (MiB)", 1, False), ("rss_kib", "host RSS growth since step 1 (MiB)", 1 / 1024, True)]
+    traces_plot("TL101", "TL101: total += loss, bad (solid) vs fixed (dashed)", results, traces, out, memory_rows)
+    traces_plot("TL102", "TL102: list.append(tensor), bad (solid) vs fixed (dashed)", results, traces, out, memory_rows)
+    traces_plot("TL103", "TL103: backward(retain_graph=True) (solid) vs backward() (dashed)", results, traces, out,
+                [("alloc_mib", "GPU allocated after the step (MiB)", 1, False), ("peak_mib", "peak allocated in the step (MiB)", 1, False)])
+    traces_plot("TL104", "TL104: forward hook keeps output (solid) vs output.detach() (dashed)", results, traces, out, memory_rows)
+    eval_plot("TL201", ["grad", "no_grad", "inference_mode"], "TL201: evaluation with grad enabled vs no_grad vs inference_mode", results, out)
+    eval_plot("TL202", ["grad", "volatile", "no_grad"], "TL202: Variable(x, volatile=True) vs grad enabled vs no_grad", results, out)
+    empty_cache_plot(results, out)
+    alloc_conf_plot(results, traces, out)
+    load_plot(results, out)

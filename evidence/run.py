@@ -1,0 +1,339 @@
+"""Runs every evidence program, each variant in its own process and
+repeated, and writes the medians to results.json, the median per-step
+traces to traces.json, and one plot per rule.
+
+    python3 evidence/run.py --out docs/evidence                       # the full run, one GPU
+    python3 evidence/run.py --out /tmp/evidence --steps 30 --reps 1   # a smoke test
+
+The full run takes about 9 minutes on one H100. It can be split in two
+(each under 10 minutes): `--phase memory --out DIR` writes DIR/raw-memory.json,
+and `--phase timing --merge DIR/raw-memory.json` runs the rest and writes
+the results.
+
+Runs that only measure memory go in parallel (each process reads its
+own allocator and RSS), one process per repetition; runs that measure
+time go one at a time, alone on the GPU, and the evaluation (TL201,
+TL202) and empty_cache (TL301) programs repeat their loop within one
+process per variant. PYTORCH_CUDA_ALLOC_CONF is removed from the environment of
+every run.
+"""
+import argparse
+import concurrent.futures
+import datetime
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MEMORY_PROGRAMS = [
+    # rule, program, situations
+    ("TL101", "tl101_accumulate.py", ["train", "eval", "metric"]),
+    ("TL102", "tl102_stored.py", ["train", "eval", "metric"]),
+    ("TL103", "tl103_retain_graph.py", ["retain"]),
+    ("TL104", "tl104_hook.py", ["extract", "train"]),
+]
+SMALL_MODELS = ["cnn", "transformer"]
+
+
+class Case:
+    def __init__(self, rules, program, variant, model="", steps=0, serial=False, path="", repeat=0):
+        self.rules, self.program, self.variant = rules, program, variant
+        self.model, self.steps, self.serial, self.path = model, steps, serial, path
+        self.repeat = repeat  # repetitions within one process instead of one process each
+
+    @property
+    def key(self):
+        return " ".join(p for p in (self.program.removesuffix(".py"), self.variant, self.model) if p)
+
+    def argv(self):
+        argv = [sys.executable, os.path.join(HERE, self.program), self.variant]
+        if self.model:
+            argv += ["--model", self.model]
+        if self.steps:
+            argv += ["--steps", str(self.steps)]
+        if self.path:
+            argv += ["--path", self.path]
+        if self.repeat:
+            argv += ["--repeat", str(self.repeat)]
+        return argv
+
+
+def cases(args, checkpoint):
+    out = []
+    for variant in ("bad_late", "fixed_early", "ref_unset"):
+        out.append(Case(["TL302"], "tl302_alloc_conf.py", variant, "", args.alloc_steps))
+    for rule, program, situations in MEMORY_PROGRAMS:
+        for model in SMALL_MODELS:
+            for situation in situations:
+                for kind in ("bad", "fixed"):
+                    out.append(Case([rule], program, f"{kind}_{situation}", model, args.steps))
+    for variant in ("bad_grad", "bad_volatile", "fixed_no_grad", "fixed_inference_mode"):
+        out.append(Case(["TL201", "TL202"], "tl201_tl202_eval.py", variant, "all", args.eval_steps, serial=True,
+                        repeat=args.reps))
+    for variant in ("bad_every_step", "fixed_never", "fixed_per_epoch"):
+        out.append(Case(["TL301"], "tl301_empty_cache.py", variant, "", args.epoch_steps, serial=True,
+                        repeat=args.reps))
+    for variant in ("bad_load", "fixed_load"):
+        out.append(Case(["TL403"], "tl403_load.py", variant, "", 0, serial=True, path=checkpoint))
+    return out
+
+
+def child_env():
+    env = dict(os.environ)
+    env.pop("PYTORCH_CUDA_ALLOC_CONF", None)
+    env.pop("PYTORCH_ALLOC_CONF", None)
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+def run_once(case, timeout):
+    """Runs one process; returns its JSON output or an error."""
+    start = time.time()
+    try:
+        proc = subprocess.run(case.argv(), capture_output=True, text=True, timeout=timeout, env=child_env())
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout} s"}
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        return {"error": f"exit {proc.returncode}: {proc.stderr[-2000:]}"}
+    out = json.loads(lines[-1])
+    out["wall_s"] = time.time() - start
+    return out
+
+
+def median(values):
+    values = sorted(v for v in values if v is not None)
+    if not values:
+        return None
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def rounded(v):
+    if isinstance(v, float):
+        return float(f"{v:.4g}") if abs(v) >= 1 else round(v, 4)
+    return v
+
+
+def median_figures(runs):
+    """The median of each figure over the runs, flattening one level of
+    nesting (per-model figures); booleans must agree."""
+    out = {}
+    keys = []
+    for r in runs:
+        for k in r["figures"]:
+            if k not in keys:
+                keys.append(k)
+    for k in keys:
+        values = [r["figures"].get(k) for r in runs]
+        first = next((v for v in values if v is not None), None)
+        if isinstance(first, dict):
+            out[k] = median_figures([{"figures": v} for v in values if v])
+        elif isinstance(first, bool):
+            out[k] = first if all(v == first for v in values) else "varies"
+        else:
+            none = sum(v is None for v in values)
+            out[k] = rounded(median(values)) if none * 2 < len(values) else None
+    return out
+
+
+def median_trace(runs):
+    traces = [r["trace"] for r in runs if r.get("trace")]
+    if not traces:
+        return {}
+    out = {}
+    for k in ("alloc_mib", "peak_mib", "reserved_mib", "rss_kib"):
+        series = [t[k] for t in traces if t.get(k)]
+        if not series:
+            continue
+        n = min(len(s) for s in series)
+        out[k] = [rounded(median([s[i] for s in series])) for i in range(n)]
+    return out
+
+
+def environment():
+    proc = subprocess.run([sys.executable, os.path.join(HERE, "common.py")], capture_output=True, text=True, env=child_env())
+    if proc.returncode != 0:
+        return {"error": proc.stderr[-2000:]}
+    return json.loads(proc.stdout)
+
+
+def summarise(results):
+    """Figures per rule, drawn from the cases, with the ratios the docs quote."""
+    cases = results["cases"]
+
+    def fig(key):
+        return cases.get(key, {}).get("median") or {}
+
+    def ratio(a, b):
+        return rounded(a / b) if a is not None and b else None
+
+    rules = {}
+    for rule, program, situations in MEMORY_PROGRAMS:
+        figures = {}
+        for model in SMALL_MODELS:
+            for situation in situations:
+                for kind in ("bad", "fixed"):
+                    f = fig(f"{program.removesuffix('.py')} {kind}_{situation} {model}")
+                    figures[f"{model} {situation} {kind}"] = {k: f.get(k) for k in (
+                        "gpu_mib_per_step", "gpu_budget_step", "gpu_retained_mib", "host_kib_per_step",
+                        "host_budget_step", "host_retained_mib", "alloc_mib", "step_peak_mib", "max_peak_above_base_mib")}
+        rules[rule] = {"program": "evidence/" + program, "plot": f"docs/evidence/{rule}.png", "figures": figures}
+    for model in SMALL_MODELS:
+        bad = rules["TL103"]["figures"][f"{model} retain bad"]
+        fixed = rules["TL103"]["figures"][f"{model} retain fixed"]
+        rules["TL103"]["figures"][f"{model} retain"] = {
+            "extra_alloc_mib": rounded((bad["alloc_mib"] or 0) - (fixed["alloc_mib"] or 0)),
+            "extra_peak_mib": rounded((bad["step_peak_mib"] or 0) - (fixed["step_peak_mib"] or 0)),
+            "peak_ratio": ratio(bad["step_peak_mib"], fixed["step_peak_mib"]),
+        }
+
+    evals = {}
+    for variant in ("bad_grad", "bad_volatile", "fixed_no_grad", "fixed_inference_mode"):
+        for model, f in fig(f"tl201_tl202_eval {variant} all").items():
+            evals[f"{model} {variant.split('_', 1)[1]}"] = f
+    for model in ("resnet50", "gpt2"):
+        grad, no_grad = evals.get(f"{model} grad", {}), evals.get(f"{model} no_grad", {})
+        inference, volatile = evals.get(f"{model} inference_mode", {}), evals.get(f"{model} volatile", {})
+        evals[f"{model} ratios"] = {
+            "grad_peak_over_no_grad": ratio(grad.get("peak_mib"), no_grad.get("peak_mib")),
+            "grad_latency_over_no_grad": ratio(grad.get("latency_ms"), no_grad.get("latency_ms")),
+            "no_grad_latency_over_inference_mode": ratio(no_grad.get("latency_ms"), inference.get("latency_ms")),
+            "volatile_peak_over_grad": ratio(volatile.get("peak_mib"), grad.get("peak_mib")),
+            "volatile_peak_over_no_grad": ratio(volatile.get("peak_mib"), no_grad.get("peak_mib")),
+        }
+    for rule in ("TL201", "TL202"):
+        rules[rule] = {"program": "evidence/tl201_tl202_eval.py", "plot": f"docs/evidence/{rule}.png", "figures": evals}
+
+    cache = {v: fig(f"tl301_empty_cache {v}") for v in ("bad_every_step", "fixed_never", "fixed_per_epoch")}
+    cache["ratios"] = {
+        "every_step_throughput_over_never": ratio(cache["bad_every_step"].get("steps_per_s"), cache["fixed_never"].get("steps_per_s")),
+        "per_epoch_throughput_over_never": ratio(cache["fixed_per_epoch"].get("steps_per_s"), cache["fixed_never"].get("steps_per_s")),
+    }
+    rules["TL301"] = {"program": "evidence/tl301_empty_cache.py", "plot": "docs/evidence/TL301.png", "figures": cache}
+
+    conf = {v: fig(f"tl302_alloc_conf {v}") for v in ("bad_late", "fixed_early", "ref_unset")}
+    conf["ratios"] = {
+        "unset_reserved_over_early": ratio(conf["ref_unset"].get("peak_reserved_mib"), conf["fixed_early"].get("peak_reserved_mib")),
+        "late_reserved_over_unset": ratio(conf["bad_late"].get("peak_reserved_mib"), conf["ref_unset"].get("peak_reserved_mib")),
+    }
+    rules["TL302"] = {"program": "evidence/tl302_alloc_conf.py", "plot": "docs/evidence/TL302.png", "figures": conf}
+
+    load = {v: fig(f"tl403_load {v}") for v in ("bad_load", "fixed_load")}
+    rules["TL403"] = {"program": "evidence/tl403_load.py", "plot": "docs/evidence/TL403.png", "figures": load}
+    return rules
+
+
+def run_cases(todo, args, started, parallel):
+    """Runs the cases' repetitions, repetition by repetition: memory-only
+    cases args.jobs at a time, timed ones one at a time."""
+    runs = {c.key: [] for c in todo}
+
+    def one(case):
+        if args.deadline and time.time() - started > args.deadline:
+            return case, {"error": "skipped: deadline"}
+        return case, run_once(case, 300)
+
+    order = [c for rep in range(args.reps) for c in todo if rep == 0 or not c.repeat]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs if parallel else 1) as pool:
+        for case, out in pool.map(one, order):
+            runs[case.key].append(out)
+    print(f"{len(order)} runs done at {time.time() - started:.0f} s", flush=True)
+    return runs
+
+
+def trimmed(out):
+    """A run's output without the parts of its trace that are not kept."""
+    if "trace" in out:
+        out = dict(out, trace={k: v for k, v in out["trace"].items() if k in ("alloc_mib", "peak_mib", "reserved_mib", "rss_kib")})
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--out", default=os.path.join(HERE, "..", "docs", "evidence"))
+    parser.add_argument("--phase", choices=["all", "memory", "timing"], default="all",
+                        help="memory: the memory-only runs, in parallel, to raw-memory.json; "
+                             "timing: the timed runs, merged with --merge, to the results")
+    parser.add_argument("--merge", default="", help="raw-memory.json of an earlier --phase memory")
+    parser.add_argument("--reps", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=300, help="steps of the small-model runs")
+    parser.add_argument("--eval-steps", type=int, default=13, help="forward passes per model for TL201/TL202 (3 warmup)")
+    parser.add_argument("--epoch-steps", type=int, default=25, help="steps per epoch for TL301")
+    parser.add_argument("--alloc-steps", type=int, default=40, help="steps of the TL302 workload")
+    parser.add_argument("--jobs", type=int, default=12, help="memory-only runs in parallel")
+    parser.add_argument("--deadline", type=float, default=0, help="seconds after which no new run starts (0: none)")
+    parser.add_argument("--only", default="", help="run only the cases whose key contains this")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    started = time.time()
+    checkpoint = os.path.join(tempfile.mkdtemp(), "checkpoint.pt")
+    settings = {"reps": args.reps, "steps": args.steps, "budget_gib": 1, "warmup_steps": 20,
+                "eval_steps": args.eval_steps, "eval_warmup": 3, "epoch_steps": args.epoch_steps,
+                "alloc_steps": args.alloc_steps, "parallel_jobs": args.jobs}
+    env = environment()
+    print(json.dumps(env), flush=True)
+    todo = [c for c in cases(args, checkpoint) if args.only in c.key]
+    runs, memory_env = {}, None
+    if args.phase in ("all", "memory"):
+        runs.update(run_cases([c for c in todo if not c.serial], args, started, parallel=True))
+        if args.phase == "memory":
+            with open(os.path.join(args.out, "raw-memory.json"), "w") as f:
+                json.dump({"environment": env, "settings": settings,
+                           "runs": {k: [trimmed(r) for r in v] for k, v in runs.items()}}, f, separators=(",", ":"))
+            return
+    if args.merge:
+        with open(args.merge) as f:
+            raw = json.load(f)
+        runs.update(raw["runs"])
+        memory_env = raw["environment"]
+    if args.phase in ("all", "timing"):
+        if any(c.program == "tl403_load.py" for c in todo):
+            saved = run_once(Case(["TL403"], "tl403_load.py", "ref_save", path=checkpoint), 300)
+            settings["checkpoint_mib"] = rounded(saved.get("figures", {}).get("file_mib"))
+        runs.update(run_cases([c for c in todo if c.serial], args, started, parallel=False))
+
+    results = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+        "environment": env,
+        "settings": settings,
+        "cases": {},
+    }
+    if memory_env and memory_env != env:
+        results["environment_memory_runs"] = memory_env
+    traces = {}
+    for case in todo:
+        outs = runs.get(case.key, [])
+        ok = [r for r in outs if "error" not in r]
+        errors = sorted({r["error"] for r in outs if "error" in r})
+        results["cases"][case.key] = {
+            "rules": case.rules, "program": "evidence/" + case.program, "variant": case.variant, "model": case.model,
+            "steps": case.steps, "reps": len(ok) * (case.repeat or 1), "processes": len(ok), "errors": errors,
+            "median": median_figures(ok) if ok else None,
+            "wall_s": rounded(median([r["wall_s"] for r in ok])) if ok else None,
+        }
+        traces[case.key] = median_trace(ok)
+        for e in errors:
+            print(f"{case.key}: {e}", file=sys.stderr, flush=True)
+    results["rules"] = summarise(results)
+    with open(os.path.join(args.out, "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+        f.write("\n")
+    with open(os.path.join(args.out, "traces.json"), "w") as f:
+        json.dump(traces, f, separators=(",", ":"))
+        f.write("\n")
+    try:
+        import plots
+    except ImportError as err:
+        print(f"no plots: {err}", file=sys.stderr)
+        return
+    plots.all_plots(results, traces, args.out)
+    print(f"done in {time.time() - started:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
