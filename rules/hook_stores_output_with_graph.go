@@ -166,6 +166,13 @@ func checkHookStoresOutputWithGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		if !hookMentions(f, value, params, kind, withKwargs) {
 			what = "input"
 		}
+		// A hook registered on several modules (or twice) is reported
+		// once per store.
+		reported := m.Memo(hookReportedKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
+		if reported[id] {
+			return
+		}
+		reported[id] = true
 		p.Report(id, fmt.Sprintf("`%s` keeps the module's %s with its autograd graph on every call: "+
 			"`%s` holds the forward pass's activations (its autograd nodes only, once a backward() has run through them); "+
 			"store `%s` instead",
@@ -445,6 +452,8 @@ func hookTainted(m *analyzer.Model, def, expr analyzer.NodeID, tracked map[strin
 	}
 	return false
 }
+
+type hookReportedKey struct{}
 
 // hookMentions reports whether value mentions the output parameter (as
 // opposed to only the inputs), for the message.

@@ -170,3 +170,14 @@ class LeakyScorer:
         scores = self.model(x)  # the hooked pass runs with grad enabled
         handle.remove()
         return scores.sum().item()
+
+
+twice = []
+
+
+def keep_twice(module, inputs, output):
+    twice.append(output)  # want: TL104 "module's output"
+
+
+model.layer1.register_forward_hook(keep_twice)
+model.layer2.register_forward_hook(keep_twice)  # ok: the same hook on a second layer is reported once, at its store
