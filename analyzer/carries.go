@@ -425,7 +425,14 @@ func (m *Model) backpropKeys(region, fn NodeID) map[string]bool {
 	if len(keys) == 0 {
 		return keys
 	}
-	assigns := m.AssignmentsIn(fn)
+	m.ExpandKeys(keys, m.AssignmentsIn(fn))
+	return keys
+}
+
+// ExpandKeys adds to keys, transitively, the names that the values
+// assigned to them mention: assigns maps a name to the values assigned
+// to it (as AssignmentsIn returns).
+func (m *Model) ExpandKeys(keys map[string]bool, assigns map[string][]NodeID) {
 	queue := make([]string, 0, len(keys))
 	for k := range keys {
 		queue = append(queue, k)
@@ -444,7 +451,6 @@ func (m *Model) backpropKeys(region, fn NodeID) map[string]bool {
 			}
 		}
 	}
-	return keys
 }
 
 type assignmentsKey struct{ fn NodeID }

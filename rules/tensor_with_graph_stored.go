@@ -505,24 +505,7 @@ func storedReturnKeys(m *analyzer.Model, fn analyzer.NodeID) map[string]bool {
 				assigns[k] = append(assigns[k], v)
 			}
 		})
-		queue := make([]string, 0, len(keys))
-		for k := range keys {
-			queue = append(queue, k)
-		}
-		for len(queue) > 0 {
-			k := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
-			for _, v := range assigns[k] {
-				more := map[string]bool{}
-				m.ExprKeys(v, more)
-				for mk := range more {
-					if !keys[mk] {
-						keys[mk] = true
-						queue = append(queue, mk)
-					}
-				}
-			}
-		}
+		m.ExpandKeys(keys, assigns)
 		return keys
 	}).(map[string]bool)
 }
