@@ -263,6 +263,20 @@ def cli(run):
     print(json.dumps(out), flush=True)
 
 
+def train_variant(variant, args):
+    """Runs a training-loop variant, variant(model, criterion, optimizer,
+    loader, probe), on a fresh small model and synthetic batches, and
+    returns the probe's measurements: the harness the TL101 to TL104
+    programs share."""
+    model = small_model(args.model)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+    probe = Probe()
+    probe.start()
+    variant(model, criterion, optimizer, synthetic_batches(args.model, args.steps), probe)
+    return probe.result()
+
+
 def nvidia_smi(query):
     """One field of nvidia-smi for GPU 0, or None."""
     try:

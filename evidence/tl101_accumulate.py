@@ -8,11 +8,9 @@ Three situations, each flagged (bad_*) and fixed (fixed_*):
 
     python3 evidence/tl101_accumulate.py bad_train --model cnn --steps 300
 """
-import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
-from common import CLASSES, Probe, cli, small_model, synthetic_batches
+from common import CLASSES, cli, train_variant
 
 
 def bad_train(model, criterion, optimizer, loader, probe):
@@ -79,15 +77,5 @@ def fixed_metric(model, criterion, optimizer, loader, probe):
         probe(step)
 
 
-def run(variant, args):
-    model = small_model(args.model)
-    criterion = nn.CrossEntropyLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    probe = Probe()
-    probe.start()
-    variant(model, criterion, optimizer, synthetic_batches(args.model, args.steps), probe)
-    return probe.result()
-
-
 if __name__ == "__main__":
-    cli(run)
+    cli(train_variant)

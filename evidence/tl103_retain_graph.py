@@ -2,10 +2,8 @@
 
     python3 evidence/tl103_retain_graph.py bad_retain --model cnn --steps 300
 """
-import torch
-import torch.nn as nn
 
-from common import Probe, cli, small_model, synthetic_batches
+from common import cli, train_variant
 
 
 def bad_retain(model, criterion, optimizer, loader, probe):
@@ -26,15 +24,5 @@ def fixed_retain(model, criterion, optimizer, loader, probe):
         probe(step)
 
 
-def run(variant, args):
-    model = small_model(args.model)
-    criterion = nn.CrossEntropyLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    probe = Probe()
-    probe.start()
-    variant(model, criterion, optimizer, synthetic_batches(args.model, args.steps), probe)
-    return probe.result()
-
-
 if __name__ == "__main__":
-    cli(run)
+    cli(train_variant)

@@ -7,10 +7,8 @@ The hook is on the model's body, the part before its linear head.
 
     python3 evidence/tl104_hook.py bad_extract --model cnn --steps 300
 """
-import torch
-import torch.nn as nn
 
-from common import Probe, cli, small_model, synthetic_batches
+from common import cli, train_variant
 
 features = []
 logged = []
@@ -68,15 +66,5 @@ def fixed_train(model, criterion, optimizer, loader, probe):
         probe(step)
 
 
-def run(variant, args):
-    model = small_model(args.model)
-    criterion = nn.CrossEntropyLoss()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    probe = Probe()
-    probe.start()
-    variant(model, criterion, optimizer, synthetic_batches(args.model, args.steps), probe)
-    return probe.result()
-
-
 if __name__ == "__main__":
-    cli(run)
+    cli(train_variant)
