@@ -148,38 +148,41 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 }
 
 // retainsGraphLiterally reports whether a backward call passes
-// retain_graph=True as a literal: by keyword, or by position for
-// torch.autograd.backward (third) and torch.autograd.grad (fourth).
+// retain_graph=True as a literal.
 func retainsGraphLiterally(m *analyzer.Model, call analyzer.NodeID) bool {
-	f := m.File
-	v := m.Keyword(call, "retain_graph")
-	if v == analyzer.NoNode {
-		args := m.Args(call)
-		switch q := m.CallName(call); {
-		case q == "torch.autograd.backward" && len(args) > 2:
-			v = args[2]
-		case q == "torch.autograd.grad" && len(args) > 3:
-			v = args[3]
-		}
-	}
-	return v != analyzer.NoNode && f.Kind(f.Unparen(v)) == analyzer.KindTrue
+	v := autogradArg(m, call, "retain_graph")
+	return v != analyzer.NoNode && m.File.Kind(m.File.Unparen(v)) == analyzer.KindTrue
 }
 
 // createsGraph reports whether the call passes create_graph other than a
 // literal False: higher-order gradients need the graph kept.
 func createsGraph(m *analyzer.Model, call analyzer.NodeID) bool {
-	f := m.File
-	v := m.Keyword(call, "create_graph")
-	if v == analyzer.NoNode {
-		args := m.Args(call)
-		switch q := m.CallName(call); {
-		case q == "torch.autograd.backward" && len(args) > 3:
-			v = args[3]
-		case q == "torch.autograd.grad" && len(args) > 4:
-			v = args[4]
+	v := autogradArg(m, call, "create_graph")
+	return v != analyzer.NoNode && m.File.Kind(m.File.Unparen(v)) != analyzer.KindFalse
+}
+
+// autogradPositions are where torch.autograd.backward (tensors,
+// grad_tensors, retain_graph, create_graph) and torch.autograd.grad
+// (outputs, inputs, grad_outputs, retain_graph, create_graph) take
+// retain_graph and create_graph by position.
+var autogradPositions = map[string]map[string]int{
+	"torch.autograd.backward": {"retain_graph": 2, "create_graph": 3},
+	"torch.autograd.grad":     {"retain_graph": 3, "create_graph": 4},
+}
+
+// autogradArg returns the value a backward call passes for name, by
+// keyword or, for the torch.autograd functions, by position; NoNode when
+// it passes none.
+func autogradArg(m *analyzer.Model, call analyzer.NodeID, name string) analyzer.NodeID {
+	if v := m.Keyword(call, name); v != analyzer.NoNode {
+		return v
+	}
+	if i, ok := autogradPositions[m.CallName(call)][name]; ok {
+		if args := m.Args(call); len(args) > i {
+			return args[i]
 		}
 	}
-	return v != analyzer.NoNode && f.Kind(f.Unparen(v)) != analyzer.KindFalse
+	return analyzer.NoNode
 }
 
 // retainedRoots returns the expressions whose graph a backward call runs
