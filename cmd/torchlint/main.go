@@ -15,6 +15,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -228,9 +229,20 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
+	// The rules of each file, worked out once for both the runner and the
+	// cache key.
+	var ruleSets sync.Map
+	rulesOf := func(path string) map[*analyzer.Rule]bool {
+		if set, ok := ruleSets.Load(path); ok {
+			return set.(map[*analyzer.Rule]bool)
+		}
+		set := fileRules(configs, cli, path)
+		ruleSets.Store(path, set)
+		return set
+	}
 	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
 	runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
-		set := fileRules(configs, cli, path)
+		set := rulesOf(path)
 		return func(r *analyzer.Rule) bool { return set[r] }
 	}
 	paths := fs.Args()
@@ -282,7 +294,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		var cache *fileCache
 		if !cf.noCache {
 			dir := cacheDirFrom(cf.cacheDir, nil, stderr)
-			if cache, err = openCache(dir, func(path string) string { return ruleKey(fileRules(configs, cli, path)) }); err != nil {
+			if cache, err = openCache(dir, func(path string) string { return ruleKey(rulesOf(path)) }); err != nil {
 				fmt.Fprintf(warnings, "torchlint: warning: %v; running without a cache\n", err)
 			} else {
 				runner.Cache = cache
