@@ -148,6 +148,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		name := f.Text(callee)
 		b := m.Resolve(callee)
 		if b == nil {
+			if c := m.evidenceRole(callee); c != CallableUnknown {
+				return c
+			}
 			return nameCallable(name)
 		}
 		switch b.Kind {
@@ -159,7 +162,6 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 					return c
 				}
 			}
-			return nameCallable(name)
 		case BindParam:
 			if c := m.annotatedCallable(b.Stmt); c != CallableUnknown {
 				return c
@@ -167,10 +169,11 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if name == "self" {
 				return CallableOther
 			}
-			return nameCallable(name)
-		default:
-			return nameCallable(name)
 		}
+		if c := m.evidenceRole(callee); c != CallableUnknown {
+			return c
+		}
+		return nameCallable(name)
 	case KindAttribute:
 		obj, attr := f.Field(callee, FieldObject), f.Text(f.Field(callee, FieldAttribute))
 		if attr == "module" || attr == "_orig_mod" {
@@ -190,6 +193,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 					return c
 				}
 			}
+		}
+		if c := m.evidenceRole(callee); c != CallableUnknown {
+			return c
 		}
 		return nameCallable(attr)
 	case KindLambda:

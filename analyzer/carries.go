@@ -127,6 +127,9 @@ func (m *Model) nameCarries(id NodeID) bool {
 	if b == nil {
 		return false
 	}
+	if m.ev().graph[b] {
+		return true // back-propagated, or computed into what is
+	}
 	switch b.Kind {
 	case BindAssign, BindWithTarget, BindLoopTarget:
 		if b.Unpacked && b.Kind == BindAssign {
@@ -200,12 +203,14 @@ func (m *Model) callCarries(call NodeID) bool {
 		return false
 	}
 	if def := m.localCallee(call); def != NoNode {
-		return m.returnsGraph(def)
+		return m.ev().returnsGraph[def] || m.returnsGraph(def)
 	}
 	if method != "" {
+		if k, ok := m.calleeKey(f.Field(call, FieldFunction)); ok && m.ev().producers[k.name] {
+			return true
+		}
 		return m.carry(m.Receiver(call)) == carryYes
 	}
-	_ = f
 	return false
 }
 

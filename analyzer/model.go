@@ -31,6 +31,7 @@ type Model struct {
 	memo              map[any]any
 	callNames         map[NodeID]string
 	gradAt            []int8 // memoized GradModeAt per node, -1 unknown
+	evidence          *evidence
 }
 
 // NewModel builds the semantic model of f.

@@ -46,6 +46,7 @@ type Binding struct {
 	Index     int    // its position in a flat unpacking (`a, b = v`): 0, 1, ... from the start, -2, -3, ... from the end after a starred target; else -1
 	next      int32  // the next binding of the same name in the same scope
 	Qualified string // imports: the qualified name bound
+	Scope     ScopeID
 }
 
 // Scope is a module, class, function, lambda or comprehension scope.
@@ -76,6 +77,7 @@ func (m *Model) lastBinding(s ScopeID, name string) *Binding {
 
 func (m *Model) addBinding(s ScopeID, name string, b Binding) {
 	b.next = -1
+	b.Scope = s
 	i := int32(len(m.binds))
 	m.binds = append(m.binds, b)
 	k := bindKey{s, name}

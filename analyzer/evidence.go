@@ -1,0 +1,449 @@
+package analyzer
+
+import "strings"
+
+// Evidence from use: what a file's own code does with a value says more
+// about it than its name. Only a tensor with a graph can be
+// back-propagated, so the value of `x.backward()` carries one, and so
+// does what it was computed from, back to the forward pass that began
+// it; only a module has `.eval()`, `.parameters()` or `.named_modules()`,
+// so a value used so is a module, and calling it runs a forward pass.
+// The evidence is gathered in one walk over the file's calls, the first
+// time a rule asks, and consulted before any name.
+
+// evidence is what one file's uses establish.
+type evidence struct {
+	// graph holds the bindings whose values are back-propagated, or
+	// computed into a back-propagated value: they carry a graph.
+	graph map[*Binding]bool
+	// roles says what calling a callee does, for the callees that the
+	// uses tell apart: a module (its calls run forward passes) or a loss
+	// (its result carries the graph of its first argument).
+	roles map[evKey]Callable
+	// paramRoles is roles for parameters by name alone: a parameter
+	// named `crit` that one function of the file uses as a loss is taken
+	// as a loss in the others.
+	paramRoles map[string]Callable
+	// producers are method callees (`model.compute_loss`) whose result
+	// is back-propagated: their calls return a value with a graph.
+	producers map[string]bool
+	// returnsGraph holds the local functions whose result is
+	// back-propagated by a caller.
+	returnsGraph map[NodeID]bool
+	// traced memoizes traceGraph per binding.
+	traced map[*Binding]bool
+}
+
+// evKey names a callee: an identifier by the scope that binds it and its
+// name (scope -1 for a name bound nowhere in the file), an attribute
+// chain (`self.actor`) by its text alone (scope -2).
+type evKey struct {
+	scope ScopeID
+	name  string
+}
+
+const attrScope ScopeID = -2
+
+// moduleOnlyMethods are methods that only nn.Module has among the
+// objects training code handles (optimizers and schedulers also have
+// state_dict, load_state_dict and zero_grad, so those prove nothing).
+var moduleOnlyMethods = map[string]bool{
+	"parameters": true, "named_parameters": true, "modules": true, "named_modules": true,
+	"children": true, "named_children": true, "buffers": true, "named_buffers": true,
+	"register_forward_hook": true, "register_forward_pre_hook": true,
+	"register_full_backward_hook": true, "register_buffer": true, "register_module": true,
+	"add_module": true, "get_submodule": true,
+}
+
+// moduleWrappers take a module as their first argument.
+var moduleWrappers = map[string]bool{
+	"torch.nn.parallel.DistributedDataParallel":                                   true,
+	"torch.nn.DataParallel":                                                       true,
+	"torch.nn.parallel.DataParallel":                                              true,
+	"torch.nn.parallel.distributed.DistributedDataParallel":                       true,
+	"torch.distributed.fsdp.FullyShardedDataParallel":                             true,
+	"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel": true,
+}
+
+// notModuleWords end the names of objects that have an `eval()` or
+// `train()` of their own without being modules.
+var notModuleWords = map[string]bool{
+	"trainer": true, "evaluator": true, "metric": true, "metrics": true, "env": true,
+	"dataset": true, "loader": true, "optimizer": true, "scheduler": true, "agent": true,
+	"engine": true, "runner": true, "experiment": true, "learner": true, "pipeline": true,
+}
+
+// graphPreserving are tensor methods whose result keeps the receiver's
+// graph (`loss.mean()`, `out.view(-1)`): a back-propagated result means
+// a graph-carrying receiver.
+var graphPreserving = map[string]bool{
+	"mean": true, "sum": true, "float": true, "double": true, "half": true, "bfloat16": true,
+	"to": true, "cuda": true, "view": true, "reshape": true, "squeeze": true, "unsqueeze": true,
+	"contiguous": true, "flatten": true, "pow": true, "abs": true, "exp": true, "log": true,
+	"sqrt": true, "clamp": true, "mul": true, "add": true, "div": true, "sub": true, "neg": true,
+	"norm": true, "transpose": true, "permute": true, "t": true, "expand": true, "gather": true,
+	"masked_fill": true, "type_as": true, "prod": true, "square": true, "sigmoid": true,
+	"softmax": true, "log_softmax": true, "tanh": true, "relu": true, "matmul": true,
+	"squeeze_": true, "mul_": true, "div_": true, "add_": true, "index_select": true, "max": true,
+	"min": true, "logsumexp": true, "cumsum": true, "std": true, "var": true, "nansum": true, "nanmean": true,
+}
+
+// backwardWrappers are the last words of receivers whose `backward(x)`
+// back-propagates x: Accelerate, Fabric, DeepSpeed engines, Lightning.
+var backwardWrappers = map[string]bool{
+	"accelerator": true, "fabric": true, "engine": true, "model_engine": true, "self": true,
+	"deepspeed_engine": true, "ds_engine": true, "amp": true, "booster": true,
+}
+
+func (m *Model) ev() *evidence {
+	if m.evidence == nil {
+		m.evidence = &evidence{graph: map[*Binding]bool{}, roles: map[evKey]Callable{},
+			paramRoles: map[string]Callable{}, producers: map[string]bool{}, returnsGraph: map[NodeID]bool{}, traced: map[*Binding]bool{}}
+		m.gatherEvidence()
+	}
+	return m.evidence
+}
+
+// gatherEvidence walks the file's calls once.
+func (m *Model) gatherEvidence() {
+	f := m.File
+	var backprops []NodeID
+	for i := range f.Nodes {
+		id := NodeID(i)
+		if f.Nodes[i].Kind != KindCall {
+			continue
+		}
+		method := m.MethodName(id)
+		switch {
+		case moduleOnlyMethods[method]:
+			m.noteRole(m.Receiver(id), CallableModel)
+		case method == "eval" && len(m.Args(id)) == 0, method == "train" && len(m.Args(id)) <= 1:
+			recv := m.Receiver(id)
+			if !notModuleWords[strings.ToLower(lastWord(lastName(f, recv)))] {
+				m.noteRole(recv, CallableModel)
+			}
+		case method == "":
+			if q := m.CallName(id); moduleWrappers[q] || q == "torch.compile" {
+				if args := m.Args(id); len(args) > 0 {
+					m.noteRole(args[0], CallableModel)
+				}
+			}
+		}
+		if t := m.backpropTarget(id); t != NoNode {
+			backprops = append(backprops, t)
+		}
+	}
+	for _, t := range backprops {
+		m.traceGraph(t, 0, true)
+	}
+}
+
+// backpropTarget returns the value a call back-propagates, or NoNode.
+func (m *Model) backpropTarget(call NodeID) NodeID {
+	f := m.File
+	switch m.MethodName(call) {
+	case "backward":
+		recv := m.Receiver(call)
+		args := m.Args(call)
+		if len(args) > 0 && (backwardWrappers[strings.ToLower(lastName(f, recv))] || strings.HasSuffix(strings.ToLower(lastName(f, recv)), "engine")) {
+			return args[0]
+		}
+		// `scaler.scale(loss).backward()`
+		if inner := f.Unparen(recv); f.Kind(inner) == KindCall && m.MethodName(inner) == "scale" {
+			if a := m.Args(inner); len(a) > 0 {
+				return a[0]
+			}
+		}
+		return recv
+	case "manual_backward":
+		if a := m.Args(call); len(a) > 0 {
+			return a[0]
+		}
+		return NoNode
+	}
+	switch m.CallName(call) {
+	case "torch.autograd.backward":
+		if a := m.Args(call); len(a) > 0 {
+			return a[0]
+		}
+		return m.Keyword(call, "tensors")
+	case "torch.autograd.grad":
+		if a := m.Args(call); len(a) > 0 {
+			return a[0]
+		}
+		return m.Keyword(call, "outputs")
+	}
+	return NoNode
+}
+
+// noteRole records that calling callee does what role says.
+func (m *Model) noteRole(callee NodeID, role Callable) {
+	e := m.evidence
+	k, ok := m.calleeKey(callee)
+	if !ok {
+		return
+	}
+	if old, seen := e.roles[k]; seen && old == CallableModel {
+		return // a module that computes its own loss stays a module
+	}
+	e.roles[k] = role
+	if k.scope >= 0 {
+		if b := m.ResolveName(k.name, k.scope, ^uint32(0)); b != nil && b.Kind == BindParam {
+			if old := e.paramRoles[k.name]; old != CallableModel {
+				e.paramRoles[k.name] = role
+			}
+		}
+	}
+}
+
+// calleeKey keys a callee expression for evidence: a plain name or an
+// attribute chain of names, not a call or subscript.
+func (m *Model) calleeKey(callee NodeID) (evKey, bool) {
+	f := m.File
+	callee = f.Unparen(callee)
+	switch f.Kind(callee) {
+	case KindIdentifier:
+		if f.TextIs(callee, "self") {
+			return evKey{}, false
+		}
+		if b := m.Resolve(callee); b != nil {
+			switch b.Kind {
+			case BindImport, BindFunction, BindClass:
+				return evKey{}, false
+			}
+			return evKey{b.Scope, f.Text(callee)}, true
+		}
+		return evKey{-1, f.Text(callee)}, true
+	case KindAttribute:
+		for o := callee; ; {
+			switch f.Kind(o) {
+			case KindAttribute:
+				o = f.Field(o, FieldObject)
+				continue
+			case KindIdentifier:
+				if m.QualifiedName(callee) != "" {
+					return evKey{}, false // a library's function
+				}
+				return evKey{attrScope, strings.Join(strings.Fields(f.Text(callee)), "")}, true
+			}
+			return evKey{}, false
+		}
+	}
+	return evKey{}, false
+}
+
+// evidenceRole returns what the file's uses say calling callee does.
+func (m *Model) evidenceRole(callee NodeID) Callable {
+	k, ok := m.calleeKey(callee)
+	if !ok {
+		return CallableUnknown
+	}
+	e := m.ev()
+	if r, ok := e.roles[k]; ok {
+		return r
+	}
+	if k.scope >= 0 {
+		if b := m.ResolveName(k.name, k.scope, ^uint32(0)); b != nil && b.Kind == BindParam {
+			return e.paramRoles[k.name]
+		}
+	}
+	return CallableUnknown
+}
+
+// traceGraph follows a back-propagated value to what it was computed
+// from and reports whether it reached a forward pass or another origin
+// of a graph (a module call, a loss of one, a local function, a method
+// of an object). Only the names on such paths are recorded as carrying
+// a graph: `y = y.cuda()` next to a loss is not. top is true for the
+// value a backward call names itself, which carries a graph whatever it
+// is bound by.
+func (m *Model) traceGraph(e NodeID, depth int, top bool) bool {
+	f := m.File
+	if depth > 12 || e == NoNode {
+		return false
+	}
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case KindIdentifier:
+		return m.traceBinding(m.Resolve(e), depth, top)
+	case KindAttribute:
+		return m.traceComputed(f.Field(e, FieldObject), depth+1)
+	case KindSubscript:
+		return m.traceComputed(f.Field(e, FieldValue), depth+1)
+	case KindBinaryOperator:
+		l := m.traceComputed(f.Field(e, FieldLeft), depth+1)
+		r := m.traceComputed(f.Field(e, FieldRight), depth+1)
+		return l || r
+	case KindUnaryOperator:
+		return m.traceComputed(f.Field(e, FieldArgument), depth+1)
+	case KindCall:
+		return m.traceCall(e, depth, false)
+	}
+	return false
+}
+
+// traceBinding is traceGraph for the value a binding holds.
+func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
+	f := m.File
+	ev := m.evidence
+	if b == nil || depth > 12 {
+		return false
+	}
+	if done, seen := ev.traced[b]; seen {
+		if top {
+			ev.graph[b] = true
+		}
+		return done
+	}
+	ev.traced[b] = false
+	ok := false
+	switch b.Kind {
+	case BindAssign, BindWithTarget:
+		switch {
+		case literalValue(f, b.Value):
+		case b.Unpacked:
+			ok = m.traceProducer(f.Unparen(b.Value), depth+1)
+		default:
+			ok = m.traceGraph(b.Value, depth+1, false)
+		}
+	case BindAugAssign:
+		ok = m.traceComputed(b.Value, depth+1)
+		if prior := m.ResolveName(f.Text(b.Name), b.Scope, f.N(b.Stmt).Start); prior != nil && prior != b {
+			ok = m.traceBinding(prior, depth+1, false) || ok
+		}
+	}
+	ev.traced[b] = ok
+	if ok || top {
+		ev.graph[b] = true
+	}
+	return ok
+}
+
+// traceComputed follows an operand only when it is computed (a call, or
+// a name assigned from one): a number, a parameter or a loop variable
+// next to a loss says nothing.
+func (m *Model) traceComputed(e NodeID, depth int) bool {
+	f := m.File
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case KindCall, KindBinaryOperator, KindSubscript, KindAttribute:
+		return m.traceGraph(e, depth, false)
+	case KindIdentifier:
+		if b := m.Resolve(e); b != nil && (b.Kind == BindAssign || b.Kind == BindAugAssign) && computedValue(f, b.Value) {
+			return m.traceGraph(e, depth, false)
+		}
+	}
+	return false
+}
+
+// traceCall follows a graph-carrying call to its callee and arguments.
+//
+// unpacked says the result is unpacked (`loss, logs = crit(model, x)`):
+// a callee returning a tuple whose first element is a loss is a loss
+// function, whatever its arguments.
+func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
+	f := m.File
+	if method := m.MethodName(call); method != "" {
+		recv := m.Receiver(call)
+		switch {
+		case detachingMethods[method]:
+			return false
+		case graphPreserving[method]:
+			return m.traceComputed(recv, depth+1)
+		}
+		if m.QualifiedName(f.Field(call, FieldFunction)) != "" {
+			return false
+		}
+		if k := f.Kind(f.Unparen(recv)); k == KindCall || k == KindSubscript {
+			return m.traceComputed(recv, depth+1)
+		}
+		return m.traceProducer(call, depth)
+	}
+	fn := f.Field(call, FieldFunction)
+	q := m.QualifiedName(fn)
+	switch {
+	case q != "":
+		ok := false
+		if name, isTorch := strings.CutPrefix(q, "torch."); isTorch && !nonDifferentiable[name] {
+			for _, a := range m.Args(call) {
+				ok = m.traceComputed(a, depth+1) || ok
+			}
+		}
+		return ok
+	case m.localCallee(call) != NoNode:
+		m.evidence.returnsGraph[m.localCallee(call)] = true
+		return true
+	}
+	if b := m.Resolve(f.Unparen(fn)); b != nil && b.Kind == BindClass {
+		return false
+	}
+	if _, ok := m.calleeKey(fn); !ok {
+		return false
+	}
+	// An unknown callee: a loss when an argument leads to a forward pass
+	// (`crit(net(x), y)`) or its name says so (`criterion(out)`, where out
+	// comes from what this file cannot see), else the forward pass itself.
+	fed := false
+	for _, a := range m.Args(call) {
+		fed = m.traceComputed(a, depth+1) || fed
+	}
+	if fed || unpacked || nameCallable(lastName(f, fn)) == CallableLoss {
+		m.noteRole(fn, CallableLoss)
+	} else {
+		m.noteRole(fn, CallableModel)
+	}
+	return true
+}
+
+// traceProducer records a method callee (`model.compute_loss(...)`) or
+// an unpacked call (`loss, logs = crit(out, y)`) whose result carries a
+// graph.
+func (m *Model) traceProducer(call NodeID, depth int) bool {
+	f := m.File
+	if f.Kind(call) != KindCall {
+		return false
+	}
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if def := m.localCallee(call); def != NoNode {
+		m.evidence.returnsGraph[def] = true
+		return true
+	}
+	if m.QualifiedName(fn) != "" {
+		return false
+	}
+	if f.Kind(fn) == KindAttribute && m.MethodName(call) != "" {
+		if k, ok := m.calleeKey(fn); ok {
+			m.evidence.producers[k.name] = true
+			return true
+		}
+		return false
+	}
+	return m.traceCall(call, depth+1, true)
+}
+
+// literalValue reports whether a value is a literal: a number, string,
+// None, or an empty container.
+func literalValue(f *File, v NodeID) bool {
+	switch f.Kind(f.Unparen(v)) {
+	case KindInteger, KindFloat, KindString, KindNone, KindTrue, KindFalse, KindList, KindDictionary, KindTuple, KindSet:
+		return true
+	}
+	return false
+}
+
+// computedValue reports whether a value is computed from other values.
+func computedValue(f *File, v NodeID) bool {
+	switch f.Kind(f.Unparen(v)) {
+	case KindCall, KindBinaryOperator, KindUnaryOperator, KindSubscript, KindAttribute:
+		return true
+	}
+	return false
+}
+
+// Backpropagated reports whether the value a name holds at this use is
+// back-propagated somewhere in the file, or computed into a value that
+// is: it carries a graph, whatever its origin looks like.
+func (m *Model) Backpropagated(id NodeID) bool {
+	b := m.Resolve(id)
+	return b != nil && m.ev().graph[b]
+}

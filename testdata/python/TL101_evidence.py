@@ -1,0 +1,145 @@
+"""Values recognised by what the code does with them, not by their names."""
+import torch
+
+
+def train(model, loader, opt, crit):
+    total = 0
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()  # only a tensor with a graph can be back-propagated
+        opt.step()
+        total += loss  # want: TL101 "after its backward"
+    return total
+
+
+def train_bare_names(m, data, opt):
+    t = 0
+    for x in data:
+        l = m(x).sum()
+        l.backward()
+        opt.step()
+        t += l  # want: TL101 "after its backward"
+    return t
+
+
+def train_objective(policy, batches, optimizer, objective):
+    running = 0.0
+    for obs, target in batches:
+        optimizer.zero_grad()
+        pred = policy(obs)
+        err = objective(pred, target)
+        err.backward()
+        optimizer.step()
+        running = running + err  # want: TL101
+    return running
+
+
+def train_scaled(G_AB, loader, scaler, opt, recon):
+    epoch_loss = 0
+    for real_A, real_B in loader:
+        fake_B = G_AB(real_A)
+        loss_G = recon(fake_B, real_B)
+        scaler.scale(loss_G).backward()
+        scaler.step(opt)
+        scaler.update()
+        epoch_loss += loss_G  # want: TL101
+    return epoch_loss
+
+
+def train_method_loss(net, loader, opt):
+    avg_loss = 0
+    for batch in loader:
+        loss = net.compute_objective(batch)
+        loss.backward()
+        opt.step()
+        avg_loss += loss  # want: TL101
+    return avg_loss
+
+
+def evaluate(net, loader, crit):
+    net.eval()
+    val = 0
+    for x, y in loader:
+        val += crit(net(x), y)  # want: TL101 "never back-propagated" TL201
+    return val
+
+
+def train_for_crit(net, loader, opt, crit):
+    # Makes `crit` a loss for the whole file: the evaluation above uses the
+    # same parameter name.
+    for x, y in loader:
+        crit(net(x), y).backward()
+        opt.step()
+
+
+# Hard negatives: look-alikes that must stay silent.
+
+
+def train_item(model, loader, opt, crit):
+    total = 0
+    for x, y in loader:
+        loss = crit(model(x), y)
+        loss.backward()
+        opt.step()
+        total += loss.item()  # ok: a Python number
+    return total
+
+
+def train_labels_moved(m, loader, opt, crit):
+    seen = 0
+    for x, y in loader:
+        y = y.cuda()  # a label beside the loss, not part of its graph
+        loss = crit(m(x), y)
+        loss.backward()
+        opt.step()
+        seen += y  # ok: the labels carry no graph
+    return seen
+
+
+def train_summed_on_purpose(m, loader, opt, crit):
+    for xs, y in loader:
+        total = 0
+        for x in xs:
+            total += crit(m(x), y)  # ok: summed, then back-propagated below
+        total.backward()
+        opt.step()
+
+
+def train_metric(m, loader, opt, crit, accuracy):
+    acc = 0
+    for x, y in loader:
+        out = m(x)
+        loss = crit(out, y)
+        loss.backward()
+        opt.step()
+        acc += accuracy(out, y)  # ok: an unknown function is not assumed to return a graph
+    return acc
+
+
+def train_counts(m, loader, opt, crit):
+    n = 0
+    for x, y in loader:
+        loss = crit(m(x), y)
+        loss.backward()
+        opt.step()
+        n += x.size(0)  # ok: a count
+    return n
+
+
+def train_detached_rebind(m, loader, opt, crit):
+    total = 0
+    for x, y in loader:
+        loss = crit(m(x), y)
+        loss.backward()
+        opt.step()
+        loss = loss.detach()
+        total += loss  # ok: rebound to its detached value
+    return total
+
+
+@torch.no_grad()
+def evaluate_no_grad(net, loader, crit):
+    val = 0
+    for x, y in loader:
+        val += crit(net(x), y)  # ok: grad is disabled
+    return val

@@ -1,0 +1,58 @@
+"""Models recognised by what the code does with them, not by their names."""
+import torch
+import torch.nn as nn
+
+
+def make_fakes(G_AB, loader):
+    G_AB.eval()
+    fakes = []
+    for x in loader:
+        fakes.append(G_AB(x).cpu())  # want: TL102 TL201
+    return fakes
+
+
+def score(clf, batches):
+    clf.eval()  # only a module has eval(): clf is one
+    return [clf(b).argmax(-1) for b in batches]  # want: TL201
+
+
+def rollout(actor, states):
+    total = 0.0
+    for p in actor.parameters():  # only a module has parameters()
+        p.requires_grad_(False)
+    actor.eval()
+    for s in states:
+        total += float(actor(s).max())  # want: TL201
+    return total
+
+
+def predict(m, xs):
+    wrapped = nn.DataParallel(m)  # DataParallel wraps a module
+    return [wrapped(x) for x in xs]  # want: TL201
+
+
+# Hard negatives.
+
+
+def saliency(clf, x):
+    clf.eval()
+    x.requires_grad_()  # a tensor has requires_grad_ too: x is not a module
+    out = clf(x)  # ok: gradients are the point here
+    out.max().backward()
+    return x.grad
+
+
+def validate(clf, batches):
+    clf.eval()
+    with torch.no_grad():
+        return [clf(b) for b in batches]  # ok: grad is disabled
+
+
+def run_trainer(trainer, batches):
+    trainer.eval()  # a trainer has eval() of its own: not evidence of a module
+    return [trainer(b) for b in batches]  # ok: not a forward pass we can see
+
+
+def summarize(df, rows):
+    df.eval("c = a + b")  # pandas' eval takes an expression: not a module
+    return [df(r) for r in rows]  # ok
