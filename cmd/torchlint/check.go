@@ -3,52 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/torchlint/torchlint/analyzer"
-	"github.com/torchlint/torchlint/rules"
+	"github.com/torchlint/torchlint/project"
 )
-
-// loadConfigs prepares the configuration lookup of a run: the closest
-// configuration file of each directory, or one file for all (--config),
-// or none (--isolated).
-func loadConfigs(cf *checkFlags, cwd string) (*configCache, error) {
-	c := newConfigCache(cwd)
-	switch {
-	case cf.isolated:
-		c.fixed = defaultSettings(cwd)
-	case cf.config != "":
-		s, err := loadConfig(cf.config)
-		if err != nil {
-			return nil, err
-		}
-		if s == nil {
-			return nil, fmt.Errorf("%s: no [tool.torchlint] table", cf.config)
-		}
-		c.fixed = s
-	}
-	return c, nil
-}
-
-// fileRules is the set of rules that run on one file: its configuration's
-// selections, the command line's, then its per-file ignores. A file whose
-// configuration cannot be read gets the command line's selection alone
-// (the error was reported when the file was found).
-func fileRules(configs *configCache, cli rules.Selection, path string) map[*analyzer.Rule]bool {
-	s, err := configs.forFile(path)
-	if err != nil {
-		s = configs.defaults
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
-	}
-	set, err := ruleFilter(s, cli, abs)
-	if err != nil {
-		set, _ = ruleFilter(configs.defaults, cli, abs)
-	}
-	return set
-}
 
 // flagPair turns a --x / --no-x pair into an override: nil when neither
 // is given; --no-x wins over --x.
@@ -74,7 +32,7 @@ type stdinSource struct {
 // readStdin reads standard input. With --stdin-filename, the name decides
 // the configuration, the per-file ignores and, with --force-exclude,
 // whether the source is linted at all.
-func readStdin(d *discoverer, name string) (*stdinSource, error) {
+func readStdin(d *project.Discoverer, name string) (*stdinSource, error) {
 	src, err := io.ReadAll(stdin)
 	if err != nil {
 		return nil, fmt.Errorf("read standard input: %w", err)
@@ -84,19 +42,9 @@ func readStdin(d *discoverer, name string) (*stdinSource, error) {
 		return in, nil
 	}
 	in.path = name
-	abs, err := filepath.Abs(name)
-	if err != nil {
+	if in.excluded, err = d.ForceExcluded(name); err != nil {
 		return nil, err
 	}
-	s, err := d.configs.forDir(filepath.Dir(abs))
-	if err != nil {
-		return nil, err
-	}
-	force := s.ForceExclude
-	if d.forceExclude != nil {
-		force = *d.forceExclude
-	}
-	in.excluded = force && d.excludedPath(abs, s)
 	return in, nil
 }
 

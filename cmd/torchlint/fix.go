@@ -13,6 +13,7 @@ import (
 	udiff "github.com/aymanbagabas/go-udiff"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/fsutil"
 )
 
 // writeBack replaces the file at path, which held orig when it was read,
@@ -27,21 +28,21 @@ func writeBack(path string, orig, fixed []byte, roots []string) error {
 	}
 	info, err := os.Stat(target)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	now, err := os.ReadFile(target)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	if !bytes.Equal(now, orig) {
 		return fmt.Errorf("%s: changed on disk while it was being fixed; left as it is", path)
 	}
-	if err := writeFileAtomic(target, fixed, info.Mode().Perm()); err != nil {
+	if err := fsutil.WriteFileAtomic(target, fixed, info.Mode().Perm()); err != nil {
 		return err
 	}
 	back, err := os.ReadFile(target)
 	if err != nil {
-		return fmt.Errorf("%s: reading back the fixed file: %w", path, unwrapPath(err))
+		return fmt.Errorf("%s: reading back the fixed file: %w", path, fsutil.UnwrapPath(err))
 	}
 	if !bytes.Equal(back, fixed) {
 		return fmt.Errorf("%s: the fixed file does not read back as written", path)
@@ -54,19 +55,19 @@ func writeBack(path string, orig, fixed []byte, roots []string) error {
 func writeTarget(path string, roots []string) (string, error) {
 	li, err := os.Lstat(path)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return "", fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	if li.Mode()&os.ModeSymlink == 0 {
 		return path, nil
 	}
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return "", fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	root := rootOf(path, roots)
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return "", fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	absTarget, err1 := filepath.Abs(target)
 	absRoot, err2 := filepath.Abs(realRoot)

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -20,6 +19,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/fsutil"
+	"github.com/torchlint/torchlint/project"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -219,7 +220,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
-	configs, err := loadConfigs(&cf, cwd)
+	configs, err := project.LoadConfigs(cwd, project.ConfigOptions{File: cf.config, Isolated: cf.isolated})
 	if err != nil {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
@@ -236,7 +237,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		if set, ok := ruleSets.Load(path); ok {
 			return set.(map[*analyzer.Rule]bool)
 		}
-		set := fileRules(configs, cli, path)
+		set := configs.RulesFor(cli, path)
 		ruleSets.Store(path, set)
 		return set
 	}
@@ -249,21 +250,21 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	d := &discoverer{
-		configs:       configs,
-		exclude:       anchor(cf.exclude, cwd),
-		excludeSet:    fs.Changed("exclude"),
-		extendExclude: anchor(cf.extendExclude, cwd),
-		warn:          func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
+	d := &project.Discoverer{
+		Configs:          configs,
+		Exclude:          project.Anchor(cf.exclude, cwd),
+		ExcludeSet:       fs.Changed("exclude"),
+		ExtendExclude:    project.Anchor(cf.extendExclude, cwd),
+		RespectGitignore: flagPair(cf.respectGitignore, cf.noRespectGitignore),
+		ForceExclude:     flagPair(cf.forceExclude, cf.noForceExclude),
+		Warn:             func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
 	}
-	if s, err := configs.forDir(cwd); err == nil && s.MaxFileSizeMB != 0 {
+	if s, err := configs.ForDir(cwd); err == nil && s.MaxFileSizeMB != 0 {
 		runner.MaxFileSize = megabytes(s.MaxFileSizeMB)
 	}
 	if cf.maxFileSizeMB != 0 {
 		runner.MaxFileSize = megabytes(cf.maxFileSizeMB)
 	}
-	d.respectGitignore = flagPair(cf.respectGitignore, cf.noRespectGitignore)
-	d.forceExclude = flagPair(cf.forceExclude, cf.noForceExclude)
 	// `-` reads one source from standard input, named by --stdin-filename.
 	var in *stdinSource
 	var files []string
@@ -272,7 +273,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 			return exitError
 		}
-	} else if files, err = d.discover(paths); err != nil {
+	} else if files, err = d.Discover(paths); err != nil {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
@@ -291,10 +292,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fixes = runner.FixFiles(files, unsafe)
 		failures = applyFixResults(runner, fixes, paths, !cf.diff, warnings)
 	default:
-		var cache *fileCache
+		var cache *project.Cache
 		if !cf.noCache {
-			dir := cacheDirFrom(cf.cacheDir, nil, stderr)
-			if cache, err = openCache(dir, func(path string) string { return ruleKey(rulesOf(path)) }); err != nil {
+			dir := project.CacheDir(cf.cacheDir)
+			if cache, err = project.OpenCache(dir, versionString(), func(path string) string { return project.RuleKey(rulesOf(path)) }); err != nil {
 				fmt.Fprintf(warnings, "torchlint: warning: %v; running without a cache\n", err)
 			} else {
 				runner.Cache = cache
@@ -302,7 +303,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		rep.Diagnostics, failures = runner.LintFiles(files)
 		if cache != nil {
-			if err := cache.save(); err != nil {
+			if err := cache.Save(); err != nil {
 				fmt.Fprintf(warnings, "torchlint: warning: %v\n", err)
 			}
 		}
@@ -360,7 +361,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if cf.outputFile != "" {
-		if err := writeFileAtomic(cf.outputFile, buf.Bytes(), 0o644); err != nil {
+		if err := fsutil.WriteFileAtomic(cf.outputFile, buf.Bytes(), 0o644); err != nil {
 			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 			return exitError
 		}
@@ -473,37 +474,31 @@ func applyFixResults(runner *analyzer.Runner, fixes []analyzer.FileFix, roots []
 	return failures
 }
 
-// writeFileAtomic writes data to path through a temporary file in the
-// same directory, synced and then renamed over path, so that a reader
-// never sees a partial file and a failure leaves path as it was.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+// runClean removes the cache folder: `torchlint clean [--cache-dir DIR]`.
+func runClean(args []string, stdout, stderr io.Writer) int {
+	dir := ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--cache-dir" && i+1 < len(args):
+			dir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--cache-dir="):
+			dir = strings.TrimPrefix(a, "--cache-dir=")
+		default:
+			fmt.Fprintf(stderr, "torchlint: error: clean takes only --cache-dir DIR, not %q\n", a)
+			return exitError
+		}
 	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
+	dir = project.CacheDir(dir)
+	removed, err := project.RemoveCache(dir)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	case !removed:
+		fmt.Fprintf(stdout, "No cache at %s\n", dir)
+	default:
+		fmt.Fprintf(stdout, "Removed %s\n", dir)
 	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(name, mode); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
+	return exitClean
 }

@@ -17,6 +17,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/project"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -31,7 +32,7 @@ const debounce = 250 * time.Millisecond
 type lspServer struct {
 	conn    jsonrpc2.Conn
 	cwd     string
-	configs *configCache
+	configs *project.Configs
 	runner  *analyzer.Runner
 
 	mu       sync.Mutex
@@ -91,11 +92,11 @@ func runServer(args []string, in io.Reader, out, stderr io.Writer) int {
 // reset reads the configuration afresh, for a new workspace or after a
 // configuration file changed.
 func (s *lspServer) reset() {
-	s.configs = newConfigCache(s.cwd)
+	s.configs = project.NewConfigs(s.cwd)
 	s.runner = analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
 	configs := s.configs
 	s.runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
-		set := fileRules(configs, rules.Selection{}, path)
+		set := configs.RulesFor(rules.Selection{}, path)
 		return func(r *analyzer.Rule) bool { return set[r] }
 	}
 }
@@ -189,7 +190,7 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		if !decode(&p) {
 			return err
 		}
-		if name := p.TextDocument.URI.Filename(); isConfigFile(name) {
+		if name := p.TextDocument.URI.Filename(); project.IsConfigFile(name) {
 			s.mu.Lock()
 			s.reset()
 			s.mu.Unlock()
@@ -221,15 +222,6 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		return reply(ctx, nil, fmt.Errorf("%w: %s", jsonrpc2.ErrMethodNotFound, req.Method()))
 	}
 	return nil // notifications the server does not use
-}
-
-func isConfigFile(name string) bool {
-	for _, c := range configNames {
-		if strings.HasSuffix(name, "/"+c) {
-			return true
-		}
-	}
-	return false
 }
 
 // lint lints a document's current text and publishes its findings.

@@ -1,4 +1,4 @@
-package main
+package project
 
 import (
 	"os"
@@ -57,7 +57,7 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, map[string]string{c.file: c.content})
-			_, err := loadConfig(filepath.Join(dir, c.file))
+			_, err := LoadConfig(filepath.Join(dir, c.file))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v; want it to contain %q", err, c.want)
 			}
@@ -80,7 +80,7 @@ func TestConfigDiscoveryAndLayers(t *testing.T) {
 		"src/pkg/sub/__init__.py":     "",
 		"src/pkg/sub/deeper/model.py": "",
 	})
-	c := newConfigCache(dir)
+	c := NewConfigs(dir)
 	get := func(p string) *Settings {
 		s, err := c.forFile(filepath.Join(dir, p))
 		if err != nil {
