@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/report"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -58,10 +59,10 @@ func FuzzPipeline(f *testing.F) {
 				t.Fatalf("fixes produced a syntax error:\n%s", res.Source)
 			}
 		}
-		rep := &report{Diagnostics: analyzer.Unsuppressed(diags), Files: 1, Cwd: cwd, Unsafe: true}
-		for name, write := range formats {
+		rep := &report.Report{Diagnostics: analyzer.Unsuppressed(diags), Files: 1, Cwd: cwd, Unsafe: true, Version: devVersion}
+		for _, name := range report.Formats() {
 			var buf bytes.Buffer
-			if err := write(&buf, rep); err != nil {
+			if err := report.Write(&buf, name, rep); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			switch name {

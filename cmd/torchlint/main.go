@@ -21,6 +21,7 @@ import (
 	"github.com/torchlint/torchlint/analyzer"
 	"github.com/torchlint/torchlint/internal/fsutil"
 	"github.com/torchlint/torchlint/project"
+	"github.com/torchlint/torchlint/report"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -164,7 +165,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	var cf checkFlags
 	fs := pflag.NewFlagSet("torchlint check", pflag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&cf.format, "output-format", "full", "output format: "+formatNames())
+	fs.StringVar(&cf.format, "output-format", "full", "output format: "+strings.Join(report.Formats(), ", "))
 	fs.StringVarP(&cf.outputFile, "output-file", "o", "", "write the report to this file instead of standard output")
 	fs.StringSliceVar(&cf.selectRules, "select", nil, "rules to enable, by code, prefix (TL1) or name; replaces the default set")
 	fs.StringSliceVar(&cf.extendSelect, "extend-select", nil, "rules to enable in addition to the selected ones")
@@ -202,9 +203,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
-	write, ok := formats[cf.format]
-	if !ok {
-		fmt.Fprintf(stderr, "torchlint: error: unknown output format %q (expected one of: %s)\n", cf.format, formatNames())
+	if !slices.Contains(report.Formats(), cf.format) {
+		fmt.Fprintf(stderr, "torchlint: error: unknown output format %q (expected one of: %s)\n", cf.format, strings.Join(report.Formats(), ", "))
 		return exitError
 	}
 	if err := checkOutputFlags(&cf); err != nil {
@@ -278,8 +278,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
-	rep := &report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet,
-		Color: textFormat(cf.format) && useColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
+	rep := &report.Report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet, Version: versionString(),
+		Color: report.IsText(cf.format) && report.UseColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
 	var failures []error
 	var fixes []analyzer.FileFix
 	fixing := (cf.fix || cf.fixOnly || cf.diff) && !cf.noFix
@@ -327,25 +327,25 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			return exitError
 		}
 		stdout = stderr
-		rep.Color = textFormat(cf.format) && useColor(cf.color, stderr, cf.outputFile != "", os.Getenv)
+		rep.Color = report.IsText(cf.format) && report.UseColor(cf.color, stderr, cf.outputFile != "", os.Getenv)
 	}
 	var buf bytes.Buffer
 	var err2 error
 	switch {
 	case fixing && cf.diff:
-		err2 = writeDiff(&buf, rep, fixes)
+		err2 = report.WriteDiff(&buf, rep, fixes)
 	case fixing && (cf.fixOnly || cf.diff):
 		switch {
 		case cf.quiet:
 		case rep.Fixed == 0:
 			fmt.Fprintln(&buf, "No errors fixed.")
 		default:
-			fmt.Fprintf(&buf, "Fixed %s.\n", plural(rep.Fixed, "error", "errors"))
+			fmt.Fprintf(&buf, "Fixed %s.\n", report.Plural(rep.Fixed, "error", "errors"))
 		}
 	case cf.statistics:
-		err2 = writeStatistics(&buf, rep, cf.format)
+		err2 = report.WriteStatistics(&buf, rep, cf.format)
 	default:
-		err2 = write(&buf, rep)
+		err2 = report.Write(&buf, cf.format, rep)
 	}
 	if err2 != nil {
 		fmt.Fprintf(stderr, "torchlint: error: write %s output: %v\n", cf.format, err2)
@@ -354,10 +354,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	if cf.showFixes && fixing && !cf.diff {
 		// Text formats carry the list; machine formats keep standard
 		// output parseable, so it goes to standard error.
-		if textFormat(cf.format) || cf.fixOnly {
-			writeFixedSummary(&buf, rep, fixes)
+		if report.IsText(cf.format) || cf.fixOnly {
+			report.WriteFixSummary(&buf, rep, fixes)
 		} else {
-			writeFixedSummary(stderr, rep, fixes)
+			report.WriteFixSummary(stderr, rep, fixes)
 		}
 	}
 	if cf.outputFile != "" {
@@ -381,7 +381,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			changed += len(fixes[i].Applied)
 		}
 		if changed > 0 {
-			fmt.Fprintf(warnings, "Would fix %s.\n", plural(changed, "error", "errors"))
+			fmt.Fprintf(warnings, "Would fix %s.\n", report.Plural(changed, "error", "errors"))
 			return findingsExit(cf.exitZero)
 		}
 		return exitClean
@@ -410,68 +410,10 @@ func checkOutputFlags(cf *checkFlags) error {
 	default:
 		return fmt.Errorf("invalid --color %q (expected auto, always or never)", cf.color)
 	}
-	if cf.statistics && !slices.Contains(statisticsFormats, cf.format) {
+	if cf.statistics && !report.HasStatistics(cf.format) {
 		return fmt.Errorf("--statistics works with the full, concise and json output formats, not %s", cf.format)
 	}
 	return nil
-}
-
-// useColor decides whether the text formats are coloured. A report
-// written to a file never is; "always" and "never" say so; "auto" colours
-// only a terminal, and a non-empty NO_COLOR turns it off and a non-empty
-// FORCE_COLOR on, in that order.
-func useColor(mode string, stdout io.Writer, toFile bool, getenv func(string) string) bool {
-	switch {
-	case toFile || mode == "never":
-		return false
-	case mode == "always":
-		return true
-	case getenv("NO_COLOR") != "":
-		return false
-	case getenv("FORCE_COLOR") != "":
-		return true
-	}
-	return isTerminal(stdout)
-}
-
-// isTerminal reports whether w is a character device such as a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
-// applyFixResults writes the fixed files (when write is set), warns about
-// fixes that were dropped, and returns the failures. A file that cannot
-// be written keeps its original findings and no applied fixes.
-func applyFixResults(runner *analyzer.Runner, fixes []analyzer.FileFix, roots []string, write bool, stderr io.Writer) []error {
-	var failures []error
-	for i := range fixes {
-		ff := &fixes[i]
-		if ff.Err != nil {
-			failures = append(failures, ff.Err)
-			continue
-		}
-		for _, p := range ff.Problems {
-			sep := ": "
-			if p != "" && p[0] >= '0' && p[0] <= '9' {
-				sep = ":" // a line:column location
-			}
-			fmt.Fprintf(stderr, "torchlint: warning: %s%s%s\n", ff.Path, sep, p)
-		}
-		if !write || len(ff.Applied) == 0 || bytes.Equal(ff.Original, ff.Source) {
-			continue
-		}
-		if err := writeBack(ff.Path, ff.Original, ff.Source, roots); err != nil {
-			failures = append(failures, err)
-			ff.Applied, ff.Source = nil, ff.Original
-			ff.Remaining = runner.LintSource(ff.Path, ff.Original)
-		}
-	}
-	return failures
 }
 
 // runClean removes the cache folder: `torchlint clean [--cache-dir DIR]`.
