@@ -20,6 +20,7 @@ import (
 
 	"github.com/torchlint/torchlint/analyzer"
 	"github.com/torchlint/torchlint/internal/fsutil"
+	"github.com/torchlint/torchlint/lsp"
 	"github.com/torchlint/torchlint/project"
 	"github.com/torchlint/torchlint/report"
 	"github.com/torchlint/torchlint/rules"
@@ -441,6 +442,27 @@ func runClean(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "No cache at %s\n", dir)
 	default:
 		fmt.Fprintf(stdout, "Removed %s\n", dir)
+	}
+	return exitClean
+}
+
+// runServer serves the Language Server Protocol on in and out until the
+// client asks it to exit. It returns 0 after shutdown and exit, 1 when
+// the connection ends without them, as the protocol asks.
+func runServer(args []string, in io.Reader, out, stderr io.Writer) int {
+	for _, a := range args {
+		if a != "--stdio" { // clients such as VS Code's pass --stdio
+			fmt.Fprintf(stderr, "torchlint: error: server takes no arguments but --stdio, not %q\n", a)
+			return exitError
+		}
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	if err := lsp.Serve(in, out, lsp.Options{Cwd: cwd, Version: versionString()}); err != nil {
+		return 1
 	}
 	return exitClean
 }
