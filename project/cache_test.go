@@ -125,3 +125,32 @@ func TestCacheServesStoredFindings(t *testing.T) {
 		t.Errorf("findings served for other settings: %+v", diags)
 	}
 }
+
+func TestCacheDirAndRemoveCache(t *testing.T) {
+	t.Setenv("TORCHLINT_CACHE_DIR", "")
+	if got := CacheDir(""); got != ".torchlint_cache" {
+		t.Errorf("default cache folder %q", got)
+	}
+	t.Setenv("TORCHLINT_CACHE_DIR", "/from/env")
+	if got := CacheDir(""); got != "/from/env" {
+		t.Errorf("TORCHLINT_CACHE_DIR not used: %q", got)
+	}
+	if got := CacheDir("flag"); got != "flag" {
+		t.Errorf("--cache-dir not preferred: %q", got)
+	}
+
+	dir := filepath.Join(t.TempDir(), "cache")
+	if removed, err := RemoveCache(dir); removed || err != nil {
+		t.Errorf("no cache yet: removed %v, %v", removed, err)
+	}
+	if _, err := OpenCache(dir, testVersion, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := RemoveCache(dir); !removed || err != nil {
+		t.Errorf("a cache: removed %v, %v", removed, err)
+	}
+	plain := t.TempDir()
+	if removed, err := RemoveCache(plain); removed || err == nil || !strings.Contains(err.Error(), "not a torchlint cache") {
+		t.Errorf("a folder that is not a cache: removed %v, %v", removed, err)
+	}
+}

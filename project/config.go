@@ -115,9 +115,9 @@ func defaultSettings(root string) *Settings {
 	return &Settings{Root: root, RespectGitignore: true}
 }
 
-// LoadConfig reads the configuration in path, following `extend`. It
+// loadConfig reads the configuration in path, following `extend`. It
 // returns nil, nil for a pyproject.toml without a [tool.torchlint] table.
-func LoadConfig(path string) (*Settings, error) {
+func loadConfig(path string) (*Settings, error) {
 	return loadConfigDepth(path, map[string]bool{})
 }
 
@@ -410,7 +410,7 @@ func LoadConfigs(cwd string, opts ConfigOptions) (*Configs, error) {
 	case opts.Isolated:
 		c.fixed = defaultSettings(cwd)
 	case opts.File != "":
-		s, err := LoadConfig(opts.File)
+		s, err := loadConfig(opts.File)
 		if err != nil {
 			return nil, err
 		}
@@ -448,7 +448,7 @@ func (c *Configs) forDirLocked(dir string) (*Settings, error) {
 		if info.IsDir() {
 			continue
 		}
-		s, err := LoadConfig(p)
+		s, err := loadConfig(p)
 		if err != nil {
 			return nil, err
 		}

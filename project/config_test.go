@@ -57,7 +57,7 @@ func TestConfigErrorsNameFileAndLine(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, map[string]string{c.file: c.content})
-			_, err := LoadConfig(filepath.Join(dir, c.file))
+			_, err := loadConfig(filepath.Join(dir, c.file))
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v; want it to contain %q", err, c.want)
 			}
