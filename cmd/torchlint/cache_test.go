@@ -2,12 +2,8 @@ package main
 
 import (
 	"os"
-
-	"github.com/torchlint/torchlint/analyzer"
-	"github.com/torchlint/torchlint/rules"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -27,7 +23,7 @@ func TestCacheReusesAndInvalidates(t *testing.T) {
 	if len(entries) != 1 {
 		t.Fatalf("cache files: %v", entries)
 	}
-	// A warm run gives the same report (TestCacheServesStoredFindings
+	// A warm run gives the same report (project.TestCacheServesStoredFindings
 	// shows that it comes from the cache).
 	_, warm, _ := runIn(t, dir, "check", "--output-format", "json", ".")
 	if warm != cold {
@@ -96,116 +92,5 @@ func TestCacheLocationAndOptOut(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".torchlint_cache")); err == nil {
 		t.Error("the default folder was created although another was named")
-	}
-}
-
-// TestCacheConcurrentRuns runs several checks at once on one cache: every
-// run reports the same findings and the cache stays readable.
-func TestCacheConcurrentRuns(t *testing.T) {
-	dir := t.TempDir()
-	files := map[string]string{}
-	for i := 0; i < 40; i++ {
-		files[filepath.Join("pkg", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".py")] = cachedSource
-	}
-	writeTree(t, dir, files)
-	cacheDir := filepath.Join(t.TempDir(), "cache")
-	root, err := filepath.Abs(filepath.Join(dir, "pkg"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	outs := make([]string, 6)
-	for i := range outs {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			diags, failures := lintWithCache(t, root, cacheDir)
-			if len(failures) > 0 {
-				t.Errorf("run %d: %v", i, failures)
-			}
-			outs[i] = diags
-		}(i)
-	}
-	wg.Wait()
-	for i := range outs {
-		if outs[i] != outs[0] || !strings.Contains(outs[0], "TL403") {
-			t.Fatalf("run %d differs or is empty:\n%s", i, outs[i])
-		}
-	}
-	if again, _ := lintWithCache(t, root, cacheDir); again != outs[0] {
-		t.Errorf("run after the concurrent ones differs:\n%s", again)
-	}
-}
-
-// lintWithCache lints a folder in-process with a cache, as `check` does,
-// without changing the working directory (which tests share).
-func lintWithCache(t *testing.T, root, cacheDir string) (string, []error) {
-	t.Helper()
-	configs := newConfigCache(root)
-	configs.fixed = defaultSettings(root)
-	cache, err := openCache(cacheDir, func(string) string { return "default" })
-	if err != nil {
-		t.Error(err)
-		return "", nil
-	}
-	d := &discoverer{configs: configs, warn: func(string) {}}
-	files, err := d.discover([]string{root})
-	if err != nil {
-		t.Error(err)
-		return "", nil
-	}
-	runner := newDefaultRunner()
-	runner.Cache = cache
-	diags, failures := runner.LintFiles(files)
-	if err := cache.save(); err != nil {
-		t.Error(err)
-	}
-	var b strings.Builder
-	for _, d := range diags {
-		b.WriteString(filepath.Base(d.Path) + ":" + d.Rule.Code + ":" + d.Message + "\n")
-	}
-	return b.String(), failures
-}
-
-func newDefaultRunner() *analyzer.Runner {
-	enabled, _ := rules.Selection{}.Resolve()
-	return analyzer.NewRunner(enabled, rules.SyntaxError, rules.IOError)
-}
-
-// TestCacheServesStoredFindings plants a finding in the cache under a
-// file's key: the runner must report it instead of linting, and must
-// lint again once the content changes.
-func TestCacheServesStoredFindings(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "a.py")
-	writeTree(t, dir, map[string]string{"a.py": "x = 1\n"})
-	cache, err := openCache(filepath.Join(dir, "c"), func(string) string { return "k" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	planted := analyzer.Diagnostic{Rule: rules.ByCode("TL301"), Path: path, Message: "planted", Pos: analyzer.Position{Line: 1, Column: 1}}
-	cache.Put(path, []byte("x = 1\n"), []analyzer.Diagnostic{planted})
-	if err := cache.save(); err != nil {
-		t.Fatal(err)
-	}
-	cache, err = openCache(filepath.Join(dir, "c"), func(string) string { return "k" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := newDefaultRunner()
-	runner.Cache = cache
-	diags, _ := runner.LintFile(path)
-	if len(diags) != 1 || diags[0].Message != "planted" {
-		t.Fatalf("cached findings not served: %+v", diags)
-	}
-	writeTree(t, dir, map[string]string{"a.py": "x = 2\n"})
-	if diags, _ := runner.LintFile(path); len(diags) != 0 {
-		t.Errorf("changed file served from the cache: %+v", diags)
-	}
-	other, _ := openCache(filepath.Join(dir, "c"), func(string) string { return "other rules" })
-	runner.Cache = other
-	writeTree(t, dir, map[string]string{"a.py": "x = 1\n"})
-	if diags, _ := runner.LintFile(path); len(diags) != 0 {
-		t.Errorf("findings served for other settings: %+v", diags)
 	}
 }

@@ -1,53 +1,302 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/fsutil"
+	"github.com/torchlint/torchlint/project"
+	"github.com/torchlint/torchlint/report"
 	"github.com/torchlint/torchlint/rules"
 )
 
-// loadConfigs prepares the configuration lookup of a run: the closest
-// configuration file of each directory, or one file for all (--config),
-// or none (--isolated).
-func loadConfigs(cf *checkFlags, cwd string) (*configCache, error) {
-	c := newConfigCache(cwd)
-	switch {
-	case cf.isolated:
-		c.fixed = defaultSettings(cwd)
-	case cf.config != "":
-		s, err := loadConfig(cf.config)
-		if err != nil {
-			return nil, err
-		}
-		if s == nil {
-			return nil, fmt.Errorf("%s: no [tool.torchlint] table", cf.config)
-		}
-		c.fixed = s
-	}
-	return c, nil
+type checkFlags struct {
+	format       string
+	outputFile   string
+	selectRules  []string
+	extendSelect []string
+	ignore       []string
+
+	fix, noFix, unsafeFixes, noUnsafeFixes, fixOnly, diff, showFixes bool
+
+	statistics, exitZero, quiet bool
+	color                       string
+
+	config, stdinFilename                                              string
+	isolated                                                           bool
+	exclude, extendExclude                                             []string
+	respectGitignore, noRespectGitignore, forceExclude, noForceExclude bool
+
+	noCache       bool
+	cacheDir      string
+	maxFileSizeMB float64
 }
 
-// fileRules is the set of rules that run on one file: its configuration's
-// selections, the command line's, then its per-file ignores. A file whose
-// configuration cannot be read gets the command line's selection alone
-// (the error was reported when the file was found).
-func fileRules(configs *configCache, cli rules.Selection, path string) map[*analyzer.Rule]bool {
-	s, err := configs.forFile(path)
-	if err != nil {
-		s = configs.defaults
+// stdin is where `torchlint check -` reads the source from.
+var stdin io.Reader = os.Stdin
+
+func runCheck(args []string, stdout, stderr io.Writer) int {
+	var cf checkFlags
+	fs := pflag.NewFlagSet("torchlint check", pflag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cf.format, "output-format", "full", "output format: "+strings.Join(report.Formats(), ", "))
+	fs.StringVarP(&cf.outputFile, "output-file", "o", "", "write the report to this file instead of standard output")
+	fs.StringSliceVar(&cf.selectRules, "select", nil, "rules to enable, by code, prefix (TL1) or name; replaces the default set")
+	fs.StringSliceVar(&cf.extendSelect, "extend-select", nil, "rules to enable in addition to the selected ones")
+	fs.StringSliceVar(&cf.ignore, "ignore", nil, "rules to disable, by code, prefix or name")
+	fs.BoolVar(&cf.fix, "fix", false, "apply fixes to resolve findings (safe fixes only, unless --unsafe-fixes)")
+	fs.BoolVar(&cf.noFix, "no-fix", false, "do not apply fixes (overrides --fix, --fix-only and --diff)")
+	fs.BoolVar(&cf.unsafeFixes, "unsafe-fixes", false, "include fixes that may change the program's behaviour")
+	fs.BoolVar(&cf.noUnsafeFixes, "no-unsafe-fixes", false, "exclude unsafe fixes (overrides --unsafe-fixes)")
+	fs.BoolVar(&cf.fixOnly, "fix-only", false, "apply fixes and report only what was fixed; implies --fix")
+	fs.BoolVar(&cf.diff, "diff", false, "write a diff of the fixes to standard output instead of changing files; implies --fix-only")
+	fs.BoolVar(&cf.showFixes, "show-fixes", false, "list the fixes applied, per file and rule")
+	fs.BoolVar(&cf.statistics, "statistics", false, "show the number of findings per rule instead of the findings")
+	fs.BoolVar(&cf.exitZero, "exit-zero", false, "exit with status 0 even when there are findings (errors still exit 2)")
+	fs.BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only: no summary, no warnings")
+	fs.StringVar(&cf.color, "color", "auto", "colour the text formats: auto, always or never (auto honours NO_COLOR and FORCE_COLOR)")
+	fs.StringVar(&cf.config, "config", "", "use this configuration file (pyproject.toml or torchlint.toml) for every file, instead of the closest one")
+	fs.BoolVar(&cf.isolated, "isolated", false, "ignore all configuration files")
+	fs.StringSliceVar(&cf.exclude, "exclude", nil, "glob patterns of files and folders to skip, replacing the configured and default excludes")
+	fs.StringSliceVar(&cf.extendExclude, "extend-exclude", nil, "glob patterns to skip in addition to the excludes")
+	fs.BoolVar(&cf.respectGitignore, "respect-gitignore", false, "skip what .gitignore files and .git/info/exclude ignore (the default)")
+	fs.BoolVar(&cf.noRespectGitignore, "no-respect-gitignore", false, "do not read .gitignore files")
+	fs.BoolVar(&cf.forceExclude, "force-exclude", false, "apply the excludes to files named on the command line too")
+	fs.BoolVar(&cf.noForceExclude, "no-force-exclude", false, "do not apply the excludes to files named on the command line")
+	fs.BoolVar(&cf.noCache, "no-cache", false, "neither read nor write the cache")
+	fs.StringVar(&cf.cacheDir, "cache-dir", "", "the cache folder (default: $TORCHLINT_CACHE_DIR, else .torchlint_cache)")
+	fs.Float64Var(&cf.maxFileSizeMB, "max-file-size", 0, "skip, with a diagnostic, files larger than this many megabytes (default 10; 0 keeps the configured or default limit, a negative value lifts it)")
+	fs.StringVar(&cf.stdinFilename, "stdin-filename", "", "the name of the file read from standard input (with -), for messages, configuration and per-file ignores")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: torchlint check [flags] [PATH...]\n\nFlags:\n%s", fs.FlagUsages())
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		abs = path
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return exitClean
+		}
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
 	}
-	set, err := ruleFilter(s, cli, abs)
-	if err != nil {
-		set, _ = ruleFilter(configs.defaults, cli, abs)
+	if !slices.Contains(report.Formats(), cf.format) {
+		fmt.Fprintf(stderr, "torchlint: error: unknown output format %q (expected one of: %s)\n", cf.format, strings.Join(report.Formats(), ", "))
+		return exitError
 	}
-	return set
+	if err := checkOutputFlags(&cf); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	warnings := stderr
+	if cf.quiet {
+		warnings = io.Discard
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	configs, err := project.LoadConfigs(cwd, project.ConfigOptions{File: cf.config, Isolated: cf.isolated})
+	if err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	cli := rules.Selection{Select: cf.selectRules, ExtendSelect: cf.extendSelect, Ignore: cf.ignore, SelectSet: fs.Changed("select")}
+	if _, err := rules.ResolveLayers([]rules.Selection{cli}); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	// The rules of each file, worked out once for both the runner and the
+	// cache key.
+	var ruleSets sync.Map
+	rulesOf := func(path string) map[*analyzer.Rule]bool {
+		if set, ok := ruleSets.Load(path); ok {
+			return set.(map[*analyzer.Rule]bool)
+		}
+		set := configs.RulesFor(cli, path)
+		ruleSets.Store(path, set)
+		return set
+	}
+	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
+	runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
+		set := rulesOf(path)
+		return func(r *analyzer.Rule) bool { return set[r] }
+	}
+	paths := fs.Args()
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	d := &project.Discoverer{
+		Configs:          configs,
+		Exclude:          project.Anchor(cf.exclude, cwd),
+		ExcludeSet:       fs.Changed("exclude"),
+		ExtendExclude:    project.Anchor(cf.extendExclude, cwd),
+		RespectGitignore: flagPair(cf.respectGitignore, cf.noRespectGitignore),
+		ForceExclude:     flagPair(cf.forceExclude, cf.noForceExclude),
+		Warn:             func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
+	}
+	if s, err := configs.ForDir(cwd); err == nil && s.MaxFileSizeMB != 0 {
+		runner.MaxFileSize = megabytes(s.MaxFileSizeMB)
+	}
+	if cf.maxFileSizeMB != 0 {
+		runner.MaxFileSize = megabytes(cf.maxFileSizeMB)
+	}
+	// `-` reads one source from standard input, named by --stdin-filename.
+	var in *stdinSource
+	var files []string
+	if len(paths) == 1 && paths[0] == "-" {
+		if in, err = readStdin(d, cf.stdinFilename); err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+			return exitError
+		}
+	} else if files, err = d.Discover(paths); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
+	rep := &report.Report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet, Version: versionString(),
+		Color: report.IsText(cf.format) && report.UseColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
+	var failures []error
+	var fixes []analyzer.FileFix
+	fixing := (cf.fix || cf.fixOnly || cf.diff) && !cf.noFix
+	switch {
+	case in != nil && fixing:
+		fixes = []analyzer.FileFix{in.fix(runner, unsafe)}
+	case in != nil:
+		rep.Diagnostics = in.lint(runner)
+	case fixing:
+		fixes = runner.FixFiles(files, unsafe)
+		failures = applyFixResults(runner, fixes, paths, !cf.diff, warnings)
+	default:
+		var cache *project.Cache
+		if !cf.noCache {
+			dir := project.CacheDir(cf.cacheDir)
+			if cache, err = project.OpenCache(dir, versionString(), func(path string) string { return project.RuleKey(rulesOf(path)) }); err != nil {
+				fmt.Fprintf(warnings, "torchlint: warning: %v; running without a cache\n", err)
+			} else {
+				runner.Cache = cache
+			}
+		}
+		rep.Diagnostics, failures = runner.LintFiles(files)
+		if cache != nil {
+			if err := cache.Save(); err != nil {
+				fmt.Fprintf(warnings, "torchlint: warning: %v\n", err)
+			}
+		}
+	}
+	if fixing {
+		rep.FixMode = true
+		for i := range fixes {
+			rep.Diagnostics = append(rep.Diagnostics, fixes[i].Remaining...)
+			rep.Fixed += len(fixes[i].Applied)
+		}
+		analyzer.SortDiagnostics(rep.Diagnostics)
+	}
+	all := len(rep.Diagnostics)
+	rep.Diagnostics = analyzer.Unsuppressed(rep.Diagnostics)
+	rep.Suppressed = all - len(rep.Diagnostics)
+	if in != nil && fixing && !cf.diff {
+		// As with Ruff, the fixed source goes to standard output and the
+		// report to standard error.
+		if _, err := stdout.Write(fixes[0].Source); err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: write output: %v\n", err)
+			return exitError
+		}
+		stdout = stderr
+		rep.Color = report.IsText(cf.format) && report.UseColor(cf.color, stderr, cf.outputFile != "", os.Getenv)
+	}
+	var buf bytes.Buffer
+	var err2 error
+	switch {
+	case fixing && cf.diff:
+		err2 = report.WriteDiff(&buf, rep, fixes)
+	case fixing && (cf.fixOnly || cf.diff):
+		switch {
+		case cf.quiet:
+		case rep.Fixed == 0:
+			fmt.Fprintln(&buf, "No errors fixed.")
+		default:
+			fmt.Fprintf(&buf, "Fixed %s.\n", report.Plural(rep.Fixed, "error", "errors"))
+		}
+	case cf.statistics:
+		err2 = report.WriteStatistics(&buf, rep, cf.format)
+	default:
+		err2 = report.Write(&buf, cf.format, rep)
+	}
+	if err2 != nil {
+		fmt.Fprintf(stderr, "torchlint: error: write %s output: %v\n", cf.format, err2)
+		return exitError
+	}
+	if cf.showFixes && fixing && !cf.diff {
+		// Text formats carry the list; machine formats keep standard
+		// output parseable, so it goes to standard error.
+		if report.IsText(cf.format) || cf.fixOnly {
+			report.WriteFixSummary(&buf, rep, fixes)
+		} else {
+			report.WriteFixSummary(stderr, rep, fixes)
+		}
+	}
+	if cf.outputFile != "" {
+		if err := fsutil.WriteFileAtomic(cf.outputFile, buf.Bytes(), 0o644); err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+			return exitError
+		}
+	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: write output: %v\n", err)
+		return exitError
+	}
+	for _, f := range failures {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", f)
+	}
+	switch {
+	case len(failures) > 0:
+		return exitError
+	case fixing && cf.diff:
+		changed := 0
+		for i := range fixes {
+			changed += len(fixes[i].Applied)
+		}
+		if changed > 0 {
+			fmt.Fprintf(warnings, "Would fix %s.\n", report.Plural(changed, "error", "errors"))
+			return findingsExit(cf.exitZero)
+		}
+		return exitClean
+	case fixing && cf.fixOnly:
+		return exitClean
+	case len(rep.Diagnostics) > 0:
+		return findingsExit(cf.exitZero)
+	}
+	return exitClean
+}
+
+// findingsExit is the exit code of a run with findings: 1, or 0 with
+// --exit-zero.
+func findingsExit(exitZero bool) int {
+	if exitZero {
+		return exitClean
+	}
+	return exitFindings
+}
+
+// checkOutputFlags rejects --color and --statistics values that the
+// output cannot honour, before anything is linted or fixed.
+func checkOutputFlags(cf *checkFlags) error {
+	switch cf.color {
+	case "auto", "always", "never":
+	default:
+		return fmt.Errorf("invalid --color %q (expected auto, always or never)", cf.color)
+	}
+	if cf.statistics && !report.HasStatistics(cf.format) {
+		return fmt.Errorf("--statistics works with the full, concise and json output formats, not %s", cf.format)
+	}
+	return nil
 }
 
 // flagPair turns a --x / --no-x pair into an override: nil when neither
@@ -74,7 +323,7 @@ type stdinSource struct {
 // readStdin reads standard input. With --stdin-filename, the name decides
 // the configuration, the per-file ignores and, with --force-exclude,
 // whether the source is linted at all.
-func readStdin(d *discoverer, name string) (*stdinSource, error) {
+func readStdin(d *project.Discoverer, name string) (*stdinSource, error) {
 	src, err := io.ReadAll(stdin)
 	if err != nil {
 		return nil, fmt.Errorf("read standard input: %w", err)
@@ -84,19 +333,9 @@ func readStdin(d *discoverer, name string) (*stdinSource, error) {
 		return in, nil
 	}
 	in.path = name
-	abs, err := filepath.Abs(name)
-	if err != nil {
+	if in.excluded, err = d.ForceExcluded(name); err != nil {
 		return nil, err
 	}
-	s, err := d.configs.forDir(filepath.Dir(abs))
-	if err != nil {
-		return nil, err
-	}
-	force := s.ForceExclude
-	if d.forceExclude != nil {
-		force = *d.forceExclude
-	}
-	in.excluded = force && d.excludedPath(abs, s)
 	return in, nil
 }
 

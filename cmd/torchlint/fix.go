@@ -7,13 +7,41 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
-
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/fsutil"
 )
+
+// applyFixResults writes the fixed files (when write is set), warns about
+// fixes that were dropped, and returns the failures. A file that cannot
+// be written keeps its original findings and no applied fixes.
+func applyFixResults(runner *analyzer.Runner, fixes []analyzer.FileFix, roots []string, write bool, stderr io.Writer) []error {
+	var failures []error
+	for i := range fixes {
+		ff := &fixes[i]
+		if ff.Err != nil {
+			failures = append(failures, ff.Err)
+			continue
+		}
+		for _, p := range ff.Problems {
+			sep := ": "
+			if p != "" && p[0] >= '0' && p[0] <= '9' {
+				sep = ":" // a line:column location
+			}
+			fmt.Fprintf(stderr, "torchlint: warning: %s%s%s\n", ff.Path, sep, p)
+		}
+		if !write || len(ff.Applied) == 0 || bytes.Equal(ff.Original, ff.Source) {
+			continue
+		}
+		if err := writeBack(ff.Path, ff.Original, ff.Source, roots); err != nil {
+			failures = append(failures, err)
+			ff.Applied, ff.Source = nil, ff.Original
+			ff.Remaining = runner.LintSource(ff.Path, ff.Original)
+		}
+	}
+	return failures
+}
 
 // writeBack replaces the file at path, which held orig when it was read,
 // with fixed. It refuses a file that changed on disk since, and a symlink
@@ -27,21 +55,21 @@ func writeBack(path string, orig, fixed []byte, roots []string) error {
 	}
 	info, err := os.Stat(target)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	now, err := os.ReadFile(target)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	if !bytes.Equal(now, orig) {
 		return fmt.Errorf("%s: changed on disk while it was being fixed; left as it is", path)
 	}
-	if err := writeFileAtomic(target, fixed, info.Mode().Perm()); err != nil {
+	if err := fsutil.WriteFileAtomic(target, fixed, info.Mode().Perm()); err != nil {
 		return err
 	}
 	back, err := os.ReadFile(target)
 	if err != nil {
-		return fmt.Errorf("%s: reading back the fixed file: %w", path, unwrapPath(err))
+		return fmt.Errorf("%s: reading back the fixed file: %w", path, fsutil.UnwrapPath(err))
 	}
 	if !bytes.Equal(back, fixed) {
 		return fmt.Errorf("%s: the fixed file does not read back as written", path)
@@ -54,19 +82,19 @@ func writeBack(path string, orig, fixed []byte, roots []string) error {
 func writeTarget(path string, roots []string) (string, error) {
 	li, err := os.Lstat(path)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return "", fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	if li.Mode()&os.ModeSymlink == 0 {
 		return path, nil
 	}
 	target, err := filepath.EvalSymlinks(path)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return "", fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	root := rootOf(path, roots)
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPath(err))
+		return "", fmt.Errorf("%s: %w", path, fsutil.UnwrapPath(err))
 	}
 	absTarget, err1 := filepath.Abs(target)
 	absRoot, err2 := filepath.Abs(realRoot)
@@ -102,51 +130,4 @@ func rootOf(path string, roots []string) string {
 		return filepath.Dir(clean)
 	}
 	return best
-}
-
-// writeDiff writes a unified diff of every file the fixes would change.
-func writeDiff(w io.Writer, rep *report, fixes []analyzer.FileFix) error {
-	ew := &errWriter{w: w}
-	for i := range fixes {
-		ff := &fixes[i]
-		if ff.Original == nil || bytes.Equal(ff.Original, ff.Source) {
-			continue
-		}
-		name := rep.displayPath(ff.Path)
-		fmt.Fprint(ew, udiff.Unified(name, name, string(ff.Original), string(ff.Source)))
-		fmt.Fprintln(ew)
-	}
-	return ew.err
-}
-
-// writeFixedSummary lists the fixes applied per file and rule, as Ruff's
-// --show-fixes does.
-func writeFixedSummary(w io.Writer, rep *report, fixes []analyzer.FileFix) {
-	total := 0
-	for i := range fixes {
-		total += len(fixes[i].Applied)
-	}
-	if total == 0 {
-		return
-	}
-	fmt.Fprintf(w, "\nFixed %s:\n", plural(total, "error", "errors"))
-	for i := range fixes {
-		ff := &fixes[i]
-		if len(ff.Applied) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "- %s:\n", rep.displayPath(ff.Path))
-		counts := map[*analyzer.Rule]int{}
-		for _, r := range ff.Applied {
-			counts[r]++
-		}
-		rules := make([]*analyzer.Rule, 0, len(counts))
-		for r := range counts {
-			rules = append(rules, r)
-		}
-		sort.Slice(rules, func(a, b int) bool { return rules[a].Code < rules[b].Code })
-		for _, r := range rules {
-			fmt.Fprintf(w, "    %d × %s (%s)\n", counts[r], r.Code, r.Name)
-		}
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/report"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -58,10 +59,10 @@ func FuzzPipeline(f *testing.F) {
 				t.Fatalf("fixes produced a syntax error:\n%s", res.Source)
 			}
 		}
-		rep := &report{Diagnostics: analyzer.Unsuppressed(diags), Files: 1, Cwd: cwd, Unsafe: true}
-		for name, write := range formats {
+		rep := &report.Report{Diagnostics: analyzer.Unsuppressed(diags), Files: 1, Cwd: cwd, Unsafe: true, Version: devVersion}
+		for _, name := range report.Formats() {
 			var buf bytes.Buffer
-			if err := write(&buf, rep); err != nil {
+			if err := report.Write(&buf, name, rep); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			switch name {
@@ -70,36 +71,6 @@ func FuzzPipeline(f *testing.F) {
 					t.Fatalf("%s output is not valid JSON:\n%s", name, buf.Bytes())
 				}
 			}
-		}
-	})
-}
-
-// FuzzConfig feeds any bytes to the configuration parser, as a
-// pyproject.toml and as a torchlint.toml: an error or a configuration,
-// never a panic.
-func FuzzConfig(f *testing.F) {
-	for _, s := range []string{
-		"[tool.torchlint]\nselect = [\"TL1\"]\n",
-		"[tool.torchlint.per-file-ignores]\n\"a/*.py\" = [\"TL101\"]\n",
-		"select = \"x\"\nbogus = 1\n",
-		"extend = \"other.toml\"\nexclude = [\"a\", \"b/**\"]\nrespect-gitignore = false\n",
-		"[project]\nname = 'x'\n[tool.black]\nline-length = 1\n",
-	} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, name := range []string{"pyproject.toml", "torchlint.toml"} {
-			fc, _, err := parseConfig(name, data)
-			if err != nil {
-				if err.Error() == "" {
-					t.Fatal("empty error message")
-				}
-				continue
-			}
-			for pattern := range fc.PerFileIgnores {
-				_ = keyLine(data, name, "per-file-ignores", pattern)
-			}
-			_ = keyLine(data, name, "select")
 		}
 	})
 }

@@ -6,20 +6,18 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
-	"sync"
 
 	"github.com/spf13/pflag"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/lsp"
+	"github.com/torchlint/torchlint/project"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -134,376 +132,52 @@ func RuleMarkdown(r *analyzer.Rule) string {
 	return fmt.Sprintf("# %s (%s)\n\n%s.\n\n%s", r.Name, r.Code, r.Summary, r.Doc)
 }
 
-type checkFlags struct {
-	format       string
-	outputFile   string
-	selectRules  []string
-	extendSelect []string
-	ignore       []string
-
-	fix, noFix, unsafeFixes, noUnsafeFixes, fixOnly, diff, showFixes bool
-
-	statistics, exitZero, quiet bool
-	color                       string
-
-	config, stdinFilename                                              string
-	isolated                                                           bool
-	exclude, extendExclude                                             []string
-	respectGitignore, noRespectGitignore, forceExclude, noForceExclude bool
-
-	noCache       bool
-	cacheDir      string
-	maxFileSizeMB float64
+// runClean removes the cache folder: `torchlint clean [--cache-dir DIR]`.
+func runClean(args []string, stdout, stderr io.Writer) int {
+	dir := ""
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--cache-dir" && i+1 < len(args):
+			dir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--cache-dir="):
+			dir = strings.TrimPrefix(a, "--cache-dir=")
+		default:
+			fmt.Fprintf(stderr, "torchlint: error: clean takes only --cache-dir DIR, not %q\n", a)
+			return exitError
+		}
+	}
+	dir = project.CacheDir(dir)
+	removed, err := project.RemoveCache(dir)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	case !removed:
+		fmt.Fprintf(stdout, "No cache at %s\n", dir)
+	default:
+		fmt.Fprintf(stdout, "Removed %s\n", dir)
+	}
+	return exitClean
 }
 
-// stdin is where `torchlint check -` reads the source from.
-var stdin io.Reader = os.Stdin
-
-func runCheck(args []string, stdout, stderr io.Writer) int {
-	var cf checkFlags
-	fs := pflag.NewFlagSet("torchlint check", pflag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&cf.format, "output-format", "full", "output format: "+formatNames())
-	fs.StringVarP(&cf.outputFile, "output-file", "o", "", "write the report to this file instead of standard output")
-	fs.StringSliceVar(&cf.selectRules, "select", nil, "rules to enable, by code, prefix (TL1) or name; replaces the default set")
-	fs.StringSliceVar(&cf.extendSelect, "extend-select", nil, "rules to enable in addition to the selected ones")
-	fs.StringSliceVar(&cf.ignore, "ignore", nil, "rules to disable, by code, prefix or name")
-	fs.BoolVar(&cf.fix, "fix", false, "apply fixes to resolve findings (safe fixes only, unless --unsafe-fixes)")
-	fs.BoolVar(&cf.noFix, "no-fix", false, "do not apply fixes (overrides --fix, --fix-only and --diff)")
-	fs.BoolVar(&cf.unsafeFixes, "unsafe-fixes", false, "include fixes that may change the program's behaviour")
-	fs.BoolVar(&cf.noUnsafeFixes, "no-unsafe-fixes", false, "exclude unsafe fixes (overrides --unsafe-fixes)")
-	fs.BoolVar(&cf.fixOnly, "fix-only", false, "apply fixes and report only what was fixed; implies --fix")
-	fs.BoolVar(&cf.diff, "diff", false, "write a diff of the fixes to standard output instead of changing files; implies --fix-only")
-	fs.BoolVar(&cf.showFixes, "show-fixes", false, "list the fixes applied, per file and rule")
-	fs.BoolVar(&cf.statistics, "statistics", false, "show the number of findings per rule instead of the findings")
-	fs.BoolVar(&cf.exitZero, "exit-zero", false, "exit with status 0 even when there are findings (errors still exit 2)")
-	fs.BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only: no summary, no warnings")
-	fs.StringVar(&cf.color, "color", "auto", "colour the text formats: auto, always or never (auto honours NO_COLOR and FORCE_COLOR)")
-	fs.StringVar(&cf.config, "config", "", "use this configuration file (pyproject.toml or torchlint.toml) for every file, instead of the closest one")
-	fs.BoolVar(&cf.isolated, "isolated", false, "ignore all configuration files")
-	fs.StringSliceVar(&cf.exclude, "exclude", nil, "glob patterns of files and folders to skip, replacing the configured and default excludes")
-	fs.StringSliceVar(&cf.extendExclude, "extend-exclude", nil, "glob patterns to skip in addition to the excludes")
-	fs.BoolVar(&cf.respectGitignore, "respect-gitignore", false, "skip what .gitignore files and .git/info/exclude ignore (the default)")
-	fs.BoolVar(&cf.noRespectGitignore, "no-respect-gitignore", false, "do not read .gitignore files")
-	fs.BoolVar(&cf.forceExclude, "force-exclude", false, "apply the excludes to files named on the command line too")
-	fs.BoolVar(&cf.noForceExclude, "no-force-exclude", false, "do not apply the excludes to files named on the command line")
-	fs.BoolVar(&cf.noCache, "no-cache", false, "neither read nor write the cache")
-	fs.StringVar(&cf.cacheDir, "cache-dir", "", "the cache folder (default: $TORCHLINT_CACHE_DIR, else .torchlint_cache)")
-	fs.Float64Var(&cf.maxFileSizeMB, "max-file-size", 0, "skip, with a diagnostic, files larger than this many megabytes (default 10; 0 keeps the configured or default limit, a negative value lifts it)")
-	fs.StringVar(&cf.stdinFilename, "stdin-filename", "", "the name of the file read from standard input (with -), for messages, configuration and per-file ignores")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: torchlint check [flags] [PATH...]\n\nFlags:\n%s", fs.FlagUsages())
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, pflag.ErrHelp) {
-			return exitClean
+// runServer serves the Language Server Protocol on in and out until the
+// client asks it to exit. It returns 0 after shutdown and exit, 1 when
+// the connection ends without them, as the protocol asks.
+func runServer(args []string, in io.Reader, out, stderr io.Writer) int {
+	for _, a := range args {
+		if a != "--stdio" { // clients such as VS Code's pass --stdio
+			fmt.Fprintf(stderr, "torchlint: error: server takes no arguments but --stdio, not %q\n", a)
+			return exitError
 		}
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
-	}
-	write, ok := formats[cf.format]
-	if !ok {
-		fmt.Fprintf(stderr, "torchlint: error: unknown output format %q (expected one of: %s)\n", cf.format, formatNames())
-		return exitError
-	}
-	if err := checkOutputFlags(&cf); err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
-	}
-	warnings := stderr
-	if cf.quiet {
-		warnings = io.Discard
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
-	configs, err := loadConfigs(&cf, cwd)
-	if err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
-	}
-	cli := rules.Selection{Select: cf.selectRules, ExtendSelect: cf.extendSelect, Ignore: cf.ignore, SelectSet: fs.Changed("select")}
-	if _, err := rules.ResolveLayers([]rules.Selection{cli}); err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
-	}
-	// The rules of each file, worked out once for both the runner and the
-	// cache key.
-	var ruleSets sync.Map
-	rulesOf := func(path string) map[*analyzer.Rule]bool {
-		if set, ok := ruleSets.Load(path); ok {
-			return set.(map[*analyzer.Rule]bool)
-		}
-		set := fileRules(configs, cli, path)
-		ruleSets.Store(path, set)
-		return set
-	}
-	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
-	runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
-		set := rulesOf(path)
-		return func(r *analyzer.Rule) bool { return set[r] }
-	}
-	paths := fs.Args()
-	if len(paths) == 0 {
-		paths = []string{"."}
-	}
-	d := &discoverer{
-		configs:       configs,
-		exclude:       anchor(cf.exclude, cwd),
-		excludeSet:    fs.Changed("exclude"),
-		extendExclude: anchor(cf.extendExclude, cwd),
-		warn:          func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
-	}
-	if s, err := configs.forDir(cwd); err == nil && s.MaxFileSizeMB != 0 {
-		runner.MaxFileSize = megabytes(s.MaxFileSizeMB)
-	}
-	if cf.maxFileSizeMB != 0 {
-		runner.MaxFileSize = megabytes(cf.maxFileSizeMB)
-	}
-	d.respectGitignore = flagPair(cf.respectGitignore, cf.noRespectGitignore)
-	d.forceExclude = flagPair(cf.forceExclude, cf.noForceExclude)
-	// `-` reads one source from standard input, named by --stdin-filename.
-	var in *stdinSource
-	var files []string
-	if len(paths) == 1 && paths[0] == "-" {
-		if in, err = readStdin(d, cf.stdinFilename); err != nil {
-			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-			return exitError
-		}
-	} else if files, err = d.discover(paths); err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
-	}
-	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
-	rep := &report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet,
-		Color: textFormat(cf.format) && useColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
-	var failures []error
-	var fixes []analyzer.FileFix
-	fixing := (cf.fix || cf.fixOnly || cf.diff) && !cf.noFix
-	switch {
-	case in != nil && fixing:
-		fixes = []analyzer.FileFix{in.fix(runner, unsafe)}
-	case in != nil:
-		rep.Diagnostics = in.lint(runner)
-	case fixing:
-		fixes = runner.FixFiles(files, unsafe)
-		failures = applyFixResults(runner, fixes, paths, !cf.diff, warnings)
-	default:
-		var cache *fileCache
-		if !cf.noCache {
-			dir := cacheDirFrom(cf.cacheDir, nil, stderr)
-			if cache, err = openCache(dir, func(path string) string { return ruleKey(rulesOf(path)) }); err != nil {
-				fmt.Fprintf(warnings, "torchlint: warning: %v; running without a cache\n", err)
-			} else {
-				runner.Cache = cache
-			}
-		}
-		rep.Diagnostics, failures = runner.LintFiles(files)
-		if cache != nil {
-			if err := cache.save(); err != nil {
-				fmt.Fprintf(warnings, "torchlint: warning: %v\n", err)
-			}
-		}
-	}
-	if fixing {
-		rep.FixMode = true
-		for i := range fixes {
-			rep.Diagnostics = append(rep.Diagnostics, fixes[i].Remaining...)
-			rep.Fixed += len(fixes[i].Applied)
-		}
-		analyzer.SortDiagnostics(rep.Diagnostics)
-	}
-	all := len(rep.Diagnostics)
-	rep.Diagnostics = analyzer.Unsuppressed(rep.Diagnostics)
-	rep.Suppressed = all - len(rep.Diagnostics)
-	if in != nil && fixing && !cf.diff {
-		// As with Ruff, the fixed source goes to standard output and the
-		// report to standard error.
-		if _, err := stdout.Write(fixes[0].Source); err != nil {
-			fmt.Fprintf(stderr, "torchlint: error: write output: %v\n", err)
-			return exitError
-		}
-		stdout = stderr
-		rep.Color = textFormat(cf.format) && useColor(cf.color, stderr, cf.outputFile != "", os.Getenv)
-	}
-	var buf bytes.Buffer
-	var err2 error
-	switch {
-	case fixing && cf.diff:
-		err2 = writeDiff(&buf, rep, fixes)
-	case fixing && (cf.fixOnly || cf.diff):
-		switch {
-		case cf.quiet:
-		case rep.Fixed == 0:
-			fmt.Fprintln(&buf, "No errors fixed.")
-		default:
-			fmt.Fprintf(&buf, "Fixed %s.\n", plural(rep.Fixed, "error", "errors"))
-		}
-	case cf.statistics:
-		err2 = writeStatistics(&buf, rep, cf.format)
-	default:
-		err2 = write(&buf, rep)
-	}
-	if err2 != nil {
-		fmt.Fprintf(stderr, "torchlint: error: write %s output: %v\n", cf.format, err2)
-		return exitError
-	}
-	if cf.showFixes && fixing && !cf.diff {
-		// Text formats carry the list; machine formats keep standard
-		// output parseable, so it goes to standard error.
-		if textFormat(cf.format) || cf.fixOnly {
-			writeFixedSummary(&buf, rep, fixes)
-		} else {
-			writeFixedSummary(stderr, rep, fixes)
-		}
-	}
-	if cf.outputFile != "" {
-		if err := writeFileAtomic(cf.outputFile, buf.Bytes(), 0o644); err != nil {
-			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-			return exitError
-		}
-	} else if _, err := stdout.Write(buf.Bytes()); err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: write output: %v\n", err)
-		return exitError
-	}
-	for _, f := range failures {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", f)
-	}
-	switch {
-	case len(failures) > 0:
-		return exitError
-	case fixing && cf.diff:
-		changed := 0
-		for i := range fixes {
-			changed += len(fixes[i].Applied)
-		}
-		if changed > 0 {
-			fmt.Fprintf(warnings, "Would fix %s.\n", plural(changed, "error", "errors"))
-			return findingsExit(cf.exitZero)
-		}
-		return exitClean
-	case fixing && cf.fixOnly:
-		return exitClean
-	case len(rep.Diagnostics) > 0:
-		return findingsExit(cf.exitZero)
+	if err := lsp.Serve(in, out, lsp.Options{Cwd: cwd, Version: versionString()}); err != nil {
+		return 1
 	}
 	return exitClean
-}
-
-// findingsExit is the exit code of a run with findings: 1, or 0 with
-// --exit-zero.
-func findingsExit(exitZero bool) int {
-	if exitZero {
-		return exitClean
-	}
-	return exitFindings
-}
-
-// checkOutputFlags rejects --color and --statistics values that the
-// output cannot honour, before anything is linted or fixed.
-func checkOutputFlags(cf *checkFlags) error {
-	switch cf.color {
-	case "auto", "always", "never":
-	default:
-		return fmt.Errorf("invalid --color %q (expected auto, always or never)", cf.color)
-	}
-	if cf.statistics && !slices.Contains(statisticsFormats, cf.format) {
-		return fmt.Errorf("--statistics works with the full, concise and json output formats, not %s", cf.format)
-	}
-	return nil
-}
-
-// useColor decides whether the text formats are coloured. A report
-// written to a file never is; "always" and "never" say so; "auto" colours
-// only a terminal, and a non-empty NO_COLOR turns it off and a non-empty
-// FORCE_COLOR on, in that order.
-func useColor(mode string, stdout io.Writer, toFile bool, getenv func(string) string) bool {
-	switch {
-	case toFile || mode == "never":
-		return false
-	case mode == "always":
-		return true
-	case getenv("NO_COLOR") != "":
-		return false
-	case getenv("FORCE_COLOR") != "":
-		return true
-	}
-	return isTerminal(stdout)
-}
-
-// isTerminal reports whether w is a character device such as a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
-
-// applyFixResults writes the fixed files (when write is set), warns about
-// fixes that were dropped, and returns the failures. A file that cannot
-// be written keeps its original findings and no applied fixes.
-func applyFixResults(runner *analyzer.Runner, fixes []analyzer.FileFix, roots []string, write bool, stderr io.Writer) []error {
-	var failures []error
-	for i := range fixes {
-		ff := &fixes[i]
-		if ff.Err != nil {
-			failures = append(failures, ff.Err)
-			continue
-		}
-		for _, p := range ff.Problems {
-			sep := ": "
-			if p != "" && p[0] >= '0' && p[0] <= '9' {
-				sep = ":" // a line:column location
-			}
-			fmt.Fprintf(stderr, "torchlint: warning: %s%s%s\n", ff.Path, sep, p)
-		}
-		if !write || len(ff.Applied) == 0 || bytes.Equal(ff.Original, ff.Source) {
-			continue
-		}
-		if err := writeBack(ff.Path, ff.Original, ff.Source, roots); err != nil {
-			failures = append(failures, err)
-			ff.Applied, ff.Source = nil, ff.Original
-			ff.Remaining = runner.LintSource(ff.Path, ff.Original)
-		}
-	}
-	return failures
-}
-
-// writeFileAtomic writes data to path through a temporary file in the
-// same directory, synced and then renamed over path, so that a reader
-// never sees a partial file and a failure leaves path as it was.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(name, mode); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/torchlint/torchlint/report"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -24,6 +27,20 @@ func repoRoot(t *testing.T) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// writeTree creates files (path → content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // runIn runs the CLI with args from dir and returns exit code, stdout and
@@ -504,7 +521,10 @@ func TestStatisticsFlag(t *testing.T) {
 		t.Errorf("--statistics --unsafe-fixes: exit %d:\n%s", code, out)
 	}
 	code, out, _ = runIn(t, root, "check", "--statistics", "--output-format", "json", "testdata/golden/sample.py")
-	var stats []ruleStats
+	var stats []struct {
+		Code  string `json:"code"`
+		Count int    `json:"count"`
+	}
 	if err := json.Unmarshal([]byte(out), &stats); err != nil || code != 1 || len(stats) != 3 || stats[0].Code != "TL201" || stats[0].Count != 2 {
 		t.Errorf("--statistics json: exit %d, %v:\n%s", code, err, out)
 	}
@@ -539,7 +559,7 @@ func TestOutputFileAllFormats(t *testing.T) {
 	root := repoRoot(t)
 	t.Setenv("CI_PROJECT_DIR", "")
 	dir := t.TempDir()
-	for name := range formats {
+	for _, name := range report.Formats() {
 		t.Run(name, func(t *testing.T) {
 			_, stdout, _ := runIn(t, root, "check", "--output-format", name, "testdata/golden/sample.py")
 			p := filepath.Join(dir, "report."+name)
@@ -671,6 +691,29 @@ func TestGitLabFixtures(t *testing.T) {
 			t.Errorf("path %q: %v", path, err)
 		}
 	}
+}
+
+// junitCounts is what TestJUnitFixtures reads back from a JUnit report.
+type junitCounts struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Suites   []struct {
+		Name     string     `xml:"name,attr"`
+		Tests    int        `xml:"tests,attr"`
+		Failures int        `xml:"failures,attr"`
+		Cases    []struct{} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func parseJUnit(t *testing.T, s string) junitCounts {
+	t.Helper()
+	var j junitCounts
+	dec := xml.NewDecoder(strings.NewReader(s))
+	dec.Strict = true
+	if err := dec.Decode(&j); err != nil {
+		t.Fatalf("JUnit does not parse: %v\n%s", err, s)
+	}
+	return j
 }
 
 func TestJUnitFixtures(t *testing.T) {

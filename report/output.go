@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -11,8 +11,8 @@ import (
 	"github.com/torchlint/torchlint/analyzer"
 )
 
-// formats are the output formats, by --output-format name.
-var formats = map[string]func(io.Writer, *report) error{
+// formats are the output formats, by name (--output-format).
+var formats = map[string]func(io.Writer, *Report) error{
 	"full":       writeFull,
 	"concise":    writeConcise,
 	"grouped":    writeGrouped,
@@ -25,23 +25,33 @@ var formats = map[string]func(io.Writer, *report) error{
 	"pylint":     writePylint,
 }
 
-// textFormat reports whether a format is read by people: only these end
-// with a summary and may be coloured.
-func textFormat(name string) bool {
-	return name == "full" || name == "concise" || name == "grouped"
-}
-
-func formatNames() string {
-	var names []string
+// Formats returns the names of the output formats, sorted.
+func Formats() []string {
+	names := make([]string, 0, len(formats))
 	for n := range formats {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return names
 }
 
-// report is what a run found, handed to an output format.
-type report struct {
+// Write writes the report in the named output format.
+func Write(w io.Writer, format string, r *Report) error {
+	write, ok := formats[format]
+	if !ok {
+		return fmt.Errorf("unknown output format %q (expected one of: %s)", format, strings.Join(Formats(), ", "))
+	}
+	return write(w, r)
+}
+
+// IsText reports whether a format is read by people: only these end
+// with a summary and may be coloured.
+func IsText(format string) bool {
+	return format == "full" || format == "concise" || format == "grouped"
+}
+
+// Report is what a run found, handed to an output format.
+type Report struct {
 	Diagnostics []analyzer.Diagnostic
 	Files       int
 	Cwd         string
@@ -58,6 +68,9 @@ type report struct {
 	Quiet bool
 	// Color turns on ANSI colours in the text formats.
 	Color bool
+	// Version is torchlint's version, for the formats that name the tool
+	// (SARIF).
+	Version string
 }
 
 // SGR parameters of the colours used, as Ruff uses them: paths bold,
@@ -72,7 +85,7 @@ const (
 )
 
 // paint wraps s in an ANSI colour when colour is on.
-func (r *report) paint(s, sgr string) string {
+func (r *Report) paint(s, sgr string) string {
 	if !r.Color || s == "" {
 		return s
 	}
@@ -80,7 +93,7 @@ func (r *report) paint(s, sgr string) string {
 }
 
 // marker is " [*]" for a finding whose fix --fix would apply.
-func (r *report) marker(d *analyzer.Diagnostic) string {
+func (r *Report) marker(d *analyzer.Diagnostic) string {
 	if d.Fix.Applicable(r.Unsafe) {
 		return " [" + r.paint("*", sgrCyan) + "]"
 	}
@@ -89,7 +102,7 @@ func (r *report) marker(d *analyzer.Diagnostic) string {
 
 // headline is a finding's first line in the text formats:
 // path:line:col: CODE [*] message.
-func (r *report) headline(d *analyzer.Diagnostic) string {
+func (r *Report) headline(d *analyzer.Diagnostic) string {
 	sep := r.paint(":", sgrCyan)
 	return fmt.Sprintf("%s%s%s%d%s%d%s %s%s %s", r.paint(r.displayPath(d.Path), sgrBold), sep, cellPrefix(d, sep), d.Pos.Line, sep, d.Pos.Column, sep,
 		r.paint(d.Rule.Code, sgrRedBold), r.marker(d), d.Message)
@@ -115,7 +128,7 @@ func fileLine(d *analyzer.Diagnostic) int {
 
 // displayPath shows a path relative to the working directory when it lies
 // below it, with forward slashes.
-func (r *report) displayPath(p string) string {
+func (r *Report) displayPath(p string) string {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return filepath.ToSlash(p)
@@ -126,7 +139,8 @@ func (r *report) displayPath(p string) string {
 	return filepath.ToSlash(p)
 }
 
-func plural(n int, one, many string) string {
+// Plural is n followed by one or many, as "1 error" or "2 errors".
+func Plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}
@@ -135,7 +149,7 @@ func plural(n int, one, many string) string {
 
 // writeSummary ends the text formats as Ruff does: the count of findings
 // (fixed and remaining after --fix), then what --fix could still do.
-func writeSummary(w io.Writer, r *report) {
+func writeSummary(w io.Writer, r *Report) {
 	if r.Quiet {
 		return
 	}
@@ -158,12 +172,12 @@ func writeSummary(w io.Writer, r *report) {
 			parts = append(parts, fmt.Sprintf("%d suppressed", r.Suppressed))
 		}
 		parts = append(parts, fmt.Sprintf("%d remaining", n))
-		fmt.Fprintf(w, "Found %s (%s).\n", plural(n+fixed+r.Suppressed, "error", "errors"), strings.Join(parts, ", "))
+		fmt.Fprintf(w, "Found %s (%s).\n", Plural(n+fixed+r.Suppressed, "error", "errors"), strings.Join(parts, ", "))
 	case n == 0:
 		fmt.Fprintln(w, "All checks passed!")
 		return
 	default:
-		fmt.Fprintf(w, "Found %s.\n", plural(n, "error", "errors"))
+		fmt.Fprintf(w, "Found %s.\n", Plural(n, "error", "errors"))
 	}
 	fixable, hidden := 0, 0
 	for i := range r.Diagnostics {
@@ -176,7 +190,7 @@ func writeSummary(w io.Writer, r *report) {
 	}
 	hiddenNote := ""
 	if hidden > 0 {
-		hiddenNote = fmt.Sprintf(" (%s can be enabled with the `--unsafe-fixes` option)", plural(hidden, "hidden fix", "hidden fixes"))
+		hiddenNote = fmt.Sprintf(" (%s can be enabled with the `--unsafe-fixes` option)", Plural(hidden, "hidden fix", "hidden fixes"))
 	}
 	switch {
 	case fixable > 0:
@@ -187,7 +201,7 @@ func writeSummary(w io.Writer, r *report) {
 }
 
 // writeConcise writes one line per finding: path:line:col: CODE message.
-func writeConcise(out io.Writer, r *report) error {
+func writeConcise(out io.Writer, r *Report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
@@ -199,7 +213,7 @@ func writeConcise(out io.Writer, r *report) error {
 
 // writeFull writes each finding with its source lines and a caret line
 // under the span, as Ruff's full format does.
-func writeFull(out io.Writer, r *report) error {
+func writeFull(out io.Writer, r *Report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
@@ -325,7 +339,7 @@ type jsonDiagnostic struct {
 
 // writeJSON writes an array of findings with Ruff's field names; the
 // filename is absolute, as in Ruff.
-func writeJSON(w io.Writer, r *report) error {
+func writeJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -333,7 +347,7 @@ func writeJSON(w io.Writer, r *report) error {
 }
 
 // jsonDiagnostics is the report's findings in Ruff's JSON shape.
-func jsonDiagnostics(r *report) []jsonDiagnostic {
+func jsonDiagnostics(r *Report) []jsonDiagnostic {
 	out := make([]jsonDiagnostic, 0, len(r.Diagnostics))
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]

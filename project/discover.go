@@ -1,4 +1,4 @@
-package main
+package project
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/bmatcuk/doublestar/v4"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/torchlint/torchlint/internal/fsutil"
 )
 
 // defaultExcludes are the names Ruff skips by default, and torchlint's
@@ -23,29 +25,32 @@ var defaultExcludes = []string{
 	"__pycache__", ".torchlint_cache",
 }
 
-// discoverer expands the paths named on the command line into the files
+// Discoverer expands the paths named on the command line into the files
 // to lint, as Ruff does: a file named explicitly is always linted
-// (unless --force-exclude and an exclude pattern say otherwise); a
-// directory is walked for *.py and *.ipynb files, skipping excluded names and
-// patterns and, unless told not to, what .gitignore files and
+// (unless force-exclude and an exclude pattern say otherwise); a
+// directory is walked for *.py and *.ipynb files, skipping excluded names
+// and patterns and, unless told not to, what .gitignore files and
 // .git/info/exclude ignore. Symlinked directories are not followed;
 // symlinked files are.
-type discoverer struct {
-	configs *configCache
-	// Command-line overrides: exclude replaces the configured excludes
-	// when set; extendExclude adds to them; the pointers override the
-	// configuration when not nil.
-	exclude          []string
-	excludeSet       bool
-	extendExclude    []string
-	respectGitignore *bool
-	forceExclude     *bool
-	warn             func(string)
+type Discoverer struct {
+	// Configs govern the excludes of each directory.
+	Configs *Configs
+	// Command-line overrides: Exclude replaces the configured excludes
+	// when ExcludeSet; ExtendExclude adds to them (both anchored with
+	// Anchor); the pointers override the configuration when not nil.
+	Exclude          []string
+	ExcludeSet       bool
+	ExtendExclude    []string
+	RespectGitignore *bool
+	ForceExclude     *bool
+	// Warn receives problems that do not stop discovery, such as an
+	// unreadable directory.
+	Warn func(string)
 }
 
-// discover returns the files to lint, in the order named, each directory's
-// files sorted, without duplicates.
-func (d *discoverer) discover(paths []string) ([]string, error) {
+// Discover returns the files to lint, in the order named, each
+// directory's files sorted, without duplicates.
+func (d *Discoverer) Discover(paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -60,34 +65,29 @@ func (d *discoverer) discover(paths []string) ([]string, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("%s: no such file or directory", root)
 			}
-			return nil, fmt.Errorf("%s: %w", root, unwrapPath(err))
+			return nil, fmt.Errorf("%s: %w", root, fsutil.UnwrapPath(err))
 		}
 		abs, err := filepath.Abs(root)
 		if err != nil {
 			return nil, err
 		}
 		if !info.IsDir() {
-			s, err := d.configs.forDir(filepath.Dir(abs))
+			skip, err := d.forceExcluded(abs)
 			if err != nil {
 				return nil, err
 			}
-			force := s.ForceExclude
-			if d.forceExclude != nil {
-				force = *d.forceExclude
+			if !skip {
+				add(filepath.Clean(root))
 			}
-			if force && d.excludedPath(abs, s) {
-				continue
-			}
-			add(filepath.Clean(root))
 			continue
 		}
-		s, err := d.configs.forDir(abs)
+		s, err := d.Configs.ForDir(abs)
 		if err != nil {
 			return nil, err
 		}
 		respect := s.RespectGitignore
-		if d.respectGitignore != nil {
-			respect = *d.respectGitignore
+		if d.RespectGitignore != nil {
+			respect = *d.RespectGitignore
 		}
 		w := &walk{d: d, root: filepath.Clean(root), absRoot: abs, respect: respect}
 		var patterns []gitignore.Pattern
@@ -105,19 +105,43 @@ func (d *discoverer) discover(paths []string) ([]string, error) {
 	return out, nil
 }
 
+// ForceExcluded reports whether a file named on the command line (or
+// read from standard input under that name) is skipped: force-exclude is
+// on and an exclude pattern matches it or a directory above it, up to
+// its project root.
+func (d *Discoverer) ForceExcluded(path string) (bool, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return false, err
+	}
+	return d.forceExcluded(abs)
+}
+
+func (d *Discoverer) forceExcluded(abs string) (bool, error) {
+	s, err := d.Configs.ForDir(filepath.Dir(abs))
+	if err != nil {
+		return false, err
+	}
+	force := s.ForceExclude
+	if d.ForceExclude != nil {
+		force = *d.ForceExclude
+	}
+	return force && d.excludedPath(abs, s), nil
+}
+
 // patterns returns the exclude patterns in force for entries of a
 // directory governed by s.
-func (d *discoverer) patterns(s *Settings) []string {
+func (d *Discoverer) patterns(s *Settings) []string {
 	var ps []string
 	switch {
-	case d.excludeSet:
-		ps = d.exclude
+	case d.ExcludeSet:
+		ps = d.Exclude
 	case s.ExcludeSet:
 		ps = s.Exclude
 	default:
 		ps = defaultExcludes
 	}
-	ps = append(append(append([]string(nil), ps...), s.ExtendExclude...), d.extendExclude...)
+	ps = append(append(append([]string(nil), ps...), s.ExtendExclude...), d.ExtendExclude...)
 	return ps
 }
 
@@ -143,7 +167,7 @@ func excluded(abs string, patterns []string) bool {
 
 // excludedPath reports whether a file named on the command line, or any
 // directory above it up to its project root, is excluded.
-func (d *discoverer) excludedPath(abs string, s *Settings) bool {
+func (d *Discoverer) excludedPath(abs string, s *Settings) bool {
 	patterns := d.patterns(s)
 	for p := abs; ; p = filepath.Dir(p) {
 		if excluded(p, patterns) {
@@ -158,7 +182,7 @@ func (d *discoverer) excludedPath(abs string, s *Settings) bool {
 
 // walk is the state of one directory walk.
 type walk struct {
-	d       *discoverer
+	d       *Discoverer
 	root    string // as named on the command line
 	absRoot string
 	respect bool
@@ -213,7 +237,7 @@ func (w *walk) readIgnore(file string, domain []string) []gitignore.Pattern {
 	f, err := os.Open(file)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
-			w.d.warn(fmt.Sprintf("%s: %v; its patterns are not applied", file, unwrapPath(err)))
+			w.d.Warn(fmt.Sprintf("%s: %v; its patterns are not applied", file, fsutil.UnwrapPath(err)))
 		}
 		return nil
 	}
@@ -236,9 +260,9 @@ func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]strin
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		if dir == w.root {
-			return fmt.Errorf("%s: %w", dir, unwrapPath(err))
+			return fmt.Errorf("%s: %w", dir, fsutil.UnwrapPath(err))
 		}
-		w.d.warn(fmt.Sprintf("%s: %v; skipped", dir, unwrapPath(err)))
+		w.d.Warn(fmt.Sprintf("%s: %v; skipped", dir, fsutil.UnwrapPath(err)))
 		return nil
 	}
 	if w.respect {
@@ -246,7 +270,7 @@ func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]strin
 			patterns = append(append([]gitignore.Pattern(nil), patterns...), own...)
 		}
 	}
-	s, err := w.d.configs.forDir(abs)
+	s, err := w.d.Configs.ForDir(abs)
 	if err != nil {
 		return err
 	}
@@ -261,7 +285,7 @@ func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]strin
 			switch {
 			case err != nil:
 				if strings.HasSuffix(name, ".py") || strings.HasSuffix(name, ".ipynb") {
-					w.d.warn(fmt.Sprintf("%s: %v; skipped", p, unwrapPath(err)))
+					w.d.Warn(fmt.Sprintf("%s: %v; skipped", p, fsutil.UnwrapPath(err)))
 				}
 				continue
 			case st.IsDir():
@@ -286,12 +310,4 @@ func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]strin
 		}
 	}
 	return nil
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

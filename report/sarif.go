@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"encoding/json"
@@ -20,13 +20,13 @@ const informationURI = "https://github.com/torchlint/torchlint"
 // rule is described before any result, and results point at
 // repository-relative URIs under %SRCROOT%. The bytes are marshalled here
 // rather than with the library's writers.
-func writeSARIF(w io.Writer, r *report) error {
+func writeSARIF(w io.Writer, r *Report) error {
 	log, err := sarif.New(sarif.Version210, true)
 	if err != nil {
 		return err
 	}
 	run := sarif.NewRunWithInformationURI("torchlint", informationURI)
-	v := strings.TrimPrefix(versionString(), "v")
+	v := strings.TrimPrefix(r.Version, "v")
 	run.Tool.Driver.Version = &v
 	run.Tool.Driver.SemanticVersion = &v
 	run.ColumnKind = "unicodeCodePoints"
@@ -155,7 +155,7 @@ func markdownToText(md string) string {
 
 // sarifURI returns a path relative to the working directory with the
 // %SRCROOT% base, or an absolute file URI for a path outside it.
-func sarifURI(r *report, p string) (uri, base string) {
+func sarifURI(r *Report, p string) (uri, base string) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		abs = p

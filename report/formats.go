@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"crypto/sha256"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -19,7 +20,7 @@ import (
 // writeGrouped writes the findings under a header line per file, each as
 // "  line:col CODE message", with a blank line after each file, then the
 // summary, as Ruff's grouped format does.
-func writeGrouped(out io.Writer, r *report) error {
+func writeGrouped(out io.Writer, r *Report) error {
 	w := &errWriter{w: out}
 	for _, group := range groupByFile(r.Diagnostics) {
 		rowWidth, colWidth := 1, 1
@@ -59,7 +60,7 @@ func groupByFile(diags []analyzer.Diagnostic) [][]*analyzer.Diagnostic {
 
 // writeJSONLines writes one JSON object per finding per line, with the
 // fields of the json format.
-func writeJSONLines(w io.Writer, r *report) error {
+func writeJSONLines(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, d := range jsonDiagnostics(r) {
@@ -72,7 +73,7 @@ func writeJSONLines(w io.Writer, r *report) error {
 
 // writePylint writes "path:line: [CODE] message" lines, Pylint's parseable
 // format as Flake8 and Ruff write it.
-func writePylint(out io.Writer, r *report) error {
+func writePylint(out io.Writer, r *Report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
@@ -93,7 +94,7 @@ func oneLine(s string) string {
 //
 // The level is the rule's severity. Columns are left out for a finding
 // that spans lines, which GitHub does not accept.
-func writeGitHub(out io.Writer, r *report) error {
+func writeGitHub(out io.Writer, r *Report) error {
 	w := &errWriter{w: out}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
@@ -176,7 +177,7 @@ type gitlabIssue struct {
 // the text of the flagged lines, not their numbers, so that a finding
 // keeps its fingerprint when code above it moves; identical findings are
 // told apart by their order.
-func writeGitLab(w io.Writer, r *report) error {
+func writeGitLab(w io.Writer, r *Report) error {
 	base := r.Cwd
 	if dir := os.Getenv("CI_PROJECT_DIR"); dir != "" {
 		base = dir
@@ -274,7 +275,7 @@ type junitFailure struct {
 // writeJUnit writes a JUnit XML report as Ruff does: a test suite per file
 // with findings, a failed test case per finding; a run without findings
 // is one suite with one passing case.
-func writeJUnit(w io.Writer, r *report) error {
+func writeJUnit(w io.Writer, r *Report) error {
 	rep := junitReport{Name: "torchlint", Tests: len(r.Diagnostics), Failures: len(r.Diagnostics)}
 	if len(r.Diagnostics) == 0 {
 		rep.Tests = 1
@@ -328,9 +329,15 @@ type ruleStats struct {
 // in, as in Ruff.
 var statisticsFormats = []string{"full", "concise", "json"}
 
+// HasStatistics reports whether the per-rule counts of --statistics can
+// be written in a format.
+func HasStatistics(format string) bool {
+	return slices.Contains(statisticsFormats, format)
+}
+
 // statistics counts the findings per rule, most frequent first, ties by
 // code.
-func statistics(r *report) []ruleStats {
+func statistics(r *Report) []ruleStats {
 	byCode := map[string]*ruleStats{}
 	var out []*ruleStats
 	for i := range r.Diagnostics {
@@ -360,11 +367,11 @@ func statistics(r *report) []ruleStats {
 	return stats
 }
 
-// writeStatistics writes --statistics: in json, an array of per-rule
+// WriteStatistics writes --statistics: in json, an array of per-rule
 // counts; otherwise Ruff's table (count, code and name separated by tabs,
 // "[*]" when --fix would fix all of a rule's findings, "[-]" when some)
 // followed by the summary. The table is empty when nothing was found.
-func writeStatistics(out io.Writer, r *report, format string) error {
+func WriteStatistics(out io.Writer, r *Report, format string) error {
 	stats := statistics(r)
 	if format == "json" {
 		enc := json.NewEncoder(out)

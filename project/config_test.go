@@ -1,4 +1,4 @@
-package main
+package project
 
 import (
 	"os"
@@ -80,7 +80,7 @@ func TestConfigDiscoveryAndLayers(t *testing.T) {
 		"src/pkg/sub/__init__.py":     "",
 		"src/pkg/sub/deeper/model.py": "",
 	})
-	c := newConfigCache(dir)
+	c := NewConfigs(dir)
 	get := func(p string) *Settings {
 		s, err := c.forFile(filepath.Join(dir, p))
 		if err != nil {

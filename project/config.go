@@ -1,4 +1,4 @@
-package main
+package project
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"github.com/pelletier/go-toml/v2/unstable"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/fsutil"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -131,7 +132,7 @@ func loadConfigDepth(path string, seen map[string]bool) (*Settings, error) {
 	seen[abs] = true
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &configError{Path: path, Reason: "cannot read: " + unwrapPath(err).Error()}
+		return nil, &configError{Path: path, Reason: "cannot read: " + fsutil.UnwrapPath(err).Error()}
 	}
 	fc, found, err := parseConfig(path, data)
 	if err != nil || !found {
@@ -202,9 +203,9 @@ func loadConfigDepth(path string, seen map[string]bool) (*Settings, error) {
 		}
 	}
 	if fc.Exclude != nil {
-		s.Exclude, s.ExcludeSet = anchor(*fc.Exclude, s.Root), true
+		s.Exclude, s.ExcludeSet = Anchor(*fc.Exclude, s.Root), true
 	}
-	s.ExtendExclude = append(s.ExtendExclude, anchor(fc.ExtendExclude, s.Root)...)
+	s.ExtendExclude = append(s.ExtendExclude, Anchor(fc.ExtendExclude, s.Root)...)
 	if fc.RespectGitignore != nil {
 		s.RespectGitignore = *fc.RespectGitignore
 	}
@@ -360,9 +361,11 @@ func equalKeys(a, b []string) bool {
 	return true
 }
 
-// anchor makes relative patterns that hold a slash absolute under root;
+// Anchor makes relative patterns that hold a slash absolute under root;
 // a pattern without a slash matches a name anywhere and stays as it is.
-func anchor(patterns []string, root string) []string {
+// Exclude patterns given on the command line are anchored to the working
+// directory with it.
+func Anchor(patterns []string, root string) []string {
 	out := make([]string, 0, len(patterns))
 	for _, p := range patterns {
 		if strings.Contains(p, "/") && !filepath.IsAbs(p) {
@@ -373,22 +376,54 @@ func anchor(patterns []string, root string) []string {
 	return out
 }
 
-// configCache finds and loads the configuration that governs each
-// directory: the closest configuration file in it or above it.
-type configCache struct {
+// Configs finds and loads the configuration that governs each
+// directory: the closest configuration file in it or above it, or one
+// configuration for all. It is safe for concurrent use.
+type Configs struct {
 	mu       sync.Mutex
 	byDir    map[string]*Settings
-	loaded   map[string]*Settings
 	fixed    *Settings // --config or --isolated: one configuration for all
 	defaults *Settings
 }
 
-func newConfigCache(cwd string) *configCache {
-	return &configCache{byDir: map[string]*Settings{}, loaded: map[string]*Settings{}, defaults: defaultSettings(cwd)}
+// NewConfigs looks up the closest configuration file of each directory;
+// directories without one get the defaults, anchored at cwd.
+func NewConfigs(cwd string) *Configs {
+	return &Configs{byDir: map[string]*Settings{}, defaults: defaultSettings(cwd)}
 }
 
-// forDir returns the settings for files in the absolute directory dir.
-func (c *configCache) forDir(dir string) (*Settings, error) {
+// ConfigOptions choose how a run finds its configuration.
+type ConfigOptions struct {
+	// File is a configuration file (pyproject.toml or torchlint.toml)
+	// that governs every file, instead of the closest one.
+	File string
+	// Isolated ignores all configuration files.
+	Isolated bool
+}
+
+// LoadConfigs prepares the configuration lookup of a run: the closest
+// configuration file of each directory, or one file for all
+// (opts.File), or none (opts.Isolated).
+func LoadConfigs(cwd string, opts ConfigOptions) (*Configs, error) {
+	c := NewConfigs(cwd)
+	switch {
+	case opts.Isolated:
+		c.fixed = defaultSettings(cwd)
+	case opts.File != "":
+		s, err := loadConfig(opts.File)
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
+			return nil, fmt.Errorf("%s: no [tool.torchlint] table", opts.File)
+		}
+		c.fixed = s
+	}
+	return c, nil
+}
+
+// ForDir returns the settings for files in the absolute directory dir.
+func (c *Configs) ForDir(dir string) (*Settings, error) {
 	if c.fixed != nil {
 		return c.fixed, nil
 	}
@@ -397,7 +432,7 @@ func (c *configCache) forDir(dir string) (*Settings, error) {
 	return c.forDirLocked(dir)
 }
 
-func (c *configCache) forDirLocked(dir string) (*Settings, error) {
+func (c *Configs) forDirLocked(dir string) (*Settings, error) {
 	if s, ok := c.byDir[dir]; ok {
 		return s, nil
 	}
@@ -406,7 +441,7 @@ func (c *configCache) forDirLocked(dir string) (*Settings, error) {
 		info, err := os.Stat(p)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				return nil, &configError{Path: p, Reason: "cannot read: " + unwrapPath(err).Error()}
+				return nil, &configError{Path: p, Reason: "cannot read: " + fsutil.UnwrapPath(err).Error()}
 			}
 			continue
 		}
@@ -437,12 +472,12 @@ func (c *configCache) forDirLocked(dir string) (*Settings, error) {
 }
 
 // forFile returns the settings of the directory holding path.
-func (c *configCache) forFile(path string) (*Settings, error) {
+func (c *Configs) forFile(path string) (*Settings, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
-	return c.forDir(filepath.Dir(abs))
+	return c.ForDir(filepath.Dir(abs))
 }
 
 // ruleFilter is the set of rules enabled for one file: its settings'
@@ -463,4 +498,36 @@ func ruleFilter(s *Settings, cli rules.Selection, absPath string) (map[*analyzer
 		set[r] = true
 	}
 	return set, nil
+}
+
+// RulesFor is the set of rules that run on one file: its configuration's
+// selections, the command line's (cli), then its per-file ignores. A file
+// whose configuration cannot be read gets the command line's selection
+// alone (the error is reported when the file is discovered).
+func (c *Configs) RulesFor(cli rules.Selection, path string) map[*analyzer.Rule]bool {
+	s, err := c.forFile(path)
+	if err != nil {
+		s = c.defaults
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	set, err := ruleFilter(s, cli, abs)
+	if err != nil {
+		set, _ = ruleFilter(c.defaults, cli, abs)
+	}
+	return set
+}
+
+// IsConfigFile reports whether path names a file that may configure
+// torchlint (pyproject.toml, torchlint.toml or .torchlint.toml).
+func IsConfigFile(path string) bool {
+	base := filepath.Base(path)
+	for _, c := range configNames {
+		if base == c {
+			return true
+		}
+	}
+	return false
 }

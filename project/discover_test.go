@@ -1,4 +1,4 @@
-package main
+package project
 
 import (
 	"os"
@@ -44,18 +44,18 @@ func projectTree(t *testing.T) string {
 	return dir
 }
 
-func discoverIn(t *testing.T, dir string, d *discoverer, args ...string) (files []string, warnings []string) {
+func discoverIn(t *testing.T, dir string, d *Discoverer, args ...string) (files []string, warnings []string) {
 	t.Helper()
 	old, _ := os.Getwd()
 	if err := os.Chdir(dir); err != nil {
 		t.Fatal(err)
 	}
 	defer func() { _ = os.Chdir(old) }()
-	if d.configs == nil {
-		d.configs = newConfigCache(dir)
+	if d.Configs == nil {
+		d.Configs = NewConfigs(dir)
 	}
-	d.warn = func(s string) { warnings = append(warnings, s) }
-	files, err := d.discover(args)
+	d.Warn = func(s string) { warnings = append(warnings, s) }
+	files, err := d.Discover(args)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func discoverIn(t *testing.T, dir string, d *discoverer, args ...string) (files 
 
 func TestDiscoverRespectsExcludesAndGitignore(t *testing.T) {
 	dir := projectTree(t)
-	files, warnings := discoverIn(t, dir, &discoverer{}, ".")
+	files, warnings := discoverIn(t, dir, &Discoverer{}, ".")
 	want := "pkg/experiments/deep/keep.py pkg/keep_pb2.py pkg/model.py sub/top_only.py tests/test_a.py train.py"
 	if got := strings.Join(files, " "); got != want {
 		t.Errorf("files:\n got %s\nwant %s", got, want)
@@ -77,7 +77,7 @@ func TestDiscoverRespectsExcludesAndGitignore(t *testing.T) {
 	}
 
 	yes, no := true, false
-	files, _ = discoverIn(t, dir, &discoverer{respectGitignore: &no}, ".")
+	files, _ = discoverIn(t, dir, &Discoverer{RespectGitignore: &no}, ".")
 	for _, f := range []string{"build/gen.py", "pkg/model_pb2.py", "secret.py", "top_only.py", "data/cached.py"} {
 		if !contains(files, f) {
 			t.Errorf("--no-respect-gitignore: %s missing from %v", f, files)
@@ -88,27 +88,27 @@ func TestDiscoverRespectsExcludesAndGitignore(t *testing.T) {
 	}
 
 	// Explicit files are linted whatever their name, unless --force-exclude.
-	files, _ = discoverIn(t, dir, &discoverer{}, "bin/run-training", ".venv/lib/site.py", "build/gen.py")
+	files, _ = discoverIn(t, dir, &Discoverer{}, "bin/run-training", ".venv/lib/site.py", "build/gen.py")
 	if strings.Join(files, " ") != "bin/run-training .venv/lib/site.py build/gen.py" {
 		t.Errorf("explicit files: %v", files)
 	}
-	files, _ = discoverIn(t, dir, &discoverer{forceExclude: &yes}, "bin/run-training", ".venv/lib/site.py", "pkg/legacy/old.py", "pkg/experiments/try.py")
+	files, _ = discoverIn(t, dir, &Discoverer{ForceExclude: &yes}, "bin/run-training", ".venv/lib/site.py", "pkg/legacy/old.py", "pkg/experiments/try.py")
 	if strings.Join(files, " ") != "bin/run-training" {
 		t.Errorf("--force-exclude: %v, want only bin/run-training", files)
 	}
 
 	// --exclude replaces the defaults; --extend-exclude adds to them.
-	files, _ = discoverIn(t, dir, &discoverer{exclude: []string{"tests"}, excludeSet: true}, ".")
+	files, _ = discoverIn(t, dir, &Discoverer{Exclude: []string{"tests"}, ExcludeSet: true}, ".")
 	if contains(files, "tests/test_a.py") || !contains(files, ".venv/lib/site.py") || !contains(files, "venv/x.py") {
 		t.Errorf("--exclude tests: %v", files)
 	}
-	files, _ = discoverIn(t, dir, &discoverer{extendExclude: anchor([]string{"tests/*.py", "train*"}, dir)}, ".")
+	files, _ = discoverIn(t, dir, &Discoverer{ExtendExclude: Anchor([]string{"tests/*.py", "train*"}, dir)}, ".")
 	if contains(files, "tests/test_a.py") || contains(files, "train.py") || contains(files, ".venv/lib/site.py") || !contains(files, "pkg/model.py") {
 		t.Errorf("--extend-exclude: %v", files)
 	}
 
 	// Walking a subfolder still applies the .gitignore files above it.
-	files, _ = discoverIn(t, filepath.Join(dir, "pkg"), &discoverer{}, ".")
+	files, _ = discoverIn(t, filepath.Join(dir, "pkg"), &Discoverer{}, ".")
 	if strings.Join(files, " ") != "experiments/deep/keep.py keep_pb2.py model.py" {
 		t.Errorf("walk from pkg/: %v", files)
 	}
@@ -134,7 +134,7 @@ func TestDiscoverOddEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = os.Chmod(locked, 0o755) }()
-	files, warnings := discoverIn(t, dir, &discoverer{}, ".")
+	files, warnings := discoverIn(t, dir, &Discoverer{}, ".")
 	if got := strings.Join(files, " "); got != "a.py alias.py real/b.py" {
 		t.Errorf("files: %s (symlinked folders are not followed, FIFOs are skipped)", got)
 	}

@@ -1,4 +1,4 @@
-package main
+package project
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/fsutil"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -30,12 +31,12 @@ const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a 
 // cacheFormat changes whenever the stored layout does.
 const cacheFormat = 2
 
-// fileCache keeps the findings of each file of a run, keyed by the file's
+// Cache keeps the findings of each file of a run, keyed by the file's
 // path, content, the rules enabled for it and the torchlint build. It is
 // loaded whole at the start of a run and written whole, atomically, at
 // the end, holding the entries that run used; concurrent runs each write
 // a complete file, and a damaged file is ignored and rebuilt.
-type fileCache struct {
+type Cache struct {
 	path  string // the cache file of this build
 	tool  string // identifies the build
 	rules func(path string) string
@@ -67,9 +68,9 @@ type cachedDiagnostic struct {
 
 // toolID identifies this build: its version and the hash of its
 // executable, so that a rebuilt binary never reads another's results.
-func toolID() string {
+func toolID(version string) string {
 	h := sha256.New()
-	h.Write([]byte(versionString()))
+	h.Write([]byte(version))
 	if exe, err := os.Executable(); err == nil {
 		if f, err := os.Open(exe); err == nil {
 			_, _ = io.Copy(h, f)
@@ -79,23 +80,24 @@ func toolID() string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// openCache prepares the cache in dir, creating the folder with its
-// .gitignore and CACHEDIR.TAG; rulesFor names the rules enabled for a
-// file. An unreadable or damaged cache file is ignored.
-func openCache(dir string, rulesFor func(path string) string) (*fileCache, error) {
+// OpenCache prepares the cache in dir, creating the folder with its
+// .gitignore and CACHEDIR.TAG. version is torchlint's version, part of
+// the build's identity; rulesFor names the rules enabled for a file (see
+// RuleKey). An unreadable or damaged cache file is ignored.
+func OpenCache(dir, version string, rulesFor func(path string) string) (*Cache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
 	for name, content := range map[string]string{".gitignore": "# Created by torchlint\n*\n", "CACHEDIR.TAG": cacheTag} {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
-			if err := writeFileAtomic(p, []byte(content), 0o644); err != nil {
+			if err := fsutil.WriteFileAtomic(p, []byte(content), 0o644); err != nil {
 				return nil, fmt.Errorf("cache: %w", err)
 			}
 		}
 	}
-	tool := toolID()
-	c := &fileCache{
+	tool := toolID(version)
+	c := &Cache{
 		path:  filepath.Join(dir, "results-"+tool+".gob"),
 		tool:  tool,
 		rules: rulesFor,
@@ -111,7 +113,7 @@ func openCache(dir string, rulesFor func(path string) string) (*fileCache, error
 	return c, nil
 }
 
-func (c *fileCache) key(path string, src []byte) string {
+func (c *Cache) key(path string, src []byte) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", filepath.ToSlash(path), c.rules(path))
 	h.Write(src)
@@ -119,7 +121,7 @@ func (c *fileCache) key(path string, src []byte) string {
 }
 
 // Get returns the stored findings of path with content src.
-func (c *fileCache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
+func (c *Cache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
 	k := c.key(path, src)
 	c.mu.Lock()
 	e, ok := c.old[k]
@@ -144,7 +146,7 @@ func (c *fileCache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
 }
 
 // Put stores the findings of path with content src.
-func (c *fileCache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
+func (c *Cache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
 	e := cacheEntry{Diags: make([]cachedDiagnostic, 0, len(diags))}
 	for _, d := range diags {
 		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
@@ -156,13 +158,13 @@ func (c *fileCache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
 	c.mu.Unlock()
 }
 
-// save writes the entries this run used or made, atomically.
-func (c *fileCache) save() error {
+// Save writes the entries this run used or made, atomically.
+func (c *Cache) Save() error {
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(cacheFile{Format: cacheFormat, Tool: c.tool, Entries: c.new}); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
-	if err := writeFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
+	if err := fsutil.WriteFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	// Files of other builds are left for `torchlint clean`; keep the
@@ -185,8 +187,8 @@ func modTime(p string) int64 {
 	return 0
 }
 
-// ruleKey names the set of rules enabled for a file, for cache keys.
-func ruleKey(set map[*analyzer.Rule]bool) string {
+// RuleKey names the set of rules enabled for a file, for cache keys.
+func RuleKey(set map[*analyzer.Rule]bool) string {
 	codes := make([]string, 0, len(set))
 	for r := range set {
 		codes = append(codes, r.Code)
@@ -195,46 +197,25 @@ func ruleKey(set map[*analyzer.Rule]bool) string {
 	return strings.Join(codes, ",")
 }
 
-// runClean removes the cache folder: `torchlint clean [--cache-dir DIR]`.
-func runClean(args []string, stdout, stderr io.Writer) int {
-	dir := cacheDirFrom("", args, stderr)
-	if dir == "" {
-		return exitError
-	}
+// RemoveCache removes the cache folder dir, as `torchlint clean` does.
+// It reports false when there is nothing at dir, and refuses a folder
+// without the CACHEDIR.TAG that OpenCache writes.
+func RemoveCache(dir string) (removed bool, err error) {
 	if _, err := os.Stat(filepath.Join(dir, "CACHEDIR.TAG")); err != nil {
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(stdout, "No cache at %s\n", dir)
-			return exitClean
+			return false, nil
 		}
-		fmt.Fprintf(stderr, "torchlint: error: %s is not a torchlint cache (no CACHEDIR.TAG); not removed\n", dir)
-		return exitError
+		return false, fmt.Errorf("%s is not a torchlint cache (no CACHEDIR.TAG); not removed", dir)
 	}
 	if err := os.RemoveAll(dir); err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
+		return false, err
 	}
-	fmt.Fprintf(stdout, "Removed %s\n", dir)
-	return exitClean
+	return true, nil
 }
 
-// cacheDirFrom returns the cache folder: --cache-dir, else
-// TORCHLINT_CACHE_DIR, else .torchlint_cache. args are the clean
-// command's arguments ("" is returned, after an error message, when they
-// are wrong); flag is the check command's --cache-dir.
-func cacheDirFrom(flag string, args []string, stderr io.Writer) string {
-	dir := flag
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--cache-dir" && i+1 < len(args):
-			dir = args[i+1]
-			i++
-		case strings.HasPrefix(a, "--cache-dir="):
-			dir = strings.TrimPrefix(a, "--cache-dir=")
-		default:
-			fmt.Fprintf(stderr, "torchlint: error: clean takes only --cache-dir DIR, not %q\n", a)
-			return ""
-		}
-	}
+// CacheDir returns the cache folder: dir when it is not empty (the
+// --cache-dir flag), else $TORCHLINT_CACHE_DIR, else .torchlint_cache.
+func CacheDir(dir string) string {
 	if dir == "" {
 		dir = os.Getenv("TORCHLINT_CACHE_DIR")
 	}

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func finding(rule *analyzer.Rule, path string, line, col, endLine, endCol int, m
 	}
 }
 
-func render(t *testing.T, write func(w *bytes.Buffer, r *report) error, r *report) string {
+func render(t *testing.T, write func(w *bytes.Buffer, r *Report) error, r *Report) string {
 	t.Helper()
 	if r.Cwd == "" {
 		r.Cwd = filepath.FromSlash("/proj")
@@ -40,12 +40,12 @@ func render(t *testing.T, write func(w *bytes.Buffer, r *report) error, r *repor
 	return buf.String()
 }
 
-func format(name string) func(w *bytes.Buffer, r *report) error {
-	return func(w *bytes.Buffer, r *report) error { return formats[name](w, r) }
+func format(name string) func(w *bytes.Buffer, r *Report) error {
+	return func(w *bytes.Buffer, r *Report) error { return Write(w, name, r) }
 }
 
 func TestGitHubEscaping(t *testing.T) {
-	r := &report{Diagnostics: []analyzer.Diagnostic{
+	r := &Report{Diagnostics: []analyzer.Diagnostic{
 		finding(errorRule, "we:ird,dir/a%b.py", 3, 5, 3, 9, "100% of it\r\nis: a, b", "    x = y"),
 		finding(warnRule, "ok.py", 1, 1, 1, 4, "plain", "abc"),
 	}}
@@ -74,7 +74,7 @@ func TestGitHubMultiLineHasNoColumns(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := render(t, format("github"), &report{Diagnostics: []analyzer.Diagnostic{c.d}})
+			got := render(t, format("github"), &Report{Diagnostics: []analyzer.Diagnostic{c.d}})
 			if got != c.want {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
@@ -96,7 +96,7 @@ type gitlabOut struct {
 	} `json:"location"`
 }
 
-func gitlabIssues(t *testing.T, r *report) []gitlabOut {
+func gitlabIssues(t *testing.T, r *Report) []gitlabOut {
 	t.Helper()
 	var out []gitlabOut
 	if err := json.Unmarshal([]byte(render(t, format("gitlab"), r)), &out); err != nil {
@@ -113,7 +113,7 @@ func TestGitLabReport(t *testing.T) {
 		finding(warnRule, "train/a.py", 7, 20, 7, 33, "accumulates", line), // same line, rule and message
 		finding(errorRule, "train/a.py", 9, 1, 11, 1, "SyntaxError: x", "def f(", ")"),
 	}
-	first := gitlabIssues(t, &report{Diagnostics: diags})
+	first := gitlabIssues(t, &Report{Diagnostics: diags})
 	if len(first) != 3 {
 		t.Fatalf("got %d issues", len(first))
 	}
@@ -139,13 +139,13 @@ func TestGitLabReport(t *testing.T) {
 
 	// The same input gives the same fingerprints, and so does the same
 	// code moved down by ten lines.
-	again := gitlabIssues(t, &report{Diagnostics: diags})
+	again := gitlabIssues(t, &Report{Diagnostics: diags})
 	moved := append([]analyzer.Diagnostic(nil), diags...)
 	for i := range moved {
 		moved[i].Pos.Line += 10
 		moved[i].EndPos.Line += 10
 	}
-	shifted := gitlabIssues(t, &report{Diagnostics: moved})
+	shifted := gitlabIssues(t, &Report{Diagnostics: moved})
 	for i := range first {
 		if again[i].Fingerprint != first[i].Fingerprint || shifted[i].Fingerprint != first[i].Fingerprint {
 			t.Errorf("issue %d: fingerprint %s, again %s, moved %s", i, first[i].Fingerprint, again[i].Fingerprint, shifted[i].Fingerprint)
@@ -155,16 +155,16 @@ func TestGitLabReport(t *testing.T) {
 	// Two identical findings (the same line twice in a file) still differ.
 	dup := []analyzer.Diagnostic{diags[0], diags[0]}
 	dup[1].Pos.Line, dup[1].EndPos.Line = 40, 40
-	if d := gitlabIssues(t, &report{Diagnostics: dup}); d[0].Fingerprint == d[1].Fingerprint {
+	if d := gitlabIssues(t, &Report{Diagnostics: dup}); d[0].Fingerprint == d[1].Fingerprint {
 		t.Error("identical findings share a fingerprint")
 	}
 
 	// Paths are relative to CI_PROJECT_DIR when it is set.
 	t.Setenv("CI_PROJECT_DIR", filepath.FromSlash("/proj/train"))
-	if got := gitlabIssues(t, &report{Diagnostics: diags[:1]}); got[0].Location.Path != "a.py" {
+	if got := gitlabIssues(t, &Report{Diagnostics: diags[:1]}); got[0].Location.Path != "a.py" {
 		t.Errorf("path %q relative to CI_PROJECT_DIR, want a.py", got[0].Location.Path)
 	}
-	if got := render(t, format("gitlab"), &report{}); got != "[]\n" {
+	if got := render(t, format("gitlab"), &Report{}); got != "[]\n" {
 		t.Errorf("no findings: %q", got)
 	}
 }
@@ -204,7 +204,7 @@ func parseJUnit(t *testing.T, s string) junitIn {
 
 func TestJUnitParsesBack(t *testing.T) {
 	msg := `a <b> & "c" 'd' ]]> e` + "\x01"
-	r := &report{Diagnostics: []analyzer.Diagnostic{
+	r := &Report{Diagnostics: []analyzer.Diagnostic{
 		finding(warnRule, "pkg/a.py", 3, 5, 3, 9, msg, "x"),
 		finding(errorRule, "pkg/a.py", 7, 1, 7, 2, "second", "y"),
 		finding(warnRule, "b.py", 1, 2, 1, 3, "third", "z"),
@@ -229,7 +229,7 @@ func TestJUnitParsesBack(t *testing.T) {
 		t.Errorf("test case %+v", c)
 	}
 
-	clean := parseJUnit(t, render(t, format("junit"), &report{}))
+	clean := parseJUnit(t, render(t, format("junit"), &Report{}))
 	if clean.Tests != 1 || clean.Failures != 0 || len(clean.Suites) != 1 || len(clean.Suites[0].Cases) != 1 ||
 		clean.Suites[0].Cases[0].Name != "No errors found" || clean.Suites[0].Cases[0].Failure != nil {
 		t.Errorf("clean run: %+v", clean)
@@ -237,7 +237,7 @@ func TestJUnitParsesBack(t *testing.T) {
 }
 
 func TestPylintAndGrouped(t *testing.T) {
-	r := &report{Diagnostics: []analyzer.Diagnostic{
+	r := &Report{Diagnostics: []analyzer.Diagnostic{
 		finding(warnRule, "a.py", 9, 5, 9, 6, "one\nline", "x"),
 		finding(errorRule, "a.py", 10, 12, 10, 13, "two", "y"),
 		finding(warnRule, "sub/b.py", 2, 1, 2, 2, "three", "z"),
@@ -258,13 +258,13 @@ func TestPylintAndGrouped(t *testing.T) {
 	if got := render(t, format("grouped"), r); got != want {
 		t.Errorf("grouped:\n%s\nwant:\n%s", got, want)
 	}
-	if got := render(t, format("grouped"), &report{}); got != "All checks passed!\n" {
+	if got := render(t, format("grouped"), &Report{}); got != "All checks passed!\n" {
 		t.Errorf("grouped, clean: %q", got)
 	}
 }
 
 func TestJSONLinesMatchesJSON(t *testing.T) {
-	r := &report{Diagnostics: []analyzer.Diagnostic{
+	r := &Report{Diagnostics: []analyzer.Diagnostic{
 		finding(warnRule, "a.py", 1, 1, 1, 2, "<one>", "x"),
 		finding(errorRule, "b.py", 2, 1, 2, 2, "two", "y"),
 	}}
@@ -289,7 +289,7 @@ func TestJSONLinesMatchesJSON(t *testing.T) {
 	if !strings.Contains(lines[0], `"<one>"`) {
 		t.Errorf("HTML-escaped: %s", lines[0])
 	}
-	if got := render(t, format("json-lines"), &report{}); got != "" {
+	if got := render(t, format("json-lines"), &Report{}); got != "" {
 		t.Errorf("no findings: %q", got)
 	}
 }
@@ -311,16 +311,16 @@ func TestSummarySuppressed(t *testing.T) {
 	}
 	cases := []struct {
 		name string
-		r    report
+		r    Report
 		want string
 	}{
-		{"findings and suppressed", report{Diagnostics: three, Suppressed: 2}, "Found 5 errors (2 suppressed, 3 remaining).\n"},
-		{"only suppressed", report{Suppressed: 2}, "All checks passed! (2 suppressed)\n"},
-		{"one suppressed", report{Diagnostics: three[:1], Suppressed: 1}, "Found 2 errors (1 suppressed, 1 remaining).\n"},
-		{"fixed and suppressed", report{FixMode: true, Fixed: 1, Suppressed: 2}, "Found 3 errors (1 fixed, 2 suppressed, 0 remaining).\n"},
-		{"fixed, suppressed, remaining", report{Diagnostics: three, FixMode: true, Fixed: 4, Suppressed: 1}, "Found 8 errors (4 fixed, 1 suppressed, 3 remaining).\n"},
-		{"none suppressed", report{Diagnostics: three}, "Found 3 errors.\n"},
-		{"quiet", report{Diagnostics: three, Suppressed: 2, Quiet: true}, ""},
+		{"findings and suppressed", Report{Diagnostics: three, Suppressed: 2}, "Found 5 errors (2 suppressed, 3 remaining).\n"},
+		{"only suppressed", Report{Suppressed: 2}, "All checks passed! (2 suppressed)\n"},
+		{"one suppressed", Report{Diagnostics: three[:1], Suppressed: 1}, "Found 2 errors (1 suppressed, 1 remaining).\n"},
+		{"fixed and suppressed", Report{FixMode: true, Fixed: 1, Suppressed: 2}, "Found 3 errors (1 fixed, 2 suppressed, 0 remaining).\n"},
+		{"fixed, suppressed, remaining", Report{Diagnostics: three, FixMode: true, Fixed: 4, Suppressed: 1}, "Found 8 errors (4 fixed, 1 suppressed, 3 remaining).\n"},
+		{"none suppressed", Report{Diagnostics: three}, "Found 3 errors.\n"},
+		{"quiet", Report{Diagnostics: three, Suppressed: 2, Quiet: true}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -338,7 +338,7 @@ func TestStatistics(t *testing.T) {
 	safe := &analyzer.Fix{Message: "f", Applicability: analyzer.Safe}
 	unsafe := &analyzer.Fix{Message: "f", Applicability: analyzer.Unsafe}
 	other := &analyzer.Rule{Code: "TL403", Name: "torch-load-without-map-location"}
-	r := &report{}
+	r := &Report{}
 	for i := range 12 {
 		d := finding(warnRule, "a.py", i+1, 1, i+1, 2, "m", "x")
 		if i < 3 {
@@ -356,7 +356,7 @@ func TestStatistics(t *testing.T) {
 	r.Diagnostics = append(r.Diagnostics, d)
 
 	var buf bytes.Buffer
-	if err := writeStatistics(&buf, r, "concise"); err != nil {
+	if err := WriteStatistics(&buf, r, "concise"); err != nil {
 		t.Fatal(err)
 	}
 	want := "12\tTL901\t[-] warn-rule\n" +
@@ -369,7 +369,7 @@ func TestStatistics(t *testing.T) {
 	}
 
 	buf.Reset()
-	if err := writeStatistics(&buf, r, "json"); err != nil {
+	if err := WriteStatistics(&buf, r, "json"); err != nil {
 		t.Fatal(err)
 	}
 	var stats []ruleStats
@@ -392,18 +392,18 @@ func TestStatistics(t *testing.T) {
 		t.Errorf("unsafe fix not counted: %+v", s[2])
 	}
 	buf.Reset()
-	plain := &report{Diagnostics: []analyzer.Diagnostic{finding(warnRule, "a.py", 1, 1, 1, 2, "m", "x")}}
-	if err := writeStatistics(&buf, plain, "full"); err != nil {
+	plain := &Report{Diagnostics: []analyzer.Diagnostic{finding(warnRule, "a.py", 1, 1, 1, 2, "m", "x")}}
+	if err := WriteStatistics(&buf, plain, "full"); err != nil {
 		t.Fatal(err)
 	}
 	if got := buf.String(); got != "1\tTL901\twarn-rule\nFound 1 error.\n" {
 		t.Errorf("no fixes: %q", got)
 	}
 	buf.Reset()
-	if err := writeStatistics(&buf, &report{}, "concise"); err != nil || buf.Len() != 0 {
+	if err := WriteStatistics(&buf, &Report{}, "concise"); err != nil || buf.Len() != 0 {
 		t.Errorf("no findings: %q, %v", buf.String(), err)
 	}
-	if err := writeStatistics(&buf, &report{}, "json"); err != nil || buf.String() != "[]\n" {
+	if err := WriteStatistics(&buf, &Report{}, "json"); err != nil || buf.String() != "[]\n" {
 		t.Errorf("no findings, json: %q, %v", buf.String(), err)
 	}
 }
@@ -411,7 +411,7 @@ func TestStatistics(t *testing.T) {
 func TestColorCodes(t *testing.T) {
 	d := finding(warnRule, "a.py", 2, 3, 2, 5, "msg", "  xy")
 	d.Fix = &analyzer.Fix{Message: "f", Applicability: analyzer.Safe}
-	r := &report{Diagnostics: []analyzer.Diagnostic{d}, Color: true}
+	r := &Report{Diagnostics: []analyzer.Diagnostic{d}, Color: true}
 	got := render(t, format("concise"), r)
 	want := "\x1b[1ma.py\x1b[0m\x1b[36m:\x1b[0m2\x1b[36m:\x1b[0m3\x1b[36m:\x1b[0m \x1b[1;31mTL901\x1b[0m [\x1b[36m*\x1b[0m] msg\n" +
 		"Found 1 error.\n[\x1b[36m*\x1b[0m] 1 fixable with the `--fix` option.\n"
@@ -468,7 +468,7 @@ func TestUseColor(t *testing.T) {
 		{"never, FORCE_COLOR", "never", false, env("FORCE_COLOR", "1"), false},
 	}
 	for _, c := range cases {
-		if got := useColor(c.mode, &buf, c.toFile, c.env); got != c.want {
+		if got := UseColor(c.mode, &buf, c.toFile, c.env); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

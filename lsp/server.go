@@ -1,11 +1,11 @@
-package main
+package lsp
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -17,6 +17,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/project"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -24,25 +25,26 @@ import (
 // document before linting it again.
 const debounce = 250 * time.Millisecond
 
-// lspServer is `torchlint server`: a language server over stdio that
+// server is the language server of `torchlint server`: it
 // lints Python documents as they are opened, edited and saved, and offers
 // their fixes and noqa comments as code actions. It uses go.lsp.dev's
 // protocol types and JSON-RPC connection (with request cancellation).
-type lspServer struct {
+type server struct {
 	conn    jsonrpc2.Conn
 	cwd     string
-	configs *configCache
+	version string
+	configs *project.Configs
 	runner  *analyzer.Runner
 
 	mu       sync.Mutex
-	docs     map[protocol.DocumentURI]*lspDoc
+	docs     map[protocol.DocumentURI]*openDoc
 	shutdown bool
 	exited   chan struct{} // closed by the exit notification
 }
 
-// lspDoc is an open document: its text, version, the findings of its last
+// openDoc is an open document: its text, version, the findings of its last
 // lint, and the timer of a pending one.
-type lspDoc struct {
+type openDoc struct {
 	text    string
 	version int32
 	diags   []analyzer.Diagnostic
@@ -57,23 +59,26 @@ type stdio struct {
 
 func (stdio) Close() error { return nil }
 
-// runServer serves the Language Server Protocol on in and out until the
-// client asks it to exit. It returns 0 after shutdown and exit, 1 when
-// the connection ends without them, as the protocol asks.
-func runServer(args []string, in io.Reader, out, stderr io.Writer) int {
-	for _, a := range args {
-		if a != "--stdio" { // clients such as VS Code's pass --stdio
-			fmt.Fprintf(stderr, "torchlint: error: server takes no arguments but --stdio, not %q\n", a)
-			return exitError
-		}
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
-		return exitError
-	}
+// Options configure a language server.
+type Options struct {
+	// Cwd is the folder whose configuration applies until the client
+	// names a workspace.
+	Cwd string
+	// Version is torchlint's version, told to the client.
+	Version string
+}
+
+// errNoShutdown is Serve's error when the connection ends, or the client
+// exits, without asking the server to shut down first.
+var errNoShutdown = errors.New("the client left without shutdown and exit")
+
+// Serve serves the Language Server Protocol on in and out until the
+// client asks it to exit. It returns nil after shutdown and exit, and an
+// error when the connection ends without them (the protocol then asks
+// for exit status 1).
+func Serve(in io.Reader, out io.Writer, opts Options) error {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{in, out}))
-	s := &lspServer{conn: conn, cwd: cwd, docs: map[protocol.DocumentURI]*lspDoc{}, exited: make(chan struct{})}
+	s := &server{conn: conn, cwd: opts.Cwd, version: opts.Version, docs: map[protocol.DocumentURI]*openDoc{}, exited: make(chan struct{})}
 	s.reset()
 	conn.Go(context.Background(), protocol.Handlers(s.handle))
 	select {
@@ -83,26 +88,26 @@ func runServer(args []string, in io.Reader, out, stderr io.Writer) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.shutdown {
-		return exitClean
+		return nil
 	}
-	return 1
+	return errNoShutdown
 }
 
 // reset reads the configuration afresh, for a new workspace or after a
 // configuration file changed.
-func (s *lspServer) reset() {
-	s.configs = newConfigCache(s.cwd)
+func (s *server) reset() {
+	s.configs = project.NewConfigs(s.cwd)
 	s.runner = analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
 	configs := s.configs
 	s.runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
-		set := fileRules(configs, rules.Selection{}, path)
+		set := configs.RulesFor(rules.Selection{}, path)
 		return func(r *analyzer.Rule) bool { return set[r] }
 	}
 }
 
 // handle answers one message. A panic or a malformed request is answered
 // with an error; the server keeps running.
-func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
+func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = reply(ctx, nil, fmt.Errorf("internal error in %s: %v", req.Method(), p))
@@ -138,7 +143,7 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 				},
 				CodeActionProvider: protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
 			},
-			ServerInfo: &protocol.ServerInfo{Name: "torchlint", Version: versionString()},
+			ServerInfo: &protocol.ServerInfo{Name: "torchlint", Version: s.version},
 		}, nil)
 	case protocol.MethodInitialized:
 		return reply(ctx, nil, nil)
@@ -163,7 +168,7 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 			return err
 		}
 		s.mu.Lock()
-		s.docs[p.TextDocument.URI] = &lspDoc{text: p.TextDocument.Text, version: p.TextDocument.Version}
+		s.docs[p.TextDocument.URI] = &openDoc{text: p.TextDocument.Text, version: p.TextDocument.Version}
 		s.mu.Unlock()
 		s.lint(p.TextDocument.URI)
 		return reply(ctx, nil, nil)
@@ -189,7 +194,7 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 		if !decode(&p) {
 			return err
 		}
-		if name := p.TextDocument.URI.Filename(); isConfigFile(name) {
+		if name := p.TextDocument.URI.Filename(); project.IsConfigFile(name) {
 			s.mu.Lock()
 			s.reset()
 			s.mu.Unlock()
@@ -223,17 +228,8 @@ func (s *lspServer) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 	return nil // notifications the server does not use
 }
 
-func isConfigFile(name string) bool {
-	for _, c := range configNames {
-		if strings.HasSuffix(name, "/"+c) {
-			return true
-		}
-	}
-	return false
-}
-
 // lint lints a document's current text and publishes its findings.
-func (s *lspServer) lint(u protocol.DocumentURI) {
+func (s *server) lint(u protocol.DocumentURI) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil {
@@ -305,7 +301,7 @@ func lspRange(text string, start, end uint32) protocol.Range {
 
 // codeActions offers, for each finding in the requested range, its fix
 // (marked when unsafe) and a `# noqa: CODE` comment.
-func (s *lspServer) codeActions(p protocol.CodeActionParams) []protocol.CodeAction {
+func (s *server) codeActions(p protocol.CodeActionParams) []protocol.CodeAction {
 	s.mu.Lock()
 	d := s.docs[p.TextDocument.URI]
 	var diags []analyzer.Diagnostic

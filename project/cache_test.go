@@ -1,0 +1,156 @@
+package project
+
+import (
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+// testVersion stands for torchlint's version in the cache's identity.
+const testVersion = "0.0.0-test"
+
+const cachedSource = "import torch\nstate = torch.load(\"a.pt\")\nscaler = torch.cuda.amp.GradScaler()  # noqa: TL401\n"
+
+// TestCacheConcurrentRuns runs several checks at once on one cache: every
+// run reports the same findings and the cache stays readable.
+func TestCacheConcurrentRuns(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < 40; i++ {
+		files[filepath.Join("pkg", string(rune('a'+i%26))+strings.Repeat("x", i/26)+".py")] = cachedSource
+	}
+	writeTree(t, dir, files)
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	root, err := filepath.Abs(filepath.Join(dir, "pkg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	outs := make([]string, 6)
+	for i := range outs {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			diags, failures := lintWithCache(t, root, cacheDir)
+			if len(failures) > 0 {
+				t.Errorf("run %d: %v", i, failures)
+			}
+			outs[i] = diags
+		}(i)
+	}
+	wg.Wait()
+	for i := range outs {
+		if outs[i] != outs[0] || !strings.Contains(outs[0], "TL403") {
+			t.Fatalf("run %d differs or is empty:\n%s", i, outs[i])
+		}
+	}
+	if again, _ := lintWithCache(t, root, cacheDir); again != outs[0] {
+		t.Errorf("run after the concurrent ones differs:\n%s", again)
+	}
+}
+
+// lintWithCache lints a folder in-process with a cache, as `check` does,
+// without changing the working directory (which tests share).
+func lintWithCache(t *testing.T, root, cacheDir string) (string, []error) {
+	t.Helper()
+	configs := NewConfigs(root)
+	configs.fixed = defaultSettings(root)
+	cache, err := OpenCache(cacheDir, testVersion, func(string) string { return "default" })
+	if err != nil {
+		t.Error(err)
+		return "", nil
+	}
+	d := &Discoverer{Configs: configs, Warn: func(string) {}}
+	files, err := d.Discover([]string{root})
+	if err != nil {
+		t.Error(err)
+		return "", nil
+	}
+	runner := newDefaultRunner()
+	runner.Cache = cache
+	diags, failures := runner.LintFiles(files)
+	if err := cache.Save(); err != nil {
+		t.Error(err)
+	}
+	var b strings.Builder
+	for _, d := range diags {
+		b.WriteString(filepath.Base(d.Path) + ":" + d.Rule.Code + ":" + d.Message + "\n")
+	}
+	return b.String(), failures
+}
+
+func newDefaultRunner() *analyzer.Runner {
+	enabled, _ := rules.Selection{}.Resolve()
+	return analyzer.NewRunner(enabled, rules.SyntaxError, rules.IOError)
+}
+
+// TestCacheServesStoredFindings plants a finding in the cache under a
+// file's key: the runner must report it instead of linting, and must
+// lint again once the content changes.
+func TestCacheServesStoredFindings(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.py")
+	writeTree(t, dir, map[string]string{"a.py": "x = 1\n"})
+	cache, err := OpenCache(filepath.Join(dir, "c"), testVersion, func(string) string { return "k" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	planted := analyzer.Diagnostic{Rule: rules.ByCode("TL301"), Path: path, Message: "planted", Pos: analyzer.Position{Line: 1, Column: 1}}
+	cache.Put(path, []byte("x = 1\n"), []analyzer.Diagnostic{planted})
+	if err := cache.Save(); err != nil {
+		t.Fatal(err)
+	}
+	cache, err = OpenCache(filepath.Join(dir, "c"), testVersion, func(string) string { return "k" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := newDefaultRunner()
+	runner.Cache = cache
+	diags, _ := runner.LintFile(path)
+	if len(diags) != 1 || diags[0].Message != "planted" {
+		t.Fatalf("cached findings not served: %+v", diags)
+	}
+	writeTree(t, dir, map[string]string{"a.py": "x = 2\n"})
+	if diags, _ := runner.LintFile(path); len(diags) != 0 {
+		t.Errorf("changed file served from the cache: %+v", diags)
+	}
+	other, _ := OpenCache(filepath.Join(dir, "c"), testVersion, func(string) string { return "other rules" })
+	runner.Cache = other
+	writeTree(t, dir, map[string]string{"a.py": "x = 1\n"})
+	if diags, _ := runner.LintFile(path); len(diags) != 0 {
+		t.Errorf("findings served for other settings: %+v", diags)
+	}
+}
+
+func TestCacheDirAndRemoveCache(t *testing.T) {
+	t.Setenv("TORCHLINT_CACHE_DIR", "")
+	if got := CacheDir(""); got != ".torchlint_cache" {
+		t.Errorf("default cache folder %q", got)
+	}
+	t.Setenv("TORCHLINT_CACHE_DIR", "/from/env")
+	if got := CacheDir(""); got != "/from/env" {
+		t.Errorf("TORCHLINT_CACHE_DIR not used: %q", got)
+	}
+	if got := CacheDir("flag"); got != "flag" {
+		t.Errorf("--cache-dir not preferred: %q", got)
+	}
+
+	dir := filepath.Join(t.TempDir(), "cache")
+	if removed, err := RemoveCache(dir); removed || err != nil {
+		t.Errorf("no cache yet: removed %v, %v", removed, err)
+	}
+	if _, err := OpenCache(dir, testVersion, func(string) string { return "" }); err != nil {
+		t.Fatal(err)
+	}
+	if removed, err := RemoveCache(dir); !removed || err != nil {
+		t.Errorf("a cache: removed %v, %v", removed, err)
+	}
+	plain := t.TempDir()
+	if removed, err := RemoveCache(plain); removed || err == nil || !strings.Contains(err.Error(), "not a torchlint cache") {
+		t.Errorf("a folder that is not a cache: removed %v, %v", removed, err)
+	}
+}
