@@ -99,9 +99,13 @@ type moduleClassKey struct{ class NodeID }
 
 func (m *Model) isModuleClass(class NodeID) bool {
 	if m.ClassInherits(class, func(q string) bool {
-		return strings.HasPrefix(q, "torch.nn.") ||
+		if strings.HasPrefix(q, "torch.nn.") ||
 			strings.HasSuffix(q, ".LightningModule") ||
-			(strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel"))
+			(strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel")) {
+			return true
+		}
+		o := m.lookup(q) // a base class defined in another file of the project
+		return o != nil && o.Kind == ObjectClass && o.Module
 	}) {
 		return true
 	}
@@ -140,6 +144,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 	if q := m.QualifiedName(callee); q != "" {
 		if isFunctionalLoss(q) {
 			return CallableLoss
+		}
+		if o := m.lookup(q); o != nil && o.Kind == ObjectInstance && o.Module {
+			return CallableModel // `from models import net`, where models.py has `net = Net()`
 		}
 		return CallableOther
 	}
@@ -302,7 +309,19 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 			return m.instanceOf(args[0], depth+1)
 		}
 		return CallableUnknown
+	case q == "torch.hub.load" || q == "torch.jit.load":
+		return CallableModel
 	case q != "":
+		if o := m.lookup(q); o != nil && o.Kind == ObjectClass {
+			// A class of another file of the project.
+			switch {
+			case o.Module && strings.HasSuffix(last, "Loss"):
+				return CallableLoss
+			case o.Module:
+				return CallableModel
+			}
+			return CallableOther
+		}
 		return CallableUnknown
 	}
 	switch f.Kind(fn) {

@@ -200,10 +200,15 @@ func (m *Model) callCarries(call NodeID) bool {
 		return false
 	}
 	if q != "" {
-		return false
+		o := m.lookup(m.calleeRef(call))
+		return o != nil && o.ReturnsGraph // a function of another file of the project
 	}
 	if def := m.localCallee(call); def != NoNode {
-		return m.ev().returnsGraph[def] || m.returnsGraph(def)
+		if m.ev().returnsGraph[def] || m.returnsGraph(def) {
+			return true
+		}
+		o := m.lookup(m.localRef(def))
+		return o != nil && o.ReturnsGraph
 	}
 	if method != "" {
 		if k, ok := m.calleeKey(f.Field(call, FieldFunction)); ok && m.ev().producers[k.name] {
@@ -353,6 +358,9 @@ func (m *Model) selfCallee(call NodeID) NodeID {
 // returnsGraph reports whether a local function returns a value that
 // carries autograd history.
 func (m *Model) returnsGraph(def NodeID) bool {
+	if m.carries == nil {
+		m.carries = make(map[NodeID]carryState)
+	}
 	if s, ok := m.carries[def]; ok {
 		return s == carryYes
 	}

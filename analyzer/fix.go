@@ -54,6 +54,9 @@ func (p *Pass) ReportFix(node NodeID, message string, fix *Fix) {
 	p.attachFix(fix)
 }
 
+// Fix gives the last reported diagnostic a fix.
+func (p *Pass) Fix(fix *Fix) { p.attachFix(fix) }
+
 // attachFix gives the last reported diagnostic its fix, with the edits
 // sorted and their positions filled in. A fix whose edits overlap or fall
 // outside the file is a bug in its rule and is left out.

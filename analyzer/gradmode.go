@@ -285,6 +285,10 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 	if m.IsLightningEvalHook(def) {
 		return GradDisabled
 	}
+	if o := m.lookup(m.localRef(def)); o != nil && o.GradKnown {
+		// Set by its callers, in this file and others.
+		return o.Grad
+	}
 	m.indexCalls()
 	if m.escapes[def] {
 		// Passed as a value (a callback, a hook, a wrapper handed to an

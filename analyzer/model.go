@@ -32,6 +32,7 @@ type Model struct {
 	callNames         map[NodeID]string
 	gradAt            []int8 // memoized GradModeAt per node, -1 unknown
 	evidence          *evidence
+	facts             Facts // what the rest of the project knows; nil for a file alone
 }
 
 // NewModel builds the semantic model of f.
@@ -101,7 +102,13 @@ func (m *Model) qualified(expr NodeID, depth int) string {
 	case KindIdentifier:
 		b := m.Resolve(expr)
 		if b == nil {
-			if name := f.Text(expr); builtinNames[name] {
+			name := f.Text(expr)
+			if m.facts != nil {
+				if q := m.facts.Star(name); q != "" {
+					return q // bound by `from module import *`
+				}
+			}
+			if builtinNames[name] {
 				return name
 			}
 			return ""

@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Severity is a rule's default level in SARIF and editors.
 type Severity uint8
@@ -71,6 +74,18 @@ type Diagnostic struct {
 	// finding is returned so that it can be counted, but no output shows
 	// it and its fix is never applied.
 	Suppressed bool
+	// Related are other places the finding involves, in this file or
+	// another of the project (the helper a call runs), as SARIF's
+	// relatedLocations.
+	Related []Related
+}
+
+// Related is a place a finding involves besides its own.
+type Related struct {
+	Path    string // relative to the project root, slash-separated
+	Line    int
+	Column  int
+	Message string
 }
 
 const maxSourceLines = 4
@@ -88,6 +103,25 @@ type Pass struct {
 func (p *Pass) Report(node NodeID, message string) {
 	n := p.File.N(node)
 	p.ReportRange(n.Start, n.End, message)
+}
+
+// ReportRelated reports a finding spanning node that involves another
+// place of the project, such as the helper function a call runs.
+func (p *Pass) ReportRelated(node NodeID, message string, related ...Related) {
+	p.Report(node, message)
+	d := &(*p.out)[len(*p.out)-1]
+	d.Related = append(d.Related, related...)
+}
+
+// RelatedSite turns a site of the project's facts into a related
+// location.
+func RelatedSite(s *Site, message string) Related {
+	return Related{Path: s.Path, Line: s.Line, Column: s.Column, Message: message}
+}
+
+// Where names a site for a message: `engine.py:42`.
+func (s *Site) Where() string {
+	return fmt.Sprintf("%s:%d", s.Path, s.Line)
 }
 
 // ReportRange reports a finding over the bytes [start, end).

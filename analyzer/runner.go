@@ -99,14 +99,24 @@ func NewRunner(enabled []*Rule, syntaxRule, ioRule *Rule) *Runner {
 }
 
 // LintSource runs the whole per-file pipeline on src: parse, semantic
-// model, one dispatching walk over the nodes.
+// model, one dispatching walk over the nodes. It sees no other file.
 func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
+	diags, _ := r.Analyze(path, src, nil, false)
+	return diags
+}
+
+// Analyze runs the per-file pipeline on src with what the rest of the
+// project knows (facts; nil for a file alone). With summarize, it also
+// returns what the file tells the rest of its project, from the same
+// parse and computed before the facts are used; the summary is nil for
+// a file that cannot be read or decoded.
+func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) ([]Diagnostic, *Summary) {
 	if !utf8.Valid(src) {
-		return []Diagnostic{r.invalidUTF8(path, src)}
+		return []Diagnostic{r.invalidUTF8(path, src)}, nil
 	}
 	f, err := parseInto(path, src, getNodeBuffer())
 	if err != nil {
-		return []Diagnostic{r.ioDiagnostic(path, err)}
+		return []Diagnostic{r.ioDiagnostic(path, err)}, nil
 	}
 	// Nothing of f outlives this call (diagnostics hold copies), so its
 	// nodes can serve the next file.
@@ -117,6 +127,13 @@ func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
 		out = append(out, newDiagnostic(f, r.syntax, n.Start, n.End, "SyntaxError: "+se.Message))
 	}
 	m := NewModel(f)
+	var sum *Summary
+	if summarize {
+		sum = m.Summarize()
+	}
+	if facts != nil {
+		m.SetFacts(facts)
+	}
 	var enabled func(*Rule) bool
 	if r.RulesFor != nil {
 		enabled = r.RulesFor(path)
@@ -137,7 +154,7 @@ func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
 			}
 		}
 	}
-	return r.applyNoqa(f, m, out, enabled)
+	return r.applyNoqa(f, m, out, enabled), sum
 }
 
 // applyNoqa marks the diagnostics that noqa comments suppress and, when
@@ -213,6 +230,32 @@ func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
 		r.Cache.Put(path, src, diags)
 	}
 	return diags, nil
+}
+
+// ReadSource reads a file to lint, as LintFile does: a file that cannot
+// be read, or is over the size limit, gives the read diagnostic (TL002)
+// to report in its place.
+func (r *Runner) ReadSource(path string) ([]byte, *Diagnostic) {
+	src, err := r.readFile(path)
+	if err != nil {
+		d := r.ioDiagnostic(path, err)
+		return nil, &d
+	}
+	return src, nil
+}
+
+// Summarize returns what a Python file tells the rest of its project,
+// without running any rule; nil for a file that is not UTF-8.
+func (r *Runner) Summarize(path string, src []byte) *Summary {
+	if !utf8.Valid(src) {
+		return nil
+	}
+	f, err := parseInto(path, src, getNodeBuffer())
+	if err != nil {
+		return nil
+	}
+	defer putNodeBuffer(f.Nodes)
+	return NewModel(f).Summarize()
 }
 
 // IsNotebook reports whether path names a Jupyter notebook.

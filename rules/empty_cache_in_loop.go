@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -60,10 +61,14 @@ If fragmentation is the problem, set
 Calling ` + "`empty_cache()`" + ` once at a phase boundary (between training and
 evaluation, between models or experiments) is not reported.
 
+A helper function, in this file or another of the project, that calls
+` + "`empty_cache()`" + ` every time it runs is reported where a per-step loop
+calls it, with the helper's call as a related location.
+
 ## Known problems
 A loop is judged per-step from its body and its iterable in this
-function only; a call inside a helper function that a training loop calls
-each step is not reported.
+function only. A helper is followed through the project's functions,
+not through methods called on objects (` + "`trainer.step()`" + `).
 
 ## References
 - [CUDA semantics: memory management](https://pytorch.org/docs/stable/notes/cuda.html#memory-management)
@@ -73,16 +78,26 @@ each step is not reported.
 
 func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
+	var helper *analyzer.Object
 	if m.CallName(call) != "torch.cuda.empty_cache" {
-		return
+		if helper = m.Lookup(call); helper == nil || helper.Kind != analyzer.ObjectFunction || helper.EmptyCache == nil {
+			return
+		}
 	}
 	loop := m.EnclosingLoop(call)
 	if loop == analyzer.NoNode || !m.Loop(loop).PerStep() || loopsOverModels(m, loop) || onSelectedIterations(m, loop, call) {
 		return
 	}
-	p.Report(call, "`torch.cuda.empty_cache()` runs on every step of this loop: it cannot free memory that live tensors hold, "+
-		"only cached blocks the next step would reuse, so each step pays for cudaFree/cudaMalloc again; "+
-		"remove it, or call it once between phases")
+	const cost = ": it cannot free memory that live tensors hold, " +
+		"only cached blocks the next step would reuse, so each step pays for cudaFree/cudaMalloc again; " +
+		"remove it, or call it once between phases"
+	if helper == nil {
+		p.Report(call, "`torch.cuda.empty_cache()` runs on every step of this loop"+cost)
+		return
+	}
+	p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on every step of this loop, through `%s` (%s)%s",
+		analyzer.Snippet(p.File.Text(call), 40), helper.Site.Text, helper.EmptyCache.Where(), cost),
+		analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
 }
 
 // onSelectedIterations reports whether call runs only on some iterations

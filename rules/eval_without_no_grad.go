@@ -106,7 +106,8 @@ var trainWords = map[string]bool{"train": true, "training": true, "fit": true, "
 
 func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
-	if !m.IsForwardCall(call) || m.GradModeAt(call) != analyzer.GradEnabled {
+	helper := helperForward(m, call)
+	if !m.IsForwardCall(call) && helper == nil || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
 	fn := m.ScopeNode(call)
@@ -123,9 +124,35 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if fn != analyzer.Root && isEvalName(m.FunctionName(fn)) {
 		fix = noGradDecoratorFix(m, fn)
 	}
-	p.ReportFix(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s: autograd records the graph and keeps "+
-		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` "+
-		"(or `torch.inference_mode()`)", analyzer.Snippet(f.Text(call), 40), where), fix)
+	const cost = ": autograd records the graph and keeps " +
+		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` " +
+		"(or `torch.inference_mode()`)"
+	if helper == nil || m.IsForwardCall(call) {
+		p.ReportFix(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s%s", analyzer.Snippet(f.Text(call), 40), where, cost), fix)
+		return
+	}
+	p.ReportRelated(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s, through `%s` (%s), which runs `%s`%s",
+		analyzer.Snippet(f.Text(call), 40), where, helper.Site.Text, helper.Forward.Where(), helper.Forward.Text, cost),
+		analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
+	if fix != nil {
+		p.Fix(fix)
+	}
+}
+
+// helperForward returns the project function a call runs when that
+// function runs a forward pass in its caller's grad mode, itself or
+// through what it calls; nil otherwise. A helper named as evaluation is
+// reported in its own body instead.
+func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
+	o := m.Lookup(call)
+	if o == nil || o.Kind != analyzer.ObjectFunction || o.Forward == nil {
+		return nil
+	}
+	name := o.Site.Text[strings.LastIndexByte(o.Site.Text, '.')+1:]
+	if isEvalName(name) {
+		return nil
+	}
+	return o
 }
 
 // noGradDecoratorFix decorates an evaluation function with
@@ -194,7 +221,7 @@ func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
 			}
 			return
 		}
-		if (named || evalOn) && m.IsForwardCall(id) && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
+		if (named || evalOn) && (m.IsForwardCall(id) || helperForward(m, id) != nil) && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
 			first = id
 		}
 	})

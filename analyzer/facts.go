@@ -1,0 +1,490 @@
+package analyzer
+
+import (
+	"strings"
+)
+
+// Facts across files. Each file, once parsed, yields a Summary: what
+// other files may need to know of it (its imports and re-exports, its
+// classes and their bases, and per function its grad mode, what it
+// returns, whether it runs a forward pass or empties the CUDA cache, and
+// which functions it calls in which grad mode). The project layer
+// resolves the summaries of a whole project over its import graph and
+// hands each file a Facts value; analyzer never sees another file
+// otherwise.
+//
+// Names in summaries and lookups are refs: a qualified name as the file
+// resolves it ("models.Classifier", ".engine.run_batch" for a relative
+// import), or a definition of the file itself, "#name" or "#Class.name".
+
+// Summary is what one file tells the rest of its project.
+type Summary struct {
+	// Bindings maps the module-level names that refer to something
+	// elsewhere (imports, aliases such as `Net = ResNet`) to their refs.
+	Bindings map[string]string `json:"bindings,omitempty"`
+	// Stars are the modules the file star-imports, as written.
+	Stars []string `json:"stars,omitempty"`
+	// All is the file's literal __all__, if it has one.
+	All []string `json:"all,omitempty"`
+	// Instances maps module-level names bound to a call (`net = Net()`)
+	// to the ref of what was called.
+	Instances map[string]string `json:"instances,omitempty"`
+	Classes   []ClassSummary    `json:"classes,omitempty"`
+	Funcs     []FuncSummary     `json:"funcs,omitempty"`
+	// Calls are the calls of refs, from module level and from the
+	// summarized functions.
+	Calls []CallSummary `json:"calls,omitempty"`
+	// Escapes are refs used other than by calling them (passed as a
+	// callback): their grad mode is set where they are finally called.
+	Escapes []string `json:"escapes,omitempty"`
+}
+
+// ClassSummary describes a module-level class.
+type ClassSummary struct {
+	Name  string   `json:"name"`
+	Line  int      `json:"line"`
+	Bases []string `json:"bases,omitempty"` // refs
+	// Module is set when this file alone shows the class is an nn.Module.
+	Module bool `json:"module,omitempty"`
+}
+
+// FuncSummary describes a module-level function or a method of a
+// module-level class.
+type FuncSummary struct {
+	Name string `json:"name"` // "f" or "Class.f"
+	Line int    `json:"line"`
+	// Grad is the mode a decorator or a framework sets for the body;
+	// GradSet says whether one does.
+	Grad    GradMode `json:"grad,omitempty"`
+	GradSet bool     `json:"grad_set,omitempty"`
+	// Escapes is set when the file uses the function other than by
+	// calling it.
+	Escapes bool `json:"escapes,omitempty"`
+	// ReturnsGraph is set when the file alone shows the function returns
+	// a value with autograd history; Returns are the refs whose results
+	// it returns, for what other files show.
+	ReturnsGraph bool     `json:"returns_graph,omitempty"`
+	Returns      []string `json:"returns,omitempty"`
+	// Forward is the first forward pass the body runs in the grad mode
+	// of its callers; EmptyCache the first torch.cuda.empty_cache() it
+	// calls on every run.
+	Forward    *Site `json:"forward,omitempty"`
+	EmptyCache *Site `json:"empty_cache,omitempty"`
+}
+
+// CallSummary is one call of a ref.
+type CallSummary struct {
+	Callee string `json:"callee"`
+	Caller string `json:"caller,omitempty"` // the summarized function it is in; "" at module level
+	Line   int    `json:"line"`
+	// Grad is the mode the caller's own code sets at the call; Inherit
+	// says it sets none, so the call runs in the caller's mode.
+	Grad    GradMode `json:"grad,omitempty"`
+	Inherit bool     `json:"inherit,omitempty"`
+	// Always is set when the call runs on every run of its caller (not
+	// under an if, a try or a loop's else).
+	Always bool `json:"always,omitempty"`
+}
+
+// Site is a place in a file, with the code there, for messages and
+// related locations.
+type Site struct {
+	Path   string `json:"path,omitempty"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Text   string `json:"text"`
+}
+
+// Object is what the project knows of the target of a ref.
+type Object struct {
+	Kind ObjectKind
+	Site Site // where it is defined
+	// Module: a class that is an nn.Module, or a module-level instance of
+	// one.
+	Module bool
+	// ReturnsGraph: a function whose result carries autograd history.
+	ReturnsGraph bool
+	// Grad is the mode a function's body runs in, as its decorators or
+	// every one of its callers in the project set it; GradKnown says
+	// whether they do.
+	Grad      GradMode
+	GradKnown bool
+	// Forward: a forward pass the function runs, itself or through the
+	// functions it calls, in its callers' grad mode.
+	Forward *Site
+	// EmptyCache: a torch.cuda.empty_cache() it calls on every run,
+	// itself or through the functions it calls.
+	EmptyCache *Site
+}
+
+// ObjectKind says what a ref names.
+type ObjectKind uint8
+
+// The kinds of object facts describe.
+const (
+	ObjectFunction ObjectKind = iota + 1
+	ObjectClass
+	ObjectInstance
+)
+
+// Facts answers a file's questions about the rest of its project. The
+// answers must not depend on the order of the questions, so that the
+// project layer can record them and tell when a file's findings are out
+// of date.
+type Facts interface {
+	// Lookup returns what the project knows of the object ref names, or
+	// nil when ref is not defined in the project.
+	Lookup(ref string) *Object
+	// Star returns the ref a name bound by the file's star imports
+	// refers to, or "".
+	Star(name string) string
+}
+
+// SetFacts hands the model what the rest of the project knows. It must be
+// called before any rule asks anything.
+// What the model worked out before (a summary) is computed afresh.
+func (m *Model) SetFacts(facts Facts) {
+	m.facts = facts
+	m.funcGrad, m.carries, m.memo, m.callNames, m.gradAt, m.evidence = nil, nil, nil, nil, nil, nil
+}
+
+// lookup asks the project about a ref; nil without facts.
+func (m *Model) lookup(ref string) *Object {
+	if m.facts == nil || ref == "" {
+		return nil
+	}
+	return m.facts.Lookup(ref)
+}
+
+// Lookup returns what the project knows of the object a call calls, or
+// nil: an imported function or class, or a function of this file.
+func (m *Model) Lookup(call NodeID) *Object {
+	if m.facts == nil {
+		return nil
+	}
+	return m.lookup(m.calleeRef(call))
+}
+
+// localRef returns the ref of a module-level function or class, or of a
+// method of a module-level class, defined by def; "" for anything else.
+func (m *Model) localRef(def NodeID) string {
+	f := m.File
+	name := f.Text(f.Field(def, FieldName))
+	s := m.scopeOf[def]
+	if s == 0 {
+		return "#" + name
+	}
+	class := m.EnclosingClass(def)
+	if class != NoNode && m.scopeOf[class] == 0 && m.defScope[class] == s {
+		return "#" + f.Text(f.Field(class, FieldName)) + "." + name
+	}
+	return ""
+}
+
+// calleeRef returns the ref of what a call calls, or "".
+func (m *Model) calleeRef(call NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		if b := m.Resolve(fn); b != nil && (b.Kind == BindFunction || b.Kind == BindClass) {
+			return m.localRef(b.Stmt)
+		}
+	case KindAttribute:
+		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
+			if def := m.methodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute))); def != NoNode {
+				return m.localRef(def)
+			}
+			return ""
+		}
+	}
+	q := m.QualifiedName(fn)
+	if q == "" || isLibraryName(q) {
+		return ""
+	}
+	return q
+}
+
+// isLibraryName reports whether a qualified name is one of the libraries
+// whose behaviour the model knows, or a builtin: no project defines it.
+func isLibraryName(q string) bool {
+	if !strings.Contains(q, ".") {
+		return builtinNames[q]
+	}
+	root := q[:strings.IndexByte(q, '.')]
+	switch root {
+	case "torch", "numpy", "math", "os", "sys", "re", "json", "time", "logging", "typing", "collections",
+		"functools", "itertools", "random", "copy", "pathlib", "torchvision", "transformers", "timm":
+		return true
+	}
+	return false
+}
+
+// Summarize returns what this file tells the rest of its project. It is
+// computed from the file alone: call it before SetFacts.
+func (m *Model) Summarize() *Summary {
+	f := m.File
+	s := &Summary{}
+	m.indexCalls()
+	for i := range m.binds {
+		b := &m.binds[i]
+		if b.Scope != 0 {
+			continue
+		}
+		name := f.Text(b.Name)
+		switch b.Kind {
+		case BindImport:
+			setRef(&s.Bindings, name, b.Qualified)
+		case BindAssign:
+			if b.Unpacked {
+				continue
+			}
+			v := f.Unparen(b.Value)
+			switch f.Kind(v) {
+			case KindIdentifier, KindAttribute:
+				if r := m.valueRef(v); r != "" {
+					setRef(&s.Bindings, name, r)
+				}
+			case KindCall:
+				if r := m.calleeRef(v); r != "" {
+					setRef(&s.Instances, name, r)
+				}
+			case KindList, KindTuple:
+				if name == "__all__" {
+					s.All = stringElements(f, v)
+				}
+			}
+		}
+	}
+	f.Children(Root, func(c NodeID) bool {
+		if f.Kind(c) == KindImportFromStatement {
+			star := false
+			f.Children(c, func(k NodeID) bool {
+				star = star || f.Kind(k) == KindWildcardImport
+				return !star
+			})
+			if star {
+				s.Stars = append(s.Stars, dotted(f, f.Field(c, FieldModuleName)))
+			}
+		}
+		return true
+	})
+	funcIndex := map[NodeID]int{}
+	for i := range m.binds {
+		b := &m.binds[i]
+		switch b.Kind {
+		case BindClass:
+			if b.Scope == 0 {
+				s.Classes = append(s.Classes, m.summarizeClass(b.Stmt))
+			}
+		case BindFunction:
+			if ref := m.localRef(b.Stmt); ref != "" {
+				if _, dup := funcIndex[b.Stmt]; !dup {
+					funcIndex[b.Stmt] = len(s.Funcs)
+					s.Funcs = append(s.Funcs, m.summarizeFunc(b.Stmt, ref[1:]))
+				}
+			}
+		}
+	}
+	m.summarizeUses(s, funcIndex)
+	return s
+}
+
+func setRef(mp *map[string]string, k, v string) {
+	if *mp == nil {
+		*mp = map[string]string{}
+	}
+	(*mp)[k] = v
+}
+
+// valueRef returns the ref a name or attribute chain refers to.
+func (m *Model) valueRef(v NodeID) string {
+	f := m.File
+	if f.Kind(v) == KindIdentifier {
+		if b := m.Resolve(v); b != nil && (b.Kind == BindFunction || b.Kind == BindClass) {
+			return m.localRef(b.Stmt)
+		}
+	}
+	return m.QualifiedName(v)
+}
+
+func stringElements(f *File, list NodeID) []string {
+	var out []string
+	f.Children(list, func(c NodeID) bool {
+		if f.Kind(c) == KindString {
+			out = append(out, strings.Trim(f.Text(c), `"'`))
+		}
+		return true
+	})
+	return out
+}
+
+func (m *Model) summarizeClass(class NodeID) ClassSummary {
+	f := m.File
+	cs := ClassSummary{Name: f.Text(f.Field(class, FieldName)), Line: f.Position(f.N(class).Start).Line}
+	for _, b := range m.ClassBases(class) {
+		if r := m.valueRef(f.Unparen(b)); r != "" {
+			cs.Bases = append(cs.Bases, r)
+		}
+	}
+	cs.Module = m.IsModuleClass(class)
+	return cs
+}
+
+func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
+	f := m.File
+	fs := FuncSummary{Name: name, Line: f.Position(f.N(def).Start).Line, Escapes: m.escapes[def]}
+	for _, d := range m.Decorators(def) {
+		if g, ok := m.gradSwitch(d); ok {
+			fs.Grad, fs.GradSet = g, true
+			break
+		}
+	}
+	if !fs.GradSet && m.IsLightningEvalHook(def) {
+		fs.Grad, fs.GradSet = GradDisabled, true
+	}
+	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
+	needsGrad := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		switch f.Kind(id) {
+		case KindReturnStatement:
+			if m.EnclosingFunction(id) == def {
+				if v := f.Unparen(f.FirstChild(id)); f.Kind(v) == KindCall {
+					if r := m.calleeRef(v); r != "" {
+						fs.Returns = append(fs.Returns, r)
+					}
+				}
+			}
+		case KindCall:
+			if m.ScopeNode(id) != def {
+				return
+			}
+			q := m.CallName(id)
+			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" {
+				needsGrad = true
+			}
+			if fs.Forward == nil && !fs.GradSet && m.IsForwardCall(id) {
+				if _, decided := m.localGradMode(id); !decided {
+					fs.Forward = m.site(id)
+				}
+			}
+			if fs.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode {
+				// In a loop of its own, the helper is reported there.
+				fs.EmptyCache = m.site(id)
+			}
+		}
+	})
+	if needsGrad {
+		// Saliency maps, adversarial examples, test-time training: its
+		// forward pass is there to be back-propagated.
+		fs.Forward = nil
+	}
+	return fs
+}
+
+// summarizeUses records the calls of refs and the refs used as values.
+func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
+	f := m.File
+	escaped := map[string]bool{}
+	for i := range f.Nodes {
+		id := NodeID(i)
+		switch f.Nodes[i].Kind {
+		case KindCall:
+			ref := m.calleeRef(id)
+			if ref == "" || strings.HasPrefix(ref, "#") && !strings.Contains(ref, ".") && m.isClassRef(id) {
+				continue
+			}
+			cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line}
+			fn := m.EnclosingFunction(id)
+			if _, ok := funcs[fn]; ok {
+				cs.Caller = m.localRef(fn)[1:]
+				if g, decided := m.localGradMode(id); decided {
+					cs.Grad = g
+				} else {
+					cs.Inherit = true
+				}
+			} else {
+				// Module level, or a nested function or lambda, whose
+				// mode this file alone decides.
+				cs.Grad = m.GradModeAt(id)
+				fn = Root
+			}
+			cs.Always = m.always(id, fn)
+			s.Calls = append(s.Calls, cs)
+		case KindIdentifier, KindAttribute:
+			if fl := f.N(id).Field; fl == FieldFunction || fl == FieldAttribute || fl == FieldName || fl == FieldObject {
+				continue
+			}
+			if k := f.Kind(f.Parent(id)); k == KindDottedName || k == KindAliasedImport || k == KindImportFromStatement ||
+				k == KindImportStatement || k == KindDecorator || k == KindKeywordArgument && f.N(id).Field == FieldName {
+				continue
+			}
+			if b := m.Resolve(id); f.Kind(id) == KindIdentifier && (b == nil || b.Kind != BindImport) {
+				continue
+			}
+			if q := m.QualifiedName(id); q != "" && !isLibraryName(q) && !escaped[q] {
+				escaped[q] = true
+				s.Escapes = append(s.Escapes, q)
+			}
+		}
+	}
+}
+
+// isClassRef reports whether a call constructs a class of this file.
+func (m *Model) isClassRef(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	b := m.Resolve(fn)
+	return f.Kind(fn) == KindIdentifier && b != nil && b.Kind == BindClass
+}
+
+// site returns the Site of a node.
+func (m *Model) site(id NodeID) *Site {
+	f := m.File
+	p := f.Position(f.N(id).Start)
+	return &Site{Line: p.Line, Column: p.Column, Text: Snippet(f.Text(id), 40)}
+}
+
+// localGradMode returns the grad mode that the code of id's own function
+// sets at id, and whether it sets one; at module level, the mode is
+// always decided (enabled unless switched).
+func (m *Model) localGradMode(id NodeID) (GradMode, bool) {
+	f := m.File
+	for x := id; ; {
+		p := f.Parent(x)
+		if p == NoNode {
+			return GradEnabled, true
+		}
+		switch f.Kind(p) {
+		case KindFunctionDefinition:
+			if f.N(x).Field == FieldBody {
+				return GradEnabled, false
+			}
+		case KindLambda, KindClassDefinition:
+			return GradEnabled, false
+		default:
+			if g, ok := m.decideGradMode(p, x); ok {
+				return g, true
+			}
+		}
+		x = p
+	}
+}
+
+// always reports whether id runs on every run of the function (or
+// module) outer: no if, try, match, loop or boolean operator between
+// them. A loop's body runs on every iteration, which a loop in the
+// caller cares about, so loops count as always.
+func (m *Model) always(id, outer NodeID) bool {
+	f := m.File
+	for x := id; x != outer && x != NoNode; x = f.Parent(x) {
+		switch f.Kind(x) {
+		case KindIfStatement, KindTryStatement, KindBooleanOperator, KindConditionalExpression, KindLambda,
+			KindFunctionDefinition, KindElseClause, KindElifClause, KindExceptClause:
+			if x != id {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,101 @@
+package project
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// graphOf summarizes every file of a fixture project and solves it.
+func graphOf(t *testing.T, name string) (*Graph, string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join(projectsDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := projectFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newLinter(t).Runner
+	g := NewGraph(root, nil)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Add(f, r.Summarize(f, src))
+	}
+	g.Solve()
+	return g, root
+}
+
+func TestGraphResolvesAndSolves(t *testing.T) {
+	g, root := graphOf(t, "classic")
+	train := g.Facts(filepath.Join(root, "train.py"))
+	cases := []struct {
+		ref   string
+		check func(o *analyzer.Object) bool
+		what  string
+	}{
+		{"models.Classifier", func(o *analyzer.Object) bool {
+			return o != nil && o.Kind == analyzer.ObjectClass && o.Module && o.Site.Path == "models/classifier.py"
+		}, "a module through Base, in another file, re-exported by models/__init__.py"},
+		{"models.FocalLoss", func(o *analyzer.Object) bool { return o != nil && o.Module },
+			"a module brought in by a star import that __all__ lists"},
+		{"models._Hidden", func(o *analyzer.Object) bool { return o == nil }, "left out of the star import by __all__"},
+		{"models.classifier.Tokenizer", func(o *analyzer.Object) bool { return o != nil && !o.Module },
+			"a class that is not a module"},
+		{"engine.predict", func(o *analyzer.Object) bool {
+			return o != nil && o.GradKnown && o.Grad == analyzer.GradDisabled
+		}, "every caller, in train.py and infer.py, disables grad"},
+		{"engine.run_batch", func(o *analyzer.Object) bool {
+			return o != nil && o.GradKnown && o.Grad == analyzer.GradEnabled && o.Forward != nil && o.ReturnsGraph
+		}, "called with grad enabled; runs and returns a forward pass"},
+		{"engine.saliency", func(o *analyzer.Object) bool { return o != nil && o.Forward == nil },
+			"needs gradients: its forward pass is not one to disable"},
+		{"engine.step_fn", func(o *analyzer.Object) bool {
+			return o != nil && o.EmptyCache != nil && o.EmptyCache.Path == "engine.py" && o.EmptyCache.Line == 18
+		}, "empties the cache on every call"},
+		{"engine.maybe_clear", func(o *analyzer.Object) bool { return o != nil && o.EmptyCache == nil },
+			"empties the cache only under a condition"},
+		{"engine.accuracy", func(o *analyzer.Object) bool { return o != nil && !o.ReturnsGraph },
+			"a metric of argmax results"},
+		{"nowhere.thing", func(o *analyzer.Object) bool { return o == nil }, "outside the project"},
+	}
+	for _, c := range cases {
+		if o := train.Lookup(c.ref); !c.check(o) {
+			t.Errorf("Lookup(%q) = %+v: want %s", c.ref, o, c.what)
+		}
+	}
+	star := g.Facts(filepath.Join(root, "star_only.py"))
+	if q := star.Star("torch"); q != "torch" {
+		t.Errorf(`Star("torch") = %q, want "torch" (utils.py imports it)`, q)
+	}
+	if q := star.Star("set_seed"); q != "utils.set_seed" {
+		t.Errorf(`Star("set_seed") = %q, want "utils.set_seed"`, q)
+	}
+	if len(star.Asked) != 2 {
+		t.Errorf("recorded %d questions, want 2", len(star.Asked))
+	}
+	if star.Stale(star.Asked) {
+		t.Error("the same answers are reported stale")
+	}
+	if !star.Stale(map[string]string{"Storch": "numpy"}) {
+		t.Error("a changed answer is not reported stale")
+	}
+}
+
+func TestGraphRelativeAndSrcImports(t *testing.T) {
+	g, root := graphOf(t, "srclayout")
+	rollout := g.Facts(filepath.Join(root, "src", "rlkit", "agents", "rollout.py"))
+	if o := rollout.Lookup("..agents.Policy"); o == nil || !o.Module {
+		t.Errorf("..agents.Policy from rollout.py = %+v, want the module class of nets.py", o)
+	}
+	run := g.Facts(filepath.Join(root, "scripts", "run.py"))
+	if o := run.Lookup("rlkit.agents.Policy"); o == nil || !o.Module || o.Site.Path != "src/rlkit/agents/nets.py" {
+		t.Errorf("rlkit.agents.Policy from scripts/run.py = %+v, want nets.py's Policy through src/", o)
+	}
+}

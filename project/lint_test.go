@@ -1,0 +1,143 @@
+package project
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+var (
+	wantComment = regexp.MustCompile(`#\s*want:\s*(.*)$`)
+	wantItem    = regexp.MustCompile(`(TL\d{3})(?:\s+"((?:[^"\\]|\\.)*)")?`)
+)
+
+type want struct {
+	file, code string
+	line       int
+	re         *regexp.Regexp
+}
+
+const projectsDir = "../testdata/python/projects"
+
+func projectFiles(root string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".py") {
+			out = append(out, p)
+		}
+		return err
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+func newLinter(t *testing.T) *Linter {
+	t.Helper()
+	enabled, err := rules.ResolveLayers(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyzer.NewRunner(enabled, rules.SyntaxError, rules.IOError)
+	return &Linter{Runner: r, Files: projectFiles}
+}
+
+func key(d analyzer.Diagnostic) string {
+	return fmt.Sprintf("%s:%d:%d: %s %s", filepath.ToSlash(d.Path), d.Pos.Line, d.Pos.Column, d.Rule.Code, d.Message)
+}
+
+func keys(ds []analyzer.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, key(d))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestProjects lints each project of testdata/python/projects whole and
+// file by file: both must give the same findings, and exactly those the
+// `# want:` comments expect.
+func TestProjects(t *testing.T) {
+	entries, err := os.ReadDir(projectsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		root := filepath.Join(projectsDir, e.Name())
+		t.Run(e.Name(), func(t *testing.T) {
+			files, err := projectFiles(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, errs := newLinter(t).Lint(files, nil)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			checkWants(t, files, whole)
+			var alone []analyzer.Diagnostic
+			for _, f := range files {
+				d, errs := newLinter(t).Lint([]string{f}, nil)
+				if len(errs) > 0 {
+					t.Fatal(errs)
+				}
+				alone = append(alone, d...)
+			}
+			if w, a := strings.Join(keys(whole), "\n"), strings.Join(keys(alone), "\n"); w != a {
+				t.Errorf("linted file by file, findings differ from the whole project's:\nwhole:\n%s\nalone:\n%s", w, a)
+			}
+		})
+	}
+}
+
+func checkWants(t *testing.T, files []string, diags []analyzer.Diagnostic) {
+	t.Helper()
+	var wants []want
+	for _, f := range files {
+		fh, err := os.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		for line := 1; sc.Scan(); line++ {
+			m := wantComment.FindStringSubmatch(sc.Text())
+			if m == nil {
+				continue
+			}
+			for _, it := range wantItem.FindAllStringSubmatch(m[1], -1) {
+				w := want{file: f, code: it[1], line: line}
+				if it[2] != "" {
+					w.re = regexp.MustCompile(it[2])
+				}
+				wants = append(wants, w)
+			}
+		}
+		_ = fh.Close()
+	}
+	used := make([]bool, len(diags))
+	for _, w := range wants {
+		found := false
+		for i, d := range diags {
+			if !used[i] && d.Path == w.file && d.Pos.Line == w.line && d.Rule.Code == w.code && (w.re == nil || w.re.MatchString(d.Message)) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			t.Errorf("%s:%d: want %s %v, not reported", w.file, w.line, w.code, w.re)
+		}
+	}
+	for i, d := range diags {
+		if !used[i] {
+			t.Errorf("unexpected %s", key(d))
+		}
+	}
+}

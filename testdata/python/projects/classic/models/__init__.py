@@ -1,0 +1,2 @@
+from .classifier import Classifier
+from .losses import *

@@ -1,0 +1,6 @@
+"""torch is bound only by the star import."""
+from utils import *
+
+
+def restore(path):
+    return torch.load(path)  # want: TL403

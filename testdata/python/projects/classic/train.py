@@ -1,0 +1,55 @@
+import torch
+
+from engine import accuracy, compute_loss, maybe_clear, predict, run_batch, saliency, step_fn
+from models import Classifier, FocalLoss
+from models.classifier import Tokenizer
+from utils import *
+
+
+def evaluate(clf, loader):
+    clf.eval()
+    outs = []
+    for x, _ in loader:
+        outs.append(run_batch(clf, x))  # want: TL102 TL201 "through `run_batch` \(engine.py:7\)"
+    return outs
+
+
+def evaluate_saliency(clf, loader):
+    clf.eval()
+    maps = []
+    for x, _ in loader:
+        maps.append(saliency(clf, x).detach())  # ok: the helper needs gradients
+    return maps
+
+
+def evaluate_quiet(clf, loader):
+    clf.eval()
+    with torch.no_grad():
+        return [predict(clf, x) for x, _ in loader]  # ok: grad disabled at the call
+
+
+def train(loader, opt):
+    net = Classifier()
+    crit = FocalLoss()
+    total = 0
+    acc = 0
+    for step, (x, y) in enumerate(loader):
+        step_fn(net, x, opt)  # want: TL301 "through `step_fn` \(engine.py:18\)"
+        maybe_clear(step)  # ok: the helper empties the cache only every 100 steps
+        total += compute_loss(net, x, y)  # want: TL101 "never back-propagated"
+        with torch.no_grad():
+            acc += accuracy(net(x), y)  # ok: grad disabled
+        loss = crit(net(x), y)
+        loss.backward()
+        opt.step()
+    return total, acc
+
+
+def evaluate_tokens(texts):
+    tok = Tokenizer()
+    return [tok(t) for t in texts]  # ok: a class of another file that is not a module
+
+
+def load(path):
+    set_seed(0)
+    return torch.load(path)  # want: TL403

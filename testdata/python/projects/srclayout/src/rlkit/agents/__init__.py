@@ -1,0 +1,3 @@
+from .nets import Policy
+
+__all__ = ["Policy"]
