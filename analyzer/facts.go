@@ -89,7 +89,8 @@ type CallSummary struct {
 // Site is a place in a file, with the code there, for messages and
 // related locations.
 type Site struct {
-	Path   string `json:"path,omitempty"`
+	Path   string `json:"path,omitempty"` // relative to the project root, for messages
+	Abs    string `json:"abs,omitempty"`  // the file's absolute path
 	Line   int    `json:"line"`
 	Column int    `json:"column"`
 	Text   string `json:"text"`

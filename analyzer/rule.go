@@ -82,7 +82,7 @@ type Diagnostic struct {
 
 // Related is a place a finding involves besides its own.
 type Related struct {
-	Path    string // relative to the project root, slash-separated
+	Path    string // the file, absolute when known
 	Line    int
 	Column  int
 	Message string
@@ -116,7 +116,11 @@ func (p *Pass) ReportRelated(node NodeID, message string, related ...Related) {
 // RelatedSite turns a site of the project's facts into a related
 // location.
 func RelatedSite(s *Site, message string) Related {
-	return Related{Path: s.Path, Line: s.Line, Column: s.Column, Message: message}
+	p := s.Abs
+	if p == "" {
+		p = s.Path
+	}
+	return Related{Path: p, Line: s.Line, Column: s.Column, Message: message}
 }
 
 // Where names a site for a message: `engine.py:42`.

@@ -64,6 +64,9 @@ type Runner struct {
 	MaxFileSize int64
 	// Cache, when set, keeps the findings of files that did not change.
 	Cache Cache
+	// Facts, when set, gives LintSource (and so the fixes) what the rest
+	// of each file's project knows.
+	Facts func(path string) Facts
 	// RulesFor, when set, narrows the rules run on one file (per-file
 	// configuration and ignores): a rule it returns false for is not run
 	// there. The runner's own diagnostics are always on.
@@ -99,9 +102,14 @@ func NewRunner(enabled []*Rule, syntaxRule, ioRule *Rule) *Runner {
 }
 
 // LintSource runs the whole per-file pipeline on src: parse, semantic
-// model, one dispatching walk over the nodes. It sees no other file.
+// model, one dispatching walk over the nodes. It sees other files only
+// through r.Facts.
 func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
-	diags, _ := r.Analyze(path, src, nil, false)
+	var facts Facts
+	if r.Facts != nil {
+		facts = r.Facts(path)
+	}
+	diags, _ := r.Analyze(path, src, facts, false)
 	return diags
 }
 

@@ -29,7 +29,7 @@ const defaultCacheDir = ".torchlint_cache"
 const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by torchlint.\n# For information about cache directory tags see https://bford.info/cachedir/\n"
 
 // cacheFormat changes whenever the stored layout does.
-const cacheFormat = 2
+const cacheFormat = 3
 
 // Cache keeps the findings of each file of a run, keyed by the file's
 // path, content, the rules enabled for it and the torchlint build. It is
@@ -54,6 +54,12 @@ type cacheFile struct {
 
 type cacheEntry struct {
 	Diags []cachedDiagnostic
+	// For a file of a project: its summary, whether Diags holds its
+	// findings (a file only summarized has none), and the questions about
+	// other files the findings depend on, with their answers.
+	Summary *analyzer.Summary
+	Linted  bool
+	Asked   map[string]string
 }
 
 type cachedDiagnostic struct {
@@ -64,6 +70,7 @@ type cachedDiagnostic struct {
 	Suppressed    bool
 	Fix           *analyzer.Fix
 	Cell, RawLine int
+	Related       []analyzer.Related
 }
 
 // toolID identifies this build: its version and the hash of its
@@ -140,9 +147,44 @@ func (c *Cache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
 			return nil, false // a rule this build does not have: lint again
 		}
 		diags = append(diags, analyzer.Diagnostic{Rule: r, Path: path, Message: cd.Message, Start: cd.Start, End: cd.End,
-			Pos: cd.Pos, EndPos: cd.EndPos, Source: cd.Source, Suppressed: cd.Suppressed, Fix: cd.Fix, Cell: cd.Cell, RawLine: cd.RawLine})
+			Pos: cd.Pos, EndPos: cd.EndPos, Source: cd.Source, Suppressed: cd.Suppressed, Fix: cd.Fix, Cell: cd.Cell, RawLine: cd.RawLine,
+			Related: cd.Related})
 	}
 	return diags, true
+}
+
+// Entry implements Store: what the last run found for path with content
+// src. Findings, summaries and recorded facts share one entry.
+func (c *Cache) Entry(path string, src []byte) (*Entry, bool) {
+	k := c.key(path, src)
+	c.mu.Lock()
+	e, ok := c.old[k]
+	c.mu.Unlock()
+	if !ok || e.Summary == nil && e.Linted {
+		return nil, false
+	}
+	var diags []analyzer.Diagnostic
+	if e.Linted {
+		if diags, ok = c.Get(path, src); !ok {
+			return nil, false
+		}
+	} else {
+		c.mu.Lock()
+		c.new[k] = e
+		c.mu.Unlock()
+	}
+	return &Entry{Summary: e.Summary, Linted: e.Linted, Diags: diags, Asked: e.Asked}, true
+}
+
+// Keep implements Store.
+func (c *Cache) Keep(path string, src []byte, e *Entry) {
+	c.Put(path, src, e.Diags)
+	k := c.key(path, src)
+	c.mu.Lock()
+	ce := c.new[k]
+	ce.Summary, ce.Linted, ce.Asked = e.Summary, e.Linted, e.Asked
+	c.new[k] = ce
+	c.mu.Unlock()
 }
 
 // Put stores the findings of path with content src.
@@ -150,7 +192,8 @@ func (c *Cache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
 	e := cacheEntry{Diags: make([]cachedDiagnostic, 0, len(diags))}
 	for _, d := range diags {
 		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
-			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix, Cell: d.Cell, RawLine: d.RawLine})
+			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix, Cell: d.Cell, RawLine: d.RawLine,
+			Related: d.Related})
 	}
 	k := c.key(path, src)
 	c.mu.Lock()

@@ -41,6 +41,7 @@ type fileConfig struct {
 	RespectGitignore *bool               `toml:"respect-gitignore"`
 	ForceExclude     *bool               `toml:"force-exclude"`
 	MaxFileSize      *float64            `toml:"max-file-size"`
+	Src              *[]string           `toml:"src"`
 }
 
 // configError is a problem in a configuration file, reported as
@@ -84,6 +85,9 @@ type Settings struct {
 	// MaxFileSizeMB is the size over which files are not linted; 0 keeps
 	// the default, a negative value lifts the limit.
 	MaxFileSizeMB float64
+	// Src are the folders absolute imports resolve against besides the
+	// root and root/src (Ruff's `src`), absolute.
+	Src []string
 }
 
 // perFileIgnore turns rules off for the files matching a pattern.
@@ -215,6 +219,15 @@ func loadConfigDepth(path string, seen map[string]bool) (*Settings, error) {
 	if fc.MaxFileSize != nil {
 		s.MaxFileSizeMB = *fc.MaxFileSize
 	}
+	if fc.Src != nil {
+		s.Src = nil
+		for _, d := range *fc.Src {
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(s.Root, d)
+			}
+			s.Src = append(s.Src, filepath.Clean(d))
+		}
+	}
 	return s, nil
 }
 
@@ -310,7 +323,7 @@ func article(tomlType string) string {
 }
 
 func configKeys() string {
-	return "select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, extend, respect-gitignore, force-exclude, max-file-size"
+	return "select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, extend, respect-gitignore, force-exclude, max-file-size, src"
 }
 
 // keyLine finds the line of a key of the torchlint table, for errors

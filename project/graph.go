@@ -287,7 +287,7 @@ func (g *Graph) site(fl *file, s *analyzer.Site) *analyzer.Site {
 		return nil
 	}
 	c := *s
-	c.Path = fl.rel
+	c.Path, c.Abs = fl.rel, fl.path
 	return &c
 }
 
@@ -479,7 +479,7 @@ func (ff *FileFacts) Lookup(ref string) *analyzer.Object {
 			o := t.obj
 			fact := o.fact
 			fact.Kind = o.kind
-			fact.Site = analyzer.Site{Path: o.key.file.rel, Line: o.line, Text: o.key.name}
+			fact.Site = analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}
 			out = &fact
 		}
 	}

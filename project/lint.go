@@ -34,8 +34,8 @@ type Linter struct {
 // findings and the questions about other files that they depend on.
 // Implementations must be safe for concurrent use.
 type Store interface {
-	Load(path string, src []byte) (*Entry, bool)
-	Save(path string, src []byte, e *Entry)
+	Entry(path string, src []byte) (*Entry, bool)
+	Keep(path string, src []byte, e *Entry)
 }
 
 // Entry is what a Store keeps of one file.
@@ -64,13 +64,15 @@ type unit struct {
 // FindRoot returns the root of the project a file belongs to: the closest
 // folder above it with a pyproject.toml that has a [tool.torchlint]
 // table, else the closest with a pyproject.toml, setup.py or setup.cfg,
-// else the root of its git repository, else its own folder.
+// else the root of its git repository, else the working directory when
+// the file is inside it, else the file's own folder.
 func FindRoot(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return filepath.Dir(path)
 	}
 	dir := filepath.Dir(abs)
+	cwd, _ := os.Getwd()
 	marked, gitRoot := "", ""
 	for d := dir; ; d = filepath.Dir(d) {
 		if data, err := os.ReadFile(filepath.Join(d, "pyproject.toml")); err == nil {
@@ -96,6 +98,8 @@ func FindRoot(path string) string {
 		return marked
 	case gitRoot != "":
 		return gitRoot
+	case cwd != "" && (dir == cwd || strings.HasPrefix(dir, cwd+string(filepath.Separator))):
+		return cwd
 	}
 	return dir
 }
@@ -199,7 +203,7 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 			return
 		}
 		if l.Store != nil {
-			if e, ok := l.Store.Load(u.abs, u.src); ok && (e.Linted || !u.target) {
+			if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
 				u.entry = e
 				return
 			}
@@ -239,7 +243,7 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 		}
 		if !u.target {
 			if u.fresh && l.Store != nil {
-				l.Store.Save(u.abs, u.src, u.entry)
+				l.Store.Keep(u.abs, u.src, u.entry)
 			}
 			return
 		}
@@ -251,7 +255,7 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 			u.fresh = true
 		}
 		if u.fresh && u.readErr == nil && l.Store != nil {
-			l.Store.Save(u.abs, u.src, u.entry)
+			l.Store.Keep(u.abs, u.src, u.entry)
 		}
 		d := make([]analyzer.Diagnostic, len(u.entry.Diags))
 		copy(d, u.entry.Diags)
@@ -303,6 +307,68 @@ func (l *Linter) summarize(u *unit) (sum *analyzer.Summary) {
 		}
 	}()
 	return l.Runner.Summarize(u.path, u.src)
+}
+
+// Facts returns, for each of the named files, what the rest of its
+// project knows, from the summaries of the projects' files (the store's,
+// or parsed afresh). It serves where files are linted one source at a
+// time, as the fixes do.
+func (l *Linter) Facts(paths []string, override map[string][]byte) func(path string) analyzer.Facts {
+	graphs := map[string]*Graph{}
+	for _, p := range paths {
+		if analyzer.IsNotebook(p) {
+			continue
+		}
+		r := FindRoot(p)
+		if graphs[r] != nil {
+			continue
+		}
+		files := []string{p}
+		if l.Files != nil {
+			if more, err := l.Files(r); err == nil {
+				files = append(files, more...)
+			}
+		}
+		g := NewGraph(r, l.Src)
+		seen := map[string]bool{}
+		for _, f := range files {
+			abs, err := filepath.Abs(f)
+			if err != nil || seen[abs] || !strings.HasSuffix(f, ".py") && f != p {
+				continue
+			}
+			seen[abs] = true
+			u := &unit{path: f, abs: filepath.Clean(abs)}
+			var s *analyzer.Summary
+			if u.src, u.readErr, u.err = l.read(u, override); u.err == nil && u.readErr == nil {
+				if e, ok := l.loadEntry(u); ok {
+					s = e.Summary
+				} else {
+					s = l.summarize(u)
+				}
+			}
+			g.Add(u.abs, s)
+		}
+		g.Solve()
+		graphs[r] = g
+	}
+	return func(path string) analyzer.Facts {
+		g := graphs[FindRoot(path)]
+		if g == nil {
+			return nil
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil
+		}
+		return g.Facts(abs)
+	}
+}
+
+func (l *Linter) loadEntry(u *unit) (*Entry, bool) {
+	if l.Store == nil {
+		return nil, false
+	}
+	return l.Store.Entry(u.abs, u.src)
 }
 
 func (l *Linter) parallel(n int, do func(i int)) {

@@ -325,16 +325,24 @@ func jsonFixOf(d *analyzer.Diagnostic) *jsonFix {
 }
 
 type jsonDiagnostic struct {
-	Cell        *int         `json:"cell"`
-	Code        string       `json:"code"`
-	EndLocation jsonLocation `json:"end_location"`
-	Filename    string       `json:"filename"`
-	Fix         *jsonFix     `json:"fix"`
-	Location    jsonLocation `json:"location"`
-	Message     string       `json:"message"`
-	Name        string       `json:"name"`
-	NoqaRow     int          `json:"noqa_row"`
-	URL         string       `json:"url"`
+	Cell        *int          `json:"cell"`
+	Code        string        `json:"code"`
+	EndLocation jsonLocation  `json:"end_location"`
+	Filename    string        `json:"filename"`
+	Fix         *jsonFix      `json:"fix"`
+	Location    jsonLocation  `json:"location"`
+	Message     string        `json:"message"`
+	Name        string        `json:"name"`
+	NoqaRow     int           `json:"noqa_row"`
+	URL         string        `json:"url"`
+	Related     []jsonRelated `json:"related,omitempty"`
+}
+
+// jsonRelated is another place a finding involves.
+type jsonRelated struct {
+	Filename string       `json:"filename"`
+	Location jsonLocation `json:"location"`
+	Message  string       `json:"message"`
 }
 
 // writeJSON writes an array of findings with Ruff's field names; the
@@ -369,6 +377,10 @@ func jsonDiagnostics(r *Report) []jsonDiagnostic {
 		if d.Cell > 0 {
 			cell := d.Cell
 			out[len(out)-1].Cell = &cell
+		}
+		for _, rel := range d.Related {
+			out[len(out)-1].Related = append(out[len(out)-1].Related, jsonRelated{Filename: filepath.ToSlash(rel.Path),
+				Location: jsonLocation{Row: rel.Line, Column: rel.Column}, Message: rel.Message})
 		}
 	}
 	return out

@@ -59,12 +59,13 @@ func writeSARIF(w io.Writer, r *Report) error {
 			loc.URIBaseId = &base
 		}
 		run.Results = append(run.Results, &sarif.Result{
-			RuleID:    &id,
-			RuleIndex: &idx,
-			Level:     &level,
-			Message:   sarif.Message{Text: &d.Message},
-			Locations: []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{ArtifactLocation: loc, Region: region}}},
-			Fixes:     sarifFixes(d, loc), // none for notebooks: their edits are in cell coordinates
+			RuleID:           &id,
+			RuleIndex:        &idx,
+			Level:            &level,
+			Message:          sarif.Message{Text: &d.Message},
+			Locations:        []*sarif.Location{{PhysicalLocation: &sarif.PhysicalLocation{ArtifactLocation: loc, Region: region}}},
+			RelatedLocations: sarifRelated(r, d),
+			Fixes:            sarifFixes(d, loc), // none for notebooks: their edits are in cell coordinates
 		})
 	}
 	log.Runs = append(log.Runs, run)
@@ -77,6 +78,32 @@ func writeSARIF(w io.Writer, r *Report) error {
 }
 
 func intp(i int) *int { return &i }
+
+// sarifRelated describes the other places a finding involves (the helper
+// in another file that a call runs), numbered from 1.
+func sarifRelated(r *Report, d *analyzer.Diagnostic) []*sarif.Location {
+	var out []*sarif.Location
+	for i, rel := range d.Related {
+		uri, base := sarifURI(r, rel.Path)
+		loc := &sarif.ArtifactLocation{URI: &uri}
+		if base != "" {
+			loc.URIBaseId = &base
+		}
+		region := &sarif.Region{StartLine: intp(rel.Line)}
+		if rel.Column > 0 {
+			region.StartColumn = intp(rel.Column)
+		}
+		msg := rel.Message
+		out = append(out, &sarif.Location{
+			Id:               uintp(uint(i + 1)),
+			PhysicalLocation: &sarif.PhysicalLocation{ArtifactLocation: loc, Region: region},
+			Message:          &sarif.Message{Text: &msg},
+		})
+	}
+	return out
+}
+
+func uintp(u uint) *uint { return &u }
 
 // sarifFixes describes a finding's fix as SARIF replacements in the same
 // artifact; an unsafe fix says so in its description.

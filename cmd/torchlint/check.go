@@ -160,6 +160,16 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
+	// Each file is linted with the facts of its project: the Python files
+	// under its root, found as discovery finds them.
+	linter := &project.Linter{Runner: runner, Files: func(root string) ([]string, error) {
+		quiet := *d
+		quiet.Warn = func(string) {}
+		return quiet.Discover([]string{root})
+	}}
+	if s, err := configs.ForDir(cwd); err == nil {
+		linter.Src = s.Src
+	}
 	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
 	rep := &report.Report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet, Version: versionString(),
 		Color: report.IsText(cf.format) && report.UseColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
@@ -168,10 +178,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fixing := (cf.fix || cf.fixOnly || cf.diff) && !cf.noFix
 	switch {
 	case in != nil && fixing:
+		runner.Facts = in.facts(linter)
 		fixes = []analyzer.FileFix{in.fix(runner, unsafe)}
 	case in != nil:
+		runner.Facts = in.facts(linter)
 		rep.Diagnostics = in.lint(runner)
 	case fixing:
+		// Fixes see the facts of the projects as they were before fixing.
+		runner.Facts = linter.Facts(files, nil)
 		fixes = runner.FixFiles(files, unsafe)
 		failures = applyFixResults(runner, fixes, paths, !cf.diff, warnings)
 	default:
@@ -181,10 +195,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 			if cache, err = project.OpenCache(dir, versionString(), func(path string) string { return project.RuleKey(rulesOf(path)) }); err != nil {
 				fmt.Fprintf(warnings, "torchlint: warning: %v; running without a cache\n", err)
 			} else {
-				runner.Cache = cache
+				runner.Cache = cache // notebooks
+				linter.Store = cache
 			}
 		}
-		rep.Diagnostics, failures = runner.LintFiles(files)
+		rep.Diagnostics, failures = linter.Lint(files, nil)
+		analyzer.SortDiagnostics(rep.Diagnostics)
 		if cache != nil {
 			if err := cache.Save(); err != nil {
 				fmt.Fprintf(warnings, "torchlint: warning: %v\n", err)
@@ -337,6 +353,16 @@ func readStdin(d *project.Discoverer, name string) (*stdinSource, error) {
 		return nil, err
 	}
 	return in, nil
+}
+
+// facts gives the source read from standard input the facts of the
+// project its --stdin-filename places it in, with the source standing in
+// for the file on disk; without a name it is linted alone.
+func (in *stdinSource) facts(l *project.Linter) func(string) analyzer.Facts {
+	if in.path == "-" || in.excluded || analyzer.IsNotebook(in.path) {
+		return nil
+	}
+	return l.Facts([]string{in.path}, map[string][]byte{in.path: in.src})
 }
 
 func (in *stdinSource) lint(r *analyzer.Runner) []analyzer.Diagnostic {

@@ -1,7 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -139,5 +144,169 @@ func TestStdin(t *testing.T) {
 	restore()
 	if code != 0 || out != src {
 		t.Errorf("excluded stdin with --fix: exit %d, output %q", code, out)
+	}
+}
+
+// copyProject copies a fixture project of testdata/python/projects into
+// a temporary folder, so that runs can write their cache and edit files.
+func copyProject(t *testing.T, name string) string {
+	t.Helper()
+	src := filepath.Join(repoRoot(t), "testdata", "python", "projects", name)
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func concise(t *testing.T, dir string, args ...string) []string {
+	t.Helper()
+	code, out, stderr := runIn(t, dir, append([]string{"check", "--output-format", "concise", "-q"}, args...)...)
+	if code == 2 {
+		t.Fatalf("check %v: exit 2: %s", args, stderr)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l != "" {
+			lines = append(lines, l)
+		}
+	}
+	sort.Strings(lines)
+	return lines
+}
+
+// TestProjectFactsWholeAndAlone: each file of a project, linted alone
+// (as pre-commit and editors lint), gets exactly the findings it gets
+// when the whole project is linted, cross-file ones included.
+func TestProjectFactsWholeAndAlone(t *testing.T) {
+	dir := copyProject(t, "classic")
+	whole := concise(t, dir, "--no-cache", ".")
+	joined := strings.Join(whole, "\n")
+	for _, want := range []string{"train.py:37:9: TL301", "train.py:13:21: TL201", "star_only.py:6:12: TL403"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("whole project: no %s in\n%s", want, joined)
+		}
+	}
+	var alone []string
+	files, _ := filepath.Glob(filepath.Join(dir, "*.py"))
+	more, _ := filepath.Glob(filepath.Join(dir, "models", "*.py"))
+	for _, f := range append(files, more...) {
+		rel, _ := filepath.Rel(dir, f)
+		alone = append(alone, concise(t, dir, "--no-cache", rel)...)
+	}
+	sort.Strings(alone)
+	if strings.Join(alone, "\n") != joined {
+		t.Errorf("file by file:\n%s\nwhole project:\n%s", strings.Join(alone, "\n"), joined)
+	}
+}
+
+// TestProjectCacheFollowsOtherFiles: a file's cached findings are reused
+// only while the facts it read from other files hold; making the class
+// it instantiates no longer a module changes its findings on the next
+// cached run, although the file itself did not change.
+func TestProjectCacheFollowsOtherFiles(t *testing.T) {
+	dir := copyProject(t, "srclayout")
+	target := filepath.Join("scripts", "run.py")
+	first := concise(t, dir, target)
+	if len(first) != 1 || !strings.Contains(first[0], "TL201") {
+		t.Fatalf("first run: %v, want one TL201", first)
+	}
+	if again := concise(t, dir, target); strings.Join(again, "\n") != strings.Join(first, "\n") {
+		t.Fatalf("cached run: %v, want %v", again, first)
+	}
+	nets := filepath.Join(dir, "src", "rlkit", "agents", "nets.py")
+	src, err := os.ReadFile(nets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "class Policy(nn.Module):", "class Policy:", 1)
+	if edited == string(src) {
+		t.Fatal("fixture changed: no `class Policy(nn.Module):`")
+	}
+	if err := os.WriteFile(nets, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if after := concise(t, dir, target); len(after) != 0 {
+		t.Errorf("after Policy stopped being a module, the cached run still reports %v", after)
+	}
+}
+
+// TestProjectStdin: a source read from standard input gets the facts of
+// the project its --stdin-filename places it in.
+func TestProjectStdin(t *testing.T) {
+	dir := copyProject(t, "srclayout")
+	src, err := os.ReadFile(filepath.Join(dir, "scripts", "run.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := stdin
+	defer func() { stdin = old }()
+	stdin = bytes.NewReader(src)
+	got := concise(t, dir, "--stdin-filename", "scripts/run.py", "-")
+	if len(got) != 1 || !strings.Contains(got[0], "scripts/run.py:14:13: TL201") {
+		t.Errorf("stdin: %v, want the TL201 that needs Policy from src/rlkit", got)
+	}
+}
+
+// TestProjectSARIFRelated: a finding through a helper of another file
+// carries the helper's place as a SARIF related location.
+func TestProjectSARIFRelated(t *testing.T) {
+	dir := copyProject(t, "classic")
+	_, out, stderr := runIn(t, dir, "check", "--no-cache", "--output-format", "sarif", ".")
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID           string `json:"ruleId"`
+				RelatedLocations []struct {
+					ID               int `json:"id"`
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine int `json:"startLine"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+					Message struct {
+						Text string `json:"text"`
+					} `json:"message"`
+				} `json:"relatedLocations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		if r.RuleID != "TL301" {
+			continue
+		}
+		if len(r.RelatedLocations) != 1 {
+			t.Fatalf("TL301 has %d related locations, want 1", len(r.RelatedLocations))
+		}
+		rl := r.RelatedLocations[0]
+		found = rl.ID == 1 && rl.PhysicalLocation.ArtifactLocation.URI == "engine.py" && rl.PhysicalLocation.Region.StartLine == 18 &&
+			strings.Contains(rl.Message.Text, "step_fn")
+		if !found {
+			t.Errorf("TL301 related location %+v, want engine.py line 18", rl)
+		}
+	}
+	if !found {
+		t.Error("no TL301 through step_fn")
 	}
 }
