@@ -288,6 +288,12 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		if def := m.localCallee(v); def != NoNode && index != -1 {
 			return m.returnsGraphAt(def, index)
 		}
+		if o := m.lookup(m.calleeRef(v)); o != nil && index != 0 {
+			// A project function's tuple: its summary says whether it
+			// returns a graph, not where; a loss comes first, counts and
+			// logs after it.
+			return false
+		}
 	}
 	return m.carry(value) == carryYes
 }

@@ -106,7 +106,7 @@ var trainWords = map[string]bool{"train": true, "training": true, "fit": true, "
 
 func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
-	helper := helperForward(m, call)
+	helper := helperForward(m, call, m.ScopeNode(call))
 	if !m.IsForwardCall(call) && helper == nil || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
@@ -139,11 +139,16 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 }
 
-// helperForward returns the project function a call runs when that
-// function runs a forward pass in its caller's grad mode, itself or
+// helperForward returns the project function a call in fn runs when
+// that function runs a forward pass in its caller's grad mode, itself or
 // through what it calls; nil otherwise. A helper named as evaluation is
-// reported in its own body instead.
-func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
+// reported in its own body instead. In a method, nil: a method is called
+// through objects, whose callers (often a framework's loop, under
+// no_grad) the project's graph does not see.
+func helperForward(m *analyzer.Model, call, fn analyzer.NodeID) *analyzer.Object {
+	if fn != analyzer.Root && m.EnclosingClass(fn) != analyzer.NoNode {
+		return nil
+	}
 	o := m.Lookup(call)
 	if o == nil || o.Kind != analyzer.ObjectFunction || o.Forward == nil {
 		return nil
@@ -221,7 +226,7 @@ func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
 			}
 			return
 		}
-		if (named || evalOn) && (m.IsForwardCall(id) || helperForward(m, id) != nil) && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
+		if (named || evalOn) && (m.IsForwardCall(id) || helperForward(m, id, fn) != nil) && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
 			first = id
 		}
 	})

@@ -196,7 +196,7 @@ func TestProjectFactsWholeAndAlone(t *testing.T) {
 	dir := copyProject(t, "classic")
 	whole := concise(t, dir, "--no-cache", ".")
 	joined := strings.Join(whole, "\n")
-	for _, want := range []string{"train.py:37:9: TL301", "train.py:13:21: TL201", "star_only.py:6:12: TL403"} {
+	for _, want := range []string{"train.py:38:9: TL301", "train.py:13:21: TL201", "star_only.py:6:12: TL403"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("whole project: no %s in\n%s", want, joined)
 		}

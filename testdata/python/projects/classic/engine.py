@@ -37,3 +37,18 @@ def saliency(model, x):
 
 def accuracy(logits, y):
     return (logits.argmax(-1) == y).float().mean()
+
+
+def forward_with_count(model, x):
+    return model(x), x.size(0)
+
+
+class Decoder:
+    """Called through objects by an inference script under no_grad."""
+
+    def generate(self, models, sample):
+        return self.emissions(models, sample)  # ok: a method's callers are not seen
+
+    def emissions(self, models, sample):
+        model = models[0]
+        return model(sample)

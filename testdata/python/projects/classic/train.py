@@ -1,6 +1,6 @@
 import torch
 
-from engine import accuracy, compute_loss, maybe_clear, predict, run_batch, saliency, step_fn
+from engine import accuracy, compute_loss, forward_with_count, maybe_clear, predict, run_batch, saliency, step_fn
 from models import Classifier, FocalLoss
 from models.classifier import Tokenizer
 from utils import *
@@ -33,16 +33,19 @@ def train(loader, opt):
     crit = FocalLoss()
     total = 0
     acc = 0
+    seen = 0
     for step, (x, y) in enumerate(loader):
         step_fn(net, x, opt)  # want: TL301 "through `step_fn` \(engine.py:18\)"
         maybe_clear(step)  # ok: the helper empties the cache only every 100 steps
         total += compute_loss(net, x, y)  # want: TL101 "never back-propagated"
         with torch.no_grad():
             acc += accuracy(net(x), y)  # ok: grad disabled
-        loss = crit(net(x), y)
+        out, n = forward_with_count(net, x)
+        seen += n  # ok: the count next to the output carries no graph
+        loss = crit(out, y)
         loss.backward()
         opt.step()
-    return total, acc
+    return total, acc, seen
 
 
 def evaluate_tokens(texts):
