@@ -104,7 +104,7 @@ func (m *Model) isModuleClass(class NodeID) bool {
 			(strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel")) {
 			return true
 		}
-		o := m.lookup(q) // a base class defined in another file of the project
+		o := m.lookup(q, WantModule) // a base class defined in another file of the project
 		return o != nil && o.Kind == ObjectClass && o.Module
 	}) {
 		return true
@@ -145,7 +145,7 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		if isFunctionalLoss(q) {
 			return CallableLoss
 		}
-		if o := m.lookup(q); o != nil && o.Kind == ObjectInstance && o.Module {
+		if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectInstance && o.Module {
 			return CallableModel // `from models import net`, where models.py has `net = Net()`
 		}
 		return CallableOther
@@ -312,15 +312,12 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 	case q == "torch.hub.load" || q == "torch.jit.load":
 		return CallableModel
 	case q != "":
-		if o := m.lookup(q); o != nil && o.Kind == ObjectClass {
-			// A class of another file of the project.
-			switch {
-			case o.Module && strings.HasSuffix(last, "Loss"):
+		if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectClass && o.Module {
+			// A module class of another file of the project.
+			if strings.HasSuffix(last, "Loss") {
 				return CallableLoss
-			case o.Module:
-				return CallableModel
 			}
-			return CallableOther
+			return CallableModel
 		}
 		return CallableUnknown
 	}

@@ -200,14 +200,14 @@ func (m *Model) callCarries(call NodeID) bool {
 		return false
 	}
 	if q != "" {
-		o := m.lookup(m.calleeRef(call))
+		o := m.lookup(m.calleeRef(call), WantReturns)
 		return o != nil && o.ReturnsGraph // a function of another file of the project
 	}
 	if def := m.localCallee(call); def != NoNode {
 		if m.ev().returnsGraph[def] || m.returnsGraph(def) {
 			return true
 		}
-		o := m.lookup(m.localRef(def))
+		o := m.lookup(m.localRef(def), WantReturns)
 		return o != nil && o.ReturnsGraph
 	}
 	if method != "" {
@@ -288,7 +288,7 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		if def := m.localCallee(v); def != NoNode && index != -1 {
 			return m.returnsGraphAt(def, index)
 		}
-		if o := m.lookup(m.calleeRef(v)); o != nil && index != 0 {
+		if o := m.lookup(m.calleeRef(v), WantReturns); o != nil && index != 0 {
 			// A project function's tuple: its summary says whether it
 			// returns a graph, not where; a loss comes first, counts and
 			// logs after it.

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"path/filepath"
 	"strings"
 )
 
@@ -70,6 +71,8 @@ type FuncSummary struct {
 	// calls on every run.
 	Forward    *Site `json:"forward,omitempty"`
 	EmptyCache *Site `json:"empty_cache,omitempty"`
+	// needsGrad: the function back-propagates or asks for gradients.
+	needsGrad bool
 }
 
 // CallSummary is one call of a ref.
@@ -133,13 +136,26 @@ const (
 // project layer can record them and tell when a file's findings are out
 // of date.
 type Facts interface {
-	// Lookup returns what the project knows of the object ref names, or
-	// nil when ref is not defined in the project.
-	Lookup(ref string) *Object
+	// Lookup returns the facts named by want of the object ref names, or
+	// nil when ref is not defined in the project or none of those facts
+	// holds of it: an answer holds only what was asked, so that a file's
+	// findings depend on no more than they read.
+	Lookup(ref string, want Want) *Object
 	// Star returns the ref a name bound by the file's star imports
 	// refers to, or "".
 	Star(name string) string
 }
+
+// Want names the facts a question reads.
+type Want uint8
+
+// The facts a question can ask for. Every answer has Kind and Site.
+const (
+	WantModule  Want = 1 << iota // Module
+	WantReturns                  // ReturnsGraph
+	WantGrad                     // Grad and GradKnown
+	WantHelper                   // Forward and EmptyCache
+)
 
 // SetFacts hands the model what the rest of the project knows. It must be
 // called before any rule asks anything.
@@ -150,20 +166,86 @@ func (m *Model) SetFacts(facts Facts) {
 }
 
 // lookup asks the project about a ref; nil without facts.
-func (m *Model) lookup(ref string) *Object {
+func (m *Model) lookup(ref string, want Want) *Object {
 	if m.facts == nil || ref == "" {
 		return nil
 	}
-	return m.facts.Lookup(ref)
+	return m.facts.Lookup(ref, want)
 }
 
-// Lookup returns what the project knows of the object a call calls, or
-// nil: an imported function or class, or a function of this file.
-func (m *Model) Lookup(call NodeID) *Object {
-	if m.facts == nil {
+// Helper returns what the project knows of the function a call calls (an
+// imported one, or one of this file) that matters to a caller's loop or
+// grad mode: the forward pass it runs and the empty_cache() it calls in
+// its caller's mode. Nil when it does neither, or is not a function of
+// the project.
+//
+// A function of this file is judged from this file, asking the project
+// only about the functions it calls from elsewhere: its facts never wait
+// for the file's own summary to reach the project.
+func (m *Model) Helper(call NodeID) *Object {
+	ref := m.calleeRef(call)
+	if strings.HasPrefix(ref, "#") {
+		return m.localHelper(call, 0)
+	}
+	o := m.lookup(ref, WantHelper)
+	if o == nil || o.Kind != ObjectFunction {
 		return nil
 	}
-	return m.lookup(m.calleeRef(call))
+	return o
+}
+
+type helperKey struct{ def NodeID }
+
+// localHelper is Helper for a call of a function of this file.
+func (m *Model) localHelper(call NodeID, depth int) *Object {
+	def := m.localCallee(call)
+	if def == NoNode || depth > 8 {
+		return nil
+	}
+	return m.Memo(helperKey{def}, func() any {
+		f := m.File
+		fs := m.summarizeFunc(def, m.localRef(def)[1:])
+		o := &Object{Kind: ObjectFunction, Forward: fs.Forward, EmptyCache: fs.EmptyCache}
+		if !fs.GradSet && !fs.needsGrad {
+			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+				if f.Kind(id) != KindCall || m.ScopeNode(id) != def || o.Forward != nil && o.EmptyCache != nil {
+					return
+				}
+				if _, decided := m.localGradMode(id); decided {
+					return
+				}
+				var h *Object
+				if ref := m.calleeRef(id); strings.HasPrefix(ref, "#") {
+					h = m.localHelper(id, depth+1)
+				} else if ref != "" {
+					h = m.lookup(ref, WantHelper)
+				}
+				if h == nil {
+					return
+				}
+				if o.Forward == nil {
+					o.Forward = h.Forward
+				}
+				if o.EmptyCache == nil && m.always(id, def) {
+					o.EmptyCache = h.EmptyCache
+				}
+			})
+		}
+		if o.Forward == nil && o.EmptyCache == nil {
+			return (*Object)(nil)
+		}
+		name := m.localRef(def)[1:]
+		base := filepath.Base(f.Path)
+		o.Site = Site{Path: base, Line: f.Position(f.N(def).Start).Line, Text: name}
+		for _, s := range []**Site{&o.Forward, &o.EmptyCache} {
+			if *s != nil && (*s).Path == "" {
+				c := **s
+				c.Path = base
+				*s = &c
+			}
+		}
+		return o
+	}).(*Object)
 }
 
 // localRef returns the ref of a module-level function or class, or of a
@@ -378,7 +460,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
 		// forward pass is there to be back-propagated.
-		fs.Forward = nil
+		fs.Forward, fs.needsGrad = nil, true
 	}
 	return fs
 }

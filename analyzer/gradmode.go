@@ -285,7 +285,7 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 	if m.IsLightningEvalHook(def) {
 		return GradDisabled
 	}
-	if o := m.lookup(m.localRef(def)); o != nil && o.GradKnown {
+	if o := m.lookup(m.localRef(def), WantGrad); o != nil && o.GradKnown {
 		// Set by its callers, in this file and others.
 		return o.Grad
 	}

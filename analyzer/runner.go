@@ -140,6 +140,9 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 		sum = m.Summarize()
 	}
 	if facts != nil {
+		if u, ok := facts.(interface{ UseSummary(*Summary) }); ok && sum != nil {
+			u.UseSummary(sum) // the file's own imports, before the project has them
+		}
 		m.SetFacts(facts)
 	}
 	var enabled func(*Rule) bool

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -21,6 +22,13 @@ type Graph struct {
 
 	objects map[objKey]*object
 	solved  bool
+	// memo caches, once solved, what a ref resolves to from a file.
+	memo sync.Map // resolveKey → target
+}
+
+type resolveKey struct {
+	from *file
+	ref  string
 }
 
 type file struct {
@@ -116,13 +124,23 @@ func (g *Graph) moduleName(path string) string {
 }
 
 // findModule returns the file a dotted module name names, looked up
-// under dir.
+// under dir (clean, absolute). The paths are joined by hand: the parts
+// are identifiers, so nothing needs cleaning.
 func (g *Graph) findModule(dir string, parts []string) *file {
-	p := filepath.Join(append([]string{dir}, parts...)...)
-	if fl := g.files[p+".py"]; fl != nil {
+	var b strings.Builder
+	b.WriteString(dir)
+	for _, p := range parts {
+		if p == "" || p == "." || p == ".." {
+			return nil
+		}
+		b.WriteByte(filepath.Separator)
+		b.WriteString(p)
+	}
+	base := b.String()
+	if fl := g.files[base+".py"]; fl != nil {
 		return fl
 	}
-	return g.files[filepath.Join(p, "__init__.py")]
+	return g.files[base+string(filepath.Separator)+"__init__.py"]
 }
 
 // target is what a ref resolves to: an object, or a module with no
@@ -130,6 +148,20 @@ func (g *Graph) findModule(dir string, parts []string) *file {
 type target struct {
 	obj    *object
 	module *file
+}
+
+// lookupRef is resolve, memoized once the graph is solved.
+func (g *Graph) lookupRef(ref string, from *file) target {
+	if !g.solved {
+		return g.resolve(ref, from, 0)
+	}
+	k := resolveKey{from, ref}
+	if t, ok := g.memo.Load(k); ok {
+		return t.(target)
+	}
+	t := g.resolve(ref, from, 0)
+	g.memo.Store(k, t)
+	return t
 }
 
 // resolve finds what ref, written in file from, refers to in the project.
@@ -242,6 +274,8 @@ func exported(mod *file, name string) bool {
 // mode every function's callers, in every file, run it in.
 func (g *Graph) Solve() {
 	g.objects = map[objKey]*object{}
+	g.memo = sync.Map{}
+	g.solved = false
 	paths := make([]string, 0, len(g.files))
 	for p := range g.files {
 		paths = append(paths, p)
@@ -291,13 +325,23 @@ func (g *Graph) site(fl *file, s *analyzer.Site) *analyzer.Site {
 	return &c
 }
 
-// link resolves a file's bases, instances, calls, returns and escapes.
+// link resolves a file's bases, instances, calls, returns and escapes,
+// each distinct ref once.
 func (g *Graph) link(fl *file) {
+	seen := map[string]target{}
+	resolve := func(ref string) target {
+		if t, ok := seen[ref]; ok {
+			return t
+		}
+		t := g.resolve(ref, fl, 0)
+		seen[ref] = t
+		return t
+	}
 	for i := range fl.sum.Classes {
 		c := &fl.sum.Classes[i]
 		o := g.objects[objKey{fl, c.Name}]
 		for _, b := range c.Bases {
-			if t := g.resolve(b, fl, 0); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj != o {
+			if t := resolve(b); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj != o {
 				o.bases = append(o.bases, t.obj)
 			}
 		}
@@ -307,7 +351,7 @@ func (g *Graph) link(fl *file) {
 		if o == nil || o.kind != analyzer.ObjectInstance {
 			continue
 		}
-		if t := g.resolve(ref, fl, 0); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
+		if t := resolve(ref); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
 			o.bases = append(o.bases, t.obj)
 		}
 	}
@@ -315,13 +359,13 @@ func (g *Graph) link(fl *file) {
 		fn := &fl.sum.Funcs[i]
 		o := g.objects[objKey{fl, fn.Name}]
 		for _, r := range fn.Returns {
-			if t := g.resolve(r, fl, 0); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
+			if t := resolve(r); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
 				o.returns = append(o.returns, t.obj)
 			}
 		}
 	}
 	for _, c := range fl.sum.Calls {
-		t := g.resolve(c.Callee, fl, 0)
+		t := resolve(c.Callee)
 		if t.obj == nil || t.obj.kind != analyzer.ObjectFunction {
 			continue
 		}
@@ -339,7 +383,7 @@ func (g *Graph) link(fl *file) {
 		}
 	}
 	for _, r := range fl.sum.Escapes {
-		if t := g.resolve(r, fl, 0); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
+		if t := resolve(r); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
 			t.obj.escapes = true
 		}
 	}
@@ -399,8 +443,7 @@ func (g *Graph) fixFunctions() {
 
 // fixGrad works out the grad mode each function runs in from its
 // callers: disabled when every call in the project runs with grad
-// disabled, unknown when it is passed as a value or a caller's mode is
-// unknown, enabled otherwise. A function with no caller in the project
+// disabled, unknown when it is passed as a value, enabled otherwise. A function with no caller in the project
 // is an entry point: it gets no fact, and its file judges it alone.
 // Modes only rise from enabled through unknown to disabled as callers
 // are settled, so the iteration ends.
@@ -423,21 +466,27 @@ func (g *Graph) fixGrad() {
 			if fn := o.key.file.funcs[o.key.name]; fn != nil && fn.GradSet {
 				continue
 			}
+			// As a file judges its own functions: used as a value, the
+			// mode is unknown; else disabled when every call disables
+			// grad, enabled when any does not.
 			mode := analyzer.GradDisabled
-			if o.escapes {
-				mode = analyzer.GradUnknown
-			}
 			for _, e := range o.callers {
 				m := e.site.Grad
 				if e.site.Inherit && e.caller != nil {
+					// Unsettled callers count as enabled, so modes only
+					// rise to disabled as callers settle.
 					m = analyzer.GradEnabled
 					if e.caller.fact.GradKnown {
 						m = e.caller.fact.Grad
 					}
 				}
-				if rank(m) < rank(mode) {
-					mode = m
+				if m != analyzer.GradDisabled {
+					mode = analyzer.GradEnabled
+					break
 				}
+			}
+			if o.escapes {
+				mode = analyzer.GradUnknown
 			}
 			if !o.fact.GradKnown || o.fact.Grad != mode {
 				if o.fact.GradKnown && rank(mode) < rank(o.fact.Grad) {
@@ -447,6 +496,51 @@ func (g *Graph) fixGrad() {
 			}
 		}
 	}
+	// A mode its own file gives the function alone is no fact: the file
+	// works it out the same, and its findings need not wait for others.
+	for _, o := range g.objects {
+		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) {
+			o.fact.GradKnown = false
+		}
+	}
+}
+
+// localGrad is the grad mode a function's own file gives it, from its
+// decorators and the calls in that file, as the file's model works it
+// out without facts: unknown when it is used as a value, disabled when
+// every call of it there disables grad, else enabled.
+func (g *Graph) localGrad(o *object, depth int) analyzer.GradMode {
+	fn := o.key.file.funcs[o.key.name]
+	if fn == nil || depth > 32 {
+		return analyzer.GradEnabled
+	}
+	if fn.GradSet {
+		return fn.Grad
+	}
+	if fn.Escapes {
+		return analyzer.GradUnknown
+	}
+	n := 0
+	for _, e := range o.callers {
+		if e.file != o.key.file {
+			continue
+		}
+		n++
+		m := e.site.Grad
+		if e.site.Inherit {
+			m = analyzer.GradEnabled
+			if e.caller != nil {
+				m = g.localGrad(e.caller, depth+1)
+			}
+		}
+		if m != analyzer.GradDisabled {
+			return analyzer.GradEnabled
+		}
+	}
+	if n == 0 {
+		return analyzer.GradEnabled
+	}
+	return analyzer.GradDisabled
 }
 
 // Facts returns what the project knows, as seen from the file at path,
@@ -471,20 +565,46 @@ type FileFacts struct {
 	Asked map[string]string
 }
 
-// Lookup implements analyzer.Facts.
-func (ff *FileFacts) Lookup(ref string) *analyzer.Object {
+// Lookup implements analyzer.Facts. An object the project knows nothing
+// of that could change a finding (a class that is not a module, a
+// function that returns no graph, runs no forward pass, empties no cache
+// and runs in the grad mode its own file would give it) is answered as
+// nil, as for a name outside the project: a file's findings then change
+// only where its facts do, and only such files are linted again.
+func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	var out *analyzer.Object
 	if ff.g != nil && ff.g.solved {
-		if t := ff.g.resolve(ref, ff.file, 0); t.obj != nil {
-			o := t.obj
-			fact := o.fact
-			fact.Kind = o.kind
-			fact.Site = analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}
-			out = &fact
+		if t := ff.g.lookupRef(ref, ff.file); t.obj != nil {
+			out = project(t.obj, want)
 		}
 	}
-	ff.record("L"+ref, out)
+	ff.record(fmt.Sprintf("L%d %s", want, ref), out)
 	return out
+}
+
+// project keeps of an object's facts those want names, or nil when none
+// of them holds.
+func project(o *object, want analyzer.Want) *analyzer.Object {
+	var fact analyzer.Object
+	some := false
+	if want&analyzer.WantModule != 0 && o.fact.Module {
+		fact.Module, some = true, true
+	}
+	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
+		fact.ReturnsGraph, some = true, true
+	}
+	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
+		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true
+	}
+	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || o.fact.EmptyCache != nil) {
+		fact.Forward, fact.EmptyCache, some = o.fact.Forward, o.fact.EmptyCache, true
+	}
+	if !some {
+		return nil
+	}
+	fact.Kind = o.kind
+	fact.Site = analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}
+	return &fact
 }
 
 // Star implements analyzer.Facts: the name as the star-imported module
@@ -527,6 +647,15 @@ func (g *Graph) star(fl *file, name string) string {
 	return ""
 }
 
+// UseSummary gives the file's own summary to its facts, for a file whose
+// summary the graph does not have yet: its star imports and relative
+// imports resolve from it.
+func (ff *FileFacts) UseSummary(s *analyzer.Summary) {
+	cp := *ff.file
+	cp.sum = s
+	ff.file = &cp
+}
+
 func (ff *FileFacts) record(q string, answer any) {
 	if ff.Asked == nil {
 		ff.Asked = map[string]string{}
@@ -564,7 +693,12 @@ func (ff *FileFacts) Stale(asked map[string]string) bool {
 		var now string
 		switch q[0] {
 		case 'L':
-			now = answerKey(ff.Lookup(q[1:]))
+			var want analyzer.Want
+			var ref string
+			if _, err := fmt.Sscanf(q[1:], "%d %s", &want, &ref); err != nil {
+				return true
+			}
+			now = answerKey(ff.Lookup(ref, want))
 		case 'S':
 			now = ff.Star(q[1:])
 		}

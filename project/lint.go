@@ -1,6 +1,7 @@
 package project
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -28,6 +29,23 @@ type Linter struct {
 	Store Store
 	// Workers is the number of files analysed at once; 0 means GOMAXPROCS.
 	Workers int
+
+	roots sync.Map // folder → its project root
+}
+
+// root returns the project root of a file, worked out once per folder.
+func (l *Linter) root(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return FindRoot(path)
+	}
+	dir := filepath.Dir(abs)
+	if r, ok := l.roots.Load(dir); ok {
+		return r.(string)
+	}
+	r := FindRoot(abs)
+	l.roots.Store(dir, r)
+	return r
 }
 
 // Store keeps, for each file, what linting it gave: its summary, its
@@ -140,7 +158,7 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 	}
 	byRoot := map[string][]string{}
 	for _, p := range py {
-		r := FindRoot(p)
+		r := l.root(p)
 		byRoot[r] = append(byRoot[r], p)
 	}
 	roots := make([]string, 0, len(byRoot))
@@ -183,49 +201,61 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 	if l.Files != nil {
 		if files, err := l.Files(root); err == nil {
 			for _, f := range files {
-				if strings.HasSuffix(f, ".py") {
+				// A file in a nested project (a folder with its own
+				// pyproject.toml or setup.py) belongs to that one.
+				if strings.HasSuffix(f, ".py") && l.root(f) == root {
 					add(f, false)
 				}
 			}
 		}
 	}
-	// First pass: summaries of every file, and the targets' findings with
-	// no facts yet, recording what they asked.
-	empty := &Graph{}
+	// Read every file, then order them by the imports a quick scan of
+	// their text finds: a file is linted after the files it imports, with
+	// the facts solved from them, so that most of its questions get their
+	// final answers the first time.
 	l.parallel(len(order), func(i int) {
 		u := order[i]
 		u.src, u.readErr, u.err = l.read(u, override)
-		if u.err != nil {
-			return
-		}
-		if u.readErr != nil {
-			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
-			return
-		}
-		if l.Store != nil {
-			if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
-				u.entry = e
-				return
-			}
-		}
-		u.fresh = true
-		if !u.target {
-			u.entry = &Entry{Summary: l.summarize(u)}
-			return
-		}
-		ff := empty.Facts(u.abs)
-		d, s := l.analyze(u, ff, true)
-		u.entry = &Entry{Summary: s, Linted: true, Diags: d, Asked: ff.Asked}
 	})
 	g := NewGraph(root, l.Src)
 	for _, u := range order {
-		if u.entry != nil {
-			g.Add(u.abs, u.entry.Summary)
-		} else {
+		if u.err == nil {
 			g.Add(u.abs, nil)
 		}
 	}
+	levels := importLevels(g, order)
+	for _, u := range order {
+		if u.err == nil && u.src != nil {
+			g.Add(u.abs, lightSummary(u.src))
+		}
+	}
 	g.Solve()
+	// Solving costs a walk of every summary: solve again between levels
+	// only once a fifth of the files have their summaries.
+	// Summaries wait to join the graph until it is solved again, so that
+	// every question between two solves gets the answers of the last.
+	var pending []*unit
+	flush := func() {
+		for _, u := range pending {
+			g.Add(u.abs, u.entry.Summary)
+		}
+		pending = pending[:0]
+		g.Solve()
+	}
+	for _, level := range levels {
+		if len(pending) > 0 && len(pending) >= max(64, len(order)/5) {
+			flush()
+		}
+		l.parallel(len(level), func(i int) {
+			l.firstPass(level[i], g)
+		})
+		for _, u := range level {
+			if u.entry != nil && u.entry.Summary != nil {
+				pending = append(pending, u)
+			}
+		}
+	}
+	flush()
 	// Second pass: a target whose questions now get other answers is
 	// linted again with the project's facts.
 	var mu sync.Mutex
@@ -249,14 +279,23 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 		}
 		ff := g.Facts(u.abs)
 		if u.readErr == nil && ff.Stale(u.entry.Asked) {
+			if u.src == nil {
+				u.src, u.readErr, u.err = l.read(u, override)
+			}
 			ff = g.Facts(u.abs)
 			d, _ := l.analyze(u, ff, false)
 			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: ff.Asked}
 			u.fresh = true
 		}
 		if u.fresh && u.readErr == nil && l.Store != nil {
-			l.Store.Keep(u.abs, u.src, u.entry)
+			if u.src == nil {
+				u.src, _, _ = l.read(u, override)
+			}
+			if u.src != nil {
+				l.Store.Keep(u.abs, u.src, u.entry)
+			}
 		}
+		u.src = nil
 		d := make([]analyzer.Diagnostic, len(u.entry.Diags))
 		copy(d, u.entry.Diags)
 		for j := range d {
@@ -267,6 +306,39 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 		mu.Unlock()
 	})
 	return diags, errs
+}
+
+// firstPass summarizes a file and, for a target, lints it with the facts
+// solved so far, recording what it asked. The source of a file already
+// stored, or only summarized, is dropped: it is read again if needed.
+func (l *Linter) firstPass(u *unit, g *Graph) {
+	if u.err != nil {
+		return
+	}
+	if u.readErr != nil {
+		u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
+		return
+	}
+	if l.Store != nil {
+		if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
+			u.entry = e
+			u.src = nil
+			return
+		}
+	}
+	u.fresh = true
+	if !u.target {
+		u.entry = &Entry{Summary: l.summarize(u)}
+		if l.Store != nil {
+			l.Store.Keep(u.abs, u.src, u.entry)
+		}
+		u.src, u.fresh = nil, false
+		return
+	}
+	ff := g.Facts(u.abs)
+	d, s := l.analyze(u, ff, true)
+	u.entry = &Entry{Summary: s, Linted: true, Diags: d, Asked: ff.Asked}
+	u.src = nil // read again only to lint again or store
 }
 
 // read returns a unit's source. A target that cannot be read gets the
@@ -319,7 +391,7 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 		if analyzer.IsNotebook(p) {
 			continue
 		}
-		r := FindRoot(p)
+		r := l.root(p)
 		if graphs[r] != nil {
 			continue
 		}
@@ -333,7 +405,7 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 		seen := map[string]bool{}
 		for _, f := range files {
 			abs, err := filepath.Abs(f)
-			if err != nil || seen[abs] || !strings.HasSuffix(f, ".py") && f != p {
+			if err != nil || seen[abs] || f != p && (!strings.HasSuffix(f, ".py") || l.root(f) != r) {
 				continue
 			}
 			seen[abs] = true
@@ -352,7 +424,7 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 		graphs[r] = g
 	}
 	return func(path string) analyzer.Facts {
-		g := graphs[FindRoot(path)]
+		g := graphs[l.root(path)]
 		if g == nil {
 			return nil
 		}
@@ -392,4 +464,299 @@ func (l *Linter) parallel(n int, do func(i int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// importedModules returns the modules the import lines of a source name
+// (`import a.b`, `import a.b as c, d`, `from .a import b, c`), and for
+// `from` imports each name as a possible submodule, from the text alone:
+// a line that starts, after indentation, with `import` or `from`.
+func importedModules(src []byte) []string {
+	var out []string
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimLeft(line, " \t")
+		if i := bytes.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("import ")):
+			for _, part := range strings.Split(string(line[len("import "):]), ",") {
+				if f := strings.Fields(part); len(f) > 0 {
+					out = append(out, f[0])
+				}
+			}
+		case bytes.HasPrefix(line, []byte("from ")):
+			f := strings.Fields(string(line[len("from "):]))
+			if len(f) < 2 || f[1] != "import" {
+				continue
+			}
+			mod := f[0]
+			out = append(out, mod)
+			sep := "."
+			if strings.HasSuffix(mod, ".") {
+				sep = ""
+			}
+			for _, name := range strings.FieldsFunc(strings.Join(f[2:], " "), func(r rune) bool {
+				return r == ',' || r == ' ' || r == '(' || r == ')' || r == '\\'
+			}) {
+				if name != "as" && name != "*" {
+					out = append(out, mod+sep+name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// importLevels orders a project's files so that a file comes after the
+// files it imports, as far as the text of its import lines shows (a
+// cycle is cut anywhere): level 0 imports nothing of the project.
+// Files that cannot be read come first; they are left out of the graph.
+func importLevels(g *Graph, units []*unit) [][]*unit {
+	deps := make([][]int, len(units))
+	index := map[*file]int{}
+	for i, u := range units {
+		if fl := g.files[u.abs]; fl != nil {
+			index[fl] = i
+		}
+	}
+	for i, u := range units {
+		fl := g.files[u.abs]
+		if fl == nil || u.src == nil {
+			continue
+		}
+		seen := map[int]bool{}
+		dep := func(ref string) {
+			if t := g.resolve(ref, fl, 0); t.module != nil {
+				if j, ok := index[t.module]; ok && j != i && !seen[j] {
+					seen[j] = true
+					deps[i] = append(deps[i], j)
+				}
+			}
+		}
+		for _, mod := range importedModules(u.src) {
+			dep(mod)
+		}
+	}
+	// Files that import each other, directly or not, form one component
+	// and share a level; a component's level is one past the highest of
+	// those it imports.
+	comp := components(deps)
+	level := make([]int, len(units))
+	for _, c := range comp.order { // dependencies first
+		lv := 0
+		for _, i := range comp.members[c] {
+			for _, j := range deps[i] {
+				if cj := comp.of[j]; cj != c && level[comp.members[cj][0]]+1 > lv {
+					lv = level[comp.members[cj][0]] + 1
+				}
+			}
+		}
+		for _, i := range comp.members[c] {
+			level[i] = lv
+		}
+	}
+	var out [][]*unit
+	for i, u := range units {
+		for len(out) <= level[i] {
+			out = append(out, nil)
+		}
+		out[level[i]] = append(out[level[i]], u)
+	}
+	return out
+}
+
+// componentSet is the strongly connected components of a graph, in an
+// order where a component comes after every component it reaches.
+type componentSet struct {
+	of      []int   // node → component
+	members [][]int // component → nodes
+	order   []int   // components, dependencies first
+}
+
+// components finds the strongly connected components of the graph whose
+// edges are deps (Tarjan's algorithm, iterative, so deep chains of
+// imports do not grow the stack).
+func components(deps [][]int) componentSet {
+	n := len(deps)
+	cs := componentSet{of: make([]int, n)}
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	next := 0
+	type frame struct{ v, edge int }
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 {
+			continue
+		}
+		call := []frame{{root, 0}}
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			if f.edge < len(deps[f.v]) {
+				w := deps[f.v][f.edge]
+				f.edge++
+				switch {
+				case index[w] < 0:
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call = append(call, frame{w, 0})
+				case onStack[w] && index[w] < low[f.v]:
+					low[f.v] = index[w]
+				}
+				continue
+			}
+			v := f.v
+			call = call[:len(call)-1]
+			if len(call) > 0 && low[v] < low[call[len(call)-1].v] {
+				low[call[len(call)-1].v] = low[v]
+			}
+			if low[v] == index[v] {
+				c := len(cs.members)
+				var members []int
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					cs.of[w] = c
+					members = append(members, w)
+					if w == v {
+						break
+					}
+				}
+				cs.members = append(cs.members, members)
+				cs.order = append(cs.order, c) // Tarjan emits a component after those it reaches
+			}
+		}
+	}
+	return cs
+}
+
+// lightSummary is what a file's text shows of its module-level imports
+// and classes without parsing it: enough for the graph to tell, before
+// any file is linted, which classes are modules. The file's summary
+// replaces it once the file is parsed.
+func lightSummary(src []byte) *analyzer.Summary {
+	s := &analyzer.Summary{Bindings: map[string]string{}}
+	local := map[string]bool{}
+	type class struct {
+		name  string
+		line  int
+		bases []string
+	}
+	var classes []class
+	line := 0
+	for rest := src; len(rest) > 0; {
+		cur := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			cur, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		line++
+		switch {
+		case bytes.HasPrefix(cur, []byte("import ")):
+			for _, part := range strings.Split(string(cur[len("import "):]), ",") {
+				f := strings.Fields(part)
+				switch {
+				case len(f) == 1:
+					first := f[0]
+					if i := strings.IndexByte(first, '.'); i > 0 {
+						first = first[:i]
+					}
+					s.Bindings[first] = first
+				case len(f) == 3 && f[1] == "as":
+					s.Bindings[f[2]] = f[0]
+				}
+			}
+		case bytes.HasPrefix(cur, []byte("from ")):
+			f := strings.Fields(string(cur[len("from "):]))
+			if len(f) < 3 || f[1] != "import" {
+				continue
+			}
+			mod, sep := f[0], "."
+			if strings.HasSuffix(mod, ".") {
+				sep = ""
+			}
+			names := strings.FieldsFunc(strings.Join(f[2:], " "), func(r rune) bool { return r == ',' || r == ' ' || r == '(' || r == ')' })
+			for i := 0; i < len(names); i++ {
+				switch {
+				case names[i] == "*":
+					s.Stars = append(s.Stars, mod)
+				case i+2 < len(names) && names[i+1] == "as":
+					s.Bindings[names[i+2]] = mod + sep + names[i]
+					i += 2
+				default:
+					s.Bindings[names[i]] = mod + sep + names[i]
+				}
+			}
+		case bytes.HasPrefix(cur, []byte("class ")):
+			head := cur[len("class "):]
+			open := bytes.IndexByte(head, '(')
+			if open <= 0 {
+				continue
+			}
+			name := strings.TrimSpace(string(head[:open]))
+			// The bases may run over several lines: up to the closing
+			// parenthesis.
+			text := string(head[open+1:])
+			if !strings.Contains(text, ")") {
+				if i := bytes.IndexByte(rest, ')'); i >= 0 && i < 2000 {
+					text += string(rest[:i])
+				}
+			}
+			if i := strings.IndexByte(text, ')'); i >= 0 {
+				text = text[:i]
+			}
+			var bases []string
+			for _, b := range strings.Split(text, ",") {
+				b = strings.Join(strings.Fields(b), "")
+				if b != "" && !strings.Contains(b, "=") {
+					bases = append(bases, b)
+				}
+			}
+			classes = append(classes, class{name, line, bases})
+			local[name] = true
+		}
+	}
+	for _, c := range classes {
+		cs := analyzer.ClassSummary{Name: c.name, Line: c.line}
+		for _, b := range c.bases {
+			first, more, _ := strings.Cut(b, ".")
+			ref := ""
+			switch {
+			case s.Bindings[first] != "":
+				ref = s.Bindings[first]
+				if more != "" {
+					ref += "." + more
+				}
+			case local[first] && more == "":
+				ref = "#" + first
+			}
+			if ref == "" {
+				continue
+			}
+			cs.Bases = append(cs.Bases, ref)
+			if strings.HasPrefix(ref, "torch.nn.") || strings.HasSuffix(ref, ".LightningModule") ||
+				strings.HasPrefix(ref, "transformers.") && strings.HasSuffix(ref, "PreTrainedModel") {
+				cs.Module = true
+			}
+		}
+		s.Classes = append(s.Classes, cs)
+	}
+	return s
 }

@@ -80,7 +80,7 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
 	var helper *analyzer.Object
 	if m.CallName(call) != "torch.cuda.empty_cache" {
-		if helper = m.Lookup(call); helper == nil || helper.Kind != analyzer.ObjectFunction || helper.EmptyCache == nil {
+		if helper = m.Helper(call); helper == nil || helper.EmptyCache == nil {
 			return
 		}
 	}

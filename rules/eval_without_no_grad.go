@@ -149,8 +149,8 @@ func helperForward(m *analyzer.Model, call, fn analyzer.NodeID) *analyzer.Object
 	if fn != analyzer.Root && m.EnclosingClass(fn) != analyzer.NoNode {
 		return nil
 	}
-	o := m.Lookup(call)
-	if o == nil || o.Kind != analyzer.ObjectFunction || o.Forward == nil {
+	o := m.Helper(call)
+	if o == nil || o.Forward == nil {
 		return nil
 	}
 	name := o.Site.Text[strings.LastIndexByte(o.Site.Text, '.')+1:]
