@@ -63,3 +63,11 @@ func TestReleaseWorkflow(t *testing.T) {
 		t.Errorf("actionlint: %v\n%s", err, out)
 	}
 }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if wheelsDir != "" {
+		_ = os.RemoveAll(wheelsDir)
+	}
+	os.Exit(code)
+}
