@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -35,6 +36,10 @@ type server struct {
 	version string
 	configs *project.Configs
 	runner  *analyzer.Runner
+	// linter gives each document the facts of its project, with the
+	// open documents standing in for their files; its store keeps the
+	// summaries of the project's files between lints.
+	linter *project.Linter
 
 	mu       sync.Mutex
 	docs     map[protocol.DocumentURI]*openDoc
@@ -103,6 +108,13 @@ func (s *server) reset() {
 		set := configs.RulesFor(rules.Selection{}, path)
 		return func(r *analyzer.Rule) bool { return set[r] }
 	}
+	d := &project.Discoverer{Configs: configs, Warn: func(string) {}}
+	s.linter = &project.Linter{Runner: s.runner, Store: project.NewMemoryStore(), Files: func(root string) ([]string, error) {
+		return d.Discover([]string{root})
+	}}
+	if st, err := configs.ForDir(s.cwd); err == nil {
+		s.linter.Src = st.Src
+	}
 }
 
 // handle answers one message. A panic or a malformed request is answered
@@ -170,7 +182,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		s.mu.Lock()
 		s.docs[p.TextDocument.URI] = &openDoc{text: p.TextDocument.Text, version: p.TextDocument.Version}
 		s.mu.Unlock()
-		s.lint(p.TextDocument.URI)
+		s.lintWithOthers(p.TextDocument.URI)
 		return reply(ctx, nil, nil)
 	case protocol.MethodTextDocumentDidChange:
 		var p protocol.DidChangeTextDocumentParams
@@ -185,7 +197,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			if d.timer != nil {
 				d.timer.Stop()
 			}
-			d.timer = time.AfterFunc(debounce, func() { s.lint(u) })
+			d.timer = time.AfterFunc(debounce, func() { s.lintWithOthers(u) })
 		}
 		s.mu.Unlock()
 		return reply(ctx, nil, nil)
@@ -199,7 +211,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			s.reset()
 			s.mu.Unlock()
 		}
-		s.lint(p.TextDocument.URI)
+		s.lintWithOthers(p.TextDocument.URI)
 		return reply(ctx, nil, nil)
 	case protocol.MethodTextDocumentDidClose:
 		var p protocol.DidCloseTextDocumentParams
@@ -228,29 +240,60 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	return nil // notifications the server does not use
 }
 
-// lint lints a document's current text and publishes its findings.
-func (s *server) lint(u protocol.DocumentURI) {
+// lintWithOthers lints a document, then the other open documents, whose
+// findings may depend on what it defines: those whose findings change
+// are published again.
+func (s *server) lintWithOthers(u protocol.DocumentURI) {
+	s.lint(u, false)
+	s.mu.Lock()
+	var others []protocol.DocumentURI
+	for o := range s.docs {
+		if o != u && !analyzer.IsNotebook(o.Filename()) {
+			others = append(others, o)
+		}
+	}
+	s.mu.Unlock()
+	sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
+	for _, o := range others {
+		s.lint(o, true)
+	}
+}
+
+// lint lints a document's current text, with the facts of its project,
+// and publishes its findings; onlyChanged publishes them only when they
+// differ from the last ones.
+func (s *server) lint(u protocol.DocumentURI, onlyChanged bool) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil {
 		s.mu.Unlock()
 		return
 	}
-	text, version, runner := d.text, d.version, s.runner
+	text, version, runner, linter := d.text, d.version, s.runner, s.linter
+	open := map[string][]byte{}
+	for o, od := range s.docs {
+		open[o.Filename()] = []byte(od.text)
+	}
 	s.mu.Unlock()
 
 	path := u.Filename()
 	var diags []analyzer.Diagnostic
 	if !analyzer.IsNotebook(path) {
-		diags = analyzer.Unsuppressed(runner.LintSource(path, []byte(text)))
+		facts := linter.Facts([]string{path}, open)
+		all, _ := runner.Analyze(path, []byte(text), facts(path), false)
+		diags = analyzer.Unsuppressed(all)
 	}
 	s.mu.Lock()
 	if cur := s.docs[u]; cur == nil || cur.text != text {
 		s.mu.Unlock()
 		return // closed or changed meanwhile: a newer lint follows
 	}
+	same := d.linted == text && sameFindings(d.diags, diags)
 	d.diags, d.linted = diags, text
 	s.mu.Unlock()
+	if onlyChanged && same {
+		return
+	}
 
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for i := range diags {
@@ -258,6 +301,19 @@ func (s *server) lint(u protocol.DocumentURI) {
 	}
 	_ = s.conn.Notify(context.Background(), protocol.MethodTextDocumentPublishDiagnostics,
 		protocol.PublishDiagnosticsParams{URI: u, Version: uint32(version), Diagnostics: out})
+}
+
+// sameFindings reports whether two lints of the same text found the same.
+func sameFindings(a, b []analyzer.Diagnostic) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Rule != b[i].Rule || a[i].Start != b[i].Start || a[i].End != b[i].End || a[i].Message != b[i].Message {
+			return false
+		}
+	}
+	return true
 }
 
 func lspDiagnostic(text string, d *analyzer.Diagnostic) protocol.Diagnostic {

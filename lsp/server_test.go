@@ -87,3 +87,84 @@ func TestServerProtocol(t *testing.T) {
 		t.Fatal("the server did not exit")
 	}
 }
+
+// TestServerProjectFacts: a document is linted with the facts of its
+// project, open documents standing in for their files, and an edit of
+// one document publishes again another whose findings it changes.
+func TestServerProjectFacts(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml": "[tool.torchlint]\n",
+		"models.py":      "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    pass\n",
+		"evaluate.py":    "from models import Net\n\n\ndef evaluate(batches):\n    clf = Net()\n    return [clf(b) for b in batches]\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	go func() {
+		_ = Serve(toServer, fromServer, Options{Cwd: dir, Version: "0.0.0-test"})
+		_ = fromServer.Close()
+	}()
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{toClient, fromClient}))
+	published := make(chan protocol.PublishDiagnosticsParams, 16)
+	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+			var p protocol.PublishDiagnosticsParams
+			if err := json.Unmarshal(req.Params(), &p); err == nil {
+				published <- p
+			}
+		}
+		return reply(ctx, nil, nil)
+	})
+	ctx := context.Background()
+	var init protocol.InitializeResult
+	if _, err := conn.Call(ctx, protocol.MethodInitialize, map[string]any{"rootUri": "file://" + dir, "capabilities": map[string]any{}}, &init); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.Notify(ctx, protocol.MethodInitialized, map[string]any{})
+	evalURI := protocol.DocumentURI("file://" + filepath.Join(dir, "evaluate.py"))
+	modelsURI := protocol.DocumentURI("file://" + filepath.Join(dir, "models.py"))
+	codesFor := func(want protocol.DocumentURI) string {
+		t.Helper()
+		for {
+			select {
+			case p := <-published:
+				if p.URI != want {
+					continue
+				}
+				var codes []string
+				for _, d := range p.Diagnostics {
+					codes = append(codes, fmt.Sprint(d.Code))
+				}
+				return strings.Join(codes, ",")
+			case <-time.After(20 * time.Second):
+				t.Fatalf("nothing published for %s", want)
+			}
+		}
+	}
+	_ = conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: evalURI, LanguageID: "python", Version: 1, Text: files["evaluate.py"]}})
+	if got := codesFor(evalURI); got != "TL201" {
+		t.Fatalf("evaluate.py: %q, want TL201 (Net is a module in models.py)", got)
+	}
+	_ = conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: modelsURI, LanguageID: "python", Version: 1, Text: files["models.py"]}})
+	if got := codesFor(modelsURI); got != "" {
+		t.Fatalf("models.py: %q, want nothing", got)
+	}
+	// An unsaved edit: Net is no longer a module.
+	edited := strings.Replace(files["models.py"], "class Net(nn.Module):", "class Net:", 1)
+	_ = conn.Notify(ctx, protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+		TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: modelsURI}, Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: edited}},
+	})
+	if got := codesFor(evalURI); got != "" {
+		t.Errorf("evaluate.py after the edit of models.py: %q, want nothing", got)
+	}
+	if _, err := conn.Call(ctx, protocol.MethodShutdown, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = conn.Notify(ctx, protocol.MethodExit, nil)
+}

@@ -2,6 +2,7 @@ package project
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -416,6 +417,9 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 					s = e.Summary
 				} else {
 					s = l.summarize(u)
+					if l.Store != nil && s != nil {
+						l.Store.Keep(u.abs, u.src, &Entry{Summary: s})
+					}
 				}
 			}
 			g.Add(u.abs, s)
@@ -759,4 +763,39 @@ func lightSummary(src []byte) *analyzer.Summary {
 		s.Classes = append(s.Classes, cs)
 	}
 	return s
+}
+
+// MemoryStore is a Store held in memory, for a long-running process (the
+// language server): it keeps the latest entry of each file.
+type MemoryStore struct {
+	mu      sync.Mutex
+	entries map[string]memoryEntry
+}
+
+type memoryEntry struct {
+	sum   [32]byte
+	entry *Entry
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{entries: map[string]memoryEntry{}}
+}
+
+// Entry implements Store.
+func (m *MemoryStore) Entry(path string, src []byte) (*Entry, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.entries[path]
+	if !ok || e.sum != sha256.Sum256(src) {
+		return nil, false
+	}
+	return e.entry, true
+}
+
+// Keep implements Store.
+func (m *MemoryStore) Keep(path string, src []byte, e *Entry) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.entries[path] = memoryEntry{sha256.Sum256(src), e}
 }

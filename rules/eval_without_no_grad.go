@@ -77,10 +77,18 @@ is unbound). It is unsafe: a caller that back-propagates through the
 function's results would stop getting gradients.
 
 ## Known problems
-A function is treated as grad-disabled when every call of it in the same
-file runs under ` + "`no_grad`" + `; callers in other files are not seen, so an
-evaluation helper called only from another module under ` + "`no_grad`" + ` is
-reported. Code that needs gradients during evaluation (saliency maps,
+A function runs with grad disabled when its decorators say so, or when
+every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
+evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported.
+An evaluation function (or script) that calls a project helper running a
+forward pass in its caller's grad mode is reported at that call, with the
+helper's forward pass as a related location. Methods called through
+objects (` + "`self.generator.generate()`" + ` from another file) are not followed:
+their callers, often a framework's loop under ` + "`no_grad`" + `, are not known,
+so a helper is not reported from a method. A model is recognised by what
+the code does with it (` + "`.eval()`" + `, ` + "`.parameters()`" + `, being wrapped in DDP,
+a class that derives from ` + "`nn.Module`" + ` in any file of the project) before
+its name. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls and is not reported;
 neither are pytest test functions or Lightning's ` + "`validation_step`" + `,

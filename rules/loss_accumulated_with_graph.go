@@ -84,13 +84,19 @@ one element). It is unsafe: the accumulator may be back-propagated later
 in code the rule cannot see.
 
 ## Known problems
-Whether a value carries autograd history is inferred from the file alone:
-calls of models and loss functions (recognised by their construction, type
-annotation or conventional names such as ` + "`model`" + ` and ` + "`criterion`" + `), and
-arithmetic on their results. A loss returned by a function defined in
-another module is not seen. A sum that is back-propagated on purpose (a
-multi-task loss built in a loop and then ` + "`backward()`" + `-ed, or returned to
-the caller) is not reported.
+Whether a value carries autograd history is inferred from what the code
+does with it first: a value that is ` + "`backward()`" + `-ed (directly, through
+` + "`scaler.scale(...)`" + `, ` + "`accelerator.backward(...)`" + ` or ` + "`torch.autograd`" + `)
+carries one, and so do the values it was computed from back to the forward
+pass; then from calls of models and loss functions (recognised by use, by
+their construction or class in any file of the project, type annotations,
+and only last by conventional names such as ` + "`model`" + ` and ` + "`criterion`" + `),
+and arithmetic on their results. A project function's result carries a
+graph when the function returns one; of a tuple it returns, only the first
+element is taken to (a loss before its counts and logs). An unknown
+function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A sum that
+is back-propagated on purpose (a multi-task loss built in a loop and then
+` + "`backward()`" + `-ed, or returned to the caller) is not reported.
 
 ` + "`.item()`" + ` synchronises with the GPU; if that matters, accumulate
 ` + "`loss.detach()`" + ` into a tensor instead and call ` + "`.item()`" + ` once at the end.

@@ -83,8 +83,10 @@ accuracy = (torch.cat(all_logits).argmax(1) == labels).float().mean()
 Outside ` + "`no_grad`" + `, store ` + "`logits.detach()`" + ` (or ` + "`loss.item()`" + ` for a scalar).
 
 ## Known problems
-Whether a value carries autograd history is inferred from the file alone,
-as for TL101: calls of models and loss functions and arithmetic on their
+Whether a value carries autograd history is inferred as for TL101: by
+what the code does with it first (a value that is back-propagated carries
+a graph), then from calls of models, loss functions and project functions
+that return a graph, in any file of the project, and arithmetic on their
 results. A container filled in a function that is called once per step
 from another module is not seen unless the function is a Lightning step
 hook or is named like a training step.
