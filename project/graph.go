@@ -19,6 +19,10 @@ type Graph struct {
 	Root  string
 	roots []string
 	files map[string]*file // by cleaned absolute path
+	// entries holds every folder that contains a file of the graph and
+	// every file's path without its .py, so that a module name's first
+	// part can be ruled out in a folder with one lookup.
+	entries map[string]bool
 
 	objects map[objKey]*object
 	solved  bool
@@ -72,7 +76,7 @@ type callEdge struct {
 // folder, which Python puts first on the path of a script it runs.
 func NewGraph(root string, src []string) *Graph {
 	root = filepath.Clean(root)
-	g := &Graph{Root: root, files: map[string]*file{}}
+	g := &Graph{Root: root, files: map[string]*file{}, entries: map[string]bool{}}
 	g.roots = append(g.roots, root, filepath.Join(root, "src"))
 	for _, s := range src {
 		if !filepath.IsAbs(s) {
@@ -98,6 +102,14 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 		fl.rel = filepath.ToSlash(path)
 	}
 	fl.module = g.moduleName(path)
+	for p := strings.TrimSuffix(path, ".py"); !g.entries[p]; {
+		g.entries[p] = true
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		p = parent
+	}
 	for i := range s.Funcs {
 		fl.funcs[s.Funcs[i].Name] = &s.Funcs[i]
 	}
@@ -190,7 +202,20 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 		parts = strings.Split(name, ".")
 	}
 	for _, dir := range dirs {
-		for i := len(parts); i >= 0; i-- {
+		// The longest run of leading parts that names a folder or a file
+		// of the graph: no module is longer.
+		n, p := 0, dir
+		for n < len(parts) {
+			p += string(filepath.Separator) + parts[n]
+			if !g.entries[p] {
+				break
+			}
+			n++
+		}
+		if n == 0 && len(parts) > 0 {
+			continue // nothing of the graph under that name here
+		}
+		for i := n; i >= 0; i-- {
 			var mod *file
 			if i == 0 {
 				if !strings.HasPrefix(ref, ".") {
