@@ -71,8 +71,19 @@ type FuncSummary struct {
 	// calls on every run.
 	Forward    *Site `json:"forward,omitempty"`
 	EmptyCache *Site `json:"empty_cache,omitempty"`
+	// ParamCalls are the positional parameters the body calls in its
+	// callers' grad mode (`m(x)` in `def run(m, x)`), each with the first
+	// such call: a forward pass when the caller passes a model.
+	ParamCalls []ParamCall `json:"param_calls,omitempty"`
 	// needsGrad: the function back-propagates or asks for gradients.
 	needsGrad bool
+}
+
+// ParamCall is a call of a function's parameter by its position among
+// the arguments a caller passes (self and cls not counted).
+type ParamCall struct {
+	Index int   `json:"index"`
+	Site  *Site `json:"site"`
 }
 
 // CallSummary is one call of a ref.
@@ -116,6 +127,9 @@ type Object struct {
 	// Forward: a forward pass the function runs, itself or through the
 	// functions it calls, in its callers' grad mode.
 	Forward *Site
+	// ParamCalls: the parameters it calls in its callers' grad mode; a
+	// forward pass where the caller passes a model.
+	ParamCalls []ParamCall
 	// EmptyCache: a torch.cuda.empty_cache() it calls on every run,
 	// itself or through the functions it calls.
 	EmptyCache *Site
@@ -205,7 +219,7 @@ func (m *Model) localHelper(call NodeID, depth int) *Object {
 	return m.Memo(helperKey{def}, func() any {
 		f := m.File
 		fs := m.summarizeFunc(def, m.localRef(def)[1:])
-		o := &Object{Kind: ObjectFunction, Forward: fs.Forward, EmptyCache: fs.EmptyCache}
+		o := &Object{Kind: ObjectFunction, Forward: fs.Forward, EmptyCache: fs.EmptyCache, ParamCalls: fs.ParamCalls}
 		if !fs.GradSet && !fs.needsGrad {
 			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 				if f.Kind(id) != KindCall || m.ScopeNode(id) != def || o.Forward != nil && o.EmptyCache != nil {
@@ -231,16 +245,22 @@ func (m *Model) localHelper(call NodeID, depth int) *Object {
 				}
 			})
 		}
-		if o.Forward == nil && o.EmptyCache == nil {
+		if o.Forward == nil && o.EmptyCache == nil && len(o.ParamCalls) == 0 {
 			return (*Object)(nil)
 		}
+		// A helper of this file is named by the file's base name in
+		// messages; its related location is the file itself.
 		name := m.localRef(def)[1:]
 		base := filepath.Base(f.Path)
-		o.Site = Site{Path: base, Line: f.Position(f.N(def).Start).Line, Text: name}
-		for _, s := range []**Site{&o.Forward, &o.EmptyCache} {
+		o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: name}
+		sites := []**Site{&o.Forward, &o.EmptyCache}
+		for i := range o.ParamCalls {
+			sites = append(sites, &o.ParamCalls[i].Site)
+		}
+		for _, s := range sites {
 			if *s != nil && (*s).Path == "" {
 				c := **s
-				c.Path = base
+				c.Path, c.Abs = base, f.Path
 				*s = &c
 			}
 		}
@@ -451,6 +471,11 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 					fs.Forward = m.site(id)
 				}
 			}
+			if i := m.paramIndex(def, m.File.Field(id, FieldFunction)); i >= 0 && !fs.GradSet {
+				if _, decided := m.localGradMode(id); !decided && !hasParamCall(fs.ParamCalls, i) {
+					fs.ParamCalls = append(fs.ParamCalls, ParamCall{Index: i, Site: m.site(id)})
+				}
+			}
 			if fs.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode {
 				// In a loop of its own, the helper is reported there.
 				fs.EmptyCache = m.site(id)
@@ -460,9 +485,70 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
 		// forward pass is there to be back-propagated.
-		fs.Forward, fs.needsGrad = nil, true
+		fs.Forward, fs.ParamCalls, fs.needsGrad = nil, nil, true
 	}
 	return fs
+}
+
+func hasParamCall(pcs []ParamCall, i int) bool {
+	for _, pc := range pcs {
+		if pc.Index == i {
+			return true
+		}
+	}
+	return false
+}
+
+// paramIndex returns the position, among the positional arguments a
+// caller passes, of the parameter of def that callee names, or -1.
+func (m *Model) paramIndex(def, callee NodeID) int {
+	f := m.File
+	if f.Kind(callee) != KindIdentifier {
+		return -1
+	}
+	b := m.Resolve(callee)
+	if b == nil || b.Kind != BindParam || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+		return -1 // not a parameter of def itself
+	}
+	i, pos := -1, 0
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		name := c
+		switch f.Kind(c) {
+		case KindDefaultParameter, KindTypedDefaultParameter:
+			name = f.Field(c, FieldName)
+		case KindTypedParameter:
+			name = f.FirstChild(c)
+		case KindIdentifier:
+		case KindListSplatPattern, KindDictionarySplatPattern:
+			return false // the positional parameters end there
+		default:
+			return true
+		}
+		if pos == 0 && m.EnclosingClass(def) != NoNode && (f.TextIs(name, "self") || f.TextIs(name, "cls")) {
+			return true
+		}
+		if name == b.Name {
+			i = pos
+			return false
+		}
+		pos++
+		return true
+	})
+	return i
+}
+
+// ParamForward returns the forward pass a helper runs when the call
+// passes a model at a position the helper calls, or nil.
+func (m *Model) ParamForward(o *Object, call NodeID) *Site {
+	args := m.Args(call)
+	for _, pc := range o.ParamCalls {
+		if pc.Index < len(args) {
+			if a := m.File.Unparen(args[pc.Index]); m.ClassifyCallee(a) == CallableModel {
+				return pc.Site
+			}
+		}
+	}
+	return nil
 }
 
 // summarizeUses records the calls of refs and the refs used as values.

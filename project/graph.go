@@ -320,6 +320,9 @@ func (g *Graph) Solve() {
 			o.fact.ReturnsGraph = fn.ReturnsGraph
 			o.fact.Forward = g.site(fl, fn.Forward)
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
+			for _, pc := range fn.ParamCalls {
+				o.fact.ParamCalls = append(o.fact.ParamCalls, analyzer.ParamCall{Index: pc.Index, Site: g.site(fl, pc.Site)})
+			}
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
@@ -621,8 +624,8 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
 		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true
 	}
-	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || o.fact.EmptyCache != nil) {
-		fact.Forward, fact.EmptyCache, some = o.fact.Forward, o.fact.EmptyCache, true
+	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || o.fact.EmptyCache != nil || len(o.fact.ParamCalls) > 0) {
+		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, o.fact.EmptyCache, o.fact.ParamCalls, true
 	}
 	if !some {
 		return nil
@@ -705,6 +708,9 @@ func answerKey(a any) string {
 		}
 		if v.EmptyCache != nil {
 			s += fmt.Sprintf(" E%s:%d", v.EmptyCache.Path, v.EmptyCache.Line)
+		}
+		for _, pc := range v.ParamCalls {
+			s += fmt.Sprintf(" P%d:%s:%d:%s", pc.Index, pc.Site.Path, pc.Site.Line, pc.Site.Text)
 		}
 		return s
 	}

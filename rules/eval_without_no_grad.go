@@ -158,8 +158,19 @@ func helperForward(m *analyzer.Model, call, fn analyzer.NodeID) *analyzer.Object
 		return nil
 	}
 	o := m.Helper(call)
-	if o == nil || o.Forward == nil {
+	if o == nil {
 		return nil
+	}
+	if o.Forward == nil {
+		// A helper that calls what it is passed runs a forward pass when
+		// it is passed a model.
+		site := m.ParamForward(o, call)
+		if site == nil {
+			return nil
+		}
+		c := *o
+		c.Forward = site
+		o = &c
 	}
 	name := o.Site.Text[strings.LastIndexByte(o.Site.Text, '.')+1:]
 	if isEvalName(name) {

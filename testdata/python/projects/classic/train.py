@@ -56,3 +56,21 @@ def evaluate_tokens(texts):
 def load(path):
     set_seed(0)
     return torch.load(path)  # want: TL403
+
+
+def _forward(m, x):
+    return m(x)
+
+
+def evaluate_local(clf, loader):
+    clf.eval()
+    return [_forward(clf, x).argmax(-1) for x, _ in loader]  # want: TL201 "through `_forward` \(train.py:62\)"
+
+
+def _apply(fn, x):
+    return fn(x)
+
+
+def evaluate_apply(clf, loader):
+    clf.eval()
+    return [_apply(torch.sigmoid, x) for x, _ in loader]  # ok: the helper is passed a function, not a model
