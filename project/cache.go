@@ -44,6 +44,8 @@ type Cache struct {
 	old   map[string]cacheEntry
 	new   map[string]cacheEntry
 	hits  int
+	// dirty is set when an entry was made or changed in this run.
+	dirty bool
 }
 
 type cacheFile struct {
@@ -184,6 +186,7 @@ func (c *Cache) Keep(path string, src []byte, e *Entry) {
 	ce := c.new[k]
 	ce.Summary, ce.Linted, ce.Asked = e.Summary, e.Linted, e.Asked
 	c.new[k] = ce
+	c.dirty = true
 	c.mu.Unlock()
 }
 
@@ -198,11 +201,19 @@ func (c *Cache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
 	k := c.key(path, src)
 	c.mu.Lock()
 	c.new[k] = e
+	c.dirty = true
 	c.mu.Unlock()
 }
 
-// Save writes the entries this run used or made, atomically.
+// Save writes the entries this run used or made, atomically; a run that
+// made none and used every stored entry leaves the file as it is.
 func (c *Cache) Save() error {
+	c.mu.Lock()
+	unchanged := !c.dirty && len(c.new) == len(c.old)
+	c.mu.Unlock()
+	if unchanged {
+		return nil
+	}
 	var buf bytes.Buffer
 	if err := gob.NewEncoder(&buf).Encode(cacheFile{Format: cacheFormat, Tool: c.tool, Entries: c.new}); err != nil {
 		return fmt.Errorf("cache: %w", err)

@@ -210,53 +210,70 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 			}
 		}
 	}
-	// Read every file, then order them by the imports a quick scan of
-	// their text finds: a file is linted after the files it imports, with
-	// the facts solved from them, so that most of its questions get their
-	// final answers the first time.
+	// Read every file and take what the store has of it. The files left
+	// to parse are ordered by the imports a quick scan of their text
+	// finds: a file is linted after the files it imports, with the facts
+	// solved from them, so that most of its questions get their final
+	// answers the first time.
 	l.parallel(len(order), func(i int) {
 		u := order[i]
 		u.src, u.readErr, u.err = l.read(u, override)
+		switch {
+		case u.err != nil:
+		case u.readErr != nil:
+			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
+		case l.Store != nil:
+			if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
+				u.entry = e
+				u.src = nil
+			}
+		}
 	})
 	g := NewGraph(root, l.Src)
+	var parse []*unit
 	for _, u := range order {
-		if u.err == nil {
+		switch {
+		case u.err != nil:
+		case u.entry != nil:
+			g.Add(u.abs, u.entry.Summary)
+		default:
 			g.Add(u.abs, nil)
+			parse = append(parse, u)
 		}
 	}
-	levels := importLevels(g, order)
-	for _, u := range order {
-		if u.err == nil && u.src != nil {
+	if len(parse) > 0 {
+		levels := importLevels(g, parse)
+		for _, u := range parse {
 			g.Add(u.abs, lightSummary(u.src))
 		}
-	}
-	g.Solve()
-	// Solving costs a walk of every summary: solve again between levels
-	// only once a fifth of the files have their summaries.
-	// Summaries wait to join the graph until it is solved again, so that
-	// every question between two solves gets the answers of the last.
-	var pending []*unit
-	flush := func() {
+		g.Solve()
+		// Solving costs a walk of every summary: solve again between
+		// levels only once a fifth of the files have their summaries.
+		// Summaries wait to join the graph until it is solved again, so
+		// that every question between two solves gets the answers of
+		// the last.
+		var pending []*unit
+		flush := func() {
+			for _, u := range pending {
+				g.Add(u.abs, u.entry.Summary)
+			}
+			pending = pending[:0]
+			g.Solve()
+		}
+		for _, level := range levels {
+			if len(pending) > 0 && len(pending) >= max(64, len(order)/5) {
+				flush()
+			}
+			l.parallel(len(level), func(i int) {
+				l.firstPass(level[i], g)
+			})
+			pending = append(pending, level...)
+		}
 		for _, u := range pending {
 			g.Add(u.abs, u.entry.Summary)
 		}
-		pending = pending[:0]
-		g.Solve()
 	}
-	for _, level := range levels {
-		if len(pending) > 0 && len(pending) >= max(64, len(order)/5) {
-			flush()
-		}
-		l.parallel(len(level), func(i int) {
-			l.firstPass(level[i], g)
-		})
-		for _, u := range level {
-			if u.entry != nil && u.entry.Summary != nil {
-				pending = append(pending, u)
-			}
-		}
-	}
-	flush()
+	g.Solve()
 	// Second pass: a target whose questions now get other answers is
 	// linted again with the project's facts.
 	var mu sync.Mutex
@@ -310,23 +327,9 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 }
 
 // firstPass summarizes a file and, for a target, lints it with the facts
-// solved so far, recording what it asked. The source of a file already
-// stored, or only summarized, is dropped: it is read again if needed.
+// solved so far, recording what it asked. Its source is dropped: it is
+// read again if needed.
 func (l *Linter) firstPass(u *unit, g *Graph) {
-	if u.err != nil {
-		return
-	}
-	if u.readErr != nil {
-		u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
-		return
-	}
-	if l.Store != nil {
-		if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
-			u.entry = e
-			u.src = nil
-			return
-		}
-	}
 	u.fresh = true
 	if !u.target {
 		u.entry = &Entry{Summary: l.summarize(u)}
