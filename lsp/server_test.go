@@ -24,24 +24,7 @@ func TestServerProtocol(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "pyproject.toml"), []byte("[tool.torchlint]\nignore = [\"TL401\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	status := make(chan error, 1)
-	go func() {
-		status <- Serve(toServer, fromServer, Options{Cwd: t.TempDir(), Version: "0.0.0-test"})
-		_ = fromServer.Close()
-	}()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{toClient, fromClient}))
-	published := make(chan protocol.PublishDiagnosticsParams, 16)
-	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
-			var p protocol.PublishDiagnosticsParams
-			if err := json.Unmarshal(req.Params(), &p); err == nil {
-				published <- p
-			}
-		}
-		return reply(ctx, nil, nil)
-	})
+	conn, published, status := startServer(t, t.TempDir())
 	ctx := context.Background()
 	call := func(method string, params, result any) error {
 		_, err := conn.Call(ctx, method, params, result)
@@ -103,23 +86,7 @@ func TestServerProjectFacts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	toServer, fromClient := io.Pipe()
-	toClient, fromServer := io.Pipe()
-	go func() {
-		_ = Serve(toServer, fromServer, Options{Cwd: dir, Version: "0.0.0-test"})
-		_ = fromServer.Close()
-	}()
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{toClient, fromClient}))
-	published := make(chan protocol.PublishDiagnosticsParams, 16)
-	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
-		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
-			var p protocol.PublishDiagnosticsParams
-			if err := json.Unmarshal(req.Params(), &p); err == nil {
-				published <- p
-			}
-		}
-		return reply(ctx, nil, nil)
-	})
+	conn, published, _ := startServer(t, dir)
 	ctx := context.Background()
 	var init protocol.InitializeResult
 	if _, err := conn.Call(ctx, protocol.MethodInitialize, map[string]any{"rootUri": "file://" + dir, "capabilities": map[string]any{}}, &init); err != nil {
@@ -167,4 +134,30 @@ func TestServerProjectFacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = conn.Notify(ctx, protocol.MethodExit, nil)
+}
+
+// startServer serves the protocol over pipes with cwd as the working
+// folder, and returns the client's connection, the diagnostics the
+// server publishes, and the server's result once it returns.
+func startServer(t *testing.T, cwd string) (jsonrpc2.Conn, chan protocol.PublishDiagnosticsParams, chan error) {
+	t.Helper()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	status := make(chan error, 1)
+	go func() {
+		status <- Serve(toServer, fromServer, Options{Cwd: cwd, Version: "0.0.0-test"})
+		_ = fromServer.Close()
+	}()
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{toClient, fromClient}))
+	published := make(chan protocol.PublishDiagnosticsParams, 16)
+	conn.Go(context.Background(), func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+		if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+			var p protocol.PublishDiagnosticsParams
+			if err := json.Unmarshal(req.Params(), &p); err == nil {
+				published <- p
+			}
+		}
+		return reply(ctx, nil, nil)
+	})
+	return conn, published, status
 }

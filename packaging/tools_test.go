@@ -10,27 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
-// needTool returns the path of a program the tests drive: $envVar if set,
-// else name on PATH. Outside CI a missing program skips the test; in CI
-// (whose ./scripts/test installs them) it fails.
-func needTool(t *testing.T, name, envVar, how string) string {
-	t.Helper()
-	if envVar != "" {
-		if p := os.Getenv(envVar); p != "" {
-			return p
-		}
-	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed (%s); ./scripts/test installs it", name, how)
-		}
-		t.Skipf("%s is not installed (%s); ./scripts/test installs it", name, how)
-	}
-	return p
-}
+// needTool finds an external program a test drives (see testtool.Need).
+var needTool = testtool.Need
 
 // repoRoot is the repository's root folder.
 func repoRoot(t *testing.T) string {

@@ -217,7 +217,10 @@ func (w *walk) ancestorIgnores() []gitignore.Pattern {
 			return nil
 		}
 	}
-	patterns := w.readIgnore(filepath.Join(w.gitRoot, ".git", "info", "exclude"), nil)
+	var patterns []gitignore.Pattern
+	if exclude := excludeFile(w.gitRoot); exclude != "" {
+		patterns = w.readIgnore(exclude, nil)
+	}
 	var chain []string
 	for dir := filepath.Dir(w.absRoot); strings.HasPrefix(dir, w.gitRoot) && dir != filepath.Dir(w.gitRoot); dir = filepath.Dir(dir) {
 		chain = append(chain, dir)
@@ -229,6 +232,38 @@ func (w *walk) ancestorIgnores() []gitignore.Pattern {
 		patterns = append(patterns, w.readIgnore(filepath.Join(chain[i], ".gitignore"), w.parts(chain[i]))...)
 	}
 	return patterns
+}
+
+// excludeFile returns the info/exclude file of the repository whose work
+// tree is root. In a linked worktree or a submodule, .git is a file
+// naming the git folder (`gitdir: ...`), and a worktree's git folder
+// names the repository's common folder, which holds info/exclude.
+func excludeFile(root string) string {
+	dotgit := filepath.Join(root, ".git")
+	info, err := os.Stat(dotgit)
+	if err != nil || info.IsDir() {
+		return filepath.Join(dotgit, "info", "exclude")
+	}
+	data, err := os.ReadFile(dotgit)
+	if err != nil {
+		return ""
+	}
+	rest, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+	if !ok {
+		return ""
+	}
+	gitdir := strings.TrimSpace(rest)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(root, gitdir)
+	}
+	if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitdir, common)
+		}
+		gitdir = common
+	}
+	return filepath.Join(gitdir, "info", "exclude")
 }
 
 // readIgnore reads the patterns of one ignore file, which apply below

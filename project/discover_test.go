@@ -155,3 +155,36 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestDiscoverLinkedWorktree: in a linked worktree (or a submodule) .git
+// is a file naming the git folder; info/exclude is read from the
+// repository's common folder, and nothing warns.
+func TestDiscoverLinkedWorktree(t *testing.T) {
+	base := t.TempDir()
+	repo := filepath.Join(base, "repo.git")
+	wt := filepath.Join(base, "wt")
+	for _, d := range []string{filepath.Join(repo, "info"), filepath.Join(repo, "worktrees", "wt"), wt} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := map[string]string{
+		filepath.Join(repo, "info", "exclude"):              "scratch.py\n",
+		filepath.Join(repo, "worktrees", "wt", "commondir"): "../..\n",
+		filepath.Join(wt, ".git"):                           "gitdir: ../repo.git/worktrees/wt\n",
+		filepath.Join(wt, "train.py"):                       "import torch\n",
+		filepath.Join(wt, "scratch.py"):                     "import torch\n",
+	}
+	for p, text := range files {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, warnings := discoverIn(t, wt, &Discoverer{}, ".")
+	if strings.Join(got, " ") != "train.py" {
+		t.Errorf("files: %v, want train.py alone (scratch.py is excluded by the repository's info/exclude)", got)
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %v", warnings)
+	}
+}

@@ -7,27 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
-// needTool returns the path of an external program the integration tests
-// drive. Outside CI a missing program skips the test with the way to get
-// it; in CI (which installs them) it fails.
-func needTool(t *testing.T, name, envVar, how string) string {
-	t.Helper()
-	if envVar != "" {
-		if p := os.Getenv(envVar); p != "" {
-			return p
-		}
-	}
-	p, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed (%s); ./scripts/test installs it", name, how)
-		}
-		t.Skipf("%s is not installed (%s); ./scripts/test installs it", name, how)
-	}
-	return p
-}
+// needTool finds an external program a test drives (see testtool.Need).
+var needTool = testtool.Need
 
 // git runs git in dir and fails the test on error.
 func git(t *testing.T, dir string, args ...string) {
