@@ -8,21 +8,11 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
-const leakyTraining = `import torch
-
-
-def train(model, loader, optimizer, criterion):
-    total = 0.0
-    for x, y in loader:
-        optimizer.zero_grad()
-        loss = criterion(model(x), y)
-        loss.backward()
-        optimizer.step()
-        total += loss
-    return total
-`
+const leakyTraining = testtool.LeakyTraining
 
 // gitIn runs git in dir and fails the test on error.
 func gitIn(t *testing.T, dir string, args ...string) {

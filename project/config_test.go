@@ -1,28 +1,17 @@
 package project
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/torchlint/torchlint/internal/testtool"
 	"github.com/torchlint/torchlint/rules"
 )
 
 // writeTree creates files (path → content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+var writeTree = testtool.WriteTree
 
 func enabledCodes(t *testing.T, s *Settings, cli rules.Selection, file string) string {
 	t.Helper()

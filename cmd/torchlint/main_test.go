@@ -16,6 +16,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/torchlint/torchlint/internal/testtool"
 	"github.com/torchlint/torchlint/report"
 )
 
@@ -30,18 +31,7 @@ func repoRoot(t *testing.T) string {
 }
 
 // writeTree creates files (path → content) under dir.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+var writeTree = testtool.WriteTree
 
 // runIn runs the CLI with args from dir and returns exit code, stdout and
 // stderr.

@@ -25,19 +25,7 @@ func git(t *testing.T, dir string, args ...string) {
 	}
 }
 
-const leakyTraining = `import torch
-
-
-def train(model, loader, optimizer, criterion):
-    total = 0.0
-    for x, y in loader:
-        optimizer.zero_grad()
-        loss = criterion(model(x), y)
-        loss.backward()
-        optimizer.step()
-        total += loss
-    return total
-`
+const leakyTraining = testtool.LeakyTraining
 
 // TestPreCommitHooks runs this checkout's hooks with pre-commit itself, in
 // a fresh repository holding a file with a TL101 finding: the hook fails

@@ -1,10 +1,11 @@
-// Package testtool is what the integration tests of several packages
-// share: finding the external programs they drive.
+// Package testtool is what the tests of several packages share: finding
+// the external programs they drive, and writing small projects.
 package testtool
 
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -28,3 +29,34 @@ func Need(t testing.TB, name, envVar, how string) string {
 	}
 	return p
 }
+
+// WriteTree creates files (slash-separated path → content) under dir.
+func WriteTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// LeakyTraining is a training loop that sums its loss without .item()
+// (TL101 on the line `total += loss`), for the tests that run hooks and
+// installed binaries on a project.
+const LeakyTraining = `import torch
+
+
+def train(model, loader, optimizer, criterion):
+    total = 0.0
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        total += loss
+    return total
+`
