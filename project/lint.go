@@ -247,30 +247,26 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 			g.Add(u.abs, lightSummary(u.src))
 		}
 		g.Solve()
-		// Solving costs a walk of every summary: solve again between
-		// levels only once a fifth of the files have their summaries.
-		// Summaries wait to join the graph until it is solved again, so
-		// that every question between two solves gets the answers of
-		// the last.
-		var pending []*unit
-		flush := func() {
-			for _, u := range pending {
+		// Solving costs a walk of every summary, so the graph is solved
+		// again only after each fifth of the files: the files between two
+		// solves see the same facts, and are linted together, in import
+		// order, with no wait between levels.
+		var ordered []*unit
+		for _, level := range levels {
+			ordered = append(ordered, level...)
+		}
+		chunk := max(64, len(order)/5)
+		for start := 0; start < len(ordered); start += chunk {
+			part := ordered[start:min(start+chunk, len(ordered))]
+			l.parallel(len(part), func(i int) {
+				l.firstPass(part[i], g)
+			})
+			for _, u := range part {
 				g.Add(u.abs, u.entry.Summary)
 			}
-			pending = pending[:0]
-			g.Solve()
-		}
-		for _, level := range levels {
-			if len(pending) > 0 && len(pending) >= max(64, len(order)/5) {
-				flush()
+			if start+chunk < len(ordered) {
+				g.Solve()
 			}
-			l.parallel(len(level), func(i int) {
-				l.firstPass(level[i], g)
-			})
-			pending = append(pending, level...)
-		}
-		for _, u := range pending {
-			g.Add(u.abs, u.entry.Summary)
 		}
 	}
 	g.Solve()
