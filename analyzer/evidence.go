@@ -138,42 +138,42 @@ func (m *Model) gatherEvidence() {
 	}
 }
 
-// backpropTarget returns the value a call back-propagates, or NoNode.
+// backpropTarget returns the value a back-propagating call (as
+// IsBackwardCall tells them) back-propagates, or NoNode. The qualified
+// forms come first: `torch.autograd.backward(loss)` is a method call
+// named backward, whose receiver is the module, not the loss.
 func (m *Model) backpropTarget(call NodeID) NodeID {
+	if !m.IsBackwardCall(call) {
+		return NoNode
+	}
 	f := m.File
-	switch m.MethodName(call) {
-	case "backward":
-		recv := m.Receiver(call)
-		args := m.Args(call)
-		if len(args) > 0 && (backwardWrappers[strings.ToLower(lastName(f, recv))] || strings.HasSuffix(strings.ToLower(lastName(f, recv)), "engine")) {
+	args := m.Args(call)
+	switch q := m.CallName(call); {
+	case q == "torch.autograd.backward" || q == "torch.autograd.grad":
+		if len(args) > 0 {
 			return args[0]
 		}
-		// `scaler.scale(loss).backward()`
-		if inner := f.Unparen(recv); f.Kind(inner) == KindCall && m.MethodName(inner) == "scale" {
-			if a := m.Args(inner); len(a) > 0 {
-				return a[0]
-			}
+		if q == "torch.autograd.backward" {
+			return m.Keyword(call, "tensors")
 		}
-		return recv
-	case "manual_backward":
-		if a := m.Args(call); len(a) > 0 {
-			return a[0]
+		return m.Keyword(call, "outputs")
+	case m.MethodName(call) == "manual_backward":
+		if len(args) > 0 {
+			return args[0]
 		}
 		return NoNode
 	}
-	switch m.CallName(call) {
-	case "torch.autograd.backward":
-		if a := m.Args(call); len(a) > 0 {
-			return a[0]
-		}
-		return m.Keyword(call, "tensors")
-	case "torch.autograd.grad":
-		if a := m.Args(call); len(a) > 0 {
-			return a[0]
-		}
-		return m.Keyword(call, "outputs")
+	recv := m.Receiver(call)
+	if name := strings.ToLower(lastName(f, recv)); len(args) > 0 && (backwardWrappers[name] || strings.HasSuffix(name, "engine")) {
+		return args[0] // accelerator.backward(loss)
 	}
-	return NoNode
+	// `scaler.scale(loss).backward()`
+	if inner := f.Unparen(recv); f.Kind(inner) == KindCall && m.MethodName(inner) == "scale" {
+		if a := m.Args(inner); len(a) > 0 {
+			return a[0]
+		}
+	}
+	return recv
 }
 
 // noteRole records that calling callee does what role says.
