@@ -99,9 +99,7 @@ type moduleClassKey struct{ class NodeID }
 
 func (m *Model) isModuleClass(class NodeID) bool {
 	if m.ClassInherits(class, func(q string) bool {
-		if strings.HasPrefix(q, "torch.nn.") ||
-			strings.HasSuffix(q, ".LightningModule") ||
-			(strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel")) {
+		if ModuleBase(q) {
 			return true
 		}
 		o := m.lookup(q, WantModule) // a base class defined in another file of the project
@@ -128,6 +126,14 @@ func (m *Model) isModuleClass(class NodeID) bool {
 		}
 	}
 	return false
+}
+
+// ModuleBase reports whether a class deriving from the class q names is
+// an nn.Module: a torch.nn class, Lightning's LightningModule, or a
+// Hugging Face PreTrainedModel.
+func ModuleBase(q string) bool {
+	return strings.HasPrefix(q, "torch.nn.") || strings.HasSuffix(q, ".LightningModule") ||
+		strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "PreTrainedModel")
 }
 
 // ClassifyCallee says what calling the expression callee does.

@@ -754,10 +754,7 @@ func lightSummary(src []byte) *analyzer.Summary {
 				continue
 			}
 			cs.Bases = append(cs.Bases, ref)
-			if strings.HasPrefix(ref, "torch.nn.") || strings.HasSuffix(ref, ".LightningModule") ||
-				strings.HasPrefix(ref, "transformers.") && strings.HasSuffix(ref, "PreTrainedModel") {
-				cs.Module = true
-			}
+			cs.Module = cs.Module || analyzer.ModuleBase(ref)
 		}
 		s.Classes = append(s.Classes, cs)
 	}
