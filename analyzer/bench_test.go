@@ -4,14 +4,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/workers"
 	"github.com/torchlint/torchlint/rules"
 )
 
@@ -42,26 +41,6 @@ func benchFiles(b *testing.B) (paths []string, srcs [][]byte, size int64) {
 	return paths, srcs, size
 }
 
-// parallel runs fn over every file index on GOMAXPROCS goroutines.
-func parallel(n int, fn func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
-
 // BenchmarkParse is the floor: tree-sitter parsing alone through the
 // smacker Go API, on all cores.
 func BenchmarkParse(b *testing.B) {
@@ -69,7 +48,7 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for b.Loop() {
-		parallel(len(srcs), func(i int) {
+		workers.Run(0, len(srcs), func(i int) {
 			if err := analyzer.ParseOnly(srcs[i]); err != nil {
 				b.Error(err)
 			}
@@ -85,7 +64,7 @@ func BenchmarkCheck(b *testing.B) {
 	b.SetBytes(size)
 	b.ResetTimer()
 	for b.Loop() {
-		parallel(len(srcs), func(i int) {
+		workers.Run(0, len(srcs), func(i int) {
 			runner.LintSource(paths[i], srcs[i])
 		})
 	}
@@ -100,14 +79,14 @@ func BenchmarkCheckVsParse(b *testing.B) {
 	var check, parse []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		parallel(len(srcs), func(i int) {
+		workers.Run(0, len(srcs), func(i int) {
 			if err := analyzer.ParseOnly(srcs[i]); err != nil {
 				b.Error(err)
 			}
 		})
 		parse = append(parse, time.Since(start))
 		start = time.Now()
-		parallel(len(srcs), func(i int) { runner.LintSource(paths[i], srcs[i]) })
+		workers.Run(0, len(srcs), func(i int) { runner.LintSource(paths[i], srcs[i]) })
 		check = append(check, time.Since(start))
 	}
 	median := func(ds []time.Duration) float64 {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/torchlint/torchlint/internal/workers"
 )
 
 // Applicability says when a fix may be applied without review.
@@ -180,7 +182,7 @@ type FileFix struct {
 // only remaining finding.
 func (r *Runner) FixFiles(paths []string, unsafe bool) []FileFix {
 	out := make([]FileFix, len(paths))
-	parallel(r.workers(), len(paths), func(i int) {
+	workers.Run(r.Workers, len(paths), func(i int) {
 		out[i] = r.fixFile(paths[i], unsafe)
 	})
 	return out

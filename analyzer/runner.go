@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/torchlint/torchlint/internal/workers"
 )
 
 // The diagnostics the runner itself produces; their rule values (with
@@ -348,21 +348,13 @@ func unwrapPathError(err error) error {
 	return err
 }
 
-func (r *Runner) workers() int {
-	if r.Workers > 0 {
-		return r.Workers
-	}
-	return runtime.GOMAXPROCS(0)
-}
-
 // LintFiles lints paths in parallel and returns the diagnostics sorted by
 // path, line, column and code, whatever the scheduling, and the internal
 // failures, in path order.
 func (r *Runner) LintFiles(paths []string) ([]Diagnostic, []error) {
-	workers := r.workers()
 	results := make([][]Diagnostic, len(paths))
 	failures := make([]error, len(paths))
-	parallel(workers, len(paths), func(i int) {
+	workers.Run(r.Workers, len(paths), func(i int) {
 		results[i], failures[i] = r.LintFile(paths[i])
 	})
 	var all []Diagnostic
@@ -377,27 +369,6 @@ func (r *Runner) LintFiles(paths []string) ([]Diagnostic, []error) {
 		}
 	}
 	return all, errs
-}
-
-// parallel calls do(i) for every i in [0, n) on the given number of
-// goroutines.
-func parallel(workers, n int, do func(i int)) {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				do(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
 }
 
 // SortDiagnostics orders diagnostics by path, line, column, then code.

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/workers"
 )
 
 // Linter lints files with the facts of their projects: each file's
@@ -447,26 +447,7 @@ func (l *Linter) loadEntry(u *unit) (*Entry, bool) {
 }
 
 func (l *Linter) parallel(n int, do func(i int)) {
-	w := l.Workers
-	if w <= 0 {
-		w = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for k := 0; k < w; k++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				do(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	workers.Run(l.Workers, n, do)
 }
 
 // importedModules returns the modules the import lines of a source name
