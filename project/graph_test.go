@@ -3,6 +3,7 @@ package project
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -103,5 +104,45 @@ func TestGraphRelativeAndSrcImports(t *testing.T) {
 	run := g.Facts(filepath.Join(root, "scripts", "run.py"))
 	if o := run.Lookup("rlkit.agents.Policy", all); o == nil || !o.Module || o.Site.Path != "src/rlkit/agents/nets.py" {
 		t.Errorf("rlkit.agents.Policy from scripts/run.py = %+v, want nets.py's Policy through src/", o)
+	}
+}
+
+func TestLightSummary(t *testing.T) {
+	src := []byte(`import torch.nn as nn  # layers
+import os, numpy as np
+from .base import (Base as B,
+    Other)
+from .losses import *
+
+
+def f():
+    import helpers
+
+
+class Net(nn.Module):
+    pass
+
+
+class Head(B, metaclass=Meta):
+    pass
+`)
+	s := lightSummary(src)
+	for name, want := range map[string]string{"nn": "torch.nn", "os": "os", "np": "numpy", "B": ".base.Base", "Other": ""} {
+		if got := s.Bindings[name]; got != want {
+			t.Errorf("binding %s = %q, want %q", name, got, want)
+		}
+	}
+	if _, ok := s.Bindings["helpers"]; ok {
+		t.Error("an import inside a function is bound at module level")
+	}
+	if len(s.Stars) != 1 || s.Stars[0] != ".losses" {
+		t.Errorf("stars: %v", s.Stars)
+	}
+	if len(s.Classes) != 2 || !s.Classes[0].Module || s.Classes[1].Module || len(s.Classes[1].Bases) != 1 || s.Classes[1].Bases[0] != ".base.Base" {
+		t.Errorf("classes: %+v", s.Classes)
+	}
+	mods := strings.Join(importedModules(src), " ")
+	if want := "torch.nn os numpy .base .base.Base .losses helpers"; mods != want { // Other is on the second line
+		t.Errorf("importedModules: %q, want %q", mods, want)
 	}
 }

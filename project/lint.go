@@ -450,12 +450,24 @@ func (l *Linter) parallel(n int, do func(i int)) {
 	workers.Run(l.Workers, n, do)
 }
 
-// importedModules returns the modules the import lines of a source name
-// (`import a.b`, `import a.b as c, d`, `from .a import b, c`), and for
-// `from` imports each name as a possible submodule, from the text alone:
-// a line that starts, after indentation, with `import` or `from`.
-func importedModules(src []byte) []string {
-	var out []string
+// importStmt is an import statement as the text of its line shows it.
+type importStmt struct {
+	// indented is set for an import inside a block (a function, a try):
+	// it binds nothing at module level.
+	indented bool
+	// from is the module of `from module import ...`, as written.
+	from string
+	// names are the imported names with their aliases ("" for none):
+	// dotted modules for `import`, names of from for `from`, "*" for a
+	// star import.
+	names [][2]string
+}
+
+// scanImports calls each for every line that starts, after any
+// indentation, with `import` or `from ... import`, reading its text
+// alone (a parenthesised list that runs over several lines is read as
+// far as its first line).
+func scanImports(src []byte, each func(importStmt)) {
 	for len(src) > 0 {
 		line := src
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
@@ -463,37 +475,74 @@ func importedModules(src []byte) []string {
 		} else {
 			src = nil
 		}
-		line = bytes.TrimLeft(line, " \t")
-		if i := bytes.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
+		trimmed := bytes.TrimLeft(line, " \t")
+		if i := bytes.IndexByte(trimmed, '#'); i >= 0 {
+			trimmed = trimmed[:i]
 		}
+		st := importStmt{indented: len(line) > 0 && (line[0] == ' ' || line[0] == '\t')}
+		var words []string
 		switch {
-		case bytes.HasPrefix(line, []byte("import ")):
-			for _, part := range strings.Split(string(line[len("import "):]), ",") {
-				if f := strings.Fields(part); len(f) > 0 {
-					out = append(out, f[0])
+		case bytes.HasPrefix(trimmed, []byte("import ")):
+			for _, part := range strings.Split(string(trimmed[len("import "):]), ",") {
+				words = strings.Fields(part)
+				switch {
+				case len(words) == 1:
+					st.names = append(st.names, [2]string{words[0], ""})
+				case len(words) == 3 && words[1] == "as":
+					st.names = append(st.names, [2]string{words[0], words[2]})
 				}
 			}
-		case bytes.HasPrefix(line, []byte("from ")):
-			f := strings.Fields(string(line[len("from "):]))
-			if len(f) < 2 || f[1] != "import" {
+		case bytes.HasPrefix(trimmed, []byte("from ")):
+			f := strings.Fields(string(trimmed[len("from "):]))
+			if len(f) < 3 || f[1] != "import" {
 				continue
 			}
-			mod := f[0]
-			out = append(out, mod)
-			sep := "."
-			if strings.HasSuffix(mod, ".") {
-				sep = ""
-			}
-			for _, name := range strings.FieldsFunc(strings.Join(f[2:], " "), func(r rune) bool {
+			st.from = f[0]
+			words = strings.FieldsFunc(strings.Join(f[2:], " "), func(r rune) bool {
 				return r == ',' || r == ' ' || r == '(' || r == ')' || r == '\\'
-			}) {
-				if name != "as" && name != "*" {
-					out = append(out, mod+sep+name)
+			})
+			for i := 0; i < len(words); i++ {
+				if i+2 < len(words) && words[i+1] == "as" {
+					st.names = append(st.names, [2]string{words[i], words[i+2]})
+					i += 2
+					continue
 				}
+				st.names = append(st.names, [2]string{words[i], ""})
+			}
+		default:
+			continue
+		}
+		each(st)
+	}
+}
+
+// join appends a name to a from-module: `.` + `x` is `.x`, `a` + `b`
+// is `a.b`.
+func (st importStmt) join(name string) string {
+	if strings.HasSuffix(st.from, ".") {
+		return st.from + name
+	}
+	return st.from + "." + name
+}
+
+// importedModules returns the modules a source's import lines name, and
+// for `from` imports each name as a possible submodule.
+func importedModules(src []byte) []string {
+	var out []string
+	scanImports(src, func(st importStmt) {
+		if st.from == "" {
+			for _, n := range st.names {
+				out = append(out, n[0])
+			}
+			return
+		}
+		out = append(out, st.from)
+		for _, n := range st.names {
+			if n[0] != "*" {
+				out = append(out, st.join(n[0]))
 			}
 		}
-	}
+	})
 	return out
 }
 
@@ -636,6 +685,27 @@ func components(deps [][]int) componentSet {
 // replaces it once the file is parsed.
 func lightSummary(src []byte) *analyzer.Summary {
 	s := &analyzer.Summary{Bindings: map[string]string{}}
+	scanImports(src, func(st importStmt) {
+		if st.indented {
+			return
+		}
+		for _, n := range st.names {
+			name, alias := n[0], n[1]
+			switch {
+			case st.from != "" && name == "*":
+				s.Stars = append(s.Stars, st.from)
+			case st.from != "" && alias != "":
+				s.Bindings[alias] = st.join(name)
+			case st.from != "":
+				s.Bindings[name] = st.join(name)
+			case alias != "":
+				s.Bindings[alias] = name
+			default:
+				first, _, _ := strings.Cut(name, ".")
+				s.Bindings[first] = first
+			}
+		}
+	})
 	local := map[string]bool{}
 	type class struct {
 		name  string
@@ -652,70 +722,35 @@ func lightSummary(src []byte) *analyzer.Summary {
 			rest = nil
 		}
 		line++
-		switch {
-		case bytes.HasPrefix(cur, []byte("import ")):
-			for _, part := range strings.Split(string(cur[len("import "):]), ",") {
-				f := strings.Fields(part)
-				switch {
-				case len(f) == 1:
-					first := f[0]
-					if i := strings.IndexByte(first, '.'); i > 0 {
-						first = first[:i]
-					}
-					s.Bindings[first] = first
-				case len(f) == 3 && f[1] == "as":
-					s.Bindings[f[2]] = f[0]
-				}
-			}
-		case bytes.HasPrefix(cur, []byte("from ")):
-			f := strings.Fields(string(cur[len("from "):]))
-			if len(f) < 3 || f[1] != "import" {
-				continue
-			}
-			mod, sep := f[0], "."
-			if strings.HasSuffix(mod, ".") {
-				sep = ""
-			}
-			names := strings.FieldsFunc(strings.Join(f[2:], " "), func(r rune) bool { return r == ',' || r == ' ' || r == '(' || r == ')' })
-			for i := 0; i < len(names); i++ {
-				switch {
-				case names[i] == "*":
-					s.Stars = append(s.Stars, mod)
-				case i+2 < len(names) && names[i+1] == "as":
-					s.Bindings[names[i+2]] = mod + sep + names[i]
-					i += 2
-				default:
-					s.Bindings[names[i]] = mod + sep + names[i]
-				}
-			}
-		case bytes.HasPrefix(cur, []byte("class ")):
-			head := cur[len("class "):]
-			open := bytes.IndexByte(head, '(')
-			if open <= 0 {
-				continue
-			}
-			name := strings.TrimSpace(string(head[:open]))
-			// The bases may run over several lines: up to the closing
-			// parenthesis.
-			text := string(head[open+1:])
-			if !strings.Contains(text, ")") {
-				if i := bytes.IndexByte(rest, ')'); i >= 0 && i < 2000 {
-					text += string(rest[:i])
-				}
-			}
-			if i := strings.IndexByte(text, ')'); i >= 0 {
-				text = text[:i]
-			}
-			var bases []string
-			for _, b := range strings.Split(text, ",") {
-				b = strings.Join(strings.Fields(b), "")
-				if b != "" && !strings.Contains(b, "=") {
-					bases = append(bases, b)
-				}
-			}
-			classes = append(classes, class{name, line, bases})
-			local[name] = true
+		if !bytes.HasPrefix(cur, []byte("class ")) {
+			continue
 		}
+		head := cur[len("class "):]
+		open := bytes.IndexByte(head, '(')
+		if open <= 0 {
+			continue
+		}
+		name := strings.TrimSpace(string(head[:open]))
+		// The bases may run over several lines: up to the closing
+		// parenthesis.
+		text := string(head[open+1:])
+		if !strings.Contains(text, ")") {
+			if i := bytes.IndexByte(rest, ')'); i >= 0 && i < 2000 {
+				text += string(rest[:i])
+			}
+		}
+		if i := strings.IndexByte(text, ')'); i >= 0 {
+			text = text[:i]
+		}
+		var bases []string
+		for _, b := range strings.Split(text, ",") {
+			b = strings.Join(strings.Fields(b), "")
+			if b != "" && !strings.Contains(b, "=") {
+				bases = append(bases, b)
+			}
+		}
+		classes = append(classes, class{name, line, bases})
+		local[name] = true
 	}
 	for _, c := range classes {
 		cs := analyzer.ClassSummary{Name: c.name, Line: c.line}
