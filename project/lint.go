@@ -177,58 +177,12 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 
 // lintProject lints targets, files of the project rooted at root.
 func (l *Linter) lintProject(root string, targets []string, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
-	units := map[string]*unit{}
-	var order []*unit
-	add := func(p string, target bool) {
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			abs = p
-		}
-		abs = filepath.Clean(abs)
-		if u := units[abs]; u != nil {
-			u.target = u.target || target
-			if target {
-				u.path = p
-			}
-			return
-		}
-		u := &unit{path: p, abs: abs, target: target}
-		units[abs] = u
-		order = append(order, u)
-	}
-	for _, t := range targets {
-		add(t, true)
-	}
-	if l.Files != nil {
-		if files, err := l.Files(root); err == nil {
-			for _, f := range files {
-				// A file in a nested project (a folder with its own
-				// pyproject.toml or setup.py) belongs to that one.
-				if strings.HasSuffix(f, ".py") && l.root(f) == root {
-					add(f, false)
-				}
-			}
-		}
-	}
-	// Read every file and take what the store has of it. The files left
-	// to parse are ordered by the imports a quick scan of their text
-	// finds: a file is linted after the files it imports, with the facts
-	// solved from them, so that most of its questions get their final
-	// answers the first time.
-	l.parallel(len(order), func(i int) {
-		u := order[i]
-		u.src, u.readErr, u.err = l.read(u, override)
-		switch {
-		case u.err != nil:
-		case u.readErr != nil:
-			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
-		case l.Store != nil:
-			if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
-				u.entry = e
-				u.src = nil
-			}
-		}
-	})
+	order := l.units(root, targets)
+	// The files the store does not have are ordered by the imports a
+	// quick scan of their text finds: a file is linted after the files it
+	// imports, with the facts solved from them, so that most of its
+	// questions get their final answers the first time.
+	l.load(order, override)
 	g := NewGraph(root, l.Src)
 	var parse []*unit
 	for _, u := range order {
@@ -286,10 +240,7 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 			return
 		}
 		if !u.target {
-			if u.fresh && l.Store != nil {
-				l.Store.Keep(u.abs, u.src, u.entry)
-			}
-			return
+			return // summarized, and stored, in the first pass
 		}
 		ff := g.Facts(u.abs)
 		if u.readErr == nil && ff.Stale(u.entry.Asked) {
@@ -320,6 +271,63 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 		mu.Unlock()
 	})
 	return diags, errs
+}
+
+// units lists the files of the project rooted at root: the targets,
+// then the Python files its discovery finds that belong to it (a folder
+// with its own pyproject.toml or setup.py is a project of its own), each
+// once.
+func (l *Linter) units(root string, targets []string) []*unit {
+	byPath := map[string]*unit{}
+	var order []*unit
+	add := func(p string, target bool) {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		abs = filepath.Clean(abs)
+		if u := byPath[abs]; u != nil {
+			if target && !u.target {
+				u.target, u.path = true, p
+			}
+			return
+		}
+		u := &unit{path: p, abs: abs, target: target}
+		byPath[abs] = u
+		order = append(order, u)
+	}
+	for _, t := range targets {
+		add(t, true)
+	}
+	if l.Files != nil {
+		if files, err := l.Files(root); err == nil {
+			for _, f := range files {
+				if strings.HasSuffix(f, ".py") && l.root(f) == root {
+					add(f, false)
+				}
+			}
+		}
+	}
+	return order
+}
+
+// load reads each unit and takes what the store has of it: any entry
+// for a file only summarized, one with findings for a target.
+func (l *Linter) load(units []*unit, override map[string][]byte) {
+	l.parallel(len(units), func(i int) {
+		u := units[i]
+		u.src, u.readErr, u.err = l.read(u, override)
+		switch {
+		case u.err != nil:
+		case u.readErr != nil:
+			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
+		case l.Store != nil:
+			if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
+				u.entry = e
+				u.src = nil
+			}
+		}
+	})
 }
 
 // firstPass summarizes a file and, for a target, lints it with the facts
@@ -388,40 +396,29 @@ func (l *Linter) summarize(u *unit) (sum *analyzer.Summary) {
 func (l *Linter) Facts(paths []string, override map[string][]byte) func(path string) analyzer.Facts {
 	graphs := map[string]*Graph{}
 	for _, p := range paths {
-		if analyzer.IsNotebook(p) {
-			continue
-		}
 		r := l.root(p)
-		if graphs[r] != nil {
+		if analyzer.IsNotebook(p) || graphs[r] != nil {
 			continue
 		}
-		files := []string{p}
-		if l.Files != nil {
-			if more, err := l.Files(r); err == nil {
-				files = append(files, more...)
+		units := l.units(r, []string{p})
+		for _, u := range units {
+			u.target = false // only summaries are needed
+		}
+		l.load(units, override)
+		var parse []*unit
+		for _, u := range units {
+			if u.err == nil && u.entry == nil {
+				parse = append(parse, u)
 			}
 		}
+		l.parallel(len(parse), func(i int) {
+			l.firstPass(parse[i], nil)
+		})
 		g := NewGraph(r, l.Src)
-		seen := map[string]bool{}
-		for _, f := range files {
-			abs, err := filepath.Abs(f)
-			if err != nil || seen[abs] || f != p && (!strings.HasSuffix(f, ".py") || l.root(f) != r) {
-				continue
+		for _, u := range units {
+			if u.err == nil {
+				g.Add(u.abs, u.entry.Summary)
 			}
-			seen[abs] = true
-			u := &unit{path: f, abs: filepath.Clean(abs)}
-			var s *analyzer.Summary
-			if u.src, u.readErr, u.err = l.read(u, override); u.err == nil && u.readErr == nil {
-				if e, ok := l.loadEntry(u); ok {
-					s = e.Summary
-				} else {
-					s = l.summarize(u)
-					if l.Store != nil && s != nil {
-						l.Store.Keep(u.abs, u.src, &Entry{Summary: s})
-					}
-				}
-			}
-			g.Add(u.abs, s)
 		}
 		g.Solve()
 		graphs[r] = g
@@ -437,13 +434,6 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 		}
 		return g.Facts(abs)
 	}
-}
-
-func (l *Linter) loadEntry(u *unit) (*Entry, bool) {
-	if l.Store == nil {
-		return nil, false
-	}
-	return l.Store.Entry(u.abs, u.src)
 }
 
 func (l *Linter) parallel(n int, do func(i int)) {
