@@ -94,9 +94,10 @@ func FindRoot(path string) string {
 	cwd, _ := os.Getwd()
 	marked, gitRoot := "", ""
 	for d := dir; ; d = filepath.Dir(d) {
-		if data, err := os.ReadFile(filepath.Join(d, "pyproject.toml")); err == nil {
-			if hasToolTable(data) {
-				return d
+		pyproject := filepath.Join(d, "pyproject.toml")
+		if data, err := os.ReadFile(pyproject); err == nil {
+			if _, found, _ := parseConfig(pyproject, data); found {
+				return d // [tool.torchlint], as the configuration reads it
 			}
 			if marked == "" {
 				marked = d
@@ -121,15 +122,6 @@ func FindRoot(path string) string {
 		return cwd
 	}
 	return dir
-}
-
-func hasToolTable(data []byte) bool {
-	for _, line := range strings.Split(string(data), "\n") {
-		if l := strings.TrimSpace(line); l == "[tool.torchlint]" || strings.HasPrefix(l, "[tool.torchlint.") {
-			return true
-		}
-	}
-	return false
 }
 
 func exists(p string) bool {

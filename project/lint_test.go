@@ -141,3 +141,30 @@ func checkWants(t *testing.T, files []string, diags []analyzer.Diagnostic) {
 		}
 	}
 }
+
+// TestFindRoot: the closest pyproject.toml that configures torchlint
+// wins over a closer one that does not, however the table is written.
+func TestFindRoot(t *testing.T) {
+	for name, outer := range map[string]string{
+		"table":      "[tool.torchlint]\nselect = [\"TL1\"]\n",
+		"dotted key": "[tool]\ntorchlint.select = [\"TL1\"]\n",
+	} {
+		dir := t.TempDir()
+		writeFile := func(p, text string) {
+			t.Helper()
+			p = filepath.Join(dir, p)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		writeFile("pyproject.toml", outer)
+		writeFile("sub/pyproject.toml", "[project]\nname = \"sub\"\n")
+		writeFile("sub/train.py", "import torch\n")
+		if got := FindRoot(filepath.Join(dir, "sub", "train.py")); got != dir {
+			t.Errorf("%s: FindRoot = %s, want %s", name, got, dir)
+		}
+	}
+}
