@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
 // actionScript returns the bash script of the action.yml step with this
@@ -22,28 +24,10 @@ func actionScript(t *testing.T, step string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(string(data), "\n")
-	inStep := false
-	for i := 0; i < len(lines); i++ {
-		trimmed := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(trimmed, "- name: ") {
-			inStep = strings.TrimPrefix(trimmed, "- name: ") == step
-			continue
+	for _, sc := range testtool.ActionScripts(string(data)) {
+		if sc.Step == step {
+			return sc.Body
 		}
-		if !inStep || trimmed != "run: |" {
-			continue
-		}
-		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " ")) + 2
-		var body []string
-		for i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || len(lines[i+1])-len(strings.TrimLeft(lines[i+1], " ")) >= indent) {
-			i++
-			if len(lines[i]) >= indent {
-				body = append(body, lines[i][indent:])
-			} else {
-				body = append(body, "")
-			}
-		}
-		return strings.Join(body, "\n") + "\n"
 	}
 	t.Fatalf("action.yml has no step %q with a run script", step)
 	return ""

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
 // fileBlock is a documented file: a `<!-- file: PATH -->` comment followed
@@ -124,29 +126,14 @@ func TestActionScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(string(data), "\n")
 	scripts := 0
-	for i := 0; i < len(lines); i++ {
-		head := strings.TrimSpace(lines[i])
-		if head != "run: |" {
-			continue
-		}
-		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " ")) + 2
-		var body []string
-		for i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || len(lines[i+1])-len(strings.TrimLeft(lines[i+1], " ")) >= indent) {
-			i++
-			if len(lines[i]) >= indent {
-				body = append(body, lines[i][indent:])
-			} else {
-				body = append(body, "")
-			}
-		}
+	for _, sc := range testtool.ActionScripts(string(data)) {
 		scripts++
-		if strings.Contains(strings.Join(body, "\n"), "${{") {
+		if strings.Contains(sc.Body, "${{") {
 			t.Errorf("script %d interpolates an expression into bash; pass it through env", scripts)
 		}
 		cmd := exec.Command(shellcheck, "--shell=bash", "-")
-		cmd.Stdin = strings.NewReader(strings.Join(body, "\n") + "\n")
+		cmd.Stdin = strings.NewReader(sc.Body)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("shellcheck on script %d of action.yml: %v\n%s", scripts, err, out)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -60,3 +61,41 @@ def train(model, loader, optimizer, criterion):
         total += loss
     return total
 `
+
+// ActionScript is the multi-line bash script (`run: |`) of one step of a
+// GitHub Actions YAML file.
+type ActionScript struct {
+	Step string // the step's name, "" for an unnamed step
+	Body string // the script, without its indentation, ending in a newline
+}
+
+// ActionScripts returns the multi-line scripts of a workflow or
+// action.yml in file order, read from its text.
+func ActionScripts(yaml string) []ActionScript {
+	lines := strings.Split(yaml, "\n")
+	indentOf := func(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
+	var out []ActionScript
+	step := ""
+	for i := 0; i < len(lines); i++ {
+		trimmed := strings.TrimSpace(lines[i])
+		if name, ok := strings.CutPrefix(trimmed, "- name: "); ok {
+			step = name
+			continue
+		}
+		if trimmed != "run: |" {
+			continue
+		}
+		indent := indentOf(lines[i]) + 2
+		var body []string
+		for i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || indentOf(lines[i+1]) >= indent) {
+			i++
+			if len(lines[i]) >= indent {
+				body = append(body, lines[i][indent:])
+			} else {
+				body = append(body, "")
+			}
+		}
+		out = append(out, ActionScript{Step: step, Body: strings.Join(body, "\n") + "\n"})
+	}
+	return out
+}
