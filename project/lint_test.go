@@ -1,30 +1,18 @@
 package project
 
 import (
-	"bufio"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/testtool"
 	"github.com/torchlint/torchlint/rules"
 )
-
-var (
-	wantComment = regexp.MustCompile(`#\s*want:\s*(.*)$`)
-	wantItem    = regexp.MustCompile(`(TL\d{3})(?:\s+"((?:[^"\\]|\\.)*)")?`)
-)
-
-type want struct {
-	file, code string
-	line       int
-	re         *regexp.Regexp
-}
 
 const projectsDir = "../testdata/python/projects"
 
@@ -100,39 +88,32 @@ func TestProjects(t *testing.T) {
 
 func checkWants(t *testing.T, files []string, diags []analyzer.Diagnostic) {
 	t.Helper()
+	type want struct {
+		file string
+		testtool.Want
+	}
 	var wants []want
 	for _, f := range files {
-		fh, err := os.Open(f)
+		src, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc := bufio.NewScanner(fh)
-		for line := 1; sc.Scan(); line++ {
-			m := wantComment.FindStringSubmatch(sc.Text())
-			if m == nil {
-				continue
-			}
-			for _, it := range wantItem.FindAllStringSubmatch(m[1], -1) {
-				w := want{file: f, code: it[1], line: line}
-				if it[2] != "" {
-					w.re = regexp.MustCompile(it[2])
-				}
-				wants = append(wants, w)
-			}
+		ws, _ := testtool.ParseWants(t, f, src)
+		for _, w := range ws {
+			wants = append(wants, want{f, w})
 		}
-		_ = fh.Close()
 	}
 	used := make([]bool, len(diags))
 	for _, w := range wants {
 		found := false
 		for i, d := range diags {
-			if !used[i] && d.Path == w.file && d.Pos.Line == w.line && d.Rule.Code == w.code && (w.re == nil || w.re.MatchString(d.Message)) {
+			if !used[i] && d.Path == w.file && d.Pos.Line == w.Line && d.Rule.Code == w.Code && (w.RE == nil || w.RE.MatchString(d.Message)) {
 				used[i], found = true, true
 				break
 			}
 		}
 		if !found {
-			t.Errorf("%s:%d: want %s %v, not reported", w.file, w.line, w.code, w.re)
+			t.Errorf("%s:%d: want %s %v, not reported", w.file, w.Line, w.Code, w.RE)
 		}
 	}
 	for i, d := range diags {

@@ -10,54 +10,10 @@ import (
 	"testing"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
 const fixtureDir = "../testdata/python"
-
-// wantRE matches one expectation in a `# want:` comment: a code and an
-// optional quoted message regexp.
-var (
-	wantComment = regexp.MustCompile(`#\s*want:\s*(.*)$`)
-	wantItem    = regexp.MustCompile(`(TL\d{3})(?:\s+"((?:[^"\\]|\\.)*)")?`)
-	okComment   = regexp.MustCompile(`#\s*ok:\s*\S`)
-)
-
-type expectation struct {
-	line int
-	code string
-	re   *regexp.Regexp
-}
-
-// parseExpectations reads the `# want:` annotations of a fixture and
-// counts its `# ok:` hard negatives.
-func parseExpectations(t *testing.T, path string, src []byte) (wants []expectation, oks int) {
-	t.Helper()
-	for i, line := range strings.Split(string(src), "\n") {
-		if okComment.MatchString(line) {
-			oks++
-		}
-		m := wantComment.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		items := wantItem.FindAllStringSubmatch(m[1], -1)
-		if len(items) == 0 {
-			t.Fatalf("%s:%d: malformed want comment %q", path, i+1, m[0])
-		}
-		for _, it := range items {
-			e := expectation{line: i + 1, code: it[1]}
-			if it[2] != "" {
-				re, err := regexp.Compile(strings.ReplaceAll(it[2], `\"`, `"`))
-				if err != nil {
-					t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
-				}
-				e.re = re
-			}
-			wants = append(wants, e)
-		}
-	}
-	return wants, oks
-}
 
 // allRules enables every rule with a check, preview rules included.
 func allRules() []*analyzer.Rule {
@@ -91,23 +47,23 @@ func TestFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wants, _ := parseExpectations(t, path, src)
+			wants, _ := testtool.ParseWants(t, path, src)
 			diags := analyzer.Unsuppressed(runner.LintSource(path, src))
 			used := make([]bool, len(diags))
 			for _, w := range wants {
 				found := false
 				for i, d := range diags {
-					if used[i] || d.Pos.Line != w.line || d.Rule.Code != w.code {
+					if used[i] || d.Pos.Line != w.Line || d.Rule.Code != w.Code {
 						continue
 					}
-					if w.re != nil && !w.re.MatchString(d.Message) {
-						t.Errorf("%s:%d: %s message %q does not match %q", path, w.line, w.code, d.Message, w.re)
+					if w.RE != nil && !w.RE.MatchString(d.Message) {
+						t.Errorf("%s:%d: %s message %q does not match %q", path, w.Line, w.Code, d.Message, w.RE)
 					}
 					used[i], found = true, true
 					break
 				}
 				if !found {
-					t.Errorf("%s:%d: want %s, not reported", path, w.line, w.code)
+					t.Errorf("%s:%d: want %s, not reported", path, w.Line, w.Code)
 				}
 			}
 			for i, d := range diags {
@@ -134,9 +90,9 @@ func TestEveryRuleHasFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wants, oks := parseExpectations(t, p, src)
+			wants, oks := testtool.ParseWants(t, p, src)
 			for _, w := range wants {
-				if w.code == r.Code {
+				if w.Code == r.Code {
 					positives++
 				}
 			}

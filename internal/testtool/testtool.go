@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -98,4 +99,50 @@ func ActionScripts(yaml string) []ActionScript {
 		out = append(out, ActionScript{Step: step, Body: strings.Join(body, "\n") + "\n"})
 	}
 	return out
+}
+
+// The fixture annotations: `# want: CODE ["regexp"] ...` on a line that
+// must be reported, `# ok: why` on a look-alike that must stay silent.
+var (
+	wantComment = regexp.MustCompile(`#\s*want:\s*(.*)$`)
+	wantItem    = regexp.MustCompile(`(TL\d{3})(?:\s+"((?:[^"\\]|\\.)*)")?`)
+	okComment   = regexp.MustCompile(`#\s*ok:\s*\S`)
+)
+
+// Want is one expected finding of a fixture.
+type Want struct {
+	Line int
+	Code string
+	RE   *regexp.Regexp // the message must match it; nil: any message
+}
+
+// ParseWants reads the `# want:` annotations of a fixture and counts its
+// `# ok:` hard negatives; a malformed annotation fails the test.
+func ParseWants(t testing.TB, path string, src []byte) (wants []Want, oks int) {
+	t.Helper()
+	for i, line := range strings.Split(string(src), "\n") {
+		if okComment.MatchString(line) {
+			oks++
+		}
+		m := wantComment.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		items := wantItem.FindAllStringSubmatch(m[1], -1)
+		if len(items) == 0 {
+			t.Fatalf("%s:%d: malformed want comment %q", path, i+1, m[0])
+		}
+		for _, it := range items {
+			w := Want{Line: i + 1, Code: it[1]}
+			if it[2] != "" {
+				re, err := regexp.Compile(strings.ReplaceAll(it[2], `\"`, `"`))
+				if err != nil {
+					t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
+				}
+				w.RE = re
+			}
+			wants = append(wants, w)
+		}
+	}
+	return wants, oks
 }
