@@ -439,11 +439,3 @@ func computedValue(f *File, v NodeID) bool {
 	}
 	return false
 }
-
-// Backpropagated reports whether the value a name holds at this use is
-// back-propagated somewhere in the file, or computed into a value that
-// is: it carries a graph, whatever its origin looks like.
-func (m *Model) Backpropagated(id NodeID) bool {
-	b := m.Resolve(id)
-	return b != nil && m.ev().graph[b]
-}
