@@ -242,44 +242,49 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 
 // lintWithOthers lints a document, then the other open documents, whose
 // findings may depend on what it defines: those whose findings change
-// are published again.
+// are published again. The projects' facts are worked out once, from
+// the open documents as they stand.
 func (s *server) lintWithOthers(u protocol.DocumentURI) {
-	s.lint(u, false)
 	s.mu.Lock()
+	linter := s.linter
+	open := map[string][]byte{}
+	var paths []string
 	var others []protocol.DocumentURI
-	for o := range s.docs {
-		if o != u && !analyzer.IsNotebook(o.Filename()) {
-			others = append(others, o)
+	for o, od := range s.docs {
+		open[o.Filename()] = []byte(od.text)
+		if !analyzer.IsNotebook(o.Filename()) {
+			paths = append(paths, o.Filename())
+			if o != u {
+				others = append(others, o)
+			}
 		}
 	}
 	s.mu.Unlock()
+	sort.Strings(paths)
+	facts := linter.Facts(paths, open)
+	s.lint(u, facts, false)
 	sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
 	for _, o := range others {
-		s.lint(o, true)
+		s.lint(o, facts, true)
 	}
 }
 
 // lint lints a document's current text, with the facts of its project,
 // and publishes its findings; onlyChanged publishes them only when they
 // differ from the last ones.
-func (s *server) lint(u protocol.DocumentURI, onlyChanged bool) {
+func (s *server) lint(u protocol.DocumentURI, facts func(string) analyzer.Facts, onlyChanged bool) {
 	s.mu.Lock()
 	d := s.docs[u]
 	if d == nil {
 		s.mu.Unlock()
 		return
 	}
-	text, version, runner, linter := d.text, d.version, s.runner, s.linter
-	open := map[string][]byte{}
-	for o, od := range s.docs {
-		open[o.Filename()] = []byte(od.text)
-	}
+	text, version, runner := d.text, d.version, s.runner
 	s.mu.Unlock()
 
 	path := u.Filename()
 	var diags []analyzer.Diagnostic
 	if !analyzer.IsNotebook(path) {
-		facts := linter.Facts([]string{path}, open)
 		all, _ := runner.Analyze(path, []byte(text), facts(path), false)
 		diags = analyzer.Unsuppressed(all)
 	}
