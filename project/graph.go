@@ -471,20 +471,13 @@ func (g *Graph) fixFunctions() {
 
 // fixGrad works out the grad mode each function runs in from its
 // callers: disabled when every call in the project runs with grad
-// disabled, unknown when it is passed as a value, enabled otherwise. A function with no caller in the project
-// is an entry point: it gets no fact, and its file judges it alone.
-// Modes only rise from enabled through unknown to disabled as callers
-// are settled, so the iteration ends.
+// disabled, unknown when it is passed as a value, enabled otherwise. A
+// function with no caller in the project is an entry point: it gets no
+// fact, and its file judges it alone. A caller not yet settled counts as
+// enabled, and a mode only changes from enabled to disabled as callers
+// settle (a function passed as a value is unknown from the start), so
+// the iteration ends.
 func (g *Graph) fixGrad() {
-	rank := func(m analyzer.GradMode) int {
-		switch m {
-		case analyzer.GradDisabled:
-			return 2
-		case analyzer.GradUnknown:
-			return 1
-		}
-		return 0
-	}
 	for changed := true; changed; {
 		changed = false
 		for _, o := range g.objects {
@@ -501,8 +494,6 @@ func (g *Graph) fixGrad() {
 			for _, e := range o.callers {
 				m := e.site.Grad
 				if e.site.Inherit && e.caller != nil {
-					// Unsettled callers count as enabled, so modes only
-					// rise to disabled as callers settle.
 					m = analyzer.GradEnabled
 					if e.caller.fact.GradKnown {
 						m = e.caller.fact.Grad
@@ -517,9 +508,6 @@ func (g *Graph) fixGrad() {
 				mode = analyzer.GradUnknown
 			}
 			if !o.fact.GradKnown || o.fact.Grad != mode {
-				if o.fact.GradKnown && rank(mode) < rank(o.fact.Grad) {
-					continue // monotone: never fall back
-				}
 				o.fact.Grad, o.fact.GradKnown, changed = mode, true, true
 			}
 		}
