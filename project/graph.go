@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/workers"
 )
 
 // Graph is a project's module graph: its Python files with their
@@ -23,20 +26,28 @@ type Graph struct {
 	// every file's path without its .py, so that a module name's first
 	// part can be ruled out in a folder with one lookup.
 	entries map[string]bool
+	// heads holds the last part of every entry: an absolute ref whose
+	// first part is not among them names nothing of the project.
+	heads map[string]bool
 
 	objects map[objKey]*object
 	solved  bool
-	// memo caches, once solved, what a ref resolves to from a file.
-	memo sync.Map // resolveKey → target
+	// memo caches what a ref resolves to from a file; Add and Solve
+	// start it afresh.
+	memo atomic.Pointer[sync.Map] // resolveKey → target
 }
 
+// resolveKey is what a ref's resolution depends on: the file, for a
+// name of its own ("#x"), else only the folder it is written in.
 type resolveKey struct {
 	from *file
+	dir  string
 	ref  string
 }
 
 type file struct {
 	path   string
+	dir    string // filepath.Dir(path)
 	rel    string // slash-separated, relative to Root, for messages
 	module string // dotted module name from the first import root holding it
 	sum    *analyzer.Summary
@@ -76,7 +87,7 @@ type callEdge struct {
 // folder, which Python puts first on the path of a script it runs.
 func NewGraph(root string, src []string) *Graph {
 	root = filepath.Clean(root)
-	g := &Graph{Root: root, files: map[string]*file{}, entries: map[string]bool{}}
+	g := &Graph{Root: root, files: map[string]*file{}, entries: map[string]bool{}, heads: map[string]bool{}}
 	g.roots = append(g.roots, root, filepath.Join(root, "src"))
 	for _, s := range src {
 		if !filepath.IsAbs(s) {
@@ -95,7 +106,7 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 		s = &analyzer.Summary{}
 	}
 	path = filepath.Clean(path)
-	fl := &file{path: path, sum: s, funcs: map[string]*analyzer.FuncSummary{}, class: map[string]*analyzer.ClassSummary{}}
+	fl := &file{path: path, dir: filepath.Dir(path), sum: s, funcs: map[string]*analyzer.FuncSummary{}, class: map[string]*analyzer.ClassSummary{}}
 	if rel, err := filepath.Rel(g.Root, path); err == nil {
 		fl.rel = filepath.ToSlash(rel)
 	} else {
@@ -104,6 +115,7 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 	fl.module = g.moduleName(path)
 	for p := strings.TrimSuffix(path, ".py"); !g.entries[p]; {
 		g.entries[p] = true
+		g.heads[filepath.Base(p)] = true
 		parent := filepath.Dir(p)
 		if parent == p {
 			break
@@ -118,6 +130,7 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 	}
 	g.files[path] = fl
 	g.solved = false
+	g.memo.Store(new(sync.Map))
 }
 
 // moduleName is the dotted name a file is imported by from the first
@@ -156,51 +169,78 @@ func (g *Graph) findModule(dir string, parts []string) *file {
 }
 
 // target is what a ref resolves to: an object, or a module with no
-// attribute left.
+// attribute left. cut is set when the search gave up on a chain too deep
+// (an import cycle) on its way: such an answer depends on the depth it
+// was asked from, and is not kept.
 type target struct {
 	obj    *object
 	module *file
+	cut    bool
 }
 
-// lookupRef is resolve, memoized once the graph is solved.
+func (t target) found() bool { return t.obj != nil || t.module != nil }
+
+// lookupRef is what ref, written in file from, refers to in the project.
 func (g *Graph) lookupRef(ref string, from *file) target {
-	if !g.solved {
-		return g.resolve(ref, from, 0)
+	return g.resolve(ref, from, 0)
+}
+
+// resolve finds what ref, written in file from, refers to in the project,
+// through the graph's memo: a name of the file's own ("#x") depends on
+// the file, any other ref only on the folder it is written in.
+func (g *Graph) resolve(ref string, from *file, depth int) target {
+	if ref == "" {
+		return target{}
 	}
-	k := resolveKey{from, ref}
-	if t, ok := g.memo.Load(k); ok {
-		return t.(target)
+	if ref[0] != '.' && ref[0] != '#' {
+		head, _, _ := strings.Cut(ref, ".")
+		if !g.heads[head] {
+			return target{} // outside the project: torch, numpy, ...
+		}
 	}
-	t := g.resolve(ref, from, 0)
-	g.memo.Store(k, t)
+	k := resolveKey{from: from, ref: ref}
+	if ref[0] != '#' {
+		k = resolveKey{dir: from.dir, ref: ref}
+	}
+	memo := g.memo.Load()
+	if memo != nil {
+		if t, ok := memo.Load(k); ok {
+			return t.(target)
+		}
+	}
+	if depth > 16 {
+		return target{cut: true}
+	}
+	t := g.search(ref, from, depth)
+	if memo != nil && !t.cut {
+		memo.Store(k, t)
+	}
 	return t
 }
 
-// resolve finds what ref, written in file from, refers to in the project.
-func (g *Graph) resolve(ref string, from *file, depth int) target {
-	if depth > 16 || ref == "" {
-		return target{}
-	}
+// search is resolve without the memo.
+func (g *Graph) search(ref string, from *file, depth int) target {
 	if local, ok := strings.CutPrefix(ref, "#"); ok {
 		return g.attr(from, strings.Split(local, "."), depth+1)
 	}
 	var dirs []string
 	name := ref
-	if strings.HasPrefix(ref, ".") {
+	if ref[0] == '.' {
 		n := len(ref) - len(strings.TrimLeft(ref, "."))
-		dir := filepath.Dir(from.path)
+		dir := from.dir
 		for i := 1; i < n; i++ {
 			dir = filepath.Dir(dir)
 		}
 		dirs = []string{dir}
 		name = ref[n:]
 	} else {
-		dirs = append([]string{filepath.Dir(from.path)}, g.roots...)
+		dirs = append([]string{from.dir}, g.roots...)
 	}
 	var parts []string
 	if name != "" {
 		parts = strings.Split(name, ".")
 	}
+	cut := false
 	for _, dir := range dirs {
 		// The longest run of leading parts that names a folder or a file
 		// of the graph: no module is longer.
@@ -218,7 +258,7 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 		for i := n; i >= 0; i-- {
 			var mod *file
 			if i == 0 {
-				if !strings.HasPrefix(ref, ".") {
+				if ref[0] != '.' {
 					break // an absolute import names a module
 				}
 				mod = g.files[filepath.Join(dir, "__init__.py")]
@@ -229,14 +269,17 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 				continue
 			}
 			if i == len(parts) {
-				return target{module: mod}
+				return target{module: mod, cut: cut}
 			}
-			if t := g.attr(mod, parts[i:], depth+1); t.obj != nil || t.module != nil {
+			t := g.attr(mod, parts[i:], depth+1)
+			cut = cut || t.cut
+			if t.found() {
+				t.cut = cut
 				return t
 			}
 		}
 	}
-	return target{}
+	return target{cut: cut}
 }
 
 // attr resolves an attribute chain in a module: a definition, a name it
@@ -246,9 +289,14 @@ func (g *Graph) attr(mod *file, chain []string, depth int) target {
 	if len(chain) == 0 {
 		return target{module: mod}
 	}
+	if depth > 16 {
+		return target{cut: true}
+	}
 	name := chain[0]
-	if o := g.objects[objKey{mod, strings.Join(chain, ".")}]; o != nil && len(chain) <= 2 {
-		return target{obj: o}
+	if len(chain) == 2 {
+		if o := g.objects[objKey{mod, name + "." + chain[1]}]; o != nil {
+			return target{obj: o}
+		}
 	}
 	if o := g.objects[objKey{mod, name}]; o != nil {
 		if len(chain) == 1 {
@@ -257,25 +305,36 @@ func (g *Graph) attr(mod *file, chain []string, depth int) target {
 		return target{} // an attribute of a function or instance
 	}
 	if r, ok := mod.sum.Bindings[name]; ok {
-		return g.resolve(strings.Join(append([]string{r}, chain[1:]...), "."), mod, depth+1)
+		if len(chain) > 1 {
+			r += "." + strings.Join(chain[1:], ".")
+		}
+		return g.resolve(r, mod, depth+1)
 	}
+	cut := false
 	for _, star := range mod.sum.Stars {
 		if !exported(mod, name) {
 			break
 		}
-		if t := g.resolve(star, mod, depth+1); t.module != nil && t.obj == nil {
-			if t := g.attr(t.module, chain, depth+1); t.obj != nil || t.module != nil {
+		t := g.resolve(star, mod, depth+1)
+		cut = cut || t.cut
+		if t.module != nil && t.obj == nil {
+			t := g.attr(t.module, chain, depth+1)
+			cut = cut || t.cut
+			if t.found() {
+				t.cut = cut
 				return t
 			}
 		}
 	}
 	// A submodule of a package: `import models` then `models.resnet.Net`.
 	if strings.HasSuffix(mod.path, "__init__.py") {
-		if sub := g.findModule(filepath.Dir(mod.path), []string{name}); sub != nil {
-			return g.attr(sub, chain[1:], depth+1)
+		if sub := g.findModule(mod.dir, []string{name}); sub != nil {
+			t := g.attr(sub, chain[1:], depth+1)
+			t.cut = t.cut || cut
+			return t
 		}
 	}
-	return target{}
+	return target{cut: cut}
 }
 
 // exported reports whether `from mod import *` binds name: listed in its
@@ -299,7 +358,7 @@ func exported(mod *file, name string) bool {
 // mode every function's callers, in every file, run it in.
 func (g *Graph) Solve() {
 	g.objects = map[objKey]*object{}
-	g.memo = sync.Map{}
+	g.memo.Store(nil) // objects are made afresh: nothing resolves until they are
 	g.solved = false
 	paths := make([]string, 0, len(g.files))
 	for p := range g.files {
@@ -335,8 +394,19 @@ func (g *Graph) Solve() {
 			}
 		}
 	}
-	for _, p := range paths {
-		g.link(g.files[p])
+	g.memo.Store(new(sync.Map))
+	calls := make([][]callEdge, len(paths))
+	escapes := make([][]*object, len(paths))
+	workers.Run(0, len(paths), func(i int) {
+		calls[i], escapes[i] = g.link(g.files[paths[i]])
+	})
+	for i := range paths {
+		for _, e := range calls[i] {
+			e.callee.callers = append(e.callee.callers, e)
+		}
+		for _, o := range escapes[i] {
+			o.escapes = true
+		}
 	}
 	g.fixModules()
 	g.fixFunctions()
@@ -353,18 +423,12 @@ func (g *Graph) site(fl *file, s *analyzer.Site) *analyzer.Site {
 	return &c
 }
 
-// link resolves a file's bases, instances, calls, returns and escapes,
-// each distinct ref once.
-func (g *Graph) link(fl *file) {
-	seen := map[string]target{}
-	resolve := func(ref string) target {
-		if t, ok := seen[ref]; ok {
-			return t
-		}
-		t := g.resolve(ref, fl, 0)
-		seen[ref] = t
-		return t
-	}
+// link resolves a file's bases, instances, calls, returns and escapes.
+// It changes only the file's own objects, so that files can be linked at
+// once; the calls of other files' functions, and the functions passed as
+// values, are returned for the caller to record.
+func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
+	resolve := func(ref string) target { return g.resolve(ref, fl, 0) }
 	for i := range fl.sum.Classes {
 		c := &fl.sum.Classes[i]
 		o := g.objects[objKey{fl, c.Name}]
@@ -405,16 +469,17 @@ func (g *Graph) link(fl *file) {
 			continue // recursion runs in the mode of the outer call
 		}
 		e := callEdge{caller: caller, callee: t.obj, site: c, file: fl}
-		t.obj.callers = append(t.obj.callers, e)
+		calls = append(calls, e)
 		if caller != nil {
 			caller.callees = append(caller.callees, e)
 		}
 	}
 	for _, r := range fl.sum.Escapes {
 		if t := resolve(r); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
-			t.obj.escapes = true
+			escapes = append(escapes, t.obj)
 		}
 	}
+	return calls, escapes
 }
 
 // fixModules: a class is a module when a base in any file is; an
@@ -566,7 +631,7 @@ func (g *Graph) Facts(path string) *FileFacts {
 	path = filepath.Clean(path)
 	fl := g.files[path]
 	if fl == nil {
-		fl = &file{path: path, sum: &analyzer.Summary{}}
+		fl = &file{path: path, dir: filepath.Dir(path), sum: &analyzer.Summary{}}
 	}
 	return &FileFacts{g: g, file: fl}
 }
@@ -589,12 +654,20 @@ type FileFacts struct {
 // only where its facts do, and only such files are linted again.
 func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	var out *analyzer.Object
+	if ff.g != nil && ref != "" && ref[0] != '#' && ref[0] != '.' {
+		// A ref whose first part names nothing of the project (torch,
+		// numpy, os) is answered by that alone, and recorded once.
+		if head, _, _ := strings.Cut(ref, "."); !ff.g.heads[head] {
+			ff.record("H"+head, "")
+			return nil
+		}
+	}
 	if ff.g != nil && ff.g.solved {
 		if t := ff.g.lookupRef(ref, ff.file); t.obj != nil {
 			out = project(t.obj, want)
 		}
 	}
-	ff.record(fmt.Sprintf("L%d %s", want, ref), out)
+	ff.record("L"+strconv.Itoa(int(want))+" "+ref, out)
 	return out
 }
 
@@ -626,8 +699,11 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 // Star implements analyzer.Facts: the name as the star-imported module
 // binds it, made absolute so that it resolves from any file.
 func (ff *FileFacts) Star(name string) string {
+	if len(ff.file.sum.Stars) == 0 {
+		return "" // the file's own text says so: nothing to record
+	}
 	out := ""
-	if ff.g != nil && ff.g.solved && len(ff.file.sum.Stars) > 0 {
+	if ff.g != nil && ff.g.solved {
 		out = ff.g.star(ff.file, name)
 	}
 	ff.record("S"+name, out)
@@ -712,14 +788,18 @@ func (ff *FileFacts) Stale(asked map[string]string) bool {
 		var now string
 		switch q[0] {
 		case 'L':
-			var want analyzer.Want
-			var ref string
-			if _, err := fmt.Sscanf(q[1:], "%d %s", &want, &ref); err != nil {
+			w, ref, ok := strings.Cut(q[1:], " ")
+			want, err := strconv.Atoi(w)
+			if !ok || err != nil {
 				return true
 			}
-			now = answerKey(ff.Lookup(ref, want))
+			now = answerKey(ff.Lookup(ref, analyzer.Want(want)))
 		case 'S':
 			now = ff.Star(q[1:])
+		case 'H':
+			if ff.g != nil && ff.g.heads[q[1:]] {
+				now = "1"
+			}
 		}
 		if now != was {
 			return true
