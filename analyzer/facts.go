@@ -184,6 +184,9 @@ func (m *Model) lookup(ref string, want Want) *Object {
 	if m.facts == nil || ref == "" {
 		return nil
 	}
+	if ref[0] != '#' && ref[0] != '.' && !strings.Contains(ref, ".") {
+		return nil // a module, or a builtin: never a function or class of the project
+	}
 	return m.facts.Lookup(ref, want)
 }
 
@@ -326,6 +329,15 @@ func isLibraryName(q string) bool {
 // Summarize returns what this file tells the rest of its project. It is
 // computed from the file alone: call it before SetFacts.
 func (m *Model) Summarize() *Summary {
+	s := m.summarizeNames()
+	m.summarizeDefs(s)
+	return s
+}
+
+// summarizeNames is the part of a summary that tells what the file's
+// module-level names refer to: bindings, instances, star imports and
+// __all__.
+func (m *Model) summarizeNames() *Summary {
 	f := m.File
 	s := &Summary{}
 	m.indexCalls()
@@ -372,6 +384,11 @@ func (m *Model) Summarize() *Summary {
 		}
 		return true
 	})
+	return s
+}
+
+// summarizeDefs adds the file's classes, functions and calls to s.
+func (m *Model) summarizeDefs(s *Summary) {
 	funcIndex := map[NodeID]int{}
 	for i := range m.binds {
 		b := &m.binds[i]
@@ -390,7 +407,26 @@ func (m *Model) Summarize() *Summary {
 		}
 	}
 	m.summarizeUses(s, funcIndex)
-	return s
+}
+
+// noticing passes a file's questions on to its facts and notices whether
+// any answer says something: while none does, the model has worked out
+// what it would have without facts, and its summary can reuse that work.
+type noticing struct {
+	Facts
+	answered bool
+}
+
+func (n *noticing) Lookup(ref string, want Want) *Object {
+	o := n.Facts.Lookup(ref, want)
+	n.answered = n.answered || o != nil
+	return o
+}
+
+func (n *noticing) Star(name string) string {
+	q := n.Facts.Star(name)
+	n.answered = n.answered || q != ""
+	return q
 }
 
 func setRef(mp *map[string]string, k, v string) {

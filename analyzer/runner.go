@@ -137,13 +137,15 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 	m := NewModel(f)
 	var sum *Summary
 	if summarize {
-		sum = m.Summarize()
+		sum = m.summarizeNames()
 	}
+	var asked *noticing
 	if facts != nil {
 		if u, ok := facts.(interface{ UseSummary(*Summary) }); ok && sum != nil {
 			u.UseSummary(sum) // the file's own imports, before the project has them
 		}
-		m.SetFacts(facts)
+		asked = &noticing{Facts: facts}
+		m.SetFacts(asked)
 	}
 	var enabled func(*Rule) bool
 	if r.RulesFor != nil {
@@ -165,7 +167,18 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 			}
 		}
 	}
-	return r.applyNoqa(f, m, out, enabled), sum
+	out = r.applyNoqa(f, m, out, enabled)
+	if summarize {
+		// The summary is the file's alone. What the rules worked out holds
+		// for it unless some answer of the project's changed it.
+		if asked != nil && asked.answered {
+			m.SetFacts(nil)
+		} else {
+			m.facts = nil
+		}
+		m.summarizeDefs(sum)
+	}
+	return out, sum
 }
 
 // applyNoqa marks the diagnostics that noqa comments suppress and, when

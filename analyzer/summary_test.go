@@ -1,0 +1,67 @@
+package analyzer_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/rules"
+)
+
+// answering is a project that knows something of every name it is asked
+// about: a module class, a function that returns a graph and runs with
+// grad disabled, a helper with a forward pass.
+type answering struct{ asked int }
+
+func (a *answering) Lookup(ref string, want analyzer.Want) *analyzer.Object {
+	a.asked++
+	site := &analyzer.Site{Path: "other.py", Line: 3, Text: "net(x)"}
+	return &analyzer.Object{Kind: analyzer.ObjectFunction, Module: true, ReturnsGraph: true,
+		Grad: analyzer.GradDisabled, GradKnown: true, Forward: site, EmptyCache: site}
+}
+
+func (a *answering) Star(name string) string { return "other." + name }
+
+// silent is a project that knows nothing of any name.
+type silent struct{ asked int }
+
+func (s *silent) Lookup(string, analyzer.Want) *analyzer.Object { s.asked++; return nil }
+func (s *silent) Star(string) string                            { return "" }
+
+// TestSummaryIgnoresFacts: a file's summary is its own, whatever its
+// project answers while the file is linted, as Summarize gives it alone.
+// Linting shares its work with the summary only where the answers said
+// nothing, so both kinds of project are tried on every fixture.
+func TestSummaryIgnoresFacts(t *testing.T) {
+	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
+	dir := filepath.Join("..", "testdata", "python")
+	n, loud, quiet := 0, &answering{}, &silent{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".py") {
+			return err
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		want := runner.Summarize(p, src)
+		for _, facts := range []analyzer.Facts{nil, quiet, loud} {
+			_, got := runner.Analyze(p, src, facts, true)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: with facts %T the summary is\n%+v\nwant\n%+v", p, facts, got, want)
+			}
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 20 || loud.asked == 0 || quiet.asked == 0 {
+		t.Fatalf("%d files, %d and %d questions: the fixtures did not exercise the facts", n, loud.asked, quiet.asked)
+	}
+}
