@@ -29,10 +29,12 @@ const defaultCacheDir = ".torchlint_cache"
 const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by torchlint.\n# For information about cache directory tags see https://bford.info/cachedir/\n"
 
 // cacheFormat changes whenever the stored layout does.
-const cacheFormat = 3
+const cacheFormat = 4
 
 // Cache keeps the findings of each file of a run, keyed by the file's
-// path, content, the rules enabled for it and the torchlint build. It is
+// path and the rules enabled for it, for the torchlint build, and valid
+// for the contents they were found in: the file's SHA-256, or its size
+// and modification time where those vouch for it (see Stat). It is
 // loaded whole at the start of a run and written whole, atomically, at
 // the end, holding the entries that run used; concurrent runs each write
 // a complete file, and a damaged file is ignored and rebuilt.
@@ -43,7 +45,6 @@ type Cache struct {
 	mu    sync.Mutex
 	old   map[string]cacheEntry
 	new   map[string]cacheEntry
-	hits  int
 	// dirty is set when an entry was made or changed in this run.
 	dirty bool
 }
@@ -55,6 +56,10 @@ type cacheFile struct {
 }
 
 type cacheEntry struct {
+	// The contents the entry holds for, and the stat of the file that
+	// had them.
+	Hash  [32]byte
+	Stat  Stat
 	Diags []cachedDiagnostic
 	// For a file of a project: its summary, whether Diags holds its
 	// findings (a file only summarized has none), and the questions about
@@ -122,26 +127,61 @@ func OpenCache(dir, version string, rulesFor func(path string) string) (*Cache, 
 	return c, nil
 }
 
-func (c *Cache) key(path string, src []byte) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00", filepath.ToSlash(path), c.rules(path))
-	h.Write(src)
-	return hex.EncodeToString(h.Sum(nil))
+func (c *Cache) key(path string) string {
+	abs := path
+	if !filepath.IsAbs(abs) {
+		if a, err := filepath.Abs(abs); err == nil {
+			abs = a
+		}
+	}
+	return filepath.ToSlash(abs) + "\x00" + c.rules(path)
+}
+
+// lookup returns the entry of path for the contents src, or, with src
+// nil, for the contents the file's stat st vouches for.
+func (c *Cache) lookup(path string, src []byte, st Stat) (string, cacheEntry, bool) {
+	k := c.key(path)
+	c.mu.Lock()
+	e, ok := c.old[k]
+	c.mu.Unlock()
+	switch {
+	case !ok:
+		return k, e, false
+	case src == nil:
+		return k, e, st.Vouches() && e.Stat == st
+	case e.Hash != sha256.Sum256(src):
+		return k, e, false
+	}
+	if st.Vouches() && e.Stat != st {
+		e.Stat = st // touched, not changed: the next run need not read it
+		c.mu.Lock()
+		c.dirty = true
+		c.mu.Unlock()
+	}
+	return k, e, true
 }
 
 // Get returns the stored findings of path with content src.
 func (c *Cache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
-	k := c.key(path, src)
-	c.mu.Lock()
-	e, ok := c.old[k]
-	if ok {
-		c.new[k] = e
-		c.hits++
-	}
-	c.mu.Unlock()
+	k, e, ok := c.lookup(path, src, Stat{})
 	if !ok {
 		return nil, false
 	}
+	diags, ok := c.findings(path, e)
+	if ok {
+		c.use(k, e)
+	}
+	return diags, ok
+}
+
+func (c *Cache) use(k string, e cacheEntry) {
+	c.mu.Lock()
+	c.new[k] = e
+	c.mu.Unlock()
+}
+
+// findings turns an entry's stored findings back into diagnostics.
+func (c *Cache) findings(path string, e cacheEntry) ([]analyzer.Diagnostic, bool) {
 	diags := make([]analyzer.Diagnostic, 0, len(e.Diags))
 	for _, cd := range e.Diags {
 		r := rules.ByCode(cd.Code)
@@ -156,66 +196,76 @@ func (c *Cache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
 }
 
 // Entry implements Store: what the last run found for path with content
-// src. Findings, summaries and recorded facts share one entry.
-func (c *Cache) Entry(path string, src []byte) (*Entry, bool) {
-	k := c.key(path, src)
-	c.mu.Lock()
-	e, ok := c.old[k]
-	c.mu.Unlock()
+// src (or, with src nil, the contents its stat st vouches for).
+// Findings, summaries and recorded facts share one entry.
+func (c *Cache) Entry(path string, src []byte, st Stat) (*Entry, bool) {
+	k, e, ok := c.lookup(path, src, st)
 	if !ok || e.Summary == nil && e.Linted {
 		return nil, false
 	}
 	var diags []analyzer.Diagnostic
 	if e.Linted {
-		if diags, ok = c.Get(path, src); !ok {
+		if diags, ok = c.findings(path, e); !ok {
 			return nil, false
 		}
-	} else {
-		c.mu.Lock()
-		c.new[k] = e
-		c.mu.Unlock()
 	}
+	c.use(k, e)
 	return &Entry{Summary: e.Summary, Linted: e.Linted, Diags: diags, Asked: e.Asked}, true
 }
 
 // Keep implements Store.
-func (c *Cache) Keep(path string, src []byte, e *Entry) {
-	c.Put(path, src, e.Diags)
-	k := c.key(path, src)
-	c.mu.Lock()
-	ce := c.new[k]
+func (c *Cache) Keep(path string, src []byte, st Stat, e *Entry) {
+	ce := c.entry(src, st, e.Diags)
 	ce.Summary, ce.Linted, ce.Asked = e.Summary, e.Linted, e.Asked
-	c.new[k] = ce
-	c.dirty = true
-	c.mu.Unlock()
+	c.store(path, ce)
 }
 
 // Put stores the findings of path with content src.
 func (c *Cache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
-	e := cacheEntry{Diags: make([]cachedDiagnostic, 0, len(diags))}
+	c.store(path, c.entry(src, Stat{}, diags))
+}
+
+func (c *Cache) entry(src []byte, st Stat, diags []analyzer.Diagnostic) cacheEntry {
+	e := cacheEntry{Hash: sha256.Sum256(src), Stat: st, Diags: make([]cachedDiagnostic, 0, len(diags))}
 	for _, d := range diags {
 		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
 			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix, Cell: d.Cell, RawLine: d.RawLine,
 			Related: d.Related})
 	}
-	k := c.key(path, src)
+	return e
+}
+
+func (c *Cache) store(path string, e cacheEntry) {
+	k := c.key(path)
 	c.mu.Lock()
 	c.new[k] = e
 	c.dirty = true
 	c.mu.Unlock()
 }
 
-// Save writes the entries this run used or made, atomically; a run that
-// made none and used every stored entry leaves the file as it is.
+// Save writes, atomically, the entries this run used or made and those
+// of other files that still exist (a run over part of a tree keeps what
+// the rest had); a run that made or changed no entry leaves the file as
+// it is.
 func (c *Cache) Save() error {
 	c.mu.Lock()
-	unchanged := !c.dirty && len(c.new) == len(c.old)
-	c.mu.Unlock()
-	if unchanged {
+	defer c.mu.Unlock()
+	if !c.dirty {
 		return nil
 	}
+	entries := make(map[string]cacheEntry, len(c.old))
+	for k, e := range c.old {
+		if _, used := c.new[k]; !used {
+			if path, _, _ := strings.Cut(k, "\x00"); exists(filepath.FromSlash(path)) {
+				entries[k] = e
+			}
+		}
+	}
+	for k, e := range c.new {
+		entries[k] = e
+	}
 	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(cacheFile{Format: cacheFormat, Tool: c.tool, Entries: c.new}); err != nil {
+	if err := gob.NewEncoder(&buf).Encode(cacheFile{Format: cacheFormat, Tool: c.tool, Entries: entries}); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	if err := fsutil.WriteFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {

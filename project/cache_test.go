@@ -1,10 +1,13 @@
 package project
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/torchlint/torchlint/analyzer"
 	"github.com/torchlint/torchlint/rules"
@@ -152,5 +155,71 @@ func TestCacheDirAndRemoveCache(t *testing.T) {
 	plain := t.TempDir()
 	if removed, err := RemoveCache(plain); removed || err == nil || !strings.Contains(err.Error(), "not a torchlint cache") {
 		t.Errorf("a folder that is not a cache: removed %v, %v", removed, err)
+	}
+}
+
+// TestCacheGoesByStat: a file whose size, mode and modification time are
+// those stored, and that was last modified well before, is served from
+// the cache without being read; one modified just now is read and
+// hashed, whatever its stat says, as is one whose stat changed.
+func TestCacheGoesByStat(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "a.py")
+	quiet := strings.Repeat(" ", len(cachedSource)-1) + "\n" // same size, no findings
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	lint := func() []string {
+		t.Helper()
+		cache, err := OpenCache(cacheDir, testVersion, func(string) string { return "default" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &Linter{Runner: newDefaultRunner(), Store: cache}
+		diags, errs := l.Lint([]string{path}, nil)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if err := cache.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return keys(diags)
+	}
+	write := func(src string, mtime time.Time) {
+		t.Helper()
+		writeTree(t, dir, map[string]string{"a.py": src})
+		if err := os.Chtimes(path, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	long := time.Now().Add(-time.Hour).Truncate(time.Second)
+	write(cachedSource, long)
+	found := lint()
+	if len(found) == 0 {
+		t.Fatal("the fixture has no findings")
+	}
+	// The contents change behind an unchanged, settled stat: the stored
+	// findings are served, which shows the file was not read.
+	write(quiet, long)
+	if got := lint(); !slices.Equal(got, found) {
+		t.Errorf("with a settled stat the file was read again: %v", got)
+	}
+	// A file modified just now is read, even when its stat is the one
+	// stored: a second change may have kept the modification time.
+	now := time.Now()
+	write(quiet, now)
+	if got := lint(); len(got) != 0 {
+		t.Errorf("a file just modified was served from the cache: %v", got)
+	}
+	write(cachedSource, now)
+	if got := lint(); !slices.Equal(got, found) {
+		t.Errorf("a change within the clock's resolution was missed: %v, want %v", got, found)
+	}
+	// So is a change whose stat differs only in the modification time.
+	write(cachedSource, long)
+	if got := lint(); !slices.Equal(got, found) {
+		t.Errorf("after a change back: %v, want %v", got, found)
+	}
+	write(quiet, long.Add(time.Second))
+	if got := lint(); len(got) != 0 {
+		t.Errorf("a changed modification time was not noticed: %v", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/torchlint/torchlint/analyzer"
 	"github.com/torchlint/torchlint/internal/workers"
@@ -53,8 +54,43 @@ func (l *Linter) root(path string) string {
 // findings and the questions about other files that they depend on.
 // Implementations must be safe for concurrent use.
 type Store interface {
-	Entry(path string, src []byte) (*Entry, bool)
-	Keep(path string, src []byte, e *Entry)
+	// Entry returns what is kept of the file at path for the contents
+	// src, or, with src nil, for the contents the file's stat st vouches
+	// for (see Stat.Vouches).
+	Entry(path string, src []byte, st Stat) (*Entry, bool)
+	// Keep keeps e for the contents src of the file at path, whose stat,
+	// taken before src was read, is st.
+	Keep(path string, src []byte, st Stat, e *Entry)
+}
+
+// Stat is what a file's metadata says of its contents, taken before the
+// file is read: a later change of the contents changes it.
+type Stat struct {
+	Size, ModTime int64 // bytes; nanoseconds since the epoch
+	Mode          uint32
+	// Settled: the file had not been modified for a while when its stat
+	// was taken, so that a change within the clock's resolution of its
+	// modification time cannot have gone unseen.
+	Settled bool
+}
+
+// settleTime is how long a file must have been left alone for its stat
+// to vouch for its contents: above any file system's time resolution.
+const settleTime = 2 * time.Second
+
+// Vouches reports whether the stat alone tells that a file still has the
+// contents it had when an equal stat was taken.
+func (s Stat) Vouches() bool { return s.Settled }
+
+// statFile returns the stat of the file at path; the zero Stat, which
+// vouches for nothing, when it cannot be taken.
+func statFile(path string, now time.Time) Stat {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return Stat{}
+	}
+	mt := info.ModTime()
+	return Stat{Size: info.Size(), ModTime: mt.UnixNano(), Mode: uint32(info.Mode()), Settled: now.Sub(mt) > settleTime}
 }
 
 // Entry is what a Store keeps of one file.
@@ -78,6 +114,7 @@ type unit struct {
 	readErr *analyzer.Diagnostic
 	entry   *Entry
 	fresh   bool // entry was computed in this run
+	stat    Stat // taken before src was read
 }
 
 // FindRoot returns the root of the project a file belongs to: the closest
@@ -249,7 +286,7 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 				u.src, _, _ = l.read(u, override)
 			}
 			if u.src != nil {
-				l.Store.Keep(u.abs, u.src, u.entry)
+				l.Store.Keep(u.abs, u.src, u.stat, u.entry)
 			}
 		}
 		u.src = nil
@@ -303,19 +340,37 @@ func (l *Linter) units(root string, targets []string) []*unit {
 	return order
 }
 
-// load reads each unit and takes what the store has of it: any entry
-// for a file only summarized, one with findings for a target.
+// load takes what the store has of each unit, reading the file only
+// where its stat does not vouch for the contents the store has: any
+// entry for a file only summarized, one with findings for a target.
 func (l *Linter) load(units []*unit, override map[string][]byte) {
+	now := time.Now()
 	l.parallel(len(units), func(i int) {
 		u := units[i]
+		usable := func(e *Entry, ok bool) bool {
+			if ok && (e.Linted || !u.target) {
+				u.entry = e
+				return true
+			}
+			return false
+		}
+		_, overridden := override[u.path]
+		if _, ok := override[u.abs]; ok {
+			overridden = true
+		}
+		if l.Store != nil && !overridden {
+			u.stat = statFile(u.abs, now)
+			if u.stat.Vouches() && usable(l.Store.Entry(u.abs, nil, u.stat)) {
+				return
+			}
+		}
 		u.src, u.readErr, u.err = l.read(u, override)
 		switch {
 		case u.err != nil:
 		case u.readErr != nil:
 			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
 		case l.Store != nil:
-			if e, ok := l.Store.Entry(u.abs, u.src); ok && (e.Linted || !u.target) {
-				u.entry = e
+			if usable(l.Store.Entry(u.abs, u.src, u.stat)) {
 				u.src = nil
 			}
 		}
@@ -330,7 +385,7 @@ func (l *Linter) firstPass(u *unit, g *Graph) {
 	if !u.target {
 		u.entry = &Entry{Summary: l.summarize(u)}
 		if l.Store != nil {
-			l.Store.Keep(u.abs, u.src, u.entry)
+			l.Store.Keep(u.abs, u.src, u.stat, u.entry)
 		}
 		u.src, u.fresh = nil, false
 		return
@@ -776,8 +831,12 @@ func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{entries: map[string]memoryEntry{}}
 }
 
-// Entry implements Store.
-func (m *MemoryStore) Entry(path string, src []byte) (*Entry, bool) {
+// Entry implements Store. It goes by contents only: a nil src finds
+// nothing.
+func (m *MemoryStore) Entry(path string, src []byte, _ Stat) (*Entry, bool) {
+	if src == nil {
+		return nil, false
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.entries[path]
@@ -788,7 +847,7 @@ func (m *MemoryStore) Entry(path string, src []byte) (*Entry, bool) {
 }
 
 // Keep implements Store.
-func (m *MemoryStore) Keep(path string, src []byte, e *Entry) {
+func (m *MemoryStore) Keep(path string, src []byte, _ Stat, e *Entry) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.entries[path] = memoryEntry{sha256.Sum256(src), e}
