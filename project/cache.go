@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -80,18 +81,48 @@ type cachedDiagnostic struct {
 	Related       []analyzer.Related
 }
 
-// toolID identifies this build: its version and the hash of its
-// executable, so that a rebuilt binary never reads another's results.
+// toolID identifies this build, so that a rebuilt binary never reads
+// another's results: its version and what names its source exactly (the
+// module's checksum for `go install`, the commit of a clean checkout),
+// else the hash of its executable.
 func toolID(version string) string {
 	h := sha256.New()
 	h.Write([]byte(version))
-	if exe, err := os.Executable(); err == nil {
+	info, ok := debug.ReadBuildInfo()
+	if id := sourceIdentity(info, ok); id != "" {
+		h.Write([]byte("\x00" + id))
+	} else if exe, err := os.Executable(); err == nil {
 		if f, err := os.Open(exe); err == nil {
 			_, _ = io.Copy(h, f)
 			_ = f.Close()
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// sourceIdentity names the exact source of a build, or "" when the build
+// information cannot: a build of a modified checkout, or without version
+// control information.
+func sourceIdentity(info *debug.BuildInfo, ok bool) string {
+	if !ok {
+		return ""
+	}
+	if info.Main.Sum != "" {
+		return info.GoVersion + " " + info.Main.Path + "@" + info.Main.Version + " " + info.Main.Sum
+	}
+	var rev, modified string
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev == "" || modified != "false" {
+		return ""
+	}
+	return info.GoVersion + " " + info.Main.Path + " " + rev
 }
 
 // OpenCache prepares the cache in dir, creating the folder with its

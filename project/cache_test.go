@@ -3,6 +3,7 @@ package project
 import (
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -221,5 +222,37 @@ func TestCacheGoesByStat(t *testing.T) {
 	write(quiet, long.Add(time.Second))
 	if got := lint(); len(got) != 0 {
 		t.Errorf("a changed modification time was not noticed: %v", got)
+	}
+}
+
+// TestSourceIdentity: a build names its source when a module checksum or
+// a clean commit does, and only then.
+func TestSourceIdentity(t *testing.T) {
+	vcs := func(rev, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
+	}
+	main := debug.Module{Path: "github.com/torchlint/torchlint", Version: "(devel)"}
+	cases := []struct {
+		name string
+		info debug.BuildInfo
+		ok   bool
+		want bool
+	}{
+		{"no build information", debug.BuildInfo{}, false, false},
+		{"clean checkout", debug.BuildInfo{Main: main, Settings: vcs("abc123", "false")}, true, true},
+		{"modified checkout", debug.BuildInfo{Main: main, Settings: vcs("abc123", "true")}, true, false},
+		{"no version control", debug.BuildInfo{Main: main}, true, false},
+		{"go install", debug.BuildInfo{Main: debug.Module{Path: main.Path, Version: "v0.1.0", Sum: "h1:xyz="}}, true, true},
+	}
+	for _, c := range cases {
+		got := sourceIdentity(&c.info, c.ok)
+		if (got != "") != c.want {
+			t.Errorf("%s: identity %q, want one: %v", c.name, got, c.want)
+		}
+	}
+	a := sourceIdentity(&debug.BuildInfo{Main: main, Settings: vcs("abc123", "false")}, true)
+	b := sourceIdentity(&debug.BuildInfo{Main: main, Settings: vcs("def456", "false")}, true)
+	if a == b {
+		t.Errorf("two commits share the identity %q", a)
 	}
 }
