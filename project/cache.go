@@ -63,11 +63,14 @@ type cacheEntry struct {
 	Stat  Stat
 	Diags []cachedDiagnostic
 	// For a file of a project: its summary, whether Diags holds its
-	// findings (a file only summarized has none), and the questions about
-	// other files the findings depend on, with their answers.
-	Summary *analyzer.Summary
+	// findings (a file only summarized has none), the questions about
+	// other files the findings depend on, with their answers, and the
+	// digest of the project they were found in. The summary and the
+	// questions are encoded apart, to be decoded only when needed.
+	Summary []byte
 	Linted  bool
-	Asked   map[string]string
+	Asked   []byte
+	Digest  [32]byte
 }
 
 type cachedDiagnostic struct {
@@ -231,8 +234,8 @@ func (c *Cache) findings(path string, e cacheEntry) ([]analyzer.Diagnostic, bool
 // Findings, summaries and recorded facts share one entry.
 func (c *Cache) Entry(path string, src []byte, st Stat) (*Entry, bool) {
 	k, e, ok := c.lookup(path, src, st)
-	if !ok || e.Summary == nil && e.Linted {
-		return nil, false
+	if !ok || e.Summary == nil {
+		return nil, false // findings of a file linted alone (a notebook)
 	}
 	var diags []analyzer.Diagnostic
 	if e.Linted {
@@ -241,13 +244,18 @@ func (c *Cache) Entry(path string, src []byte, st Stat) (*Entry, bool) {
 		}
 	}
 	c.use(k, e)
-	return &Entry{Summary: e.Summary, Linted: e.Linted, Diags: diags, Asked: e.Asked}, true
+	return &Entry{Linted: e.Linted, Diags: diags, Hash: e.Hash, Digest: e.Digest, summaryGob: e.Summary, askedGob: e.Asked}, true
 }
 
-// Keep implements Store.
+// Keep implements Store. With src nil, e.Hash names the contents.
 func (c *Cache) Keep(path string, src []byte, st Stat, e *Entry) {
-	ce := c.entry(src, st, e.Diags)
-	ce.Summary, ce.Linted, ce.Asked = e.Summary, e.Linted, e.Asked
+	ce := c.entry(nil, st, e.Diags)
+	ce.Hash = e.Hash
+	if e.Hash == ([32]byte{}) {
+		ce.Hash = sha256.Sum256(src)
+	}
+	sum, asked := e.encoded()
+	ce.Summary, ce.Linted, ce.Asked, ce.Digest = sum, e.Linted, asked, e.Digest
 	c.store(path, ce)
 }
 
@@ -257,7 +265,10 @@ func (c *Cache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
 }
 
 func (c *Cache) entry(src []byte, st Stat, diags []analyzer.Diagnostic) cacheEntry {
-	e := cacheEntry{Hash: sha256.Sum256(src), Stat: st, Diags: make([]cachedDiagnostic, 0, len(diags))}
+	e := cacheEntry{Stat: st, Diags: make([]cachedDiagnostic, 0, len(diags))}
+	if src != nil {
+		e.Hash = sha256.Sum256(src)
+	}
 	for _, d := range diags {
 		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
 			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix, Cell: d.Cell, RawLine: d.RawLine,

@@ -256,3 +256,48 @@ func TestSourceIdentity(t *testing.T) {
 		t.Errorf("two commits share the identity %q", a)
 	}
 }
+
+// TestCacheSettledProject: a run over an unchanged project gives the
+// stored findings and leaves the cache as it was; a change in another
+// file of the project changes the digest, and the facts are worked out
+// again.
+func TestCacheSettledProject(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"nets.py":  "import torch.nn as nn\n\nclass Classifier(nn.Module):\n    pass\n",
+		"train.py": "from nets import Classifier\n\ndef evaluate(x, outs):\n    clf = Classifier()\n    outs.append(clf(x))\n",
+	})
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	train := filepath.Join(dir, "train.py")
+	lint := func() (*Cache, []string) {
+		t.Helper()
+		cache, err := OpenCache(cacheDir, testVersion, func(string) string { return "default" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &Linter{Runner: newDefaultRunner(), Store: cache, Files: projectFiles}
+		diags, errs := l.Lint([]string{train}, nil)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if err := cache.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return cache, keys(diags)
+	}
+	_, first := lint()
+	if len(first) == 0 {
+		t.Fatal("no finding for a module class of another file")
+	}
+	cache, again := lint()
+	if !slices.Equal(again, first) {
+		t.Errorf("unchanged project: %v, want %v", again, first)
+	}
+	if cache.dirty {
+		t.Error("a run over an unchanged project changed the cache")
+	}
+	writeTree(t, dir, map[string]string{"nets.py": "class Classifier:\n    pass\n"})
+	if _, after := lint(); len(after) != 0 {
+		t.Errorf("after Classifier stopped being a module: %v", after)
+	}
+}

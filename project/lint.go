@@ -3,9 +3,11 @@ package project
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -101,6 +103,57 @@ type Entry struct {
 	Linted bool
 	Diags  []analyzer.Diagnostic
 	Asked  map[string]string
+	// Hash is the SHA-256 of the contents the entry holds for; Digest
+	// that of the project the findings were found in (see digest): while
+	// it is the same, the findings hold without asking anything.
+	Hash, Digest [32]byte
+
+	// A stored entry's summary and questions, still encoded.
+	summaryGob, askedGob []byte
+	decodeOnce           sync.Once
+}
+
+// decode decodes what a stored entry keeps encoded. A part that does not
+// decode is left empty: an empty summary, no questions (the findings are
+// then never reused once the project changes).
+func (e *Entry) decode() {
+	e.decodeOnce.Do(func() {
+		if e.Summary == nil && e.summaryGob != nil {
+			var s analyzer.Summary
+			if gob.NewDecoder(bytes.NewReader(e.summaryGob)).Decode(&s) == nil {
+				e.Summary = &s
+			} else {
+				e.Summary = &analyzer.Summary{}
+			}
+		}
+		if e.Asked == nil && e.askedGob != nil {
+			if gob.NewDecoder(bytes.NewReader(e.askedGob)).Decode(&e.Asked) != nil {
+				e.Asked = map[string]string{"!undecodable": "!"}
+			}
+		}
+		e.summaryGob, e.askedGob = nil, nil
+	})
+}
+
+// encoded returns the entry's summary and questions encoded.
+func (e *Entry) encoded() (sum, asked []byte) {
+	if e.summaryGob != nil || e.askedGob != nil {
+		return e.summaryGob, e.askedGob
+	}
+	enc := func(v any) []byte {
+		var b bytes.Buffer
+		if gob.NewEncoder(&b).Encode(v) != nil {
+			return nil
+		}
+		return b.Bytes()
+	}
+	if e.Summary != nil {
+		sum = enc(e.Summary)
+	}
+	if e.Asked != nil {
+		asked = enc(e.Asked)
+	}
+	return sum, asked
 }
 
 // unit is one Python file of a run.
@@ -113,8 +166,9 @@ type unit struct {
 	// readErr is the read diagnostic of a target that cannot be read.
 	readErr *analyzer.Diagnostic
 	entry   *Entry
-	fresh   bool // entry was computed in this run
-	stat    Stat // taken before src was read
+	fresh   bool     // entry was computed in this run
+	stat    Stat     // taken before src was read
+	hash    [32]byte // of the contents, with a Store
 }
 
 // FindRoot returns the root of the project a file belongs to: the closest
@@ -207,11 +261,82 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 // lintProject lints targets, files of the project rooted at root.
 func (l *Linter) lintProject(root string, targets []string, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
 	order := l.units(root, targets)
+	l.load(order, override)
+	digest := l.digest(root, order)
+	if !l.settled(order, digest) {
+		l.solve(root, order, digest, override)
+	}
+	var diags []analyzer.Diagnostic
+	var errs []error
+	for _, u := range order {
+		switch {
+		case !u.target:
+		case u.err != nil:
+			errs = append(errs, u.err)
+		default:
+			d := make([]analyzer.Diagnostic, len(u.entry.Diags))
+			copy(d, u.entry.Diags)
+			for j := range d {
+				d[j].Path = u.path
+			}
+			diags = append(diags, d...)
+		}
+	}
+	return diags, errs
+}
+
+// digest names the state of a project: its root, its import roots and
+// the contents of each of its files. Findings made in a project with the
+// same digest asked questions that get the same answers.
+func (l *Linter) digest(root string, order []*unit) [32]byte {
+	if l.Store == nil {
+		return [32]byte{}
+	}
+	sorted := slices.Clone(order)
+	slices.SortFunc(sorted, func(a, b *unit) int { return strings.Compare(a.abs, b.abs) })
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%q\x00", root, l.Src)
+	for _, u := range sorted {
+		h.Write([]byte(u.abs))
+		if u.err != nil {
+			h.Write([]byte{0, '!'})
+			continue
+		}
+		h.Write([]byte{0})
+		h.Write(u.hash[:])
+	}
+	var d [32]byte
+	h.Sum(d[:0])
+	return d
+}
+
+// settled reports whether every target's stored findings were made in a
+// project with this digest, so that they hold without the project's
+// facts being worked out.
+func (l *Linter) settled(order []*unit, digest [32]byte) bool {
+	if l.Store == nil {
+		return false
+	}
+	for _, u := range order {
+		if u.target && u.err == nil && u.readErr == nil && (u.entry == nil || !u.entry.Linted || u.entry.Digest != digest) {
+			return false
+		}
+	}
+	return true
+}
+
+// solve works out the project's facts and the findings of its targets
+// that the store does not have for this digest, and stores them.
+func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map[string][]byte) {
+	l.parallel(len(order), func(i int) {
+		if e := order[i].entry; e != nil {
+			e.decode()
+		}
+	})
 	// The files the store does not have are ordered by the imports a
 	// quick scan of their text finds: a file is linted after the files it
 	// imports, with the facts solved from them, so that most of its
 	// questions get their final answers the first time.
-	l.load(order, override)
 	g := NewGraph(root, l.Src)
 	var parse []*unit
 	for _, u := range order {
@@ -254,52 +379,40 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 	}
 	g.Solve()
 	// Second pass: a target whose questions now get other answers is
-	// linted again with the project's facts.
-	var mu sync.Mutex
-	var diags []analyzer.Diagnostic
-	var errs []error
+	// linted again with the project's facts; each target's findings are
+	// stored with the digest they now hold for.
 	l.parallel(len(order), func(i int) {
 		u := order[i]
-		if u.err != nil {
-			if u.target {
-				mu.Lock()
-				errs = append(errs, u.err)
-				mu.Unlock()
-			}
+		if u.err != nil || !u.target || u.readErr != nil {
 			return
 		}
-		if !u.target {
-			return // summarized, and stored, in the first pass
-		}
 		ff := g.Facts(u.abs)
-		if u.readErr == nil && ff.Stale(u.entry.Asked) {
+		if ff.Stale(u.entry.Asked) {
 			if u.src == nil {
 				u.src, u.readErr, u.err = l.read(u, override)
+				if u.err != nil || u.readErr != nil {
+					u.entry = &Entry{Linted: true}
+					if u.readErr != nil {
+						u.entry.Diags = []analyzer.Diagnostic{*u.readErr}
+					}
+					return
+				}
 			}
 			ff = g.Facts(u.abs)
 			d, _ := l.analyze(u, ff, false)
-			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: ff.Asked}
+			if u.err != nil {
+				return // a rule failed: nothing to keep
+			}
+			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.entry.Hash}
 			u.fresh = true
 		}
-		if u.fresh && u.readErr == nil && l.Store != nil {
-			if u.src == nil {
-				u.src, _, _ = l.read(u, override)
-			}
-			if u.src != nil {
-				l.Store.Keep(u.abs, u.src, u.stat, u.entry)
-			}
-		}
 		u.src = nil
-		d := make([]analyzer.Diagnostic, len(u.entry.Diags))
-		copy(d, u.entry.Diags)
-		for j := range d {
-			d[j].Path = u.path
+		if l.Store != nil && (u.fresh || u.entry.Digest != digest) {
+			e := u.entry
+			u.entry = &Entry{Summary: e.Summary, Linted: true, Diags: e.Diags, Asked: e.Asked, Hash: e.Hash, Digest: digest}
+			l.Store.Keep(u.abs, nil, u.stat, u.entry)
 		}
-		mu.Lock()
-		diags = append(diags, d...)
-		mu.Unlock()
 	})
-	return diags, errs
 }
 
 // units lists the files of the project rooted at root: the targets,
@@ -361,6 +474,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 		if l.Store != nil && !overridden {
 			u.stat = statFile(u.abs, now)
 			if u.stat.Vouches() && usable(l.Store.Entry(u.abs, nil, u.stat)) {
+				u.hash = u.entry.Hash
 				return
 			}
 		}
@@ -370,6 +484,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 		case u.readErr != nil:
 			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
 		case l.Store != nil:
+			u.hash = sha256.Sum256(u.src)
 			if usable(l.Store.Entry(u.abs, u.src, u.stat)) {
 				u.src = nil
 			}
@@ -383,7 +498,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 func (l *Linter) firstPass(u *unit, g *Graph) {
 	u.fresh = true
 	if !u.target {
-		u.entry = &Entry{Summary: l.summarize(u)}
+		u.entry = &Entry{Summary: l.summarize(u), Hash: u.hash}
 		if l.Store != nil {
 			l.Store.Keep(u.abs, u.src, u.stat, u.entry)
 		}
@@ -392,8 +507,12 @@ func (l *Linter) firstPass(u *unit, g *Graph) {
 	}
 	ff := g.Facts(u.abs)
 	d, s := l.analyze(u, ff, true)
-	u.entry = &Entry{Summary: s, Linted: true, Diags: d, Asked: ff.Asked}
-	u.src = nil // read again only to lint again or store
+	if u.err != nil {
+		u.entry = &Entry{}
+		return // a rule failed: the file has no findings to report or keep
+	}
+	u.entry = &Entry{Summary: s, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.hash}
+	u.src = nil // read again only to lint again
 }
 
 // read returns a unit's source. A target that cannot be read gets the
@@ -454,6 +573,9 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 		l.load(units, override)
 		var parse []*unit
 		for _, u := range units {
+			if u.entry != nil {
+				u.entry.decode()
+			}
 			if u.err == nil && u.entry == nil {
 				parse = append(parse, u)
 			}
@@ -846,9 +968,13 @@ func (m *MemoryStore) Entry(path string, src []byte, _ Stat) (*Entry, bool) {
 	return e.entry, true
 }
 
-// Keep implements Store.
+// Keep implements Store. With src nil, e.Hash names the contents.
 func (m *MemoryStore) Keep(path string, src []byte, _ Stat, e *Entry) {
+	sum := e.Hash
+	if src != nil {
+		sum = sha256.Sum256(src)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.entries[path] = memoryEntry{sha256.Sum256(src), e}
+	m.entries[path] = memoryEntry{sum, e}
 }
