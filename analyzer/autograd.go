@@ -227,13 +227,30 @@ func nameCallable(name string) Callable {
 	return CallableUnknown
 }
 
-// annotatedCallable reads a parameter's type annotation (`model: nn.Module`).
+// annotatedCallable reads a parameter's type annotation (`model:
+// nn.Module`, `net: Classifier` where Classifier is a module class of this
+// file or another of the project).
 func (m *Model) annotatedCallable(param NodeID) Callable {
 	f := m.File
 	if k := f.Kind(param); k != KindTypedParameter && k != KindTypedDefaultParameter {
 		return CallableUnknown
 	}
-	t := f.FirstChild(f.Field(param, FieldType))
+	t := f.Unparen(f.FirstChild(f.Field(param, FieldType)))
+	if f.Kind(t) == KindString {
+		return CallableUnknown // a forward reference: not resolved
+	}
+	loss := strings.HasSuffix(f.Text(t), "Loss")
+	if f.Kind(t) == KindIdentifier {
+		if b := m.Resolve(t); b != nil && b.Kind == BindClass {
+			switch {
+			case !m.IsModuleClass(b.Stmt):
+				return CallableUnknown
+			case loss:
+				return CallableLoss
+			}
+			return CallableModel
+		}
+	}
 	q := m.QualifiedName(t)
 	switch {
 	case q == "":
@@ -241,6 +258,12 @@ func (m *Model) annotatedCallable(param NodeID) Callable {
 	case strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss"):
 		return CallableLoss
 	case strings.HasPrefix(q, "torch.nn.") || strings.HasSuffix(q, ".LightningModule") || strings.HasSuffix(q, "PreTrainedModel"):
+		return CallableModel
+	}
+	if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectClass && o.Module {
+		if loss {
+			return CallableLoss
+		}
 		return CallableModel
 	}
 	return CallableUnknown
