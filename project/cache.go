@@ -29,6 +29,10 @@ const defaultCacheDir = ".torchlint_cache"
 // (https://bford.info/cachedir/).
 const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a cache directory tag created by torchlint.\n# For information about cache directory tags see https://bford.info/cachedir/\n"
 
+// restatsWorthSaving is how many touched but unchanged files make a run
+// that changed nothing else save their new stats.
+const restatsWorthSaving = 64
+
 // cacheFormat changes whenever the stored layout does.
 const cacheFormat = 4
 
@@ -46,8 +50,10 @@ type Cache struct {
 	mu    sync.Mutex
 	old   map[string]cacheEntry
 	new   map[string]cacheEntry
-	// dirty is set when an entry was made or changed in this run.
-	dirty bool
+	// dirty is set when an entry was made or changed in this run;
+	// restats counts the entries whose file was touched, not changed.
+	dirty   bool
+	restats int
 }
 
 type cacheFile struct {
@@ -189,7 +195,7 @@ func (c *Cache) lookup(path string, src []byte, st Stat) (string, cacheEntry, bo
 	if st.Vouches() && e.Stat != st {
 		e.Stat = st // touched, not changed: the next run need not read it
 		c.mu.Lock()
-		c.dirty = true
+		c.restats++
 		c.mu.Unlock()
 	}
 	return k, e, true
@@ -292,7 +298,10 @@ func (c *Cache) store(path string, e cacheEntry) {
 func (c *Cache) Save() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.dirty {
+	// Rewriting the whole cache costs more than reading and hashing a few
+	// touched files again next time: new stats alone are saved only when
+	// they spare many reads.
+	if !c.dirty && c.restats < restatsWorthSaving {
 		return nil
 	}
 	entries := make(map[string]cacheEntry, len(c.old))

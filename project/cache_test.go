@@ -1,6 +1,8 @@
 package project
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -299,5 +301,61 @@ func TestCacheSettledProject(t *testing.T) {
 	writeTree(t, dir, map[string]string{"nets.py": "class Classifier:\n    pass\n"})
 	if _, after := lint(); len(after) != 0 {
 		t.Errorf("after Classifier stopped being a module: %v", after)
+	}
+}
+
+// TestCacheSavesStatsWhenWorthIt: a run that found a few files touched
+// but unchanged leaves the cache as it was; one that found many saves
+// their new stats, so that the next run reads none of them.
+func TestCacheSavesStatsWhenWorthIt(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := 0; i < restatsWorthSaving+6; i++ {
+		files[fmt.Sprintf("m%03d.py", i)] = "x = 1\n"
+	}
+	writeTree(t, dir, files)
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	touch := func(n int, at time.Time) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if err := os.Chtimes(filepath.Join(dir, fmt.Sprintf("m%03d.py", i)), at, at); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	run := func() *Cache {
+		t.Helper()
+		cache, err := OpenCache(cacheDir, testVersion, func(string) string { return "default" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &Linter{Runner: newDefaultRunner(), Store: cache, Files: projectFiles}
+		if _, errs := l.Lint([]string{filepath.Join(dir, "m000.py")}, nil); len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if err := cache.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return cache
+	}
+	long := time.Now().Add(-time.Hour).Truncate(time.Second)
+	touch(len(files), long)
+	run()
+	stored, err := os.ReadFile(run().path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	touch(1, long.Add(time.Second))
+	if c := run(); c.restats != 1 {
+		t.Fatalf("%d files found touched, want 1", c.restats)
+	} else if now, _ := os.ReadFile(c.path); !bytes.Equal(now, stored) {
+		t.Error("one touched file rewrote the cache")
+	}
+	touch(len(files), long.Add(2*time.Second))
+	if c := run(); c.restats != len(files) {
+		t.Fatalf("%d files found touched, want %d", c.restats, len(files))
+	}
+	if c := run(); c.restats != 0 {
+		t.Errorf("%d files read again after their stats were saved", c.restats)
 	}
 }
