@@ -3,7 +3,6 @@ package packaging
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -50,13 +49,7 @@ func runStep(t *testing.T, script string, env map[string]string) (int, string, m
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	out, err := cmd.CombinedOutput()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := testtool.ExitCode(t, err, file)
 	outputs := map[string]string{}
 	data, _ := os.ReadFile(output)
 	for _, line := range strings.Split(string(data), "\n") {

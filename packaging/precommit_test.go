@@ -1,7 +1,6 @@
 package packaging
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,16 +13,8 @@ import (
 
 const leakyTraining = testtool.LeakyTraining
 
-// gitIn runs git in dir and fails the test on error.
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
+// gitIn runs git in dir (see testtool.Git).
+var gitIn = testtool.Git
 
 // TestPreCommitMirror runs the pre-commit mirror (packaging/pre-commit,
 // written by make-mirror.sh) with pre-commit itself, as it will run once
@@ -105,17 +96,10 @@ func TestPreCommitMirror(t *testing.T) {
 		cmd.Env = append(os.Environ(),
 			"PRE_COMMIT_HOME="+home, "PATH="+strings.Join(path, string(os.PathListSeparator)),
 			"PIP_NO_INDEX=1", "PIP_FIND_LINKS="+wheelhouse, "PIP_NO_CACHE_DIR=1", "PIP_DISABLE_PIP_VERSION_CHECK=1",
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
 		)
+		cmd.Env = append(cmd.Env, testtool.GitAuthor...)
 		out, err := cmd.CombinedOutput()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("pre-commit: %v\n%s", err, out)
-		}
-		return code, string(out)
+		return testtool.ExitCode(t, err, "pre-commit\n"+string(out)), string(out)
 	}
 
 	code, out := tryRepo(leakyTraining)

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -22,6 +23,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
 // The release tests check GoReleaser's output (`goreleaser release
@@ -134,14 +137,7 @@ func run(t *testing.T, dir string, env []string, name string, args ...string) (s
 	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
-	}
+	code := testtool.ExitCode(t, cmd.Run(), fmt.Sprintf("%s %v", name, args))
 	if stderr.Len() > 0 {
 		t.Logf("%s %v: stderr:\n%s", name, args, stderr.String())
 	}

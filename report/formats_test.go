@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/torchlint/torchlint/analyzer"
+	"github.com/torchlint/torchlint/internal/testtool"
 )
 
 var (
@@ -194,11 +195,7 @@ type junitIn struct {
 func parseJUnit(t *testing.T, s string) junitIn {
 	t.Helper()
 	var j junitIn
-	dec := xml.NewDecoder(strings.NewReader(s))
-	dec.Strict = true
-	if err := dec.Decode(&j); err != nil {
-		t.Fatalf("JUnit does not parse: %v\n%s", err, s)
-	}
+	testtool.JUnit(t, s, &j)
 	return j
 }
 

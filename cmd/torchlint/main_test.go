@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"encoding/xml"
 	"flag"
 	"fmt"
 	"os"
@@ -698,11 +697,7 @@ type junitCounts struct {
 func parseJUnit(t *testing.T, s string) junitCounts {
 	t.Helper()
 	var j junitCounts
-	dec := xml.NewDecoder(strings.NewReader(s))
-	dec.Strict = true
-	if err := dec.Decode(&j); err != nil {
-		t.Fatalf("JUnit does not parse: %v\n%s", err, s)
-	}
+	testtool.JUnit(t, s, &j)
 	return j
 }
 

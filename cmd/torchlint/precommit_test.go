@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,16 +13,8 @@ import (
 // needTool finds an external program a test drives (see testtool.Need).
 var needTool = testtool.Need
 
-// git runs git in dir and fails the test on error.
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
+// git runs git in dir (see testtool.Git).
+var git = testtool.Git
 
 const leakyTraining = testtool.LeakyTraining
 
@@ -68,22 +59,15 @@ func TestPreCommitHooks(t *testing.T) {
 			"PRE_COMMIT_HOME="+filepath.Join(work, "cache"),
 			"GOMODCACHE="+strings.TrimSpace(string(gomodcache)), // reuse the modules already downloaded
 			"GOFLAGS=-buildvcs=false",
-			// try-repo commits uncommitted changes to a shadow repository.
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
 		)
+		// try-repo commits uncommitted changes to a shadow repository.
+		env = append(env, testtool.GitAuthor...)
 		if extraPath != "" {
 			env = append(env, "PATH="+extraPath+string(os.PathListSeparator)+os.Getenv("PATH"))
 		}
 		cmd.Env = env
 		out, err := cmd.CombinedOutput()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("pre-commit: %v\n%s", err, out)
-		}
-		return code, string(out)
+		return testtool.ExitCode(t, err, "pre-commit\n"+string(out)), string(out)
 	}
 
 	for _, c := range []struct{ hook, path string }{{"torchlint", ""}, {"torchlint-system", bin}} {

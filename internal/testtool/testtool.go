@@ -3,6 +3,8 @@
 package testtool
 
 import (
+	"encoding/xml"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +32,48 @@ func Need(t testing.TB, name, envVar, how string) string {
 		t.Skipf("%s is not installed (%s); ./scripts/test installs it", name, how)
 	}
 	return p
+}
+
+// GitAuthor is the environment that lets git commit (and pre-commit's
+// try-repo, which commits to a shadow repository) without a configured
+// user.
+var GitAuthor = []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com"}
+
+// Git runs git in dir, as GitAuthor, and fails the test on error.
+func Git(t testing.TB, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), GitAuthor...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// ExitCode returns the exit status of a command that ran to its end
+// (err from its Run, Output or CombinedOutput); a command that could not
+// run fails the test, with what (its name, its output) in the message.
+func ExitCode(t testing.TB, err error, what string) int {
+	t.Helper()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return 0
+}
+
+// JUnit decodes a JUnit XML report strictly into v, failing the test when
+// it does not parse.
+func JUnit(t testing.TB, s string, v any) {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(s))
+	dec.Strict = true
+	if err := dec.Decode(v); err != nil {
+		t.Fatalf("JUnit does not parse: %v\n%s", err, s)
+	}
 }
 
 // WriteTree creates files (slash-separated path → content) under dir.
