@@ -177,9 +177,9 @@ func (c *Cache) key(path string) string {
 	return filepath.ToSlash(abs) + "\x00" + c.rules(path)
 }
 
-// lookup returns the entry of path for the contents src, or, with src
-// nil, for the contents the file's stat st vouches for.
-func (c *Cache) lookup(path string, src []byte, st Stat) (string, cacheEntry, bool) {
+// lookup returns the entry of path for the contents whose SHA-256 is sum,
+// or, with sum nil, for the contents the file's stat st vouches for.
+func (c *Cache) lookup(path string, sum *[32]byte, st Stat) (string, cacheEntry, bool) {
 	k := c.key(path)
 	c.mu.Lock()
 	e, ok := c.old[k]
@@ -187,9 +187,9 @@ func (c *Cache) lookup(path string, src []byte, st Stat) (string, cacheEntry, bo
 	switch {
 	case !ok:
 		return k, e, false
-	case src == nil:
+	case sum == nil:
 		return k, e, st.Vouches() && e.Stat == st
-	case e.Hash != sha256.Sum256(src):
+	case e.Hash != *sum:
 		return k, e, false
 	}
 	if st.Vouches() && e.Stat != st {
@@ -203,7 +203,8 @@ func (c *Cache) lookup(path string, src []byte, st Stat) (string, cacheEntry, bo
 
 // Get returns the stored findings of path with content src.
 func (c *Cache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
-	k, e, ok := c.lookup(path, src, Stat{})
+	sum := sha256.Sum256(src)
+	k, e, ok := c.lookup(path, &sum, Stat{})
 	if !ok {
 		return nil, false
 	}
@@ -235,11 +236,11 @@ func (c *Cache) findings(path string, e cacheEntry) ([]analyzer.Diagnostic, bool
 	return diags, true
 }
 
-// Entry implements Store: what the last run found for path with content
-// src (or, with src nil, the contents its stat st vouches for).
-// Findings, summaries and recorded facts share one entry.
-func (c *Cache) Entry(path string, src []byte, st Stat) (*Entry, bool) {
-	k, e, ok := c.lookup(path, src, st)
+// Entry implements Store: what the last run found for path with the
+// contents whose SHA-256 is sum (or, with sum nil, the contents its stat
+// st vouches for). Findings, summaries and recorded facts share one entry.
+func (c *Cache) Entry(path string, sum *[32]byte, st Stat) (*Entry, bool) {
+	k, e, ok := c.lookup(path, sum, st)
 	if !ok || e.Summary == nil {
 		return nil, false // findings of a file linted alone (a notebook)
 	}
@@ -253,13 +254,9 @@ func (c *Cache) Entry(path string, src []byte, st Stat) (*Entry, bool) {
 	return &Entry{Linted: e.Linted, Diags: diags, Hash: e.Hash, Digest: e.Digest, summaryGob: e.Summary, askedGob: e.Asked}, true
 }
 
-// Keep implements Store. With src nil, e.Hash names the contents.
-func (c *Cache) Keep(path string, src []byte, st Stat, e *Entry) {
-	ce := c.entry(nil, st, e.Diags)
-	ce.Hash = e.Hash
-	if e.Hash == ([32]byte{}) {
-		ce.Hash = sha256.Sum256(src)
-	}
+// Keep implements Store.
+func (c *Cache) Keep(path string, st Stat, e *Entry) {
+	ce := c.entry(e.Hash, st, e.Diags)
 	sum, asked := e.encoded()
 	ce.Summary, ce.Linted, ce.Asked, ce.Digest = sum, e.Linted, asked, e.Digest
 	c.store(path, ce)
@@ -267,14 +264,11 @@ func (c *Cache) Keep(path string, src []byte, st Stat, e *Entry) {
 
 // Put stores the findings of path with content src.
 func (c *Cache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
-	c.store(path, c.entry(src, Stat{}, diags))
+	c.store(path, c.entry(sha256.Sum256(src), Stat{}, diags))
 }
 
-func (c *Cache) entry(src []byte, st Stat, diags []analyzer.Diagnostic) cacheEntry {
-	e := cacheEntry{Stat: st, Diags: make([]cachedDiagnostic, 0, len(diags))}
-	if src != nil {
-		e.Hash = sha256.Sum256(src)
-	}
+func (c *Cache) entry(hash [32]byte, st Stat, diags []analyzer.Diagnostic) cacheEntry {
+	e := cacheEntry{Hash: hash, Stat: st, Diags: make([]cachedDiagnostic, 0, len(diags))}
 	for _, d := range diags {
 		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
 			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix, Cell: d.Cell, RawLine: d.RawLine,

@@ -180,11 +180,6 @@ type target struct {
 
 func (t target) found() bool { return t.obj != nil || t.module != nil }
 
-// lookupRef is what ref, written in file from, refers to in the project.
-func (g *Graph) lookupRef(ref string, from *file) target {
-	return g.resolve(ref, from, 0)
-}
-
 // resolve finds what ref, written in file from, refers to in the project,
 // through the graph's memo: a name of the file's own ("#x") depends on
 // the file, any other ref only on the folder it is written in.
@@ -663,7 +658,7 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 		}
 	}
 	if ff.g != nil && ff.g.solved {
-		if t := ff.g.lookupRef(ref, ff.file); t.obj != nil {
+		if t := ff.g.resolve(ref, ff.file, 0); t.obj != nil {
 			out = project(t.obj, want)
 		}
 	}

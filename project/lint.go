@@ -57,12 +57,12 @@ func (l *Linter) root(path string) string {
 // Implementations must be safe for concurrent use.
 type Store interface {
 	// Entry returns what is kept of the file at path for the contents
-	// src, or, with src nil, for the contents the file's stat st vouches
-	// for (see Stat.Vouches).
-	Entry(path string, src []byte, st Stat) (*Entry, bool)
-	// Keep keeps e for the contents src of the file at path, whose stat,
-	// taken before src was read, is st.
-	Keep(path string, src []byte, st Stat, e *Entry)
+	// whose SHA-256 is sum, or, with sum nil, for the contents the file's
+	// stat st vouches for (see Stat.Vouches).
+	Entry(path string, sum *[32]byte, st Stat) (*Entry, bool)
+	// Keep keeps e for the contents whose SHA-256 is e.Hash, of the file
+	// at path whose stat, taken before they were read, is st.
+	Keep(path string, st Stat, e *Entry)
 }
 
 // Stat is what a file's metadata says of its contents, taken before the
@@ -410,7 +410,7 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 		if l.Store != nil && (u.fresh || u.entry.Digest != digest) {
 			e := u.entry
 			u.entry = &Entry{Summary: e.Summary, Linted: true, Diags: e.Diags, Asked: e.Asked, Hash: e.Hash, Digest: digest}
-			l.Store.Keep(u.abs, nil, u.stat, u.entry)
+			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
 	})
 }
@@ -467,11 +467,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 			}
 			return false
 		}
-		_, overridden := override[u.path]
-		if _, ok := override[u.abs]; ok {
-			overridden = true
-		}
-		if l.Store != nil && !overridden {
+		if _, overridden := overridden(u, override); l.Store != nil && !overridden {
 			u.stat = statFile(u.abs, now)
 			if u.stat.Vouches() && usable(l.Store.Entry(u.abs, nil, u.stat)) {
 				u.hash = u.entry.Hash
@@ -485,7 +481,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
 		case l.Store != nil:
 			u.hash = sha256.Sum256(u.src)
-			if usable(l.Store.Entry(u.abs, u.src, u.stat)) {
+			if usable(l.Store.Entry(u.abs, &u.hash, u.stat)) {
 				u.src = nil
 			}
 		}
@@ -500,7 +496,7 @@ func (l *Linter) firstPass(u *unit, g *Graph) {
 	if !u.target {
 		u.entry = &Entry{Summary: l.summarize(u), Hash: u.hash}
 		if l.Store != nil {
-			l.Store.Keep(u.abs, u.src, u.stat, u.entry)
+			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
 		u.src, u.fresh = nil, false
 		return
@@ -519,10 +515,7 @@ func (l *Linter) firstPass(u *unit, g *Graph) {
 // runner's read diagnostic (TL002), as when linted alone; another file
 // of the project that cannot be read is left out of the graph.
 func (l *Linter) read(u *unit, override map[string][]byte) ([]byte, *analyzer.Diagnostic, error) {
-	if src, ok := override[u.path]; ok {
-		return src, nil, nil
-	}
-	if src, ok := override[u.abs]; ok {
+	if src, ok := overridden(u, override); ok {
 		return src, nil, nil
 	}
 	src, d := l.Runner.ReadSource(u.path)
@@ -530,6 +523,16 @@ func (l *Linter) read(u *unit, override map[string][]byte) ([]byte, *analyzer.Di
 		return nil, nil, fmt.Errorf("%s: %s", u.path, d.Message)
 	}
 	return src, d, nil
+}
+
+// overridden returns the source override gives a unit in place of its
+// file, under the name it was given or its absolute path.
+func overridden(u *unit, override map[string][]byte) ([]byte, bool) {
+	if src, ok := override[u.path]; ok {
+		return src, true
+	}
+	src, ok := override[u.abs]
+	return src, ok
 }
 
 // analyze lints (and, with summarize, summarizes) one unit; a panic in
@@ -953,28 +956,24 @@ func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{entries: map[string]memoryEntry{}}
 }
 
-// Entry implements Store. It goes by contents only: a nil src finds
+// Entry implements Store. It goes by contents only: a nil sum finds
 // nothing.
-func (m *MemoryStore) Entry(path string, src []byte, _ Stat) (*Entry, bool) {
-	if src == nil {
+func (m *MemoryStore) Entry(path string, sum *[32]byte, _ Stat) (*Entry, bool) {
+	if sum == nil {
 		return nil, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.entries[path]
-	if !ok || e.sum != sha256.Sum256(src) {
+	if !ok || e.sum != *sum {
 		return nil, false
 	}
 	return e.entry, true
 }
 
-// Keep implements Store. With src nil, e.Hash names the contents.
-func (m *MemoryStore) Keep(path string, src []byte, _ Stat, e *Entry) {
-	sum := e.Hash
-	if src != nil {
-		sum = sha256.Sum256(src)
-	}
+// Keep implements Store.
+func (m *MemoryStore) Keep(path string, _ Stat, e *Entry) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.entries[path] = memoryEntry{sum, e}
+	m.entries[path] = memoryEntry{e.Hash, e}
 }
