@@ -1,12 +1,12 @@
 package project
 
 import (
-	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -34,7 +34,7 @@ const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a 
 const restatsWorthSaving = 64
 
 // cacheFormat changes whenever the stored layout does.
-const cacheFormat = 4
+const cacheFormat = 5
 
 // Cache keeps the findings of each file of a run, keyed by the file's
 // path and the rules enabled for it, for the torchlint build, and valid
@@ -56,38 +56,23 @@ type Cache struct {
 	restats int
 }
 
-type cacheFile struct {
-	Format  int
-	Tool    string
-	Entries map[string]cacheEntry
-}
-
 type cacheEntry struct {
 	// The contents the entry holds for, and the stat of the file that
 	// had them.
-	Hash  [32]byte
-	Stat  Stat
-	Diags []cachedDiagnostic
+	Hash [32]byte
+	Stat Stat
+	// The findings, encoded (see encodeFindings).
+	Diags []byte
 	// For a file of a project: its summary, whether Diags holds its
 	// findings (a file only summarized has none), the questions about
 	// other files the findings depend on, with their answers, and the
 	// digest of the project they were found in. The summary and the
-	// questions are encoded apart, to be decoded only when needed.
+	// questions stay encoded until needed; nil Summary marks a file
+	// linted alone (a notebook).
 	Summary []byte
 	Linted  bool
 	Asked   []byte
 	Digest  [32]byte
-}
-
-type cachedDiagnostic struct {
-	Code, Message string
-	Start, End    uint32
-	Pos, EndPos   analyzer.Position
-	Source        []string
-	Suppressed    bool
-	Fix           *analyzer.Fix
-	Cell, RawLine int
-	Related       []analyzer.Related
 }
 
 // toolID identifies this build, so that a rebuilt binary never reads
@@ -152,16 +137,15 @@ func OpenCache(dir, version string, rulesFor func(path string) string) (*Cache, 
 	}
 	tool := toolID(version)
 	c := &Cache{
-		path:  filepath.Join(dir, "results-"+tool+".gob"),
+		path:  filepath.Join(dir, "results-"+tool+".bin"),
 		tool:  tool,
 		rules: rulesFor,
 		old:   map[string]cacheEntry{},
 		new:   map[string]cacheEntry{},
 	}
 	if data, err := os.ReadFile(c.path); err == nil {
-		var cf cacheFile
-		if gob.NewDecoder(bytes.NewReader(data)).Decode(&cf) == nil && cf.Format == cacheFormat && cf.Tool == tool && cf.Entries != nil {
-			c.old = cf.Entries
+		if entries, err := decodeCache(data, tool); err == nil {
+			c.old = entries
 		}
 	}
 	return c, nil
@@ -223,17 +207,8 @@ func (c *Cache) use(k string, e cacheEntry) {
 
 // findings turns an entry's stored findings back into diagnostics.
 func (c *Cache) findings(path string, e cacheEntry) ([]analyzer.Diagnostic, bool) {
-	diags := make([]analyzer.Diagnostic, 0, len(e.Diags))
-	for _, cd := range e.Diags {
-		r := rules.ByCode(cd.Code)
-		if r == nil {
-			return nil, false // a rule this build does not have: lint again
-		}
-		diags = append(diags, analyzer.Diagnostic{Rule: r, Path: path, Message: cd.Message, Start: cd.Start, End: cd.End,
-			Pos: cd.Pos, EndPos: cd.EndPos, Source: cd.Source, Suppressed: cd.Suppressed, Fix: cd.Fix, Cell: cd.Cell, RawLine: cd.RawLine,
-			Related: cd.Related})
-	}
-	return diags, true
+	diags, err := decodeFindings(e.Diags, path, rules.ByCode)
+	return diags, err == nil // a rule this build does not have: lint again
 }
 
 // Entry implements Store: what the last run found for path with the
@@ -251,7 +226,7 @@ func (c *Cache) Entry(path string, sum *[32]byte, st Stat) (*Entry, bool) {
 		}
 	}
 	c.use(k, e)
-	return &Entry{Linted: e.Linted, Diags: diags, Hash: e.Hash, Digest: e.Digest, summaryGob: e.Summary, askedGob: e.Asked}, true
+	return &Entry{Linted: e.Linted, Diags: diags, Hash: e.Hash, Digest: e.Digest, summaryEnc: e.Summary, askedEnc: e.Asked}, true
 }
 
 // Keep implements Store.
@@ -268,13 +243,7 @@ func (c *Cache) Put(path string, src []byte, diags []analyzer.Diagnostic) {
 }
 
 func (c *Cache) entry(hash [32]byte, st Stat, diags []analyzer.Diagnostic) cacheEntry {
-	e := cacheEntry{Hash: hash, Stat: st, Diags: make([]cachedDiagnostic, 0, len(diags))}
-	for _, d := range diags {
-		e.Diags = append(e.Diags, cachedDiagnostic{Code: d.Rule.Code, Message: d.Message, Start: d.Start, End: d.End,
-			Pos: d.Pos, EndPos: d.EndPos, Source: d.Source, Suppressed: d.Suppressed, Fix: d.Fix, Cell: d.Cell, RawLine: d.RawLine,
-			Related: d.Related})
-	}
-	return e
+	return cacheEntry{Hash: hash, Stat: st, Diags: encodeFindings(diags)}
 }
 
 func (c *Cache) store(path string, e cacheEntry) {
@@ -309,16 +278,12 @@ func (c *Cache) Save() error {
 	for k, e := range c.new {
 		entries[k] = e
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(cacheFile{Format: cacheFormat, Tool: c.tool, Entries: entries}); err != nil {
-		return fmt.Errorf("cache: %w", err)
-	}
-	if err := fsutil.WriteFileAtomic(c.path, buf.Bytes(), 0o644); err != nil {
+	if err := fsutil.WriteFileAtomic(c.path, encodeCache(c.tool, entries), 0o644); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	// Files of other builds are left for `torchlint clean`; keep the
 	// folder from growing without bound by removing stale ones.
-	if old, err := filepath.Glob(filepath.Join(filepath.Dir(c.path), "results-*.gob")); err == nil && len(old) > 4 {
+	if old, err := filepath.Glob(filepath.Join(filepath.Dir(c.path), "results-*.bin")); err == nil && len(old) > 4 {
 		sort.Slice(old, func(i, j int) bool { return modTime(old[i]) > modTime(old[j]) })
 		for _, p := range old[4:] {
 			if p != c.path {
@@ -372,4 +337,82 @@ func CacheDir(dir string) string {
 		dir = defaultCacheDir
 	}
 	return dir
+}
+
+// cacheMagic starts a cache file; cacheFormat and the build's identity
+// follow, then the entries, then the CRC-32C of all that precedes it, so
+// that a damaged file is ignored rather than misread.
+const cacheMagic = "torchlint cache\n"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encodeCache writes a cache file of entries, in the order of their keys.
+func encodeCache(tool string, entries map[string]cacheEntry) []byte {
+	keys := make([]string, 0, len(entries))
+	size := len(cacheMagic) + len(tool) + 32
+	for k, ce := range entries {
+		keys = append(keys, k)
+		size += len(k) + len(ce.Diags) + len(ce.Summary) + len(ce.Asked) + 128
+	}
+	sort.Strings(keys)
+	e := encoder{b: make([]byte, 0, size)}
+	e.b = append(e.b, cacheMagic...)
+	e.uint(cacheFormat)
+	e.bytes([]byte(tool))
+	e.uint(uint64(len(keys)))
+	for _, k := range keys {
+		ce := entries[k]
+		e.bytes([]byte(k))
+		e.b = append(e.b, ce.Hash[:]...)
+		e.int(ce.Stat.Size)
+		e.int(ce.Stat.ModTime)
+		e.uint(uint64(ce.Stat.Mode))
+		e.bool(ce.Stat.Settled)
+		e.bytes(ce.Diags)
+		e.bytes(ce.Summary)
+		e.bool(ce.Linted)
+		e.bytes(ce.Asked)
+		e.b = append(e.b, ce.Digest[:]...)
+	}
+	return binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli))
+}
+
+// decodeCache reads a cache file of the build tool. The entries' encoded
+// parts share data.
+func decodeCache(data []byte, tool string) (map[string]cacheEntry, error) {
+	if len(data) < len(cacheMagic)+4 || string(data[:len(cacheMagic)]) != cacheMagic {
+		return nil, errCorrupt
+	}
+	body := data[:len(data)-4]
+	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(data[len(body):]) {
+		return nil, errCorrupt
+	}
+	d := decoder{b: body[len(cacheMagic):]}
+	if d.uint() != cacheFormat || string(d.bytes()) != tool {
+		return nil, errors.New("cache of another format or build")
+	}
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		return nil, errCorrupt
+	}
+	entries := make(map[string]cacheEntry, n)
+	for range n {
+		k := string(d.bytes())
+		var ce cacheEntry
+		copy(ce.Hash[:], d.raw(32))
+		ce.Stat = Stat{Size: d.int(), ModTime: d.int(), Mode: d.uint32(), Settled: d.bool()}
+		ce.Diags = d.bytes()
+		ce.Summary = d.bytes()
+		ce.Linted = d.bool()
+		ce.Asked = d.bytes()
+		copy(ce.Digest[:], d.raw(32))
+		if d.err != nil {
+			return nil, d.err
+		}
+		entries[k] = ce
+	}
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	return entries, nil
 }

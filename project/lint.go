@@ -3,7 +3,6 @@ package project
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,50 +107,48 @@ type Entry struct {
 	// it is the same, the findings hold without asking anything.
 	Hash, Digest [32]byte
 
-	// A stored entry's summary and questions, still encoded.
-	summaryGob, askedGob []byte
-	decodeOnce           sync.Once
+	// A stored entry's summary and questions as stored, for Keep to
+	// store again without encoding them; Summary and Asked are decoded
+	// from them when needed.
+	summaryEnc, askedEnc   []byte
+	summaryOnce, askedOnce sync.Once
 }
 
-// decode decodes what a stored entry keeps encoded. A part that does not
-// decode is left empty: an empty summary, no questions (the findings are
-// then never reused once the project changes).
-func (e *Entry) decode() {
-	e.decodeOnce.Do(func() {
-		if e.Summary == nil && e.summaryGob != nil {
-			var s analyzer.Summary
-			if gob.NewDecoder(bytes.NewReader(e.summaryGob)).Decode(&s) == nil {
-				e.Summary = &s
-			} else {
-				e.Summary = &analyzer.Summary{}
+// decodeSummary decodes the summary of a stored entry. One that does not
+// decode is left empty.
+func (e *Entry) decodeSummary() {
+	e.summaryOnce.Do(func() {
+		if e.Summary == nil && e.summaryEnc != nil {
+			var err error
+			if e.Summary, err = decodeSummary(e.summaryEnc); err != nil {
+				e.Summary, e.summaryEnc = &analyzer.Summary{}, nil
 			}
 		}
-		if e.Asked == nil && e.askedGob != nil {
-			if gob.NewDecoder(bytes.NewReader(e.askedGob)).Decode(&e.Asked) != nil {
-				e.Asked = map[string]string{"!undecodable": "!"}
+	})
+}
+
+// decodeAsked decodes the questions of a stored entry. Ones that do not
+// decode are replaced by one no answer matches: the findings are then
+// never reused once the project changes.
+func (e *Entry) decodeAsked() {
+	e.askedOnce.Do(func() {
+		if e.Asked == nil && e.askedEnc != nil {
+			var err error
+			if e.Asked, err = decodeAsked(e.askedEnc); err != nil {
+				e.Asked, e.askedEnc = map[string]string{"!undecodable": "!"}, nil
 			}
 		}
-		e.summaryGob, e.askedGob = nil, nil
 	})
 }
 
 // encoded returns the entry's summary and questions encoded.
 func (e *Entry) encoded() (sum, asked []byte) {
-	if e.summaryGob != nil || e.askedGob != nil {
-		return e.summaryGob, e.askedGob
+	sum, asked = e.summaryEnc, e.askedEnc
+	if sum == nil && e.Summary != nil {
+		sum = encodeSummary(e.Summary)
 	}
-	enc := func(v any) []byte {
-		var b bytes.Buffer
-		if gob.NewEncoder(&b).Encode(v) != nil {
-			return nil
-		}
-		return b.Bytes()
-	}
-	if e.Summary != nil {
-		sum = enc(e.Summary)
-	}
-	if e.Asked != nil {
-		asked = enc(e.Asked)
+	if asked == nil && e.Asked != nil {
+		asked = encodeAsked(e.Asked)
 	}
 	return sum, asked
 }
@@ -330,7 +327,7 @@ func (l *Linter) settled(order []*unit, digest [32]byte) bool {
 func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map[string][]byte) {
 	l.parallel(len(order), func(i int) {
 		if e := order[i].entry; e != nil {
-			e.decode()
+			e.decodeSummary()
 		}
 	})
 	// The files the store does not have are ordered by the imports a
@@ -387,6 +384,7 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 			return
 		}
 		ff := g.Facts(u.abs)
+		u.entry.decodeAsked()
 		if ff.Stale(u.entry.Asked) {
 			if u.src == nil {
 				u.src, u.readErr, u.err = l.read(u, override)
@@ -403,13 +401,14 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 			if u.err != nil {
 				return // a rule failed: nothing to keep
 			}
-			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.entry.Hash}
+			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.entry.Hash, summaryEnc: u.entry.summaryEnc}
 			u.fresh = true
 		}
 		u.src = nil
 		if l.Store != nil && (u.fresh || u.entry.Digest != digest) {
 			e := u.entry
-			u.entry = &Entry{Summary: e.Summary, Linted: true, Diags: e.Diags, Asked: e.Asked, Hash: e.Hash, Digest: digest}
+			u.entry = &Entry{Summary: e.Summary, Linted: true, Diags: e.Diags, Asked: e.Asked, Hash: e.Hash, Digest: digest,
+				summaryEnc: e.summaryEnc, askedEnc: e.askedEnc}
 			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
 	})
@@ -577,7 +576,7 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 		var parse []*unit
 		for _, u := range units {
 			if u.entry != nil {
-				u.entry.decode()
+				u.entry.decodeSummary()
 			}
 			if u.err == nil && u.entry == nil {
 				parse = append(parse, u)

@@ -19,7 +19,7 @@ func TestCacheReusesAndInvalidates(t *testing.T) {
 			t.Errorf("cache folder lacks %s: %v", name, err)
 		}
 	}
-	entries, _ := filepath.Glob(filepath.Join(cacheDir, "results-*.gob"))
+	entries, _ := filepath.Glob(filepath.Join(cacheDir, "results-*.bin"))
 	if len(entries) != 1 {
 		t.Fatalf("cache files: %v", entries)
 	}

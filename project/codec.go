@@ -1,0 +1,468 @@
+package project
+
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// The cache stores summaries, recorded questions and findings in a
+// compact binary form of its own: varints, and each string written once
+// per record and referred to by number afterwards (a summary repeats its
+// file's path and the refs it calls). A record decodes with no type
+// information and no reflection, which matters because a warm run
+// decodes thousands of them in a fresh process. A change of any stored
+// type must change the codec, and cacheFormat with it; a round-trip test
+// over every field keeps them in step.
+
+var errCorrupt = errors.New("damaged record")
+
+type encoder struct {
+	b    []byte
+	strs map[string]uint64
+}
+
+func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+
+func (e *encoder) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+// str writes s, or the number of an equal string written before.
+func (e *encoder) str(s string) {
+	if s == "" {
+		e.uint(0)
+		return
+	}
+	if i, ok := e.strs[s]; ok {
+		e.uint(i<<1 | 1)
+		return
+	}
+	if e.strs == nil {
+		e.strs = map[string]uint64{}
+	}
+	e.strs[s] = uint64(len(e.strs)) + 1
+	e.uint(uint64(len(s)) << 1)
+	e.b = append(e.b, s...)
+}
+
+// count writes the length of a slice or map, keeping nil apart from
+// empty.
+func (e *encoder) count(n int, isNil bool) {
+	if isNil {
+		e.uint(0)
+	} else {
+		e.uint(uint64(n) + 1)
+	}
+}
+
+func (e *encoder) bytes(b []byte) {
+	e.count(len(b), b == nil)
+	e.b = append(e.b, b...)
+}
+
+func (e *encoder) strings(ss []string) {
+	e.count(len(ss), ss == nil)
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+// strMap writes a map in the order of its keys, so that equal maps give
+// equal bytes.
+func (e *encoder) strMap(m map[string]string) {
+	e.count(len(m), m == nil)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		e.str(k)
+		e.str(m[k])
+	}
+}
+
+type decoder struct {
+	b    []byte
+	strs []string
+	err  error
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errCorrupt
+	}
+	d.b = nil
+}
+
+func (d *decoder) uint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) int() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) bool() bool {
+	if len(d.b) == 0 || d.b[0] > 1 {
+		d.fail()
+		return false
+	}
+	v := d.b[0] == 1
+	d.b = d.b[1:]
+	return v
+}
+
+func (d *decoder) str() string {
+	v := d.uint()
+	switch {
+	case v == 0:
+		return ""
+	case v&1 == 1:
+		if i := v >> 1; i >= 1 && i <= uint64(len(d.strs)) {
+			return d.strs[i-1]
+		}
+		d.fail()
+		return ""
+	}
+	n := v >> 1
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	d.strs = append(d.strs, s)
+	return s
+}
+
+// count reads what encoder.count wrote: the length, and whether the
+// value was nil. A length longer than the bytes left is damage.
+func (d *decoder) count() (n int, isNil bool) {
+	v := d.uint()
+	if v == 0 {
+		return 0, true
+	}
+	if v-1 > uint64(len(d.b)) {
+		d.fail()
+		return 0, true
+	}
+	return int(v - 1), false
+}
+
+// raw reads n bytes, sharing the decoder's buffer.
+func (d *decoder) raw(n int) []byte {
+	if n > len(d.b) {
+		d.fail()
+		return nil
+	}
+	b := d.b[:n:n]
+	d.b = d.b[n:]
+	return b
+}
+
+func (d *decoder) bytes() []byte {
+	n, isNil := d.count()
+	if isNil {
+		return nil
+	}
+	return d.raw(n)
+}
+
+func (d *decoder) strings() []string {
+	n, isNil := d.count()
+	if isNil {
+		return nil
+	}
+	ss := make([]string, n)
+	for i := range ss {
+		ss[i] = d.str()
+	}
+	return ss
+}
+
+func (d *decoder) strMap() map[string]string {
+	n, isNil := d.count()
+	if isNil {
+		return nil
+	}
+	m := make(map[string]string, n)
+	for range n {
+		k := d.str()
+		m[k] = d.str()
+	}
+	return m
+}
+
+// done reports the decoder's error, or damage when bytes are left over.
+func (d *decoder) done() error {
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errCorrupt
+	}
+	return d.err
+}
+
+func encodeSummary(s *analyzer.Summary) []byte {
+	var e encoder
+	e.strMap(s.Bindings)
+	e.strings(s.Stars)
+	e.strings(s.All)
+	e.strMap(s.Instances)
+	e.count(len(s.Classes), s.Classes == nil)
+	for _, c := range s.Classes {
+		e.str(c.Name)
+		e.int(int64(c.Line))
+		e.strings(c.Bases)
+		e.bool(c.Module)
+	}
+	e.count(len(s.Funcs), s.Funcs == nil)
+	for _, f := range s.Funcs {
+		e.str(f.Name)
+		e.int(int64(f.Line))
+		e.uint(uint64(f.Grad))
+		e.bool(f.GradSet)
+		e.bool(f.Escapes)
+		e.bool(f.ReturnsGraph)
+		e.strings(f.Returns)
+		e.site(f.Forward)
+		e.site(f.EmptyCache)
+		e.count(len(f.ParamCalls), f.ParamCalls == nil)
+		for _, pc := range f.ParamCalls {
+			e.int(int64(pc.Index))
+			e.site(pc.Site)
+		}
+	}
+	e.count(len(s.Calls), s.Calls == nil)
+	for _, c := range s.Calls {
+		e.str(c.Callee)
+		e.str(c.Caller)
+		e.int(int64(c.Line))
+		e.uint(uint64(c.Grad))
+		e.bool(c.Inherit)
+		e.bool(c.Always)
+	}
+	e.strings(s.Escapes)
+	return e.b
+}
+
+func (e *encoder) site(s *analyzer.Site) {
+	e.bool(s != nil)
+	if s == nil {
+		return
+	}
+	e.str(s.Path)
+	e.str(s.Abs)
+	e.int(int64(s.Line))
+	e.int(int64(s.Column))
+	e.str(s.Text)
+}
+
+func decodeSummary(b []byte) (*analyzer.Summary, error) {
+	d := decoder{b: b}
+	s := &analyzer.Summary{
+		Bindings:  d.strMap(),
+		Stars:     d.strings(),
+		All:       d.strings(),
+		Instances: d.strMap(),
+	}
+	if n, isNil := d.count(); !isNil {
+		s.Classes = make([]analyzer.ClassSummary, n)
+		for i := range s.Classes {
+			c := &s.Classes[i]
+			c.Name = d.str()
+			c.Line = int(d.int())
+			c.Bases = d.strings()
+			c.Module = d.bool()
+		}
+	}
+	if n, isNil := d.count(); !isNil {
+		s.Funcs = make([]analyzer.FuncSummary, n)
+		for i := range s.Funcs {
+			f := &s.Funcs[i]
+			f.Name = d.str()
+			f.Line = int(d.int())
+			f.Grad = d.grad()
+			f.GradSet = d.bool()
+			f.Escapes = d.bool()
+			f.ReturnsGraph = d.bool()
+			f.Returns = d.strings()
+			f.Forward = d.site()
+			f.EmptyCache = d.site()
+			if n, isNil := d.count(); !isNil {
+				f.ParamCalls = make([]analyzer.ParamCall, n)
+				for j := range f.ParamCalls {
+					f.ParamCalls[j].Index = int(d.int())
+					f.ParamCalls[j].Site = d.site()
+				}
+			}
+		}
+	}
+	if n, isNil := d.count(); !isNil {
+		s.Calls = make([]analyzer.CallSummary, n)
+		for i := range s.Calls {
+			c := &s.Calls[i]
+			c.Callee = d.str()
+			c.Caller = d.str()
+			c.Line = int(d.int())
+			c.Grad = d.grad()
+			c.Inherit = d.bool()
+			c.Always = d.bool()
+		}
+	}
+	s.Escapes = d.strings()
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (d *decoder) grad() analyzer.GradMode {
+	g := d.uint()
+	if g > uint64(analyzer.GradUnknown) {
+		d.fail()
+	}
+	return analyzer.GradMode(g)
+}
+
+func (d *decoder) site() *analyzer.Site {
+	if !d.bool() {
+		return nil
+	}
+	return &analyzer.Site{Path: d.str(), Abs: d.str(), Line: int(d.int()), Column: int(d.int()), Text: d.str()}
+}
+
+func encodeAsked(m map[string]string) []byte {
+	var e encoder
+	e.strMap(m)
+	return e.b
+}
+
+func decodeAsked(b []byte) (map[string]string, error) {
+	d := decoder{b: b}
+	m := d.strMap()
+	return m, d.done()
+}
+
+// encodeFindings writes diagnostics without their rule and path: the
+// rule is stored by code, the path is the entry's.
+func encodeFindings(diags []analyzer.Diagnostic) []byte {
+	var e encoder
+	e.count(len(diags), false)
+	for _, d := range diags {
+		e.str(d.Rule.Code)
+		e.str(d.Message)
+		e.uint(uint64(d.Start))
+		e.uint(uint64(d.End))
+		e.position(d.Pos)
+		e.position(d.EndPos)
+		e.strings(d.Source)
+		e.bool(d.Suppressed)
+		e.bool(d.Fix != nil)
+		if f := d.Fix; f != nil {
+			e.str(f.Message)
+			e.uint(uint64(f.Applicability))
+			e.count(len(f.Edits), f.Edits == nil)
+			for _, ed := range f.Edits {
+				e.uint(uint64(ed.Start))
+				e.uint(uint64(ed.End))
+				e.str(ed.New)
+				e.position(ed.Pos)
+				e.position(ed.EndPos)
+			}
+		}
+		e.int(int64(d.Cell))
+		e.int(int64(d.RawLine))
+		e.count(len(d.Related), d.Related == nil)
+		for _, r := range d.Related {
+			e.str(r.Path)
+			e.int(int64(r.Line))
+			e.int(int64(r.Column))
+			e.str(r.Message)
+		}
+	}
+	return e.b
+}
+
+func (e *encoder) position(p analyzer.Position) {
+	e.int(int64(p.Line))
+	e.int(int64(p.Column))
+}
+
+func (d *decoder) position() analyzer.Position {
+	return analyzer.Position{Line: int(d.int()), Column: int(d.int())}
+}
+
+func (d *decoder) uint32() uint32 {
+	v := d.uint()
+	if v > 1<<32-1 {
+		d.fail()
+	}
+	return uint32(v)
+}
+
+// decodeFindings reads what encodeFindings wrote, with rule found by
+// code through byCode; a code it does not know is an error (a rule this
+// build does not have: the file is linted again).
+func decodeFindings(b []byte, path string, byCode func(string) *analyzer.Rule) ([]analyzer.Diagnostic, error) {
+	d := decoder{b: b}
+	n, _ := d.count()
+	diags := make([]analyzer.Diagnostic, 0, n)
+	for range n {
+		code := d.str()
+		r := byCode(code)
+		if r == nil {
+			return nil, errors.New("unknown rule " + code)
+		}
+		diag := analyzer.Diagnostic{Rule: r, Path: path, Message: d.str(), Start: d.uint32(), End: d.uint32(),
+			Pos: d.position(), EndPos: d.position(), Source: d.strings(), Suppressed: d.bool()}
+		if d.bool() {
+			f := &analyzer.Fix{Message: d.str(), Applicability: analyzer.Applicability(d.uint())}
+			if f.Applicability > analyzer.Unsafe {
+				d.fail()
+			}
+			if m, isNil := d.count(); !isNil {
+				f.Edits = make([]analyzer.Edit, m)
+				for i := range f.Edits {
+					f.Edits[i] = analyzer.Edit{Start: d.uint32(), End: d.uint32(), New: d.str(), Pos: d.position(), EndPos: d.position()}
+				}
+			}
+			diag.Fix = f
+		}
+		diag.Cell = int(d.int())
+		diag.RawLine = int(d.int())
+		if m, isNil := d.count(); !isNil {
+			diag.Related = make([]analyzer.Related, m)
+			for i := range diag.Related {
+				diag.Related[i] = analyzer.Related{Path: d.str(), Line: int(d.int()), Column: int(d.int()), Message: d.str()}
+			}
+		}
+		if d.err != nil {
+			return nil, d.err
+		}
+		diags = append(diags, diag)
+	}
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	return diags, nil
+}
