@@ -298,6 +298,12 @@ func TestCacheSettledProject(t *testing.T) {
 	if cache.dirty {
 		t.Error("a run over an unchanged project changed the cache")
 	}
+	// The target edited, the other file served from the cache: linted
+	// before the project is solved, then again with its facts.
+	writeTree(t, dir, map[string]string{"train.py": "from nets import Classifier\n\n\ndef evaluate(x, outs):\n    clf = Classifier()\n    outs.append(clf(x))\n"})
+	if _, edited := lint(); len(edited) != len(first) || len(edited) > 0 && !strings.Contains(edited[0], ":6:") {
+		t.Errorf("after an edit of train.py: %v, want %v a line lower", edited, first)
+	}
 	writeTree(t, dir, map[string]string{"nets.py": "class Classifier:\n    pass\n"})
 	if _, after := lint(); len(after) != 0 {
 		t.Errorf("after Classifier stopped being a module: %v", after)

@@ -30,19 +30,18 @@ type Graph struct {
 	// first part is not among them names nothing of the project.
 	heads map[string]bool
 
-	objects map[objKey]*object
-	solved  bool
+	objs   []*object // every file's objects, in the order of paths
+	solved bool
 	// memo caches what a ref resolves to from a file; Add and Solve
 	// start it afresh.
 	memo atomic.Pointer[sync.Map] // resolveKey → target
 }
 
-// resolveKey is what a ref's resolution depends on: the file, for a
-// name of its own ("#x"), else only the folder it is written in.
+// resolveKey is what the resolution of a ref that is not a name of the
+// file's own ("#x") depends on: only the folder it is written in.
 type resolveKey struct {
-	from *file
-	dir  string
-	ref  string
+	dir string
+	ref string
 }
 
 type file struct {
@@ -51,6 +50,7 @@ type file struct {
 	rel    string // slash-separated, relative to Root, for messages
 	module string // dotted module name from the first import root holding it
 	sum    *analyzer.Summary
+	objs   map[string]*object // by objKey.name, once solved
 	funcs  map[string]*analyzer.FuncSummary
 	class  map[string]*analyzer.ClassSummary
 }
@@ -64,6 +64,7 @@ type object struct {
 	key  objKey
 	kind analyzer.ObjectKind
 	line int
+	fn   *analyzer.FuncSummary // a function's summary
 	fact analyzer.Object
 	// For classes: the resolved bases; for instances: the class.
 	bases []*object
@@ -77,7 +78,7 @@ type object struct {
 type callEdge struct {
 	caller *object // nil at module level
 	callee *object
-	site   analyzer.CallSummary
+	site   *analyzer.CallSummary
 	file   *file
 }
 
@@ -180,9 +181,9 @@ type target struct {
 
 func (t target) found() bool { return t.obj != nil || t.module != nil }
 
-// resolve finds what ref, written in file from, refers to in the project,
-// through the graph's memo: a name of the file's own ("#x") depends on
-// the file, any other ref only on the folder it is written in.
+// resolve finds what ref, written in file from, refers to in the project.
+// A ref other than a name of the file's own ("#x") depends only on the
+// folder it is written in, and goes through the graph's memo.
 func (g *Graph) resolve(ref string, from *file, depth int) target {
 	if ref == "" {
 		return target{}
@@ -193,10 +194,15 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 			return target{} // outside the project: torch, numpy, ...
 		}
 	}
-	k := resolveKey{from: from, ref: ref}
-	if ref[0] != '#' {
-		k = resolveKey{dir: from.dir, ref: ref}
+	if ref[0] == '#' {
+		// A name of the file's own is a lookup or two: not worth the
+		// memo, which keeps what it is bound to (by folder) instead.
+		if depth > 16 {
+			return target{cut: true}
+		}
+		return g.search(ref, from, depth)
 	}
+	k := resolveKey{dir: from.dir, ref: ref}
 	memo := g.memo.Load()
 	if memo != nil {
 		if t, ok := memo.Load(k); ok {
@@ -216,6 +222,9 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 // search is resolve without the memo.
 func (g *Graph) search(ref string, from *file, depth int) target {
 	if local, ok := strings.CutPrefix(ref, "#"); ok {
+		if !strings.Contains(local, ".") {
+			return g.attr(from, []string{local}, depth+1)
+		}
 		return g.attr(from, strings.Split(local, "."), depth+1)
 	}
 	var dirs []string
@@ -289,11 +298,11 @@ func (g *Graph) attr(mod *file, chain []string, depth int) target {
 	}
 	name := chain[0]
 	if len(chain) == 2 {
-		if o := g.objects[objKey{mod, name + "." + chain[1]}]; o != nil {
+		if o := mod.objs[name+"."+chain[1]]; o != nil {
 			return target{obj: o}
 		}
 	}
-	if o := g.objects[objKey{mod, name}]; o != nil {
+	if o := mod.objs[name]; o != nil {
 		if len(chain) == 1 {
 			return target{obj: o}
 		}
@@ -352,25 +361,35 @@ func exported(mod *file, name string) bool {
 // the CUDA cache, themselves or through what they call; and the grad
 // mode every function's callers, in every file, run it in.
 func (g *Graph) Solve() {
-	g.objects = map[objKey]*object{}
 	g.memo.Store(nil) // objects are made afresh: nothing resolves until they are
 	g.solved = false
 	paths := make([]string, 0, len(g.files))
-	for p := range g.files {
+	n := 0
+	for p, fl := range g.files {
 		paths = append(paths, p)
+		n += len(fl.sum.Classes) + len(fl.sum.Funcs) + len(fl.sum.Instances)
 	}
 	sort.Strings(paths)
+	g.objs = make([]*object, 0, n)
+	store := make([]object, n)
+	alloc := func(o object) *object {
+		p := &store[0]
+		*p, store = o, store[1:]
+		return p
+	}
 	for _, p := range paths {
 		fl := g.files[p]
+		fl.objs = make(map[string]*object, len(fl.sum.Classes)+len(fl.sum.Funcs)+len(fl.sum.Instances))
 		for i := range fl.sum.Classes {
 			c := &fl.sum.Classes[i]
-			o := &object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line}
+			o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
 			o.fact.Module = c.Module
-			g.objects[o.key] = o
+			o.key.file.objs[o.key.name] = o
+			g.objs = append(g.objs, o)
 		}
 		for i := range fl.sum.Funcs {
 			fn := &fl.sum.Funcs[i]
-			o := &object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, escapes: fn.Escapes}
+			o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
 			o.fact.ReturnsGraph = fn.ReturnsGraph
 			o.fact.Forward = g.site(fl, fn.Forward)
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
@@ -380,12 +399,14 @@ func (g *Graph) Solve() {
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
-			g.objects[o.key] = o
+			o.key.file.objs[o.key.name] = o
+			g.objs = append(g.objs, o)
 		}
 		for name := range fl.sum.Instances {
-			if g.objects[objKey{fl, name}] == nil {
-				o := &object{key: objKey{fl, name}, kind: analyzer.ObjectInstance}
-				g.objects[o.key] = o
+			if fl.objs[name] == nil {
+				o := alloc(object{key: objKey{fl, name}, kind: analyzer.ObjectInstance})
+				o.key.file.objs[o.key.name] = o
+				g.objs = append(g.objs, o)
 			}
 		}
 	}
@@ -426,7 +447,7 @@ func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
 	resolve := func(ref string) target { return g.resolve(ref, fl, 0) }
 	for i := range fl.sum.Classes {
 		c := &fl.sum.Classes[i]
-		o := g.objects[objKey{fl, c.Name}]
+		o := fl.objs[c.Name]
 		for _, b := range c.Bases {
 			if t := resolve(b); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj != o {
 				o.bases = append(o.bases, t.obj)
@@ -434,7 +455,7 @@ func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
 		}
 	}
 	for name, ref := range fl.sum.Instances {
-		o := g.objects[objKey{fl, name}]
+		o := fl.objs[name]
 		if o == nil || o.kind != analyzer.ObjectInstance {
 			continue
 		}
@@ -444,21 +465,22 @@ func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
 	}
 	for i := range fl.sum.Funcs {
 		fn := &fl.sum.Funcs[i]
-		o := g.objects[objKey{fl, fn.Name}]
+		o := fl.objs[fn.Name]
 		for _, r := range fn.Returns {
 			if t := resolve(r); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
 				o.returns = append(o.returns, t.obj)
 			}
 		}
 	}
-	for _, c := range fl.sum.Calls {
+	for i := range fl.sum.Calls {
+		c := &fl.sum.Calls[i]
 		t := resolve(c.Callee)
 		if t.obj == nil || t.obj.kind != analyzer.ObjectFunction {
 			continue
 		}
 		var caller *object
 		if c.Caller != "" {
-			caller = g.objects[objKey{fl, c.Caller}]
+			caller = fl.objs[c.Caller]
 		}
 		if caller == t.obj {
 			continue // recursion runs in the mode of the outer call
@@ -482,7 +504,7 @@ func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
 func (g *Graph) fixModules() {
 	for changed := true; changed; {
 		changed = false
-		for _, o := range g.objects {
+		for _, o := range g.objs {
 			if o.fact.Module || o.kind == analyzer.ObjectFunction {
 				continue
 			}
@@ -501,7 +523,7 @@ func (g *Graph) fixModules() {
 func (g *Graph) fixFunctions() {
 	for changed := true; changed; {
 		changed = false
-		for _, o := range g.objects {
+		for _, o := range g.objs {
 			if o.kind != analyzer.ObjectFunction {
 				continue
 			}
@@ -513,10 +535,7 @@ func (g *Graph) fixFunctions() {
 					}
 				}
 			}
-			set := false
-			if fn := o.key.file.funcs[o.key.name]; fn != nil {
-				set = fn.GradSet
-			}
+			set := o.fn != nil && o.fn.GradSet
 			for _, e := range o.callees {
 				if o.fact.Forward == nil && !set && e.site.Inherit && e.callee.fact.Forward != nil {
 					o.fact.Forward, changed = e.callee.fact.Forward, true
@@ -540,11 +559,11 @@ func (g *Graph) fixFunctions() {
 func (g *Graph) fixGrad() {
 	for changed := true; changed; {
 		changed = false
-		for _, o := range g.objects {
+		for _, o := range g.objs {
 			if o.kind != analyzer.ObjectFunction || len(o.callers) == 0 && !o.escapes {
 				continue
 			}
-			if fn := o.key.file.funcs[o.key.name]; fn != nil && fn.GradSet {
+			if o.fn != nil && o.fn.GradSet {
 				continue
 			}
 			// As a file judges its own functions: used as a value, the
@@ -574,7 +593,7 @@ func (g *Graph) fixGrad() {
 	}
 	// A mode its own file gives the function alone is no fact: the file
 	// works it out the same, and its findings need not wait for others.
-	for _, o := range g.objects {
+	for _, o := range g.objs {
 		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) {
 			o.fact.GradKnown = false
 		}
@@ -586,7 +605,7 @@ func (g *Graph) fixGrad() {
 // out without facts: unknown when it is used as a value, disabled when
 // every call of it there disables grad, else enabled.
 func (g *Graph) localGrad(o *object, depth int) analyzer.GradMode {
-	fn := o.key.file.funcs[o.key.name]
+	fn := o.fn
 	if fn == nil || depth > 32 {
 		return analyzer.GradEnabled
 	}

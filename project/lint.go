@@ -153,6 +153,11 @@ func (e *Entry) encoded() (sum, asked []byte) {
 	return sum, asked
 }
 
+// fewToParse is the number of files to parse below which a run lints
+// them before solving the project's facts, rather than after a first
+// solve with their imports alone. A variable for tests, which try both.
+var fewToParse = 32
+
 // unit is one Python file of a run.
 type unit struct {
 	path   string // as named or discovered
@@ -346,7 +351,18 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 			parse = append(parse, u)
 		}
 	}
-	if len(parse) > 0 {
+	switch {
+	case len(parse) > 0 && len(parse) < fewToParse:
+		// A few files: lint them with the facts of the others and solve
+		// once; those whose questions then get other answers are linted
+		// again below, which costs less than a solve of the whole graph.
+		l.parallel(len(parse), func(i int) {
+			l.firstPass(parse[i], g)
+		})
+		for _, u := range parse {
+			g.Add(u.abs, u.entry.Summary)
+		}
+	case len(parse) > 0:
 		levels := importLevels(g, parse)
 		for _, u := range parse {
 			g.Add(u.abs, lightSummary(u.src))

@@ -71,6 +71,18 @@ func TestProjects(t *testing.T) {
 				t.Fatal(errs)
 			}
 			checkWants(t, files, whole)
+			// The fixtures are small enough to be linted before the first
+			// solve; the order of a large project must find the same.
+			few := fewToParse
+			fewToParse = 0
+			ordered, errs := newLinter(t).Lint(files, nil)
+			fewToParse = few
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			if w, o := strings.Join(keys(whole), "\n"), strings.Join(keys(ordered), "\n"); w != o {
+				t.Errorf("linted in import order after a first solve, findings differ:\nfew:\n%s\nordered:\n%s", w, o)
+			}
 			var alone []analyzer.Diagnostic
 			for _, f := range files {
 				d, errs := newLinter(t).Lint([]string{f}, nil)
