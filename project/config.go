@@ -2,12 +2,14 @@ package project
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -397,6 +399,20 @@ type Configs struct {
 	byDir    map[string]*Settings
 	fixed    *Settings // --config or --isolated: one configuration for all
 	defaults *Settings
+	// sets holds the rule sets worked out so far: files with the same
+	// settings and the same matching per-file ignores share one.
+	sets sync.Map // ruleSetKey → ruleSetMemo
+}
+
+type ruleSetKey struct {
+	s       *Settings
+	matched string // the indices of the per-file ignores that match
+}
+
+type ruleSetMemo struct {
+	cli rules.Selection
+	set map[*analyzer.Rule]bool
+	err error
 }
 
 // NewConfigs looks up the closest configuration file of each directory;
@@ -526,11 +542,31 @@ func (c *Configs) RulesFor(cli rules.Selection, path string) map[*analyzer.Rule]
 	if err != nil {
 		abs = path
 	}
-	set, err := ruleFilter(s, cli, abs)
+	set, err := c.ruleFilter(s, cli, abs)
 	if err != nil {
-		set, _ = ruleFilter(c.defaults, cli, abs)
+		set, _ = c.ruleFilter(c.defaults, cli, abs)
 	}
 	return set
+}
+
+// ruleFilter is the package's ruleFilter, worked out once per settings,
+// command-line selection and set of matching per-file ignores.
+func (c *Configs) ruleFilter(s *Settings, cli rules.Selection, absPath string) (map[*analyzer.Rule]bool, error) {
+	var matched []byte
+	for i, pfi := range s.PerFileIgnores {
+		if pfi.matches(absPath) {
+			matched = binary.AppendUvarint(matched, uint64(i))
+		}
+	}
+	k := ruleSetKey{s: s, matched: string(matched)}
+	if v, ok := c.sets.Load(k); ok {
+		if m := v.(ruleSetMemo); reflect.DeepEqual(m.cli, cli) {
+			return m.set, m.err
+		}
+	}
+	set, err := ruleFilter(s, cli, absPath)
+	c.sets.Store(k, ruleSetMemo{cli: cli, set: set, err: err})
+	return set, err
 }
 
 // IsConfigFile reports whether path names a file that may configure

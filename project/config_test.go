@@ -66,6 +66,7 @@ func TestConfigDiscoveryAndLayers(t *testing.T) {
 		"fresh/.torchlint.toml":       "select = []\nextend-select = [\"prefer-inference-mode\"]\n",
 		"fresh/torchlint.toml":        "select = [\"ALL\"]\n",
 		"scripts/run.py":              "",
+		"scripts/__init__.py":         "",
 		"src/pkg/sub/__init__.py":     "",
 		"src/pkg/sub/deeper/model.py": "",
 	})
@@ -91,11 +92,34 @@ func TestConfigDiscoveryAndLayers(t *testing.T) {
 			t.Errorf("%s: %s, want %s", c.file, got, c.want)
 		}
 	}
+	// Through Configs, which shares the rule sets of files with the same
+	// settings and matching per-file ignores: the same answers, each
+	// asked twice, without command-line flags, then with.
+	cli := rules.Selection{ExtendSelect: []string{"TL202"}, Ignore: []string{"TL301"}}
+	cases := []struct{ file, want, withCLI string }{
+		{"src/pkg/a.py", "TL101,TL102,TL103,TL104,TL401,TL402", "TL101,TL102,TL103,TL104,TL202,TL401,TL402"},
+		{"src/pkg/sub/__init__.py", "TL102,TL103,TL104,TL401,TL402", "TL102,TL103,TL104,TL202,TL401,TL402"},
+		{"scripts/run.py", "TL101,TL103,TL104", "TL101,TL103,TL104,TL202"},
+		{"scripts/__init__.py", "TL103,TL104", "TL103,TL104,TL202"},
+		{"other/x.py", "TL201,TL301", "TL201,TL202"},
+	}
+	for _, sel := range []rules.Selection{none, cli} {
+		for range 2 {
+			for _, f := range cases {
+				want := f.want
+				if sel.Ignore != nil {
+					want = f.withCLI
+				}
+				if got := RuleKey(c.RulesFor(sel, filepath.Join(dir, f.file))); got != want {
+					t.Errorf("RulesFor %s, %+v: %s, want %s", f.file, sel, got, want)
+				}
+			}
+		}
+	}
 	other := get("other/x.py") // torchlint.toml wins over pyproject.toml in one folder
 	if got := enabledCodes(t, other, none, filepath.Join(dir, "other/x.py")); got != "TL201,TL301" {
 		t.Errorf("other/x.py (extends base.toml): %s, want TL201,TL301", got)
 	}
-	cli := rules.Selection{ExtendSelect: []string{"TL202"}, Ignore: []string{"TL301"}}
 	if got := enabledCodes(t, other, cli, filepath.Join(dir, "other/x.py")); got != "TL201,TL202" {
 		t.Errorf("with command-line flags on top: %s, want TL201,TL202", got)
 	}

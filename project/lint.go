@@ -33,20 +33,21 @@ type Linter struct {
 	// Workers is the number of files analysed at once; 0 means GOMAXPROCS.
 	Workers int
 
-	roots sync.Map // folder → its project root
+	roots   sync.Map // folder → its project root
+	markers markers
 }
 
 // root returns the project root of a file, worked out once per folder.
 func (l *Linter) root(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return FindRoot(path)
+		return l.markers.root(path)
 	}
 	dir := filepath.Dir(abs)
 	if r, ok := l.roots.Load(dir); ok {
 		return r.(string)
 	}
-	r := FindRoot(abs)
+	r := l.markers.root(abs)
 	l.roots.Store(dir, r)
 	return r
 }
@@ -179,33 +180,63 @@ type unit struct {
 // else the root of its git repository, else the working directory when
 // the file is inside it, else the file's own folder.
 func FindRoot(path string) string {
+	var m markers
+	return m.root(path)
+}
+
+// markers remembers what each folder holds of the files that mark a
+// project's root, so that the roots of many files cost one look at each
+// folder.
+type markers struct {
+	seen sync.Map // folder → marks
+}
+
+// marks is what a folder holds.
+type marks struct {
+	torchlint bool // a pyproject.toml with [tool.torchlint]
+	project   bool // a pyproject.toml, setup.py or setup.cfg
+	git       bool
+}
+
+func (m *markers) of(dir string) marks {
+	if v, ok := m.seen.Load(dir); ok {
+		return v.(marks)
+	}
+	var mk marks
+	pyproject := filepath.Join(dir, "pyproject.toml")
+	if data, err := os.ReadFile(pyproject); err == nil {
+		_, mk.torchlint, _ = parseConfig(pyproject, data) // as the configuration reads it
+		mk.project = true
+	}
+	mk.project = mk.project || exists(filepath.Join(dir, "setup.py")) || exists(filepath.Join(dir, "setup.cfg"))
+	mk.git = exists(filepath.Join(dir, ".git"))
+	m.seen.Store(dir, mk)
+	return mk
+}
+
+func (m *markers) root(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return filepath.Dir(path)
 	}
 	dir := filepath.Dir(abs)
-	cwd, _ := os.Getwd()
 	marked, gitRoot := "", ""
 	for d := dir; ; d = filepath.Dir(d) {
-		pyproject := filepath.Join(d, "pyproject.toml")
-		if data, err := os.ReadFile(pyproject); err == nil {
-			if _, found, _ := parseConfig(pyproject, data); found {
-				return d // [tool.torchlint], as the configuration reads it
-			}
-			if marked == "" {
-				marked = d
-			}
+		mk := m.of(d)
+		if mk.torchlint {
+			return d
 		}
-		if marked == "" && (exists(filepath.Join(d, "setup.py")) || exists(filepath.Join(d, "setup.cfg"))) {
+		if marked == "" && mk.project {
 			marked = d
 		}
-		if gitRoot == "" && exists(filepath.Join(d, ".git")) {
+		if gitRoot == "" && mk.git {
 			gitRoot = d
 		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
+	cwd, _ := os.Getwd()
 	switch {
 	case marked != "":
 		return marked
