@@ -347,6 +347,8 @@ func (m *Model) localCallee(call NodeID) NodeID {
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") {
 			return m.methodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
 		}
+		_, def := m.instanceMethod(fn)
+		return def
 	}
 	return NoNode
 }

@@ -303,12 +303,70 @@ func (m *Model) calleeRef(call NodeID) string {
 			}
 			return ""
 		}
+		if ref, _ := m.instanceMethod(fn); ref != "" {
+			return ref
+		}
 	}
 	q := m.QualifiedName(fn)
 	if q == "" || isLibraryName(q) {
 		return ""
 	}
 	return q
+}
+
+// instanceMethod resolves `x.name`, where x is a name bound once in its
+// scope to a call of a class (`x = Net()`) or as a parameter annotated
+// with one (`x: Net`), to the method it names: "#Net.name" and the
+// method's definition for a module-level class of this file,
+// "models.Net.name" (and NoNode) for a class another file of the project
+// may define. It returns "" when the class or the method is not known.
+func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
+	f := m.File
+	recv := f.Unparen(f.Field(attr, FieldObject))
+	if f.Kind(recv) != KindIdentifier {
+		return "", NoNode
+	}
+	b := m.Resolve(recv)
+	if b == nil || b.Unpacked {
+		return "", NoNode
+	}
+	if c, ok := m.bindIndex[bindKey{b.Scope, f.Text(recv)}]; !ok || c.first != c.last {
+		return "", NoNode // bound more than once: which class is not known
+	}
+	var class NodeID
+	switch b.Kind {
+	case BindAssign:
+		v := f.Unparen(b.Value)
+		if f.Kind(v) != KindCall {
+			return "", NoNode
+		}
+		class = f.Unparen(f.Field(v, FieldFunction))
+	case BindParam:
+		if k := f.Kind(b.Stmt); k != KindTypedParameter && k != KindTypedDefaultParameter {
+			return "", NoNode
+		}
+		class = f.Unparen(f.FirstChild(f.Field(b.Stmt, FieldType)))
+	default:
+		return "", NoNode
+	}
+	name := f.Text(f.Field(attr, FieldAttribute))
+	if f.Kind(class) == KindIdentifier {
+		if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
+			def := m.methodOf(cb.Stmt, name)
+			if def == NoNode || m.scopeOf[cb.Stmt] != 0 {
+				return "", NoNode
+			}
+			return m.localRef(def), def
+		}
+	}
+	if k := f.Kind(class); k != KindIdentifier && k != KindAttribute {
+		return "", NoNode
+	}
+	q := m.QualifiedName(class)
+	if q == "" || isLibraryName(q) {
+		return "", NoNode
+	}
+	return q + "." + name, NoNode
 }
 
 // isLibraryName reports whether a qualified name is one of the libraries

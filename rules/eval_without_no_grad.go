@@ -82,10 +82,14 @@ every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported.
 An evaluation function (or script) that calls a project helper running a
 forward pass in its caller's grad mode is reported at that call, with the
-helper's forward pass as a related location. Methods called through
-objects (` + "`self.generator.generate()`" + ` from another file) are not followed:
-their callers, often a framework's loop under ` + "`no_grad`" + `, are not known,
-so a helper is not reported from a method. A model is recognised by what
+helper's forward pass as a related location. A method is followed when
+it is called through a name bound once to an instance of a class of the
+project (` + "`net = GPT(); net.generate(x)`" + `) or annotated with one
+(` + "`net: GPT`" + `): ` + "`generate`" + ` is then judged by those callers, and reported
+at a call that runs it with grad enabled. A method called through an
+attribute (` + "`self.generator.generate()`" + `) is not followed, and a call made
+from a method is not reported as a helper's: the callers of methods are
+often a framework's loop under ` + "`no_grad`" + `, which the project does not show. A model is recognised by what
 the code does with it (` + "`.eval()`" + `, ` + "`.parameters()`" + `, being wrapped in DDP,
 a class that derives from ` + "`nn.Module`" + ` in any file of the project) before
 its name. Code that needs gradients during evaluation (saliency maps,
@@ -172,8 +176,10 @@ func helperForward(m *analyzer.Model, call, fn analyzer.NodeID) *analyzer.Object
 		c.Forward = site
 		o = &c
 	}
-	name := o.Site.Text[strings.LastIndexByte(o.Site.Text, '.')+1:]
-	if isEvalName(name) {
+	// A function named as evaluation is reported in its own body; a
+	// method ("Class.name", called through an object) is not, and is
+	// reported where it is called.
+	if dot := strings.LastIndexByte(o.Site.Text, '.'); dot < 0 && isEvalName(o.Site.Text) {
 		return nil
 	}
 	return o

@@ -1,0 +1,52 @@
+"""Methods called through objects run in their callers' grad mode."""
+import torch
+import torch.nn as nn
+
+from models import GPT
+
+
+def evaluate(model: GPT, xs):
+    return [model.generate(x, 4) for x in xs]  # want: TL201
+
+
+def evaluate_quietly(xs):
+    net = GPT()
+    net.eval()
+    with torch.no_grad():
+        return [net.generate(x, 4) for x in xs]
+
+
+def predict_decoded(xs):
+    net = GPT()
+    with torch.inference_mode():
+        return [net.decode(x) for x in xs]
+
+
+def predict_sampled(xs):
+    net = GPT()
+    return [net.sample(x) for x in xs]  # ok: sample disables grad itself
+
+
+def train(xs, opt):
+    net = GPT()
+    for x in xs:
+        net.fit_step(x, opt)
+
+
+def evaluate_wrapped(xs, wrap):
+    net = GPT()
+    net = wrap(net)  # ok: bound twice, the receiver's class is not known
+    return [net.generate(x, 4) for x in xs]
+
+
+class Head(nn.Module):
+    def forward(self, x):
+        return x
+
+    def run_all(self, xs):
+        return [self(x) for x in xs]
+
+
+def validate(xs):
+    head = Head()
+    return head.run_all(xs)  # want: TL201
