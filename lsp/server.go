@@ -240,66 +240,64 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	return nil // notifications the server does not use
 }
 
-// lintWithOthers lints a document, then the other open documents, whose
-// findings may depend on what it defines: those whose findings change
-// are published again. The projects' facts are worked out once, from
-// the open documents as they stand.
+// lintWithOthers lints the open documents with the facts of their
+// projects, as they stand, and publishes the findings of u and those of
+// the other documents whose findings changed. The linter's store keeps
+// each document's summary and findings with the questions they asked of
+// other files: only documents that changed, or whose questions now get
+// other answers, are linted again.
 func (s *server) lintWithOthers(u protocol.DocumentURI) {
 	s.mu.Lock()
 	linter := s.linter
 	open := map[string][]byte{}
+	texts := map[protocol.DocumentURI]string{}
 	var paths []string
 	var others []protocol.DocumentURI
 	for o, od := range s.docs {
 		open[o.Filename()] = []byte(od.text)
+		texts[o] = od.text
 		if !analyzer.IsNotebook(o.Filename()) {
 			paths = append(paths, o.Filename())
-			if o != u {
-				others = append(others, o)
-			}
+		}
+		if o != u {
+			others = append(others, o)
 		}
 	}
 	s.mu.Unlock()
+	if _, ok := texts[u]; !ok {
+		return // closed meanwhile
+	}
 	sort.Strings(paths)
-	facts := linter.Facts(paths, open)
-	s.lint(u, facts, false)
+	all, _ := linter.Lint(paths, open)
+	byPath := map[string][]analyzer.Diagnostic{}
+	for _, d := range analyzer.Unsuppressed(all) {
+		byPath[d.Path] = append(byPath[d.Path], d)
+	}
+	s.publish(u, texts[u], byPath[u.Filename()], false)
 	sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
 	for _, o := range others {
-		s.lint(o, facts, true)
+		s.publish(o, texts[o], byPath[o.Filename()], true)
 	}
 }
 
-// lint lints a document's current text, with the facts of its project,
-// and publishes its findings; onlyChanged publishes them only when they
-// differ from the last ones.
-func (s *server) lint(u protocol.DocumentURI, facts func(string) analyzer.Facts, onlyChanged bool) {
+// publish publishes the findings of a document's text, unless the
+// document was closed or changed meanwhile (a newer lint follows); with
+// onlyChanged, only when they differ from the last ones published.
+func (s *server) publish(u protocol.DocumentURI, text string, diags []analyzer.Diagnostic, onlyChanged bool) {
+	analyzer.SortDiagnostics(diags)
 	s.mu.Lock()
 	d := s.docs[u]
-	if d == nil {
+	if d == nil || d.text != text {
 		s.mu.Unlock()
 		return
 	}
-	text, version, runner := d.text, d.version, s.runner
-	s.mu.Unlock()
-
-	path := u.Filename()
-	var diags []analyzer.Diagnostic
-	if !analyzer.IsNotebook(path) {
-		all, _ := runner.Analyze(path, []byte(text), facts(path), false)
-		diags = analyzer.Unsuppressed(all)
-	}
-	s.mu.Lock()
-	if cur := s.docs[u]; cur == nil || cur.text != text {
-		s.mu.Unlock()
-		return // closed or changed meanwhile: a newer lint follows
-	}
+	version := d.version
 	same := d.linted == text && sameFindings(d.diags, diags)
 	d.diags, d.linted = diags, text
 	s.mu.Unlock()
 	if onlyChanged && same {
 		return
 	}
-
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for i := range diags {
 		out = append(out, lspDiagnostic(text, &diags[i]))
