@@ -462,10 +462,31 @@ func (c *Configs) ForDir(dir string) (*Settings, error) {
 }
 
 func (c *Configs) forDirLocked(dir string) (*Settings, error) {
+	return c.forDirListed(dir, nil)
+}
+
+// ForListedDir is ForDir for a folder whose entries the caller has just
+// read (a directory walk): configuration files not among them are not
+// looked for.
+func (c *Configs) ForListedDir(dir string, entries []fs.DirEntry) (*Settings, error) {
+	if c.fixed != nil {
+		return c.fixed, nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.forDirListed(dir, entries)
+}
+
+// forDirListed is forDirLocked; with entries not nil, those are the
+// folder's entries.
+func (c *Configs) forDirListed(dir string, entries []fs.DirEntry) (*Settings, error) {
 	if s, ok := c.byDir[dir]; ok {
 		return s, nil
 	}
 	for _, name := range configNames {
+		if entries != nil && !listed(entries, name) {
+			continue
+		}
 		p := filepath.Join(dir, name)
 		info, err := os.Stat(p)
 		if err != nil {
@@ -492,7 +513,7 @@ func (c *Configs) forDirLocked(dir string) (*Settings, error) {
 		s = c.defaults
 	} else {
 		var err error
-		if s, err = c.forDirLocked(parent); err != nil {
+		if s, err = c.forDirListed(parent, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -567,6 +588,17 @@ func (c *Configs) ruleFilter(s *Settings, cli rules.Selection, absPath string) (
 	set, err := ruleFilter(s, cli, absPath)
 	c.sets.Store(k, ruleSetMemo{cli: cli, set: set, err: err})
 	return set, err
+}
+
+// listed reports whether entries hold one named name, in any case: on a
+// case-insensitive file system the name opens it.
+func listed(entries []fs.DirEntry, name string) bool {
+	for _, e := range entries {
+		if strings.EqualFold(e.Name(), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsConfigFile reports whether path names a file that may configure

@@ -300,12 +300,12 @@ func (w *walk) dir(dir, abs string, patterns []gitignore.Pattern, files *[]strin
 		w.d.Warn(fmt.Sprintf("%s: %v; skipped", dir, fsutil.UnwrapPath(err)))
 		return nil
 	}
-	if w.respect {
+	if w.respect && listed(entries, ".gitignore") {
 		if own := w.readIgnore(filepath.Join(abs, ".gitignore"), w.parts(abs)); len(own) > 0 {
 			patterns = append(append([]gitignore.Pattern(nil), patterns...), own...)
 		}
 	}
-	s, err := w.d.Configs.ForDir(abs)
+	s, err := w.d.Configs.ForListedDir(abs, entries)
 	if err != nil {
 		return err
 	}
