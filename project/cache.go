@@ -1,6 +1,8 @@
 package project
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -278,7 +280,7 @@ func (c *Cache) Save() error {
 	for k, e := range c.new {
 		entries[k] = e
 	}
-	if err := fsutil.WriteFileAtomic(c.path, encodeCache(c.tool, entries), 0o644); err != nil {
+	if err := fsutil.WriteAtomic(c.path, 0o644, func(w io.Writer) error { return writeCache(w, c.tool, entries) }); err != nil {
 		return fmt.Errorf("cache: %w", err)
 	}
 	// Files of other builds are left for `torchlint clean`; keep the
@@ -346,16 +348,33 @@ const cacheMagic = "torchlint cache\n"
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// encodeCache writes a cache file of entries, in the order of their keys.
+// encodeCache returns a cache file of entries.
 func encodeCache(tool string, entries map[string]cacheEntry) []byte {
+	var b bytes.Buffer
+	_ = writeCache(&b, tool, entries)
+	return b.Bytes()
+}
+
+// writeCache writes a cache file of entries, in the order of their keys,
+// a piece at a time.
+func writeCache(w io.Writer, tool string, entries map[string]cacheEntry) error {
 	keys := make([]string, 0, len(entries))
-	size := len(cacheMagic) + len(tool) + 32
-	for k, ce := range entries {
+	for k := range entries {
 		keys = append(keys, k)
-		size += len(k) + len(ce.Diags) + len(ce.Summary) + len(ce.Asked) + 128
 	}
 	sort.Strings(keys)
-	e := encoder{b: make([]byte, 0, size)}
+	sum := crc32.New(castagnoli)
+	bw := bufio.NewWriterSize(io.MultiWriter(w, sum), 64<<10)
+	e := encoder{b: make([]byte, 0, 4096)}
+	flush := func() {
+		_, _ = bw.Write(e.b) // a failed write is the writer's error, returned by Flush
+		e.b = e.b[:0]
+	}
+	blob := func(b []byte) {
+		e.count(len(b), b == nil)
+		flush()
+		_, _ = bw.Write(b)
+	}
 	e.b = append(e.b, cacheMagic...)
 	e.uint(cacheFormat)
 	e.bytes([]byte(tool))
@@ -368,13 +387,18 @@ func encodeCache(tool string, entries map[string]cacheEntry) []byte {
 		e.int(ce.Stat.ModTime)
 		e.uint(uint64(ce.Stat.Mode))
 		e.bool(ce.Stat.Settled)
-		e.bytes(ce.Diags)
-		e.bytes(ce.Summary)
+		blob(ce.Diags)
+		blob(ce.Summary)
 		e.bool(ce.Linted)
-		e.bytes(ce.Asked)
+		blob(ce.Asked)
 		e.b = append(e.b, ce.Digest[:]...)
 	}
-	return binary.LittleEndian.AppendUint32(e.b, crc32.Checksum(e.b, castagnoli))
+	flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	_, err := w.Write(binary.LittleEndian.AppendUint32(nil, sum.Sum32()))
+	return err
 }
 
 // decodeCache reads a cache file of the build tool. The entries' encoded

@@ -6,6 +6,7 @@ package fsutil
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,21 +16,31 @@ import (
 // same directory, synced and then renamed over path, so that a reader
 // never sees a partial file and a failure leaves path as it was.
 func WriteFileAtomic(path string, data []byte, mode os.FileMode) error {
+	return WriteAtomic(path, mode, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic is WriteFileAtomic for contents that write writes, so that
+// they need not be held in memory whole.
+func WriteAtomic(path string, mode os.FileMode, write func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
+	fail := func(err error) error {
 		_ = tmp.Close()
 		_ = os.Remove(name)
 		return fmt.Errorf("write %s: %w", path, err)
 	}
+	if err := write(tmp); err != nil {
+		return fail(err)
+	}
 	if err := tmp.Sync(); err != nil {
-		_ = tmp.Close()
-		_ = os.Remove(name)
-		return fmt.Errorf("write %s: %w", path, err)
+		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
 		_ = os.Remove(name)
