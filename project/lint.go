@@ -359,8 +359,9 @@ func (l *Linter) settled(order []*unit, digest [32]byte) bool {
 }
 
 // solve works out the project's facts and the findings of its targets
-// that the store does not have for this digest, and stores them.
-func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map[string][]byte) {
+// that the store does not have for this digest, and stores them. It
+// returns the solved graph.
+func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map[string][]byte) *Graph {
 	l.parallel(len(order), func(i int) {
 		if e := order[i].entry; e != nil {
 			e.decodeSummary()
@@ -383,10 +384,11 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 		}
 	}
 	switch {
-	case len(parse) > 0 && len(parse) < fewToParse:
-		// A few files: lint them with the facts of the others and solve
-		// once; those whose questions then get other answers are linted
-		// again below, which costs less than a solve of the whole graph.
+	case len(parse) > 0 && (len(parse) < fewToParse || !slices.ContainsFunc(parse, func(u *unit) bool { return u.target })):
+		// A few files, or none to lint: lint or summarize them with the
+		// facts of the others and solve once; targets whose questions then
+		// get other answers are linted again below, which costs less than
+		// a solve of the whole graph.
 		l.parallel(len(parse), func(i int) {
 			l.firstPass(parse[i], g)
 		})
@@ -459,6 +461,7 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
 	})
+	return g
 }
 
 // units lists the files of the project rooted at root: the targets,
@@ -620,26 +623,7 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 			u.target = false // only summaries are needed
 		}
 		l.load(units, override)
-		var parse []*unit
-		for _, u := range units {
-			if u.entry != nil {
-				u.entry.decodeSummary()
-			}
-			if u.err == nil && u.entry == nil {
-				parse = append(parse, u)
-			}
-		}
-		l.parallel(len(parse), func(i int) {
-			l.firstPass(parse[i], nil)
-		})
-		g := NewGraph(r, l.Src)
-		for _, u := range units {
-			if u.err == nil {
-				g.Add(u.abs, u.entry.Summary)
-			}
-		}
-		g.Solve()
-		graphs[r] = g
+		graphs[r] = l.solve(r, units, [32]byte{}, override)
 	}
 	return func(path string) analyzer.Facts {
 		g := graphs[l.root(path)]
