@@ -740,13 +740,10 @@ func (g *Graph) star(fl *file, name string) string {
 			}
 			return r
 		}
-		if _, ok := mod.funcs[name]; ok && mod.module != "" {
-			return mod.module + "." + name
-		}
-		if _, ok := mod.class[name]; ok && mod.module != "" {
-			return mod.module + "." + name
-		}
-		if _, ok := mod.sum.Instances[name]; ok && mod.module != "" {
+		_, fn := mod.funcs[name]
+		_, class := mod.class[name]
+		_, instance := mod.sum.Instances[name]
+		if (fn || class || instance) && mod.module != "" {
 			return mod.module + "." + name
 		}
 	}
