@@ -227,15 +227,24 @@ func nameCallable(name string) Callable {
 	return CallableUnknown
 }
 
+// paramType returns the type annotation of a parameter (`x: Net`), or
+// NoNode for a parameter without one.
+func paramType(f *File, param NodeID) NodeID {
+	if k := f.Kind(param); k != KindTypedParameter && k != KindTypedDefaultParameter {
+		return NoNode
+	}
+	return f.Unparen(f.FirstChild(f.Field(param, FieldType)))
+}
+
 // annotatedCallable reads a parameter's type annotation (`model:
 // nn.Module`, `net: Classifier` where Classifier is a module class of this
 // file or another of the project).
 func (m *Model) annotatedCallable(param NodeID) Callable {
 	f := m.File
-	if k := f.Kind(param); k != KindTypedParameter && k != KindTypedDefaultParameter {
+	t := paramType(f, param)
+	if t == NoNode {
 		return CallableUnknown
 	}
-	t := f.Unparen(f.FirstChild(f.Field(param, FieldType)))
 	if f.Kind(t) == KindString {
 		return CallableUnknown // a forward reference: not resolved
 	}

@@ -342,10 +342,7 @@ func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 		}
 		class = f.Unparen(f.Field(v, FieldFunction))
 	case BindParam:
-		if k := f.Kind(b.Stmt); k != KindTypedParameter && k != KindTypedDefaultParameter {
-			return "", NoNode
-		}
-		class = f.Unparen(f.FirstChild(f.Field(b.Stmt, FieldType)))
+		class = paramType(f, b.Stmt)
 	default:
 		return "", NoNode
 	}
