@@ -453,33 +453,23 @@ func LoadConfigs(cwd string, opts ConfigOptions) (*Configs, error) {
 
 // ForDir returns the settings for files in the absolute directory dir.
 func (c *Configs) ForDir(dir string) (*Settings, error) {
-	if c.fixed != nil {
-		return c.fixed, nil
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.forDirLocked(dir)
-}
-
-func (c *Configs) forDirLocked(dir string) (*Settings, error) {
-	return c.forDirListed(dir, nil)
+	return c.ForListedDir(dir, nil)
 }
 
 // ForListedDir is ForDir for a folder whose entries the caller has just
 // read (a directory walk): configuration files not among them are not
-// looked for.
+// looked for. With entries nil, every configuration name is looked for.
 func (c *Configs) ForListedDir(dir string, entries []fs.DirEntry) (*Settings, error) {
 	if c.fixed != nil {
 		return c.fixed, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.forDirListed(dir, entries)
+	return c.forDirLocked(dir, entries)
 }
 
-// forDirListed is forDirLocked; with entries not nil, those are the
-// folder's entries.
-func (c *Configs) forDirListed(dir string, entries []fs.DirEntry) (*Settings, error) {
+// forDirLocked is ForListedDir with c.mu held.
+func (c *Configs) forDirLocked(dir string, entries []fs.DirEntry) (*Settings, error) {
 	if s, ok := c.byDir[dir]; ok {
 		return s, nil
 	}
@@ -513,7 +503,7 @@ func (c *Configs) forDirListed(dir string, entries []fs.DirEntry) (*Settings, er
 		s = c.defaults
 	} else {
 		var err error
-		if s, err = c.forDirListed(parent, nil); err != nil {
+		if s, err = c.forDirLocked(parent, nil); err != nil {
 			return nil, err
 		}
 	}
