@@ -342,12 +342,15 @@ func (m *Model) indexCalls() {
 				m.callSites[def] = append(m.callSites[def], id)
 			}
 		case KindAttribute:
-			// self.method(...) and self.method used as a value.
-			obj := f.Field(id, FieldObject)
-			if !f.TextIs(obj, "self") && !f.TextIs(obj, "cls") {
-				continue
+			// self.method(...), net.method(...) on an instance of a class
+			// of this file (see instanceMethod), and either used as a
+			// value.
+			var def NodeID
+			if obj := f.Field(id, FieldObject); f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
+				def = m.methodOf(m.EnclosingClass(id), f.Text(f.Field(id, FieldAttribute)))
+			} else {
+				_, def = m.instanceMethod(id)
 			}
-			def := m.methodOf(m.EnclosingClass(id), f.Text(f.Field(id, FieldAttribute)))
 			if def == NoNode {
 				continue
 			}
