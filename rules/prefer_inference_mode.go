@@ -454,15 +454,15 @@ func (c *imChecker) boundOnlyInRegion(name string) bool {
 		return false
 	}
 	for _, s := range srcs {
-		if !c.f.Contains(c.region, s.stmt) {
+		if !c.f.Contains(c.region, s.Stmt) {
 			return false
 		}
 	}
 	return true
 }
 
-func (c *imChecker) sources() map[string][]rgSource {
-	return c.m.Memo(rgSourcesKey{c.fn}, func() any { return rgIndexSources(c.m, c.fn) }).(map[string][]rgSource)
+func (c *imChecker) sources() map[string][]analyzer.Source {
+	return c.m.Sources(c.fn)
 }
 
 // resultsStayPlain reports whether every name the region binds and the
@@ -476,7 +476,7 @@ func (c *imChecker) resultsStayPlain() bool {
 	bound := map[string]bool{}
 	for name, srcs := range c.sources() {
 		for _, s := range srcs {
-			if f.Contains(c.region, s.stmt) {
+			if f.Contains(c.region, s.Stmt) {
 				bound[name] = true
 			}
 		}
@@ -525,10 +525,10 @@ func (c *imChecker) plainName(name string, depth int) bool {
 	c.plain[name] = 3
 	ok := true
 	for _, s := range srcs {
-		if s.loop {
-			ok = ok && c.f.Kind(c.f.Unparen(s.value)) == analyzer.KindCall && c.m.CallName(c.f.Unparen(s.value)) == "range"
+		if s.Loop {
+			ok = ok && c.f.Kind(c.f.Unparen(s.Value)) == analyzer.KindCall && c.m.CallName(c.f.Unparen(s.Value)) == "range"
 		} else {
-			ok = ok && c.plainExpr(s.value, depth+1)
+			ok = ok && c.plainExpr(s.Value, depth+1)
 		}
 	}
 	c.plain[name] = 2

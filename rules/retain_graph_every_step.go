@@ -101,8 +101,8 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	fn := m.ScopeNode(call)
-	g := newRetainGraph(m, fn)
-	roots := g.collect(retainedRoots(m, call))
+	g := &retainGraph{m: m, f: f, fn: fn, Flow: m.Flow(fn)}
+	roots := g.Reach(retainedRoots(m, call))
 	if len(roots) == 0 {
 		return
 	}
@@ -125,7 +125,7 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	if g.laterBackwardShares(call, body, roots) {
 		return
 	}
-	if step == analyzer.NoNode && g.returnsAny(fn, roots) {
+	if step == analyzer.NoNode && g.ReturnsAny(roots) {
 		return // the caller may back-propagate the returned loss again
 	}
 	site := analyzer.Snippet(f.Text(call), 50)
@@ -293,418 +293,12 @@ func rgCalledPerStep(m *analyzer.Model, fn analyzer.NodeID) bool {
 	return found
 }
 
-// rgSource is one place in a function where a key gets a value.
-type rgSource struct {
-	stmt  analyzer.NodeID // the assignment, for loop or with statement
-	value analyzer.NodeID // the value assigned (the iterable of a for loop)
-	loop  bool            // a for loop target
-}
-
-// retainGraph answers, for one function, which names a backward's graph
-// runs through and where they get their values.
+// retainGraph is the flow of the function of one backward call.
 type retainGraph struct {
-	m       *analyzer.Model
-	f       *analyzer.File
-	fn      analyzer.NodeID
-	sources map[string][]rgSource
-	leaf    map[string]int8 // memo of leafKey: 1 leaf, 2 may carry, 3 computing
-}
-
-type rgSourcesKey struct{ fn analyzer.NodeID }
-
-func newRetainGraph(m *analyzer.Model, fn analyzer.NodeID) *retainGraph {
-	src := m.Memo(rgSourcesKey{fn}, func() any { return rgIndexSources(m, fn) }).(map[string][]rgSource)
-	return &retainGraph{m: m, f: m.File, fn: fn, sources: src, leaf: map[string]int8{}}
-}
-
-// rgIndexSources indexes every binding in fn's own scope by the key it
-// binds: assignments (nested unpacking included), for loop targets, with
-// targets and walrus names.
-func rgIndexSources(m *analyzer.Model, fn analyzer.NodeID) map[string][]rgSource {
-	f := m.File
-	out := map[string][]rgSource{}
-	var bind func(target analyzer.NodeID, s rgSource)
-	bind = func(target analyzer.NodeID, s rgSource) {
-		switch f.Kind(target) {
-		case analyzer.KindIdentifier:
-			out[f.Text(target)] = append(out[f.Text(target)], s)
-		case analyzer.KindAttribute:
-			out[rgAttrKey(f, target)] = append(out[rgAttrKey(f, target)], s)
-		case analyzer.KindSubscript:
-			bind(f.Field(target, analyzer.FieldValue), s)
-		case analyzer.KindPatternList, analyzer.KindTuplePattern, analyzer.KindListPattern, analyzer.KindExpressionList,
-			analyzer.KindTuple, analyzer.KindList, analyzer.KindListSplatPattern, analyzer.KindParenthesizedExpression, analyzer.KindListSplat:
-			f.Children(target, func(c analyzer.NodeID) bool {
-				bind(c, s)
-				return true
-			})
-		}
-	}
-	f.Walk(fn, func(id analyzer.NodeID) {
-		switch f.Kind(id) {
-		case analyzer.KindAssignment, analyzer.KindAugmentedAssignment, analyzer.KindForStatement, analyzer.KindAsPattern, analyzer.KindNamedExpression:
-		default:
-			return
-		}
-		if m.ScopeNode(id) != fn {
-			return
-		}
-		switch f.Kind(id) {
-		case analyzer.KindAssignment, analyzer.KindAugmentedAssignment:
-			if v := f.Field(id, analyzer.FieldRight); v != analyzer.NoNode {
-				bind(f.Field(id, analyzer.FieldLeft), rgSource{stmt: id, value: v})
-			}
-		case analyzer.KindForStatement:
-			bind(f.Field(id, analyzer.FieldLeft), rgSource{stmt: id, value: f.Field(id, analyzer.FieldRight), loop: true})
-		case analyzer.KindAsPattern:
-			bind(f.FirstChild(f.Field(id, analyzer.FieldAlias)), rgSource{stmt: id, value: f.FirstChild(id)})
-		case analyzer.KindNamedExpression:
-			bind(f.Field(id, analyzer.FieldName), rgSource{stmt: id, value: f.Field(id, analyzer.FieldValue)})
-		}
-	})
-	return out
-}
-
-// rgAttrKey keys an attribute chain: `self.fake_B` by its text, anything
-// else (`outputs.logits`, `args.beta`) by the name it hangs from.
-func rgAttrKey(f *analyzer.File, attr analyzer.NodeID) string {
-	root := attr
-	for f.Kind(root) == analyzer.KindAttribute {
-		root = f.Field(root, analyzer.FieldObject)
-	}
-	if f.TextIs(root, "self") {
-		return strings.Join(strings.Fields(f.Text(attr)), "")
-	}
-	if f.Kind(root) == analyzer.KindIdentifier {
-		return f.Text(root)
-	}
-	return ""
-}
-
-// rgDetaching are methods whose result has no autograd history, and
-// rgShapeArgs methods whose arguments are shapes, devices or dtypes.
-var (
-	rgDetaching = map[string]bool{
-		"detach": true, "detach_": true, "item": true, "tolist": true, "numpy": true, "size": true, "dim": true,
-		"numel": true, "argmax": true, "argmin": true, "zero_": true, "__len__": true,
-	}
-	rgShapeArgs = map[string]bool{
-		"to": true, "cuda": true, "cpu": true, "type": true, "view": true, "reshape": true, "permute": true,
-		"expand": true, "repeat": true, "transpose": true, "squeeze": true, "unsqueeze": true, "flatten": true,
-		"sum": true, "mean": true, "norm": true, "type_as": true, "view_as": true, "expand_as": true, "fill_": true,
-		"float": true, "half": true, "double": true, "long": true, "contiguous": true, "split": true, "chunk": true,
-	}
-	rgFactories = map[string]bool{
-		"randn": true, "rand": true, "randint": true, "zeros": true, "ones": true, "empty": true, "full": true,
-		"arange": true, "linspace": true, "eye": true, "zeros_like": true, "ones_like": true, "empty_like": true,
-		"randn_like": true, "rand_like": true, "full_like": true, "randperm": true, "tensor": true,
-	}
-	rgNoGradAttrs = map[string]bool{
-		"shape": true, "dtype": true, "device": true, "data": true, "grad": true, "requires_grad": true,
-		"ndim": true, "is_cuda": true, "grad_fn": true,
-	}
-)
-
-// keysOf adds to into the keys through which expr's value may carry
-// autograd history, each with the first node that mentions it. Callees,
-// keyword names, detached subexpressions and shape arguments are skipped.
-func (g *retainGraph) keysOf(expr analyzer.NodeID, into map[string][]analyzer.NodeID) {
-	f, m := g.f, g.m
-	if expr == analyzer.NoNode {
-		return
-	}
-	add := func(k string, at analyzer.NodeID) {
-		if k != "" && k != "self" {
-			into[k] = append(into[k], at)
-		}
-	}
-	switch f.Kind(expr) {
-	case analyzer.KindIdentifier:
-		add(f.Text(expr), expr)
-		return
-	case analyzer.KindAttribute:
-		if rgNoGradAttrs[f.Text(f.Field(expr, analyzer.FieldAttribute))] {
-			return
-		}
-		add(rgAttrKey(f, expr), expr)
-		return
-	case analyzer.KindSubscript:
-		g.keysOf(f.Field(expr, analyzer.FieldValue), into)
-		return
-	case analyzer.KindKeywordArgument:
-		g.keysOf(f.Field(expr, analyzer.FieldValue), into)
-		return
-	case analyzer.KindLambda, analyzer.KindString, analyzer.KindConcatenatedString, analyzer.KindComparisonOperator:
-		return
-	case analyzer.KindCall:
-		method := m.MethodName(expr)
-		if rgDetaching[method] {
-			return
-		}
-		switch q := m.CallName(expr); {
-		case q == "float", q == "int", q == "bool", q == "str", q == "repr", q == "format", strings.HasPrefix(q, "math."), strings.HasPrefix(q, "numpy."), q == "len", q == "isinstance":
-			return
-		case rgFactories[strings.TrimPrefix(q, "torch.")] && strings.HasPrefix(q, "torch."):
-			return // a fresh tensor: its arguments are shapes and fill values
-		}
-		if method != "" {
-			g.keysOf(m.Receiver(expr), into)
-			if rgShapeArgs[method] {
-				return
-			}
-		}
-		f.Children(f.Field(expr, analyzer.FieldArguments), func(c analyzer.NodeID) bool {
-			if f.Kind(c) != analyzer.KindKeywordArgument {
-				g.keysOf(c, into)
-			}
-			return true
-		})
-		return
-	}
-	f.Children(expr, func(c analyzer.NodeID) bool {
-		g.keysOf(c, into)
-		return true
-	})
-}
-
-// collect returns the keys a set of roots may carry a graph through,
-// following assignments in the function transitively, each with the
-// nodes that mention it (roots first).
-func (g *retainGraph) collect(roots []analyzer.NodeID) map[string][]analyzer.NodeID {
-	out := map[string][]analyzer.NodeID{}
-	var queue []string
-	visit := func(expr analyzer.NodeID) {
-		keys := map[string][]analyzer.NodeID{}
-		g.keysOf(expr, keys)
-		for k, at := range keys {
-			if _, seen := out[k]; !seen {
-				queue = append(queue, k)
-			}
-			out[k] = append(out[k], at...)
-		}
-	}
-	for _, r := range roots {
-		visit(r)
-	}
-	for len(queue) > 0 {
-		k := queue[0]
-		queue = queue[1:]
-		for _, s := range g.sources[k] {
-			if !s.loop || !g.iteratesData(s.value) {
-				visit(s.value)
-			}
-		}
-	}
-	return out
-}
-
-// iteratesData reports whether a for loop's iterable yields data or
-// counters, not tensors with history: a data loader or a range.
-func (g *retainGraph) iteratesData(iter analyzer.NodeID) bool {
-	f, m := g.f, g.m
-	iter = f.Unparen(iter)
-	for f.Kind(iter) == analyzer.KindCall {
-		switch m.CallName(iter) {
-		case "range":
-			return true
-		case "enumerate", "zip", "tqdm.tqdm", "tqdm", "tqdm.auto.tqdm", "iter", "reversed":
-			args := m.Args(iter)
-			if len(args) == 0 {
-				return false
-			}
-			iter = f.Unparen(args[0])
-			continue
-		}
-		break
-	}
-	name := strings.ToLower(f.Text(iter))
-	return strings.Contains(name, "loader") || strings.Contains(name, "batches") || strings.Contains(name, "dataset") ||
-		m.CallName(iter) == "torch.utils.data.DataLoader"
-}
-
-// mayCarry reports whether key may hold a tensor with autograd history,
-// judged from every place it gets a value: models, losses, literals,
-// detached values, data and hyperparameters do not.
-func (g *retainGraph) mayCarry(key string, at analyzer.NodeID) bool {
-	switch g.leaf[key] {
-	case 1:
-		return false
-	case 2, 3:
-		return true
-	}
-	g.leaf[key] = 3
-	carry := g.computeMayCarry(key, at)
-	g.leaf[key] = 1
-	if carry {
-		g.leaf[key] = 2
-	}
-	return carry
-}
-
-func (g *retainGraph) computeMayCarry(key string, at analyzer.NodeID) bool {
-	f, m := g.f, g.m
-	if c := m.ClassifyCallee(at); c == analyzer.CallableModel || c == analyzer.CallableLoss {
-		return false
-	}
-	srcs := g.sources[key]
-	for _, s := range srcs {
-		if s.loop {
-			if !g.iteratesData(s.value) {
-				return true
-			}
-			continue
-		}
-		if !g.leafValue(s.value) {
-			return true
-		}
-	}
-	if f.Kind(at) == analyzer.KindAttribute {
-		// self.x set in another method, or passed in: unseen.
-		return len(srcs) == 0 || !g.assignedOnlyHere(at)
-	}
-	if len(srcs) > 0 && m.ScopeNode(srcs[0].stmt) == g.fn {
-		return false
-	}
-	b := m.Resolve(at)
-	switch {
-	case b == nil:
-		return !rgBuiltin(f.Text(at))
-	case b.Kind == analyzer.BindImport || b.Kind == analyzer.BindFunction || b.Kind == analyzer.BindClass:
-		return false
-	case b.Kind == analyzer.BindParam:
-		return !g.scalarParam(b.Stmt)
-	case b.Kind == analyzer.BindAssign && !b.Unpacked:
-		return !g.leafValue(b.Value)
-	}
-	return true
-}
-
-// assignedOnlyHere reports whether a `self.x` key is assigned in no other
-// method of the class than the function under study.
-func (g *retainGraph) assignedOnlyHere(attr analyzer.NodeID) bool {
-	f, m := g.f, g.m
-	class := m.EnclosingClass(attr)
-	if class == analyzer.NoNode {
-		return false
-	}
-	key := rgAttrKey(f, attr)
-	only := true
-	f.Walk(class, func(id analyzer.NodeID) {
-		if !only || f.Kind(id) != analyzer.KindAssignment && f.Kind(id) != analyzer.KindAugmentedAssignment {
-			return
-		}
-		left := f.Field(id, analyzer.FieldLeft)
-		if f.Kind(left) == analyzer.KindAttribute && rgAttrKey(f, left) == key && m.ScopeNode(id) != g.fn {
-			only = false
-		}
-	})
-	return only
-}
-
-// scalarParam reports whether a parameter is a hyperparameter: it has a
-// number, string, boolean or None default, or a scalar annotation.
-func (g *retainGraph) scalarParam(param analyzer.NodeID) bool {
-	f := g.f
-	if v := f.Field(param, analyzer.FieldValue); v != analyzer.NoNode {
-		switch f.Kind(v) {
-		case analyzer.KindInteger, analyzer.KindFloat, analyzer.KindString, analyzer.KindTrue, analyzer.KindFalse:
-			return true
-		}
-	}
-	switch f.Text(f.Field(param, analyzer.FieldType)) {
-	case "int", "float", "bool", "str":
-		return true
-	}
-	name := param
-	if f.Kind(param) != analyzer.KindIdentifier {
-		name = f.Field(param, analyzer.FieldName)
-		if name == analyzer.NoNode {
-			name = f.FirstChild(param)
-		}
-	}
-	return rgLeafParamName(f.Text(name))
-}
-
-// rgLeafParamWords are words of parameter names that hold data or
-// hyperparameters rather than tensors with history: a batch handed to a
-// step function, a loss weight, a step count.
-var rgLeafParamWords = map[string]bool{
-	"self": true, "cls": true, "batch": true, "data": true, "inputs": true, "input": true, "x": true, "y": true,
-	"images": true, "imgs": true, "sample": true, "samples": true, "targets": true, "target": true, "labels": true,
-	"steps": true, "step": true, "weight": true, "lambda": true, "alpha": true, "beta": true, "gamma": true,
-	"coef": true, "scale": true, "temperature": true, "tau": true, "lr": true, "eps": true, "factor": true,
-	"ratio": true, "accum": true, "device": true, "idx": true, "epoch": true, "iteration": true, "args": true,
-	"config": true, "cfg": true, "opt": true, "hparams": true, "dim": true, "size": true, "num": true, "n": true,
-}
-
-// rgLeafParamName reports whether a parameter name reads as data or a
-// hyperparameter: its last word, or its first (`accum_steps`,
-// `lambda_gp`, `batch_idx`).
-func rgLeafParamName(name string) bool {
-	words := strings.Split(strings.ToLower(strings.Trim(name, "_")), "_")
-	return rgLeafParamWords[words[0]] || rgLeafParamWords[words[len(words)-1]]
-}
-
-// leafValue reports whether a value has no autograd history of its own
-// making: a literal, a detached value, a model, or an expression of such
-// values.
-func (g *retainGraph) leafValue(v analyzer.NodeID) bool {
-	f, m := g.f, g.m
-	v = f.Unparen(v)
-	switch f.Kind(v) {
-	case analyzer.KindInteger, analyzer.KindFloat, analyzer.KindString, analyzer.KindConcatenatedString, analyzer.KindTrue,
-		analyzer.KindFalse, analyzer.KindNone, analyzer.KindDictionary, analyzer.KindLambda, analyzer.KindComparisonOperator:
-		return true
-	case analyzer.KindList, analyzer.KindTuple:
-		if len(f.ChildList(v)) == 0 {
-			return true
-		}
-	case analyzer.KindCall:
-		if m.CarriesGraph(v) {
-			return false
-		}
-		if m.CallName(v) == "" && m.Receiver(v) == analyzer.NoNode && !rgLocalDef(m, v) {
-			// A constructor or a function from elsewhere with no
-			// arguments that carry anything: `Generator()`, `sample(n)`.
-			if c := m.ClassifyCallee(f.Field(v, analyzer.FieldFunction)); c == analyzer.CallableModel {
-				return false
-			}
-		}
-	}
-	if m.CarriesGraph(v) {
-		return false
-	}
-	keys := map[string][]analyzer.NodeID{}
-	g.keysOf(v, keys)
-	if f.Kind(v) == analyzer.KindCall && m.CallName(v) == "" && m.Receiver(v) == analyzer.NoNode && !rgLocalDef(m, v) && len(keys) > 0 {
-		return false // a function this file cannot see, given tensors
-	}
-	for k, at := range keys {
-		if g.mayCarry(k, at[0]) {
-			return false
-		}
-	}
-	return true
-}
-
-// rgLocalDef reports whether a call calls a function or class defined in
-// this file.
-func rgLocalDef(m *analyzer.Model, call analyzer.NodeID) bool {
-	fn := m.File.Field(call, analyzer.FieldFunction)
-	if m.File.Kind(fn) != analyzer.KindIdentifier {
-		return false
-	}
-	b := m.Resolve(fn)
-	return b != nil && (b.Kind == analyzer.BindFunction || b.Kind == analyzer.BindClass)
-}
-
-// rgBuiltin reports whether an unbound name is a Python builtin.
-func rgBuiltin(name string) bool {
-	switch name {
-	case "True", "False", "None", "print", "range", "len", "float", "int", "sum", "max", "min", "abs", "enumerate", "zip", "list", "dict", "tuple":
-		return true
-	}
-	return false
+	*analyzer.Flow
+	m  *analyzer.Model
+	f  *analyzer.File
+	fn analyzer.NodeID
 }
 
 // builtWithin reports whether every key of the graph that may carry
@@ -718,12 +312,12 @@ func (g *retainGraph) builtWithin(keys map[string][]analyzer.NodeID, body analyz
 	f := g.f
 	var holders []string
 	for k, uses := range keys {
-		if !g.mayCarry(k, uses[0]) {
+		if !g.MayCarry(k, uses[0]) {
 			continue
 		}
 		inside, conditional := false, false
-		for _, s := range g.sources[k] {
-			inside = inside || f.Contains(body, s.stmt)
+		for _, s := range g.Sources(k) {
+			inside = inside || f.Contains(body, s.Stmt)
 		}
 		if !inside {
 			return nil, false // a graph from outside the step
@@ -734,15 +328,15 @@ func (g *retainGraph) builtWithin(keys map[string][]analyzer.NodeID, body analyz
 			if !f.Contains(body, u) {
 				continue
 			}
-			ok, always := g.assignedBefore(k, u, body)
+			ok, always := g.AssignedBefore(k, u, body)
 			if !ok {
 				return nil, false
 			}
 			conditional = conditional || !always
 		}
 		if conditional {
-			for _, s := range g.sources[k] {
-				if !f.Contains(body, s.stmt) && f.N(s.stmt).Start < f.N(body).End && (s.loop || !g.leafValue(s.value)) {
+			for _, s := range g.Sources(k) {
+				if !f.Contains(body, s.Stmt) && f.N(s.Stmt).Start < f.N(body).End && (s.Loop || !g.Leaf(s.Value)) {
 					return nil, false
 				}
 			}
@@ -751,44 +345,6 @@ func (g *retainGraph) builtWithin(keys map[string][]analyzer.NodeID, body analyz
 	}
 	sort.Strings(holders)
 	return holders, true
-}
-
-// assignedBefore reports whether key is assigned inside body by a
-// statement that ends before the read use, and whether that assignment
-// runs on every pass through body (it is not under an if, a loop or a
-// try).
-func (g *retainGraph) assignedBefore(key string, use, body analyzer.NodeID) (ok, always bool) {
-	f := g.f
-	for _, s := range g.sources[key] {
-		if !f.Contains(body, s.stmt) {
-			continue
-		}
-		before := f.N(s.stmt).End <= f.N(use).Start && f.Kind(s.stmt) != analyzer.KindForStatement
-		if s.loop && f.Contains(f.Field(s.stmt, analyzer.FieldBody), use) {
-			before = true
-		}
-		if !before {
-			continue
-		}
-		ok = true
-		if rgUnconditional(f, s.stmt, body) {
-			always = true
-		}
-	}
-	return ok, always
-}
-
-// rgUnconditional reports whether stmt runs whenever body does.
-func rgUnconditional(f *analyzer.File, stmt, body analyzer.NodeID) bool {
-	for p := f.Parent(stmt); p != analyzer.NoNode && p != body; p = f.Parent(p) {
-		switch f.Kind(p) {
-		case analyzer.KindIfStatement, analyzer.KindElifClause, analyzer.KindElseClause, analyzer.KindForStatement,
-			analyzer.KindWhileStatement, analyzer.KindTryStatement, analyzer.KindExceptClause, analyzer.KindMatchStatement,
-			analyzer.KindConditionalExpression, analyzer.KindBooleanOperator:
-			return false
-		}
-	}
-	return true
 }
 
 // laterBackwardShares reports whether a backward or autograd.grad after
@@ -816,9 +372,9 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 			exprs = append(exprs, c)
 			return true
 		})
-		later := g.collect(exprs)
+		later := g.Reach(exprs)
 		for k, uses := range later {
-			if _, ok := roots[k]; ok && g.mayCarry(k, uses[0]) {
+			if _, ok := roots[k]; ok && g.MayCarry(k, uses[0]) {
 				shares = true
 				return
 			}
@@ -830,7 +386,7 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 		// it reads may carry history as far as this file shows).
 		any := false
 		for k, uses := range later {
-			any = any || g.mayCarry(k, uses[0])
+			any = any || g.MayCarry(k, uses[0])
 		}
 		shares = !any
 	})
@@ -888,29 +444,6 @@ func rgLastName(f *analyzer.File, id analyzer.NodeID) string {
 	return ""
 }
 
-// returnsAny reports whether fn returns or yields a value that may carry
-// one of the graph's keys.
-func (g *retainGraph) returnsAny(fn analyzer.NodeID, roots map[string][]analyzer.NodeID) bool {
-	f, m := g.f, g.m
-	found := false
-	f.Walk(fn, func(id analyzer.NodeID) {
-		if found || (f.Kind(id) != analyzer.KindReturnStatement && f.Kind(id) != analyzer.KindYield) || m.ScopeNode(id) != fn {
-			return
-		}
-		keys := map[string][]analyzer.NodeID{}
-		f.Children(id, func(c analyzer.NodeID) bool {
-			g.keysOf(c, keys)
-			return true
-		})
-		for k := range keys {
-			if _, ok := roots[k]; ok {
-				found = true
-			}
-		}
-	})
-	return found
-}
-
 // accumulation returns a statement in the step loop that keeps a value
 // of the graph reachable after the step: `total += loss` or
 // `losses.append(loss)` into a container that the step does not rebind.
@@ -938,10 +471,10 @@ func (g *retainGraph) accumulation(loop analyzer.NodeID, roots map[string][]anal
 			return
 		}
 		keys := map[string][]analyzer.NodeID{}
-		g.keysOf(value, keys)
+		g.Keys(value, keys)
 		hit := false
 		for k := range keys {
-			if _, ok := roots[k]; ok && g.mayCarry(k, keys[k][0]) {
+			if _, ok := roots[k]; ok && g.MayCarry(k, keys[k][0]) {
 				hit = true
 			}
 		}
@@ -949,10 +482,10 @@ func (g *retainGraph) accumulation(loop analyzer.NodeID, roots map[string][]anal
 			return
 		}
 		tk := map[string][]analyzer.NodeID{}
-		g.keysOf(target, tk)
+		g.Keys(target, tk)
 		for k := range tk {
-			for _, s := range g.sources[k] {
-				if f.Contains(body, s.stmt) && s.stmt != id && f.N(s.stmt).End <= f.N(id).Start && f.Kind(s.stmt) == analyzer.KindAssignment {
+			for _, s := range g.Sources(k) {
+				if f.Contains(body, s.Stmt) && s.Stmt != id && f.N(s.Stmt).End <= f.N(id).Start && f.Kind(s.Stmt) == analyzer.KindAssignment {
 					return // rebound earlier in the step
 				}
 			}

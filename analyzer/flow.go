@@ -1,0 +1,479 @@
+package analyzer
+
+import "strings"
+
+// Flow follows values through one function by the keys they are held
+// under: names, and attribute chains of self (`self.fake_B`). It answers
+// which keys an expression's graph may run through, where each key gets
+// its values, and whether a key may hold a tensor with autograd history
+// at all, judged from every value it gets. Rules that ask whether two
+// uses share a graph, or whether a graph is built afresh in each step,
+// ask a Flow.
+//
+// A Flow remembers what it has judged; take a new one for each question
+// (the index of the function's assignments is shared).
+type Flow struct {
+	m       *Model
+	f       *File
+	fn      NodeID
+	sources map[string][]Source
+	carry   map[string]carryState
+}
+
+// Source is one place in a function where a key gets a value.
+type Source struct {
+	Stmt  NodeID // the assignment, for loop, with item or walrus
+	Value NodeID // the value assigned (the iterable of a for loop)
+	Loop  bool   // a for loop target
+}
+
+type flowKey struct{ fn NodeID }
+
+// Flow returns a flow of the function fn (Root for module level).
+func (m *Model) Flow(fn NodeID) *Flow {
+	return &Flow{m: m, f: m.File, fn: fn, sources: m.Sources(fn), carry: map[string]carryState{}}
+}
+
+// Sources maps every key bound in fn's own scope (Root for module
+// level) to where it gets its values, in source order. The map is
+// shared: it must not be changed.
+func (m *Model) Sources(fn NodeID) map[string][]Source {
+	return m.Memo(flowKey{fn}, func() any { return m.indexSources(fn) }).(map[string][]Source)
+}
+
+// Sources returns where key gets its values in the function, in source
+// order.
+func (fl *Flow) Sources(key string) []Source { return fl.sources[key] }
+
+// indexSources indexes every binding in fn's own scope by the key it
+// binds: assignments (nested unpacking included), for loop targets, with
+// targets and walrus names.
+func (m *Model) indexSources(fn NodeID) map[string][]Source {
+	f := m.File
+	out := map[string][]Source{}
+	var bind func(target NodeID, s Source)
+	bind = func(target NodeID, s Source) {
+		switch f.Kind(target) {
+		case KindIdentifier:
+			out[f.Text(target)] = append(out[f.Text(target)], s)
+		case KindAttribute:
+			k := FlowKey(f, target)
+			out[k] = append(out[k], s)
+		case KindSubscript:
+			bind(f.Field(target, FieldValue), s)
+		case KindPatternList, KindTuplePattern, KindListPattern, KindExpressionList, KindTuple, KindList,
+			KindListSplatPattern, KindParenthesizedExpression, KindListSplat:
+			f.Children(target, func(c NodeID) bool {
+				bind(c, s)
+				return true
+			})
+		}
+	}
+	f.Walk(fn, func(id NodeID) {
+		switch f.Kind(id) {
+		case KindAssignment, KindAugmentedAssignment, KindForStatement, KindAsPattern, KindNamedExpression:
+		default:
+			return
+		}
+		if m.ScopeNode(id) != fn {
+			return
+		}
+		switch f.Kind(id) {
+		case KindAssignment, KindAugmentedAssignment:
+			if v := f.Field(id, FieldRight); v != NoNode {
+				bind(f.Field(id, FieldLeft), Source{Stmt: id, Value: v})
+			}
+		case KindForStatement:
+			bind(f.Field(id, FieldLeft), Source{Stmt: id, Value: f.Field(id, FieldRight), Loop: true})
+		case KindAsPattern:
+			bind(f.FirstChild(f.Field(id, FieldAlias)), Source{Stmt: id, Value: f.FirstChild(id)})
+		case KindNamedExpression:
+			bind(f.Field(id, FieldName), Source{Stmt: id, Value: f.Field(id, FieldValue)})
+		}
+	})
+	return out
+}
+
+// FlowKey keys an attribute chain: `self.fake_B` by its text, anything
+// else (`outputs.logits`, `args.beta`) by the name it hangs from; "" for
+// a chain that hangs from no name.
+func FlowKey(f *File, attr NodeID) string {
+	root := attr
+	for f.Kind(root) == KindAttribute {
+		root = f.Field(root, FieldObject)
+	}
+	if f.TextIs(root, "self") {
+		return strings.Join(strings.Fields(f.Text(attr)), "")
+	}
+	if f.Kind(root) == KindIdentifier {
+		return f.Text(root)
+	}
+	return ""
+}
+
+// shapeMethods take shapes, devices, dtypes or dimensions as arguments:
+// their arguments add nothing to the receiver's graph.
+var shapeMethods = map[string]bool{
+	"to": true, "cuda": true, "cpu": true, "type": true, "view": true, "reshape": true, "permute": true,
+	"expand": true, "repeat": true, "transpose": true, "squeeze": true, "unsqueeze": true, "flatten": true,
+	"sum": true, "mean": true, "norm": true, "type_as": true, "view_as": true, "expand_as": true, "fill_": true,
+	"float": true, "half": true, "double": true, "long": true, "contiguous": true, "split": true, "chunk": true,
+}
+
+// Keys adds to into the keys through which expr's value may carry
+// autograd history, each with the nodes that mention it. Callees,
+// keyword names, detached subexpressions, fresh tensors and shape
+// arguments are skipped.
+func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
+	f, m := fl.f, fl.m
+	if expr == NoNode {
+		return
+	}
+	add := func(k string, at NodeID) {
+		if k != "" && k != "self" {
+			into[k] = append(into[k], at)
+		}
+	}
+	switch f.Kind(expr) {
+	case KindIdentifier:
+		add(f.Text(expr), expr)
+		return
+	case KindAttribute:
+		if nonGradAttributes[f.Text(f.Field(expr, FieldAttribute))] {
+			return
+		}
+		add(FlowKey(f, expr), expr)
+		return
+	case KindSubscript, KindKeywordArgument:
+		fl.Keys(f.Field(expr, FieldValue), into)
+		return
+	case KindLambda, KindString, KindConcatenatedString, KindComparisonOperator:
+		return
+	case KindCall:
+		method := m.MethodName(expr)
+		if detachingMethods[method] {
+			return
+		}
+		switch q := m.CallName(expr); {
+		case castBuiltins[q], strings.HasPrefix(q, "math."), strings.HasPrefix(q, "numpy."), q == "isinstance":
+			return
+		case strings.HasPrefix(q, "torch.") && freshTensors[strings.TrimPrefix(q, "torch.")]:
+			return // a fresh tensor: its arguments are shapes and fill values
+		}
+		if method != "" {
+			fl.Keys(m.Receiver(expr), into)
+			if shapeMethods[method] {
+				return
+			}
+		}
+		f.Children(f.Field(expr, FieldArguments), func(c NodeID) bool {
+			if f.Kind(c) != KindKeywordArgument {
+				fl.Keys(c, into)
+			}
+			return true
+		})
+		return
+	}
+	f.Children(expr, func(c NodeID) bool {
+		fl.Keys(c, into)
+		return true
+	})
+}
+
+// freshTensors are torch functions that make a new tensor from shapes
+// and fill values.
+var freshTensors = map[string]bool{
+	"randn": true, "rand": true, "randint": true, "zeros": true, "ones": true, "empty": true, "full": true,
+	"arange": true, "linspace": true, "eye": true, "zeros_like": true, "ones_like": true, "empty_like": true,
+	"randn_like": true, "rand_like": true, "full_like": true, "randperm": true, "tensor": true,
+}
+
+// Reach returns the keys the values of roots may carry a graph through,
+// following the function's assignments transitively, each with the
+// nodes that mention it (those in roots first). A for loop over data
+// (IteratesData) adds nothing.
+func (fl *Flow) Reach(roots []NodeID) map[string][]NodeID {
+	out := map[string][]NodeID{}
+	var queue []string
+	visit := func(expr NodeID) {
+		keys := map[string][]NodeID{}
+		fl.Keys(expr, keys)
+		for k, at := range keys {
+			if _, seen := out[k]; !seen {
+				queue = append(queue, k)
+			}
+			out[k] = append(out[k], at...)
+		}
+	}
+	for _, r := range roots {
+		visit(r)
+	}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		for _, s := range fl.sources[k] {
+			if !s.Loop || !fl.IteratesData(s.Value) {
+				visit(s.Value)
+			}
+		}
+	}
+	return out
+}
+
+// IteratesData reports whether a for loop's iterable yields data or
+// counters, not tensors with history: a data loader or a range.
+func (fl *Flow) IteratesData(iter NodeID) bool {
+	f, m := fl.f, fl.m
+	iter = f.Unparen(iter)
+	for f.Kind(iter) == KindCall {
+		switch m.CallName(iter) {
+		case "range":
+			return true
+		case "enumerate", "zip", "tqdm.tqdm", "tqdm", "tqdm.auto.tqdm", "iter", "reversed":
+			args := m.Args(iter)
+			if len(args) == 0 {
+				return false
+			}
+			iter = f.Unparen(args[0])
+			continue
+		}
+		break
+	}
+	name := strings.ToLower(f.Text(iter))
+	return strings.Contains(name, "loader") || strings.Contains(name, "batches") || strings.Contains(name, "dataset") ||
+		m.CallName(iter) == "torch.utils.data.DataLoader"
+}
+
+// MayCarry reports whether key may hold a tensor with autograd history,
+// judged from every place it gets a value: models, losses, literals,
+// detached values, data and hyperparameters do not. at is a use of key.
+func (fl *Flow) MayCarry(key string, at NodeID) bool {
+	if s, judged := fl.carry[key]; judged {
+		return s != carryNo // a key met again while judged may carry
+	}
+	fl.carry[key] = carryBusy
+	if fl.mayCarry(key, at) {
+		fl.carry[key] = carryYes
+		return true
+	}
+	fl.carry[key] = carryNo
+	return false
+}
+
+func (fl *Flow) mayCarry(key string, at NodeID) bool {
+	f, m := fl.f, fl.m
+	if c := m.ClassifyCallee(at); c == CallableModel || c == CallableLoss {
+		return false
+	}
+	srcs := fl.sources[key]
+	for _, s := range srcs {
+		if s.Loop {
+			if !fl.IteratesData(s.Value) {
+				return true
+			}
+			continue
+		}
+		if !fl.Leaf(s.Value) {
+			return true
+		}
+	}
+	if f.Kind(at) == KindAttribute {
+		// self.x set in another method, or passed in: unseen.
+		return len(srcs) == 0 || !fl.assignedOnlyHere(at)
+	}
+	if len(srcs) > 0 && m.ScopeNode(srcs[0].Stmt) == fl.fn {
+		return false
+	}
+	b := m.Resolve(at)
+	switch {
+	case b == nil:
+		return !leafBuiltins[f.Text(at)]
+	case b.Kind == BindImport || b.Kind == BindFunction || b.Kind == BindClass:
+		return false
+	case b.Kind == BindParam:
+		return !fl.scalarParam(b.Stmt)
+	case b.Kind == BindAssign && !b.Unpacked:
+		return !fl.Leaf(b.Value)
+	}
+	return true
+}
+
+// leafBuiltins are unbound names that hold no tensor.
+var leafBuiltins = map[string]bool{
+	"True": true, "False": true, "None": true, "print": true, "range": true, "len": true, "float": true, "int": true,
+	"sum": true, "max": true, "min": true, "abs": true, "enumerate": true, "zip": true, "list": true, "dict": true, "tuple": true,
+}
+
+// assignedOnlyHere reports whether a `self.x` key is assigned in no other
+// method of the class than the flow's function.
+func (fl *Flow) assignedOnlyHere(attr NodeID) bool {
+	f, m := fl.f, fl.m
+	class := m.EnclosingClass(attr)
+	if class == NoNode {
+		return false
+	}
+	key := FlowKey(f, attr)
+	only := true
+	f.Walk(class, func(id NodeID) {
+		if !only || f.Kind(id) != KindAssignment && f.Kind(id) != KindAugmentedAssignment {
+			return
+		}
+		left := f.Field(id, FieldLeft)
+		if f.Kind(left) == KindAttribute && FlowKey(f, left) == key && m.ScopeNode(id) != fl.fn {
+			only = false
+		}
+	})
+	return only
+}
+
+// scalarParam reports whether a parameter is a hyperparameter or data:
+// it has a number, string or boolean default, a scalar annotation, or a
+// name that reads so.
+func (fl *Flow) scalarParam(param NodeID) bool {
+	f := fl.f
+	if v := f.Field(param, FieldValue); v != NoNode {
+		switch f.Kind(v) {
+		case KindInteger, KindFloat, KindString, KindTrue, KindFalse:
+			return true
+		}
+	}
+	switch f.Text(f.Field(param, FieldType)) {
+	case "int", "float", "bool", "str":
+		return true
+	}
+	name := param
+	if f.Kind(param) != KindIdentifier {
+		name = f.Field(param, FieldName)
+		if name == NoNode {
+			name = f.FirstChild(param)
+		}
+	}
+	return leafParamName(f.Text(name))
+}
+
+// leafParamWords are words of parameter names that hold data or
+// hyperparameters rather than tensors with history: a batch handed to a
+// step function, a loss weight, a step count.
+var leafParamWords = map[string]bool{
+	"self": true, "cls": true, "batch": true, "data": true, "inputs": true, "input": true, "x": true, "y": true,
+	"images": true, "imgs": true, "sample": true, "samples": true, "targets": true, "target": true, "labels": true,
+	"steps": true, "step": true, "weight": true, "lambda": true, "alpha": true, "beta": true, "gamma": true,
+	"coef": true, "scale": true, "temperature": true, "tau": true, "lr": true, "eps": true, "factor": true,
+	"ratio": true, "accum": true, "device": true, "idx": true, "epoch": true, "iteration": true, "args": true,
+	"config": true, "cfg": true, "opt": true, "hparams": true, "dim": true, "size": true, "num": true, "n": true,
+}
+
+// leafParamName reports whether a parameter name reads as data or a
+// hyperparameter: its last word, or its first (`accum_steps`,
+// `lambda_gp`, `batch_idx`).
+func leafParamName(name string) bool {
+	words := strings.Split(strings.ToLower(strings.Trim(name, "_")), "_")
+	return leafParamWords[words[0]] || leafParamWords[words[len(words)-1]]
+}
+
+// Leaf reports whether a value has no autograd history of its own
+// making: a literal, a detached value, a model, or an expression of such
+// values.
+func (fl *Flow) Leaf(v NodeID) bool {
+	f, m := fl.f, fl.m
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindInteger, KindFloat, KindString, KindConcatenatedString, KindTrue,
+		KindFalse, KindNone, KindDictionary, KindLambda, KindComparisonOperator:
+		return true
+	case KindList, KindTuple:
+		if len(f.ChildList(v)) == 0 {
+			return true
+		}
+	}
+	if m.CarriesGraph(v) {
+		return false
+	}
+	unseen := f.Kind(v) == KindCall && m.CallName(v) == "" && m.Receiver(v) == NoNode && !fl.definedHere(v)
+	if unseen && m.ClassifyCallee(f.Field(v, FieldFunction)) == CallableModel {
+		return false // a model built by a constructor from elsewhere: `Generator()`
+	}
+	keys := map[string][]NodeID{}
+	fl.Keys(v, keys)
+	if unseen && len(keys) > 0 {
+		return false // a function this file cannot see, given tensors
+	}
+	for k, at := range keys {
+		if fl.MayCarry(k, at[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// definedHere reports whether a call calls a function or class defined
+// in this file.
+func (fl *Flow) definedHere(call NodeID) bool {
+	fn := fl.f.Field(call, FieldFunction)
+	if fl.f.Kind(fn) != KindIdentifier {
+		return false
+	}
+	b := fl.m.Resolve(fn)
+	return b != nil && (b.Kind == BindFunction || b.Kind == BindClass)
+}
+
+// AssignedBefore reports whether key is assigned inside body by a
+// statement that ends before the read use, and whether that assignment
+// runs on every pass through body (Unconditional).
+func (fl *Flow) AssignedBefore(key string, use, body NodeID) (ok, always bool) {
+	f := fl.f
+	for _, s := range fl.sources[key] {
+		if !f.Contains(body, s.Stmt) {
+			continue
+		}
+		before := f.N(s.Stmt).End <= f.N(use).Start && f.Kind(s.Stmt) != KindForStatement
+		if s.Loop && f.Contains(f.Field(s.Stmt, FieldBody), use) {
+			before = true
+		}
+		if !before {
+			continue
+		}
+		ok = true
+		if f.Unconditional(s.Stmt, body) {
+			always = true
+		}
+	}
+	return ok, always
+}
+
+// Unconditional reports whether stmt runs whenever body does: no if,
+// loop, try, match or conditional expression lies between them.
+func (f *File) Unconditional(stmt, body NodeID) bool {
+	for p := f.Parent(stmt); p != NoNode && p != body; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case KindIfStatement, KindElifClause, KindElseClause, KindForStatement,
+			KindWhileStatement, KindTryStatement, KindExceptClause, KindMatchStatement,
+			KindConditionalExpression, KindBooleanOperator:
+			return false
+		}
+	}
+	return true
+}
+
+// ReturnsAny reports whether the function returns or yields a value
+// that may carry one of keys.
+func (fl *Flow) ReturnsAny(keys map[string][]NodeID) bool {
+	f, m := fl.f, fl.m
+	found := false
+	f.Walk(fl.fn, func(id NodeID) {
+		if found || (f.Kind(id) != KindReturnStatement && f.Kind(id) != KindYield) || m.ScopeNode(id) != fl.fn {
+			return
+		}
+		ret := map[string][]NodeID{}
+		f.Children(id, func(c NodeID) bool {
+			fl.Keys(c, ret)
+			return true
+		})
+		for k := range ret {
+			if _, ok := keys[k]; ok {
+				found = true
+			}
+		}
+	})
+	return found
+}
