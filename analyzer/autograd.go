@@ -111,7 +111,7 @@ func (m *Model) isModuleClass(class NodeID) bool {
 	if len(bases) == 0 {
 		return false
 	}
-	if m.methodOf(class, "forward") != NoNode {
+	if m.MethodOf(class, "forward") != NoNode {
 		return true
 	}
 	for _, b := range bases {
@@ -196,7 +196,7 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			}
 		}
 		if f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
-			if m.methodOf(m.EnclosingClass(callee), attr) != NoNode {
+			if m.MethodOf(m.EnclosingClass(callee), attr) != NoNode {
 				return CallableOther // a method of this class, not a submodule
 			}
 		}

@@ -203,7 +203,7 @@ func (m *Model) callCarries(call NodeID) bool {
 		o := m.lookup(m.calleeRef(call), WantReturns)
 		return o != nil && o.ReturnsGraph // a function of another file of the project
 	}
-	if def := m.localCallee(call); def != NoNode {
+	if def := m.LocalCallee(call); def != NoNode {
 		if m.ev().returnsGraph[def] || m.returnsGraph(def) {
 			return true
 		}
@@ -285,7 +285,7 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		if m.IsLossCall(v) && !m.IsForwardCall(v) {
 			return index <= 0 && m.carry(v) == carryYes
 		}
-		if def := m.localCallee(v); def != NoNode && index != -1 {
+		if def := m.LocalCallee(v); def != NoNode && index != -1 {
 			return m.returnsGraphAt(def, index)
 		}
 		if o := m.lookup(m.calleeRef(v), WantReturns); o != nil && index != 0 {
@@ -334,8 +334,10 @@ func (m *Model) returnsGraphAt(def NodeID, index int) bool {
 	return yes
 }
 
-// localCallee resolves a call to a function or method defined in this file.
-func (m *Model) localCallee(call NodeID) NodeID {
+// LocalCallee resolves a call to a function or method defined in this
+// file: `name(...)`, `self.name(...)` in a method of its class, and
+// `x.name(...)` where x is an instance of a class of this file.
+func (m *Model) LocalCallee(call NodeID) NodeID {
 	f := m.File
 	fn := f.Field(call, FieldFunction)
 	switch f.Kind(fn) {
@@ -345,7 +347,7 @@ func (m *Model) localCallee(call NodeID) NodeID {
 		}
 	case KindAttribute:
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") {
-			return m.methodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
+			return m.MethodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
 		}
 		_, def := m.instanceMethod(fn)
 		return def
@@ -360,7 +362,7 @@ func (m *Model) selfCallee(call NodeID) NodeID {
 	if !f.TextIs(f.Field(call, FieldFunction), "self") {
 		return NoNode
 	}
-	return m.methodOf(m.EnclosingClass(call), "__call__")
+	return m.MethodOf(m.EnclosingClass(call), "__call__")
 }
 
 // returnsGraph reports whether a local function returns a value that

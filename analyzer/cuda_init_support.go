@@ -326,7 +326,7 @@ func (m *Model) functionInitsCuda(def NodeID, depth int) (CudaInit, bool) {
 // function or method it calls, or the __init__ of a class it instantiates.
 func (m *Model) runsFunctions(call NodeID) []NodeID {
 	f := m.File
-	if def := m.localCallee(call); def != NoNode {
+	if def := m.LocalCallee(call); def != NoNode {
 		return []NodeID{def}
 	}
 	fn := f.Field(call, FieldFunction)
@@ -337,7 +337,7 @@ func (m *Model) runsFunctions(call NodeID) []NodeID {
 	if b == nil || b.Kind != BindClass {
 		return nil
 	}
-	if init := m.methodOf(b.Stmt, "__init__"); init != NoNode {
+	if init := m.MethodOf(b.Stmt, "__init__"); init != NoNode {
 		return []NodeID{init}
 	}
 	return nil

@@ -370,8 +370,8 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 			}
 		}
 		return ok
-	case m.localCallee(call) != NoNode:
-		m.evidence.returnsGraph[m.localCallee(call)] = true
+	case m.LocalCallee(call) != NoNode:
+		m.evidence.returnsGraph[m.LocalCallee(call)] = true
 		return true
 	}
 	if b := m.Resolve(f.Unparen(fn)); b != nil && b.Kind == BindClass {
@@ -404,7 +404,7 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 		return false
 	}
 	fn := f.Unparen(f.Field(call, FieldFunction))
-	if def := m.localCallee(call); def != NoNode {
+	if def := m.LocalCallee(call); def != NoNode {
 		m.evidence.returnsGraph[def] = true
 		return true
 	}

@@ -215,7 +215,7 @@ type helperKey struct{ def NodeID }
 
 // localHelper is Helper for a call of a function of this file.
 func (m *Model) localHelper(call NodeID, depth int) *Object {
-	def := m.localCallee(call)
+	def := m.LocalCallee(call)
 	if def == NoNode || depth > 8 {
 		return nil
 	}
@@ -298,7 +298,7 @@ func (m *Model) calleeRef(call NodeID) string {
 		}
 	case KindAttribute:
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
-			if def := m.methodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute))); def != NoNode {
+			if def := m.MethodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute))); def != NoNode {
 				return m.localRef(def)
 			}
 			return ""
@@ -349,7 +349,7 @@ func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	name := f.Text(f.Field(attr, FieldAttribute))
 	if f.Kind(class) == KindIdentifier {
 		if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
-			def := m.methodOf(cb.Stmt, name)
+			def := m.MethodOf(cb.Stmt, name)
 			if def == NoNode || m.scopeOf[cb.Stmt] != 0 {
 				return "", NoNode
 			}

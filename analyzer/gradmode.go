@@ -347,7 +347,7 @@ func (m *Model) indexCalls() {
 			// value.
 			var def NodeID
 			if obj := f.Field(id, FieldObject); f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
-				def = m.methodOf(m.EnclosingClass(id), f.Text(f.Field(id, FieldAttribute)))
+				def = m.MethodOf(m.EnclosingClass(id), f.Text(f.Field(id, FieldAttribute)))
 			} else {
 				_, def = m.instanceMethod(id)
 			}
@@ -364,8 +364,9 @@ func (m *Model) indexCalls() {
 	}
 }
 
-// methodOf returns the method name defined directly in class.
-func (m *Model) methodOf(class NodeID, name string) NodeID {
+// MethodOf returns the method name defined directly in class (the last
+// definition of that name there), or NoNode.
+func (m *Model) MethodOf(class NodeID, name string) NodeID {
 	if class == NoNode {
 		return NoNode
 	}

@@ -205,7 +205,7 @@ func hookDefinition(m *analyzer.Model, expr, at analyzer.NodeID, depth int) (ana
 		}
 	case analyzer.KindAttribute:
 		if f.TextIs(f.Field(expr, analyzer.FieldObject), "self") {
-			def := storedClassMethod(m, m.EnclosingClass(at), f.Text(f.Field(expr, analyzer.FieldAttribute)))
+			def := m.MethodOf(m.EnclosingClass(at), f.Text(f.Field(expr, analyzer.FieldAttribute)))
 			if def == analyzer.NoNode || hookStaticMethod(m, def) {
 				return def, hookParams(f, def)
 			}
@@ -233,7 +233,7 @@ func hookDefinition(m *analyzer.Model, expr, at analyzer.NodeID, depth int) (ana
 			return def, out
 		}
 		// A factory: `get_activation(name)` returns the hook it defines.
-		factory := storedLocalCallee(m, expr)
+		factory := m.LocalCallee(expr)
 		if factory == analyzer.NoNode {
 			return analyzer.NoNode, nil
 		}

@@ -306,7 +306,7 @@ func (c *imChecker) callIsHarmless(call analyzer.NodeID) bool {
 			return false
 		}
 	}
-	if def := imLocalDef(m, call); def != analyzer.NoNode {
+	if def := m.LocalCallee(call); def != analyzer.NoNode {
 		return c.localIsHarmless(def)
 	}
 	if method != "" && f.TextIs(m.Receiver(call), "self") {
@@ -385,33 +385,6 @@ func rgIsBinding(f *analyzer.File, id analyzer.NodeID) bool {
 		return false
 	}
 	return false
-}
-
-// imLocalDef resolves a call to a function of this file or a method of
-// the enclosing class.
-func imLocalDef(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
-	f := m.File
-	fn := f.Field(call, analyzer.FieldFunction)
-	switch f.Kind(fn) {
-	case analyzer.KindIdentifier:
-		if b := m.Resolve(fn); b != nil && b.Kind == analyzer.BindFunction {
-			return b.Stmt
-		}
-	case analyzer.KindAttribute:
-		class := m.EnclosingClass(call)
-		if class == analyzer.NoNode || !f.TextIs(f.Field(fn, analyzer.FieldObject), "self") {
-			return analyzer.NoNode
-		}
-		name := f.Text(f.Field(fn, analyzer.FieldAttribute))
-		def := analyzer.NoNode
-		f.Walk(class, func(id analyzer.NodeID) {
-			if def == analyzer.NoNode && f.Kind(id) == analyzer.KindFunctionDefinition && m.FunctionName(id) == name && m.EnclosingClass(id) == class {
-				def = id
-			}
-		})
-		return def
-	}
-	return analyzer.NoNode
 }
 
 // localIsHarmless checks a called function of this file the same way,

@@ -403,22 +403,7 @@ func (g *retainGraph) backpropagatesUnseen(call analyzer.NodeID) bool {
 	if strings.Contains(name, "backward") || strings.Contains(name, "closure") {
 		return true
 	}
-	def := analyzer.NoNode
-	switch f.Kind(fn) {
-	case analyzer.KindIdentifier:
-		if b := m.Resolve(fn); b != nil && b.Kind == analyzer.BindFunction {
-			def = b.Stmt
-		}
-	case analyzer.KindAttribute:
-		if class := m.EnclosingClass(call); class != analyzer.NoNode && f.TextIs(f.Field(fn, analyzer.FieldObject), "self") {
-			attr := f.Text(f.Field(fn, analyzer.FieldAttribute))
-			f.Walk(class, func(id analyzer.NodeID) {
-				if def == analyzer.NoNode && f.Kind(id) == analyzer.KindFunctionDefinition && m.FunctionName(id) == attr {
-					def = id
-				}
-			})
-		}
-	}
+	def := m.LocalCallee(call)
 	if def == analyzer.NoNode {
 		return false
 	}

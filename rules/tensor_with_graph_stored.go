@@ -425,7 +425,7 @@ func storedCalledPerStep(m *analyzer.Model) map[analyzer.NodeID]bool {
 			if f.Kind(id) != analyzer.KindCall {
 				return
 			}
-			def := storedLocalCallee(m, id)
+			def := m.LocalCallee(id)
 			if def == analyzer.NoNode || out[def] {
 				return
 			}
@@ -438,40 +438,6 @@ func storedCalledPerStep(m *analyzer.Model) map[analyzer.NodeID]bool {
 		})
 		return out
 	}).(map[analyzer.NodeID]bool)
-}
-
-// storedLocalCallee resolves `name(...)` to a function of this file and
-// `self.name(...)` to a method of the enclosing class.
-func storedLocalCallee(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
-	f := m.File
-	fn := f.Field(call, analyzer.FieldFunction)
-	switch f.Kind(fn) {
-	case analyzer.KindIdentifier:
-		if b := m.Resolve(fn); b != nil && b.Kind == analyzer.BindFunction {
-			return b.Stmt
-		}
-	case analyzer.KindAttribute:
-		if f.TextIs(f.Field(fn, analyzer.FieldObject), "self") {
-			return storedClassMethod(m, m.EnclosingClass(call), f.Text(f.Field(fn, analyzer.FieldAttribute)))
-		}
-	}
-	return analyzer.NoNode
-}
-
-// storedClassMethod returns the method name defined directly in class's body.
-func storedClassMethod(m *analyzer.Model, class analyzer.NodeID, name string) analyzer.NodeID {
-	f := m.File
-	def := analyzer.NoNode
-	f.Children(f.Field(class, analyzer.FieldBody), func(c analyzer.NodeID) bool {
-		if f.Kind(c) == analyzer.KindDecoratedDefinition {
-			c = f.Field(c, analyzer.FieldDefinition)
-		}
-		if f.Kind(c) == analyzer.KindFunctionDefinition && m.FunctionName(c) == name {
-			def = c
-		}
-		return true
-	})
-	return def
 }
 
 // storedReturned reports whether fn returns the container key, or a
