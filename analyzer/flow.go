@@ -477,3 +477,91 @@ func (fl *Flow) ReturnsAny(keys map[string][]NodeID) bool {
 	})
 	return found
 }
+
+// DerivesFrom reports whether expr's value keeps the autograd history of
+// a value that from accepts, bound inside within (a hook's output
+// parameter): it is such a value, or is computed from one by operations
+// that keep the graph. Detaching methods, non-grad attributes,
+// non-differentiable torch functions and grad-disabled code end the
+// trail, and so does a function this file cannot see into.
+func (m *Model) DerivesFrom(expr, within NodeID, from func(*Binding) bool) bool {
+	return m.derivesFrom(expr, within, from, 0)
+}
+
+// passThroughBuiltins return their argument's elements as they are.
+var passThroughBuiltins = map[string]bool{"list": true, "tuple": true, "dict": true, "sorted": true, "reversed": true}
+
+func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth int) bool {
+	f := m.File
+	expr = f.Unparen(expr)
+	if expr == NoNode || depth > 16 {
+		return false
+	}
+	t := func(e NodeID) bool { return m.derivesFrom(e, within, from, depth+1) }
+	switch f.Kind(expr) {
+	case KindIdentifier:
+		b := m.Resolve(expr)
+		if b == nil || !f.Contains(within, b.Stmt) {
+			return false
+		}
+		if from(b) {
+			return true
+		}
+		switch b.Kind {
+		case BindAssign, BindAugAssign, BindLoopTarget, BindWithTarget:
+			return t(b.Value)
+		}
+	case KindAttribute:
+		if nonGradAttributes[f.Text(f.Field(expr, FieldAttribute))] {
+			return false
+		}
+		return t(f.Field(expr, FieldObject))
+	case KindSubscript:
+		return t(f.Field(expr, FieldValue))
+	case KindCall:
+		if detachingMethods[m.MethodName(expr)] || m.GradModeAt(expr) == GradDisabled {
+			return false
+		}
+		q := m.CallName(expr)
+		if name, ok := strings.CutPrefix(q, "torch."); ok {
+			if nonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
+				return false
+			}
+		} else if !passThroughBuiltins[q] {
+			if m.MethodName(expr) == "" || q != "" {
+				return false // a function this file cannot see into
+			}
+			return t(m.Receiver(expr))
+		}
+		for _, a := range m.Args(expr) {
+			if t(a) {
+				return true
+			}
+		}
+	case KindBinaryOperator:
+		return t(f.Field(expr, FieldLeft)) || t(f.Field(expr, FieldRight))
+	case KindUnaryOperator:
+		return t(f.Field(expr, FieldArgument))
+	case KindConditionalExpression:
+		kids := f.ChildList(expr)
+		return len(kids) == 3 && (t(kids[0]) || t(kids[2]))
+	case KindList, KindTuple, KindExpressionList, KindSet:
+		yes := false
+		f.Children(expr, func(c NodeID) bool { yes = t(c); return !yes })
+		return yes
+	case KindDictionary:
+		yes := false
+		f.Children(expr, func(c NodeID) bool {
+			yes = f.Kind(c) == KindPair && t(f.Field(c, FieldValue))
+			return !yes
+		})
+		return yes
+	case KindListComprehension, KindGeneratorExpression, KindDictionaryComprehension:
+		body := f.Field(expr, FieldBody)
+		if f.Kind(body) == KindPair {
+			body = f.Field(body, FieldValue)
+		}
+		return t(body)
+	}
+	return false
+}

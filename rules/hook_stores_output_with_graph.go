@@ -145,13 +145,18 @@ func checkHookStoresOutputWithGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	module := at(0)
+	// The hook's own parameters that hold the module's inputs and, for a
+	// forward hook, its output.
+	output := func(b *analyzer.Binding) bool {
+		return b.Kind == analyzer.BindParam && tracked[f.Text(b.Name)] && m.EnclosingFunction(b.Stmt) == def
+	}
 	body := f.Field(def, analyzer.FieldBody)
 	f.Walk(body, func(id analyzer.NodeID) {
 		if m.EnclosingFunction(id) != def {
 			return
 		}
 		container, value := hookStore(f, m, id)
-		if value == analyzer.NoNode || !hookTainted(m, def, value, tracked, 0) {
+		if value == analyzer.NoNode || !m.DerivesFrom(value, def, output) {
 			return
 		}
 		root := hookContainerRoot(f, m, container)
@@ -355,104 +360,6 @@ func hookOutsideContainer(m *analyzer.Model, def, root analyzer.NodeID, module s
 // hookDetaching are the methods and attributes after which a value no
 // longer carries history, and the torch functions whose results carry
 // none.
-var (
-	hookDetachingMethods = map[string]bool{
-		"detach": true, "item": true, "tolist": true, "numpy": true, "size": true, "dim": true,
-		"numel": true, "argmax": true, "argmin": true, "long": true, "int": true, "bool": true,
-		"eq": true, "ne": true, "lt": true, "gt": true, "le": true, "ge": true, "isnan": true,
-		"isinf": true, "isfinite": true, "nonzero": true, "count_nonzero": true, "stride": true,
-		"data_ptr": true, "get_device": true, "element_size": true, "nelement": true,
-	}
-	hookNonGradAttributes = map[string]bool{
-		"shape": true, "dtype": true, "device": true, "data": true, "grad": true, "requires_grad": true,
-		"is_cuda": true, "ndim": true, "is_leaf": true, "grad_fn": true, "layout": true,
-	}
-	hookNonDifferentiable = map[string]bool{
-		"argmax": true, "argmin": true, "eq": true, "ne": true, "lt": true, "gt": true, "le": true, "ge": true,
-		"isnan": true, "isinf": true, "isfinite": true, "numel": true, "is_tensor": true, "zeros_like": true,
-		"ones_like": true, "empty_like": true, "full_like": true, "rand_like": true, "randn_like": true,
-		"nonzero": true, "count_nonzero": true, "save": true,
-	}
-	hookPassThroughBuiltins = map[string]bool{"list": true, "tuple": true, "dict": true, "sorted": true, "reversed": true}
-)
-
-// hookTainted reports whether expr, evaluated in hook def, carries the
-// history of one of the tracked parameters: it is one of them, or
-// computed from one by tensor operations that keep the graph.
-func hookTainted(m *analyzer.Model, def, expr analyzer.NodeID, tracked map[string]bool, depth int) bool {
-	f := m.File
-	expr = f.Unparen(expr)
-	if expr == analyzer.NoNode || depth > 16 {
-		return false
-	}
-	t := func(e analyzer.NodeID) bool { return hookTainted(m, def, e, tracked, depth+1) }
-	switch f.Kind(expr) {
-	case analyzer.KindIdentifier:
-		b := m.Resolve(expr)
-		if b == nil || !f.Contains(def, b.Stmt) {
-			return false
-		}
-		switch b.Kind {
-		case analyzer.BindParam:
-			return tracked[f.Text(expr)] && m.EnclosingFunction(b.Stmt) == def
-		case analyzer.BindAssign, analyzer.BindAugAssign, analyzer.BindLoopTarget, analyzer.BindWithTarget:
-			return t(b.Value)
-		}
-	case analyzer.KindAttribute:
-		if hookNonGradAttributes[f.Text(f.Field(expr, analyzer.FieldAttribute))] {
-			return false
-		}
-		return t(f.Field(expr, analyzer.FieldObject))
-	case analyzer.KindSubscript:
-		return t(f.Field(expr, analyzer.FieldValue))
-	case analyzer.KindCall:
-		if hookDetachingMethods[m.MethodName(expr)] || m.GradModeAt(expr) == analyzer.GradDisabled {
-			return false
-		}
-		q := m.CallName(expr)
-		if name, ok := strings.CutPrefix(q, "torch."); ok {
-			if hookNonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
-				return false
-			}
-		} else if !hookPassThroughBuiltins[q] {
-			if m.MethodName(expr) == "" || q != "" {
-				return false // a function this file cannot see into
-			}
-			return t(m.Receiver(expr))
-		}
-		for _, a := range m.Args(expr) {
-			if t(a) {
-				return true
-			}
-		}
-	case analyzer.KindBinaryOperator:
-		return t(f.Field(expr, analyzer.FieldLeft)) || t(f.Field(expr, analyzer.FieldRight))
-	case analyzer.KindUnaryOperator:
-		return t(f.Field(expr, analyzer.FieldArgument))
-	case analyzer.KindConditionalExpression:
-		kids := f.ChildList(expr)
-		return len(kids) == 3 && (t(kids[0]) || t(kids[2]))
-	case analyzer.KindList, analyzer.KindTuple, analyzer.KindExpressionList, analyzer.KindSet:
-		yes := false
-		f.Children(expr, func(c analyzer.NodeID) bool { yes = t(c); return !yes })
-		return yes
-	case analyzer.KindDictionary:
-		yes := false
-		f.Children(expr, func(c analyzer.NodeID) bool {
-			yes = f.Kind(c) == analyzer.KindPair && t(f.Field(c, analyzer.FieldValue))
-			return !yes
-		})
-		return yes
-	case analyzer.KindListComprehension, analyzer.KindGeneratorExpression, analyzer.KindDictionaryComprehension:
-		body := f.Field(expr, analyzer.FieldBody)
-		if f.Kind(body) == analyzer.KindPair {
-			body = f.Field(body, analyzer.FieldValue)
-		}
-		return t(body)
-	}
-	return false
-}
-
 type hookReportedKey struct{}
 
 // hookMentions reports whether value mentions the output parameter (as
