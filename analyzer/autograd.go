@@ -285,30 +285,56 @@ func (m *Model) selfAttrValue(attr NodeID) NodeID {
 	if class == NoNode {
 		return NoNode
 	}
-	if v, ok := m.selfAttrs(class)[m.File.Text(attr)]; ok {
+	if v, ok := m.selfAttrs(class).last[m.File.Text(attr)]; ok {
 		return v
+	}
+	return NoNode
+}
+
+// selfAttrOnce finds the value assigned to `self.attr` in the class whose
+// method contains attr, when that is its only assignment there.
+func (m *Model) selfAttrOnce(attr NodeID) NodeID {
+	class := m.EnclosingClass(attr)
+	if class == NoNode {
+		return NoNode
+	}
+	a := m.selfAttrs(class)
+	if k := m.File.Text(attr); a.count[k] == 1 {
+		return a.last[k]
 	}
 	return NoNode
 }
 
 type selfAttrsKey struct{ class NodeID }
 
-// selfAttrs maps each `self.x` assigned in class to the last value
-// assigned to it, found in one walk of the class.
-func (m *Model) selfAttrs(class NodeID) map[string]NodeID {
+// classAttrs are the `self.x` assigned in a class: the last value
+// assigned to each, and how many assignments, augmented ones included,
+// bind it.
+type classAttrs struct {
+	last  map[string]NodeID
+	count map[string]int
+}
+
+// selfAttrs finds the `self.x` assigned in class in one walk of it.
+func (m *Model) selfAttrs(class NodeID) classAttrs {
 	return m.Memo(selfAttrsKey{class}, func() any {
 		f := m.File
-		out := map[string]NodeID{}
+		out := classAttrs{last: map[string]NodeID{}, count: map[string]int{}}
 		f.Walk(class, func(id NodeID) {
-			if f.Kind(id) != KindAssignment {
+			if k := f.Kind(id); k != KindAssignment && k != KindAugmentedAssignment {
 				return
 			}
-			if left := f.Field(id, FieldLeft); f.Kind(left) == KindAttribute {
-				out[f.Text(left)] = f.Field(id, FieldRight)
+			left := f.Field(id, FieldLeft)
+			if f.Kind(left) != KindAttribute {
+				return
+			}
+			out.count[f.Text(left)]++
+			if f.Kind(id) == KindAssignment {
+				out.last[f.Text(left)] = f.Field(id, FieldRight)
 			}
 		})
 		return out
-	}).(map[string]NodeID)
+	}).(classAttrs)
 }
 
 // instanceOf classifies the value of an expression that builds an object:

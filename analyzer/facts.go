@@ -322,28 +322,8 @@ func (m *Model) calleeRef(call NodeID) string {
 // may define. It returns "" when the class or the method is not known.
 func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	f := m.File
-	recv := f.Unparen(f.Field(attr, FieldObject))
-	if f.Kind(recv) != KindIdentifier {
-		return "", NoNode
-	}
-	b := m.Resolve(recv)
-	if b == nil || b.Unpacked {
-		return "", NoNode
-	}
-	if c, ok := m.bindIndex[bindKey{b.Scope, f.Text(recv)}]; !ok || c.first != c.last {
-		return "", NoNode // bound more than once: which class is not known
-	}
-	var class NodeID
-	switch b.Kind {
-	case BindAssign:
-		v := f.Unparen(b.Value)
-		if f.Kind(v) != KindCall {
-			return "", NoNode
-		}
-		class = f.Unparen(f.Field(v, FieldFunction))
-	case BindParam:
-		class = paramType(f, b.Stmt)
-	default:
+	class := m.receiverClass(f.Unparen(f.Field(attr, FieldObject)))
+	if class == NoNode {
 		return "", NoNode
 	}
 	name := f.Text(f.Field(attr, FieldAttribute))
@@ -364,6 +344,45 @@ func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 		return "", NoNode
 	}
 	return q + "." + name, NoNode
+}
+
+// receiverClass returns the class expression an instance receiver was
+// made by: `Net` for a name bound once to `Net(...)` or a parameter
+// annotated `Net`, and for `self.net` assigned once in its class, to
+// `Net(...)`. NoNode when it is not known.
+func (m *Model) receiverClass(recv NodeID) NodeID {
+	f := m.File
+	switch f.Kind(recv) {
+	case KindIdentifier:
+		b := m.Resolve(recv)
+		if b == nil || b.Unpacked {
+			return NoNode
+		}
+		if c, ok := m.bindIndex[bindKey{b.Scope, f.Text(recv)}]; !ok || c.first != c.last {
+			return NoNode // bound more than once: which class is not known
+		}
+		switch b.Kind {
+		case BindAssign:
+			return constructed(f, b.Value)
+		case BindParam:
+			return paramType(f, b.Stmt)
+		}
+	case KindAttribute:
+		if f.TextIs(f.Field(recv, FieldObject), "self") {
+			return constructed(f, m.selfAttrOnce(recv))
+		}
+	}
+	return NoNode
+}
+
+// constructed returns the callee of a call value (`Net` of `Net(4)`), or
+// NoNode for another value.
+func constructed(f *File, v NodeID) NodeID {
+	v = f.Unparen(v)
+	if f.Kind(v) != KindCall {
+		return NoNode
+	}
+	return f.Unparen(f.Field(v, FieldFunction))
 }
 
 // isLibraryName reports whether a qualified name is one of the libraries

@@ -85,11 +85,14 @@ forward pass in its caller's grad mode is reported at that call, with the
 helper's forward pass as a related location. A method is followed when
 it is called through a name bound once to an instance of a class of the
 project (` + "`net = GPT(); net.generate(x)`" + `) or annotated with one
-(` + "`net: GPT`" + `): ` + "`generate`" + ` is then judged by those callers, and reported
-at a call that runs it with grad enabled. A method called through an
-attribute (` + "`self.generator.generate()`" + `) is not followed, and a call made
-from a method is not reported as a helper's: the callers of methods are
-often a framework's loop under ` + "`no_grad`" + `, which the project does not show. A model is recognised by what
+(` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned once in its
+class (` + "`self.model = GPT()`" + ` then ` + "`self.model.generate(x)`" + `): ` + "`generate`" + ` is
+then judged by those callers, and reported at a call that runs it with
+grad enabled. An attribute assigned more than once, or to anything but a
+constructor call, is not followed. In a method, a helper's forward pass
+is reported only after the method itself calls ` + "`.eval()`" + `, not for its
+name alone: the callers of methods are often a script or a framework's
+loop under ` + "`no_grad`" + `, which the project does not show. A model is recognised by what
 the code does with it (` + "`.eval()`" + `, ` + "`.parameters()`" + `, being wrapped in DDP,
 a class that derives from ` + "`nn.Module`" + ` in any file of the project) before
 its name. Code that needs gradients during evaluation (saliency maps,
@@ -118,7 +121,7 @@ var trainWords = map[string]bool{"train": true, "training": true, "fit": true, "
 
 func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
-	helper := helperForward(m, call, m.ScopeNode(call))
+	helper := helperForward(m, call)
 	if !m.IsForwardCall(call) && helper == nil || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
@@ -151,16 +154,11 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 }
 
-// helperForward returns the project function a call in fn runs when
+// helperForward returns the project function a call runs when
 // that function runs a forward pass in its caller's grad mode, itself or
 // through what it calls; nil otherwise. A helper named as evaluation is
-// reported in its own body instead. In a method, nil: a method is called
-// through objects, whose callers (often a framework's loop, under
-// no_grad) the project's graph does not see.
-func helperForward(m *analyzer.Model, call, fn analyzer.NodeID) *analyzer.Object {
-	if fn != analyzer.Root && m.EnclosingClass(fn) != analyzer.NoNode {
-		return nil
-	}
+// reported in its own body instead.
+func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 	o := m.Helper(call)
 	if o == nil {
 		return nil
@@ -228,6 +226,10 @@ func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
 		return analyzer.NoNode
 	}
 	named := fn != analyzer.Root && isEvalName(m.FunctionName(fn))
+	// A method's callers are often out of the project's sight (a script
+	// or a framework's loop, under no_grad): there, a helper's forward
+	// pass is reported only after the method itself calls `.eval()`.
+	method := fn != analyzer.Root && m.EnclosingClass(fn) != analyzer.NoNode
 	if named && usesGradients(m, fn, f.N(fn).Start) {
 		return analyzer.NoNode
 	}
@@ -251,7 +253,8 @@ func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
 			}
 			return
 		}
-		if (named || evalOn) && (m.IsForwardCall(id) || helperForward(m, id, fn) != nil) && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
+		forward := m.IsForwardCall(id) || (evalOn || !method) && helperForward(m, id) != nil
+		if (named || evalOn) && forward && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
 			first = id
 		}
 	})

@@ -47,7 +47,7 @@ class Decoder:
     """Called through objects by an inference script under no_grad."""
 
     def generate(self, models, sample):
-        return self.emissions(models, sample)  # ok: a method's callers are not seen
+        return self.emissions(models, sample)  # ok: a method named as evaluation, whose callers are not seen, that calls no .eval()
 
     def emissions(self, models, sample):
         model = models[0]
