@@ -75,6 +75,11 @@ type FuncSummary struct {
 	// callers' grad mode (`m(x)` in `def run(m, x)`), each with the first
 	// such call: a forward pass when the caller passes a model.
 	ParamCalls []ParamCall `json:"param_calls,omitempty"`
+	// Keeps are the positional parameters a method adds into an
+	// attribute of self, which outlives the call (`self.sum += val * n`,
+	// `self.values.append(val)`), each with the first attribute it goes
+	// into.
+	Keeps []ParamCall `json:"keeps,omitempty"`
 	// needsGrad: the function back-propagates or asks for gradients.
 	needsGrad bool
 }
@@ -133,6 +138,8 @@ type Object struct {
 	// EmptyCache: a torch.cuda.empty_cache() it calls on every run,
 	// itself or through the functions it calls.
 	EmptyCache *Site
+	// Keeps: the parameters a method adds into an attribute of self.
+	Keeps []ParamCall
 }
 
 // ObjectKind says what a ref names.
@@ -169,6 +176,7 @@ const (
 	WantReturns                  // ReturnsGraph
 	WantGrad                     // Grad and GradKnown
 	WantHelper                   // Forward and EmptyCache
+	WantKeeps                    // Keeps
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -212,6 +220,38 @@ func (m *Model) Helper(call NodeID) *Object {
 }
 
 type helperKey struct{ def NodeID }
+
+// Keeper returns what the project knows of the method a call calls when
+// that method adds some of its parameters into an attribute of its
+// object (Keeps): a running total or list that outlives the call. Nil
+// otherwise.
+func (m *Model) Keeper(call NodeID) *Object {
+	ref := m.calleeRef(call)
+	if strings.HasPrefix(ref, "#") {
+		def := m.LocalCallee(call)
+		if def == NoNode {
+			return nil
+		}
+		fs := m.summarizeFunc(def, ref[1:])
+		if len(fs.Keeps) == 0 {
+			return nil
+		}
+		f := m.File
+		base := filepath.Base(f.Path)
+		o := &Object{Kind: ObjectFunction, Site: Site{Path: base, Abs: f.Path, Line: fs.Line, Text: ref[1:]}}
+		for _, k := range fs.Keeps {
+			c := *k.Site
+			c.Path, c.Abs = base, f.Path
+			o.Keeps = append(o.Keeps, ParamCall{Index: k.Index, Site: &c})
+		}
+		return o
+	}
+	o := m.lookup(ref, WantKeeps)
+	if o == nil || o.Kind != ObjectFunction {
+		return nil
+	}
+	return o
+}
 
 // localHelper is Helper for a call of a function of this file.
 func (m *Model) localHelper(call NodeID, depth int) *Object {
@@ -568,6 +608,10 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 					}
 				}
 			}
+		case KindAugmentedAssignment:
+			if m.ScopeNode(id) == def && f.TextIs(f.Field(id, FieldOperator), "+=") {
+				fs.Keeps = m.keeps(def, f.Field(id, FieldLeft), f.Field(id, FieldRight), fs.Keeps)
+			}
 		case KindCall:
 			if m.ScopeNode(id) != def {
 				return
@@ -586,6 +630,9 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 					fs.ParamCalls = append(fs.ParamCalls, ParamCall{Index: i, Site: m.site(id)})
 				}
 			}
+			if m.MethodName(id) == "append" && len(m.Args(id)) == 1 {
+				fs.Keeps = m.keeps(def, m.Receiver(id), m.Args(id)[0], fs.Keeps)
+			}
 			if fs.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode {
 				// In a loop of its own, the helper is reported there.
 				fs.EmptyCache = m.site(id)
@@ -598,6 +645,41 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 		fs.Forward, fs.ParamCalls, fs.needsGrad = nil, nil, true
 	}
 	return fs
+}
+
+// keeps adds to kept the parameters of method def that value adds into
+// target, each with target's site, when target is an attribute of self: the
+// parameter itself or arithmetic on it, still the parameter's value
+// where it is read, not detached on the way.
+func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
+	f := m.File
+	if f.Kind(target) != KindAttribute || m.EnclosingClass(def) == NoNode {
+		return kept
+	}
+	root := target
+	for f.Kind(root) == KindAttribute || f.Kind(root) == KindSubscript {
+		if f.Kind(root) == KindAttribute {
+			root = f.Field(root, FieldObject)
+		} else {
+			root = f.Field(root, FieldValue)
+		}
+	}
+	if !f.TextIs(root, "self") {
+		return kept
+	}
+	keys := map[string][]NodeID{}
+	m.Flow(def).Keys(value, keys)
+	for _, uses := range keys {
+		for _, u := range uses {
+			if f.Kind(u) != KindIdentifier {
+				continue
+			}
+			if i := m.paramIndex(def, u); i >= 0 && !hasParamCall(kept, i) {
+				kept = append(kept, ParamCall{Index: i, Site: m.site(target)})
+			}
+		}
+	}
+	return kept
 }
 
 func hasParamCall(pcs []ParamCall, i int) bool {

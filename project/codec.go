@@ -251,6 +251,11 @@ func encodeSummary(s *analyzer.Summary) []byte {
 			e.int(int64(pc.Index))
 			e.site(pc.Site)
 		}
+		e.count(len(f.Keeps), f.Keeps == nil)
+		for _, k := range f.Keeps {
+			e.int(int64(k.Index))
+			e.site(k.Site)
+		}
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -313,6 +318,13 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 				for j := range f.ParamCalls {
 					f.ParamCalls[j].Index = int(d.int())
 					f.ParamCalls[j].Site = d.site()
+				}
+			}
+			if n, isNil := d.count(); !isNil {
+				f.Keeps = make([]analyzer.ParamCall, n)
+				for j := range f.Keeps {
+					f.Keeps[j].Index = int(d.int())
+					f.Keeps[j].Site = d.site()
 				}
 			}
 		}

@@ -396,6 +396,9 @@ func (g *Graph) Solve() {
 			for _, pc := range fn.ParamCalls {
 				o.fact.ParamCalls = append(o.fact.ParamCalls, analyzer.ParamCall{Index: pc.Index, Site: g.site(fl, pc.Site)})
 			}
+			for _, k := range fn.Keeps {
+				o.fact.Keeps = append(o.fact.Keeps, analyzer.ParamCall{Index: k.Index, Site: g.site(fl, k.Site)})
+			}
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
@@ -702,6 +705,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || o.fact.EmptyCache != nil || len(o.fact.ParamCalls) > 0) {
 		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, o.fact.EmptyCache, o.fact.ParamCalls, true
 	}
+	if want&analyzer.WantKeeps != 0 && len(o.fact.Keeps) > 0 {
+		fact.Keeps, some = o.fact.Keeps, true
+	}
 	if !some {
 		return nil
 	}
@@ -786,6 +792,9 @@ func answerKey(a any) string {
 		}
 		for _, pc := range v.ParamCalls {
 			s += fmt.Sprintf(" P%d:%s:%d:%s", pc.Index, pc.Site.Path, pc.Site.Line, pc.Site.Text)
+		}
+		for _, k := range v.Keeps {
+			s += fmt.Sprintf(" K%d:%s:%d:%s", k.Index, k.Site.Path, k.Site.Line, k.Site.Text)
 		}
 		return s
 	}

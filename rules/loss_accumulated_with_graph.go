@@ -16,12 +16,16 @@ var LossAccumulatedWithGraph = &analyzer.Rule{
 	Precision: "high",
 	Tags:      []string{"memory", "autograd", "performance"},
 	Fixable:   true,
-	Kinds:     []analyzer.Kind{analyzer.KindAugmentedAssignment, analyzer.KindAssignment},
+	Kinds:     []analyzer.Kind{analyzer.KindAugmentedAssignment, analyzer.KindAssignment, analyzer.KindCall},
 	Check:     checkLossAccumulated,
 	Doc: `## What it does
 Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being added into a running total that outlives
 the loop iteration, such as ` + "`total_loss += loss`" + `, while grad is enabled.
+It also checks a call, in a loop, of a method of the project that adds one
+of its parameters into an attribute of its object, as metric meters do
+(` + "`self.sum += val * n`" + `, ` + "`self.values.append(val)`" + `), when the argument
+carries autograd history: ` + "`losses.update(loss, n)`" + `.
 
 ## Why is this bad?
 The sum is itself part of the autograd graph: it keeps a reference to
@@ -98,6 +102,13 @@ function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A sum 
 is back-propagated on purpose (a multi-task loss built in a loop and then
 ` + "`backward()`" + `-ed, or returned to the caller) is not reported.
 
+A method keeps an argument when it adds the parameter itself, or
+arithmetic on it, into an attribute of ` + "`self`" + `; a parameter converted
+first (` + "`val = float(val)`" + `) is not kept. The method is found as TL201
+finds one: through a name bound once to an instance of a project class, or
+an attribute of ` + "`self`" + ` assigned once to one; an object made afresh in
+each iteration is not reported.
+
 ` + "`.item()`" + ` synchronises with the GPU; if that matters, accumulate
 ` + "`loss.detach()`" + ` into a tensor instead and call ` + "`.item()`" + ` once at the end.
 
@@ -109,6 +120,10 @@ is back-propagated on purpose (a multi-task loss built in a loop and then
 
 func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	f, m := p.File, p.Model
+	if f.Kind(n) == analyzer.KindCall {
+		checkKept(p, n)
+		return
+	}
 	target, value := accumulation(f, n)
 	if value == analyzer.NoNode {
 		return
@@ -156,6 +171,55 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		"every step's graph stays alive until `%s` is freed, with the activations of any forward pass that no backward() "+
 		"ran through still on the GPU; accumulate `%s` instead",
 		stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value))
+}
+
+// checkKept reports a call, in a loop, of a method that adds an argument
+// carrying autograd history into an attribute of its object (a meter's
+// `update(loss, n)` doing `self.sum += val * n`): the object outlives the
+// iteration, and so does every step's graph.
+func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
+	f, m := p.File, p.Model
+	loop := m.EnclosingLoop(call)
+	if loop == analyzer.NoNode || m.GradModeAt(call) == analyzer.GradDisabled {
+		return
+	}
+	recv := f.Unparen(m.Receiver(call))
+	if f.Kind(recv) != analyzer.KindIdentifier && f.Kind(recv) != analyzer.KindAttribute {
+		return
+	}
+	if b := m.Resolve(recv); b != nil && f.Contains(f.Field(loop, analyzer.FieldBody), b.Stmt) {
+		return // an object made afresh in each iteration
+	}
+	o := m.Keeper(call)
+	if o == nil {
+		return
+	}
+	args := m.Args(call)
+	for _, k := range o.Keeps {
+		if k.Index >= len(args) {
+			continue
+		}
+		arg := args[k.Index]
+		if f.Kind(arg) == analyzer.KindKeywordArgument || !m.CarriesGraph(arg) {
+			continue
+		}
+		fn := m.ScopeNode(call)
+		stmt := analyzer.Snippet(f.Text(call), 60)
+		cost := "every step's autograd graph stays alive with it, with the activations of any forward pass that no " +
+			"backward() ran through still on the GPU"
+		if valueBackpropagated(m, arg, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
+			cost = "every step's autograd graph stays alive with it after its backward(): no GPU activations, but a " +
+				"growing chain of autograd nodes in host memory"
+		}
+		p.ReportRelated(call, fmt.Sprintf("`%s` passes a tensor with autograd history to `%s`, which adds it into `%s` (%s) "+
+			"of an object that outlives the iteration: %s; pass `%s` instead",
+			stmt, o.Site.Text, k.Site.Text, k.Site.Where(), cost, detachHint(m, arg)),
+			analyzer.RelatedSite(k.Site, "where `"+o.Site.Text+"` keeps it"))
+		fix := detachFix(m, arg)
+		fix.Message = strings.Replace(fix.Message, "Accumulate", "Pass", 1)
+		p.Fix(fix)
+		return
+	}
 }
 
 // accumulation returns the target and the added value of `t += v`,
