@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -669,14 +670,18 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	}
 	keys := map[string][]NodeID{}
 	m.Flow(def).Keys(value, keys)
+	var names []NodeID
 	for _, uses := range keys {
 		for _, u := range uses {
-			if f.Kind(u) != KindIdentifier {
-				continue
+			if f.Kind(u) == KindIdentifier {
+				names = append(names, u)
 			}
-			if i := m.paramIndex(def, u); i >= 0 && !hasParamCall(kept, i) {
-				kept = append(kept, ParamCall{Index: i, Site: m.site(target)})
-			}
+		}
+	}
+	slices.Sort(names) // source order, for a summary that does not vary
+	for _, u := range names {
+		if i := m.paramIndex(def, u); i >= 0 && !hasParamCall(kept, i) {
+			kept = append(kept, ParamCall{Index: i, Site: m.site(target)})
 		}
 	}
 	return kept
