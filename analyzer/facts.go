@@ -233,25 +233,46 @@ func (m *Model) Keeper(call NodeID) *Object {
 		if def == NoNode {
 			return nil
 		}
-		fs := m.summarizeFunc(def, ref[1:])
-		if len(fs.Keeps) == 0 {
-			return nil
-		}
-		f := m.File
-		base := filepath.Base(f.Path)
-		o := &Object{Kind: ObjectFunction, Site: Site{Path: base, Abs: f.Path, Line: fs.Line, Text: ref[1:]}}
-		for _, k := range fs.Keeps {
-			c := *k.Site
-			c.Path, c.Abs = base, f.Path
-			o.Keeps = append(o.Keeps, ParamCall{Index: k.Index, Site: &c})
-		}
-		return o
+		return m.Memo(keeperKey{def}, func() any {
+			fs := m.summarizeFunc(def, ref[1:])
+			if len(fs.Keeps) == 0 {
+				return (*Object)(nil)
+			}
+			o := &Object{Kind: ObjectFunction, Keeps: fs.Keeps}
+			m.ownSites(o, def)
+			return o
+		}).(*Object)
 	}
 	o := m.lookup(ref, WantKeeps)
 	if o == nil || o.Kind != ObjectFunction {
 		return nil
 	}
 	return o
+}
+
+type keeperKey struct{ def NodeID }
+
+// ownSites names an object of this file's function def, and the sites in
+// it that no other file gave, by the file's base name in messages, with
+// the file itself as their related location.
+func (m *Model) ownSites(o *Object, def NodeID) {
+	f := m.File
+	base := filepath.Base(f.Path)
+	o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: m.localRef(def)[1:]}
+	sites := []**Site{&o.Forward, &o.EmptyCache}
+	for i := range o.ParamCalls {
+		sites = append(sites, &o.ParamCalls[i].Site)
+	}
+	for i := range o.Keeps {
+		sites = append(sites, &o.Keeps[i].Site)
+	}
+	for _, s := range sites {
+		if *s != nil && (*s).Path == "" {
+			c := **s
+			c.Path, c.Abs = base, f.Path
+			*s = &c
+		}
+	}
 }
 
 // localHelper is Helper for a call of a function of this file.
@@ -292,22 +313,7 @@ func (m *Model) localHelper(call NodeID, depth int) *Object {
 		if o.Forward == nil && o.EmptyCache == nil && len(o.ParamCalls) == 0 {
 			return (*Object)(nil)
 		}
-		// A helper of this file is named by the file's base name in
-		// messages; its related location is the file itself.
-		name := m.localRef(def)[1:]
-		base := filepath.Base(f.Path)
-		o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: name}
-		sites := []**Site{&o.Forward, &o.EmptyCache}
-		for i := range o.ParamCalls {
-			sites = append(sites, &o.ParamCalls[i].Site)
-		}
-		for _, s := range sites {
-			if *s != nil && (*s).Path == "" {
-				c := **s
-				c.Path, c.Abs = base, f.Path
-				*s = &c
-			}
-		}
+		m.ownSites(o, def)
 		return o
 	}).(*Object)
 }

@@ -246,16 +246,8 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.strings(f.Returns)
 		e.site(f.Forward)
 		e.site(f.EmptyCache)
-		e.count(len(f.ParamCalls), f.ParamCalls == nil)
-		for _, pc := range f.ParamCalls {
-			e.int(int64(pc.Index))
-			e.site(pc.Site)
-		}
-		e.count(len(f.Keeps), f.Keeps == nil)
-		for _, k := range f.Keeps {
-			e.int(int64(k.Index))
-			e.site(k.Site)
-		}
+		e.paramCalls(f.ParamCalls)
+		e.paramCalls(f.Keeps)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -280,6 +272,16 @@ func (e *encoder) site(s *analyzer.Site) {
 	e.int(int64(s.Line))
 	e.int(int64(s.Column))
 	e.str(s.Text)
+}
+
+// paramCalls writes a list of parameters by position, each with its
+// site (a function's ParamCalls or Keeps).
+func (e *encoder) paramCalls(pcs []analyzer.ParamCall) {
+	e.count(len(pcs), pcs == nil)
+	for _, pc := range pcs {
+		e.int(int64(pc.Index))
+		e.site(pc.Site)
+	}
 }
 
 func decodeSummary(b []byte) (*analyzer.Summary, error) {
@@ -313,20 +315,8 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.Returns = d.strings()
 			f.Forward = d.site()
 			f.EmptyCache = d.site()
-			if n, isNil := d.count(); !isNil {
-				f.ParamCalls = make([]analyzer.ParamCall, n)
-				for j := range f.ParamCalls {
-					f.ParamCalls[j].Index = int(d.int())
-					f.ParamCalls[j].Site = d.site()
-				}
-			}
-			if n, isNil := d.count(); !isNil {
-				f.Keeps = make([]analyzer.ParamCall, n)
-				for j := range f.Keeps {
-					f.Keeps[j].Index = int(d.int())
-					f.Keeps[j].Site = d.site()
-				}
-			}
+			f.ParamCalls = d.paramCalls()
+			f.Keeps = d.paramCalls()
 		}
 	}
 	if n, isNil := d.count(); !isNil {
@@ -367,6 +357,19 @@ func encodeAsked(m map[string]string) []byte {
 	var e encoder
 	e.strMap(m)
 	return e.b
+}
+
+func (d *decoder) paramCalls() []analyzer.ParamCall {
+	n, isNil := d.count()
+	if isNil {
+		return nil
+	}
+	pcs := make([]analyzer.ParamCall, n)
+	for i := range pcs {
+		pcs[i].Index = int(d.int())
+		pcs[i].Site = d.site()
+	}
+	return pcs
 }
 
 func decodeAsked(b []byte) (map[string]string, error) {

@@ -393,12 +393,8 @@ func (g *Graph) Solve() {
 			o.fact.ReturnsGraph = fn.ReturnsGraph
 			o.fact.Forward = g.site(fl, fn.Forward)
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
-			for _, pc := range fn.ParamCalls {
-				o.fact.ParamCalls = append(o.fact.ParamCalls, analyzer.ParamCall{Index: pc.Index, Site: g.site(fl, pc.Site)})
-			}
-			for _, k := range fn.Keeps {
-				o.fact.Keeps = append(o.fact.Keeps, analyzer.ParamCall{Index: k.Index, Site: g.site(fl, k.Site)})
-			}
+			o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
+			o.fact.Keeps = g.paramSites(fl, fn.Keeps)
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
@@ -431,6 +427,15 @@ func (g *Graph) Solve() {
 	g.fixFunctions()
 	g.fixGrad()
 	g.solved = true
+}
+
+// paramSites is pcs with their sites in fl, as site gives them.
+func (g *Graph) paramSites(fl *file, pcs []analyzer.ParamCall) []analyzer.ParamCall {
+	var out []analyzer.ParamCall
+	for _, pc := range pcs {
+		out = append(out, analyzer.ParamCall{Index: pc.Index, Site: g.site(fl, pc.Site)})
+	}
+	return out
 }
 
 func (g *Graph) site(fl *file, s *analyzer.Site) *analyzer.Site {
@@ -791,14 +796,18 @@ func answerKey(a any) string {
 			s += fmt.Sprintf(" E%s:%d", v.EmptyCache.Path, v.EmptyCache.Line)
 		}
 		for _, pc := range v.ParamCalls {
-			s += fmt.Sprintf(" P%d:%s:%d:%s", pc.Index, pc.Site.Path, pc.Site.Line, pc.Site.Text)
+			s += paramKey("P", pc)
 		}
 		for _, k := range v.Keeps {
-			s += fmt.Sprintf(" K%d:%s:%d:%s", k.Index, k.Site.Path, k.Site.Line, k.Site.Text)
+			s += paramKey("K", k)
 		}
 		return s
 	}
 	return fmt.Sprint(a)
+}
+
+func paramKey(kind string, pc analyzer.ParamCall) string {
+	return fmt.Sprintf(" %s%d:%s:%d:%s", kind, pc.Index, pc.Site.Path, pc.Site.Line, pc.Site.Text)
 }
 
 // Stale reports whether any question asked earlier (asked, from a

@@ -164,13 +164,13 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
 			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; "+
-			"accumulate `%s` instead", stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value))
+			"accumulate `%s` instead", stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value, "Accumulate"))
 		return
 	}
 	p.ReportFix(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
 		"every step's graph stays alive until `%s` is freed, with the activations of any forward pass that no backward() "+
 		"ran through still on the GPU; accumulate `%s` instead",
-		stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value))
+		stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value, "Accumulate"))
 }
 
 // checkKept reports a call, in a loop, of a method that adds an argument
@@ -215,9 +215,7 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 			"of an object that outlives the iteration: %s; pass `%s` instead",
 			stmt, o.Site.Text, k.Site.Text, k.Site.Where(), cost, detachHint(m, arg)),
 			analyzer.RelatedSite(k.Site, "where `"+o.Site.Text+"` keeps it"))
-		fix := detachFix(m, arg)
-		fix.Message = strings.Replace(fix.Message, "Accumulate", "Pass", 1)
-		p.Fix(fix)
+		p.Fix(detachFix(m, arg, "Pass"))
 		return
 	}
 }
@@ -415,10 +413,11 @@ func needsParens(f *analyzer.File, e analyzer.NodeID) bool {
 	return false
 }
 
-// detachFix accumulates the value as a Python number (`.item()`) or, for
-// a tensor that may hold more than one element, detached. It is unsafe:
-// the accumulator may be back-propagated later in code not seen here.
-func detachFix(m *analyzer.Model, value analyzer.NodeID) *analyzer.Fix {
+// detachFix makes the value a Python number (`.item()`) or, for a tensor
+// that may hold more than one element, a detached tensor; verb begins its
+// message ("Accumulate", "Pass"). It is unsafe: the accumulator may be
+// back-propagated later in code not seen here.
+func detachFix(m *analyzer.Model, value analyzer.NodeID, verb string) *analyzer.Fix {
 	f := m.File
 	n := f.N(value)
 	method := detachMethod(m, value)
@@ -426,5 +425,5 @@ func detachFix(m *analyzer.Model, value analyzer.NodeID) *analyzer.Fix {
 	if needsParens(f, value) {
 		edits = []analyzer.Edit{analyzer.Insert(n.Start, "("), analyzer.Insert(n.End, ")"+method)}
 	}
-	return &analyzer.Fix{Message: "Accumulate `" + method + "`", Applicability: analyzer.Unsafe, Edits: edits}
+	return &analyzer.Fix{Message: verb + " `" + method + "`", Applicability: analyzer.Unsafe, Edits: edits}
 }
