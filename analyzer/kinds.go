@@ -98,6 +98,10 @@ const (
 	KindEllipsis
 	KindPrintStatement
 	KindExecStatement
+	KindBreakStatement
+	KindContinueStatement
+	KindRaiseStatement
+	KindAssertStatement
 	kindCount
 )
 
@@ -192,6 +196,10 @@ var kindNames = [kindCount]string{
 	KindEllipsis:                "ellipsis",
 	KindPrintStatement:          "print_statement",
 	KindExecStatement:           "exec_statement",
+	KindBreakStatement:          "break_statement",
+	KindContinueStatement:       "continue_statement",
+	KindRaiseStatement:          "raise_statement",
+	KindAssertStatement:         "assert_statement",
 }
 
 func (k Kind) String() string {

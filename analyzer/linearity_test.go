@@ -38,8 +38,8 @@ def train_%[1]d(model, loader, optimizer, criterion):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()
-        total += loss.item()
-    return total
+        total += loss.detach()
+    return float(total)
 
 
 @torch.no_grad()

@@ -7,7 +7,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 COLORS = {"train": "tab:blue", "eval": "tab:red", "metric": "tab:green", "extract": "tab:red", "retain": "tab:purple"}
-MODELS = {"cnn": "small CNN", "transformer": "small transformer", "resnet50": "ResNet-50", "gpt2": "GPT-2 small shape"}
+MODELS = {"cnn": "small CNN", "transformer": "small transformer", "resnet50": "ResNet-50", "gpt2": "GPT-2 small shape",
+          "cnn_host": "small CNN, batches prepared on the host"}
 
 
 def footer(fig, results):
@@ -120,6 +121,21 @@ def load_plot(results, out):
     save(fig, out, "TL403")
 
 
+def host_sync_plot(results, out):
+    figures = results["rules"]["TL501"]["figures"]
+    variants = ["bad_item_every_step", "fixed_detach", "ref_item_every_50"]
+    labels = ["every step .item()", ".detach(), one .item()", ".item() every 50"]
+    models = ["cnn", "transformer", "gpt2", "cnn_host"]
+    fig, axes = plt.subplots(1, 4, figsize=(17, 4))
+    for ax, model in zip(axes, models):
+        per = figures.get(model, {})
+        bars(ax, labels, [per.get(v, {}).get("steps_per_s") for v in variants], "training steps/s", MODELS[model])
+    fig.suptitle("TL501: reading the loss on the host every step vs accumulating it on the GPU", fontsize=11)
+    update = next((u for u in reversed(results.get("updates", [])) if "tl501" in u.get("only", "")), None)
+    footer(fig, dict(results, environment=update["environment"], date=update["date"]) if update else results)
+    save(fig, out, "TL501")
+
+
 def all_plots(results, traces, out):
     memory_rows = [("alloc_mib", "GPU allocated (MiB)", 1, False), ("rss_kib", "host RSS growth since step 1 (MiB)", 1 / 1024, True)]
     traces_plot("TL101", "TL101: total += loss, bad (solid) vs fixed (dashed)", results, traces, out, memory_rows)
@@ -132,3 +148,4 @@ def all_plots(results, traces, out):
     empty_cache_plot(results, out)
     alloc_conf_plot(results, traces, out)
     load_plot(results, out)
+    host_sync_plot(results, out)

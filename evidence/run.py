@@ -37,6 +37,8 @@ MEMORY_PROGRAMS = [
     ("TL104", "tl104_hook.py", ["extract", "train"]),
 ]
 SMALL_MODELS = ["cnn", "transformer"]
+SYNC_MODELS = ["cnn", "transformer", "gpt2", "cnn_host"]
+SYNC_VARIANTS = ["bad_item_every_step", "fixed_detach", "ref_item_every_50"]
 
 
 class Case:
@@ -79,6 +81,10 @@ def cases(args, checkpoint):
                         repeat=args.reps))
     for variant in ("bad_load", "fixed_load"):
         out.append(Case(["TL403"], "tl403_load.py", variant, "", 0, serial=True, path=checkpoint))
+    for model in SYNC_MODELS:
+        for variant in SYNC_VARIANTS:
+            steps = args.gpt_steps if model == "gpt2" else args.sync_steps
+            out.append(Case(["TL501"], "tl501_host_sync.py", variant, model, steps, serial=True, repeat=args.reps))
     return out
 
 
@@ -225,6 +231,18 @@ def summarise(results):
 
     load = {v: fig(f"tl403_load {v}") for v in ("bad_load", "fixed_load")}
     rules["TL403"] = {"program": "evidence/tl403_load.py", "plot": "docs/evidence/TL403.png", "figures": load}
+
+    sync = {}
+    for model in SYNC_MODELS:
+        per = {v: fig(f"tl501_host_sync {v} {model}") for v in SYNC_VARIANTS}
+        per["ratios"] = {
+            "item_throughput_over_detach": ratio(per["bad_item_every_step"].get("steps_per_s"),
+                                                 per["fixed_detach"].get("steps_per_s")),
+            "every_50_throughput_over_detach": ratio(per["ref_item_every_50"].get("steps_per_s"),
+                                                     per["fixed_detach"].get("steps_per_s")),
+        }
+        sync[model] = per
+    rules["TL501"] = {"program": "evidence/tl501_host_sync.py", "plot": "docs/evidence/TL501.png", "figures": sync}
     return rules
 
 
@@ -265,6 +283,10 @@ def main():
     parser.add_argument("--eval-steps", type=int, default=13, help="forward passes per model for TL201/TL202 (3 warmup)")
     parser.add_argument("--epoch-steps", type=int, default=25, help="steps per epoch for TL301")
     parser.add_argument("--alloc-steps", type=int, default=40, help="steps of the TL302 workload")
+    parser.add_argument("--sync-steps", type=int, default=1000, help="measured steps of the small models for TL501")
+    parser.add_argument("--gpt-steps", type=int, default=40, help="measured steps of GPT-2 small for TL501")
+    parser.add_argument("--update", action="store_true",
+                        help="keep the cases of OUT/results.json that this run (--only) does not run")
     parser.add_argument("--jobs", type=int, default=12, help="memory-only runs in parallel")
     parser.add_argument("--deadline", type=float, default=0, help="seconds after which no new run starts (0: none)")
     parser.add_argument("--only", default="", help="run only the cases whose key contains this")
@@ -274,7 +296,8 @@ def main():
     checkpoint = os.path.join(tempfile.mkdtemp(), "checkpoint.pt")
     settings = {"reps": args.reps, "steps": args.steps, "budget_gib": 1, "warmup_steps": 20,
                 "eval_steps": args.eval_steps, "eval_warmup": 3, "epoch_steps": args.epoch_steps,
-                "alloc_steps": args.alloc_steps, "parallel_jobs": args.jobs}
+                "alloc_steps": args.alloc_steps, "sync_steps": args.sync_steps, "gpt_steps": args.gpt_steps,
+                "parallel_jobs": args.jobs}
     env = environment()
     print(json.dumps(env), flush=True)
     todo = [c for c in cases(args, checkpoint) if args.only in c.key]
@@ -297,8 +320,9 @@ def main():
             settings["checkpoint_mib"] = rounded(saved.get("figures", {}).get("file_mib"))
         runs.update(run_cases([c for c in todo if c.serial], args, started, parallel=False))
 
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     results = {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
+        "date": date,
         "environment": env,
         "settings": settings,
         "cases": {},
@@ -306,6 +330,15 @@ def main():
     if memory_env and memory_env != env:
         results["environment_memory_runs"] = memory_env
     traces = {}
+    if args.update:
+        # The cases run now replace their earlier figures; the others, and
+        # the run they came from, are kept as they were.
+        with open(os.path.join(args.out, "results.json")) as f:
+            results = json.load(f)
+        with open(os.path.join(args.out, "traces.json")) as f:
+            traces = json.load(f)
+        results.setdefault("updates", []).append({"date": date, "only": args.only, "environment": env,
+                                                  "settings": settings})
     for case in todo:
         outs = runs.get(case.key, [])
         ok = [r for r in outs if "error" not in r]

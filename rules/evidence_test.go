@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -124,7 +125,6 @@ func TestEvidencePrograms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := analyzer.NewRunner(enabled, SyntaxError, IOError)
 	paths, err := filepath.Glob(filepath.Join(evidenceDir, "*.py"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no programs in %s: %v", evidenceDir, err)
@@ -153,6 +153,14 @@ func TestEvidencePrograms(t *testing.T) {
 					}
 				}
 			}
+			// The default rules, and the preview rules this program measures.
+			own := slices.Clone(enabled)
+			for code := range measures[base] {
+				if r := ByCode(code); r != nil && r.Preview {
+					own = append(own, r)
+				}
+			}
+			runner := analyzer.NewRunner(own, SyntaxError, IOError)
 			reported := map[int]map[string]bool{}
 			for _, d := range analyzer.Unsuppressed(runner.LintSource(path, src)) {
 				if !marked[d.Pos.Line][d.Rule.Code] {

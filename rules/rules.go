@@ -27,6 +27,7 @@ var All = []*analyzer.Rule{
 	DeprecatedCudaAmp,
 	CheckpointWithoutUseReentrant,
 	TorchLoadWithoutMapLocation,
+	HostSyncEveryStep,
 	UnusedNoqa,
 }
 

@@ -1,0 +1,142 @@
+"""Reading GPU tensors on the host every step, against reads the host needs
+or that cost nothing more."""
+import math
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def train(model, loader, optimizer, criterion):
+    total = 0.0
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()  # want: TL501 "accumulate `loss.detach\(\)` on the GPU .* 2 more times a step, at lines 18, 19"
+        print(loss)  # ok: the same wait, reported once at the loop's first read
+        if loss < 0.01:
+            print("converged?")
+    return total / len(loader)
+
+
+def evaluate(model, loader):
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            pred = model(x).argmax(1)
+            correct += (pred == y).sum().item()  # want: TL501 "accumulate `\(pred == y\).sum\(\)` on the GPU"
+    return correct
+
+
+def train_steps(model, batches, optimizer, max_steps):
+    step, history = 0, []
+    while step < max_steps:
+        x, y = next(batches)
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        optimizer.step()
+        history.append(float(loss))  # want: TL501 "keep `loss.detach\(\)` and convert once after the loop"
+        step += 1
+    return history
+
+
+def compute_loss(model, batch):
+    x, y = batch
+    return F.cross_entropy(model(x), y)
+
+
+def train_with_helper(model, loader, opt):
+    running = []
+    for batch in loader:
+        objective = compute_loss(model, batch)
+        opt.zero_grad()
+        objective.backward()
+        opt.step()
+        running.append(objective.detach().cpu())  # want: TL501 "convert once after the loop"
+
+
+def train_fixed(model, loader, optimizer, criterion):
+    total = 0.0
+    for step, (x, y) in enumerate(loader):
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.detach()  # ok: stays on the GPU
+        if step % 100 == 0:
+            print(f"step {step}: {loss.item():.4f}")  # ok: a logging cadence
+        if loss is not None:  # ok: an identity test reads nothing
+            pass
+    print(total.item() / len(loader))  # ok: once, after the loop
+    return total
+
+
+def train_until_nan(model, loader, optimizer, criterion):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if not math.isfinite(loss.item()):  # ok: the host needs it to stop
+            break
+
+
+def train_checked(model, loader, optimizer, criterion, log):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        value = loss.item()  # ok: decides the raise below, so the host waits anyway
+        if math.isnan(value):
+            raise RuntimeError("loss is NaN")
+        log.append(value)  # ok: a Python float by now
+
+
+def train_amp(model, loader, optimizer, criterion, scaler):
+    total = 0.0
+    for x, y in loader:
+        with torch.autocast("cuda"):
+            loss = criterion(model(x), y)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)  # reads its inf check on the host every step
+        scaler.update()
+        total += loss.item()  # ok: the step waits for the GPU already
+    return total
+
+
+def predict(model, loader):
+    preds, total = [], 0.0
+    with torch.no_grad():
+        for x, _ in loader:
+            out = model(x)
+            preds.append(out.argmax(1).cpu())  # ok: outputs kept on the host, by choice
+            total += out.sum().item()  # ok: that copy waits for the GPU already
+    return preds, total
+
+
+def sample(model, prompt, steps):
+    tokens = []
+    x = prompt
+    with torch.no_grad():
+        for _ in range(steps):
+            logits = model(x)
+            tokens.append(logits[:, -1].argmax().item())  # ok: a decoding loop, not a step loop
+    return tokens
+
+
+def data_stats(loader):
+    mean = 0.0
+    for x, _ in loader:
+        mean += x.float().mean().item()  # ok: input data, not a value the model computed
+        mean += np.float32(1.5).item()  # ok: not a tensor
+    return mean
+
+
+def train_plateau(model, loader, optimizer, criterion, scheduler):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        scheduler.step(loss.item())  # ok: the scheduler decides on it every step
+        print(loss.item())  # ok: the step above waits already
