@@ -47,8 +47,10 @@ back-propagated:
   costs the same: only the metric's own saved tensors stay on the GPU, and
   its chain of autograd nodes in host memory.
 
-Either way the fix is the same: accumulate a Python number with
-` + "`.item()`" + ` or a detached tensor with ` + "`.detach()`" + `.
+Either way the fix is the same: accumulate a detached tensor with
+` + "`.detach()`" + ` and read it once after the loop, or a Python number with
+` + "`.item()`" + ` every step, which makes the host wait for the GPU each time
+(TL501 measures what that wait costs).
 
 Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, over 300 steps, median of 5 runs ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL101.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl101_accumulate.py)):
 summing the loss of an evaluation loop with grad enabled grows GPU memory
@@ -73,19 +75,27 @@ for x, y in loader:
 
 ## Use instead
 ` + "```python" + `
-total_loss = 0.0
+total_loss = 0
 for x, y in loader:
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.step()
-    total_loss += loss.item()
+    total_loss += loss.detach()
+total_loss = float(total_loss)
 ` + "```" + `
+` + "`float()`" + ` rather than ` + "`.item()`" + ` after the loop: if the loop ran no step,
+` + "`total_loss`" + ` is still the number it started as.
 
 ## Fix safety
-The fix calls ` + "`.item()`" + ` on an accumulated loss or reduction, and
-` + "`.detach()`" + ` on any other tensor (where ` + "`.item()`" + ` would raise on more than
-one element). It is unsafe: the accumulator may be back-propagated later
-in code the rule cannot see.
+The fix accumulates ` + "`.detach()`" + `: the total stays the tensor it already
+was after the first step, without its graph, so the code after the loop
+runs as it did (` + "`total / n`" + ` still prints, ` + "`total.cpu()`" + ` still works), and
+no step waits for the GPU. Convert it once after the loop where a number
+is wanted. An argument passed to a method that keeps it (a meter's
+` + "`update`" + `) gets ` + "`.item()`" + ` when it is a loss or a reduction, as such a
+method expects a number, and ` + "`.detach()`" + ` otherwise. The fix is unsafe:
+the accumulator may be back-propagated later in code the rule cannot
+see.
 
 ## Known problems
 Whether a value carries autograd history is inferred from what the code
@@ -108,9 +118,6 @@ first (` + "`val = float(val)`" + `) is not kept. The method is found as TL201
 finds one: through a name bound once to an instance of a project class, or
 an attribute of ` + "`self`" + ` assigned once to one; an object made afresh in
 each iteration is not reported.
-
-` + "`.item()`" + ` synchronises with the GPU; if that matters, accumulate
-` + "`loss.detach()`" + ` into a tensor instead and call ` + "`.item()`" + ` once at the end.
 
 ## References
 - [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
@@ -160,17 +167,38 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		}
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
-	hint := detachHint(m, value)
+	advice, fix := accumulateAdvice(m, target, value)
 	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
-			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; "+
-			"accumulate `%s` instead", stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value, "Accumulate"))
+			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; %s",
+			stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
 		return
 	}
 	p.ReportFix(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
 		"every step's graph stays alive until `%s` is freed, with the activations of any forward pass that no backward() "+
-		"ran through still on the GPU; accumulate `%s` instead",
-		stmt, analyzer.Snippet(f.Text(target), 30), hint), detachFix(m, value, "Accumulate"))
+		"ran through still on the GPU; %s",
+		stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
+}
+
+// accumulateAdvice says how to accumulate value into target without its
+// graph, and offers the fix: `.detach()` keeps the sum on the GPU, with
+// no wait for it each step, and leaves the total the tensor it was, so
+// the code after the loop runs as before. A local total of a loss is
+// read once after the loop with `float(total)`, which also holds when
+// the loop ran no step and the total is still the number it started as;
+// `.item()` each step is the alternative where a number is wanted then.
+func accumulateAdvice(m *analyzer.Model, target, value analyzer.NodeID) (string, *analyzer.Fix) {
+	f := m.File
+	val := analyzer.Snippet(f.Text(value), 40)
+	if needsParens(f, value) {
+		val = "(" + val + ")"
+	}
+	fix := detachFix(m, value, "Accumulate", ".detach()")
+	if f.Kind(target) != analyzer.KindIdentifier || !scalarLike(m, value, 0) {
+		return fmt.Sprintf("accumulate `%s.detach()` instead", val), fix
+	}
+	return fmt.Sprintf("accumulate `%s.detach()` instead and read it once after the loop with `float(%s)` "+
+		"(`%s.item()` also works, but waits for the GPU every step)", val, f.Text(target), val), fix
 }
 
 // checkKept reports a call, in a loop, of a method that adds an argument
@@ -215,7 +243,7 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 			"of an object that outlives the iteration: %s; pass `%s` instead",
 			stmt, o.Site.Text, k.Site.Text, k.Site.Where(), cost, detachHint(m, arg)),
 			analyzer.RelatedSite(k.Site, "where `"+o.Site.Text+"` keeps it"))
-		p.Fix(detachFix(m, arg, "Pass"))
+		p.Fix(detachFix(m, arg, "Pass", ""))
 		return
 	}
 }
@@ -414,13 +442,15 @@ func needsParens(f *analyzer.File, e analyzer.NodeID) bool {
 }
 
 // detachFix makes the value a Python number (`.item()`) or, for a tensor
-// that may hold more than one element, a detached tensor; verb begins its
-// message ("Accumulate", "Pass"). It is unsafe: the accumulator may be
+// that may hold more than one element, a detached tensor, unless method
+// names the one to call; verb begins its message ("Accumulate", "Pass"). It is unsafe: the accumulator may be
 // back-propagated later in code not seen here.
-func detachFix(m *analyzer.Model, value analyzer.NodeID, verb string) *analyzer.Fix {
+func detachFix(m *analyzer.Model, value analyzer.NodeID, verb, method string) *analyzer.Fix {
 	f := m.File
 	n := f.N(value)
-	method := detachMethod(m, value)
+	if method == "" {
+		method = detachMethod(m, value)
+	}
 	edits := []analyzer.Edit{analyzer.Insert(n.End, method)}
 	if needsParens(f, value) {
 		edits = []analyzer.Edit{analyzer.Insert(n.Start, "("), analyzer.Insert(n.End, ")"+method)}
