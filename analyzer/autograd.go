@@ -291,9 +291,9 @@ func (m *Model) selfAttrValue(attr NodeID) NodeID {
 	return NoNode
 }
 
-// selfAttrOnce finds the value assigned to `self.attr` in the class whose
+// SelfAttrOnce finds the value assigned to `self.attr` in the class whose
 // method contains attr, when that is its only assignment there.
-func (m *Model) selfAttrOnce(attr NodeID) NodeID {
+func (m *Model) SelfAttrOnce(attr NodeID) NodeID {
 	class := m.EnclosingClass(attr)
 	if class == NoNode {
 		return NoNode

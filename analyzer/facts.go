@@ -81,6 +81,13 @@ type FuncSummary struct {
 	// `self.values.append(val)`), each with the first attribute it goes
 	// into.
 	Keeps []ParamCall `json:"keeps,omitempty"`
+	// ZeroGrad is the first place the body clears gradients, Backward the
+	// first back-propagation into parameters' gradients, Eval and Train
+	// the first switches of a module to evaluation and training mode.
+	ZeroGrad *Site `json:"zero_grad,omitempty"`
+	Backward *Site `json:"backward,omitempty"`
+	Eval     *Site `json:"eval,omitempty"`
+	Train    *Site `json:"train,omitempty"`
 	// needsGrad: the function back-propagates or asks for gradients.
 	needsGrad bool
 }
@@ -141,6 +148,10 @@ type Object struct {
 	EmptyCache *Site
 	// Keeps: the parameters a method adds into an attribute of self.
 	Keeps []ParamCall
+	// ZeroGrad, Backward, Eval, Train: where a function clears gradients,
+	// back-propagates, or switches a module to evaluation or training
+	// mode, itself or through the functions it calls.
+	ZeroGrad, Backward, Eval, Train *Site
 }
 
 // ObjectKind says what a ref names.
@@ -178,6 +189,7 @@ const (
 	WantGrad                     // Grad and GradKnown
 	WantHelper                   // Forward and EmptyCache
 	WantKeeps                    // Keeps
+	WantSteps                    // ZeroGrad, Backward, Eval and Train
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -259,7 +271,7 @@ func (m *Model) ownSites(o *Object, def NodeID) {
 	f := m.File
 	base := filepath.Base(f.Path)
 	o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: m.localRef(def)[1:]}
-	sites := []**Site{&o.Forward, &o.EmptyCache}
+	sites := []**Site{&o.Forward, &o.EmptyCache, &o.ZeroGrad, &o.Backward, &o.Eval, &o.Train}
 	for i := range o.ParamCalls {
 		sites = append(sites, &o.ParamCalls[i].Site)
 	}
@@ -416,7 +428,7 @@ func (m *Model) receiverClass(recv NodeID) NodeID {
 		}
 	case KindAttribute:
 		if f.TextIs(f.Field(recv, FieldObject), "self") {
-			return constructed(f, m.selfAttrOnce(recv))
+			return constructed(f, m.SelfAttrOnce(recv))
 		}
 	}
 	return NoNode
@@ -646,6 +658,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 			}
 		}
 	})
+	m.stepFacts(def, &fs)
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
 		// forward pass is there to be back-propagated.

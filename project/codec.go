@@ -248,6 +248,10 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.site(f.EmptyCache)
 		e.paramCalls(f.ParamCalls)
 		e.paramCalls(f.Keeps)
+		e.site(f.ZeroGrad)
+		e.site(f.Backward)
+		e.site(f.Eval)
+		e.site(f.Train)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -317,6 +321,10 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.EmptyCache = d.site()
 			f.ParamCalls = d.paramCalls()
 			f.Keeps = d.paramCalls()
+			f.ZeroGrad = d.site()
+			f.Backward = d.site()
+			f.Eval = d.site()
+			f.Train = d.site()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

@@ -395,6 +395,8 @@ func (g *Graph) Solve() {
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
 			o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
 			o.fact.Keeps = g.paramSites(fl, fn.Keeps)
+			o.fact.ZeroGrad, o.fact.Backward = g.site(fl, fn.ZeroGrad), g.site(fl, fn.Backward)
+			o.fact.Eval, o.fact.Train = g.site(fl, fn.Eval), g.site(fl, fn.Train)
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
@@ -526,8 +528,9 @@ func (g *Graph) fixModules() {
 	}
 }
 
-// fixFunctions propagates returned graphs, forward passes and cache
-// emptying from callees to callers.
+// fixFunctions propagates returned graphs, forward passes, cache
+// emptying and what functions do to a step's state from callees to
+// callers.
 func (g *Graph) fixFunctions() {
 	for changed := true; changed; {
 		changed = false
@@ -550,6 +553,14 @@ func (g *Graph) fixFunctions() {
 				}
 				if o.fact.EmptyCache == nil && e.site.Always && e.callee.fact.EmptyCache != nil {
 					o.fact.EmptyCache, changed = e.callee.fact.EmptyCache, true
+				}
+				for _, p := range [...]struct{ dst, src **analyzer.Site }{
+					{&o.fact.ZeroGrad, &e.callee.fact.ZeroGrad}, {&o.fact.Backward, &e.callee.fact.Backward},
+					{&o.fact.Eval, &e.callee.fact.Eval}, {&o.fact.Train, &e.callee.fact.Train},
+				} {
+					if *p.dst == nil && *p.src != nil {
+						*p.dst, changed = *p.src, true
+					}
 				}
 			}
 		}
@@ -713,6 +724,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantKeeps != 0 && len(o.fact.Keeps) > 0 {
 		fact.Keeps, some = o.fact.Keeps, true
 	}
+	if want&analyzer.WantSteps != 0 && (o.fact.ZeroGrad != nil || o.fact.Backward != nil || o.fact.Eval != nil || o.fact.Train != nil) {
+		fact.ZeroGrad, fact.Backward, fact.Eval, fact.Train, some = o.fact.ZeroGrad, o.fact.Backward, o.fact.Eval, o.fact.Train, true
+	}
 	if !some {
 		return nil
 	}
@@ -800,6 +814,11 @@ func answerKey(a any) string {
 		}
 		for _, k := range v.Keeps {
 			s += paramKey("K", k)
+		}
+		for i, st := range [...]*analyzer.Site{v.ZeroGrad, v.Backward, v.Eval, v.Train} {
+			if st != nil {
+				s += fmt.Sprintf(" S%d%s:%d:%s", i, st.Path, st.Line, st.Text)
+			}
 		}
 		return s
 	}

@@ -1,0 +1,186 @@
+package analyzer
+
+import "strings"
+
+// What a training step does to the state that outlives it: the
+// gradients it clears or adds to, and the mode (training or evaluation)
+// it leaves modules in. Functions get these as facts (FuncSummary's
+// ZeroGrad, Backward, Eval and Train), so that a loop calling a helper in
+// another file is judged by what the helper does.
+
+// ClearsGrad reports whether node n clears gradients: a call of
+// `zero_grad` (an optimizer's, a module's, a project's own
+// `reset_grad()`), an in-place reset of a `.grad` (`p.grad.zero_()`,
+// `p.grad.data.zero_()`, `p.grad.detach_()`), or an assignment or
+// deletion of one (`p.grad = None`, `del p.grad`).
+func (m *Model) ClearsGrad(n NodeID) bool {
+	f := m.File
+	switch f.Kind(n) {
+	case KindCall:
+		name := strings.ToLower(lastName(f, f.Field(n, FieldFunction)))
+		if clearGradName(name) {
+			return true
+		}
+		if fn := f.Field(n, FieldFunction); f.Kind(fn) == KindAttribute {
+			return mentionsGrad(f, f.Field(fn, FieldObject))
+		}
+	case KindAssignment:
+		return mentionsGrad(f, f.Field(n, FieldLeft))
+	case KindDeleteStatement:
+		found := false
+		f.Children(n, func(c NodeID) bool {
+			found = found || mentionsGrad(f, c)
+			return !found
+		})
+		return found
+	}
+	return false
+}
+
+// clearGradName reports whether a function's name says it clears
+// gradients: zero_grad, zero_grads, clear_grad, reset_grad, zerograd...
+func clearGradName(name string) bool {
+	name = strings.ReplaceAll(name, "_", "")
+	return strings.Contains(name, "zerograd") || strings.Contains(name, "cleargrad") ||
+		strings.Contains(name, "resetgrad") || strings.Contains(name, "zerogradient")
+}
+
+// mentionsGrad reports whether an attribute chain goes through `.grad`
+// (`p.grad`, `p.grad.data`, `self.w.grad`).
+func mentionsGrad(f *File, e NodeID) bool {
+	for f.Kind(e) == KindAttribute || f.Kind(e) == KindSubscript {
+		if f.Kind(e) == KindAttribute {
+			if f.TextIs(f.Field(e, FieldAttribute), "grad") {
+				return true
+			}
+			e = f.Field(e, FieldObject)
+		} else {
+			e = f.Field(e, FieldValue)
+		}
+	}
+	return false
+}
+
+// AddsGrad reports whether a call back-propagates into the `.grad` of
+// parameters: `loss.backward()`, `accelerator.backward(loss)`,
+// `self.manual_backward(loss)`, `torch.autograd.backward(...)`.
+// torch.autograd.grad returns gradients instead and is not one.
+func (m *Model) AddsGrad(call NodeID) bool {
+	return m.IsBackwardCall(call) && m.CallName(call) != "torch.autograd.grad"
+}
+
+// ModeSwitch says whether a call switches a module to evaluation mode
+// (`m.eval()`, `m.train(False)`) or to training mode (`m.train()`,
+// `m.train(True)`, `m.train(mode)` with a mode not known).
+func (m *Model) ModeSwitch(call NodeID) (eval, train bool) {
+	f := m.File
+	if f.Kind(call) != KindCall || f.Kind(f.Field(call, FieldFunction)) != KindAttribute {
+		return false, false
+	}
+	args := m.Args(call)
+	switch m.MethodName(call) {
+	case "eval":
+		return len(args) == 0, false
+	case "train":
+		if len(args) == 0 {
+			return false, true
+		}
+		if len(args) == 1 && f.TextIs(args[0], "False") {
+			return true, false
+		}
+		return false, len(args) == 1 && f.Kind(args[0]) != KindKeywordArgument || m.Keyword(call, "mode") != NoNode
+	}
+	return false, false
+}
+
+// stepFacts fills in what def's own body does to a step's state.
+func (m *Model) stepFacts(def NodeID, fs *FuncSummary) {
+	f := m.File
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		switch f.Kind(id) {
+		case KindCall, KindAssignment, KindDeleteStatement:
+		default:
+			return
+		}
+		if m.ScopeNode(id) != def {
+			return
+		}
+		if fs.ZeroGrad == nil && m.ClearsGrad(id) {
+			fs.ZeroGrad = m.site(id)
+		}
+		if f.Kind(id) != KindCall {
+			return
+		}
+		if fs.Backward == nil && m.AddsGrad(id) {
+			fs.Backward = m.site(id)
+		}
+		eval, train := m.ModeSwitch(id)
+		if fs.Eval == nil && eval {
+			fs.Eval = m.site(id)
+		}
+		if fs.Train == nil && train {
+			fs.Train = m.site(id)
+		}
+	})
+}
+
+type stepsKey struct{ def NodeID }
+
+// Steps returns what the function a call calls (one of this file, a
+// method of one of its classes, or one of the project) does to a
+// training step's state, itself or through the functions it calls:
+// whether it clears gradients, back-propagates, or switches a module's
+// mode. Nil when it does none of these, or is not known.
+func (m *Model) Steps(call NodeID) *Object {
+	return m.steps(call, 0)
+}
+
+func (m *Model) steps(call NodeID, depth int) *Object {
+	ref := m.calleeRef(call)
+	if !strings.HasPrefix(ref, "#") {
+		o := m.lookup(ref, WantSteps)
+		if o == nil || o.Kind != ObjectFunction {
+			return nil
+		}
+		return o
+	}
+	def := m.LocalCallee(call)
+	if def == NoNode || depth > 8 {
+		return nil
+	}
+	return m.Memo(stepsKey{def}, func() any {
+		f := m.File
+		var fs FuncSummary
+		m.stepFacts(def, &fs)
+		o := &Object{Kind: ObjectFunction, ZeroGrad: fs.ZeroGrad, Backward: fs.Backward, Eval: fs.Eval, Train: fs.Train}
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if f.Kind(id) != KindCall || m.ScopeNode(id) != def {
+				return
+			}
+			if h := m.steps(id, depth+1); h != nil {
+				o.mergeSteps(h)
+			}
+		})
+		if !o.hasSteps() {
+			return (*Object)(nil)
+		}
+		m.ownSites(o, def)
+		return o
+	}).(*Object)
+}
+
+// mergeSteps adds to o the step facts of a function it calls that it
+// lacks.
+func (o *Object) mergeSteps(h *Object) {
+	for _, p := range [...]struct{ dst, src **Site }{
+		{&o.ZeroGrad, &h.ZeroGrad}, {&o.Backward, &h.Backward}, {&o.Eval, &h.Eval}, {&o.Train, &h.Train},
+	} {
+		if *p.dst == nil && *p.src != nil {
+			*p.dst = *p.src
+		}
+	}
+}
+
+func (o *Object) hasSteps() bool {
+	return o.ZeroGrad != nil || o.Backward != nil || o.Eval != nil || o.Train != nil
+}
