@@ -28,6 +28,7 @@ var All = []*analyzer.Rule{
 	CheckpointWithoutUseReentrant,
 	TorchLoadWithoutMapLocation,
 	HostSyncEveryStep,
+	MissingZeroGrad,
 	UnusedNoqa,
 }
 

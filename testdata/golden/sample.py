@@ -6,6 +6,7 @@ def train(model, loader, optimizer):
     total = 0
     for x, y in loader:
         loss = F.cross_entropy(model(x), y)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         total += loss

@@ -60,6 +60,7 @@ def train_with_metric(model, loader, optimizer):
     for x, y in loader:
         out = model(x)
         loss = F.mse_loss(out, y)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         running_l1 += F.l1_loss(out, y)  # want: TL101 "never back-propagated"
@@ -72,6 +73,7 @@ def train_rebound(model, loader, optimizer, criterion):
     total = 0.0
     for x, y in loader:
         loss = criterion(model(x), y)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         loss = loss.item()
@@ -84,6 +86,7 @@ def multi_task_step(model, batches, optimizer, heads):
         loss = 0
         for head, target in zip(heads, targets):
             loss += F.cross_entropy(head(model(x)), target)  # ok: a summed loss, back-propagated below
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
 
@@ -93,6 +96,7 @@ def loss_with_aux(model, loader, optimizer, scaler):
         loss = F.cross_entropy(model(x), y)
         aux = 0.1 * F.mse_loss(model(x), x)
         loss = loss + aux  # ok: one step's loss, assigned afresh each iteration
+        optimizer.zero_grad()
         scaler.scale(loss).backward()
         scaler.step(optimizer)
 
@@ -120,6 +124,7 @@ class Trainer:
     def fit(self, loader, optimizer):
         for x, y in loader:
             loss = self.model.criterion(self.model(x), y)
+            optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             self.history += loss  # want: TL101
@@ -169,6 +174,7 @@ def train_fairseq_style(model, criterion, loader, optimizer):
     agg_sample_size = 0
     for sample in loader:
         loss, sample_size, logging_output = criterion(model, sample)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         agg_sample_size += sample_size  # ok: the criterion's second value is a count, not the loss

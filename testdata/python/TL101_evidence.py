@@ -6,6 +6,7 @@ def train(model, loader, opt, crit):
     total = 0
     for x, y in loader:
         loss = crit(model(x), y)
+        opt.zero_grad()
         loss.backward()  # only a tensor with a graph can be back-propagated
         opt.step()
         total += loss  # want: TL101 "after its backward"
@@ -16,6 +17,7 @@ def train_bare_names(m, data, opt):
     t = 0
     for x in data:
         l = m(x).sum()
+        opt.zero_grad()
         l.backward()
         opt.step()
         t += l  # want: TL101 "after its backward"
@@ -26,6 +28,7 @@ def train_autograd(learner, data, opt):
     acc = 0
     for x in data:
         err = learner(x).sum()
+        opt.zero_grad()
         torch.autograd.backward(err)
         opt.step()
         acc += err  # want: TL101 "after its backward"
@@ -49,6 +52,7 @@ def train_scaled(G_AB, loader, scaler, opt, recon):
     for real_A, real_B in loader:
         fake_B = G_AB(real_A)
         loss_G = recon(fake_B, real_B)
+        opt.zero_grad()
         scaler.scale(loss_G).backward()
         scaler.step(opt)
         scaler.update()
@@ -60,6 +64,7 @@ def train_method_loss(net, loader, opt):
     avg_loss = 0
     for batch in loader:
         loss = net.compute_objective(batch)
+        opt.zero_grad()
         loss.backward()
         opt.step()
         avg_loss += loss  # want: TL101
@@ -78,6 +83,7 @@ def train_for_crit(net, loader, opt, crit):
     # Makes `crit` a loss for the whole file: the evaluation above uses the
     # same parameter name.
     for x, y in loader:
+        opt.zero_grad()
         crit(net(x), y).backward()
         opt.step()
 
@@ -89,6 +95,7 @@ def train_item(model, loader, opt, crit):
     total = 0
     for x, y in loader:
         loss = crit(model(x), y)
+        opt.zero_grad()
         loss.backward()
         opt.step()
         total += loss.item()  # ok: a Python number
@@ -100,6 +107,7 @@ def train_labels_moved(m, loader, opt, crit):
     for x, y in loader:
         y = y.cuda()  # a label beside the loss, not part of its graph
         loss = crit(m(x), y)
+        opt.zero_grad()
         loss.backward()
         opt.step()
         seen += y  # ok: the labels carry no graph
@@ -111,6 +119,7 @@ def train_summed_on_purpose(m, loader, opt, crit):
         total = 0
         for x in xs:
             total += crit(m(x), y)  # ok: summed, then back-propagated below
+        opt.zero_grad()
         total.backward()
         opt.step()
 
@@ -120,6 +129,7 @@ def train_metric(m, loader, opt, crit, accuracy):
     for x, y in loader:
         out = m(x)
         loss = crit(out, y)
+        opt.zero_grad()
         loss.backward()
         opt.step()
         acc += accuracy(out, y)  # ok: an unknown function is not assumed to return a graph
@@ -130,6 +140,7 @@ def train_counts(m, loader, opt, crit):
     n = 0
     for x, y in loader:
         loss = crit(m(x), y)
+        opt.zero_grad()
         loss.backward()
         opt.step()
         n += x.size(0)  # ok: a count
@@ -140,6 +151,7 @@ def train_detached_rebind(m, loader, opt, crit):
     total = 0
     for x, y in loader:
         loss = crit(m(x), y)
+        opt.zero_grad()
         loss.backward()
         opt.step()
         loss = loss.detach()

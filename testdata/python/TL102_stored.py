@@ -88,6 +88,7 @@ def train_multitask(model, heads, loader, optimizer):
         for head in heads:
             task_losses.append(F.mse_loss(head(feats), y))  # ok: a fresh list each step, summed and back-propagated
         total = sum(task_losses)
+        optimizer.zero_grad()
         total.backward()
         optimizer.step()
 
@@ -98,6 +99,7 @@ def train_accumulated(model, loader, optimizer, accum_steps):
         loss = F.cross_entropy(model(x), y)
         pending.append(loss)  # ok: the container itself is back-propagated
         if (step + 1) % accum_steps == 0:
+            optimizer.zero_grad()
             torch.stack(pending).mean().backward()
             optimizer.step()
             pending = []
@@ -179,6 +181,7 @@ epoch_outputs = []
 for x, y in train_loader:
     out = model(x)
     loss = F.mse_loss(out, y)
+    optimizer.zero_grad()
     loss.backward()
     optimizer.step()
     epoch_outputs.extend([out, loss])  # want: TL102 "host memory.*store detached tensors"

@@ -139,6 +139,7 @@ def train_carried_hidden(rnn, loader, optimizer, criterion):
 def train_variable_flag(model, loader, optimizer, criterion, keep):
     for x, y in loader:
         loss = criterion(model(x), y)
+        optimizer.zero_grad()
         loss.backward(retain_graph=keep)  # ok: not a literal True
         optimizer.step()
 
@@ -146,6 +147,7 @@ def train_variable_flag(model, loader, optimizer, criterion, keep):
 def train_false_flag(model, loader, optimizer, criterion):
     for x, y in loader:
         loss = criterion(model(x), y)
+        optimizer.zero_grad()
         loss.backward(retain_graph=False)  # ok: retain_graph=False frees the graph
         optimizer.step()
 
@@ -153,6 +155,7 @@ def train_false_flag(model, loader, optimizer, criterion):
 def train_heads(model, heads, loader, optimizer, criterion):
     for x, y in loader:
         features = model(x)
+        optimizer.zero_grad()
         for head in heads:
             head_loss = criterion(head(features), y)
             head_loss.backward(retain_graph=True)  # ok: the next head back-propagates through features again
@@ -163,6 +166,7 @@ def train_losses_list(model, loader, optimizer, criterion):
     for x, y in loader:
         out = model(x)
         losses = [criterion(out, y), out.pow(2).mean()]
+        optimizer.zero_grad()
         for i, l in enumerate(losses):
             l.backward(retain_graph=i < len(losses) - 1)  # ok: a computed flag, False on the last loss
         optimizer.step()
@@ -174,6 +178,7 @@ def train_gradient_penalty(critic, loader, optimizer):
         score = critic(real)
         grads = autograd.grad(score.sum(), real, create_graph=True, retain_graph=True)[0]  # ok: create_graph builds a higher-order graph
         penalty = ((grads.norm(2, dim=1) - 1) ** 2).mean()
+        optimizer.zero_grad()
         (score.mean() + penalty).backward()
         optimizer.step()
 
@@ -181,6 +186,7 @@ def train_gradient_penalty(critic, loader, optimizer):
 def train_external_features(head, features, optimizer, steps):
     for _ in range(steps):
         loss = head(features).mean()
+        optimizer.zero_grad()
         loss.backward(retain_graph=True)  # ok: features may carry a graph from the caller that every step runs through
         optimizer.step()
 

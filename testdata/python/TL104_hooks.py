@@ -136,6 +136,7 @@ def train_with_hook(net, loader, optimizer):
     net.register_forward_hook(keep_step_feats)
     for x, y in loader:
         loss = F.mse_loss(net(x), y) + 0.1 * sum(f.pow(2).mean() for f in step_feats)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         step_feats.clear()

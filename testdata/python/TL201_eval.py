@@ -19,6 +19,7 @@ def run_epoch(net, train_loader, val_loader, optimizer):
     net.train()
     for x, y in train_loader:
         loss = F.cross_entropy(net(x), y)  # ok: training, before .eval()
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
     net.eval()

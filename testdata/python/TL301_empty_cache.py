@@ -31,6 +31,7 @@ def steps(model, data_iter, optimizer, max_steps):
     step = 0
     while step < max_steps:
         x, y = next(data_iter)
+        optimizer.zero_grad()
         F.mse_loss(model(x), y).backward()
         optimizer.step()
         step += 1
@@ -81,6 +82,7 @@ def lambda_in_loop(model, loader):
 def train_with_validation(unet, train_dataloader, optimizer, build_pipeline, args):
     for epoch in range(args.epochs):
         for step, batch in enumerate(train_dataloader):
+            optimizer.zero_grad()
             unet(batch).mean().backward()
             optimizer.step()
             if step % args.log_every == 0:
@@ -104,6 +106,7 @@ def train_step_cleanup(model, loader, optimizer):
     for batch in loader:
         out = model(batch)
         loss = out.mean()
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         del loss, out

@@ -35,6 +35,7 @@ def train_steps(model, batches, optimizer, max_steps):
     while step < max_steps:
         x, y = next(batches)
         loss = F.mse_loss(model(x), y)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         history.append(float(loss))  # want: TL501 "keep `loss.detach\(\)` and convert once after the loop"
@@ -76,6 +77,7 @@ def train_fixed(model, loader, optimizer, criterion):
 def train_until_nan(model, loader, optimizer, criterion):
     for x, y in loader:
         loss = criterion(model(x), y)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         if not math.isfinite(loss.item()):  # ok: the host needs it to stop
@@ -85,6 +87,7 @@ def train_until_nan(model, loader, optimizer, criterion):
 def train_checked(model, loader, optimizer, criterion, log):
     for x, y in loader:
         loss = criterion(model(x), y)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         value = loss.item()  # ok: decides the raise below, so the host waits anyway
@@ -98,6 +101,7 @@ def train_amp(model, loader, optimizer, criterion, scaler):
     for x, y in loader:
         with torch.autocast("cuda"):
             loss = criterion(model(x), y)
+        optimizer.zero_grad()
         scaler.scale(loss).backward()
         scaler.step(optimizer)  # reads its inf check on the host every step
         scaler.update()
@@ -136,6 +140,7 @@ def data_stats(loader):
 def train_plateau(model, loader, optimizer, criterion, scheduler):
     for x, y in loader:
         loss = criterion(model(x), y)
+        optimizer.zero_grad()
         loss.backward()
         optimizer.step()
         scheduler.step(loss.item())  # ok: the scheduler decides on it every step

@@ -43,6 +43,7 @@ def train(loader, opt):
         out, n = forward_with_count(net, x)
         seen += n  # ok: the count next to the output carries no graph
         loss = crit(out, y)
+        opt.zero_grad()
         loss.backward()
         opt.step()
     return total, acc, seen
@@ -64,7 +65,7 @@ def _forward(m, x):
 
 def evaluate_local(clf, loader):
     clf.eval()
-    return [_forward(clf, x).argmax(-1) for x, _ in loader]  # want: TL201 "through `_forward` \(train.py:62\)"
+    return [_forward(clf, x).argmax(-1) for x, _ in loader]  # want: TL201 "through `_forward` \(train.py:63\)"
 
 
 def _apply(fn, x):

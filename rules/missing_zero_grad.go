@@ -1,0 +1,304 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// MissingZeroGrad is TL502.
+var MissingZeroGrad = &analyzer.Rule{
+	Code:      "TL502",
+	Name:      "missing-zero-grad",
+	Summary:   "A training loop steps an optimizer but never clears the gradients",
+	Severity:  analyzer.SeverityError,
+	Precision: "high",
+	Tags:      []string{"correctness"},
+	Fixable:   true,
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkMissingZeroGrad,
+	Doc: `## What it does
+Checks for a loop that back-propagates (` + "`loss.backward()`" + `) and steps an
+optimizer (` + "`optimizer.step()`" + `, ` + "`scaler.step(optimizer)`" + `) but clears the
+gradients nowhere in its body: no ` + "`optimizer.zero_grad()`" + `, no
+` + "`model.zero_grad()`" + `, no ` + "`p.grad = None`" + `, and no function called in the loop
+(in this file or another of the project) that does one of these.
+
+## Why is this bad?
+` + "`backward()`" + ` adds each parameter's gradient into its ` + "`.grad`" + `; it does not
+replace it. Without a clear between steps, the gradient the optimizer
+sees at step *n* is the sum of the gradients of steps 1 to *n*, so every
+step repeats all the earlier ones. Training diverges or crawls, with no
+error raised. Memory is not affected: ` + "`.grad`" + ` is allocated once either way.
+
+## Example
+` + "```python" + `
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+` + "```" + `
+
+Not reported:
+- gradient accumulation, where ` + "`zero_grad()`" + ` runs under the same
+  condition as ` + "`step()`" + ` (` + "`if (i + 1) % k == 0:`" + `);
+- a loop that calls a helper that clears the gradients, wherever the
+  helper is defined in the project;
+- an optimizer whose own ` + "`step`" + ` clears the gradients (a project class
+  whose ` + "`step`" + ` calls ` + "`zero_grad`" + `), and engines that do it themselves
+  (DeepSpeed's ` + "`model_engine.step()`" + `, which is not an optimizer's step);
+- ` + "`optimizer.step(closure)`" + `, whose closure clears and back-propagates;
+- a loop nested in another that clears the gradients;
+- a loop that builds a new optimizer every iteration.
+
+## Fix safety
+The fix inserts ` + "`optimizer.zero_grad()`" + ` before the loop's back-propagation. It is
+unsafe: it changes what the program computes, and where the loop
+accumulates gradients over several backward calls on purpose, the clear
+belongs under the condition that guards the step instead.
+
+## Known problems
+Which parameters an optimizer holds is not known, so a ` + "`zero_grad()`" + ` of a
+module or of a helper silences the rule for every optimizer of the loop.
+When the loop clears only other optimizers (a GAN's ` + "`opt_d.zero_grad()`" + `
+with an ` + "`opt_g`" + ` that is never cleared), it is reported. An optimizer is
+recognised by its construction (` + "`torch.optim`" + `) or by its name (` + "`optimizer`" + `,
+` + "`opt_g`" + `).
+
+## References
+- [Zeroing out gradients in PyTorch](https://pytorch.org/tutorials/recipes/recipes/zeroing_out_gradients.html)
+- [torch.optim.Optimizer.zero_grad](https://pytorch.org/docs/stable/generated/torch.optim.Optimizer.zero_grad.html)
+`,
+}
+
+func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
+	m, f := p.Model, p.File
+	opt, ok := optimizerStep(m, call)
+	if !ok {
+		return
+	}
+	loop, backward := backwardLoop(m, call)
+	if loop == analyzer.NoNode {
+		return
+	}
+	key := strings.Join(strings.Fields(f.Text(opt)), "")
+	others, cleared := gradClears(m, loop, key)
+	if cleared || rebuiltIn(m, loop, key) {
+		return
+	}
+	for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
+		if _, c := gradClears(m, outer, key); c {
+			return
+		}
+	}
+	if h := m.Steps(call); h != nil && h.ZeroGrad != nil {
+		return // an optimizer class whose step clears
+	}
+	bw := analyzer.Snippet(f.Text(backward), 30)
+	msg := fmt.Sprintf("`%s` runs in a loop that back-propagates (`%s`, line %d) but never clears the gradients of `%s`",
+		analyzer.Snippet(f.Text(call), 40), bw, f.Position(f.N(backward).Start).Line, key)
+	if len(others) > 0 {
+		msg += " (it clears only `" + strings.Join(others, "`, `") + "`)"
+	}
+	msg += fmt.Sprintf(": each backward adds to the gradients of every earlier step, so each step applies their sum; "+
+		"call `%s.zero_grad()` once per step, before the backward", key)
+	p.Report(call, msg)
+	if fix := zeroGradFix(m, loop, backward, key); fix != nil {
+		p.Fix(fix)
+	}
+}
+
+// optimizerStep returns the optimizer a call steps: `opt.step()` with no
+// closure, or `scaler.step(opt)`.
+func optimizerStep(m *analyzer.Model, call analyzer.NodeID) (analyzer.NodeID, bool) {
+	f := m.File
+	if m.MethodName(call) != "step" {
+		return analyzer.NoNode, false
+	}
+	recv := f.Unparen(m.Receiver(call))
+	args := m.Args(call)
+	if strings.Contains(strings.ToLower(lastIdent(f, recv)), "scaler") {
+		if len(args) == 0 || f.Kind(args[0]) == analyzer.KindKeywordArgument {
+			return analyzer.NoNode, false
+		}
+		recv = f.Unparen(args[0])
+	} else if len(args) > 0 {
+		return analyzer.NoNode, false // step(closure): the closure clears
+	}
+	k := f.Kind(recv)
+	if (k != analyzer.KindIdentifier && k != analyzer.KindAttribute) || !isOptimizer(m, recv) {
+		return analyzer.NoNode, false
+	}
+	return recv, true
+}
+
+// optimizerClasses are the last components of optimizer classes outside
+// torch.optim.
+var optimizerClasses = map[string]bool{
+	"Adam": true, "AdamW": true, "SGD": true, "RMSprop": true, "Adagrad": true, "Adadelta": true,
+	"Adamax": true, "NAdam": true, "RAdam": true, "LBFGS": true, "Lion": true, "Lamb": true, "LAMB": true,
+	"FusedAdam": true, "FusedLAMB": true, "FusedSGD": true, "Adafactor": true, "Adam8bit": true, "AdamW8bit": true,
+	"SparseAdam": true, "ASGD": true, "Rprop": true,
+}
+
+// isOptimizer reports whether an expression is an optimizer: bound to a
+// constructor from torch.optim or to a known optimizer class, or named as
+// one (`optimizer`, `self.optim`, `opt_g`). Schedulers, engines and
+// wrappers built by other calls are not.
+func isOptimizer(m *analyzer.Model, e analyzer.NodeID) bool {
+	f := m.File
+	if v := boundValue(m, e); v != analyzer.NoNode && f.Kind(v) == analyzer.KindCall {
+		q := m.CallName(v)
+		last := q[strings.LastIndexByte(q, '.')+1:]
+		switch {
+		case strings.Contains(q, "lr_scheduler") || strings.Contains(q, "swa_utils") || strings.HasPrefix(q, "deepspeed."):
+			return false
+		case strings.HasPrefix(q, "torch.optim.") || optimizerClasses[last]:
+			return true
+		}
+	}
+	name := strings.ToLower(lastIdent(f, e))
+	if strings.Contains(name, "sched") || strings.Contains(name, "engine") || strings.Contains(name, "scaler") {
+		return false
+	}
+	return strings.Contains(name, "optim") || name == "opt" || strings.HasPrefix(name, "opt_") ||
+		strings.HasSuffix(name, "_opt") || len(name) == 4 && strings.HasPrefix(name, "opt") && name != "opts"
+}
+
+// boundValue returns the value a name, or an attribute of self assigned
+// once in its class, is bound to; NoNode when not known.
+func boundValue(m *analyzer.Model, e analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	switch f.Kind(e) {
+	case analyzer.KindIdentifier:
+		if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindAssign && !b.Unpacked {
+			return b.Value
+		}
+	case analyzer.KindAttribute:
+		if f.TextIs(f.Field(e, analyzer.FieldObject), "self") {
+			return m.SelfAttrOnce(e)
+		}
+	}
+	return analyzer.NoNode
+}
+
+// backwardLoop returns the innermost loop around call that also
+// back-propagates into parameters' gradients in the same function, with
+// its first such backward.
+func backwardLoop(m *analyzer.Model, call analyzer.NodeID) (loop, backward analyzer.NodeID) {
+	f := m.File
+	scope := m.ScopeNode(call)
+	for loop = m.EnclosingLoop(call); loop != analyzer.NoNode; loop = m.EnclosingLoop(loop) {
+		k := f.Kind(loop)
+		if k != analyzer.KindForStatement && k != analyzer.KindWhileStatement {
+			continue
+		}
+		backward = analyzer.NoNode
+		f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+			if backward == analyzer.NoNode && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == scope && m.AddsGrad(id) {
+				backward = id
+			}
+		})
+		if backward != analyzer.NoNode {
+			return loop, backward
+		}
+	}
+	return analyzer.NoNode, analyzer.NoNode
+}
+
+// gradClears reports whether an iteration of loop may clear the
+// gradients the optimizer keyed key steps: any clear, itself or through
+// a function it calls, other than a `zero_grad()` of another optimizer,
+// which it lists.
+func gradClears(m *analyzer.Model, loop analyzer.NodeID, key string) (others []string, cleared bool) {
+	f := m.File
+	seen := map[string]bool{}
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if cleared {
+			return
+		}
+		switch f.Kind(id) {
+		case analyzer.KindCall, analyzer.KindAssignment, analyzer.KindDeleteStatement:
+		default:
+			return
+		}
+		if !m.ClearsGrad(id) {
+			if f.Kind(id) == analyzer.KindCall {
+				if h := m.Steps(id); h != nil && h.ZeroGrad != nil {
+					cleared = true
+				}
+			}
+			return
+		}
+		if f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "zero_grad" {
+			recv := f.Unparen(m.Receiver(id))
+			k := strings.Join(strings.Fields(f.Text(recv)), "")
+			if k != key && isOptimizer(m, recv) && !isModuleValue(m, recv) {
+				if !seen[k] {
+					seen[k] = true
+					others = append(others, k)
+				}
+				return
+			}
+		}
+		cleared = true
+	})
+	return others, cleared
+}
+
+// isModuleValue reports whether an expression is known to be a module.
+func isModuleValue(m *analyzer.Model, e analyzer.NodeID) bool {
+	return m.ClassifyCallee(e) == analyzer.CallableModel
+}
+
+// rebuiltIn reports whether loop binds the optimizer keyed key afresh in
+// each iteration.
+func rebuiltIn(m *analyzer.Model, loop analyzer.NodeID, key string) bool {
+	for _, s := range m.Sources(m.ScopeNode(loop))[key] {
+		if m.File.Contains(loop, s.Stmt) {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroGradFix inserts `key.zero_grad()` on its own line before the
+// statement of the loop's body that holds the backward: the backward's
+// own statement, or a loop nested in the body that back-propagates.
+func zeroGradFix(m *analyzer.Model, loop, backward analyzer.NodeID, key string) *analyzer.Fix {
+	f := m.File
+	body := f.Field(loop, analyzer.FieldBody)
+	stmt := backward
+	for stmt != analyzer.NoNode && f.Parent(stmt) != body {
+		stmt = f.Parent(stmt)
+	}
+	if stmt == analyzer.NoNode || f.Kind(body) != analyzer.KindBlock {
+		return nil
+	}
+	start := f.N(stmt).Start
+	lineStart := start
+	for lineStart > 0 && f.Src[lineStart-1] != '\n' {
+		lineStart--
+	}
+	indent := string(f.Src[lineStart:start])
+	if strings.TrimLeft(indent, " \t") != "" {
+		return nil // the statement shares its line with another
+	}
+	return &analyzer.Fix{
+		Message:       fmt.Sprintf("Call `%s.zero_grad()` before the backward", key),
+		Applicability: analyzer.Unsafe,
+		Edits:         []analyzer.Edit{analyzer.Insert(lineStart, indent+key+".zero_grad()\n")},
+	}
+}

@@ -1,0 +1,180 @@
+"""Training loops that never clear the gradients they step with, against
+loops that clear them, accumulate on purpose, or leave it to an engine."""
+import deepspeed
+import torch
+from torch import nn
+
+
+def train(model, loader, criterion):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()  # want: TL502 "never clears the gradients of `optimizer`"
+
+
+def train_cleared_once(net, loader, crit, opt):
+    opt.zero_grad()
+    for x, y in loader:
+        crit(net(x), y).backward()
+        opt.step()  # want: TL502 "never clears the gradients of `opt`"
+
+
+def train_gan(G, D, loader, opt_g, opt_d, bce):
+    for real in loader:
+        fake = G(torch.randn(real.size(0), 100))
+        opt_d.zero_grad()
+        d_loss = bce(D(real), torch.ones(real.size(0))) + bce(D(fake.detach()), torch.zeros(real.size(0)))
+        d_loss.backward()
+        opt_d.step()  # ok: cleared just above
+        g_loss = bce(D(fake), torch.ones(real.size(0)))
+        g_loss.backward()
+        opt_g.step()  # want: TL502 "it clears only `opt_d`"
+
+
+def train_amp(model, loader, optimizer, scaler, criterion):
+    step = 0
+    while step < 1000:
+        x, y = next(loader)
+        with torch.autocast("cuda"):
+            loss = criterion(model(x), y)
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)  # want: TL502 "gradients of `optimizer`"
+        scaler.update()
+        step += 1
+
+
+def train_full_batch(model, loader, optimizer, criterion, epochs):
+    for epoch in range(epochs):
+        for x, y in loader:
+            criterion(model(x), y).backward()
+        optimizer.step()  # want: TL502 "back-propagates \(`criterion\(model\(x\), y\).backwa…`, line 50\)"
+
+
+def train_cleared(model, loader, optimizer, criterion):
+    for x, y in loader:
+        optimizer.zero_grad(set_to_none=True)
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()  # ok: cleared every step
+
+
+def train_cleared_after(model, loader, optimizer, criterion):
+    for x, y in loader:
+        criterion(model(x), y).backward()
+        optimizer.step()  # ok: cleared after the step, before the next backward
+        optimizer.zero_grad()
+
+
+def train_module_clear(model, loader, optimizer, criterion):
+    for x, y in loader:
+        model.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()  # ok: the module's zero_grad clears the parameters it steps
+
+
+def train_grad_none(model, loader, optimizer, criterion):
+    for x, y in loader:
+        for p in model.parameters():
+            p.grad = None
+        criterion(model(x), y).backward()
+        optimizer.step()  # ok: each gradient is reset by hand
+
+
+def train_accumulate(model, loader, optimizer, criterion, accum_steps):
+    for i, (x, y) in enumerate(loader):
+        loss = criterion(model(x), y) / accum_steps
+        loss.backward()
+        if (i + 1) % accum_steps == 0:
+            optimizer.step()  # ok: accumulation, cleared under the same condition
+            optimizer.zero_grad()
+
+
+def clear(optimizer):
+    optimizer.zero_grad(set_to_none=True)
+
+
+def train_with_helper(model, loader, optimizer, criterion):
+    for x, y in loader:
+        clear(optimizer)
+        criterion(model(x), y).backward()
+        optimizer.step()  # ok: the helper clears
+
+
+def train_lbfgs(model, x, y, criterion):
+    optimizer = torch.optim.LBFGS(model.parameters())
+
+    def closure():
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        return loss
+
+    for _ in range(20):
+        optimizer.step(closure)  # ok: the closure clears
+
+
+def train_deepspeed(model, loader, criterion, config):
+    model_engine, optimizer, _, _ = deepspeed.initialize(model=model, config=config)
+    for x, y in loader:
+        loss = criterion(model_engine(x), y)
+        model_engine.backward(loss)
+        model_engine.step()  # ok: DeepSpeed's engine clears the gradients in its step
+
+
+class ClearingSGD(torch.optim.SGD):
+    def step(self, closure=None):
+        super().step(closure)
+        self.zero_grad()
+
+
+def train_clearing_optimizer(model, loader, criterion):
+    opt = ClearingSGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        criterion(model(x), y).backward()
+        opt.step()  # ok: this optimizer's step clears
+
+
+def train_fresh_optimizer(models, loader, criterion):
+    for model in models:
+        optimizer = torch.optim.Adam(model.parameters())
+        x, y = next(iter(loader))
+        criterion(model(x), y).backward()
+        optimizer.step()  # ok: a new optimizer and model each iteration
+
+
+def train_manual_grads(model, loader, optimizer, criterion):
+    params = list(model.parameters())
+    for x, y in loader:
+        grads = torch.autograd.grad(criterion(model(x), y), params)
+        for p, g in zip(params, grads):
+            p.grad = g
+        optimizer.step()  # ok: the gradients are assigned, not added to
+
+
+def train_scheduler(model, loader, optimizer, scheduler, criterion):
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        scheduler.step()  # ok: a scheduler steps no gradients
+
+
+class Agent(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(4, 2)
+        self.optim = torch.optim.Adam(self.net.parameters())
+
+    def update(self, batches):
+        for obs, target in batches:
+            loss = (self.net(obs) - target).pow(2).mean()
+            self.optim.zero_grad()
+            loss.backward()
+            self.optim.step()  # ok: cleared through the same attribute
+
+    def update_forgetful(self, batches):
+        for obs, target in batches:
+            loss = (self.net(obs) - target).pow(2).mean()
+            loss.backward()
+            self.optim.step()  # want: TL502 "gradients of `self.optim`"
