@@ -29,6 +29,7 @@ var All = []*analyzer.Rule{
 	TorchLoadWithoutMapLocation,
 	HostSyncEveryStep,
 	MissingZeroGrad,
+	ModelLeftInEvalMode,
 	UnusedNoqa,
 }
 

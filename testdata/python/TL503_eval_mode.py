@@ -1,0 +1,136 @@
+"""Training loops that switch their model to evaluation mode and never
+back, against loops that switch back, evaluate another model, or stop."""
+import copy
+
+import torch
+
+
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+def evaluate_restoring(model, loader):
+    model.eval()
+    with torch.no_grad():
+        loss = sum(torch.nn.functional.cross_entropy(model(x), y) for x, y in loader)
+    model.train()
+    return loss
+
+
+def train_one_epoch(model, loader, optimizer, criterion):
+    model.train()
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+
+
+def fit(model, train_loader, val_loader, optimizer, criterion, epochs):
+    model.train()
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        evaluate(model, val_loader)  # want: TL503 "switches `model` to evaluation mode \(`model.eval\(\)`, TL503_eval_mode.py:9\)"
+
+
+def fit_inline(net, loader, val_loader, opt, crit, eval_every):
+    net.train()
+    for step, (x, y) in enumerate(loader):
+        opt.zero_grad()
+        crit(net(x), y).backward()
+        opt.step()
+        if step % eval_every == 0:
+            net.eval()  # want: TL503 "call `net.train\(\)` after it"
+            with torch.no_grad():
+                print(sum(crit(net(v), w) for v, w in val_loader))
+
+
+def fit_train_switched_back(model, train_loader, val_loader, optimizer, criterion, epochs):
+    for epoch in range(epochs):
+        model.train()
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        evaluate(model, val_loader)  # ok: the epoch loop switches back to train() at its top
+
+
+def fit_with_helper(model, train_loader, val_loader, optimizer, criterion, epochs):
+    for epoch in range(epochs):
+        train_one_epoch(model, train_loader, optimizer, criterion)
+        evaluate(model, val_loader)  # ok: train_one_epoch switches the model back
+
+
+def fit_restoring(model, train_loader, val_loader, optimizer, criterion):
+    model.train()
+    for step, (x, y) in enumerate(train_loader):
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        if step % 500 == 0:
+            evaluate_restoring(model, val_loader)  # ok: the function restores training mode
+
+
+def fit_ema(model, loader, optimizer, criterion, val_loader):
+    ema = copy.deepcopy(model)
+    model.train()
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        ema.eval()  # ok: the EMA copy is not the model this loop trains
+        evaluate(ema, val_loader)  # ok: nor here
+
+
+def fit_until(model, loader, val_loader, optimizer, criterion, target):
+    model.train()
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        if criterion(model(x), y).item() < target:
+            evaluate(model, val_loader)  # ok: the loop stops right after
+            break
+
+
+def evaluate_all(models, loader):
+    for model in models:
+        model.eval()  # ok: a loop over models that trains none of them
+        evaluate(model, loader)
+
+
+class Trainer:
+    def __init__(self, model, optimizer, loaders):
+        self.model = model
+        self.optimizer = optimizer
+        self.loaders = loaders
+
+    def validate(self):
+        self.model.eval()
+        with torch.no_grad():
+            return [self.model(x) for x, _ in self.loaders["val"]]
+
+    def fit(self, epochs):
+        self.model.train()
+        for epoch in range(epochs):
+            for x, y in self.loaders["train"]:
+                self.optimizer.zero_grad()
+                torch.nn.functional.mse_loss(self.model(x), y).backward()
+                self.optimizer.step()
+            self.validate()  # want: TL503 "switches `self.model` to evaluation mode"
+
+    def fit_fixed(self, epochs):
+        for epoch in range(epochs):
+            self.model.train()
+            for x, y in self.loaders["train"]:
+                self.optimizer.zero_grad()
+                torch.nn.functional.mse_loss(self.model(x), y).backward()
+                self.optimizer.step()
+            self.validate()  # ok: switched back at the top of each epoch
