@@ -30,7 +30,25 @@ func projectFiles(root string) ([]string, error) {
 
 func newLinter(t *testing.T) *Linter {
 	t.Helper()
-	enabled, err := rules.ResolveLayers(nil)
+	return newProjectLinter(t, "")
+}
+
+// newProjectLinter runs the rules that the pyproject.toml of root
+// selects (the default rules where it has no [tool.torchlint] table),
+// so that a fixture project can select a preview rule.
+func newProjectLinter(t *testing.T, root string) *Linter {
+	t.Helper()
+	var layers []rules.Selection
+	if root != "" {
+		s, err := loadConfig(filepath.Join(root, "pyproject.toml"))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if s != nil {
+			layers = s.Layers
+		}
+	}
+	enabled, err := rules.ResolveLayers(layers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +84,7 @@ func TestProjects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			whole, errs := newLinter(t).Lint(files, nil)
+			whole, errs := newProjectLinter(t, root).Lint(files, nil)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}
@@ -75,7 +93,7 @@ func TestProjects(t *testing.T) {
 			// solve; the order of a large project must find the same.
 			few := fewToParse
 			fewToParse = 0
-			ordered, errs := newLinter(t).Lint(files, nil)
+			ordered, errs := newProjectLinter(t, root).Lint(files, nil)
 			fewToParse = few
 			if len(errs) > 0 {
 				t.Fatal(errs)
@@ -85,7 +103,7 @@ func TestProjects(t *testing.T) {
 			}
 			var alone []analyzer.Diagnostic
 			for _, f := range files {
-				d, errs := newLinter(t).Lint([]string{f}, nil)
+				d, errs := newProjectLinter(t, root).Lint([]string{f}, nil)
 				if len(errs) > 0 {
 					t.Fatal(errs)
 				}

@@ -1,0 +1,32 @@
+"""Helpers the training loops of train.py call."""
+import torch
+
+
+def clear_grads(optimizer):
+    optimizer.zero_grad(set_to_none=True)
+
+
+def evaluate(model, loader):
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            correct += (model(x).argmax(1) == y).sum().item()
+    return correct
+
+
+def validate(model, loader):
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        losses = [torch.nn.functional.cross_entropy(model(x), y).item() for x, y in loader]
+    model.train(was_training)
+    return sum(losses) / len(losses)
+
+
+def run_epoch(model, loader, optimizer, criterion):
+    model.train()
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()

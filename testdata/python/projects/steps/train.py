@@ -1,0 +1,43 @@
+"""Training loops whose evidence is in engine.py and optim.py."""
+from engine import clear_grads, evaluate, run_epoch, validate
+from optim import ClearingAdam
+
+
+def fit(model, loader, val_loader, optimizer, criterion, epochs):
+    model.train()
+    for epoch in range(epochs):
+        for x, y in loader:
+            clear_grads(optimizer)
+            criterion(model(x), y).backward()
+            optimizer.step()  # ok: clear_grads, in engine.py, clears them
+        evaluate(model, val_loader)  # want: TL503 "\(`model.eval\(\)`, engine.py:10\)"
+
+
+def fit_validating(model, loader, val_loader, optimizer, criterion, epochs):
+    model.train()
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        validate(model, val_loader)  # ok: validate restores the mode it found
+
+
+def fit_epochs(model, loader, val_loader, optimizer, criterion, epochs):
+    for epoch in range(epochs):
+        run_epoch(model, loader, optimizer, criterion)
+        evaluate(model, val_loader)  # ok: run_epoch switches back to train() first
+
+
+def fit_clearing(model, loader, criterion):
+    opt = ClearingAdam(model.parameters())
+    for x, y in loader:
+        criterion(model(x), y).backward()
+        opt.step()  # ok: ClearingAdam.step, in optim.py, clears them
+
+
+def fit_forgetful(model, loader, optimizer, criterion):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()  # want: TL502 "never clears the gradients of `optimizer`"
