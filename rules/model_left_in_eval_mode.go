@@ -118,7 +118,7 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	msg := fmt.Sprintf("`%s` switches `%s` to evaluation mode%s and nothing in this training loop switches it back, "+
-		"so every later step trains with dropout off and batch norm frozen at its running statistics; "+
+		"so every later step trains in evaluation mode: dropout stops dropping and batch norm uses, and stops updating, its running statistics; "+
 		"call `%s.train()` after it, or at the top of each iteration", analyzer.Snippet(f.Text(call), 40), model, how, model)
 	p.Report(call, msg)
 	if how != "" {
@@ -206,10 +206,7 @@ func loopTrainingOf(m *analyzer.Model, loop analyzer.NodeID) loopTraining {
 			if backprops {
 				step(id)
 			}
-			for _, a := range m.Args(id) {
-				if f.Kind(a) == analyzer.KindKeywordArgument {
-					a = f.Field(a, analyzer.FieldValue)
-				}
+			for _, a := range argValues(f, id) {
 				if k := f.Kind(a); k != analyzer.KindIdentifier && k != analyzer.KindAttribute {
 					continue
 				}
@@ -238,20 +235,35 @@ func trainedTarget(m *analyzer.Model, call analyzer.NodeID, target string, model
 	// An evaluation function switches an attribute of self when it is a
 	// method called through self, a global when it takes no arguments,
 	// and otherwise what it is passed.
-	args := m.Args(call)
+	args := argValues(f, call)
 	method := strings.HasPrefix(compact(f.Text(f.Field(call, analyzer.FieldFunction))), "self.")
 	if models[target] && (method && strings.HasPrefix(target, "self.") || len(args) == 0 && !strings.Contains(target, ".")) {
 		return target
 	}
 	for _, a := range args {
-		if f.Kind(a) == analyzer.KindKeywordArgument {
-			a = f.Field(a, analyzer.FieldValue)
-		}
 		if t := compact(f.Text(a)); models[t] {
 			return t
 		}
 	}
 	return ""
+}
+
+// argValues returns the values a call passes, positional and keyword.
+func argValues(f *analyzer.File, call analyzer.NodeID) []analyzer.NodeID {
+	var out []analyzer.NodeID
+	f.Children(f.Field(call, analyzer.FieldArguments), func(c analyzer.NodeID) bool {
+		switch f.Kind(c) {
+		case analyzer.KindKeywordArgument:
+			out = append(out, f.Unparen(f.Field(c, analyzer.FieldValue)))
+		case analyzer.KindComment:
+		default:
+			if f.N(c).Kind != analyzer.KindToken {
+				out = append(out, f.Unparen(c))
+			}
+		}
+		return true
+	})
+	return out
 }
 
 // leavesAfter reports whether the statements after call's, in its block

@@ -87,6 +87,7 @@ def fit_ema(model, loader, optimizer, criterion, val_loader):
         optimizer.step()
         ema.eval()  # ok: the EMA copy is not the model this loop trains
         evaluate(ema, val_loader)  # ok: nor here
+        evaluate(model=ema, loader=val_loader)  # ok: nor when passed by keyword
 
 
 def fit_until(model, loader, val_loader, optimizer, criterion, target):
