@@ -85,9 +85,13 @@ type FuncSummary struct {
 	// first back-propagation into parameters' gradients, Eval and Train
 	// the first switches of a module to evaluation and training mode.
 	ZeroGrad *Site `json:"zero_grad,omitempty"`
-	Backward *Site `json:"backward,omitempty"`
-	Eval     *Site `json:"eval,omitempty"`
-	Train    *Site `json:"train,omitempty"`
+	// Activation is the output layer every return of the function comes
+	// from, computed at ActivationAt.
+	Activation   Activation `json:"activation,omitempty"`
+	ActivationAt *Site      `json:"activation_at,omitempty"`
+	Backward     *Site      `json:"backward,omitempty"`
+	Eval         *Site      `json:"eval,omitempty"`
+	Train        *Site      `json:"train,omitempty"`
 	// needsGrad: the function back-propagates or asks for gradients.
 	needsGrad bool
 }
@@ -152,6 +156,9 @@ type Object struct {
 	// back-propagates, or switches a module to evaluation or training
 	// mode, itself or through the functions it calls.
 	ZeroGrad, Backward, Eval, Train *Site
+	// Activation: the output layer a function's returns come from.
+	Activation   Activation
+	ActivationAt *Site
 }
 
 // ObjectKind says what a ref names.
@@ -184,12 +191,13 @@ type Want uint8
 
 // The facts a question can ask for. Every answer has Kind and Site.
 const (
-	WantModule  Want = 1 << iota // Module
-	WantReturns                  // ReturnsGraph
-	WantGrad                     // Grad and GradKnown
-	WantHelper                   // Forward and EmptyCache
-	WantKeeps                    // Keeps
-	WantSteps                    // ZeroGrad, Backward, Eval and Train
+	WantModule     Want = 1 << iota // Module
+	WantReturns                     // ReturnsGraph
+	WantGrad                        // Grad and GradKnown
+	WantHelper                      // Forward and EmptyCache
+	WantKeeps                       // Keeps
+	WantSteps                       // ZeroGrad, Backward, Eval and Train
+	WantActivation                  // Activation
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -271,7 +279,7 @@ func (m *Model) ownSites(o *Object, def NodeID) {
 	f := m.File
 	base := filepath.Base(f.Path)
 	o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: m.localRef(def)[1:]}
-	sites := []**Site{&o.Forward, &o.EmptyCache, &o.ZeroGrad, &o.Backward, &o.Eval, &o.Train}
+	sites := []**Site{&o.Forward, &o.EmptyCache, &o.ZeroGrad, &o.Backward, &o.Eval, &o.Train, &o.ActivationAt}
 	for i := range o.ParamCalls {
 		sites = append(sites, &o.ParamCalls[i].Site)
 	}
@@ -659,6 +667,10 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 		}
 	})
 	m.stepFacts(def, &fs)
+	if a, at := m.returnsActivation(def, 0); at != nil && (at.Path == "" || at.Abs == f.Path) {
+		// What other files return is theirs to tell.
+		fs.Activation, fs.ActivationAt = a, &Site{Line: at.Line, Column: at.Column, Text: at.Text}
+	}
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
 		// forward pass is there to be back-propagated.

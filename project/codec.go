@@ -252,6 +252,8 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.site(f.Backward)
 		e.site(f.Eval)
 		e.site(f.Train)
+		e.uint(uint64(f.Activation))
+		e.site(f.ActivationAt)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -325,6 +327,8 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.Backward = d.site()
 			f.Eval = d.site()
 			f.Train = d.site()
+			f.Activation = analyzer.Activation(d.uint())
+			f.ActivationAt = d.site()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

@@ -397,6 +397,7 @@ func (g *Graph) Solve() {
 			o.fact.Keeps = g.paramSites(fl, fn.Keeps)
 			o.fact.ZeroGrad, o.fact.Backward = g.site(fl, fn.ZeroGrad), g.site(fl, fn.Backward)
 			o.fact.Eval, o.fact.Train = g.site(fl, fn.Eval), g.site(fl, fn.Train)
+			o.fact.Activation, o.fact.ActivationAt = fn.Activation, g.site(fl, fn.ActivationAt)
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
@@ -727,6 +728,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantSteps != 0 && (o.fact.ZeroGrad != nil || o.fact.Backward != nil || o.fact.Eval != nil || o.fact.Train != nil) {
 		fact.ZeroGrad, fact.Backward, fact.Eval, fact.Train, some = o.fact.ZeroGrad, o.fact.Backward, o.fact.Eval, o.fact.Train, true
 	}
+	if want&analyzer.WantActivation != 0 && o.fact.Activation != analyzer.NoActivation {
+		fact.Activation, fact.ActivationAt, some = o.fact.Activation, o.fact.ActivationAt, true
+	}
 	if !some {
 		return nil
 	}
@@ -814,6 +818,9 @@ func answerKey(a any) string {
 		}
 		for _, k := range v.Keeps {
 			s += paramKey("K", k)
+		}
+		if v.ActivationAt != nil {
+			s += fmt.Sprintf(" A%d%s:%d", v.Activation, v.ActivationAt.Path, v.ActivationAt.Line)
 		}
 		for i, st := range [...]*analyzer.Site{v.ZeroGrad, v.Backward, v.Eval, v.Train} {
 			if st != nil {

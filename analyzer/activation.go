@@ -1,0 +1,219 @@
+package analyzer
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// Activation says which output layer a value comes from: probabilities
+// of a softmax or a sigmoid, or log-probabilities of a log-softmax.
+// Losses that apply one themselves (cross_entropy applies log_softmax,
+// the *_with_logits losses a sigmoid) must not be handed its output.
+type Activation uint8
+
+const (
+	NoActivation Activation = iota
+	Softmax
+	LogSoftmax
+	Sigmoid
+)
+
+func (a Activation) String() string {
+	switch a {
+	case Softmax:
+		return "softmax"
+	case LogSoftmax:
+		return "log_softmax"
+	case Sigmoid:
+		return "sigmoid"
+	}
+	return ""
+}
+
+// activationFuncs are the functions that compute an activation.
+var activationFuncs = map[string]Activation{
+	"torch.softmax": Softmax, "torch.nn.functional.softmax": Softmax, "torch.special.softmax": Softmax,
+	"torch.log_softmax": LogSoftmax, "torch.nn.functional.log_softmax": LogSoftmax, "torch.special.log_softmax": LogSoftmax,
+	"torch.sigmoid": Sigmoid, "torch.nn.functional.sigmoid": Sigmoid, "torch.special.expit": Sigmoid,
+}
+
+// activationModules are the modules whose forward is an activation.
+var activationModules = map[string]Activation{
+	"torch.nn.Softmax": Softmax, "torch.nn.LogSoftmax": LogSoftmax, "torch.nn.Sigmoid": Sigmoid,
+}
+
+// keepsActivation are tensor methods whose result holds the same values
+// as their receiver, arranged or typed otherwise.
+var keepsActivation = map[string]bool{
+	"view": true, "reshape": true, "squeeze": true, "unsqueeze": true, "flatten": true, "permute": true,
+	"transpose": true, "contiguous": true, "float": true, "double": true, "half": true, "to": true,
+	"cuda": true, "clone": true, "view_as": true, "reshape_as": true,
+}
+
+// ActivationOf reports which activation's output expr is, following
+// names bound in its function, reshapes and type casts, functions of
+// this file and of the project that return one, and model calls whose
+// class's forward returns one. at is where the activation is computed:
+// in this file (Path empty) or in another.
+func (m *Model) ActivationOf(expr NodeID) (Activation, *Site) {
+	return m.activationOf(expr, 0)
+}
+
+func (m *Model) activationOf(expr NodeID, depth int) (Activation, *Site) {
+	f := m.File
+	expr = f.Unparen(expr)
+	if expr == NoNode || depth > 8 {
+		return NoActivation, nil
+	}
+	switch f.Kind(expr) {
+	case KindCall:
+		fn := f.Unparen(f.Field(expr, FieldFunction))
+		if a, ok := activationFuncs[m.CallName(expr)]; ok {
+			return a, m.site(expr)
+		}
+		if meth := m.MethodName(expr); meth != "" {
+			switch meth {
+			case "softmax":
+				return Softmax, m.site(expr)
+			case "log_softmax":
+				return LogSoftmax, m.site(expr)
+			case "sigmoid":
+				return Sigmoid, m.site(expr)
+			}
+			if keepsActivation[meth] {
+				return m.activationOf(m.Receiver(expr), depth+1)
+			}
+		}
+		if a := m.activationModule(fn, 0); a != NoActivation {
+			return a, m.site(expr)
+		}
+		return m.returnedActivation(expr, depth)
+	case KindIdentifier:
+		b := m.Resolve(expr)
+		if b == nil || b.Kind != BindAssign || b.Unpacked || b.Value == NoNode || !f.Contains(m.ScopeNode(expr), b.Stmt) {
+			return NoActivation, nil
+		}
+		return m.activationOf(b.Value, depth+1)
+	case KindSubscript:
+		return m.activationOf(f.Field(expr, FieldValue), depth+1)
+	}
+	return NoActivation, nil
+}
+
+// activationModule reports which activation a called module computes:
+// one bound to nn.Softmax(...) and its kind, or to an nn.Sequential
+// whose last layer is one.
+func (m *Model) activationModule(callee NodeID, depth int) Activation {
+	f := m.File
+	var v NodeID
+	switch f.Kind(callee) {
+	case KindCall:
+		v = callee
+	case KindIdentifier:
+		if b := m.Resolve(callee); b != nil && b.Kind == BindAssign && !b.Unpacked {
+			v = b.Value
+		}
+	case KindAttribute:
+		if f.TextIs(f.Field(callee, FieldObject), "self") {
+			v = m.SelfAttrOnce(callee)
+		}
+	}
+	v = f.Unparen(v)
+	if v == NoNode || f.Kind(v) != KindCall || depth > 2 {
+		return NoActivation
+	}
+	q := m.CallName(v)
+	if a, ok := activationModules[q]; ok {
+		return a
+	}
+	if q == "torch.nn.Sequential" {
+		if args := m.Args(v); len(args) > 0 {
+			return m.activationModule(f.Unparen(args[len(args)-1]), depth+1)
+		}
+	}
+	return NoActivation
+}
+
+// returnedActivation reports the activation a call's function returns:
+// a function of this file, one of the project, or the forward of the
+// class of a model called.
+func (m *Model) returnedActivation(call NodeID, depth int) (Activation, *Site) {
+	f := m.File
+	def := m.LocalCallee(call)
+	ref := ""
+	if def == NoNode {
+		fn := f.Unparen(f.Field(call, FieldFunction))
+		switch class := m.receiverClass(fn); {
+		case class == NoNode:
+			ref = m.calleeRef(call)
+		case f.Kind(class) == KindIdentifier:
+			if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
+				def = m.MethodOf(cb.Stmt, "forward")
+				break
+			}
+			fallthrough
+		default:
+			if q := m.QualifiedName(class); q != "" && !isLibraryName(q) {
+				ref = q + ".forward"
+			}
+		}
+	}
+	if def != NoNode {
+		a, at := m.returnsActivation(def, depth+1)
+		if at != nil && at.Path == "" {
+			at = m.localSite(at)
+		}
+		return a, at
+	}
+	if ref == "" || strings.HasPrefix(ref, "#") {
+		return NoActivation, nil
+	}
+	if o := m.lookup(ref, WantActivation); o != nil && o.Activation != NoActivation {
+		return o.Activation, o.ActivationAt
+	}
+	return NoActivation, nil
+}
+
+// localSite names a site of this file by the file's base name, for
+// messages.
+func (m *Model) localSite(s *Site) *Site {
+	c := *s
+	c.Path = filepath.Base(m.File.Path)
+	c.Abs = m.File.Path
+	return &c
+}
+
+type activationKey struct{ def NodeID }
+
+type activationAnswer struct {
+	a  Activation
+	at *Site
+}
+
+// returnsActivation reports the activation every return of a function
+// returns, if they all return the same one.
+func (m *Model) returnsActivation(def NodeID, depth int) (Activation, *Site) {
+	ans := m.Memo(activationKey{def}, func() any {
+		f := m.File
+		var out activationAnswer
+		mixed := false
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if mixed || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
+				return
+			}
+			a, at := m.activationOf(f.FirstChild(id), depth)
+			if a == NoActivation || out.a != NoActivation && out.a != a {
+				mixed = true
+				return
+			}
+			if out.a == NoActivation {
+				out = activationAnswer{a, at}
+			}
+		})
+		if mixed {
+			return activationAnswer{}
+		}
+		return out
+	}).(activationAnswer)
+	return ans.a, ans.at
+}
