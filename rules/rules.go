@@ -30,6 +30,7 @@ var All = []*analyzer.Rule{
 	HostSyncEveryStep,
 	MissingZeroGrad,
 	ModelLeftInEvalMode,
+	SoftmaxBeforeCrossEntropy,
 	UnusedNoqa,
 }
 

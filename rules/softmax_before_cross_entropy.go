@@ -1,0 +1,167 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// SoftmaxBeforeCrossEntropy is TL504.
+var SoftmaxBeforeCrossEntropy = &analyzer.Rule{
+	Code:      "TL504",
+	Name:      "softmax-before-cross-entropy",
+	Summary:   "Probabilities fed to a loss that expects logits: softmax before cross_entropy, sigmoid before BCEWithLogitsLoss",
+	Severity:  analyzer.SeverityError,
+	Precision: "high",
+	Tags:      []string{"correctness"},
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkSoftmaxBeforeCrossEntropy,
+	Doc: `## What it does
+Checks for a loss that applies its own output layer and is handed the
+output of one:
+
+- ` + "`F.cross_entropy`" + ` or ` + "`nn.CrossEntropyLoss`" + ` given the output of a ` + "`softmax`" + `
+  (or of a ` + "`log_softmax`" + `, which is redundant there);
+- ` + "`F.binary_cross_entropy_with_logits`" + ` or ` + "`nn.BCEWithLogitsLoss`" + ` given the
+  output of a ` + "`sigmoid`" + `;
+- ` + "`F.nll_loss`" + ` or ` + "`nn.NLLLoss`" + ` given the output of a ` + "`softmax`" + `, where it
+  expects log-probabilities.
+
+The value is followed through names assigned in the function, reshapes
+and casts (` + "`.view`" + `, ` + "`.float()`" + `), functions of this file or another
+file of the project that return it, ` + "`nn.Softmax`" + ` modules (alone or as
+the last layer of an ` + "`nn.Sequential`" + `), and a model whose ` + "`forward`" + `
+returns it, wherever its class is defined.
+
+## Why is this bad?
+` + "`cross_entropy`" + ` computes ` + "`log_softmax`" + ` of its input itself. Given
+probabilities, it computes the softmax of a softmax: the outputs squashed
+into [0, 1] differ by at most 1, so the predicted distribution can never
+be confident, the loss cannot fall near zero, and the gradients shrink
+by up to the number of classes. Training slows or stalls, with no error
+raised. The same holds for a sigmoid before a ` + "`*_with_logits`" + ` loss.
+` + "`nll_loss`" + ` given probabilities instead of log-probabilities computes a
+different quantity, whose gradient does not push the wrong classes down.
+A ` + "`log_softmax`" + ` before ` + "`cross_entropy`" + ` changes nothing (it is idempotent),
+but runs twice and keeps a second activation for the backward.
+
+## Example
+` + "```python" + `
+class Classifier(nn.Module):
+    def forward(self, x):
+        return F.softmax(self.fc(x), dim=1)
+
+loss = F.cross_entropy(model(x), y)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+class Classifier(nn.Module):
+    def forward(self, x):
+        return self.fc(x)  # logits
+
+loss = F.cross_entropy(model(x), y)
+probs = F.softmax(model(x), dim=1)  # where probabilities are needed
+` + "```" + `
+Or keep ` + "`log_softmax`" + ` in the model and use ` + "`F.nll_loss`" + `, which is not
+reported.
+
+## Known problems
+A loss object is recognised where it is constructed in the same function
+or assigned once to an attribute of ` + "`self`" + `; one built by a factory
+function or passed in as a parameter is not followed. A model returning a
+tuple is not followed.
+
+## References
+- [torch.nn.CrossEntropyLoss](https://pytorch.org/docs/stable/generated/torch.nn.CrossEntropyLoss.html)
+- [torch.nn.BCEWithLogitsLoss](https://pytorch.org/docs/stable/generated/torch.nn.BCEWithLogitsLoss.html)
+- [torch.nn.NLLLoss](https://pytorch.org/docs/stable/generated/torch.nn.NLLLoss.html)
+`,
+}
+
+// logitLoss is what a loss expects of its input and which activation it
+// must not be given.
+type logitLoss struct {
+	name string
+	bad  map[analyzer.Activation]bool
+}
+
+var (
+	crossEntropy = logitLoss{"cross_entropy", map[analyzer.Activation]bool{analyzer.Softmax: true, analyzer.LogSoftmax: true}}
+	bceLogits    = logitLoss{"binary_cross_entropy_with_logits", map[analyzer.Activation]bool{analyzer.Sigmoid: true}}
+	nllLoss      = logitLoss{"nll_loss", map[analyzer.Activation]bool{analyzer.Softmax: true}}
+)
+
+var logitLossFuncs = map[string]logitLoss{
+	"torch.nn.functional.cross_entropy":                    crossEntropy,
+	"torch.nn.functional.binary_cross_entropy_with_logits": bceLogits,
+	"torch.binary_cross_entropy_with_logits":               bceLogits,
+	"torch.nn.functional.nll_loss":                         nllLoss,
+}
+
+var logitLossModules = map[string]logitLoss{
+	"torch.nn.CrossEntropyLoss":  crossEntropy,
+	"torch.nn.BCEWithLogitsLoss": bceLogits,
+	"torch.nn.NLLLoss":           nllLoss,
+}
+
+func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
+	m, f := p.Model, p.File
+	loss, ok := lossOf(m, call)
+	if !ok {
+		return
+	}
+	input := m.Keyword(call, "input")
+	if args := m.Args(call); len(args) > 0 {
+		input = args[0]
+	}
+	if input == analyzer.NoNode {
+		return
+	}
+	a, at := m.ActivationOf(input)
+	if !loss.bad[a] {
+		return
+	}
+	where := ""
+	if at != nil && at.Path != "" {
+		where = fmt.Sprintf(" (`%s`, %s:%d)", at.Text, at.Path, at.Line)
+	} else if at != nil && at.Line != f.Position(f.N(input).Start).Line {
+		where = fmt.Sprintf(" (`%s`, line %d)", at.Text, at.Line)
+	}
+	in := analyzer.Snippet(f.Text(input), 30)
+	var msg string
+	switch {
+	case loss.name == nllLoss.name:
+		msg = fmt.Sprintf("`%s` is the output of a softmax%s, but `nll_loss` expects log-probabilities: "+
+			"it computes a different loss, whose gradient does not push the wrong classes down; use `log_softmax`, "+
+			"or pass the logits to `cross_entropy`", in, where)
+	case a == analyzer.LogSoftmax:
+		msg = fmt.Sprintf("`%s` is the output of a log_softmax%s, which `cross_entropy` applies again: "+
+			"the loss is the same, but computed twice; pass the logits, or use `nll_loss` on log-probabilities", in, where)
+	default:
+		msg = fmt.Sprintf("`%s` is the output of a %s%s, but `%s` applies one itself: it computes the %s of "+
+			"probabilities, so the loss can never approach zero and its gradients shrink, which slows or stalls "+
+			"training; pass the logits", in, a, where, loss.name, a)
+	}
+	p.Report(input, msg)
+}
+
+// lossOf reports whether a call computes a loss that expects logits: a
+// functional one, or a loss module constructed in place, bound to a name
+// once, or assigned once to an attribute of self.
+func lossOf(m *analyzer.Model, call analyzer.NodeID) (logitLoss, bool) {
+	f := m.File
+	if l, ok := logitLossFuncs[m.CallName(call)]; ok {
+		return l, true
+	}
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	v := fn
+	if k := f.Kind(fn); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
+		v = boundValue(m, fn)
+	}
+	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
+		return logitLoss{}, false
+	}
+	l, ok := logitLossModules[m.CallName(v)]
+	return l, ok
+}

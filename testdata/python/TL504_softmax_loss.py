@@ -1,0 +1,93 @@
+"""Probabilities fed to losses that expect logits, against the pairings
+that are right: logits to cross_entropy, log_softmax to nll_loss."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Classifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        return F.softmax(self.fc(x), dim=1)
+
+
+class LogitNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(16, 10), nn.Softmax(dim=1))
+        self.head = nn.Linear(16, 10)
+        self.criterion = nn.CrossEntropyLoss()
+
+    def forward(self, x):
+        return self.head(x)
+
+    def loss(self, x, y):
+        return self.criterion(self.body(x), y)  # want: TL504 "`self.body\(x\)` is the output of a softmax"
+
+
+def train(x, y):
+    model = Classifier()
+    loss = F.cross_entropy(model(x), y)  # want: TL504 "softmax \(`F.softmax\(self.fc\(x\), dim=1\)`, TL504_softmax_loss.py:14\)"
+    loss.backward()
+
+
+def train_probs(model, x, y):
+    criterion = nn.CrossEntropyLoss()
+    logits = model(x)
+    probs = torch.softmax(logits, dim=-1)
+    return criterion(probs.view(-1, 10), y)  # want: TL504 "`probs.view\(-1, 10\)` is the output of a softmax \(`torch.softmax\(logits, dim=-1\)`, line 40\)"
+
+
+def train_binary(model, x, y):
+    pred = torch.sigmoid(model(x))
+    return F.binary_cross_entropy_with_logits(pred, y)  # want: TL504 "applies one itself"
+
+
+def train_nll_probs(model, x, y):
+    return F.nll_loss(F.softmax(model(x), dim=1), y)  # want: TL504 "`nll_loss` expects log-probabilities"
+
+
+def train_log_softmax_twice(model, x, y):
+    return F.cross_entropy(model(x).log_softmax(-1), y)  # want: TL504 "the loss is the same, but computed twice"
+
+
+def train_logits(model, x, y):
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)  # ok: logits
+    probs = F.softmax(logits, dim=1)  # ok: probabilities for metrics, not for the loss
+    return loss, probs.argmax(1)
+
+
+def train_nll(model, x, y):
+    return F.nll_loss(F.log_softmax(model(x), dim=1), y)  # ok: log-probabilities are what nll_loss expects
+
+
+def train_bce(model, x, y):
+    return F.binary_cross_entropy(torch.sigmoid(model(x)), y)  # ok: binary_cross_entropy expects probabilities
+
+
+def train_bce_logits(model, x, y):
+    return nn.BCEWithLogitsLoss()(model(x), y)  # ok: logits
+
+
+def train_reassigned(model, x, y):
+    out = F.softmax(model(x), dim=1)
+    out = torch.log(out + 1e-8)
+    return F.nll_loss(out, y)  # ok: the log of the probabilities
+
+
+def distill(student, teacher, x, y, T):
+    soft_targets = F.softmax(teacher(x) / T, dim=1)
+    return F.cross_entropy(student(x) / T, soft_targets)  # ok: probabilities as the target, not the input
+
+
+def train_mixed(x, y, use_probs):
+    def head(z):
+        if use_probs:
+            return F.softmax(z, dim=1)
+        return z
+
+    return F.cross_entropy(head(x), y)  # ok: the helper returns logits on one path
