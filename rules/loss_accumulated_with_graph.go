@@ -278,7 +278,7 @@ func accumulation(f *analyzer.File, n analyzer.NodeID) (target, value analyzer.N
 // accumulatorKey is the target's text without whitespace, so that
 // `stats[ "loss" ]` and `stats["loss"]` are one accumulator.
 func accumulatorKey(f *analyzer.File, id analyzer.NodeID) string {
-	return strings.Join(strings.Fields(f.Text(id)), "")
+	return compact(f.Text(id))
 }
 
 // resetInIteration reports whether the accumulator (or, for `d[k] += v`,

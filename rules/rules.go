@@ -31,6 +31,7 @@ var All = []*analyzer.Rule{
 	MissingZeroGrad,
 	ModelLeftInEvalMode,
 	SoftmaxBeforeCrossEntropy,
+	DistributedSamplerSetEpoch,
 	UnusedNoqa,
 }
 

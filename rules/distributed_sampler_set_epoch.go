@@ -1,0 +1,252 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// DistributedSamplerSetEpoch is TL505.
+var DistributedSamplerSetEpoch = &analyzer.Rule{
+	Code:      "TL505",
+	Name:      "distributed-sampler-set-epoch",
+	Summary:   "A DistributedSampler never told the epoch, or a DistributedDataParallel model fed by a loader that shuffles without one",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "high",
+	Tags:      []string{"correctness", "distributed"},
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkDistributedSampler,
+	Doc: `## What it does
+Checks for two mistakes in data-parallel training:
+
+- a ` + "`DistributedSampler`" + ` that shuffles, whose loader is iterated in an
+  epoch loop of the same function that never calls ` + "`set_epoch(epoch)`" + `
+  (on the sampler, or on ` + "`loader.sampler`" + `);
+- a ` + "`DataLoader(..., shuffle=True)`" + ` with no ` + "`sampler`" + `, in a function that wraps
+  a model in ` + "`DistributedDataParallel`" + `.
+
+## Why is this bad?
+` + "`DistributedSampler`" + ` shuffles with a generator seeded by ` + "`seed + epoch`" + `,
+and its epoch is 0 until ` + "`set_epoch`" + ` changes it: without the call, every
+epoch visits the samples in the same order, which is no shuffling
+between epochs at all.
+
+Without a ` + "`DistributedSampler`" + `, each process iterates the whole dataset.
+With the same seed on every rank (the usual ` + "`torch.manual_seed(0)`" + `),
+they draw the same batches, and the averaged gradient is that of one
+rank's batch: every GPU but one does no useful work. With different
+seeds, an epoch processes the dataset once per rank.
+
+## Example
+` + "```python" + `
+sampler = DistributedSampler(dataset)
+loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+for epoch in range(epochs):
+    for x, y in loader:
+        train_step(ddp_model, x, y)
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+sampler = DistributedSampler(dataset)
+loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+for epoch in range(epochs):
+    sampler.set_epoch(epoch)
+    for x, y in loader:
+        train_step(ddp_model, x, y)
+` + "```" + `
+
+Not reported:
+- ` + "`DistributedSampler(..., shuffle=False)`" + `, for evaluation;
+- an epoch loop that hands the loader or the sampler to a function, which
+  may call ` + "`set_epoch`" + ` itself;
+- a loader whose dataset is sharded by rank already (its expression
+  names ` + "`rank`" + `).
+
+## Known problems
+Only a sampler and a loader made and iterated in the same function are
+followed. A dataset that is an ` + "`IterableDataset`" + ` sharding itself by rank
+is not recognised unless its expression names the rank.
+
+## References
+- [torch.utils.data.distributed.DistributedSampler](https://pytorch.org/docs/stable/data.html#torch.utils.data.distributed.DistributedSampler)
+- [Getting started with distributed data parallel](https://pytorch.org/tutorials/intermediate/ddp_tutorial.html)
+`,
+}
+
+var distributedSamplers = map[string]bool{
+	"torch.utils.data.distributed.DistributedSampler": true,
+	"torch.utils.data.DistributedSampler":             true,
+}
+
+var ddpClasses = map[string]bool{
+	"torch.nn.parallel.DistributedDataParallel":             true,
+	"torch.nn.DistributedDataParallel":                      true,
+	"torch.nn.parallel.distributed.DistributedDataParallel": true,
+}
+
+func checkDistributedSampler(p *analyzer.Pass, call analyzer.NodeID) {
+	switch q := p.Model.CallName(call); {
+	case distributedSamplers[q]:
+		checkSetEpoch(p, call)
+	case isDataLoader(q):
+		checkShuffleWithoutSampler(p, call)
+	}
+}
+
+// checkSetEpoch reports a shuffling DistributedSampler whose loader is
+// iterated every epoch with no set_epoch call.
+func checkSetEpoch(p *analyzer.Pass, call analyzer.NodeID) {
+	m, f := p.Model, p.File
+	if sh := m.Keyword(call, "shuffle"); sh != analyzer.NoNode && !f.TextIs(f.Unparen(sh), "True") {
+		return
+	}
+	fn := m.ScopeNode(call)
+	sampler := boundName(f, call) // "" when passed inline
+	var loaders []string
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || !isDataLoader(m.CallName(id)) {
+			return
+		}
+		s := m.Keyword(id, "sampler")
+		if s == analyzer.NoNode {
+			s = m.Keyword(id, "batch_sampler")
+		}
+		if s == analyzer.NoNode || !(f.Unparen(s) == call || sampler != "" && mentions(f, s, sampler)) {
+			return
+		}
+		if name := boundName(f, id); name != "" {
+			loaders = append(loaders, name)
+		}
+	})
+	if len(loaders) == 0 || anySetEpoch(m, fn) {
+		return
+	}
+	epoch, inner := epochLoop(m, fn, loaders)
+	if epoch == analyzer.NoNode || handsOn(m, epoch, append(loaders, sampler)) {
+		return
+	}
+	target := sampler
+	if target == "" {
+		target = inner + ".sampler"
+	}
+	p.Report(call, fmt.Sprintf("this DistributedSampler shuffles with the seed `seed + epoch`, but the epoch loop at line %d "+
+		"never calls `set_epoch`, so every epoch visits the samples in the same order; call `%s.set_epoch(epoch)` "+
+		"at the start of each epoch", f.Position(f.N(epoch).Start).Line, target))
+}
+
+// boundName returns the name a call is assigned to (`x = call`), or "".
+func boundName(f *analyzer.File, call analyzer.NodeID) string {
+	p := f.Parent(call)
+	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != call {
+		return ""
+	}
+	left := f.Field(p, analyzer.FieldLeft)
+	if k := f.Kind(left); k != analyzer.KindIdentifier && k != analyzer.KindAttribute {
+		return ""
+	}
+	return compact(f.Text(left))
+}
+
+// anySetEpoch reports whether a function calls set_epoch on anything.
+func anySetEpoch(m *analyzer.Model, fn analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		found = found || f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "set_epoch"
+	})
+	return found
+}
+
+// epochLoop returns a loop of fn whose body iterates one of the loaders
+// in a nested loop, with the loader it iterates.
+func epochLoop(m *analyzer.Model, fn analyzer.NodeID, loaders []string) (analyzer.NodeID, string) {
+	f := m.File
+	var epoch analyzer.NodeID = analyzer.NoNode
+	inner := ""
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if epoch != analyzer.NoNode || f.Kind(id) != analyzer.KindForStatement || m.ScopeNode(id) != fn {
+			return
+		}
+		for _, l := range loaders {
+			if !mentions(f, f.Field(id, analyzer.FieldRight), l) {
+				continue
+			}
+			if outer := m.EnclosingLoop(id); outer != analyzer.NoNode && m.ScopeNode(outer) == fn {
+				epoch, inner = outer, l
+				return
+			}
+		}
+	})
+	return epoch, inner
+}
+
+// handsOn reports whether a loop passes any of the names to a call,
+// which may set the epoch itself.
+func handsOn(m *analyzer.Model, loop analyzer.NodeID, names []string) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || iterationCall(m, id) {
+			return
+		}
+		for _, a := range argValues(f, id) {
+			for _, n := range names {
+				if n != "" && mentions(f, a, n) {
+					found = true
+				}
+			}
+		}
+	})
+	return found
+}
+
+// iterationCalls are the builtins and wrappers a loop iterates a loader
+// through, which set no epoch.
+var iterationCalls = map[string]bool{
+	"enumerate": true, "zip": true, "iter": true, "next": true, "len": true, "list": true, "print": true,
+	"tqdm": true, "tqdm.tqdm": true, "tqdm.auto.tqdm": true,
+}
+
+// iterationCall reports whether a call only iterates or measures what it
+// is handed.
+func iterationCall(m *analyzer.Model, call analyzer.NodeID) bool {
+	return iterationCalls[m.CallName(call)]
+}
+
+// checkShuffleWithoutSampler reports a loader that shuffles with no
+// sampler in a function that wraps a model in DistributedDataParallel.
+func checkShuffleWithoutSampler(p *analyzer.Pass, call analyzer.NodeID) {
+	m, f := p.Model, p.File
+	sh := m.Keyword(call, "shuffle")
+	if sh == analyzer.NoNode || !f.TextIs(f.Unparen(sh), "True") ||
+		m.Keyword(call, "sampler") != analyzer.NoNode || m.Keyword(call, "batch_sampler") != analyzer.NoNode {
+		return
+	}
+	data := m.Keyword(call, "dataset")
+	if args := m.Args(call); len(args) > 0 {
+		data = args[0]
+	}
+	if data == analyzer.NoNode || strings.Contains(strings.ToLower(f.Text(data)), "rank") {
+		return
+	}
+	fn := m.ScopeNode(call)
+	ddp := analyzer.NoNode
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if ddp == analyzer.NoNode && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == fn && ddpClasses[m.CallName(id)] {
+			ddp = id
+		}
+	})
+	if ddp == analyzer.NoNode {
+		return
+	}
+	p.Report(sh, fmt.Sprintf("this loader shuffles the whole dataset in every process of the DistributedDataParallel model "+
+		"(line %d): each rank iterates all of it, and with the same seed on every rank they draw the same batches; "+
+		"pass `sampler=DistributedSampler(%s)` instead of `shuffle=True`", f.Position(f.N(ddp).Start).Line,
+		analyzer.Snippet(f.Text(data), 30)))
+}
+
+func isDataLoader(q string) bool {
+	return q == "torch.utils.data.DataLoader" || q == "torch.utils.data.dataloader.DataLoader"
+}

@@ -1,0 +1,108 @@
+"""Data-parallel loaders: a DistributedSampler never told the epoch, a
+DDP model fed by a loader that shuffles alone, and the right ways."""
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, Subset
+from torch.utils.data.distributed import DistributedSampler
+
+
+def train(model, dataset, optimizer, epochs, rank):
+    model = DDP(model.to(rank), device_ids=[rank])
+    sampler = DistributedSampler(dataset)  # want: TL505 "epoch loop at line 14 never calls `set_epoch`.* `sampler.set_epoch\(epoch\)`"
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+
+
+def train_inline(model, dataset, optimizer, epochs):
+    loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset, shuffle=True))  # want: TL505 "`loader.sampler.set_epoch\(epoch\)`"
+    for epoch in range(epochs):
+        for step, (x, y) in enumerate(loader):
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_shuffled(model, dataset, optimizer, rank):
+    dist.init_process_group("nccl")
+    ddp_model = DDP(model.to(rank), device_ids=[rank])
+    loader = DataLoader(dataset, batch_size=32, shuffle=True)  # want: TL505 "each rank iterates all of it"
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(ddp_model(x), y).backward()
+        optimizer.step()
+
+
+def train_set_epoch(model, dataset, optimizer, epochs):
+    sampler = DistributedSampler(dataset)  # ok: set_epoch below
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_loader_sampler(model, dataset, optimizer, epochs):
+    loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))  # ok: set through the loader
+    for epoch in range(epochs):
+        loader.sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def run_epoch(model, loader, optimizer, epoch):
+    loader.sampler.set_epoch(epoch)
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()
+
+
+def train_with_helper(model, dataset, optimizer, epochs):
+    loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))  # ok: run_epoch is handed the loader
+    for epoch in range(epochs):
+        run_epoch(model, loader, optimizer, epoch)
+
+
+def evaluate(model, dataset):
+    sampler = DistributedSampler(dataset, shuffle=False)  # ok: an evaluation order, not shuffled
+    loader = DataLoader(dataset, batch_size=64, sampler=sampler)
+    with torch.no_grad():
+        for epoch in range(3):
+            for x, _ in loader:
+                model(x)
+
+
+def train_single_pass(model, dataset, optimizer):
+    sampler = DistributedSampler(dataset)  # ok: one pass, no epoch loop
+    for x, y in DataLoader(dataset, sampler=sampler):
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()
+
+
+def train_sharded(model, dataset, optimizer, rank, world_size):
+    ddp_model = DDP(model)
+    shard = Subset(dataset, range(rank, len(dataset), world_size))
+    loader = DataLoader(Subset(dataset, range(rank, len(dataset), world_size)), shuffle=True)  # ok: sharded by rank already
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(ddp_model(x), y).backward()
+        optimizer.step()
+    return shard
+
+
+def train_single_gpu(model, dataset, optimizer):
+    loader = DataLoader(dataset, batch_size=32, shuffle=True)  # ok: no DistributedDataParallel here
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()
