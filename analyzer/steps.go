@@ -22,14 +22,14 @@ func (m *Model) ClearsGrad(n NodeID) bool {
 			return true
 		}
 		if fn := f.Field(n, FieldFunction); f.Kind(fn) == KindAttribute {
-			return mentionsGrad(f, f.Field(fn, FieldObject))
+			return MentionsGrad(f, f.Field(fn, FieldObject))
 		}
 	case KindAssignment:
-		return mentionsGrad(f, f.Field(n, FieldLeft))
+		return MentionsGrad(f, f.Field(n, FieldLeft))
 	case KindDeleteStatement:
 		found := false
 		f.Children(n, func(c NodeID) bool {
-			found = found || mentionsGrad(f, c)
+			found = found || MentionsGrad(f, c)
 			return !found
 		})
 		return found
@@ -45,9 +45,9 @@ func clearGradName(name string) bool {
 		strings.Contains(name, "resetgrad") || strings.Contains(name, "zerogradient")
 }
 
-// mentionsGrad reports whether an attribute chain goes through `.grad`
+// MentionsGrad reports whether an attribute chain goes through `.grad`
 // (`p.grad`, `p.grad.data`, `self.w.grad`).
-func mentionsGrad(f *File, e NodeID) bool {
+func MentionsGrad(f *File, e NodeID) bool {
 	for f.Kind(e) == KindAttribute || f.Kind(e) == KindSubscript {
 		if f.Kind(e) == KindAttribute {
 			if f.TextIs(f.Field(e, FieldAttribute), "grad") {

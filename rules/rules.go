@@ -32,6 +32,7 @@ var All = []*analyzer.Rule{
 	ModelLeftInEvalMode,
 	SoftmaxBeforeCrossEntropy,
 	DistributedSamplerSetEpoch,
+	UnscaledGradientAccumulation,
 	UnusedNoqa,
 }
 

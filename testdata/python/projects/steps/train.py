@@ -1,5 +1,6 @@
 """Training loops whose evidence is in engine.py and optim.py."""
 from engine import clear_grads, evaluate, run_epoch, validate
+from losses import classification_loss
 from optim import ClearingAdam
 
 
@@ -41,3 +42,19 @@ def fit_forgetful(model, loader, optimizer, criterion):
         loss = criterion(model(x), y)
         loss.backward()
         optimizer.step()  # want: TL502 "never clears the gradients of `optimizer`"
+
+
+def fit_accumulating(model, loader, optimizer, criterion, accum):
+    for i, (x, y) in enumerate(loader):
+        criterion(model(x), y).backward()
+        if (i + 1) % accum == 0:
+            optimizer.step()  # want: TL506 "never divided by `accum`"
+            optimizer.zero_grad()
+
+
+def fit_accumulating_helper(model, loader, optimizer, accum):
+    for i, (x, y) in enumerate(loader):
+        classification_loss(x, y).backward()
+        if (i + 1) % accum == 0:
+            optimizer.step()  # ok: the loss comes from losses.py, which may divide it
+            optimizer.zero_grad()

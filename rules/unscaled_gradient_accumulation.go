@@ -1,0 +1,257 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// UnscaledGradientAccumulation is TL506.
+var UnscaledGradientAccumulation = &analyzer.Rule{
+	Code:      "TL506",
+	Name:      "unscaled-gradient-accumulation",
+	Summary:   "Gradients accumulated over k micro-batches from a loss that is never divided by k",
+	Severity:  analyzer.SeverityWarning,
+	Precision: "medium",
+	Preview:   true,
+	Tags:      []string{"correctness"},
+	Kinds:     []analyzer.Kind{analyzer.KindCall},
+	Check:     checkUnscaledAccumulation,
+	Doc: `## What it does
+Checks for gradient accumulation, a loop that back-propagates on every
+iteration and steps the optimizer only under a cadence
+(` + "`if (i + 1) % k == 0:`" + `), whose loss is not divided by anything before
+its backward: no ` + "`loss = loss / k`" + `, no ` + "`loss /= k`" + `, no ` + "`criterion(...) / k`" + `,
+and no division of the gradients themselves before the step.
+
+## Why is this bad?
+Each backward adds its gradient to ` + "`.grad`" + `, so the step applies the sum of
+` + "`k`" + ` micro-batch gradients, ` + "`k`" + ` times the mean that a batch ` + "`k`" + ` times larger
+would give. With SGD that multiplies the learning rate by ` + "`k`" + `, so changing
+the accumulation count silently changes the training run. Gradient
+clipping (` + "`clip_grad_norm_`" + `) then clips the sum against a threshold meant
+for one batch. Adam-style optimizers are nearly insensitive to a constant
+scale of the gradient, apart from their ` + "`eps`" + ` and weight decay, so there
+the cost is mostly in clipping.
+
+## Example
+` + "```python" + `
+for i, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y)
+    loss.backward()
+    if (i + 1) % accum_steps == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+for i, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y) / accum_steps
+    loss.backward()
+    if (i + 1) % accum_steps == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+` + "```" + `
+
+Not reported: a loss divided or multiplied anywhere before its backward
+(by the count under any name), a loss that comes from a function whose
+body is not known, gradients divided before the step, and a loop that
+clears the gradients every iteration (which is not accumulation).
+
+## Known problems
+A learning rate already scaled for the sum is not recognised, nor a loss
+function that divides inside another file. That is why this rule is in
+preview: select it by its code.
+
+## References
+- [Gradient accumulation with automatic mixed precision](https://pytorch.org/docs/stable/notes/amp_examples.html#gradient-accumulation)
+- [torch.nn.utils.clip_grad_norm_](https://pytorch.org/docs/stable/generated/torch.nn.utils.clip_grad_norm_.html)
+`,
+}
+
+func checkUnscaledAccumulation(p *analyzer.Pass, call analyzer.NodeID) {
+	m, f := p.Model, p.File
+	if _, ok := optimizerStep(m, call); !ok {
+		return
+	}
+	loop, backward := backwardLoop(m, call)
+	if loop == analyzer.NoNode {
+		return
+	}
+	guard, k := cadence(f, loop, call)
+	if guard == analyzer.NoNode || f.Contains(guard, backward) || m.EnclosingLoop(backward) != loop {
+		return
+	}
+	if clearsEveryIteration(m, loop, guard) || dividesGrads(m, guard) {
+		return
+	}
+	loss := backpropagatedValue(m, backward)
+	if loss == analyzer.NoNode || scaledLoss(m, loss, 0) {
+		return
+	}
+	p.Report(call, fmt.Sprintf("`%s` applies the sum of the gradients of `%s` micro-batches (`%s` runs every iteration), "+
+		"but `%s` is never divided by `%s`: with SGD that multiplies the learning rate by `%s`, and gradient clipping "+
+		"clips the sum; divide the loss by `%s` before its backward", analyzer.Snippet(f.Text(call), 40), k,
+		analyzer.Snippet(f.Text(backward), 30), analyzer.Snippet(f.Text(loss), 30), k, k, k))
+}
+
+// cadence returns the if statement, within loop, that runs call only on
+// every k-th iteration (its condition takes a remainder), with k's text.
+func cadence(f *analyzer.File, loop, call analyzer.NodeID) (analyzer.NodeID, string) {
+	for n := f.Parent(call); n != analyzer.NoNode && n != loop; n = f.Parent(n) {
+		if f.Kind(n) != analyzer.KindIfStatement {
+			continue
+		}
+		k := ""
+		f.Walk(f.Field(n, analyzer.FieldCondition), func(id analyzer.NodeID) {
+			if k == "" && f.Kind(id) == analyzer.KindBinaryOperator && f.TextIs(f.Field(id, analyzer.FieldOperator), "%") {
+				k = f.Text(f.Unparen(f.Field(id, analyzer.FieldRight)))
+			}
+		})
+		if k != "" {
+			return n, k
+		}
+	}
+	return analyzer.NoNode, ""
+}
+
+// clearsEveryIteration reports whether the loop clears gradients outside
+// the cadence's if: then nothing accumulates.
+func clearsEveryIteration(m *analyzer.Model, loop, guard analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Contains(guard, id) {
+			return
+		}
+		switch f.Kind(id) {
+		case analyzer.KindCall, analyzer.KindAssignment, analyzer.KindDeleteStatement:
+			found = m.ClearsGrad(id)
+		}
+	})
+	return found
+}
+
+// dividesGrads reports whether the guarded block scales gradients before
+// stepping (`p.grad /= k`, `p.grad.div_(k)`, `p.grad.data.mul_(1 / k)`).
+func dividesGrads(m *analyzer.Model, guard analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(guard, func(id analyzer.NodeID) {
+		if found {
+			return
+		}
+		switch f.Kind(id) {
+		case analyzer.KindAugmentedAssignment:
+			op := f.Text(f.Field(id, analyzer.FieldOperator))
+			found = (op == "/=" || op == "*=") && analyzer.MentionsGrad(f, f.Field(id, analyzer.FieldLeft))
+		case analyzer.KindCall:
+			switch m.MethodName(id) {
+			case "div_", "mul_", "div", "mul":
+				found = analyzer.MentionsGrad(f, m.Receiver(id))
+			}
+		}
+	})
+	return found
+}
+
+// backpropagatedValue returns the tensor a backward call runs from:
+// `loss` of `loss.backward()`, `scaler.scale(loss).backward()`,
+// `accelerator.backward(loss)` and `torch.autograd.backward(loss)`.
+func backpropagatedValue(m *analyzer.Model, backward analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	v := analyzer.NoNode
+	if m.MethodName(backward) == "backward" && len(m.Args(backward)) == 0 {
+		v = f.Unparen(m.Receiver(backward))
+	} else if args := m.Args(backward); len(args) > 0 {
+		v = f.Unparen(args[0])
+	}
+	if f.Kind(v) == analyzer.KindCall && m.MethodName(v) == "scale" {
+		if args := m.Args(v); len(args) == 1 {
+			v = f.Unparen(args[0])
+		}
+	}
+	return v
+}
+
+// scaledLoss reports whether a loss is divided or multiplied before its
+// backward, or comes from where that cannot be seen: a name assigned
+// from a function of unknown body, or one that any assignment of its
+// function divides or multiplies.
+func scaledLoss(m *analyzer.Model, loss analyzer.NodeID, depth int) bool {
+	f := m.File
+	if depth > 6 {
+		return true
+	}
+	switch f.Kind(loss) {
+	case analyzer.KindBinaryOperator:
+		switch f.Text(f.Field(loss, analyzer.FieldOperator)) {
+		case "/", "*", "//":
+			return true
+		}
+		return scaledLoss(m, f.Unparen(f.Field(loss, analyzer.FieldLeft)), depth+1) ||
+			scaledLoss(m, f.Unparen(f.Field(loss, analyzer.FieldRight)), depth+1)
+	case analyzer.KindCall:
+		switch m.MethodName(loss) {
+		case "div", "mul", "div_", "mul_", "true_divide":
+			return true
+		case "mean", "sum", "float", "squeeze", "view", "reshape":
+			return scaledLoss(m, f.Unparen(m.Receiver(loss)), depth+1)
+		}
+		// A loss of torch's, or a criterion or model the function is
+		// handed, returns a plain loss; a function of this file or of the
+		// project may divide inside.
+		if torchLoss(m, loss) {
+			return false
+		}
+		if q := m.CallName(loss); m.LocalCallee(loss) != analyzer.NoNode || strings.Contains(q, ".") {
+			return true // a function whose body is elsewhere
+		}
+		return !m.IsLossCall(loss) && !m.IsForwardCall(loss)
+	case analyzer.KindIdentifier:
+		name := f.Text(loss)
+		fn := m.ScopeNode(loss)
+		scaled, assigned := false, false
+		f.Walk(fn, func(id analyzer.NodeID) {
+			if scaled || m.ScopeNode(id) != fn {
+				return
+			}
+			switch f.Kind(id) {
+			case analyzer.KindAugmentedAssignment:
+				if f.TextIs(f.Field(id, analyzer.FieldLeft), name) {
+					op := f.Text(f.Field(id, analyzer.FieldOperator))
+					scaled = op == "/=" || op == "*=" || scaledLoss(m, f.Unparen(f.Field(id, analyzer.FieldRight)), depth+1)
+				}
+			case analyzer.KindAssignment:
+				if f.TextIs(f.Field(id, analyzer.FieldLeft), name) {
+					assigned = true
+					scaled = scaledLoss(m, f.Unparen(f.Field(id, analyzer.FieldRight)), depth+1)
+				}
+			}
+		})
+		return scaled || !assigned
+	}
+	return true
+}
+
+// torchLoss reports whether a call is one of torch's losses, which do
+// not divide by an accumulation count: a function of torch.nn.functional
+// or a loss module of torch.nn, constructed in place or bound once.
+func torchLoss(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	if q := m.CallName(call); strings.HasPrefix(q, "torch.nn.functional.") {
+		return true
+	}
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	v := fn
+	if k := f.Kind(fn); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
+		v = boundValue(m, fn)
+	}
+	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
+		return false
+	}
+	q := m.CallName(v)
+	return strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss")
+}
