@@ -58,7 +58,8 @@ Not reported:
   helper is defined in the project;
 - an optimizer whose own ` + "`step`" + ` clears the gradients (a project class
   whose ` + "`step`" + ` calls ` + "`zero_grad`" + `), and engines that do it themselves
-  (DeepSpeed's ` + "`model_engine.step()`" + `, which is not an optimizer's step);
+  (DeepSpeed's ` + "`model_engine.step()`" + `, which is not an optimizer's step, and the
+  optimizer ` + "`deepspeed.initialize`" + ` returns);
 - ` + "`optimizer.step(closure)`" + `, whose closure clears and back-propagates;
 - a loop nested in another that clears the gradients;
 - a loop that builds a new optimizer every iteration.
@@ -159,6 +160,14 @@ var optimizerClasses = map[string]bool{
 // wrappers built by other calls are not.
 func isOptimizer(m *analyzer.Model, e analyzer.NodeID) bool {
 	f := m.File
+	if f.Kind(e) == analyzer.KindIdentifier {
+		// `engine, optimizer, _, _ = deepspeed.initialize(...)`: the
+		// engine's optimizer clears the gradients it has applied.
+		if b := m.Resolve(e); b != nil && b.Unpacked && f.Kind(b.Value) == analyzer.KindCall &&
+			strings.HasPrefix(m.CallName(b.Value), "deepspeed.") {
+			return false
+		}
+	}
 	if v := boundValue(m, e); v != analyzer.NoNode && f.Kind(v) == analyzer.KindCall {
 		q := m.CallName(v)
 		last := q[strings.LastIndexByte(q, '.')+1:]

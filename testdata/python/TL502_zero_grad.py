@@ -122,6 +122,13 @@ def train_deepspeed(model, loader, criterion, config):
         model_engine.step()  # ok: DeepSpeed's engine clears the gradients in its step
 
 
+def train_deepspeed_optimizer(model, loader, criterion, config):
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, config=config)
+    for x, y in loader:
+        engine.backward(criterion(engine(x), y))
+        optimizer.step()  # ok: the optimizer DeepSpeed wraps is the engine's
+
+
 class ClearingSGD(torch.optim.SGD):
     def step(self, closure=None):
         super().step(closure)
