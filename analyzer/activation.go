@@ -11,6 +11,7 @@ import (
 // the *_with_logits losses a sigmoid) must not be handed its output.
 type Activation uint8
 
+// The activations, and NoActivation for a value that is none's output.
 const (
 	NoActivation Activation = iota
 	Softmax

@@ -113,7 +113,7 @@ func checkSetEpoch(p *analyzer.Pass, call analyzer.NodeID) {
 		if s == analyzer.NoNode {
 			s = m.Keyword(id, "batch_sampler")
 		}
-		if s == analyzer.NoNode || !(f.Unparen(s) == call || sampler != "" && mentions(f, s, sampler)) {
+		if s == analyzer.NoNode || f.Unparen(s) != call && (sampler == "" || !mentions(f, s, sampler)) {
 			return
 		}
 		if name := boundName(f, id); name != "" {
@@ -163,7 +163,7 @@ func anySetEpoch(m *analyzer.Model, fn analyzer.NodeID) bool {
 // in a nested loop, with the loader it iterates.
 func epochLoop(m *analyzer.Model, fn analyzer.NodeID, loaders []string) (analyzer.NodeID, string) {
 	f := m.File
-	var epoch analyzer.NodeID = analyzer.NoNode
+	epoch := analyzer.NoNode
 	inner := ""
 	f.Walk(fn, func(id analyzer.NodeID) {
 		if epoch != analyzer.NoNode || f.Kind(id) != analyzer.KindForStatement || m.ScopeNode(id) != fn {
