@@ -551,7 +551,9 @@ func loopWaitsAnyway(m *analyzer.Model, loop analyzer.NodeID) bool {
 				return
 			}
 			if m.CallName(n) == "torch.cuda.synchronize" {
-				waits = true
+				// Only when every iteration does: `if args.sync_step:` is
+				// a choice of the run's.
+				waits = everyIteration(f, n, loop)
 				return
 			}
 			switch meth := m.MethodName(n); meth {
@@ -620,4 +622,24 @@ func quoted(code string) string {
 		return code
 	}
 	return "`" + code + "`"
+}
+
+// everyIteration reports whether a statement of loop's body runs on
+// every iteration: under no condition but a test of the device (`if
+// device.type == "cuda":`), which is true for a whole run.
+func everyIteration(f *analyzer.File, id, loop analyzer.NodeID) bool {
+	body := f.Field(loop, analyzer.FieldBody)
+	for n := f.Parent(id); n != analyzer.NoNode && n != body; n = f.Parent(n) {
+		switch f.Kind(n) {
+		case analyzer.KindIfStatement:
+			if c := f.Text(f.Field(n, analyzer.FieldCondition)); !strings.Contains(c, "cuda") && !strings.Contains(c, "device") {
+				return false
+			}
+		case analyzer.KindElifClause, analyzer.KindElseClause, analyzer.KindForStatement, analyzer.KindWhileStatement,
+			analyzer.KindTryStatement, analyzer.KindExceptClause, analyzer.KindMatchStatement,
+			analyzer.KindConditionalExpression, analyzer.KindBooleanOperator:
+			return false
+		}
+	}
+	return true
 }

@@ -155,6 +155,18 @@ def train_timed(model, loader, optimizer, criterion, times):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        torch.cuda.synchronize()
+        if torch.cuda.is_available():
+            torch.cuda.synchronize()
         times.append(time.perf_counter() - start)
         print(loss.item())  # ok: the loop waits for the GPU every step anyway, to time it
+
+
+def train_maybe_timed(model, loader, optimizer, criterion, sync_steps):
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if sync_steps:
+            torch.cuda.synchronize()
+        print(loss.item())  # want: TL501 "`loss.item\(\)` makes the host wait"
