@@ -154,14 +154,22 @@ func lossOf(m *analyzer.Model, call analyzer.NodeID) (logitLoss, bool) {
 	if l, ok := logitLossFuncs[m.CallName(call)]; ok {
 		return l, true
 	}
-	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	v := fn
-	if k := f.Kind(fn); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
-		v = boundValue(m, fn)
+	l, ok := logitLossModules[constructor(m, f.Unparen(f.Field(call, analyzer.FieldFunction)))]
+	return l, ok
+}
+
+// constructor returns the qualified name of the class that made a
+// callee: `nn.CrossEntropyLoss` for `nn.CrossEntropyLoss()(x, y)`, or for
+// a name or attribute of self bound once to `nn.CrossEntropyLoss()`; ""
+// when not known.
+func constructor(m *analyzer.Model, callee analyzer.NodeID) string {
+	f := m.File
+	v := callee
+	if k := f.Kind(callee); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
+		v = boundValue(m, callee)
 	}
 	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
-		return logitLoss{}, false
+		return ""
 	}
-	l, ok := logitLossModules[m.CallName(v)]
-	return l, ok
+	return m.CallName(v)
 }

@@ -240,18 +240,9 @@ func scaledLoss(m *analyzer.Model, loss analyzer.NodeID, depth int) bool {
 // not divide by an accumulation count: a function of torch.nn.functional
 // or a loss module of torch.nn, constructed in place or bound once.
 func torchLoss(m *analyzer.Model, call analyzer.NodeID) bool {
-	f := m.File
-	if q := m.CallName(call); strings.HasPrefix(q, "torch.nn.functional.") {
+	if strings.HasPrefix(m.CallName(call), "torch.nn.functional.") {
 		return true
 	}
-	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	v := fn
-	if k := f.Kind(fn); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
-		v = boundValue(m, fn)
-	}
-	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
-		return false
-	}
-	q := m.CallName(v)
+	q := constructor(m, m.File.Unparen(m.File.Field(call, analyzer.FieldFunction)))
 	return strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss")
 }
