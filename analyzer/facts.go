@@ -639,10 +639,15 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 			if m.ScopeNode(id) == def && f.TextIs(f.Field(id, FieldOperator), "+=") {
 				fs.Keeps = m.keeps(def, f.Field(id, FieldLeft), f.Field(id, FieldRight), fs.Keeps)
 			}
+		case KindAssignment, KindDeleteStatement:
+			if m.ScopeNode(id) == def {
+				m.stepFact(id, &fs)
+			}
 		case KindCall:
 			if m.ScopeNode(id) != def {
 				return
 			}
+			m.stepFact(id, &fs)
 			q := m.CallName(id)
 			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" {
 				needsGrad = true
@@ -666,7 +671,6 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 			}
 		}
 	})
-	m.stepFacts(def, &fs)
 	if a, at := m.returnsActivation(def, 0); at != nil && (at.Path == "" || at.Abs == f.Path) {
 		// What other files return is theirs to tell.
 		fs.Activation, fs.ActivationAt = a, &Site{Line: at.Line, Column: at.Column, Text: at.Text}

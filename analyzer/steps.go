@@ -17,11 +17,12 @@ func (m *Model) ClearsGrad(n NodeID) bool {
 	f := m.File
 	switch f.Kind(n) {
 	case KindCall:
-		name := strings.ToLower(lastName(f, f.Field(n, FieldFunction)))
-		if clearGradName(name) {
+		fn := f.Field(n, FieldFunction)
+		if id := lastNameNode(f, fn); id != NoNode && containsGrad(f.Src[f.N(id).Start:f.N(id).End]) &&
+			clearGradName(strings.ToLower(f.Text(id))) {
 			return true
 		}
-		if fn := f.Field(n, FieldFunction); f.Kind(fn) == KindAttribute {
+		if f.Kind(fn) == KindAttribute {
 			return MentionsGrad(f, f.Field(fn, FieldObject))
 		}
 	case KindAssignment:
@@ -33,6 +34,30 @@ func (m *Model) ClearsGrad(n NodeID) bool {
 			return !found
 		})
 		return found
+	}
+	return false
+}
+
+// lastNameNode returns the identifier lastName reads, or NoNode.
+func lastNameNode(f *File, id NodeID) NodeID {
+	switch f.Kind(id) {
+	case KindIdentifier:
+		return id
+	case KindAttribute:
+		return f.Field(id, FieldAttribute)
+	case KindCall:
+		return lastNameNode(f, f.Field(id, FieldFunction))
+	}
+	return NoNode
+}
+
+// containsGrad reports whether b holds "grad" in any case, without
+// allocating: most calls are not about gradients.
+func containsGrad(b []byte) bool {
+	for i := 0; i+4 <= len(b); i++ {
+		if b[i]|0x20 == 'g' && b[i+1]|0x20 == 'r' && b[i+2]|0x20 == 'a' && b[i+3]|0x20 == 'd' {
+			return true
+		}
 	}
 	return false
 }
@@ -77,11 +102,16 @@ func (m *Model) ModeSwitch(call NodeID) (eval, train bool) {
 	if f.Kind(call) != KindCall || f.Kind(f.Field(call, FieldFunction)) != KindAttribute {
 		return false, false
 	}
+	name := f.Field(f.Field(call, FieldFunction), FieldAttribute)
+	isEval := f.TextIs(name, "eval")
+	if !isEval && !f.TextIs(name, "train") {
+		return false, false
+	}
 	args := m.Args(call)
-	switch m.MethodName(call) {
-	case "eval":
+	switch {
+	case isEval:
 		return len(args) == 0, false
-	case "train":
+	default:
 		if len(args) == 0 {
 			return false, true
 		}
@@ -90,7 +120,6 @@ func (m *Model) ModeSwitch(call NodeID) (eval, train bool) {
 		}
 		return false, len(args) == 1 && f.Kind(args[0]) != KindKeywordArgument || m.Keyword(call, "mode") != NoNode
 	}
-	return false, false
 }
 
 // stepFacts fills in what def's own body does to a step's state.
@@ -99,29 +128,32 @@ func (m *Model) stepFacts(def NodeID, fs *FuncSummary) {
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {
 		case KindCall, KindAssignment, KindDeleteStatement:
-		default:
-			return
-		}
-		if m.ScopeNode(id) != def {
-			return
-		}
-		if fs.ZeroGrad == nil && m.ClearsGrad(id) {
-			fs.ZeroGrad = m.site(id)
-		}
-		if f.Kind(id) != KindCall {
-			return
-		}
-		if fs.Backward == nil && m.AddsGrad(id) {
-			fs.Backward = m.site(id)
-		}
-		eval, train := m.ModeSwitch(id)
-		if fs.Eval == nil && eval {
-			fs.Eval = m.site(id)
-		}
-		if fs.Train == nil && train {
-			fs.Train = m.site(id)
+			if m.ScopeNode(id) == def {
+				m.stepFact(id, fs)
+			}
 		}
 	})
+}
+
+// stepFact adds to fs what node id, a call, assignment or deletion in
+// the function's own scope, does to a step's state.
+func (m *Model) stepFact(id NodeID, fs *FuncSummary) {
+	if fs.ZeroGrad == nil && m.ClearsGrad(id) {
+		fs.ZeroGrad = m.site(id)
+	}
+	if m.File.Kind(id) != KindCall {
+		return
+	}
+	if fs.Backward == nil && m.AddsGrad(id) {
+		fs.Backward = m.site(id)
+	}
+	eval, train := m.ModeSwitch(id)
+	if fs.Eval == nil && eval {
+		fs.Eval = m.site(id)
+	}
+	if fs.Train == nil && train {
+		fs.Train = m.site(id)
+	}
 }
 
 type stepsKey struct{ def NodeID }
