@@ -119,6 +119,10 @@ remove the wait, a logging cadence does.
 // readMethods read a tensor's values on the host.
 var readMethods = map[string]bool{"item": true, "tolist": true, "cpu": true, "numpy": true}
 
+// accelerateCollectives are the methods of accelerate's Accelerator that
+// return their tensor arguments' values from every rank, on the device.
+var accelerateCollectives = map[string]bool{"gather": true, "gather_for_metrics": true, "reduce": true, "pad_across_processes": true}
+
 // readBuiltins convert a one-element tensor to a Python value.
 var readBuiltins = map[string]bool{"float": true, "int": true, "bool": true}
 
@@ -151,8 +155,8 @@ func checkHostSync(p *analyzer.Pass, id analyzer.NodeID) {
 		"so the host's work no longer overlaps the GPU's; %s", first.text, syncAdvice(m, id, statementOf(f, id), first.value))
 	var related []analyzer.Related
 	if len(reads) > 1 {
-		msg += fmt.Sprintf(" (the loop reads the GPU %d more times a step, at %s: the wait goes only when all of them do)",
-			len(reads)-1, readLines(f, reads[1:]))
+		msg += fmt.Sprintf(" (the loop also reads the GPU at %s: the wait goes only when every read of the step does)",
+			readLines(f, reads[1:]))
 		for _, r := range reads[1:] {
 			pos := f.Position(f.N(r.at).Start)
 			related = append(related, analyzer.Related{Path: f.Path, Line: pos.Line, Column: pos.Column,
@@ -308,6 +312,14 @@ func deviceTensor(m *analyzer.Model, expr analyzer.NodeID, depth int) bool {
 				return next(m.Receiver(expr))
 			case meth == "cuda":
 				return true
+			case accelerateCollectives[meth] && constructor(m, m.Receiver(expr)) == "accelerate.Accelerator":
+				// accelerator.gather(loss): the ranks' values, on the device.
+				for _, a := range m.Args(expr) {
+					if next(a) {
+						return true
+					}
+				}
+				return false
 			}
 			if q := m.CallName(expr); q == "" || !strings.HasPrefix(q, "torch.") {
 				return next(m.Receiver(expr))

@@ -15,7 +15,7 @@ def train(model, loader, optimizer, criterion):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        total += loss.item()  # want: TL501 "accumulate `loss.detach\(\)` on the GPU .* 2 more times a step, at lines 19, 20"
+        total += loss.item()  # want: TL501 "accumulate `loss.detach\(\)` on the GPU .* also reads the GPU at lines 19, 20"
         print(loss)  # ok: the same wait, reported once at the loop's first read
         if loss < 0.01:
             print("converged?")
@@ -170,3 +170,34 @@ def train_maybe_timed(model, loader, optimizer, criterion, sync_steps):
         if sync_steps:
             torch.cuda.synchronize()
         print(loss.item())  # want: TL501 "`loss.item\(\)` makes the host wait"
+
+
+def train_gathered(unet, loader, optimizer, args):
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    unet, optimizer, loader = accelerator.prepare(unet, optimizer, loader)
+    train_loss = 0.0
+    for step, batch in enumerate(loader):
+        loss = F.mse_loss(unet(batch["x"]), batch["y"])
+        avg_loss = accelerator.gather(loss.repeat(8)).mean()
+        train_loss += avg_loss.item()  # want: TL501 "accumulate `avg_loss` on the GPU .* also reads the GPU at line 188"
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+        logs = {"step_loss": loss.detach().item()}  # ok: reported at the step's first read, line 184
+        print(logs)
+        if accelerator.sync_gradients:
+            accelerator.log({"train_loss": train_loss}, step=step)
+            train_loss = 0.0
+
+
+def gathered_elsewhere(model, loader, optimizer, helper):
+    merged = 0.0
+    for x, y in loader:
+        loss = F.mse_loss(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        merged += helper.gather(loss).mean().item()  # ok: helper is no Accelerator: what its gather returns is not known
+    return merged
