@@ -243,8 +243,16 @@ func checkShuffleWithoutSampler(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	p.Report(sh, fmt.Sprintf("this loader shuffles the whole dataset in every process of the DistributedDataParallel model "+
 		"(line %d): each rank iterates all of it, and with the same seed on every rank they draw the same batches; "+
-		"pass `sampler=DistributedSampler(%s)` instead of `shuffle=True`", f.Position(f.N(ddp).Start).Line,
-		analyzer.Snippet(f.Text(data), 30)))
+		"pass %s instead of `shuffle=True`", f.Position(f.N(ddp).Start).Line, samplerCode(m, data)))
+}
+
+// samplerCode is the sampler argument the advice gives: code to paste
+// where the dataset's expression is short, words where it is not.
+func samplerCode(m *analyzer.Model, data analyzer.NodeID) string {
+	if c := code(m, data, 30, ""); c != "" && !strings.Contains(c, "(...)") && !strings.HasPrefix(c, "`.") {
+		return "`sampler=DistributedSampler(" + strings.Trim(c, "`") + ")`"
+	}
+	return "a `DistributedSampler` of the dataset as `sampler=`"
 }
 
 func isDataLoader(q string) bool {

@@ -187,7 +187,7 @@ func readOf(m *analyzer.Model, id analyzer.NodeID) (hostReadSite, bool) {
 		if !truthOfTensor(m, cond) {
 			return r, false
 		}
-		r.value, r.text, r.at = cond, "`if "+analyzer.Snippet(f.Text(cond), 30)+":`", cond
+		r.value, r.text, r.at = cond, ifCode(m, cond), cond
 	default:
 		return r, false
 	}
@@ -232,22 +232,21 @@ func readLines(f *analyzer.File, reads []hostReadSite) string {
 // hostRead returns the tensor a call reads on the host and how the
 // message names the read, or NoNode.
 func hostRead(m *analyzer.Model, call analyzer.NodeID) (analyzer.NodeID, string) {
-	f := m.File
 	if meth := m.MethodName(call); readMethods[meth] {
 		recv := m.Receiver(call)
 		if (meth == "cpu" || meth == "numpy") && !scalarTensor(m, recv, 0) {
 			return analyzer.NoNode, "" // outputs moved to the host: judged by loopWaitsAnyway
 		}
-		return recv, "`" + analyzer.Snippet(f.Text(call), 40) + "`"
+		return recv, code(m, call, 40, "this read")
 	}
 	args := m.Args(call)
 	switch q := m.CallName(call); {
 	case readBuiltins[q] && len(args) == 1:
-		return args[0], "`" + analyzer.Snippet(f.Text(call), 40) + "`"
+		return args[0], code(m, call, 40, "this read")
 	case q == "print":
 		for _, a := range args {
 			if deviceTensor(m, a, 0) {
-				return a, "`" + analyzer.Snippet(f.Text(call), 40) + "`"
+				return a, code(m, call, 40, "this read")
 			}
 		}
 	}
@@ -626,6 +625,15 @@ func syncAdvice(m *analyzer.Model, id, stmt, value analyzer.NodeID) string {
 		return "test it every k steps (`if step % k == 0:`) or once after the loop"
 	}
 	return "read it every k steps (`if step % k == 0:`) or once after the loop"
+}
+
+// ifCode names an if statement's condition in a message: `if c:`, or
+// words where c is too long to quote.
+func ifCode(m *analyzer.Model, cond analyzer.NodeID) string {
+	if c := code(m, cond, 30, ""); c != "" && !strings.Contains(c, "(...)") {
+		return "`if " + strings.Trim(c, "`") + ":`"
+	}
+	return "the `if` on a GPU tensor"
 }
 
 // quoted puts code in backquotes, and leaves "the value" as words.

@@ -107,9 +107,8 @@ func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if h := m.Steps(call); h != nil && h.ZeroGrad != nil {
 		return // an optimizer class whose step clears
 	}
-	bw := analyzer.Snippet(f.Text(backward), 30)
-	msg := fmt.Sprintf("`%s` runs in a loop that back-propagates (`%s`, line %d) but never clears the gradients of `%s`",
-		analyzer.Snippet(f.Text(call), 40), bw, f.Position(f.N(backward).Start).Line, key)
+	msg := fmt.Sprintf("%s runs in a loop that back-propagates (%s, line %d) but never clears the gradients of `%s`",
+		code(m, call, 40, "this step"), code(m, backward, 30, "the backward"), f.Position(f.N(backward).Start).Line, key)
 	if len(others) > 0 {
 		msg += " (it clears only `" + strings.Join(others, "`, `") + "`)"
 	}

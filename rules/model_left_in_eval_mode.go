@@ -117,9 +117,9 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 	if model == "" {
 		return
 	}
-	msg := fmt.Sprintf("`%s` switches `%s` to evaluation mode%s and nothing in this training loop switches it back, "+
+	msg := fmt.Sprintf("%s switches `%s` to evaluation mode%s and nothing in this training loop switches it back, "+
 		"so every later step trains in evaluation mode: dropout stops dropping and batch norm uses, and stops updating, its running statistics; "+
-		"call `%s.train()` after it, or at the top of each iteration", analyzer.Snippet(f.Text(call), 40), model, how, model)
+		"call `%s.train()` after it, or at the top of each iteration", code(m, call, 40, "this call"), model, how, model)
 	p.Report(call, msg)
 	if how != "" {
 		// The evaluation function has done its work when it returns.

@@ -128,18 +128,18 @@ func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
 	} else if at != nil && at.Line != f.Position(f.N(input).Start).Line {
 		where = fmt.Sprintf(" (`%s`, line %d)", at.Text, at.Line)
 	}
-	in := analyzer.Snippet(f.Text(input), 30)
+	in := code(m, input, 30, "the loss's input")
 	var msg string
 	switch {
 	case loss.name == nllLoss.name:
-		msg = fmt.Sprintf("`%s` is the output of a softmax%s, but `nll_loss` expects log-probabilities: "+
+		msg = fmt.Sprintf("%s is the output of a softmax%s, but `nll_loss` expects log-probabilities: "+
 			"it computes a different loss, whose gradient does not push the wrong classes down; use `log_softmax`, "+
 			"or pass the logits to `cross_entropy`", in, where)
 	case a == analyzer.LogSoftmax:
-		msg = fmt.Sprintf("`%s` is the output of a log_softmax%s, which `cross_entropy` applies again: "+
+		msg = fmt.Sprintf("%s is the output of a log_softmax%s, which `cross_entropy` applies again: "+
 			"the loss is the same, but computed twice; pass the logits, or use `nll_loss` on log-probabilities", in, where)
 	default:
-		msg = fmt.Sprintf("`%s` is the output of a %s%s, but `%s` applies one itself: it computes the %s of "+
+		msg = fmt.Sprintf("%s is the output of a %s%s, but `%s` applies one itself: it computes the %s of "+
 			"probabilities, so the loss can never approach zero and its gradients shrink, which slows or stalls "+
 			"training; pass the logits", in, a, where, loss.name, a)
 	}

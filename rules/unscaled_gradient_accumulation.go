@@ -91,10 +91,10 @@ func checkUnscaledAccumulation(p *analyzer.Pass, call analyzer.NodeID) {
 	if loss == analyzer.NoNode || scaledLoss(m, loss, 0) {
 		return
 	}
-	p.Report(call, fmt.Sprintf("`%s` applies the sum of the gradients of `%s` micro-batches (`%s` runs every iteration), "+
-		"but `%s` is never divided by `%s`: with SGD that multiplies the learning rate by `%s`, and gradient clipping "+
-		"clips the sum; divide the loss by `%s` before its backward", analyzer.Snippet(f.Text(call), 40), k,
-		analyzer.Snippet(f.Text(backward), 30), analyzer.Snippet(f.Text(loss), 30), k, k, k))
+	p.Report(call, fmt.Sprintf("%s applies the sum of the gradients of `%s` micro-batches (%s runs every iteration), "+
+		"but %s is never divided by `%s`: with SGD that multiplies the learning rate by `%s`, and gradient clipping "+
+		"clips the sum; divide the loss by `%s` before its backward", code(m, call, 40, "this step"), k,
+		code(m, backward, 30, "the backward"), code(m, loss, 30, "the loss"), k, k, k))
 }
 
 // cadence returns the if statement, within loop, that runs call only on

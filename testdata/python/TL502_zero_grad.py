@@ -48,7 +48,7 @@ def train_full_batch(model, loader, optimizer, criterion, epochs):
     for epoch in range(epochs):
         for x, y in loader:
             criterion(model(x), y).backward()
-        optimizer.step()  # want: TL502 "back-propagates \(`criterion\(model\(x\), y\).backwa…`, line 50\)"
+        optimizer.step()  # want: TL502 "back-propagates \(`\.backward\(\)`, line 50\)"
 
 
 def train_cleared(model, loader, optimizer, criterion):
