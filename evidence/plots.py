@@ -8,7 +8,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 COLORS = {"train": "tab:blue", "eval": "tab:red", "metric": "tab:green", "extract": "tab:red", "retain": "tab:purple"}
 MODELS = {"cnn": "small CNN", "transformer": "small transformer", "resnet50": "ResNet-50", "gpt2": "GPT-2 small shape",
-          "cnn_host": "small CNN, batches prepared on the host"}
+          "cnn_host": "small CNN, batches prepared on the host",
+          "cnn_blocking": "the same, copied with a blocking .to()"}
 
 
 def footer(fig, results):
@@ -125,8 +126,8 @@ def host_sync_plot(results, out):
     figures = results["rules"]["TL501"]["figures"]
     variants = ["bad_item_every_step", "fixed_detach", "ref_item_every_50"]
     labels = ["every step .item()", ".detach(), one .item()", ".item() every 50"]
-    models = ["cnn", "transformer", "gpt2", "cnn_host"]
-    fig, axes = plt.subplots(1, 4, figsize=(17, 4))
+    models = ["cnn", "transformer", "gpt2", "cnn_host", "cnn_blocking"]
+    fig, axes = plt.subplots(1, len(models), figsize=(21, 4))
     for ax, model in zip(axes, models):
         per = figures.get(model, {})
         bars(ax, labels, [per.get(v, {}).get("steps_per_s") for v in variants], "training steps/s", MODELS[model])

@@ -37,7 +37,7 @@ MEMORY_PROGRAMS = [
     ("TL104", "tl104_hook.py", ["extract", "train"]),
 ]
 SMALL_MODELS = ["cnn", "transformer"]
-SYNC_MODELS = ["cnn", "transformer", "gpt2", "cnn_host"]
+SYNC_MODELS = ["cnn", "transformer", "gpt2", "cnn_host", "cnn_blocking"]
 SYNC_VARIANTS = ["bad_item_every_step", "fixed_detach", "ref_item_every_50"]
 
 

@@ -5,10 +5,13 @@ Four setups, trained with SGD: `cnn`, the small CNN on 32x32 images in
 batches of 32 (short steps: about 3 ms on an H100);
 `transformer`, the two-layer encoder on 64-token sequences in batches of
 64; `gpt2`, GPT-2 small's shape on 1024-token sequences in batches of 8
-(long steps: about 70 ms); and `cnn_host`, the small CNN in batches of 256 fed as
-most tutorials feed it: 8-bit images on the host, converted and
-normalised in the training process, pinned and copied to the GPU each
-step. The first three make their synthetic batches on the GPU. Matmuls
+(long steps: about 70 ms); `cnn_host`, the small CNN in batches of 256
+fed from the host: 8-bit images converted and normalised in the training
+process, pinned and copied to the GPU without blocking each step; and
+`cnn_blocking`, the same batches copied as most tutorials copy them,
+`x.to(device)` from pageable memory, a copy that itself waits for the
+GPU's queued work every step. The first three make their synthetic
+batches on the GPU. Matmuls
 run in TF32. Nothing else synchronises inside the loop: the time is
 taken over all measured steps, with one `torch.cuda.synchronize()`
 before and after.
@@ -79,10 +82,12 @@ class HostLoader:
     """Batches prepared on the host each step, as a DataLoader with
     num_workers=0 and pin_memory=True prepares them: 8-bit images
     indexed, converted to float, normalised, pinned, and copied to the
-    GPU without blocking."""
+    GPU without blocking. With blocking=True, as a DataLoader without
+    pin_memory and `x.to(device)` copy them: pageable memory, and a copy
+    that waits for the GPU."""
 
-    def __init__(self, steps, batch=256, size=32, images=4096):
-        self.steps, self.batch = steps, batch
+    def __init__(self, steps, batch=256, size=32, images=4096, blocking=False):
+        self.steps, self.batch, self.blocking = steps, batch, blocking
         gen = torch.Generator().manual_seed(0)
         self.images = torch.randint(0, 256, (images, 3, size, size), dtype=torch.uint8, generator=gen)
         self.labels = torch.randint(0, 10, (images,), generator=gen)
@@ -91,9 +96,12 @@ class HostLoader:
         gen = torch.Generator().manual_seed(0)
         for _ in range(self.steps):
             idx = torch.randint(0, len(self.images), (self.batch,), generator=gen)
-            x = self.images[idx].float().div_(255).sub_(0.5).div_(0.25).pin_memory()
-            y = self.labels[idx].pin_memory()
-            yield x.to("cuda", non_blocking=True), y.to("cuda", non_blocking=True)
+            x = self.images[idx].float().div_(255).sub_(0.5).div_(0.25)
+            y = self.labels[idx]
+            if self.blocking:
+                yield x.to("cuda"), y.to("cuda")
+                continue
+            yield x.pin_memory().to("cuda", non_blocking=True), y.pin_memory().to("cuda", non_blocking=True)
 
 
 class TokenLoss(nn.Module):
@@ -109,8 +117,8 @@ def setup(name, steps):
     if name == "gpt2":
         model = GPT().to("cuda")
         return model, TokenLoss(), TokenLoader(steps)
-    if name == "cnn_host":
-        return small_model("cnn"), nn.CrossEntropyLoss(), HostLoader(steps)
+    if name in ("cnn_host", "cnn_blocking"):
+        return small_model("cnn"), nn.CrossEntropyLoss(), HostLoader(steps, blocking=name == "cnn_blocking")
     model = small_model(name)
     kind = "images" if name == "cnn" else "transformer"
     batch = 32 if name == "cnn" else 64

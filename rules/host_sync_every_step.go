@@ -43,16 +43,21 @@ It is small for a model whose steps are long compared with the host's
 work. It is large when batches are prepared in the training process.
 
 Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, median of 5 repetitions ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL501.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl501_host_sync.py)):
-a small CNN fed as most tutorials feed it (8-bit images converted,
-normalised and pinned in the training process) trained at 257.1 steps
-per second with ` + "`total += loss.item()`" + ` every step, against 335.0 with
-` + "`total += loss.detach()`" + ` and one ` + "`.item()`" + ` after the loop (0.7675 times);
-reading the loss on a logging cadence (one step in fifty) instead
-measured 329.3. GPT-2 small's
-shape (about 70 ms a step) ran at 14.14 steps per second against 14.49
-(0.9758 times). With batches made on the GPU, the small CNN and a small
-transformer showed no difference beyond the run-to-run variation
-(425.0 against 391.2, 181.1 against 178.6 steps per second).
+a small CNN whose batches are prepared in the training process (8-bit
+images converted, normalised, pinned and copied without blocking)
+trained at 258.3 steps per second with ` + "`total += loss.item()`" + ` every step,
+against 334.0 with ` + "`total += loss.detach()`" + ` and one ` + "`.item()`" + ` after the
+loop (0.7734 times); reading the loss on a logging cadence (one step in
+fifty) instead measured 340.4. Copied as most tutorials copy a batch,
+` + "`x.to(device)`" + ` from pageable memory, which itself waits for the GPU every
+step, the same loop still paid: 242.3 against 269.9 steps per second
+(0.8977 times): without the read, the host prepares the next batch
+while the GPU still runs the step, and only the copy waits. GPT-2
+small's shape (about 70 ms a step) ran at 14.0 steps per second against
+14.43 (0.9702 times). With batches made on the GPU, the small CNN and a
+small transformer measured 380.3 against 396.7 and 133.0 against 146.4
+steps per second (0.9085 times); an earlier run of the same programs
+measured no difference for these two beyond its run-to-run variation.
 
 This rule is in preview, so it is off by default; select it by its code
 (` + "`--select TL501`" + `, or ` + "`extend-select = [\"TL501\"]`" + ` in ` + "`[tool.torchlint]`" + `) when
