@@ -94,11 +94,14 @@ not reported.
 Not reported either:
 - reads after the loop;
 - a read whose value decides a stop (` + "`if not math.isfinite(loss.item()): break`" + `,
-  a ` + "`raise`" + `, a ` + "`return`" + `, a ` + "`while`" + ` condition): the host needs it;
+  a ` + "`raise`" + `, a ` + "`return`" + `, a ` + "`while`" + ` condition), or a comparison that
+  saves a checkpoint or feeds early stopping (` + "`if loss < best: best = loss; wait = 0`" + `
+  with a later ` + "`if wait == patience: break`" + `): the host needs it;
 - reads in a loop that waits for the GPU every step anyway: one that
   calls ` + "`GradScaler.step`" + ` (which reads its inf check), that calls
-  ` + "`torch.cuda.synchronize()`" + `, or that moves outputs to the host
-  (` + "`out.cpu()`" + `). One more read costs little there.
+  ` + "`torch.cuda.synchronize()`" + `, that moves outputs to the host
+  (` + "`out.cpu()`" + `), or that reads a value the host needs. One more read costs
+  little there.
 
 ## Known problems
 Where a tensor lives is not known without running the code: a loop that
@@ -467,16 +470,19 @@ func statementOf(f *analyzer.File, id analyzer.NodeID) analyzer.NodeID {
 // decidesStop reports whether the value read decides a stop: the read is
 // in the condition of an if whose branch leaves the iteration, of a
 // while, or of an assert; or its value, assigned to a name, is tested so
-// later in the loop; or it is handed to a scheduler's step.
+// later in the loop; or it is handed to a scheduler's step. An if that
+// saves a checkpoint, or sets names that a later test of the loop stops
+// on (early stopping's `if loss < best: best = loss; wait = 0`), decides
+// too.
 func decidesStop(m *analyzer.Model, id, stmt, loop analyzer.NodeID) bool {
 	f := m.File
 	if k := f.Kind(id); k == analyzer.KindIfStatement || k == analyzer.KindElifClause {
-		return leavesIteration(f, id)
+		return decidingIf(f, id, loop)
 	}
 	for n, child := f.Parent(id), id; n != analyzer.NoNode && n != loop; child, n = n, f.Parent(n) {
 		switch f.Kind(n) {
 		case analyzer.KindIfStatement, analyzer.KindElifClause:
-			if f.N(child).Field == analyzer.FieldCondition && leavesIteration(f, n) {
+			if f.N(child).Field == analyzer.FieldCondition && decidingIf(f, n, loop) {
 				return true
 			}
 		case analyzer.KindWhileStatement:
@@ -492,12 +498,41 @@ func decidesStop(m *analyzer.Model, id, stmt, loop analyzer.NodeID) bool {
 		}
 	}
 	name := assignedName(f, stmt)
-	if name == "" {
-		return false
+	return name != "" && testedLater(f, loop, stmt, map[string]bool{name: true})
+}
+
+// decidingIf reports whether an if's outcome is needed on the host now:
+// its branch leaves the iteration, or one of its branches saves a
+// checkpoint or sets a name that a later test of the loop stops on.
+func decidingIf(f *analyzer.File, n, loop analyzer.NodeID) bool {
+	if leavesIteration(f, n) {
+		return true
 	}
+	saves := false
+	names := map[string]bool{}
+	f.Walk(n, func(c analyzer.NodeID) {
+		switch f.Kind(c) {
+		case analyzer.KindCall:
+			saves = saves || strings.Contains(strings.ToLower(lastIdent(f, f.Field(c, analyzer.FieldFunction))), "save")
+		case analyzer.KindAssignment, analyzer.KindAugmentedAssignment:
+			if l := f.Field(c, analyzer.FieldLeft); f.Kind(l) == analyzer.KindIdentifier {
+				names[f.Text(l)] = true
+			}
+		}
+	})
+	if k := f.Kind(n); k == analyzer.KindElifClause {
+		n = f.Parent(n)
+	}
+	return saves || len(names) > 0 && testedLater(f, loop, n, names)
+}
+
+// testedLater reports whether an if or while of the loop's body, after
+// node after, tests one of names and stops on it: the while, or an if
+// whose branch leaves the iteration.
+func testedLater(f *analyzer.File, loop, after analyzer.NodeID, names map[string]bool) bool {
 	stop := false
 	f.Walk(f.Field(loop, analyzer.FieldBody), func(n analyzer.NodeID) {
-		if stop || f.N(n).Start < f.N(stmt).End {
+		if stop || f.N(n).Start < f.N(after).End {
 			return
 		}
 		k := f.Kind(n)
@@ -506,7 +541,7 @@ func decidesStop(m *analyzer.Model, id, stmt, loop analyzer.NodeID) bool {
 		}
 		uses := false
 		f.Walk(f.Field(n, analyzer.FieldCondition), func(c analyzer.NodeID) {
-			uses = uses || f.Kind(c) == analyzer.KindIdentifier && f.TextIs(c, name)
+			uses = uses || f.Kind(c) == analyzer.KindIdentifier && names[f.Text(c)]
 		})
 		stop = uses && (k == analyzer.KindWhileStatement || leavesIteration(f, n))
 	})
@@ -560,7 +595,7 @@ func loopWaitsAnyway(m *analyzer.Model, loop analyzer.NodeID) bool {
 			switch f.Kind(n) {
 			case analyzer.KindIfStatement, analyzer.KindElifClause:
 				cond := f.Unparen(f.Field(n, analyzer.FieldCondition))
-				waits = truthOfTensor(m, cond) && deviceTensor(m, cond, 0) && leavesIteration(f, n)
+				waits = truthOfTensor(m, cond) && deviceTensor(m, cond, 0) && decidingIf(f, n, loop)
 				return
 			case analyzer.KindCall:
 			default:

@@ -210,3 +210,44 @@ def train_printed(model, loader, optimizer):
         loss.backward()
         optimizer.step()
         print("loss", F.mse_loss(model(x).detach(), y, reduction="sum").item())  # want: TL501 "^`\.item\(\)` makes the host wait"
+
+
+def train_early_stopping(model, data, optimizer, criterion, epochs, patience):
+    best, wait = 1e9, 0
+    for epoch in range(epochs):
+        optimizer.zero_grad()
+        loss = criterion(model(data.x), data.y)
+        print("loss", loss)  # ok: the early stop below waits for the GPU every step anyway
+        if loss < best:  # ok: the comparison decides the early stop below
+            best = loss
+            wait = 0
+        else:
+            wait += 1
+        if wait == patience:
+            break
+        loss.backward()
+        optimizer.step()
+
+
+def train_keep_best(model, loader, optimizer, criterion, path):
+    best = float("inf")
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if loss < best:  # ok: which weights to save is decided now
+            best = loss
+            torch.save(model.state_dict(), path)
+
+
+def train_track_best(model, loader, optimizer, criterion):
+    best = float("inf")
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if loss < best:  # want: TL501 "^`if loss < best:` makes the host wait"
+            best = loss
+    return best
