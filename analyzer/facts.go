@@ -92,6 +92,9 @@ type FuncSummary struct {
 	Backward     *Site      `json:"backward,omitempty"`
 	Eval         *Site      `json:"eval,omitempty"`
 	Train        *Site      `json:"train,omitempty"`
+	// HostRead is the first read of a tensor on the host (`.item()`,
+	// `.tolist()`, `.cpu()`, `.nonzero()`, `torch.cuda.synchronize()`).
+	HostRead *Site `json:"host_read,omitempty"`
 	// needsGrad: the function back-propagates or asks for gradients.
 	needsGrad bool
 }
@@ -156,6 +159,10 @@ type Object struct {
 	// back-propagates, or switches a module to evaluation or training
 	// mode, itself or through the functions it calls.
 	ZeroGrad, Backward, Eval, Train *Site
+	// HostRead: where a function reads a tensor on the host, which waits
+	// for the GPU when the tensor is on it, itself or through the
+	// functions it calls.
+	HostRead *Site
 	// Activation: the output layer a function's returns come from.
 	Activation   Activation
 	ActivationAt *Site
@@ -278,8 +285,8 @@ type keeperKey struct{ def NodeID }
 func (m *Model) ownSites(o *Object, def NodeID) {
 	f := m.File
 	base := filepath.Base(f.Path)
-	o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: m.localRef(def)[1:]}
-	sites := []**Site{&o.Forward, &o.EmptyCache, &o.ZeroGrad, &o.Backward, &o.Eval, &o.Train, &o.ActivationAt}
+	o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: m.defName(def)}
+	sites := []**Site{&o.Forward, &o.EmptyCache, &o.ZeroGrad, &o.Backward, &o.Eval, &o.Train, &o.HostRead, &o.ActivationAt}
 	for i := range o.ParamCalls {
 		sites = append(sites, &o.ParamCalls[i].Site)
 	}
@@ -303,7 +310,7 @@ func (m *Model) localHelper(call NodeID, depth int) *Object {
 	}
 	return m.Memo(helperKey{def}, func() any {
 		f := m.File
-		fs := m.summarizeFunc(def, m.localRef(def)[1:])
+		fs := m.summarizeFunc(def, m.defName(def))
 		o := &Object{Kind: ObjectFunction, Forward: fs.Forward, EmptyCache: fs.EmptyCache, ParamCalls: fs.ParamCalls}
 		if !fs.GradSet && !fs.needsGrad {
 			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
@@ -352,6 +359,16 @@ func (m *Model) localRef(def NodeID) string {
 		return "#" + f.Text(f.Field(class, FieldName)) + "." + name
 	}
 	return ""
+}
+
+// defName names a function of this file in facts and messages: its ref
+// without the "#" ("train", "Net.forward"), or, for a function nested in
+// another, its own name.
+func (m *Model) defName(def NodeID) string {
+	if r := strings.TrimPrefix(m.localRef(def), "#"); r != "" {
+		return r
+	}
+	return m.File.Text(m.File.Field(def, FieldName))
 }
 
 // calleeRef returns the ref of what a call calls, or "".
@@ -798,7 +815,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 			cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line}
 			fn := m.EnclosingFunction(id)
 			if _, ok := funcs[fn]; ok {
-				cs.Caller = m.localRef(fn)[1:]
+				cs.Caller = m.defName(fn)
 				if g, decided := m.localGradMode(id); decided {
 					cs.Grad = g
 				} else {

@@ -144,6 +144,9 @@ func (m *Model) stepFact(id NodeID, fs *FuncSummary) {
 	if m.File.Kind(id) != KindCall {
 		return
 	}
+	if fs.HostRead == nil && m.ReadsOnHost(id) {
+		fs.HostRead = m.site(id)
+	}
 	if fs.Backward == nil && m.AddsGrad(id) {
 		fs.Backward = m.site(id)
 	}
@@ -169,7 +172,7 @@ func (m *Model) Steps(call NodeID) *Object {
 
 func (m *Model) steps(call NodeID, depth int) *Object {
 	ref := m.calleeRef(call)
-	if !strings.HasPrefix(ref, "#") {
+	if ref != "" && !strings.HasPrefix(ref, "#") {
 		o := m.lookup(ref, WantSteps)
 		if o == nil || o.Kind != ObjectFunction {
 			return nil
@@ -184,7 +187,7 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 		f := m.File
 		var fs FuncSummary
 		m.stepFacts(def, &fs)
-		o := &Object{Kind: ObjectFunction, ZeroGrad: fs.ZeroGrad, Backward: fs.Backward, Eval: fs.Eval, Train: fs.Train}
+		o := &Object{Kind: ObjectFunction, ZeroGrad: fs.ZeroGrad, Backward: fs.Backward, Eval: fs.Eval, Train: fs.Train, HostRead: fs.HostRead}
 		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 			if f.Kind(id) != KindCall || m.ScopeNode(id) != def {
 				return
@@ -206,6 +209,7 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 func (o *Object) mergeSteps(h *Object) {
 	for _, p := range [...]struct{ dst, src **Site }{
 		{&o.ZeroGrad, &h.ZeroGrad}, {&o.Backward, &h.Backward}, {&o.Eval, &h.Eval}, {&o.Train, &h.Train},
+		{&o.HostRead, &h.HostRead},
 	} {
 		if *p.dst == nil && *p.src != nil {
 			*p.dst = *p.src
@@ -214,5 +218,26 @@ func (o *Object) mergeSteps(h *Object) {
 }
 
 func (o *Object) hasSteps() bool {
-	return o.ZeroGrad != nil || o.Backward != nil || o.Eval != nil || o.Train != nil
+	return o.ZeroGrad != nil || o.Backward != nil || o.Eval != nil || o.Train != nil || o.HostRead != nil
+}
+
+// ReadsOnHost reports whether a call reads a tensor's values on the host,
+// which makes the host wait for the GPU when the tensor is on it:
+// `.item()`, `.tolist()`, `.cpu()`, `.nonzero()`, or
+// `torch.cuda.synchronize()`. Where the tensor lives is not known.
+func (m *Model) ReadsOnHost(call NodeID) bool {
+	f := m.File
+	fn := f.Field(call, FieldFunction)
+	if f.Kind(fn) != KindAttribute {
+		return false
+	}
+	switch name := f.Field(fn, FieldAttribute); {
+	case f.TextIs(name, "item"), f.TextIs(name, "tolist"), f.TextIs(name, "nonzero"):
+		return true
+	case f.TextIs(name, "cpu"):
+		return len(m.Args(call)) == 0
+	case f.TextIs(name, "synchronize"):
+		return m.CallName(call) == "torch.cuda.synchronize"
+	}
+	return false
 }

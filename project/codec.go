@@ -252,6 +252,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.site(f.Backward)
 		e.site(f.Eval)
 		e.site(f.Train)
+		e.site(f.HostRead)
 		e.uint(uint64(f.Activation))
 		e.site(f.ActivationAt)
 	}
@@ -327,6 +328,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.Backward = d.site()
 			f.Eval = d.site()
 			f.Train = d.site()
+			f.HostRead = d.site()
 			f.Activation = analyzer.Activation(d.uint())
 			f.ActivationAt = d.site()
 		}

@@ -397,6 +397,7 @@ func (g *Graph) Solve() {
 			o.fact.Keeps = g.paramSites(fl, fn.Keeps)
 			o.fact.ZeroGrad, o.fact.Backward = g.site(fl, fn.ZeroGrad), g.site(fl, fn.Backward)
 			o.fact.Eval, o.fact.Train = g.site(fl, fn.Eval), g.site(fl, fn.Train)
+			o.fact.HostRead = g.site(fl, fn.HostRead)
 			o.fact.Activation, o.fact.ActivationAt = fn.Activation, g.site(fl, fn.ActivationAt)
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
@@ -558,6 +559,7 @@ func (g *Graph) fixFunctions() {
 				for _, p := range [...]struct{ dst, src **analyzer.Site }{
 					{&o.fact.ZeroGrad, &e.callee.fact.ZeroGrad}, {&o.fact.Backward, &e.callee.fact.Backward},
 					{&o.fact.Eval, &e.callee.fact.Eval}, {&o.fact.Train, &e.callee.fact.Train},
+					{&o.fact.HostRead, &e.callee.fact.HostRead},
 				} {
 					if *p.dst == nil && *p.src != nil {
 						*p.dst, changed = *p.src, true
@@ -725,8 +727,10 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantKeeps != 0 && len(o.fact.Keeps) > 0 {
 		fact.Keeps, some = o.fact.Keeps, true
 	}
-	if want&analyzer.WantSteps != 0 && (o.fact.ZeroGrad != nil || o.fact.Backward != nil || o.fact.Eval != nil || o.fact.Train != nil) {
+	if want&analyzer.WantSteps != 0 && (o.fact.ZeroGrad != nil || o.fact.Backward != nil || o.fact.Eval != nil || o.fact.Train != nil ||
+		o.fact.HostRead != nil) {
 		fact.ZeroGrad, fact.Backward, fact.Eval, fact.Train, some = o.fact.ZeroGrad, o.fact.Backward, o.fact.Eval, o.fact.Train, true
+		fact.HostRead = o.fact.HostRead
 	}
 	if want&analyzer.WantActivation != 0 && o.fact.Activation != analyzer.NoActivation {
 		fact.Activation, fact.ActivationAt, some = o.fact.Activation, o.fact.ActivationAt, true
@@ -822,7 +826,7 @@ func answerKey(a any) string {
 		if v.ActivationAt != nil {
 			s += fmt.Sprintf(" A%d%s:%d", v.Activation, v.ActivationAt.Path, v.ActivationAt.Line)
 		}
-		for i, st := range [...]*analyzer.Site{v.ZeroGrad, v.Backward, v.Eval, v.Train} {
+		for i, st := range [...]*analyzer.Site{v.ZeroGrad, v.Backward, v.Eval, v.Train, v.HostRead} {
 			if st != nil {
 				s += fmt.Sprintf(" S%d%s:%d:%s", i, st.Path, st.Line, st.Text)
 			}
