@@ -100,22 +100,24 @@ Not reported either:
 - reads in a loop that waits for the GPU every step anyway: one that
   calls ` + "`GradScaler.step`" + ` (which reads its inf check), that calls
   ` + "`torch.cuda.synchronize()`" + `, that moves outputs to the host
-  (` + "`out.cpu()`" + `), or that reads a value the host needs. One more read costs
-  little there.
+  (` + "`out.cpu()`" + `), that reads a value the host needs, or that calls, every
+  step, a function (of this file or another) that reads a tensor on the
+  host: ` + "`.item()`" + `, ` + "`.tolist()`" + `, ` + "`.cpu()`" + `, ` + "`.nonzero()`" + `. One more read
+  costs little there, and the advice would not remove the wait.
 
 ## Known problems
 Where a tensor lives is not known without running the code: a loop that
-runs on the CPU is reported too, and pays nothing. Waits hidden in library
-code are not seen either: indexing with a boolean mask or ` + "`nonzero()`" + `,
+runs on the CPU is reported too, and pays nothing, and a helper's read
+silences the loop even when the helper reads a tensor on the CPU. Waits
+hidden in library code are not seen: indexing with a boolean mask,
 PyTorch Geometric's pooling (which reads ` + "`batch.max()`" + `), and the overflow
 checks of DeepSpeed's fp16 optimizers make the host wait every step
-already; in those loops the reported read costs little more. Read on real
-code, about two findings in three are reads that a change would really
-speed up. Values read through a
-helper function, or through an object such as a metric, are not
-followed. ` + "`tensorboard`" + `'s ` + "`add_scalar`" + ` and similar loggers read a tensor on
-the host themselves; passing them the tensor instead of ` + "`.item()`" + ` does not
-remove the wait, a logging cadence does.
+already; in those loops the reported read costs little more. Read on
+real code, about three findings in four (150 of 194 over 45 projects)
+are reads that a change would really speed up; most of the others are
+waits of that kind. ` + "`tensorboard`" + `'s ` + "`add_scalar`" + ` and similar loggers read
+a tensor on the host themselves; passing them the tensor instead of
+` + "`.item()`" + ` does not remove the wait, a logging cadence does.
 
 ## References
 - [CUDA semantics: asynchronous execution](https://pytorch.org/docs/stable/notes/cuda.html#asynchronous-execution)
@@ -599,6 +601,12 @@ func loopWaitsAnyway(m *analyzer.Model, loop analyzer.NodeID) bool {
 				return
 			case analyzer.KindCall:
 			default:
+				return
+			}
+			if h := m.Steps(n); h != nil && h.HostRead != nil && everyIteration(f, n, loop) {
+				// A helper that reads a tensor on the host: the wait is
+				// there, where this rule's advice does not reach.
+				waits = true
 				return
 			}
 			if m.CallName(n) == "torch.cuda.synchronize" {

@@ -251,3 +251,31 @@ def train_track_best(model, loader, optimizer, criterion):
         if loss < best:  # want: TL501 "^`if loss < best:` makes the host wait"
             best = loss
     return best
+
+
+def train_flow(model, loader, optimizer, scheduler_timesteps, scheduler_sigmas):
+    def get_sigmas(timesteps):
+        indices = [(scheduler_timesteps == t).nonzero().item() for t in timesteps]
+        return scheduler_sigmas[indices]
+
+    for x, t in loader:
+        sigmas = get_sigmas(t)
+        loss = F.mse_loss(model(x * sigmas), x)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(loss.item())  # ok: get_sigmas reads on the host every step already
+
+
+def train_flow_sometimes(model, loader, optimizer, scheduler_timesteps, use_sigmas):
+    def get_index(t):
+        return (scheduler_timesteps == t).nonzero().item()
+
+    for x, t in loader:
+        if use_sigmas:
+            x = x * get_index(t)
+        loss = F.mse_loss(model(x), x)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(loss.item())  # want: TL501 "`loss.item\(\)` makes the host wait"

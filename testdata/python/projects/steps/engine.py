@@ -11,7 +11,7 @@ def evaluate(model, loader):
     correct = 0
     with torch.no_grad():
         for x, y in loader:
-            correct += (model(x).argmax(1) == y).sum().item()
+            correct += (model(x).argmax(1) == y).sum().item()  # want: TL501 "accumulate `\(model\(x\).argmax\(1\) == y\).sum\(\)` on the GPU"
     return correct
 
 
@@ -30,3 +30,7 @@ def run_epoch(model, loader, optimizer, criterion):
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
+
+
+def accuracy(logits, y):
+    return (logits.argmax(1) == y).float().mean().item()
