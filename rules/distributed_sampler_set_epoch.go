@@ -66,7 +66,9 @@ Not reported:
 
 ## Known problems
 Only a sampler and a loader made and iterated in the same function are
-followed. A dataset that is an ` + "`IterableDataset`" + ` sharding itself by rank
+followed (through ` + "`tqdm`" + ` and ` + "`enumerate`" + ` wrappers bound to a name). A loader
+made under an ` + "`if`" + ` on the rank (` + "`if rank == 0:`" + `) is taken as one process's
+own, for evaluation, and is not reported. A dataset that is an ` + "`IterableDataset`" + ` sharding itself by rank
 is not recognised unless its expression names the rank.
 
 ## References
@@ -123,6 +125,7 @@ func checkSetEpoch(p *analyzer.Pass, call analyzer.NodeID) {
 	if len(loaders) == 0 || anySetEpoch(m, fn) {
 		return
 	}
+	loaders = append(loaders, wrappers(m, fn, loaders)...)
 	epoch, inner := epochLoop(m, fn, loaders)
 	if epoch == analyzer.NoNode || handsOn(m, epoch, append(loaders, sampler)) {
 		return
@@ -134,6 +137,32 @@ func checkSetEpoch(p *analyzer.Pass, call analyzer.NodeID) {
 	p.Report(call, fmt.Sprintf("this DistributedSampler shuffles with the seed `seed + epoch`, but the epoch loop at line %d "+
 		"never calls `set_epoch`, so every epoch visits the samples in the same order; call `%s.set_epoch(epoch)` "+
 		"at the start of each epoch", f.Position(f.N(epoch).Start).Line, target))
+}
+
+// wrappers returns the names bound in fn to an iteration wrapper of a
+// loader (`bar = tqdm(loader)`, `it = enumerate(loader)`): a loop over
+// them iterates the loader.
+func wrappers(m *analyzer.Model, fn analyzer.NodeID, loaders []string) []string {
+	f := m.File
+	var out []string
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || !iterationCall(m, id) {
+			return
+		}
+		name := boundName(f, id)
+		if name == "" {
+			return
+		}
+		for _, a := range m.Args(id) {
+			for _, l := range loaders {
+				if mentions(f, a, l) {
+					out = append(out, name)
+					return
+				}
+			}
+		}
+	})
+	return out
 }
 
 // boundName returns the name a call is assigned to (`x = call`), or "".
@@ -193,11 +222,30 @@ func handsOn(m *analyzer.Model, loop analyzer.NodeID, names []string) bool {
 		}
 		for _, a := range argValues(f, id) {
 			for _, n := range names {
-				if n != "" && mentions(f, a, n) {
+				if n != "" && mentionsHanded(m, a, n) {
 					found = true
 				}
 			}
 		}
+	})
+	return found
+}
+
+// mentionsHanded reports whether expr mentions name other than inside an
+// iteration call: `"{}".format(len(loader))` does not hand the loader on.
+func mentionsHanded(m *analyzer.Model, expr analyzer.NodeID, name string) bool {
+	f := m.File
+	found := false
+	f.Walk(expr, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindIdentifier && f.Kind(id) != analyzer.KindAttribute || !mentions(f, id, name) {
+			return
+		}
+		for p := id; p != analyzer.NoNode && p != f.Parent(expr); p = f.Parent(p) {
+			if f.Kind(p) == analyzer.KindCall && iterationCall(m, p) {
+				return
+			}
+		}
+		found = true
 	})
 	return found
 }
@@ -232,6 +280,9 @@ func checkShuffleWithoutSampler(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	fn := m.ScopeNode(call)
+	if onOneRank(f, call, fn) {
+		return
+	}
 	ddp := analyzer.NoNode
 	f.Walk(fn, func(id analyzer.NodeID) {
 		if ddp == analyzer.NoNode && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == fn && ddpClasses[m.CallName(id)] {
@@ -244,6 +295,22 @@ func checkShuffleWithoutSampler(p *analyzer.Pass, call analyzer.NodeID) {
 	p.Report(sh, fmt.Sprintf("this loader shuffles the whole dataset in every process of the DistributedDataParallel model "+
 		"(line %d): each rank iterates all of it, and with the same seed on every rank they draw the same batches; "+
 		"pass %s instead of `shuffle=True`", f.Position(f.N(ddp).Start).Line, samplerCode(m, data)))
+}
+
+// onOneRank reports whether call is made only in one process, under an
+// if on the rank (`if rank == 0:`, `if accelerator.is_main_process:`):
+// an evaluation loader of the main process.
+func onOneRank(f *analyzer.File, call, fn analyzer.NodeID) bool {
+	for n := f.Parent(call); n != analyzer.NoNode && n != fn; n = f.Parent(n) {
+		if k := f.Kind(n); k != analyzer.KindIfStatement && k != analyzer.KindElifClause {
+			continue
+		}
+		c := strings.ToLower(f.Text(f.Field(n, analyzer.FieldCondition)))
+		if strings.Contains(c, "rank") || strings.Contains(c, "main_process") || strings.Contains(c, "is_master") {
+			return true
+		}
+	}
+	return false
 }
 
 // samplerCode is the sampler argument the advice gives: code to paste

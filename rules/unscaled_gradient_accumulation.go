@@ -61,8 +61,16 @@ body is not known, gradients divided before the step, and a loop that
 clears the gradients every iteration (which is not accumulation).
 
 ## Known problems
-A learning rate already scaled for the sum is not recognised, nor a loss
-function that divides inside another file. That is why this rule is in
+A loss computed by a function of the project (of this file or another,
+or bound by ` + "`from module import *`" + `) is taken as possibly divided inside
+and is not reported, even where that function does not divide; any
+multiplication or division of the loss counts as scaling, whatever it
+scales by (` + "`amp.scale_loss`" + ` included). A learning rate already scaled
+for the sum is not recognised. Its precision is not measured on enough
+findings: over the 45 projects of the ecosystem check it reports
+nothing, and over a sample of 62 training scripts with hand-written
+accumulation, 3 findings, 2 of them right (the third, a star-imported
+helper that divides, is now silent). That is why this rule is in
 preview: select it by its code.
 
 ## References
@@ -208,6 +216,9 @@ func scaledLoss(m *analyzer.Model, loss analyzer.NodeID, depth int) bool {
 		}
 		if q := m.CallName(loss); m.LocalCallee(loss) != analyzer.NoNode || strings.Contains(q, ".") {
 			return true // a function whose body is elsewhere
+		}
+		if fn := f.Field(loss, analyzer.FieldFunction); f.Kind(fn) == analyzer.KindIdentifier && m.Resolve(fn) == nil {
+			return true // bound by `from module import *`: its body is elsewhere too
 		}
 		return !m.IsLossCall(loss) && !m.IsForwardCall(loss)
 	case analyzer.KindIdentifier:

@@ -106,3 +106,35 @@ def train_single_gpu(model, dataset, optimizer):
         optimizer.zero_grad()
         torch.nn.functional.mse_loss(model(x), y).backward()
         optimizer.step()
+
+
+def train_progress(model, dataset, optimizer, epochs):
+    from tqdm import tqdm
+
+    sampler = DistributedSampler(dataset)  # want: TL505 "`sampler.set_epoch\(epoch\)`"
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    for epoch in range(epochs):
+        bar = tqdm(loader, leave=False)
+        for step, (x, y) in enumerate(bar):
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+            print("epoch {} step {}/{}".format(epoch, step, len(loader)))
+
+
+def train_rank_zero_eval(model, dataset, test_set, optimizer, epochs, rank):
+    model = DDP(model.to(rank), device_ids=[rank])
+    sampler = DistributedSampler(dataset)
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    if rank == 0:
+        test_loader = DataLoader(test_set, batch_size=64, shuffle=True)  # ok: made and read by one process only
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        if rank == 0:
+            with torch.no_grad():
+                for x, y in test_loader:
+                    model(x)

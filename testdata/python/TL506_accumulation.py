@@ -90,3 +90,15 @@ def train_every_step(model, loader, optimizer, criterion):
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()  # ok: no accumulation
+
+
+from helpers import *  # noqa: E402, F403
+
+
+def train_star_helper(model, loader, optimizer, k):
+    for i, (x, y) in enumerate(loader):
+        loss = masked_mean(model(x) - y, normalizer=k)  # noqa: F405
+        loss.backward()
+        if (i + 1) % k == 0:
+            optimizer.step()  # ok: masked_mean comes from a star import, which may divide
+            optimizer.zero_grad()
