@@ -179,6 +179,9 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 		}
 		return o
 	}
+	if ref == "" && m.File.Kind(m.File.Field(call, FieldFunction)) != KindIdentifier {
+		return nil // a method calleeRef did not resolve: not one of this file's
+	}
 	def := m.LocalCallee(call)
 	if def == NoNode || depth > 8 {
 		return nil
