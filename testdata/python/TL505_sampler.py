@@ -138,3 +138,68 @@ def train_rank_zero_eval(model, dataset, test_set, optimizer, epochs, rank):
             with torch.no_grad():
                 for x, y in test_loader:
                     model(x)
+
+
+def train_either(model, dataset, optimizer, epochs, multi_gpu, rank):
+    if multi_gpu:
+        model = DDP(model.to(rank), device_ids=[rank])
+        sampler = DistributedSampler(dataset)
+        loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    else:
+        loader = DataLoader(dataset, batch_size=32, shuffle=True)  # ok: this branch has no DDP model
+        sampler = None
+    for epoch in range(epochs):
+        if sampler is not None:
+            sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+
+
+def train_then_test(model, dataset, test_set, optimizer, epochs, rank):
+    model = DDP(model.to(rank), device_ids=[rank])
+    sampler = DistributedSampler(dataset)
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    test_sampler = DistributedSampler(test_set)  # ok: it only feeds the evaluation, whose order does not matter
+    test_loader = DataLoader(test_set, batch_size=64, sampler=test_sampler)
+    shown = DataLoader(test_set, batch_size=8, shuffle=True)  # ok: read to evaluate, not to train
+    for epoch in range(epochs):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        with torch.no_grad():
+            correct = sum((model(x).argmax(1) == y).sum() for x, y in test_loader)
+            for x, y in shown:
+                print(model(x), y, correct)
+
+
+def train_inline_progress(model, dataset, optimizer, epochs):
+    from tqdm import tqdm
+
+    train_loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))  # want: TL505 "call `train_loader.sampler.set_epoch\(epoch\)`"
+    for epoch in range(epochs):
+        bar = tqdm(train_loader)
+        for x, y in bar:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+
+
+def train_and_score(model, dataset, test_set, optimizer, epochs):
+    train_sampler = DistributedSampler(dataset)  # want: TL505 "call `train_sampler.set_epoch\(epoch\)`"
+    test_sampler = DistributedSampler(test_set)  # ok: it only feeds the evaluation, whose order does not matter
+    loader = DataLoader(dataset, batch_size=32, sampler=train_sampler)
+    test_loader = DataLoader(test_set, batch_size=64, sampler=test_sampler)
+    for epoch in range(epochs):
+        model.train()
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        model.eval()
+        with torch.no_grad():
+            for x, y in test_loader:
+                print((model(x).argmax(1) == y).float().mean())
