@@ -672,13 +672,5 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 
 // lastName returns the last identifier of a name, attribute chain or call.
 func lastName(f *File, id NodeID) string {
-	switch f.Kind(id) {
-	case KindIdentifier:
-		return f.Text(id)
-	case KindAttribute:
-		return f.Text(f.Field(id, FieldAttribute))
-	case KindCall:
-		return lastName(f, f.Field(id, FieldFunction))
-	}
-	return ""
+	return f.Text(lastNameNode(f, id))
 }

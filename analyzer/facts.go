@@ -81,20 +81,14 @@ type FuncSummary struct {
 	// `self.values.append(val)`), each with the first attribute it goes
 	// into.
 	Keeps []ParamCall `json:"keeps,omitempty"`
-	// ZeroGrad is the first place the body clears gradients, Backward the
-	// first back-propagation into parameters' gradients, Eval and Train
-	// the first switches of a module to evaluation and training mode.
-	ZeroGrad *Site `json:"zero_grad,omitempty"`
+	// StepSites: the first places the body itself clears gradients,
+	// back-propagates, switches a module's mode or reads a tensor on the
+	// host.
+	StepSites
 	// Activation is the output layer every return of the function comes
 	// from, computed at ActivationAt.
 	Activation   Activation `json:"activation,omitempty"`
 	ActivationAt *Site      `json:"activation_at,omitempty"`
-	Backward     *Site      `json:"backward,omitempty"`
-	Eval         *Site      `json:"eval,omitempty"`
-	Train        *Site      `json:"train,omitempty"`
-	// HostRead is the first read of a tensor on the host (`.item()`,
-	// `.tolist()`, `.cpu()`, `.nonzero()`, `torch.cuda.synchronize()`).
-	HostRead *Site `json:"host_read,omitempty"`
 	// needsGrad: the function back-propagates or asks for gradients.
 	needsGrad bool
 }
@@ -155,14 +149,9 @@ type Object struct {
 	EmptyCache *Site
 	// Keeps: the parameters a method adds into an attribute of self.
 	Keeps []ParamCall
-	// ZeroGrad, Backward, Eval, Train: where a function clears gradients,
-	// back-propagates, or switches a module to evaluation or training
-	// mode, itself or through the functions it calls.
-	ZeroGrad, Backward, Eval, Train *Site
-	// HostRead: where a function reads a tensor on the host, which waits
-	// for the GPU when the tensor is on it, itself or through the
-	// functions it calls.
-	HostRead *Site
+	// StepSites: what a function does to a training step's state, itself
+	// or through the functions it calls.
+	StepSites
 	// Activation: the output layer a function's returns come from.
 	Activation   Activation
 	ActivationAt *Site
@@ -203,7 +192,7 @@ const (
 	WantGrad                        // Grad and GradKnown
 	WantHelper                      // Forward and EmptyCache
 	WantKeeps                       // Keeps
-	WantSteps                       // ZeroGrad, Backward, Eval and Train
+	WantSteps                       // StepSites
 	WantActivation                  // Activation
 )
 
@@ -286,7 +275,7 @@ func (m *Model) ownSites(o *Object, def NodeID) {
 	f := m.File
 	base := filepath.Base(f.Path)
 	o.Site = Site{Path: base, Abs: f.Path, Line: f.Position(f.N(def).Start).Line, Text: m.defName(def)}
-	sites := []**Site{&o.Forward, &o.EmptyCache, &o.ZeroGrad, &o.Backward, &o.Eval, &o.Train, &o.HostRead, &o.ActivationAt}
+	sites := append([]**Site{&o.Forward, &o.EmptyCache, &o.ActivationAt}, o.StepFields()...)
 	for i := range o.ParamCalls {
 		sites = append(sites, &o.ParamCalls[i].Site)
 	}
@@ -295,9 +284,7 @@ func (m *Model) ownSites(o *Object, def NodeID) {
 	}
 	for _, s := range sites {
 		if *s != nil && (*s).Path == "" {
-			c := **s
-			c.Path, c.Abs = base, f.Path
-			*s = &c
+			*s = m.localSite(*s)
 		}
 	}
 }

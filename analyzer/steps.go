@@ -3,10 +3,46 @@ package analyzer
 import "strings"
 
 // What a training step does to the state that outlives it: the
-// gradients it clears or adds to, and the mode (training or evaluation)
-// it leaves modules in. Functions get these as facts (FuncSummary's
-// ZeroGrad, Backward, Eval and Train), so that a loop calling a helper in
-// another file is judged by what the helper does.
+// gradients it clears or adds to, the mode (training or evaluation) it
+// leaves modules in, and where it waits for the GPU. Functions get these
+// as facts (StepSites), so that a loop calling a helper in another file
+// is judged by what the helper does.
+
+// StepSites are the first places a function clears gradients (ZeroGrad),
+// back-propagates into parameters' gradients (Backward), switches a
+// module to evaluation or training mode (Eval, Train), and reads a tensor
+// on the host (HostRead: `.item()`, `.tolist()`, `.cpu()`, `.nonzero()`,
+// `torch.cuda.synchronize()`), each nil where it does not.
+type StepSites struct {
+	ZeroGrad *Site `json:"zero_grad,omitempty"`
+	Backward *Site `json:"backward,omitempty"`
+	Eval     *Site `json:"eval,omitempty"`
+	Train    *Site `json:"train,omitempty"`
+	HostRead *Site `json:"host_read,omitempty"`
+}
+
+// StepFields returns the fields of s, in a fixed order.
+func (s *StepSites) StepFields() []**Site {
+	return []**Site{&s.ZeroGrad, &s.Backward, &s.Eval, &s.Train, &s.HostRead}
+}
+
+// MergeSteps fills in the sites of s that are nil from h: what a function
+// does through one it calls. It reports whether any changed.
+func (s *StepSites) MergeSteps(h *StepSites) bool {
+	changed := false
+	dst := s.StepFields()
+	for i, src := range h.StepFields() {
+		if *dst[i] == nil && *src != nil {
+			*dst[i], changed = *src, true
+		}
+	}
+	return changed
+}
+
+// HasSteps reports whether s holds a site.
+func (s *StepSites) HasSteps() bool {
+	return s.ZeroGrad != nil || s.Backward != nil || s.Eval != nil || s.Train != nil || s.HostRead != nil
+}
 
 // ClearsGrad reports whether node n clears gradients: a call of
 // `zero_grad` (an optimizer's, a module's, a project's own
@@ -190,38 +226,21 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 		f := m.File
 		var fs FuncSummary
 		m.stepFacts(def, &fs)
-		o := &Object{Kind: ObjectFunction, ZeroGrad: fs.ZeroGrad, Backward: fs.Backward, Eval: fs.Eval, Train: fs.Train, HostRead: fs.HostRead}
+		o := &Object{Kind: ObjectFunction, StepSites: fs.StepSites}
 		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 			if f.Kind(id) != KindCall || m.ScopeNode(id) != def {
 				return
 			}
 			if h := m.steps(id, depth+1); h != nil {
-				o.mergeSteps(h)
+				o.MergeSteps(&h.StepSites)
 			}
 		})
-		if !o.hasSteps() {
+		if !o.HasSteps() {
 			return (*Object)(nil)
 		}
 		m.ownSites(o, def)
 		return o
 	}).(*Object)
-}
-
-// mergeSteps adds to o the step facts of a function it calls that it
-// lacks.
-func (o *Object) mergeSteps(h *Object) {
-	for _, p := range [...]struct{ dst, src **Site }{
-		{&o.ZeroGrad, &h.ZeroGrad}, {&o.Backward, &h.Backward}, {&o.Eval, &h.Eval}, {&o.Train, &h.Train},
-		{&o.HostRead, &h.HostRead},
-	} {
-		if *p.dst == nil && *p.src != nil {
-			*p.dst = *p.src
-		}
-	}
-}
-
-func (o *Object) hasSteps() bool {
-	return o.ZeroGrad != nil || o.Backward != nil || o.Eval != nil || o.Train != nil || o.HostRead != nil
 }
 
 // ReadsOnHost reports whether a call reads a tensor's values on the host,

@@ -248,11 +248,9 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.site(f.EmptyCache)
 		e.paramCalls(f.ParamCalls)
 		e.paramCalls(f.Keeps)
-		e.site(f.ZeroGrad)
-		e.site(f.Backward)
-		e.site(f.Eval)
-		e.site(f.Train)
-		e.site(f.HostRead)
+		for _, s := range f.StepFields() {
+			e.site(*s)
+		}
 		e.uint(uint64(f.Activation))
 		e.site(f.ActivationAt)
 	}
@@ -324,11 +322,9 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.EmptyCache = d.site()
 			f.ParamCalls = d.paramCalls()
 			f.Keeps = d.paramCalls()
-			f.ZeroGrad = d.site()
-			f.Backward = d.site()
-			f.Eval = d.site()
-			f.Train = d.site()
-			f.HostRead = d.site()
+			for _, s := range f.StepFields() {
+				*s = d.site()
+			}
 			f.Activation = analyzer.Activation(d.uint())
 			f.ActivationAt = d.site()
 		}

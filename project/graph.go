@@ -395,9 +395,10 @@ func (g *Graph) Solve() {
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
 			o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
 			o.fact.Keeps = g.paramSites(fl, fn.Keeps)
-			o.fact.ZeroGrad, o.fact.Backward = g.site(fl, fn.ZeroGrad), g.site(fl, fn.Backward)
-			o.fact.Eval, o.fact.Train = g.site(fl, fn.Eval), g.site(fl, fn.Train)
-			o.fact.HostRead = g.site(fl, fn.HostRead)
+			o.fact.StepSites = fn.StepSites
+			for _, s := range o.fact.StepFields() {
+				*s = g.site(fl, *s)
+			}
 			o.fact.Activation, o.fact.ActivationAt = fn.Activation, g.site(fl, fn.ActivationAt)
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
@@ -556,14 +557,8 @@ func (g *Graph) fixFunctions() {
 				if o.fact.EmptyCache == nil && e.site.Always && e.callee.fact.EmptyCache != nil {
 					o.fact.EmptyCache, changed = e.callee.fact.EmptyCache, true
 				}
-				for _, p := range [...]struct{ dst, src **analyzer.Site }{
-					{&o.fact.ZeroGrad, &e.callee.fact.ZeroGrad}, {&o.fact.Backward, &e.callee.fact.Backward},
-					{&o.fact.Eval, &e.callee.fact.Eval}, {&o.fact.Train, &e.callee.fact.Train},
-					{&o.fact.HostRead, &e.callee.fact.HostRead},
-				} {
-					if *p.dst == nil && *p.src != nil {
-						*p.dst, changed = *p.src, true
-					}
+				if o.fact.MergeSteps(&e.callee.fact.StepSites) {
+					changed = true
 				}
 			}
 		}
@@ -727,10 +722,8 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantKeeps != 0 && len(o.fact.Keeps) > 0 {
 		fact.Keeps, some = o.fact.Keeps, true
 	}
-	if want&analyzer.WantSteps != 0 && (o.fact.ZeroGrad != nil || o.fact.Backward != nil || o.fact.Eval != nil || o.fact.Train != nil ||
-		o.fact.HostRead != nil) {
-		fact.ZeroGrad, fact.Backward, fact.Eval, fact.Train, some = o.fact.ZeroGrad, o.fact.Backward, o.fact.Eval, o.fact.Train, true
-		fact.HostRead = o.fact.HostRead
+	if want&analyzer.WantSteps != 0 && o.fact.HasSteps() {
+		fact.StepSites, some = o.fact.StepSites, true
 	}
 	if want&analyzer.WantActivation != 0 && o.fact.Activation != analyzer.NoActivation {
 		fact.Activation, fact.ActivationAt, some = o.fact.Activation, o.fact.ActivationAt, true
@@ -826,8 +819,8 @@ func answerKey(a any) string {
 		if v.ActivationAt != nil {
 			s += fmt.Sprintf(" A%d%s:%d", v.Activation, v.ActivationAt.Path, v.ActivationAt.Line)
 		}
-		for i, st := range [...]*analyzer.Site{v.ZeroGrad, v.Backward, v.Eval, v.Train, v.HostRead} {
-			if st != nil {
+		for i, st := range v.StepFields() {
+			if st := *st; st != nil {
 				s += fmt.Sprintf(" S%d%s:%d:%s", i, st.Path, st.Line, st.Text)
 			}
 		}
