@@ -223,7 +223,7 @@ func (m *Model) cudaInitBefore(stmt NodeID, depth int) (CudaInit, bool) {
 		default:
 			continue
 		}
-		if f.Contains(i, stmt) || exclusiveBranches(f, i, stmt) {
+		if f.Contains(i, stmt) || ExclusiveBranches(f, i, stmt) {
 			continue
 		}
 		if yes, maybe := m.InitialisesCuda(i); yes {
@@ -343,9 +343,9 @@ func (m *Model) runsFunctions(call NodeID) []NodeID {
 	return nil
 }
 
-// exclusiveBranches reports whether a and b lie in different arms of the
+// ExclusiveBranches reports whether a and b lie in different arms of the
 // same if statement or conditional expression, so that at most one runs.
-func exclusiveBranches(f *File, a, b NodeID) bool {
+func ExclusiveBranches(f *File, a, b NodeID) bool {
 	for n, child := f.Parent(a), a; n != NoNode; n, child = f.Parent(n), n {
 		if !f.Contains(n, b) {
 			continue

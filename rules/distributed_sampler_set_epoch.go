@@ -206,45 +206,37 @@ func anySetEpoch(m *analyzer.Model, fn analyzer.NodeID) bool {
 	return found
 }
 
-// epochLoop returns a loop of fn whose body iterates one of the loaders
-// in a nested loop, with the loader it iterates.
+// epochLoop returns a loop of fn whose body trains on one of the
+// loaders in a nested loop, with the loader it iterates.
 func epochLoop(m *analyzer.Model, fn analyzer.NodeID, loaders []string) (analyzer.NodeID, string) {
-	f := m.File
-	epoch := analyzer.NoNode
-	inner := ""
-	f.Walk(fn, func(id analyzer.NodeID) {
-		if epoch != analyzer.NoNode || f.Kind(id) != analyzer.KindForStatement || m.ScopeNode(id) != fn {
-			return
+	epoch, inner := analyzer.NoNode, ""
+	trainingLoops(m, fn, loaders, func(loop analyzer.NodeID, loader string) bool {
+		if outer := m.EnclosingLoop(loop); outer != analyzer.NoNode && m.ScopeNode(outer) == fn {
+			epoch, inner = outer, loader
+			return false
 		}
-		for _, l := range loaders {
-			if !mentions(f, f.Field(id, analyzer.FieldRight), l) || !trains(m, id) {
-				continue // an evaluation's order does not matter
-			}
-			if outer := m.EnclosingLoop(id); outer != analyzer.NoNode && m.ScopeNode(outer) == fn {
-				epoch, inner = outer, l
-				return
-			}
-		}
+		return true
 	})
 	return epoch, inner
 }
 
-// trains reports whether a loop back-propagates, itself or through a
-// function it calls (in any file).
-func trains(m *analyzer.Model, loop analyzer.NodeID) bool {
-	if m.Loop(loop).Backward {
-		return true
-	}
+// trainingLoops calls yield, in source order until it returns false,
+// with each for loop of fn that iterates one of the loaders and trains,
+// and the loader it iterates: an evaluation's order does not matter.
+func trainingLoops(m *analyzer.Model, fn analyzer.NodeID, loaders []string, yield func(loop analyzer.NodeID, loader string) bool) {
 	f := m.File
-	found := false
-	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
-		if !found && f.Kind(id) == analyzer.KindCall {
-			if h := m.Steps(id); h != nil && h.Backward != nil {
-				found = true
+	done := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if done || f.Kind(id) != analyzer.KindForStatement || m.ScopeNode(id) != fn {
+			return
+		}
+		for _, l := range loaders {
+			if mentions(f, f.Field(id, analyzer.FieldRight), l) && loopTrainingOf(m, id).trains {
+				done = !yield(id, l)
+				return
 			}
 		}
 	})
-	return found
 }
 
 // handsOn reports whether a loop passes any of the names to a call,
@@ -325,7 +317,7 @@ func checkShuffleWithoutSampler(p *analyzer.Pass, call analyzer.NodeID) {
 			ddp = id
 		}
 	})
-	if ddp == analyzer.NoNode || exclusive(f, call, ddp) || !trainsOn(m, fn, boundName(f, call)) {
+	if ddp == analyzer.NoNode || analyzer.ExclusiveBranches(f, call, ddp) || !trainsOn(m, fn, boundName(f, call)) {
 		return
 	}
 	p.Report(sh, fmt.Sprintf("this loader shuffles the whole dataset in every process of the DistributedDataParallel model "+
@@ -340,40 +332,16 @@ func trainsOn(m *analyzer.Model, fn analyzer.NodeID, name string) bool {
 	if name == "" {
 		return false
 	}
-	f := m.File
 	loaders := []string{name}
 	for w := range wrappers(m, fn, loaders) {
 		loaders = append(loaders, w)
 	}
 	found := false
-	f.Walk(fn, func(id analyzer.NodeID) {
-		if found || f.Kind(id) != analyzer.KindForStatement || m.ScopeNode(id) != fn {
-			return
-		}
-		for _, l := range loaders {
-			if mentions(f, f.Field(id, analyzer.FieldRight), l) && trains(m, id) {
-				found = true
-			}
-		}
+	trainingLoops(m, fn, loaders, func(analyzer.NodeID, string) bool {
+		found = true
+		return false
 	})
 	return found
-}
-
-// exclusive reports whether a and b lie in different branches of one if
-// statement (`if args.ddp: model = DDP(model) else: loader = ...`).
-func exclusive(f *analyzer.File, a, b analyzer.NodeID) bool {
-	branches := map[analyzer.NodeID]analyzer.NodeID{} // if statement -> the child holding a
-	for n, child := f.Parent(a), a; n != analyzer.NoNode; child, n = n, f.Parent(n) {
-		if f.Kind(n) == analyzer.KindIfStatement {
-			branches[n] = child
-		}
-	}
-	for n, child := f.Parent(b), b; n != analyzer.NoNode; child, n = n, f.Parent(n) {
-		if held, ok := branches[n]; ok {
-			return held != child && f.N(held).Field != analyzer.FieldCondition && f.N(child).Field != analyzer.FieldCondition
-		}
-	}
-	return false
 }
 
 // onOneRank reports whether call is made only in one process, under an
