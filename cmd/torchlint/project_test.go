@@ -193,24 +193,36 @@ func concise(t *testing.T, dir string, args ...string) []string {
 // (as pre-commit and editors lint), gets exactly the findings it gets
 // when the whole project is linted, cross-file ones included.
 func TestProjectFactsWholeAndAlone(t *testing.T) {
-	dir := copyProject(t, "classic")
-	whole := concise(t, dir, "--no-cache", ".")
-	joined := strings.Join(whole, "\n")
-	for _, want := range []string{"train.py:38:9: TL301", "train.py:13:21: TL201", "star_only.py:6:12: TL403"} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("whole project: no %s in\n%s", want, joined)
-		}
-	}
-	var alone []string
-	files, _ := filepath.Glob(filepath.Join(dir, "*.py"))
-	more, _ := filepath.Glob(filepath.Join(dir, "models", "*.py"))
-	for _, f := range append(files, more...) {
-		rel, _ := filepath.Rel(dir, f)
-		alone = append(alone, concise(t, dir, "--no-cache", rel)...)
-	}
-	sort.Strings(alone)
-	if strings.Join(alone, "\n") != joined {
-		t.Errorf("file by file:\n%s\nwhole project:\n%s", strings.Join(alone, "\n"), joined)
+	for _, tc := range []struct {
+		project string
+		want    []string
+	}{
+		{"classic", []string{"train.py:38:9: TL301", "train.py:13:21: TL201", "star_only.py:6:12: TL403"}},
+		// Step facts: gradients cleared, modes switched, host reads, in
+		// engine.py; activations returned by models.py.
+		{"steps", []string{"train.py:14:9: TL503", "train.py:44:9: TL502", "train.py:80:9: TL501", "losses.py:10:28: TL504"}},
+	} {
+		t.Run(tc.project, func(t *testing.T) {
+			dir := copyProject(t, tc.project)
+			whole := concise(t, dir, "--no-cache", ".")
+			joined := strings.Join(whole, "\n")
+			for _, want := range tc.want {
+				if !strings.Contains(joined, want) {
+					t.Errorf("whole project: no %s in\n%s", want, joined)
+				}
+			}
+			var alone []string
+			files, _ := filepath.Glob(filepath.Join(dir, "*.py"))
+			more, _ := filepath.Glob(filepath.Join(dir, "models", "*.py"))
+			for _, f := range append(files, more...) {
+				rel, _ := filepath.Rel(dir, f)
+				alone = append(alone, concise(t, dir, "--no-cache", rel)...)
+			}
+			sort.Strings(alone)
+			if strings.Join(alone, "\n") != joined {
+				t.Errorf("file by file:\n%s\nwhole project:\n%s", strings.Join(alone, "\n"), joined)
+			}
+		})
 	}
 }
 
