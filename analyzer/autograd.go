@@ -328,6 +328,9 @@ func (m *Model) selfAttrs(class NodeID) classAttrs {
 			if f.Kind(left) != KindAttribute {
 				return
 			}
+			if f.Kind(id) == KindAssignment && f.Kind(f.Unparen(f.Field(id, FieldRight))) == KindNone {
+				return // `self.model = None` until a method binds the model
+			}
 			out.count[f.Text(left)]++
 			if f.Kind(id) == KindAssignment {
 				out.last[f.Text(left)] = f.Field(id, FieldRight)
@@ -349,7 +352,11 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 	case KindCall:
 	case KindLambda:
 		return CallableOther
-	case KindString, KindInteger, KindFloat, KindTrue, KindFalse, KindNone, KindList, KindDictionary, KindTuple:
+	case KindNone:
+		// `model = None`, bound to its module later (`self.model =
+		// Net()` in a `load()` method, `global model` in a function).
+		return CallableUnknown
+	case KindString, KindInteger, KindFloat, KindTrue, KindFalse, KindList, KindDictionary, KindTuple:
 		return CallableOther
 	default:
 		return CallableUnknown
@@ -373,7 +380,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 			return m.instanceOf(args[0], depth+1)
 		}
 		return CallableUnknown
-	case q == "torch.hub.load" || q == "torch.jit.load":
+	case q == "torch.hub.load" || q == "torch.jit.load" || q == "torch.load":
+		// A torch.load result that is called is a pickled module.
 		return CallableModel
 	case q != "":
 		if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectClass && o.Module {
@@ -416,6 +424,79 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 	return CallableUnknown
 }
 
+// ValueCallable says what calling the value of expression v does: a
+// module built by `Net(...).to(dev)`, a loss built by `nn.MSELoss()`.
+func (m *Model) ValueCallable(v NodeID) Callable {
+	return m.instanceOf(v, 0)
+}
+
+// parameterFree are torch.nn layers without parameters or state: calling
+// one records no graph of weights.
+var parameterFree = map[string]bool{
+	"Identity": true, "Flatten": true, "Unflatten": true, "Dropout": true, "Dropout1d": true, "Dropout2d": true,
+	"Dropout3d": true, "AlphaDropout": true, "ReLU": true, "ReLU6": true, "LeakyReLU": true, "ELU": true,
+	"SELU": true, "CELU": true, "GELU": true, "SiLU": true, "Mish": true, "Sigmoid": true, "Tanh": true,
+	"Softmax": true, "LogSoftmax": true, "Softplus": true, "Softsign": true, "Hardtanh": true, "Hardswish": true,
+	"Hardsigmoid": true, "Tanhshrink": true, "Threshold": true, "MaxPool1d": true, "MaxPool2d": true,
+	"MaxPool3d": true, "AvgPool1d": true, "AvgPool2d": true, "AvgPool3d": true, "AdaptiveAvgPool1d": true,
+	"AdaptiveAvgPool2d": true, "AdaptiveAvgPool3d": true, "AdaptiveMaxPool1d": true, "AdaptiveMaxPool2d": true,
+	"AdaptiveMaxPool3d": true, "Upsample": true, "UpsamplingNearest2d": true, "UpsamplingBilinear2d": true,
+	"PixelShuffle": true, "PixelUnshuffle": true, "ZeroPad1d": true, "ZeroPad2d": true, "ZeroPad3d": true,
+	"ConstantPad1d": true, "ConstantPad2d": true, "ConstantPad3d": true, "ReflectionPad1d": true,
+	"ReflectionPad2d": true, "ReflectionPad3d": true, "ReplicationPad1d": true, "ReplicationPad2d": true,
+	"ReplicationPad3d": true, "CircularPad1d": true, "CircularPad2d": true, "CircularPad3d": true,
+	"ChannelShuffle": true, "Fold": true, "Unfold": true, "CosineSimilarity": true, "PairwiseDistance": true,
+}
+
+// IsModelValue reports whether a callee that calls a module could hold
+// trained weights, rather than a layer without parameters
+// (`nn.ReplicationPad2d(...)`), a class picked from a registry
+// (`cls = MODELS[name]`, `{"a": NetA}[name]`) or a tensor type
+// (`Tensor = torch.cuda.FloatTensor`), which a value's uses or name can
+// make look like one.
+func (m *Model) IsModelValue(callee NodeID) bool {
+	f := m.File
+	callee = f.Unparen(callee)
+	var v NodeID
+	switch f.Kind(callee) {
+	case KindIdentifier:
+		b := m.Resolve(callee)
+		if b == nil || b.Kind != BindAssign || b.Unpacked {
+			return true
+		}
+		v = b.Value
+	case KindAttribute:
+		if !f.TextIs(f.Field(callee, FieldObject), "self") {
+			return true
+		}
+		v = m.SelfAttrOnce(callee)
+	}
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindCall:
+		q := m.CallName(v)
+		name, ok := strings.CutPrefix(q, "torch.nn.")
+		return !ok || !parameterFree[name]
+	case KindSubscript:
+		// A class picked from a literal table of classes.
+		table := f.Unparen(f.Field(v, FieldValue))
+		classes := false
+		f.Walk(table, func(id NodeID) {
+			if f.Kind(id) == KindIdentifier && f.Parent(id) != NoNode {
+				if b := m.Resolve(id); b != nil && b.Kind == BindClass {
+					classes = true
+				}
+			}
+		})
+		literal := f.Kind(table) == KindDictionary || f.Kind(table) == KindList || f.Kind(table) == KindTuple
+		return !classes || !literal
+	case KindIdentifier, KindAttribute:
+		q := m.QualifiedName(v)
+		return !strings.HasPrefix(q, "torch.") || !strings.HasSuffix(q, "Tensor")
+	}
+	return true
+}
+
 // IsForwardCall reports whether call runs a model's forward pass:
 // `model(x)`, `self.encoder(x)`, `model.forward(x)`, `model.module(x)`, or
 // `self(x)` inside an nn.Module subclass.
@@ -432,7 +513,7 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 		class := m.EnclosingClass(call)
 		return class != NoNode && m.IsModuleClass(class) && m.Resolve(fn) != nil
 	}
-	return m.ClassifyCallee(fn) == CallableModel
+	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn)
 }
 
 // IsLossCall reports whether call computes a loss.

@@ -357,6 +357,9 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		if k := f.Kind(f.Unparen(recv)); k == KindCall || k == KindSubscript {
 			return m.traceComputed(recv, depth+1)
 		}
+		if fn := f.Unparen(f.Field(call, FieldFunction)); m.selfSubmodule(fn) {
+			return m.traceUnknownCallee(call, fn, depth, unpacked)
+		}
 		return m.traceProducer(call, depth)
 	}
 	fn := f.Field(call, FieldFunction)
@@ -380,6 +383,13 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 	if _, ok := m.calleeKey(fn); !ok {
 		return false
 	}
+	return m.traceUnknownCallee(call, fn, depth, unpacked)
+}
+
+// traceUnknownCallee records what a graph-carrying call of a callee the
+// file does not define does.
+func (m *Model) traceUnknownCallee(call, fn NodeID, depth int, unpacked bool) bool {
+	f := m.File
 	// An unknown callee: a loss when an argument leads to a forward pass
 	// (`crit(net(x), y)`) or its name says so (`criterion(out)`, where out
 	// comes from what this file cannot see), else the forward pass itself.
@@ -393,6 +403,22 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		m.noteRole(fn, CallableModel)
 	}
 	return true
+}
+
+// selfSubmodule reports whether `self.name`, called, calls an attribute
+// that its class holds rather than a method: no method of the class has
+// that name, and the class either assigns it or has no base class that
+// could define it.
+func (m *Model) selfSubmodule(attr NodeID) bool {
+	f := m.File
+	if f.Kind(attr) != KindAttribute || !f.TextIs(f.Field(attr, FieldObject), "self") {
+		return false
+	}
+	class := m.EnclosingClass(attr)
+	if class == NoNode || m.MethodOf(class, f.Text(f.Field(attr, FieldAttribute))) != NoNode {
+		return false
+	}
+	return len(m.ClassBases(class)) == 0 || m.selfAttrs(class).count[f.Text(attr)] > 0
 }
 
 // traceProducer records a method callee (`model.compute_loss(...)`) or
@@ -412,6 +438,9 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 		return false
 	}
 	if f.Kind(fn) == KindAttribute && m.MethodName(call) != "" {
+		if m.selfSubmodule(fn) {
+			return m.traceCall(call, depth+1, false) // `self.g12(x)`: a submodule, or a loss
+		}
 		if k, ok := m.calleeKey(fn); ok {
 			m.evidence.producers[k.name] = true
 			return true

@@ -225,9 +225,13 @@ func (m *Model) lookup(ref string, want Want) *Object {
 // only about the functions it calls from elsewhere: its facts never wait
 // for the file's own summary to reach the project.
 func (m *Model) Helper(call NodeID) *Object {
+	f := m.File
 	ref := m.calleeRef(call)
 	if strings.HasPrefix(ref, "#") {
 		return m.localHelper(call, 0)
+	}
+	if ref == "" && f.Kind(f.Field(call, FieldFunction)) == KindIdentifier && m.LocalCallee(call) != NoNode {
+		return m.localHelper(call, 0) // a function nested in another
 	}
 	o := m.lookup(ref, WantHelper)
 	if o == nil || o.Kind != ObjectFunction {
@@ -434,6 +438,9 @@ func (m *Model) receiverClass(recv NodeID) NodeID {
 		}
 		switch b.Kind {
 		case BindAssign:
+			if from := movedFrom(f, b.Value); from != NoNode && f.Kind(from) == KindIdentifier && from != recv {
+				return m.receiverClass(from) // `m = model.to(device)`
+			}
 			return constructed(f, b.Value)
 		case BindParam:
 			return paramType(f, b.Stmt)
@@ -453,7 +460,30 @@ func constructed(f *File, v NodeID) NodeID {
 	if f.Kind(v) != KindCall {
 		return NoNode
 	}
-	return f.Unparen(f.Field(v, FieldFunction))
+	fn := f.Unparen(f.Field(v, FieldFunction))
+	if inner := movedFrom(f, v); inner != NoNode && f.Kind(inner) == KindCall {
+		return constructed(f, inner) // `Net(...).to(device)`
+	}
+	return fn
+}
+
+// movedFrom returns the receiver of a call that returns its receiver,
+// moved, cast or switched (`x.to(dev)`, `x.cuda()`, `x.eval()`), or
+// NoNode for another value.
+func movedFrom(f *File, v NodeID) NodeID {
+	v = f.Unparen(v)
+	if f.Kind(v) != KindCall {
+		return NoNode
+	}
+	fn := f.Unparen(f.Field(v, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return NoNode
+	}
+	switch f.Text(f.Field(fn, FieldAttribute)) {
+	case "to", "cuda", "cpu", "eval", "train", "half", "float", "double", "bfloat16", "requires_grad_":
+		return f.Unparen(f.Field(fn, FieldObject))
+	}
+	return NoNode
 }
 
 // isLibraryName reports whether a qualified name is one of the libraries

@@ -102,6 +102,7 @@ const (
 	KindContinueStatement
 	KindRaiseStatement
 	KindAssertStatement
+	KindInterpolation
 	kindCount
 )
 
@@ -200,6 +201,7 @@ var kindNames = [kindCount]string{
 	KindContinueStatement:       "continue_statement",
 	KindRaiseStatement:          "raise_statement",
 	KindAssertStatement:         "assert_statement",
+	KindInterpolation:           "interpolation",
 }
 
 func (k Kind) String() string {

@@ -27,7 +27,6 @@ type Model struct {
 	funcGrad          map[NodeID]GradMode
 	carries           map[NodeID]carryState
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
-	testFile          bool
 	memo              map[any]any
 	callNames         map[NodeID]string
 	gradAt            []int8 // memoized GradModeAt per node, -1 unknown
@@ -39,14 +38,67 @@ type Model struct {
 func NewModel(f *File) *Model {
 	m := &Model{File: f}
 	m.buildScopes()
-	base := filepath.Base(f.Path)
-	m.testFile = strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"
 	m.hasGradSwitchCall = bytes.Contains(f.Src, []byte("set_grad_enabled")) || bytes.Contains(f.Src, []byte("enter_context"))
 	return m
 }
 
-// IsPytestFile reports whether pytest would collect tests from this file.
-func (m *Model) IsPytestFile() bool { return m.testFile }
+// IsPytestFile reports whether this file is test code, as pytest and
+// unittest see it: it imports pytest, is a conftest.py, defines a
+// unittest.TestCase, or is named as pytest collects (test_*.py,
+// *_test.py) and defines a test function or class at its top level. A
+// name alone says nothing: research code calls its evaluation script
+// test.py or test_net.py.
+func (m *Model) IsPytestFile() bool {
+	return m.Memo(pytestKey{}, func() any { return m.isPytestFile() }).(bool)
+}
+
+type pytestKey struct{}
+
+// importsPytest reports whether an import statement imports pytest or
+// one of its modules.
+func importsPytest(stmt string) bool {
+	words := strings.Fields(strings.NewReplacer(",", " ", "(", " ", ")", " ").Replace(stmt))
+	if len(words) < 2 {
+		return false
+	}
+	if words[0] == "from" {
+		words = words[1:2]
+	}
+	for _, w := range words {
+		if w == "pytest" || strings.HasPrefix(w, "pytest.") {
+			return true
+		}
+	}
+	return false
+}
+
+func (m *Model) isPytestFile() bool {
+	f := m.File
+	base := filepath.Base(f.Path)
+	if base == "conftest.py" {
+		return true
+	}
+	collected := strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py")
+	test := false
+	f.Children(Root, func(stmt NodeID) bool {
+		def := stmt
+		if f.Kind(def) == KindDecoratedDefinition {
+			def = f.Field(def, FieldDefinition)
+		}
+		switch f.Kind(def) {
+		case KindImportStatement, KindImportFromStatement:
+			test = importsPytest(f.Text(def))
+		case KindFunctionDefinition:
+			test = collected && strings.HasPrefix(m.FunctionName(def), "test")
+		case KindClassDefinition:
+			name := f.Text(f.Field(def, FieldName))
+			test = collected && strings.HasPrefix(name, "Test") ||
+				m.ClassInherits(def, func(q string) bool { return q == "unittest.TestCase" })
+		}
+		return !test
+	})
+	return test
+}
 
 // builtins that the rules care about; an unbound use of one of these
 // names resolves to the name itself.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -20,10 +21,25 @@ var EvalWithoutNoGrad = &analyzer.Rule{
 	Check:     checkEvalWithoutNoGrad,
 	Doc: `## What it does
 Checks for evaluation and inference code that runs a model forward pass
-while grad is enabled: a function named like evaluation (` + "`evaluate`" + `,
-` + "`validate`" + `, ` + "`test`" + `, ` + "`predict`" + `, ` + "`infer`" + `, ` + "`generate`" + `, ...), or code that follows
-` + "`model.eval()`" + ` in the same function, that calls the model and never
-back-propagates. The finding points at the first such call.
+while grad is enabled and never back-propagates. Evaluation is known by
+what the code does:
+- an evaluation region, from a switch to evaluation mode (` + "`model.eval()`" + `,
+  ` + "`model.train(False)`" + `, ` + "`Net(...).eval()`" + `, a call of a function that returns
+  a model it switched to evaluation mode) to the next switch back to
+  training mode (` + "`model.train()`" + `, or a call of a function that does it);
+- a function named for evaluation or inference (` + "`evaluate`" + `, ` + "`validate`" + `,
+  ` + "`test`" + `, ` + "`predict`" + `, ` + "`infer`" + `, ` + "`generate`" + `, ` + "`eval_step`" + `, ...): other words in
+  the name cancel nothing;
+- a model that its class switches to evaluation mode and never back;
+- a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
+  ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`print`" + `, plotting, saving) and never a loss, a
+  backward or code the file cannot see, whatever its function is called
+  (` + "`select_action`" + `, ` + "`detect`" + `, ` + "`sample`" + `).
+
+Each region is judged by the back-propagation inside it, not anywhere
+in the function, and gets its own finding, at its first forward pass.
+Module-level scripts and ` + "`if __name__ == \"__main__\":`" + ` blocks are code like
+any other.
 
 ## Why is this bad?
 ` + "`model.eval()`" + ` only switches layers such as dropout and batch norm to their
@@ -80,26 +96,40 @@ function's results would stop getting gradients.
 A function runs with grad disabled when its decorators say so, or when
 every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported.
-An evaluation function (or script) that calls a project helper running a
-forward pass in its caller's grad mode is reported at that call, with the
-helper's forward pass as a related location. A method is followed when
-it is called through a name bound once to an instance of a class of the
-project (` + "`net = GPT(); net.generate(x)`" + `) or annotated with one
-(` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned once in its
-class (` + "`self.model = GPT()`" + ` then ` + "`self.model.generate(x)`" + `): ` + "`generate`" + ` is
-then judged by those callers, and reported at a call that runs it with
-grad enabled. An attribute assigned more than once, or to anything but a
-constructor call, is not followed. In a method, a helper's forward pass
-is reported only after the method itself calls ` + "`.eval()`" + `, not for its
-name alone: the callers of methods are often a script or a framework's
-loop under ` + "`no_grad`" + `, which the project does not show. A model is recognised by what
-the code does with it (` + "`.eval()`" + `, ` + "`.parameters()`" + `, being wrapped in DDP,
-a class that derives from ` + "`nn.Module`" + ` in any file of the project) before
-its name. Code that needs gradients during evaluation (saliency maps,
+An evaluation region that calls a project helper running a forward pass
+in its caller's grad mode is reported at that call, with the helper's
+forward pass as a related location, unless the helper of the same file
+is reported in its own body. A method is followed when it is called
+through a name bound to an instance of a class of the project
+(` + "`net = GPT(); net.generate(x)`" + `, also through ` + "`m = net.to(device)`" + `) or annotated
+with one (` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned in its class
+(` + "`self.model = GPT().to(device)`" + `, or ` + "`None`" + ` first and the model later). In
+a method, a helper's forward pass is reported only inside a region the
+method opens itself, not for its name alone: the callers of methods are
+often a script or a framework's loop under ` + "`no_grad`" + `, which the project does
+not show. A model's own methods (an ` + "`nn.Module`" + `'s ` + "`generate`" + `) are judged only
+where they switch to evaluation mode themselves.
+
+A model is recognised by what the code does with it (` + "`.eval()`" + `,
+` + "`.parameters()`" + `, being wrapped in DDP, being back-propagated through, a
+` + "`torch.load`" + ` result that is called, a class that derives from ` + "`nn.Module`" + `
+in any file of the project) before its name. A layer without parameters
+(` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes, a tensor
+type and a call given only literals (` + "`make_noise(4, 8)`" + `) are not forward
+passes. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
-` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls and is not reported;
-neither are pytest test functions or Lightning's ` + "`validation_step`" + `,
-` + "`test_step`" + ` and ` + "`predict_step`" + `, which Lightning runs under ` + "`no_grad`" + `.
+` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
+those of the functions it calls, and is not reported. Test code is
+recognised as pytest and unittest recognise it (a module that imports
+pytest, a conftest.py, a ` + "`unittest.TestCase`" + `, a test_*.py module that
+defines test functions), never by a file name alone; in a function named
+as a test, a model fed only random or constant tensors is a shape check.
+Lightning's ` + "`validation_step`" + `, ` + "`test_step`" + ` and ` + "`predict_step`" + ` on a
+` + "`LightningModule`" + ` run under ` + "`no_grad`" + ` and are not reported.
+
+A forward pass whose outputs are returned, stored or handed to a
+function the file cannot see is not taken as inference by its outputs
+alone: a caller may back-propagate through them.
 
 ## References
 - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
@@ -126,28 +156,26 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	fn := m.ScopeNode(call)
-	first := m.Memo(evalKey{fn}, func() any { return firstEvalForward(m, fn) }).(analyzer.NodeID)
-	if first != call {
+	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
+	i := slices.IndexFunc(found, func(e evalFinding) bool { return e.call == call })
+	if i < 0 {
 		return
 	}
-	f := p.File
-	where := "after `.eval()`"
-	if fn != analyzer.Root && isEvalName(m.FunctionName(fn)) {
-		where = fmt.Sprintf("in `%s`", m.FunctionName(fn))
-	}
+	where := found[i].why
 	var fix *analyzer.Fix
-	if fn != analyzer.Root && isEvalName(m.FunctionName(fn)) {
+	if found[i].named {
 		fix = noGradDecoratorFix(m, fn)
 	}
 	const cost = ": autograd records the graph and keeps " +
 		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` " +
 		"(or `torch.inference_mode()`)"
+	site := code(m, call, 40, "this call")
 	if helper == nil || m.IsForwardCall(call) {
-		p.ReportFix(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s%s", analyzer.Snippet(f.Text(call), 40), where, cost), fix)
+		p.ReportFix(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s%s", site, where, cost), fix)
 		return
 	}
-	p.ReportRelated(call, fmt.Sprintf("`%s` runs a forward pass with grad enabled %s, through `%s` (%s), which runs `%s`%s",
-		analyzer.Snippet(f.Text(call), 40), where, helper.Site.Text, helper.Forward.Where(), helper.Forward.Text, cost),
+	p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s` (%s), which runs `%s`%s",
+		site, where, helper.Site.Text, helper.Forward.Where(), helper.Forward.Text, cost),
 		analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
 	if fix != nil {
 		p.Fix(fix)
@@ -177,7 +205,7 @@ func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 	// A function named as evaluation is reported in its own body; a
 	// method ("Class.name", called through an object) is not, and is
 	// reported where it is called.
-	if dot := strings.LastIndexByte(o.Site.Text, '.'); dot < 0 && isEvalName(o.Site.Text) {
+	if dot := strings.LastIndexByte(o.Site.Text, '.'); dot < 0 && namesEvaluation(o.Site.Text) {
 		return nil
 	}
 	return o
@@ -212,56 +240,482 @@ func noGradDecoratorFix(m *analyzer.Model, fn analyzer.NodeID) *analyzer.Fix {
 
 type evalKey struct{ fn analyzer.NodeID }
 
-// firstEvalForward returns the first forward call in fn (not in nested
-// functions) that runs with grad enabled in evaluation code, or NoNode.
-func firstEvalForward(m *analyzer.Model, fn analyzer.NodeID) analyzer.NodeID {
+// evalFinding is a forward pass to report, and why it is evaluation.
+type evalFinding struct {
+	call  analyzer.NodeID
+	why   string
+	named bool // in a function named for evaluation
+}
+
+// evalRegion is a stretch of one function that evaluates: from a switch
+// to evaluation mode to the next switch back to training mode, or a
+// whole function named for evaluation.
+type evalRegion struct {
+	start, end uint32
+	// explicit is true for a region the code opened by switching a model
+	// to evaluation mode, rather than by its function's name.
+	explicit bool
+	first    analyzer.NodeID // its first grad-enabled forward pass
+	why      string          // what makes it evaluation, for the message
+	// smoke is true for a function named as a test (`test`,
+	// `test_shapes`), where a model fed only random or constant tensors
+	// is a shape or speed check rather than an evaluation.
+	smoke bool
+}
+
+// evalForwards returns the forward calls of function fn (not of its
+// nested functions) to report: the first grad-enabled forward pass of
+// each evaluation region that neither back-propagates nor asks for
+// gradients (itself or through a function it calls), and the first
+// forward pass outside those regions whose outputs only reach the host.
+//
+// An evaluation region runs from a switch to evaluation mode
+// (`model.eval()`, `model.train(False)`, `Net(...).eval()`, a call of a
+// function that returns a model it switched to evaluation mode) to the
+// next switch back to training mode (`model.train()`, or a call of a
+// function that does it); a function named for evaluation is one region
+// from its start; a forward pass of a model that its class switches to
+// evaluation mode and never back opens one over its method.
+func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	f := m.File
-	if m.IsPytestFile() || inTestsFolder(f.Path) {
-		return analyzer.NoNode // test code: small models, and pytest functions may need grad
+	if m.IsPytestFile() || fn != analyzer.Root && isTestFunction(m, fn) {
+		return nil // test code: small models, and tests may need grad
 	}
-	if class := m.EnclosingClass(fn); fn != analyzer.Root && class != analyzer.NoNode && m.IsModuleClass(class) {
-		return analyzer.NoNode // a model's own methods: grad mode is its caller's to set
-	}
-	if fn != analyzer.Root && isTestFunction(m, fn) {
-		return analyzer.NoNode
-	}
-	named := fn != analyzer.Root && isEvalName(m.FunctionName(fn))
+	// A model's own methods run in their callers' grad mode: they are
+	// judged only where they switch to evaluation mode themselves.
+	class := m.EnclosingClass(fn)
+	moduleMethod := fn != analyzer.Root && class != analyzer.NoNode && m.IsModuleClass(class)
+	// A function named for evaluation that back-propagates or asks for
+	// gradients needs them (saliency, test-time training): only the
+	// regions it switches to evaluation mode are judged.
+	named := fn != analyzer.Root && !moduleMethod && namesEvaluation(m.FunctionName(fn)) && !usesGradients(m, fn, f.N(fn).Start)
 	// A method's callers are often out of the project's sight (a script
 	// or a framework's loop, under no_grad): there, a helper's forward
-	// pass is reported only after the method itself calls `.eval()`.
-	method := fn != analyzer.Root && m.EnclosingClass(fn) != analyzer.NoNode
-	if named && usesGradients(m, fn, f.N(fn).Start) {
-		return analyzer.NoNode
+	// pass counts only in a region the method opened itself.
+	method := fn != analyzer.Root && class != analyzer.NoNode
+	evalAttrs := classEvalAttrs(m, class)
+	end := f.N(fn).End
+
+	var regions []*evalRegion
+	var cur, attrRegion *evalRegion
+	if named {
+		cur = &evalRegion{first: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
+			smoke: namesTest(m.FunctionName(fn))}
+		regions = append(regions, cur)
 	}
-	first := analyzer.NoNode
-	evalOn := false
-	evalFrom := uint32(0)
+	hostOnly := analyzer.NoNode
+	var grads []uint32
 	f.Walk(fn, func(id analyzer.NodeID) {
-		if first != analyzer.NoNode || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn {
+		k := f.Kind(id)
+		if k != analyzer.KindCall && k != analyzer.KindAssignment || m.ScopeNode(id) != fn {
 			return
 		}
-		switch m.MethodName(id) {
-		case "eval":
-			if len(m.Args(id)) == 0 && isModelReceiver(m, m.Receiver(id)) && !evalOn {
-				evalOn, evalFrom = true, f.N(id).Start
+		at := f.N(id).Start
+		if gradientUse(m, id) {
+			grads = append(grads, at)
+		}
+		if k != analyzer.KindCall {
+			return
+		}
+		switch modeSwitchOf(m, id) {
+		case switchEval:
+			if cur == nil {
+				cur = &evalRegion{first: analyzer.NoNode, start: at, end: end, explicit: true, why: "after " + code(m, id, 40, "the switch to evaluation mode")}
+				regions = append(regions, cur)
 			}
 			return
-		case "train":
-			if isModelReceiver(m, m.Receiver(id)) {
-				args := m.Args(id)
-				evalOn = len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse
+		case switchTrain:
+			if cur != nil {
+				cur.end = at
+				cur = nil
 			}
 			return
 		}
-		forward := m.IsForwardCall(id) || (evalOn || !method) && helperForward(m, id) != nil
-		if (named || evalOn) && forward && m.GradModeAt(id) == analyzer.GradEnabled && !smokeTest(m, id) {
-			first = id
+		if m.GradModeAt(id) != analyzer.GradEnabled {
+			return
+		}
+		direct := m.IsForwardCall(id) && !notForward(m, id)
+		kept := evalAttrs[receiverText(m, id)]
+		open := cur != nil && (cur.explicit || !method) || kept
+		if !direct && (method && !open || helperForward(m, id) == nil || reportedInBody(m, id)) {
+			return
+		}
+		switch {
+		case cur != nil:
+			if cur.first == analyzer.NoNode && (direct || open) && (!cur.smoke || !smokeTest(m, id)) {
+				cur.first = id
+			}
+		case kept:
+			if attrRegion == nil {
+				attrRegion = &evalRegion{start: f.N(fn).Start, end: end, first: id,
+					why: fmt.Sprintf("on `%s`, which its class switches to evaluation mode and never back", receiverText(m, id))}
+				regions = append(regions, attrRegion)
+			}
+		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && outputsOnlyToHost(m, id):
+			hostOnly = id
 		}
 	})
-	if first != analyzer.NoNode && !named && usesGradients(m, fn, evalFrom) {
-		return analyzer.NoNode
+	var out []evalFinding
+	for _, r := range regions {
+		if r.first != analyzer.NoNode && !anyWithin(grads, r.start, r.end) {
+			out = append(out, evalFinding{call: r.first, why: r.why, named: named && r.start == f.N(fn).Start && !r.explicit})
+		}
 	}
-	return first
+	if hostOnly != analyzer.NoNode {
+		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host"})
+	}
+	return out
+}
+
+// reportedInBody reports whether the function of this file that a
+// call runs is reported in its own body, where the finding and its fix
+// belong, rather than at each call.
+func reportedInBody(m *analyzer.Model, call analyzer.NodeID) bool {
+	def := m.LocalCallee(call)
+	if def == analyzer.NoNode {
+		return false
+	}
+	busy := m.Memo(bodyBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
+	if busy[def] {
+		return false // a recursive call: judged where it started
+	}
+	busy[def] = true
+	defer delete(busy, def)
+	return len(m.Memo(evalKey{def}, func() any { return evalForwards(m, def) }).([]evalFinding)) > 0
+}
+
+type bodyBusyKey struct{}
+
+// anyWithin reports whether an offset of offs lies in [start, end).
+func anyWithin(offs []uint32, start, end uint32) bool {
+	for _, o := range offs {
+		if o >= start && o < end {
+			return true
+		}
+	}
+	return false
+}
+
+type modeSwitch uint8
+
+const (
+	switchNone modeSwitch = iota
+	switchEval
+	switchTrain
+)
+
+// modeSwitchOf says whether a call switches a model to evaluation or
+// training mode: `model.eval()`, `model.train(False)`, `Net(...).eval()`,
+// `model.train()`; a call of a function whose result is kept, when the
+// function switches a model to evaluation mode and never to training
+// (`model = load_model(path)`); a call of a function that switches a
+// model to training mode (`train_one_epoch(model, loader)`).
+func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) modeSwitch {
+	f := m.File
+	if eval, train := m.ModeSwitch(call); eval || train {
+		if !isModelReceiver(m, m.Receiver(call)) {
+			return switchNone
+		}
+		if eval {
+			return switchEval
+		}
+		return switchTrain
+	}
+	s := m.Steps(call)
+	if s == nil {
+		return switchNone
+	}
+	if s.Train != nil {
+		return switchTrain
+	}
+	if s.Eval != nil {
+		if p := f.Parent(call); f.Kind(p) == analyzer.KindAssignment && f.Field(p, analyzer.FieldRight) == call {
+			return switchEval
+		}
+	}
+	return switchNone
+}
+
+// classEvalAttrs returns the attributes of self (`self.model`) that a
+// method of class switches to evaluation mode and none switches back to
+// training mode: a model the class only evaluates.
+func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
+	if class == analyzer.NoNode {
+		return nil
+	}
+	return m.Memo(classEvalKey{class}, func() any {
+		f := m.File
+		eval, train := map[string]bool{}, map[string]bool{}
+		f.Walk(class, func(id analyzer.NodeID) {
+			if f.Kind(id) != analyzer.KindCall {
+				return
+			}
+			e, t := m.ModeSwitch(id)
+			if !e && !t {
+				return
+			}
+			recv := f.Unparen(m.Receiver(id))
+			if f.Kind(recv) != analyzer.KindAttribute || !f.TextIs(f.Field(recv, analyzer.FieldObject), "self") {
+				return
+			}
+			if e {
+				eval[f.Text(recv)] = true
+			} else {
+				train[f.Text(recv)] = true
+			}
+		})
+		for k := range train {
+			delete(eval, k)
+		}
+		return eval
+	}).(map[string]bool)
+}
+
+type classEvalKey struct{ class analyzer.NodeID }
+
+// receiverText is the text of the model a call runs: `self.model` for
+// `self.model(x)` and for `self.model.generate(x)`.
+func receiverText(m *analyzer.Model, call analyzer.NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if f.Kind(fn) != analyzer.KindAttribute {
+		return ""
+	}
+	if obj := f.Unparen(f.Field(fn, analyzer.FieldObject)); f.Kind(obj) == analyzer.KindAttribute && f.TextIs(f.Field(obj, analyzer.FieldObject), "self") {
+		return f.Text(obj)
+	}
+	return f.Text(fn)
+}
+
+// notForward reports whether a call of a value the model takes for a
+// module cannot be a forward pass of trained weights: every argument is a
+// literal (`make_noise(4, 8)`, a constructor's sizes), or the callee is a
+// layer without parameters (`nn.ReplicationPad2d(...)`), a class taken
+// from a registry (`cls = MODELS[name]`) or a tensor type
+// (`Tensor = torch.cuda.FloatTensor`).
+func notForward(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	args := m.Args(call)
+	literal := len(args) > 0
+	for _, a := range args {
+		if k := f.Kind(f.Unparen(a)); k == analyzer.KindKeywordArgument {
+			a = f.Field(a, analyzer.FieldValue)
+		}
+		switch f.Kind(f.Unparen(a)) {
+		case analyzer.KindInteger, analyzer.KindFloat, analyzer.KindString, analyzer.KindTrue, analyzer.KindFalse, analyzer.KindNone:
+		default:
+			literal = false
+		}
+	}
+	if literal {
+		return true
+	}
+	return !m.IsModelValue(f.Field(call, analyzer.FieldFunction))
+}
+
+// outputsOnlyToHost reports whether all that a forward call's output
+// becomes ends on the host (`.item()`, `.numpy()`, `.tolist()`, `print`,
+// plotting, saving) or as indices (`argmax`, a comparison), and none of
+// it reaches a loss, a backward, a store or code this file cannot see.
+func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
+	return hostBound(m, call, 0)
+}
+
+// hostEndMethods end a tensor's way on the host or as indices, which carry
+// no graph.
+var hostEndMethods = map[string]bool{
+	"item": true, "tolist": true, "numpy": true, "argmax": true, "argmin": true, "argsort": true,
+	"long": true, "int": true, "bool": true, "byte": true, "eq": true, "ne": true, "gt": true,
+	"lt": true, "ge": true, "le": true, "size": true, "dim": true, "numel": true,
+	// logging and plotting objects
+	"add_scalar": true, "add_scalars": true, "add_image": true, "add_images": true, "add_figure": true,
+	"add_histogram": true, "add_video": true, "add_audio": true, "imsave": true, "imwrite": true, "savefig": true,
+}
+
+// passMethods keep a tensor a tensor on the way to the host.
+var passMethods = map[string]bool{
+	"detach": true, "cpu": true, "cuda": true, "to": true, "float": true, "double": true, "half": true,
+	"squeeze": true, "unsqueeze": true, "view": true, "reshape": true, "softmax": true, "log_softmax": true,
+	"sigmoid": true, "exp": true, "mean": true, "sum": true, "max": true, "min": true, "clamp": true,
+	"permute": true, "transpose": true, "contiguous": true, "flatten": true, "clone": true, "t": true,
+	"abs": true, "round": true, "mul": true, "div": true, "add": true, "sub": true, "pow": true, "sqrt": true,
+	"norm": true, "tanh": true, "clip": true, "type": true, "data": true, "topk": true, "sort": true,
+}
+
+// hostFunctions take a value to the host: printing, formatting, plotting
+// and saving.
+var hostFunctions = map[string]bool{
+	"print": true, "str": true, "repr": true, "float": true, "int": true, "bool": true, "len": true,
+	"round": true, "format": true, "torch.save": true, "torch.argmax": true, "torch.argmin": true,
+	"torchvision.utils.save_image": true, "torchvision.utils.make_grid": true,
+}
+
+// hostPrefixes are libraries whose functions take a value to the host.
+var hostPrefixes = []string{"numpy.", "matplotlib.", "cv2.", "PIL.", "imageio.", "scipy.", "sklearn.", "wandb.", "logging.", "skimage."}
+
+// passFunctions keep a tensor a tensor on the way to the host.
+var passFunctions = map[string]bool{
+	"torch.nn.functional.softmax": true, "torch.nn.functional.log_softmax": true, "torch.softmax": true,
+	"torch.sigmoid": true, "torch.exp": true, "torch.round": true, "torch.clamp": true, "torch.squeeze": true,
+	"torch.nn.functional.sigmoid": true, "torch.tanh": true, "torch.max": true, "torch.topk": true, "torch.sort": true,
+}
+
+// hostBound reports whether value e (a forward output or what it
+// became) ends on the host along every way it goes, and has one.
+func hostBound(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+	f := m.File
+	if depth > 12 {
+		return false
+	}
+	p := f.Parent(e)
+	for f.Kind(p) == analyzer.KindParenthesizedExpression {
+		e, p = p, f.Parent(p)
+	}
+	switch f.Kind(p) {
+	case analyzer.KindAttribute:
+		if f.Field(p, analyzer.FieldObject) != e {
+			return false
+		}
+		name := f.Text(f.Field(p, analyzer.FieldAttribute))
+		switch name {
+		case "shape", "dtype", "device":
+			return true
+		case "data":
+			return hostBound(m, p, depth+1)
+		}
+		call := f.Parent(p)
+		if f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != p {
+			return false
+		}
+		switch {
+		case hostEndMethods[name]:
+			return true
+		case passMethods[name]:
+			return hostBound(m, call, depth+1)
+		}
+		return false
+	case analyzer.KindSubscript, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression:
+		if f.Kind(p) == analyzer.KindConditionalExpression && f.Field(p, analyzer.FieldCondition) == e {
+			return true
+		}
+		return hostBound(m, p, depth+1)
+	case analyzer.KindComparisonOperator, analyzer.KindInterpolation:
+		return true
+	case analyzer.KindBinaryOperator:
+		return hostBound(m, p, depth+1)
+	case analyzer.KindKeywordArgument:
+		return hostArgument(m, f.Parent(p), depth)
+	case analyzer.KindArgumentList:
+		return hostArgument(m, p, depth)
+	case analyzer.KindAssignment:
+		if f.Field(p, analyzer.FieldRight) != e {
+			return false
+		}
+		return hostName(m, f.Field(p, analyzer.FieldLeft), depth)
+	}
+	return false
+}
+
+// hostArgument reports whether a call that args (an argument list) is
+// passed to takes its arguments to the host, or passes them on to a
+// value that ends there.
+func hostArgument(m *analyzer.Model, args analyzer.NodeID, depth int) bool {
+	f := m.File
+	call := f.Parent(args)
+	if f.Kind(call) != analyzer.KindCall {
+		return false
+	}
+	if q := m.CallName(call); q != "" {
+		switch {
+		case hostFunctions[q]:
+			return true
+		case passFunctions[q]:
+			return hostBound(m, call, depth+1)
+		}
+		for _, pre := range hostPrefixes {
+			if strings.HasPrefix(q, pre) {
+				return true
+			}
+		}
+		return false
+	}
+	return hostEndMethods[m.MethodName(call)]
+}
+
+// hostName reports whether a name assigned a value uses it, after the
+// assignment, only in ways that end on the host, and uses it at all.
+func hostName(m *analyzer.Model, target analyzer.NodeID, depth int) bool {
+	f := m.File
+	if f.Kind(target) != analyzer.KindIdentifier {
+		return false
+	}
+	scope := m.ScopeNode(target)
+	name := f.Text(target)
+	used, host := false, true
+	f.Walk(scope, func(id analyzer.NodeID) {
+		if !host || id == target || f.Kind(id) != analyzer.KindIdentifier || !f.TextIs(id, name) {
+			return
+		}
+		if b := m.Resolve(id); b == nil || b.Name != target {
+			return
+		}
+		if p := f.Parent(id); f.Kind(p) == analyzer.KindAttribute && f.Field(p, analyzer.FieldAttribute) == id {
+			return // `obj.name`, not the name
+		}
+		used = true
+		host = hostBound(m, id, depth+1)
+	})
+	return used && host
+}
+
+// namesEvaluation reports whether a function's name reads as evaluation
+// or inference (`evaluate`, `eval_step`, `predict`, `test`). Other words
+// in it cancel nothing: what the function does decides (a function that
+// back-propagates needs its gradients).
+func namesEvaluation(name string) bool {
+	for _, w := range strings.Split(strings.ToLower(strings.Trim(name, "_")), "_") {
+		if evalWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// namesTest reports whether a function's name says it tests
+// (`test`, `test_forward`, `speed_test`).
+func namesTest(name string) bool {
+	for _, w := range strings.Split(strings.ToLower(strings.Trim(name, "_")), "_") {
+		if w == "test" || w == "testing" {
+			return true
+		}
+	}
+	return false
+}
+
+// gradientUse reports whether node id back-propagates or asks for
+// gradients, itself or through a function it calls: then grad must stay
+// enabled around it (saliency, adversarial examples, test-time training).
+func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
+	f := m.File
+	switch f.Kind(id) {
+	case analyzer.KindCall:
+		q := m.CallName(id)
+		if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" ||
+			(strings.HasPrefix(q, "torch.autograd.") && !variableNames[q]) || q == "torch.enable_grad" {
+			return true
+		}
+		if kw := m.Keyword(id, "requires_grad"); kw != analyzer.NoNode && f.Kind(kw) == analyzer.KindTrue {
+			return true
+		}
+		if s := m.Steps(id); s != nil && s.Backward != nil {
+			return true
+		}
+	case analyzer.KindAssignment:
+		left := f.Field(id, analyzer.FieldLeft)
+		return f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") &&
+			f.Kind(f.Field(id, analyzer.FieldRight)) == analyzer.KindTrue
+	}
+	return false
 }
 
 // syntheticTensors are torch factories of random or constant tensors.
@@ -322,6 +776,9 @@ func isModelReceiver(m *analyzer.Model, recv analyzer.NodeID) bool {
 		class := m.EnclosingClass(recv)
 		return class != analyzer.NoNode && m.IsModuleClass(class)
 	}
+	if m.File.Kind(m.File.Unparen(recv)) == analyzer.KindCall {
+		return m.ValueCallable(recv) == analyzer.CallableModel // `Net(...).eval()`
+	}
 	return m.ClassifyCallee(recv) == analyzer.CallableModel
 }
 
@@ -371,27 +828,14 @@ func inTestsFolder(path string) bool {
 }
 
 // usesGradients reports whether fn, from byte offset from on,
-// back-propagates or asks for gradients: then grad must stay enabled
-// (saliency, adversarial examples, test-time training).
+// back-propagates or asks for gradients, itself or through a function it
+// calls.
 func usesGradients(m *analyzer.Model, fn analyzer.NodeID, from uint32) bool {
 	f := m.File
 	uses := false
 	f.Walk(fn, func(id analyzer.NodeID) {
-		if uses || f.N(id).Start < from {
-			return
-		}
-		switch f.Kind(id) {
-		case analyzer.KindCall:
-			q := m.CallName(id)
-			uses = m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" ||
-				(strings.HasPrefix(q, "torch.autograd.") && !variableNames[q]) || q == "torch.enable_grad"
-			if !uses && m.Keyword(id, "requires_grad") != analyzer.NoNode {
-				uses = f.Kind(m.Keyword(id, "requires_grad")) == analyzer.KindTrue
-			}
-		case analyzer.KindAssignment:
-			left := f.Field(id, analyzer.FieldLeft)
-			uses = f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") &&
-				f.Kind(f.Field(id, analyzer.FieldRight)) == analyzer.KindTrue
+		if !uses && f.N(id).Start >= from {
+			uses = gradientUse(m, id)
 		}
 	})
 	return uses

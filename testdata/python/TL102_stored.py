@@ -195,7 +195,7 @@ def translate(encoder, decoder, tokens, max_length=10):
     for i in range(len(tokens)):
         out, hidden = encoder(tokens[i], hidden)
         outputs[i] = out[0]  # ok: a per-token loop; the buffer dies with this call
-    return decoder(outputs, hidden).argmax(-1).tolist()
+    return decoder(outputs, hidden).argmax(-1).tolist()  # want: TL201 "outputs only reach the host"
 
 
 def compare_nets(nets, test_x, epochs):

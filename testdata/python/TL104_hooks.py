@@ -168,7 +168,7 @@ class LeakyScorer:
 
     def score(self, layer, x):
         handle = layer.register_forward_hook(self.save_activation)
-        scores = self.model(x)  # the hooked pass runs with grad enabled
+        scores = self.model(x)  # want: TL201 "outputs only reach the host"
         handle.remove()
         return scores.sum().item()
 

@@ -24,7 +24,7 @@ def run_epoch(net, train_loader, val_loader, optimizer):
         optimizer.step()
     net.eval()
     for x, y in val_loader:
-        out = net(x)  # want: TL201 "after `.eval\(\)`"
+        out = net(x)  # want: TL201 "after `net.eval\(\)`"
     net.train()
 
 

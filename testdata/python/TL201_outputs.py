@@ -1,0 +1,186 @@
+# Evidence from outputs and from what the code does with a value: a
+# forward pass whose outputs only reach the host is inference, whatever
+# its function is called; a value is a module by its uses, not its name.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import matplotlib.pyplot as plt
+
+
+class Agent:
+    def __init__(self, actor, critic, target_critic):
+        self.actor = actor
+        self.critic = critic
+        self.target_critic = target_critic
+
+    def select_action(self, state):
+        return self.actor(torch.FloatTensor(state)).cpu().data.numpy()  # want: TL201 "outputs only reach the host"
+
+    def act(self, state):
+        action = self.actor(state)  # ok: the action tensor is returned; a caller may back-propagate through it
+        return action
+
+    def update(self, opt, s, a, r, s2):
+        target = r + 0.99 * self.target_critic(s2).detach()  # ok: the detached value feeds a loss
+        loss = F.mse_loss(self.critic(s, a), target)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+class Solver:
+    def train(self, loader, optimizer, steps):
+        fixed = next(iter(loader))
+        for step in range(steps):
+            x = next(iter(loader))
+            loss = (self.g12(x) - x).pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if step % 100 == 0:
+                fake = self.g12(fixed)  # want: TL201 "outputs only reach the host"
+                plt.imshow(fake.data.cpu().numpy()[0])
+
+
+def collect(policy, states):
+    actions = []
+    for s in states:
+        actions.append(policy(s).cpu())  # ok: kept in a list this file hands on
+    return actions
+
+
+def detect(detector, image):
+    boxes = detector(image)  # want: TL201 "outputs only reach the host"
+    print(f"found {boxes.shape[0]} boxes")
+    return boxes.tolist()
+
+
+# Calls that look like forward passes and are not.
+def make_noise(n, d):
+    return torch.randn(n, d, requires_grad=True)
+
+
+def sample(generator, x):
+    generator.eval()
+    z = make_noise(4, 8)  # ok: built from sizes alone, not a forward pass
+    pad = nn.ReplicationPad2d([0, 0, 2, 2])
+    x = pad(x)  # ok: a layer without parameters
+    y = generator(x, z)  # want: TL201 "after `generator.eval\(\)`"
+    return y.data.cpu()
+
+
+class NetA(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.fc = nn.Linear(4, n)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def get_model(name, n_classes):
+    model = {"a": NetA}[name]
+    model = model(n_classes)  # ok: a class taken from a table, constructed
+    return model
+
+
+def test_model(x):
+    model = get_model("a", 3)
+    model.eval()
+    out = model(x)  # want: TL201 "in `test_model`"
+    return out.argmax(1)
+
+
+# A model its class only switches to evaluation mode.
+class Synth:
+    def __init__(self, model):
+        self.model = model
+
+    def load(self):
+        self.model.eval()
+
+    def synthesize(self, x):
+        out = self.model(x)  # want: TL201 "on `self.model`"
+        return out.detach().cpu().numpy()
+
+
+class Finetuner:
+    def __init__(self, model):
+        self.model = model
+
+    def freeze(self):
+        self.model.eval()
+
+    def unfreeze(self):
+        self.model.train()
+
+    def embed(self, x):
+        return self.model(x)  # ok: the class also trains this model, and the output is handed back
+
+
+# Attributes bound more than once, or through a move.
+class Policy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, s):
+        return self.fc(s)
+
+    def sample(self, s):
+        return self(s)
+
+
+class Runner:
+    def __init__(self):
+        self.policy = Policy().to("cpu")
+        self.backup = None
+
+    def load(self):
+        self.backup = Policy()
+
+    def predict(self, state):
+        self.policy.eval()
+        action = self.policy.sample(state)  # want: TL201 "through `Policy.sample`"
+        return action.detach().cpu().numpy()
+
+    def predict_backup(self, state):
+        self.backup.eval()
+        action = self.backup.sample(state)  # want: TL201 "through `Policy.sample`"
+        return action.detach().cpu().numpy()
+
+
+# A helper nested in the evaluating function.
+def score(model, loader):
+    model.eval()
+
+    def get_pred(x):
+        return F.softmax(model(x), 1)
+
+    return [get_pred(b).data.cpu().numpy() for b in loader]  # want: TL201 "through `get_pred`"
+
+
+# A model's own method that switches to evaluation mode itself.
+class LM(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(2, 2)
+
+    def forward(self, idx):
+        return self.body(idx)
+
+    def generate(self, idx, n):
+        self.eval()
+        for _ in range(n):
+            logits = self.body(idx)  # want: TL201 "after `self.eval\(\)`"
+            idx = torch.cat((idx, logits.argmax(-1, keepdim=True)), dim=1)
+        return idx
+
+    def logits(self, idx):
+        return self(idx)  # ok: grad mode is the caller's to set
+
+
+lm = LM()
+m = lm.to("cpu")
+m.eval()
+print(m.generate(torch.zeros((1, 1), dtype=torch.long), 10))  # ok: reported in `generate`, which switches to evaluation itself

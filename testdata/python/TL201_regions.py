@@ -1,0 +1,139 @@
+# Evaluation regions: from a switch to evaluation mode to the next switch
+# back to training, judged by the back-propagation inside each region, not
+# anywhere in the function; one finding per region.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def fit(net, opt, train_batches, test_x, epochs):
+    for epoch in range(epochs):
+        net.eval()
+        print(net(test_x).sum().item())  # want: TL201 "after `net.eval\(\)`"
+        net.train()
+        for bx in train_batches:
+            opt.zero_grad()
+            loss = net(bx).sum()
+            loss.backward()
+            opt.step()
+    net.eval()
+    final = net(test_x)  # want: TL201 "after `net.eval\(\)`"
+    print(final.sum().item())
+
+
+def fit_and_validate(unet, loss, valid_loader):
+    loss.backward()
+    unet.train(False)
+    for x in valid_loader:
+        print(unet(x).mean().item())  # want: TL201 "after `unet.train\(False\)`"
+
+
+def two_checks(net, x):
+    net.eval()
+    print(net(x).sum().item())  # want: TL201
+    net.train()
+    net.eval()
+    print(net(x).mean().item())  # want: TL201
+
+
+def saliency(model, x):
+    model.eval()
+    x.requires_grad_()
+    score = model(x).max()  # ok: the region asks for gradients of its input
+    score.backward()
+    return x.grad
+
+
+def test_time_adaptation(model, opt, batches):
+    model.eval()
+    for x in batches:
+        opt.zero_grad()
+        loss = model(x).entropy().mean()  # ok: the region back-propagates
+        loss.backward()
+        opt.step()
+
+
+def linear_probe(backbone, head, opt, loader):
+    backbone.eval()
+    for x, y in loader:
+        with torch.no_grad():
+            feats = backbone(x)  # ok: under no_grad
+        opt.zero_grad()
+        loss = F.cross_entropy(head(feats), y)  # ok: the region trains the head
+        loss.backward()
+        opt.step()
+
+
+def train_one_epoch(model, opt, loader):
+    model.train()
+    for x, y in loader:
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+
+
+def run(model, opt, loader, val_x):
+    model.eval()
+    train_one_epoch(model, opt, loader)  # ok: the helper switches back to training and back-propagates
+    model.eval()
+    print(model(val_x).argmax(1))  # want: TL201 "after `model.eval\(\)`"
+
+
+# Names say what a function is for; other words in them cancel nothing.
+def eval_step(model, x):
+    out = model(x)  # want: TL201 "in `eval_step`"
+    return out.argmax(1)
+
+
+def eval_ppl_train(model, loader):
+    for batch in loader:
+        out = model(batch)  # want: TL201 "in `eval_ppl_train`"
+        print(out.argmax(1))
+
+
+def train_step(model, x):
+    return model(x)  # ok: not named for evaluation, and its output may be back-propagated by the caller
+
+
+def train_and_eval(model, opt, x):
+    loss = model(x).sum()  # ok: the function back-propagates
+    loss.backward()
+    opt.step()
+    return model(x).argmax(1)  # want: TL201 "outputs only reach the host"
+
+
+# A model built and switched in one expression, or loaded and called.
+class Gen(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.body(x)
+
+
+def sample_all(batches):
+    gen = Gen().eval()
+    for batch in batches:
+        print(gen(batch).argmax(1))  # want: TL201 "after `Gen\(\).eval\(\)`"
+
+
+rnn = torch.load("rnn.pt", map_location="cpu")
+
+
+def evaluate(x):
+    out = rnn(x)  # want: TL201 "in `evaluate`"
+    return out.argmax(1)
+
+
+# A test function's random input is a shape check; an inference helper's
+# constant input is a real seed.
+def test_output_shape():
+    net = Gen()
+    assert net(torch.randn(2, 8)).shape == (2, 8)  # ok: a shape check
+
+
+def predict_from_seed(model):
+    out = model(torch.zeros(1, 8))  # want: TL201 "in `predict_from_seed`"
+    return out.argmax(1)
