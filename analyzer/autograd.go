@@ -471,8 +471,23 @@ func (m *Model) IsModelValue(callee NodeID) bool {
 		}
 		v = m.SelfAttrOnce(callee)
 	}
+	return m.modelValue(v)
+}
+
+func (m *Model) modelValue(v NodeID) bool {
+	f := m.File
 	v = f.Unparen(v)
 	switch f.Kind(v) {
+	case KindConditionalExpression:
+		// `torch.cuda.FloatTensor if cuda else torch.Tensor`
+		model := true
+		f.Children(v, func(c NodeID) bool {
+			if f.Field(v, FieldCondition) != c && !m.modelValue(c) {
+				model = false
+			}
+			return model
+		})
+		return model
 	case KindCall:
 		q := m.CallName(v)
 		name, ok := strings.CutPrefix(q, "torch.nn.")

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Severity is a rule's default level in SARIF and editors.
@@ -147,12 +149,56 @@ func newDiagnostic(f *File, r *Rule, start, end uint32, message string) Diagnost
 	return d
 }
 
-// Snippet shortens source text for a message: one line, at most n runes.
+// Snippet names source text in a message, on one line: the text itself
+// when it fits in n runes; a call too long for that by its function
+// (`evaluate(...)`, `.item()`); otherwise the whole text. It never cuts
+// code in the middle: cut code reads as a typo, and pasted, does not run.
 func Snippet(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > n {
-		return string(r[:n-1]) + "…"
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return s
+	name, args, ok := callShape(s)
+	if !ok {
+		return s
+	}
+	if args == "" {
+		args = "()"
+	} else {
+		args = "(...)"
+	}
+	if utf8.RuneCountInString(name)+len(args) <= n {
+		return name + args
+	}
+	if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
+		return name[dot:] + args
+	}
+	return name + args
+}
+
+// callShape splits text of the form `name.chain(args)` into the name and
+// the arguments, when the parenthesis after the name closes at the end.
+func callShape(s string) (name, args string, ok bool) {
+	open := strings.IndexByte(s, '(')
+	if open <= 0 || !strings.HasSuffix(s, ")") {
+		return "", "", false
+	}
+	for _, r := range s[:open] {
+		if r != '.' && r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return "", "", false
+		}
+	}
+	depth := 0
+	for i, r := range s[open:] {
+		switch r {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 && open+i != len(s)-1 {
+				return "", "", false // `f(x)(y)` or `f(x).g()`
+			}
+		}
+	}
+	return s[:open], strings.TrimSpace(s[open+1 : len(s)-1]), depth == 0
 }

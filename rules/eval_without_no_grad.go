@@ -335,7 +335,8 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			return
 		}
 		direct := m.IsForwardCall(id) && !notForward(m, id)
-		kept := evalAttrs[receiverText(m, id)]
+		inClass := evalAttrs[receiverText(m, id)]
+		kept := inClass || keptInEval(m, id)
 		open := cur != nil && (cur.explicit || !method) || kept
 		if !direct && (method && !open || helperForward(m, id) == nil || reportedInBody(m, id)) {
 			return
@@ -347,8 +348,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 		case kept:
 			if attrRegion == nil {
-				attrRegion = &evalRegion{start: f.N(fn).Start, end: end, first: id,
-					why: fmt.Sprintf("on `%s`, which its class switches to evaluation mode and never back", receiverText(m, id))}
+				why := fmt.Sprintf("on `%s`, which its class switches to evaluation mode and never back", receiverText(m, id))
+				if !inClass {
+					why = fmt.Sprintf("on `%s`, which this module switches to evaluation mode and never back", modelName(m, id))
+				}
+				attrRegion = &evalRegion{start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
 			}
 		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && outputsOnlyToHost(m, id):
@@ -472,6 +476,71 @@ func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
 }
 
 type classEvalKey struct{ class analyzer.NodeID }
+
+// modelName is the name of the model a call runs: `model` for
+// `model(x)` and for `model.generate(x)`.
+func modelName(m *analyzer.Model, call analyzer.NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if f.Kind(fn) == analyzer.KindAttribute {
+		fn = f.Unparen(f.Field(fn, analyzer.FieldObject))
+	}
+	return f.Text(fn)
+}
+
+// keptInEval reports whether a call runs a model bound at module level
+// that the file switches to evaluation mode and never back (a script
+// that loads its model, calls `model.eval()` and defines the functions
+// that use it).
+func keptInEval(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if f.Kind(fn) == analyzer.KindAttribute {
+		fn = f.Unparen(f.Field(fn, analyzer.FieldObject)) // `model.generate(x)`
+	}
+	if f.Kind(fn) != analyzer.KindIdentifier {
+		return false
+	}
+	b := m.Resolve(fn)
+	return b != nil && b.Scope == 0 && moduleEvalNames(m)[f.Text(fn)]
+}
+
+// moduleEvalNames returns the names bound at module level that the file
+// switches to evaluation mode and never to training mode.
+func moduleEvalNames(m *analyzer.Model) map[string]bool {
+	return m.Memo(moduleEvalKey{}, func() any {
+		f := m.File
+		eval, train := map[string]bool{}, map[string]bool{}
+		for i := range f.Nodes {
+			id := analyzer.NodeID(i)
+			if f.Nodes[i].Kind != analyzer.KindCall {
+				continue
+			}
+			e, t := m.ModeSwitch(id)
+			if !e && !t {
+				continue
+			}
+			recv := f.Unparen(m.Receiver(id))
+			if f.Kind(recv) != analyzer.KindIdentifier {
+				continue
+			}
+			if b := m.Resolve(recv); b == nil || b.Scope != 0 {
+				continue
+			}
+			if e {
+				eval[f.Text(recv)] = true
+			} else {
+				train[f.Text(recv)] = true
+			}
+		}
+		for k := range train {
+			delete(eval, k)
+		}
+		return eval
+	}).(map[string]bool)
+}
+
+type moduleEvalKey struct{}
 
 // receiverText is the text of the model a call runs: `self.model` for
 // `self.model(x)` and for `self.model.generate(x)`.
