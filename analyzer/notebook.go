@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -340,6 +341,61 @@ func (nb *Notebook) Locate(off uint32) (cell, line, col, rawLine int) {
 		return c.Index, line, col, rawLine
 	}
 	return 0, 1, 1, 1
+}
+
+// lineRefs are the places a message names a line of the joined source:
+// "line 12", or "name.ipynb:12" for a related site.
+var lineRefs = regexp.MustCompile(`\bline (\d+)\b|(\S+\.ipynb):(\d+)\b`)
+
+// cellLines rewrites the line numbers a message names, which count lines
+// of the joined source, as the notebook shows them: "line 3" for a line
+// of the cell the finding is in, "cell 2, line 3" for another cell.
+func (nb *Notebook) cellLines(msg, base string, cell int) string {
+	return lineRefs.ReplaceAllStringFunc(msg, func(ref string) string {
+		sub := lineRefs.FindStringSubmatch(ref)
+		digits, name := sub[1], ""
+		if digits == "" {
+			if sub[2] != base {
+				return ref // a line of another file
+			}
+			digits, name = sub[3], sub[2]+":"
+		}
+		n, err := strconv.Atoi(digits)
+		if err != nil {
+			return ref
+		}
+		off, ok := nb.lineOffset(n)
+		if !ok {
+			return ref
+		}
+		c, l, _, _ := nb.Locate(off)
+		switch {
+		case c == 0:
+			return ref
+		case name != "":
+			return fmt.Sprintf("%scell %d:%d", name, c, l)
+		case c == cell:
+			return fmt.Sprintf("line %d", l)
+		}
+		return fmt.Sprintf("cell %d, line %d", c, l)
+	})
+}
+
+// lineOffset returns the offset of the start of 1-based line n of the
+// joined source.
+func (nb *Notebook) lineOffset(n int) (uint32, bool) {
+	if n < 1 {
+		return 0, false
+	}
+	off := 0
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(nb.Source[off:], '\n')
+		if j < 0 {
+			return 0, false
+		}
+		off += j + 1
+	}
+	return uint32(off), true
 }
 
 // Rewrite returns the raw notebook with the code cells replaced by their

@@ -85,3 +85,38 @@ func TestMaskMagicsKeepsOffsets(t *testing.T) {
 		t.Errorf("plain code masked: %q", got)
 	}
 }
+
+// TestNotebookMessageLines: the lines a message names count lines of
+// the cells, as the notebook shows them, not of the joined source.
+func TestNotebookMessageLines(t *testing.T) {
+	raw := []byte(`{"cells": [
+ {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null,
+  "source": ["import torch\n", "x = 1\n", "y = 2\n"]},
+ {"cell_type": "markdown", "metadata": {}, "source": ["# notes"]},
+ {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": null,
+  "source": ["a = 1\n", "b = 2\n"]}
+], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`)
+	nb, err := ParseNotebook(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(nb.Source), "\n")
+	joined := func(text string) int {
+		for i, l := range lines {
+			if l == text {
+				return i + 1
+			}
+		}
+		t.Fatalf("no line %q in %q", text, nb.Source)
+		return 0
+	}
+	b, y := joined("b = 2"), joined("y = 2")
+	msg := fmt.Sprintf("see line %d and nb.ipynb:%d, not other.ipynb:%d", b, y, y)
+	want := "see line 2 and nb.ipynb:cell 1:3, not other.ipynb:" + fmt.Sprint(y)
+	if got := nb.cellLines(msg, "nb.ipynb", 3); got != want {
+		t.Errorf("in cell 3: %q, want %q", got, want)
+	}
+	if got, want := nb.cellLines(fmt.Sprintf("line %d", y), "nb.ipynb", 3), "cell 1, line 3"; got != want {
+		t.Errorf("another cell: %q, want %q", got, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -304,6 +305,7 @@ func (r *Runner) LintNotebook(path string, raw []byte) []Diagnostic {
 func (nb *Notebook) place(d *Diagnostic) {
 	cell, line, col, raw := nb.Locate(d.Start)
 	d.Cell, d.RawLine = cell, raw
+	d.Message = nb.cellLines(d.Message, filepath.Base(d.Path), cell)
 	d.Pos = Position{Line: line, Column: col}
 	if endCell, eline, ecol, _ := nb.Locate(d.End); endCell == cell {
 		d.EndPos = Position{Line: eline, Column: ecol}
