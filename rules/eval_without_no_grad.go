@@ -335,7 +335,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			return
 		}
 		direct := m.IsForwardCall(id) && !notForward(m, id)
-		inClass := evalAttrs[receiverText(m, id)]
+		if direct && frozen(m, id) {
+			return
+		}
+		inClass := !moduleMethod && evalAttrs[receiverText(m, id)]
 		kept := inClass || keptInEval(m, id)
 		open := cur != nil && (cur.explicit || !method) || kept
 		if !direct && (method && !open || helperForward(m, id) == nil || reportedInBody(m, id)) {
@@ -343,7 +346,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		switch {
 		case cur != nil:
-			if cur.first == analyzer.NoNode && (direct || open) && (!cur.smoke || !smokeTest(m, id)) {
+			if cur.first == analyzer.NoNode && (direct || open) && (!cur.smoke || !smokeTest(m, id)) && (!cur.explicit || !dummyInput(m, id)) {
 				cur.first = id
 			}
 		case kept:
@@ -476,6 +479,98 @@ func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
 }
 
 type classEvalKey struct{ class analyzer.NodeID }
+
+// frozen reports whether the model a call runs has had every parameter
+// taken out of autograd (`model.requires_grad_(False)`, or
+// `p.requires_grad = False` for each of its `.parameters()`), in the
+// call's class or function: given inputs that need no gradient, its
+// forward pass records no graph.
+func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	set := frozenModels(m)
+	if len(set) == 0 {
+		return false
+	}
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	for x := fn; x != analyzer.NoNode; {
+		if set[frozenKeyOf(m, x)] {
+			return true
+		}
+		if f.Kind(x) != analyzer.KindAttribute {
+			break
+		}
+		x = f.Unparen(f.Field(x, analyzer.FieldObject)) // `self.encoder` of a frozen `self`
+	}
+	return false
+}
+
+// frozenModels returns the texts of the models (`model`,
+// `self.transformer`, `self`) the file freezes.
+func frozenModels(m *analyzer.Model) map[string]bool {
+	return m.Memo(frozenKey{}, func() any {
+		f := m.File
+		out := map[string]bool{}
+		for i := range f.Nodes {
+			id := analyzer.NodeID(i)
+			switch f.Nodes[i].Kind {
+			case analyzer.KindCall:
+				// `model.requires_grad_(False)`
+				if m.MethodName(id) == "requires_grad_" {
+					if args := m.Args(id); len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse {
+						out[frozenKeyOf(m, f.Unparen(m.Receiver(id)))] = true
+					}
+				}
+			case analyzer.KindForStatement:
+				// `for p in model.parameters(): p.requires_grad = False`
+				iter := f.Unparen(f.Field(id, analyzer.FieldRight))
+				if f.Kind(iter) != analyzer.KindCall || m.MethodName(iter) != "parameters" {
+					continue
+				}
+				target := f.Field(id, analyzer.FieldLeft)
+				if f.Kind(target) != analyzer.KindIdentifier {
+					continue
+				}
+				p := f.Text(target)
+				f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
+					switch f.Kind(n) {
+					case analyzer.KindAssignment:
+						left := f.Field(n, analyzer.FieldLeft)
+						if f.TextIs(left, p+".requires_grad") && f.Kind(f.Field(n, analyzer.FieldRight)) == analyzer.KindFalse {
+							out[frozenKeyOf(m, f.Unparen(m.Receiver(iter)))] = true
+						}
+					case analyzer.KindCall:
+						if f.TextIs(f.Field(n, analyzer.FieldFunction), p+".requires_grad_") {
+							if args := m.Args(n); len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse {
+								out[frozenKeyOf(m, f.Unparen(m.Receiver(iter)))] = true
+							}
+						}
+					}
+				})
+			}
+		}
+		return out
+	}).(map[string]bool)
+}
+
+type frozenKey struct{}
+
+// frozenKeyOf names a model expression for frozenModels: its text, with
+// the class for one rooted at `self` and the scope that binds its first
+// name for another.
+func frozenKeyOf(m *analyzer.Model, e analyzer.NodeID) string {
+	f := m.File
+	root := e
+	for f.Kind(root) == analyzer.KindAttribute {
+		root = f.Unparen(f.Field(root, analyzer.FieldObject))
+	}
+	if f.TextIs(root, "self") {
+		return fmt.Sprintf("c%d:%s", m.EnclosingClass(e), f.Text(e))
+	}
+	if b := m.Resolve(root); b != nil {
+		return fmt.Sprintf("s%d:%s", b.Scope, f.Text(e))
+	}
+	return f.Text(e)
+}
 
 // modelName is the name of the model a call runs: `model` for
 // `model(x)` and for `model.generate(x)`.
@@ -797,12 +892,31 @@ var syntheticTensors = map[string]bool{
 // tensors (`net(torch.randn(1, 3, 32, 32))`): a shape check, not an
 // evaluation of trained weights.
 func smokeTest(m *analyzer.Model, call analyzer.NodeID) bool {
+	return fedOnly(m, call, syntheticTensors)
+}
+
+// randomTensors are torch factories of random tensors.
+var randomTensors = map[string]bool{
+	"torch.randn": true, "torch.rand": true, "torch.randint": true, "torch.randn_like": true, "torch.rand_like": true,
+}
+
+// dummyInput reports whether a forward call only feeds the model random
+// tensors (`model(torch.rand(1, 3, 224, 224))`): a dummy input to count
+// operations, trace or check shapes. A constant tensor can be a real
+// input (the seed of a generation), and is not one.
+func dummyInput(m *analyzer.Model, call analyzer.NodeID) bool {
+	return fedOnly(m, call, randomTensors)
+}
+
+// fedOnly reports whether a call has arguments and all are tensors made
+// by the factories of set.
+func fedOnly(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool {
 	args := m.Args(call)
 	if len(args) == 0 {
 		return false
 	}
 	for _, a := range args {
-		if !isSynthetic(m, a, 0) {
+		if !isSynthetic(m, a, set, 0) {
 			return false
 		}
 	}
@@ -812,7 +926,7 @@ func smokeTest(m *analyzer.Model, call analyzer.NodeID) bool {
 // isSynthetic reports whether e is a synthetic tensor, possibly indexed,
 // moved or cast (`torch.randn(2, 8).to(device)[None]`), directly or
 // through the name it was assigned to.
-func isSynthetic(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, depth int) bool {
 	f := m.File
 	e = f.Unparen(e)
 	if depth > 8 {
@@ -821,16 +935,16 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 	switch f.Kind(e) {
 	case analyzer.KindIdentifier:
 		v := m.AssignedValue(e)
-		return v != analyzer.NoNode && isSynthetic(m, v, depth+1)
+		return v != analyzer.NoNode && isSynthetic(m, v, set, depth+1)
 	case analyzer.KindSubscript:
-		return isSynthetic(m, f.Field(e, analyzer.FieldValue), depth+1)
+		return isSynthetic(m, f.Field(e, analyzer.FieldValue), set, depth+1)
 	case analyzer.KindCall:
-		if syntheticTensors[m.CallName(e)] {
+		if set[m.CallName(e)] {
 			return true
 		}
 		switch m.MethodName(e) {
 		case "to", "cuda", "float", "half", "double", "bfloat16", "unsqueeze", "contiguous":
-			return isSynthetic(m, m.Receiver(e), depth+1)
+			return isSynthetic(m, m.Receiver(e), set, depth+1)
 		}
 	}
 	return false

@@ -137,3 +137,26 @@ def test_output_shape():
 def predict_from_seed(model):
     out = model(torch.zeros(1, 8))  # want: TL201 "in `predict_from_seed`"
     return out.argmax(1)
+
+
+# A frozen encoder: its parameters need no gradient, so its forward pass
+# records no graph for inputs that need none.
+class FrozenTextEncoder(nn.Module):
+    def __init__(self, transformer):
+        super().__init__()
+        self.transformer = transformer
+        self.freeze()
+
+    def freeze(self):
+        self.transformer = self.transformer.eval()
+        for param in self.parameters():
+            param.requires_grad = False
+
+    def forward(self, tokens):
+        return self.transformer(tokens)  # ok: frozen, and a model's own method
+
+
+def count_flops(model, input_size):
+    model.eval()
+    dummy = torch.rand(input_size)
+    model(dummy)  # ok: a random input to count operations, not an evaluation
