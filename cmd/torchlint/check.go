@@ -162,14 +162,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	// Each file is linted with the facts of its project: the Python files
 	// under its root, found as discovery finds them.
-	linter := &project.Linter{Runner: runner, Files: func(root string) ([]string, error) {
+	linter := &project.Linter{Runner: runner, Named: paths, Files: func(root string) ([]string, error) {
 		quiet := *d
 		quiet.Warn = func(string) {}
 		return quiet.Discover([]string{root})
-	}}
-	if s, err := configs.ForDir(cwd); err == nil {
-		linter.Src = s.Src
-	}
+	}, Src: configs.SrcFor}
 	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
 	rep := &report.Report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet, Version: versionString(),
 		Color: report.IsText(cf.format) && report.UseColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
