@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -142,8 +143,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		ForceExclude:     flagPair(cf.forceExclude, cf.noForceExclude),
 		Warn:             func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
 	}
-	if s, err := configs.ForDir(cwd); err == nil && s.MaxFileSizeMB != 0 {
-		runner.MaxFileSize = megabytes(s.MaxFileSizeMB)
+	// The size limit is that of each file's configuration, as its rules
+	// are, unless the command line sets one for all.
+	runner.MaxFileSizeFor = func(path string) int64 {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return 0
+		}
+		if s, err := configs.ForDir(filepath.Dir(abs)); err == nil {
+			return megabytes(s.MaxFileSizeMB)
+		}
+		return 0
 	}
 	if cf.maxFileSizeMB != 0 {
 		runner.MaxFileSize = megabytes(cf.maxFileSizeMB)
