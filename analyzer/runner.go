@@ -63,6 +63,10 @@ type Runner struct {
 	// MaxFileSize is the size in bytes over which a file is reported and
 	// not linted; 0 means DefaultMaxFileSize, a negative value no limit.
 	MaxFileSize int64
+	// MaxFileSizeFor, when set, gives the limit of one file (the
+	// max-file-size of its configuration) where MaxFileSize is 0; 0 for
+	// the default.
+	MaxFileSizeFor func(path string) int64
 	// Cache, when set, keeps the findings of files that did not change.
 	Cache Cache
 	// Facts, when set, gives LintSource (and so the fixes) what the rest
@@ -339,6 +343,9 @@ func (r *Runner) readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))
 	}
 	limit := r.MaxFileSize
+	if limit == 0 && r.MaxFileSizeFor != nil {
+		limit = r.MaxFileSizeFor(path)
+	}
 	if limit == 0 {
 		limit = DefaultMaxFileSize
 	}

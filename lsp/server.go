@@ -109,12 +109,9 @@ func (s *server) reset() {
 		return func(r *analyzer.Rule) bool { return set[r] }
 	}
 	d := &project.Discoverer{Configs: configs, Warn: func(string) {}}
-	s.linter = &project.Linter{Runner: s.runner, Store: project.NewMemoryStore(), Files: func(root string) ([]string, error) {
+	s.linter = &project.Linter{Runner: s.runner, Store: project.NewMemoryStore(), Named: []string{s.cwd}, Files: func(root string) ([]string, error) {
 		return d.Discover([]string{root})
-	}}
-	if st, err := configs.ForDir(s.cwd); err == nil {
-		s.linter.Src = st.Src
-	}
+	}, Src: configs.SrcFor}
 }
 
 // handle answers one message. A panic or a malformed request is answered

@@ -511,6 +511,16 @@ func (c *Configs) forDirLocked(dir string, entries []fs.DirEntry) (*Settings, er
 	return s, nil
 }
 
+// SrcFor returns the extra import roots (`src`) of the project rooted at
+// root: those of the configuration that governs its folder.
+func (c *Configs) SrcFor(root string) []string {
+	s, err := c.ForDir(root)
+	if err != nil {
+		return nil
+	}
+	return s.Src
+}
+
 // forFile returns the settings of the directory holding path.
 func (c *Configs) forFile(path string) (*Settings, error) {
 	abs, err := filepath.Abs(path)

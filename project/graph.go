@@ -84,8 +84,8 @@ type callEdge struct {
 
 // NewGraph starts the module graph of the project in root. Absolute
 // imports resolve against root, root/src and the extra source folders
-// given (Ruff's `src` setting), and against the importing file's own
-// folder, which Python puts first on the path of a script it runs.
+// given (Ruff's `src` setting), and first against the importing file's
+// own folder and the sub-project folders above it (see importDirs).
 func NewGraph(root string, src []string) *Graph {
 	root = filepath.Clean(root)
 	g := &Graph{Root: root, files: map[string]*file{}, entries: map[string]bool{}, heads: map[string]bool{}}
@@ -169,6 +169,25 @@ func (g *Graph) findModule(dir string, parts []string) *file {
 	return g.files[base+string(filepath.Separator)+"__init__.py"]
 }
 
+// importDirs are the folders an absolute import written in dir resolves
+// from, nearest first, as Python's path would have them for a script run
+// there: dir itself (a script's own folder comes first), each folder
+// between it and the root that is not a package (a sub-project's folder,
+// which its scripts run from or put on the path), then the import roots.
+// The nearest folder wins where two sub-projects have a package of the
+// same name.
+func (g *Graph) importDirs(dir string) []string {
+	dirs := []string{dir}
+	if dir != g.Root && within(dir, g.Root) {
+		for d := filepath.Dir(dir); d != g.Root; d = filepath.Dir(d) {
+			if g.files[filepath.Join(d, "__init__.py")] == nil {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return append(dirs, g.roots...)
+}
+
 // target is what a ref resolves to: an object, or a module with no
 // attribute left. cut is set when the search gave up on a chain too deep
 // (an import cycle) on its way: such an answer depends on the depth it
@@ -238,7 +257,7 @@ func (g *Graph) search(ref string, from *file, depth int) target {
 		dirs = []string{dir}
 		name = ref[n:]
 	} else {
-		dirs = append([]string{from.dir}, g.roots...)
+		dirs = g.importDirs(from.dir)
 	}
 	var parts []string
 	if name != "" {

@@ -25,9 +25,15 @@ type Linter struct {
 	// Files lists the Python files of the project rooted at root (after
 	// the configured excludes). Nil means the files named only.
 	Files func(root string) ([]string, error)
-	// Src are extra import roots (the configuration's `src`), relative to
-	// a project's root.
-	Src []string
+	// Named are the paths named on the command line (an editor's
+	// workspace folder): a file with no marker of a project root above it
+	// belongs to the project of the outermost named folder that holds it,
+	// else to that of its own folder.
+	Named []string
+	// Src returns the extra import roots of the project rooted at root
+	// (the `src` setting of its configuration), absolute or relative to
+	// root. Nil means none.
+	Src func(root string) []string
 	// Store, when set, keeps summaries and findings between runs.
 	Store Store
 	// Workers is the number of files analysed at once; 0 means GOMAXPROCS.
@@ -35,21 +41,70 @@ type Linter struct {
 
 	roots   sync.Map // folder → its project root
 	markers markers
+	named   struct {
+		once sync.Once
+		dirs []string // absolute, outermost first
+	}
 }
 
 // root returns the project root of a file, worked out once per folder.
 func (l *Linter) root(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return l.markers.root(path)
+		return filepath.Dir(path)
 	}
 	dir := filepath.Dir(abs)
 	if r, ok := l.roots.Load(dir); ok {
 		return r.(string)
 	}
-	r := l.markers.root(abs)
+	r := l.markers.root(dir)
+	if r == "" {
+		r = l.namedDir(dir)
+	}
 	l.roots.Store(dir, r)
 	return r
+}
+
+// namedDir returns the outermost named folder that holds dir, else dir:
+// the root of a project with no marker, as the user named it.
+func (l *Linter) namedDir(dir string) string {
+	l.named.once.Do(func() {
+		for _, p := range l.Named {
+			abs, err := filepath.Abs(p)
+			if err != nil {
+				continue
+			}
+			if info, err := os.Stat(abs); err == nil && info.IsDir() {
+				l.named.dirs = append(l.named.dirs, abs)
+			}
+		}
+		slices.SortFunc(l.named.dirs, func(a, b string) int { return len(a) - len(b) })
+	})
+	for _, n := range l.named.dirs {
+		if within(dir, n) {
+			return n
+		}
+	}
+	return dir
+}
+
+// within reports whether the clean absolute path p is dir or under it.
+func within(p, dir string) bool {
+	if p == dir {
+		return true
+	}
+	if strings.HasSuffix(dir, string(filepath.Separator)) {
+		return strings.HasPrefix(p, dir)
+	}
+	return strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
+// src returns the extra import roots of the project rooted at root.
+func (l *Linter) src(root string) []string {
+	if l.Src == nil {
+		return nil
+	}
+	return l.Src(root)
 }
 
 // Store keeps, for each file, what linting it gave: its summary, its
@@ -176,12 +231,18 @@ type unit struct {
 
 // FindRoot returns the root of the project a file belongs to: the closest
 // folder above it with a pyproject.toml that has a [tool.torchlint]
-// table, else the closest with a pyproject.toml, setup.py or setup.cfg,
-// else the root of its git repository, else the working directory when
-// the file is inside it, else the file's own folder.
+// table, else the closest with a pyproject.toml, setup.py, setup.cfg or
+// .git, else the file's own folder. Where the command runs plays no part.
 func FindRoot(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Dir(path)
+	}
 	var m markers
-	return m.root(path)
+	if r := m.root(filepath.Dir(abs)); r != "" {
+		return r
+	}
+	return filepath.Dir(abs)
 }
 
 // markers remembers what each folder holds of the files that mark a
@@ -194,8 +255,7 @@ type markers struct {
 // marks is what a folder holds.
 type marks struct {
 	torchlint bool // a pyproject.toml with [tool.torchlint]
-	project   bool // a pyproject.toml, setup.py or setup.cfg
-	git       bool
+	project   bool // a pyproject.toml, setup.py, setup.cfg or .git
 }
 
 func (m *markers) of(dir string) marks {
@@ -208,19 +268,18 @@ func (m *markers) of(dir string) marks {
 		_, mk.torchlint, _ = parseConfig(pyproject, data) // as the configuration reads it
 		mk.project = true
 	}
-	mk.project = mk.project || exists(filepath.Join(dir, "setup.py")) || exists(filepath.Join(dir, "setup.cfg"))
-	mk.git = exists(filepath.Join(dir, ".git"))
+	mk.project = mk.project || exists(filepath.Join(dir, "setup.py")) || exists(filepath.Join(dir, "setup.cfg")) ||
+		exists(filepath.Join(dir, ".git"))
 	m.seen.Store(dir, mk)
 	return mk
 }
 
-func (m *markers) root(path string) string {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return filepath.Dir(path)
-	}
-	dir := filepath.Dir(abs)
-	marked, gitRoot := "", ""
+// root returns the project root of the files in dir (clean, absolute):
+// the closest folder at or above it with a pyproject.toml that
+// configures torchlint, which declares the project's extent, else the
+// closest with any marker; "" when no folder above has one.
+func (m *markers) root(dir string) string {
+	marked := ""
 	for d := dir; ; d = filepath.Dir(d) {
 		mk := m.of(d)
 		if mk.torchlint {
@@ -229,23 +288,11 @@ func (m *markers) root(path string) string {
 		if marked == "" && mk.project {
 			marked = d
 		}
-		if gitRoot == "" && mk.git {
-			gitRoot = d
-		}
 		if filepath.Dir(d) == d {
 			break
 		}
 	}
-	cwd, _ := os.Getwd()
-	switch {
-	case marked != "":
-		return marked
-	case gitRoot != "":
-		return gitRoot
-	case cwd != "" && (dir == cwd || strings.HasPrefix(dir, cwd+string(filepath.Separator))):
-		return cwd
-	}
-	return dir
+	return marked
 }
 
 func exists(p string) bool {
@@ -328,7 +375,7 @@ func (l *Linter) digest(root string, order []*unit) [32]byte {
 	sorted := slices.Clone(order)
 	slices.SortFunc(sorted, func(a, b *unit) int { return strings.Compare(a.abs, b.abs) })
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%q\x00", root, l.Src)
+	fmt.Fprintf(h, "%s\x00%q\x00", root, l.src(root))
 	for _, u := range sorted {
 		h.Write([]byte(u.abs))
 		if u.err != nil {
@@ -371,7 +418,7 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 	// quick scan of their text finds: a file is linted after the files it
 	// imports, with the facts solved from them, so that most of its
 	// questions get their final answers the first time.
-	g := NewGraph(root, l.Src)
+	g := NewGraph(root, l.src(root))
 	var parse []*unit
 	for _, u := range order {
 		switch {
@@ -466,8 +513,8 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 
 // units lists the files of the project rooted at root: the targets,
 // then the Python files its discovery finds that belong to it (a folder
-// with its own pyproject.toml or setup.py is a project of its own), each
-// once.
+// with its own marker, a pyproject.toml, setup.py, setup.cfg or .git, is
+// a project of its own), each once.
 func (l *Linter) units(root string, targets []string) []*unit {
 	byPath := map[string]*unit{}
 	var order []*unit

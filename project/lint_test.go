@@ -179,3 +179,40 @@ func TestFindRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestRootOfUnmarkedFolders: without a configured pyproject.toml above
+// it, the closest marker (a pyproject.toml, setup.py, setup.cfg or .git)
+// is a file's root; without any, the outermost named folder holding it,
+// else its own folder, never the working directory.
+func TestRootOfUnmarkedFolders(t *testing.T) {
+	dir := t.TempDir()
+	for p, text := range map[string]string{
+		"pyproject.toml":        "[project]\nname = \"outer\"\n",
+		"vendor/lib/.git/HEAD":  "ref: refs/heads/main\n",
+		"vendor/lib/lib/ops.py": "import torch\n",
+		"unmarked/a/b/run.py":   "import torch\n",
+	} {
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := FindRoot(filepath.Join(dir, "vendor", "lib", "lib", "ops.py")), filepath.Join(dir, "vendor", "lib"); got != want {
+		t.Errorf("under a nested git repository: FindRoot = %s, want %s", got, want)
+	}
+	if err := os.Remove(filepath.Join(dir, "pyproject.toml")); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "unmarked", "a", "b", "run.py")
+	t.Chdir(dir)
+	if got, want := FindRoot(run), filepath.Dir(run); got != want {
+		t.Errorf("FindRoot = %s, want the file's folder %s", got, want)
+	}
+	l := &Linter{Named: []string{filepath.Join(dir, "unmarked", "a"), filepath.Join(dir, "unmarked")}}
+	if got, want := l.root(run), filepath.Join(dir, "unmarked"); got != want {
+		t.Errorf("with named folders: root = %s, want the outermost %s", got, want)
+	}
+}

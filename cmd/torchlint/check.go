@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -142,8 +143,17 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		ForceExclude:     flagPair(cf.forceExclude, cf.noForceExclude),
 		Warn:             func(msg string) { fmt.Fprintf(warnings, "torchlint: warning: %s\n", msg) },
 	}
-	if s, err := configs.ForDir(cwd); err == nil && s.MaxFileSizeMB != 0 {
-		runner.MaxFileSize = megabytes(s.MaxFileSizeMB)
+	// The size limit is that of each file's configuration, as its rules
+	// are, unless the command line sets one for all.
+	runner.MaxFileSizeFor = func(path string) int64 {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return 0
+		}
+		if s, err := configs.ForDir(filepath.Dir(abs)); err == nil {
+			return megabytes(s.MaxFileSizeMB)
+		}
+		return 0
 	}
 	if cf.maxFileSizeMB != 0 {
 		runner.MaxFileSize = megabytes(cf.maxFileSizeMB)
@@ -162,14 +172,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	// Each file is linted with the facts of its project: the Python files
 	// under its root, found as discovery finds them.
-	linter := &project.Linter{Runner: runner, Files: func(root string) ([]string, error) {
+	linter := &project.Linter{Runner: runner, Named: paths, Files: func(root string) ([]string, error) {
 		quiet := *d
 		quiet.Warn = func(string) {}
 		return quiet.Discover([]string{root})
-	}}
-	if s, err := configs.ForDir(cwd); err == nil {
-		linter.Src = s.Src
-	}
+	}, Src: configs.SrcFor}
 	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
 	rep := &report.Report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet, Version: versionString(),
 		Color: report.IsText(cf.format) && report.UseColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}

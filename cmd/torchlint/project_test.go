@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -151,8 +152,15 @@ func TestStdin(t *testing.T) {
 // a temporary folder, so that runs can write their cache and edit files.
 func copyProject(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join(repoRoot(t), "testdata", "python", "projects", name)
 	dst := t.TempDir()
+	copyProjectTo(t, name, dst)
+	return dst
+}
+
+// copyProjectTo copies a fixture project into dst.
+func copyProjectTo(t *testing.T, name, dst string) {
+	t.Helper()
+	src := filepath.Join(repoRoot(t), "testdata", "python", "projects", name)
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -170,7 +178,6 @@ func copyProject(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dst
 }
 
 func concise(t *testing.T, dir string, args ...string) []string {
@@ -223,6 +230,106 @@ func TestProjectFactsWholeAndAlone(t *testing.T) {
 				t.Errorf("file by file:\n%s\nwhole project:\n%s", strings.Join(alone, "\n"), joined)
 			}
 		})
+	}
+}
+
+// TestProjectRootNotWorkingDir: where the command runs plays no part in
+// a project's findings. The subprojects fixture, linted from its root,
+// from a parent folder naming it and file by file, gets the same
+// findings; so does a copy of it without a marker of its root, linted
+// from its folder and from the parent. The parent also holds a large
+// unrelated folder, src/, which is never part of the project: it has a
+// file that does not parse, one with a finding, and a metrics.py whose
+// tensor would give tools/sweep.py a finding were it read as an import
+// root of the project.
+func TestProjectRootNotWorkingDir(t *testing.T) {
+	parent := t.TempDir()
+	sibling := map[string]string{
+		"src/metrics.py": "import torch.nn.functional as F\n\n\ndef box_l1(pred, target):\n    return F.l1_loss(pred, target)\n",
+		"src/broken.py":  "def broken(:\n",
+		"src/load.py":    "import torch\nstate = torch.load(\"a.pt\")\n",
+	}
+	for i := range 300 {
+		sibling[fmt.Sprintf("src/data/shard_%03d.py", i)] = "import torch\nshard = torch.zeros(8)\n"
+	}
+	writeTree(t, parent, sibling)
+	marked := filepath.Join(parent, "marked")
+	unmarked := filepath.Join(parent, "unmarked")
+	copyProjectTo(t, "subprojects", marked)
+	copyProjectTo(t, "subprojects", unmarked)
+	if err := os.Remove(filepath.Join(unmarked, "pyproject.toml")); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"detection/engine/loop.py:15:13: TL101",
+		"detection/scripts/finetune.py:12:9: TL101",
+		"detection/train.py:13:9: TL101",
+	}
+	// The findings of a run from the project's folder, each prefixed as
+	// a run from the parent names them.
+	fromRoot := func(dir string) []string {
+		var out []string
+		for _, l := range concise(t, dir, "--no-cache", ".") {
+			out = append(out, filepath.Base(dir)+"/"+l)
+		}
+		return out
+	}
+	for _, dir := range []string{marked, unmarked} {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			root := fromRoot(dir)
+			joined := strings.Join(root, "\n")
+			if len(root) != len(want) {
+				t.Errorf("from the root: %d findings, want %d:\n%s", len(root), len(want), joined)
+			}
+			for _, w := range want {
+				if !strings.Contains(joined, name+"/"+w) {
+					t.Errorf("from the root: no %s in\n%s", w, joined)
+				}
+			}
+			if got := concise(t, parent, "--no-cache", name); strings.Join(got, "\n") != joined {
+				t.Errorf("from the parent:\n%s\nfrom the root:\n%s", strings.Join(got, "\n"), joined)
+			}
+			if name == "unmarked" {
+				return // a file alone has only its own folder for a root
+			}
+			var alone []string
+			err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && strings.HasSuffix(p, ".py") {
+					rel, _ := filepath.Rel(parent, p)
+					alone = append(alone, concise(t, parent, "--no-cache", rel)...)
+				}
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sort.Strings(alone)
+			if strings.Join(alone, "\n") != joined {
+				t.Errorf("file by file:\n%s\nwhole project:\n%s", strings.Join(alone, "\n"), joined)
+			}
+			inSub := concise(t, filepath.Join(dir, "detection"), "--no-cache", "train.py")
+			if len(inSub) != 1 || !strings.HasPrefix(inSub[0], "train.py:13:9: TL101") {
+				t.Errorf("from a sub-project's folder: %v", inSub)
+			}
+		})
+	}
+}
+
+// TestMaxFileSizeOfEachFile: a project's max-file-size applies to its
+// files wherever the command runs.
+func TestMaxFileSizeOfEachFile(t *testing.T) {
+	parent := t.TempDir()
+	writeTree(t, parent, map[string]string{
+		"repo/pyproject.toml": "[tool.torchlint]\nmax-file-size = 0.001\n",
+		"repo/big.py":         "import torch\n" + strings.Repeat("# padding\n", 200),
+	})
+	inRepo := concise(t, filepath.Join(parent, "repo"), "--no-cache", ".")
+	if len(inRepo) != 1 || !strings.Contains(inRepo[0], "max-file-size") {
+		t.Fatalf("from the project: %v, want big.py over the limit", inRepo)
+	}
+	if got := concise(t, parent, "--no-cache", "repo"); len(got) != 1 || got[0] != "repo/"+inRepo[0] {
+		t.Errorf("from the parent: %v, want %v", got, inRepo)
 	}
 }
 
