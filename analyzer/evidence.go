@@ -468,3 +468,30 @@ func computedValue(f *File, v NodeID) bool {
 	}
 	return false
 }
+
+// ResultBackpropagated reports whether the file back-propagates through
+// what function def returns: a caller of it, or of a method of its name
+// on an object, back-propagates a value computed from its result
+// (`log_prob = policy.evaluate(s); (-log_prob).mean().backward()`).
+func (m *Model) ResultBackpropagated(def NodeID) bool {
+	e := m.ev()
+	if e.returnsGraph[def] {
+		return true
+	}
+	if m.EnclosingClass(def) == NoNode {
+		return false
+	}
+	suffix := "." + m.FunctionName(def)
+	for name := range e.producers {
+		if strings.HasSuffix(name, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ConditionalInFunction reports whether node id runs only on some paths
+// through its function: under an if, an else, an except or a match.
+func (m *Model) ConditionalInFunction(id NodeID) bool {
+	return conditionalWithin(m.File, id, m.ScopeNode(id))
+}

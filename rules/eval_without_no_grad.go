@@ -23,10 +23,12 @@ var EvalWithoutNoGrad = &analyzer.Rule{
 Checks for evaluation and inference code that runs a model forward pass
 while grad is enabled and never back-propagates. Evaluation is known by
 what the code does:
-- an evaluation region, from a switch to evaluation mode (` + "`model.eval()`" + `,
-  ` + "`model.train(False)`" + `, ` + "`Net(...).eval()`" + `, a call of a function that returns
-  a model it switched to evaluation mode) to the next switch back to
-  training mode (` + "`model.train()`" + `, or a call of a function that does it);
+- an evaluation region of a model, from its switch to evaluation mode
+  (` + "`model.eval()`" + `, ` + "`model.train(False)`" + `, ` + "`model = Net(...).eval()`" + `, a call of a
+  function that returns a model it switched to evaluation mode) to its
+  next switch back to training mode (` + "`model.train()`" + `, or a call of a
+  function that trains), holding the forward passes of that model (its
+  submodules, its methods, the helpers it is passed to);
 - a function named for evaluation or inference (` + "`evaluate`" + `, ` + "`validate`" + `,
   ` + "`test`" + `, ` + "`predict`" + `, ` + "`infer`" + `, ` + "`generate`" + `, ` + "`eval_step`" + `, ...): other words in
   the name cancel nothing;
@@ -95,7 +97,12 @@ function's results would stop getting gradients.
 ## Known problems
 A function runs with grad disabled when its decorators say so, or when
 every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
-evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported.
+evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
+neither is one whose result the file back-propagates (a policy's
+` + "`evaluate`" + ` that returns a sampled action's log-probability), nor a model
+whose parameters the file freezes (` + "`requires_grad_(False)`" + `). A forward pass
+that reaches the host through a function of another file is not taken as
+inference by its outputs: what that function keeps of them is not known.
 An evaluation region that calls a project helper running a forward pass
 in its caller's grad mode is reported at that call, with the helper's
 forward pass as a related location, unless the helper of the same file
@@ -255,6 +262,7 @@ type evalRegion struct {
 	// explicit is true for a region the code opened by switching a model
 	// to evaluation mode, rather than by its function's name.
 	explicit bool
+	key      string          // the model an explicit region switched (`model`, `self.net`)
 	first    analyzer.NodeID // its first grad-enabled forward pass
 	why      string          // what makes it evaluation, for the message
 	// smoke is true for a function named as a test (`test`,
@@ -288,7 +296,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	// A function named for evaluation that back-propagates or asks for
 	// gradients needs them (saliency, test-time training): only the
 	// regions it switches to evaluation mode are judged.
-	named := fn != analyzer.Root && !moduleMethod && namesEvaluation(m.FunctionName(fn)) && !usesGradients(m, fn, f.N(fn).Start)
+	// So does one whose result a caller back-propagates (a policy's
+	// `evaluate` that returns the log-probability of a sampled action).
+	named := fn != analyzer.Root && !moduleMethod && namesEvaluation(m.FunctionName(fn)) &&
+		!usesGradients(m, fn, f.N(fn).Start) && !m.ResultBackpropagated(fn)
 	// A method's callers are often out of the project's sight (a script
 	// or a framework's loop, under no_grad): there, a helper's forward
 	// pass counts only in a region the method opened itself.
@@ -297,11 +308,12 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	end := f.N(fn).End
 
 	var regions []*evalRegion
-	var cur, attrRegion *evalRegion
+	var byName, attrRegion *evalRegion
+	open := map[string]*evalRegion{} // explicit regions by the model they switched
 	if named {
-		cur = &evalRegion{first: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
+		byName = &evalRegion{first: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
 			smoke: namesTest(m.FunctionName(fn))}
-		regions = append(regions, cur)
+		regions = append(regions, byName)
 	}
 	hostOnly := analyzer.NoNode
 	var grads []uint32
@@ -317,17 +329,24 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		if k != analyzer.KindCall {
 			return
 		}
-		switch modeSwitchOf(m, id) {
+		switch sw, key := modeSwitchOf(m, id); sw {
 		case switchEval:
-			if cur == nil {
-				cur = &evalRegion{first: analyzer.NoNode, start: at, end: end, explicit: true, why: "after " + code(m, id, 40, "the switch to evaluation mode")}
-				regions = append(regions, cur)
+			if open[key] == nil && (byName == nil || byName.end != end) {
+				r := &evalRegion{first: analyzer.NoNode, start: at, end: end, explicit: true, key: key,
+					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
+				open[key] = r
+				regions = append(regions, r)
 			}
 			return
 		case switchTrain:
-			if cur != nil {
-				cur.end = at
-				cur = nil
+			for k, r := range open {
+				if key == "" || k == key {
+					r.end = at
+					delete(open, k)
+				}
+			}
+			if byName != nil && byName.end == end {
+				byName.end = at
 			}
 			return
 		}
@@ -338,15 +357,19 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		if direct && frozen(m, id) {
 			return
 		}
+		cur := openRegion(m, id, open)
+		if cur == nil && byName != nil && byName.end == end {
+			cur = byName
+		}
 		inClass := !moduleMethod && evalAttrs[receiverText(m, id)]
 		kept := inClass || keptInEval(m, id)
-		open := cur != nil && (cur.explicit || !method) || kept
-		if !direct && (method && !open || helperForward(m, id) == nil || reportedInBody(m, id)) {
+		opened := cur != nil && (cur.explicit || !method) || kept
+		if !direct && (method && !opened || helperForward(m, id) == nil || reportedInBody(m, id)) {
 			return
 		}
 		switch {
 		case cur != nil:
-			if cur.first == analyzer.NoNode && (direct || open) && (!cur.smoke || !smokeTest(m, id)) && (!cur.explicit || !dummyInput(m, id)) {
+			if cur.first == analyzer.NoNode && (direct || opened) && (!cur.smoke || !smokeTest(m, id)) && (!cur.explicit || !dummyInput(m, id)) {
 				cur.first = id
 			}
 		case kept:
@@ -358,14 +381,14 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				attrRegion = &evalRegion{start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
 			}
-		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && outputsOnlyToHost(m, id):
+		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && (direct || cleanHelper(m, id)) && outputsOnlyToHost(m, id):
 			hostOnly = id
 		}
 	})
 	var out []evalFinding
 	for _, r := range regions {
 		if r.first != analyzer.NoNode && !anyWithin(grads, r.start, r.end) {
-			out = append(out, evalFinding{call: r.first, why: r.why, named: named && r.start == f.N(fn).Start && !r.explicit})
+			out = append(out, evalFinding{call: r.first, why: r.why, named: r == byName})
 		}
 	}
 	if hostOnly != analyzer.NoNode {
@@ -373,6 +396,80 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	}
 	return out
 }
+
+// openRegion returns the open evaluation region of the model a call
+// runs: the region opened by `model.eval()` holds `model(x)`,
+// `model.module(x)`, `model.generate(x)` and `evaluate(model, x)`, not a
+// forward pass of another model; the region opened by `self.eval()` in a
+// model's method holds its submodules. Nil when none is open.
+func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRegion) *evalRegion {
+	if len(open) == 0 {
+		return nil
+	}
+	f := m.File
+	var best *evalRegion
+	try := func(e analyzer.NodeID) {
+		text := strings.Join(strings.Fields(f.Text(f.Unparen(e))), "")
+		for key, r := range open {
+			if text == key || strings.HasPrefix(text, key+".") || key == "self" && strings.HasPrefix(text, "self") {
+				if best == nil || r.start < best.start {
+					best = r
+				}
+			}
+		}
+	}
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	try(fn)
+	if f.Kind(fn) == analyzer.KindAttribute {
+		try(f.Field(fn, analyzer.FieldObject))
+	}
+	for _, a := range m.Args(call) {
+		if f.Kind(a) == analyzer.KindKeywordArgument {
+			a = f.Field(a, analyzer.FieldValue)
+		}
+		try(a)
+	}
+	if best == nil {
+		// A helper nested in this function runs the model it closes over.
+		if def := m.LocalCallee(call); def != analyzer.NoNode && f.Contains(m.ScopeNode(call), def) {
+			if h := helperForward(m, call); h != nil && h.Forward != nil {
+				if callee, _, ok := strings.Cut(h.Forward.Text, "("); ok {
+					for key, r := range open {
+						if callee == key || strings.HasPrefix(callee, key+".") {
+							best = r
+						}
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// cleanHelper reports whether a call runs a function of this file whose
+// forward passes' outputs only reach the host or its return value, so
+// that what the call returns says where they go: a helper that also
+// keeps them (`self.log_probs = ...`) is not one.
+func cleanHelper(m *analyzer.Model, call analyzer.NodeID) bool {
+	def := m.LocalCallee(call)
+	if def == analyzer.NoNode {
+		return false
+	}
+	return m.Memo(cleanKey{def}, func() any {
+		f := m.File
+		clean, any := true, false
+		f.Walk(def, func(id analyzer.NodeID) {
+			if !clean || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def || !m.IsForwardCall(id) {
+				return
+			}
+			any = true
+			clean = hostOrReturned(m, id, 0)
+		})
+		return clean && any
+	}).(bool)
+}
+
+type cleanKey struct{ def analyzer.NodeID }
 
 // reportedInBody reports whether the function of this file that a
 // call runs is reported in its own body, where the finding and its fix
@@ -412,35 +509,54 @@ const (
 )
 
 // modeSwitchOf says whether a call switches a model to evaluation or
-// training mode: `model.eval()`, `model.train(False)`, `Net(...).eval()`,
+// training mode, and which model (its text; "" for one not known):
+// `model.eval()`, `model.train(False)`, `model = Net(...).eval()`,
 // `model.train()`; a call of a function whose result is kept, when the
 // function switches a model to evaluation mode and never to training
 // (`model = load_model(path)`); a call of a function that switches a
 // model to training mode (`train_one_epoch(model, loader)`).
-func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) modeSwitch {
+func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) (modeSwitch, string) {
 	f := m.File
 	if eval, train := m.ModeSwitch(call); eval || train {
-		if !isModelReceiver(m, m.Receiver(call)) {
-			return switchNone
+		recv := f.Unparen(m.Receiver(call))
+		if !isModelReceiver(m, recv) {
+			return switchNone, ""
+		}
+		key := strings.Join(strings.Fields(f.Text(recv)), "")
+		if f.Kind(recv) == analyzer.KindCall {
+			key = assignedTo(m, call) // `model = Net().eval()`
 		}
 		if eval {
-			return switchEval
+			return switchEval, key
 		}
-		return switchTrain
+		return switchTrain, key
 	}
 	s := m.Steps(call)
 	if s == nil {
-		return switchNone
+		return switchNone, ""
 	}
 	if s.Train != nil {
-		return switchTrain
+		return switchTrain, ""
 	}
-	if s.Eval != nil {
-		if p := f.Parent(call); f.Kind(p) == analyzer.KindAssignment && f.Field(p, analyzer.FieldRight) == call {
-			return switchEval
-		}
+	if key := assignedTo(m, call); s.Eval != nil && key != "" {
+		return switchEval, key
 	}
-	return switchNone
+	return switchNone, ""
+}
+
+// assignedTo returns the text of the target a call's value is assigned
+// to (`model` in `model = load_model(p)`), or "".
+func assignedTo(m *analyzer.Model, call analyzer.NodeID) string {
+	f := m.File
+	p := f.Parent(call)
+	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != call {
+		return ""
+	}
+	left := f.Field(p, analyzer.FieldLeft)
+	if k := f.Kind(left); k != analyzer.KindIdentifier && k != analyzer.KindAttribute {
+		return ""
+	}
+	return strings.Join(strings.Fields(f.Text(left)), "")
 }
 
 // classEvalAttrs returns the attributes of self (`self.model`) that a
@@ -465,10 +581,12 @@ func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
 			if f.Kind(recv) != analyzer.KindAttribute || !f.TextIs(f.Field(recv, analyzer.FieldObject), "self") {
 				return
 			}
-			if e {
-				eval[f.Text(recv)] = true
-			} else {
+			switch {
+			case !e:
 				train[f.Text(recv)] = true
+			case !m.ConditionalInFunction(id):
+				// An eval() under an if leaves the class either way.
+				eval[f.Text(recv)] = true
 			}
 		})
 		for k := range train {
@@ -682,7 +800,13 @@ func notForward(m *analyzer.Model, call analyzer.NodeID) bool {
 // plotting, saving) or as indices (`argmax`, a comparison), and none of
 // it reaches a loss, a backward, a store or code this file cannot see.
 func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
-	return hostBound(m, call, 0)
+	return hostBound(m, call, false, 0)
+}
+
+// hostOrReturned is outputsOnlyToHost, with the function's return value
+// as one more place where a value may end.
+func hostOrReturned(m *analyzer.Model, call analyzer.NodeID, depth int) bool {
+	return hostBound(m, call, true, depth)
 }
 
 // hostEndMethods end a tensor's way on the host or as indices, which carry
@@ -726,7 +850,7 @@ var passFunctions = map[string]bool{
 
 // hostBound reports whether value e (a forward output or what it
 // became) ends on the host along every way it goes, and has one.
-func hostBound(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	if depth > 12 {
 		return false
@@ -745,7 +869,7 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 		case "shape", "dtype", "device":
 			return true
 		case "data":
-			return hostBound(m, p, depth+1)
+			return hostBound(m, p, ret, depth+1)
 		}
 		call := f.Parent(p)
 		if f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != p {
@@ -755,27 +879,29 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 		case hostEndMethods[name]:
 			return true
 		case passMethods[name]:
-			return hostBound(m, call, depth+1)
+			return hostBound(m, call, ret, depth+1)
 		}
 		return false
 	case analyzer.KindSubscript, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression:
 		if f.Kind(p) == analyzer.KindConditionalExpression && f.Field(p, analyzer.FieldCondition) == e {
 			return true
 		}
-		return hostBound(m, p, depth+1)
+		return hostBound(m, p, ret, depth+1)
 	case analyzer.KindComparisonOperator, analyzer.KindInterpolation:
 		return true
+	case analyzer.KindReturnStatement:
+		return ret
 	case analyzer.KindBinaryOperator:
-		return hostBound(m, p, depth+1)
+		return hostBound(m, p, ret, depth+1)
 	case analyzer.KindKeywordArgument:
-		return hostArgument(m, f.Parent(p), depth)
+		return hostArgument(m, f.Parent(p), ret, depth)
 	case analyzer.KindArgumentList:
-		return hostArgument(m, p, depth)
+		return hostArgument(m, p, ret, depth)
 	case analyzer.KindAssignment:
 		if f.Field(p, analyzer.FieldRight) != e {
 			return false
 		}
-		return hostName(m, f.Field(p, analyzer.FieldLeft), depth)
+		return hostName(m, f.Field(p, analyzer.FieldLeft), ret, depth)
 	}
 	return false
 }
@@ -783,7 +909,7 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 // hostArgument reports whether a call that args (an argument list) is
 // passed to takes its arguments to the host, or passes them on to a
 // value that ends there.
-func hostArgument(m *analyzer.Model, args analyzer.NodeID, depth int) bool {
+func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	call := f.Parent(args)
 	if f.Kind(call) != analyzer.KindCall {
@@ -794,7 +920,7 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, depth int) bool {
 		case hostFunctions[q]:
 			return true
 		case passFunctions[q]:
-			return hostBound(m, call, depth+1)
+			return hostBound(m, call, ret, depth+1)
 		}
 		for _, pre := range hostPrefixes {
 			if strings.HasPrefix(q, pre) {
@@ -808,7 +934,7 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, depth int) bool {
 
 // hostName reports whether a name assigned a value uses it, after the
 // assignment, only in ways that end on the host, and uses it at all.
-func hostName(m *analyzer.Model, target analyzer.NodeID, depth int) bool {
+func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	if f.Kind(target) != analyzer.KindIdentifier {
 		return false
@@ -827,7 +953,7 @@ func hostName(m *analyzer.Model, target analyzer.NodeID, depth int) bool {
 			return // `obj.name`, not the name
 		}
 		used = true
-		host = hostBound(m, id, depth+1)
+		host = hostBound(m, id, ret, depth+1)
 	})
 	return used && host
 }

@@ -5,6 +5,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import matplotlib.pyplot as plt
+import numpy as np
 
 
 class Agent:
@@ -184,3 +185,66 @@ lm = LM()
 m = lm.to("cpu")
 m.eval()
 print(m.generate(torch.zeros((1, 1), dtype=torch.long), 10))  # ok: reported in `generate`, which switches to evaluation itself
+
+
+# A method of this file whose forward pass only reaches its return value,
+# read on the host by the caller.
+class Captioner(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Linear(8, 100)
+
+    def forward(self, x):
+        return self.head(x)
+
+    def caption(self, x):
+        logits = self(x)
+        return logits.argmax(-1)
+
+
+captioner = Captioner()
+print(captioner.caption(torch.load("features.pt", map_location="cpu")))  # want: TL201 "through `Captioner.caption`"
+
+
+# Look-alikes: a helper that also keeps its forward pass for a later
+# backward; a policy's `evaluate` whose log-probability is back-propagated;
+# a critic switched to evaluation mode while the actor trains.
+class ActorCritic:
+    def __init__(self, actor, critic):
+        self.actor = actor
+        self.critic = critic
+        self.log_probs = None
+
+    def choose_action(self, state):
+        probs = self.actor(state)
+        dist = torch.distributions.Categorical(probs)
+        action = dist.sample()
+        self.log_probs = dist.log_prob(action)
+        return action.item()
+
+    def evaluate(self, state):
+        mean = self.actor(state)  # ok: the result is back-propagated by `learn`
+        return torch.distributions.Normal(mean, 1.0).rsample()
+
+    def learn(self, opt, state, reward):
+        opt.zero_grad()
+        loss = -(self.log_probs * reward).mean() - self.evaluate(state).mean()
+        loss.backward()
+        opt.step()
+
+    def update_actor(self, opt, state):
+        self.critic.eval()
+        mu = self.actor(state)  # ok: another model than the one switched to evaluation mode
+        self.actor.train()
+        loss = -self.critic(state, mu).mean()  # ok: back-propagated below
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+def play(actor, critic, env, steps):
+    agent = ActorCritic(actor, critic)
+    state = env.reset()
+    for _ in range(steps):
+        action = np.asarray(agent.choose_action(state))  # ok: the helper keeps its forward pass for a backward
+        state = env.step(action)
