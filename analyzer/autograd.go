@@ -413,7 +413,11 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 			return m.instanceOf(obj, depth+1)
 		case "from_pretrained":
 			name := f.Text(obj)
-			for _, w := range []string{"Tokenizer", "Processor", "Config", "FeatureExtractor", "Scheduler", "ImageProcessor"} {
+			if strings.Contains(strings.ToLower(name), "pipeline") {
+				return CallableOther
+			}
+			// A pipeline is no module, and runs its own forward passes under no_grad.
+			for _, w := range []string{"Tokenizer", "Processor", "Config", "FeatureExtractor", "Scheduler", "ImageProcessor", "Pipeline"} {
 				if strings.Contains(name, w) {
 					return CallableOther
 				}
@@ -528,8 +532,72 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 		class := m.EnclosingClass(call)
 		return class != NoNode && m.IsModuleClass(class) && m.Resolve(fn) != nil
 	}
-	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn)
+	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call)
 }
+
+// moduleUses are methods whose call on a value shows it is a module,
+// not a tensor.
+var moduleUses = map[string]bool{
+	"eval": true, "train": true, "parameters": true, "named_parameters": true, "load_state_dict": true,
+	"state_dict": true, "apply": true, "modules": true, "named_modules": true, "children": true,
+}
+
+// constructorVerbs start the names of functions that build and return a
+// model (`get_model`, `build_net`).
+var constructorVerbs = map[string]bool{
+	"get": true, "build": true, "create": true, "make": true, "init": true, "setup": true,
+	"construct": true, "instantiate": true, "new": true,
+}
+
+// Constructs reports whether a call of a value taken for a module builds
+// a module instead: its result is used as a module (`D = Discriminator(d);
+// D.eval()`, `G(z)`), or returned by a function that builds one
+// (`def get_model(...): return model(n_classes)`). The value called is a
+// class held in a variable or a parameter.
+func (m *Model) Constructs(call NodeID) bool {
+	f := m.File
+	p := f.Parent(call)
+	switch f.Kind(p) {
+	case KindReturnStatement:
+		fn := m.ScopeNode(call)
+		if fn == Root {
+			return false
+		}
+		name := strings.ToLower(strings.TrimLeft(m.FunctionName(fn), "_"))
+		first, _, _ := strings.Cut(name, "_")
+		return constructorVerbs[first] && name != first
+	case KindAssignment:
+		left := f.Field(p, FieldLeft)
+		if f.Field(p, FieldRight) != call || f.Kind(left) != KindIdentifier {
+			return false
+		}
+		return m.Memo(constructsKey{call}, func() any {
+			module := false
+			name := f.Text(left)
+			f.Walk(m.ScopeNode(left), func(id NodeID) {
+				if module || id == left || f.Kind(id) != KindIdentifier || !f.TextIs(id, name) {
+					return
+				}
+				if b := m.Resolve(id); b == nil || b.Name != left {
+					return
+				}
+				up := f.Parent(id)
+				switch f.Kind(up) {
+				case KindAttribute:
+					if c := f.Parent(up); f.Kind(c) == KindCall && f.Field(c, FieldFunction) == up {
+						module = moduleUses[f.Text(f.Field(up, FieldAttribute))]
+					}
+				case KindCall:
+					module = f.Field(up, FieldFunction) == id // the result is called: a module
+				}
+			})
+			return module
+		}).(bool)
+	}
+	return false
+}
+
+type constructsKey struct{ call NodeID }
 
 // IsLossCall reports whether call computes a loss.
 func (m *Model) IsLossCall(call NodeID) bool {

@@ -293,6 +293,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	// judged only where they switch to evaluation mode themselves.
 	class := m.EnclosingClass(fn)
 	moduleMethod := fn != analyzer.Root && class != analyzer.NoNode && m.IsModuleClass(class)
+	if moduleMethod && (m.FunctionName(fn) == "forward" || m.FunctionName(fn) == "__call__") {
+		return nil // called through the module, in whatever grad mode its caller has
+	}
 	// A function named for evaluation that back-propagates or asks for
 	// gradients needs them (saliency, test-time training): only the
 	// regions it switches to evaluation mode are judged.
@@ -369,7 +372,8 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		switch {
 		case cur != nil:
-			if cur.first == analyzer.NoNode && (direct || opened) && (!cur.smoke || !smokeTest(m, id)) && (!cur.explicit || !dummyInput(m, id)) {
+			if cur.first == analyzer.NoNode && (direct || opened) && (!cur.smoke || !smokeTest(m, id)) &&
+				(!cur.explicit || !dummyInput(m, id)) && (!smokeTest(m, id) || !discarded(m, id)) {
 				cur.first = id
 			}
 		case kept:
@@ -943,7 +947,7 @@ func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bo
 	name := f.Text(target)
 	used, host := false, true
 	f.Walk(scope, func(id analyzer.NodeID) {
-		if !host || id == target || f.Kind(id) != analyzer.KindIdentifier || !f.TextIs(id, name) {
+		if !host || id == target || f.Kind(id) != analyzer.KindIdentifier || !f.TextIs(id, name) || rebinds(f, id) {
 			return
 		}
 		if b := m.Resolve(id); b == nil || b.Name != target {
@@ -970,6 +974,8 @@ func namesEvaluation(name string) bool {
 	}
 	return false
 }
+
+type gradUseKey struct{ def analyzer.NodeID }
 
 // namesTest reports whether a function's name says it tests
 // (`test`, `test_forward`, `speed_test`).
@@ -999,6 +1005,13 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 		}
 		if s := m.Steps(id); s != nil && s.Backward != nil {
 			return true
+		}
+		if def := m.LocalCallee(id); def != analyzer.NoNode && f.Contains(m.ScopeNode(id), def) {
+			// A helper nested here that asks for gradients
+			// (`torch.autograd.grad` in a Hessian-vector product).
+			return m.Memo(gradUseKey{def}, func() any {
+				return usesGradients(m, def, f.N(def).Start)
+			}).(bool)
 		}
 	case analyzer.KindAssignment:
 		left := f.Field(id, analyzer.FieldLeft)
@@ -1032,6 +1045,46 @@ var randomTensors = map[string]bool{
 // input (the seed of a generation), and is not one.
 func dummyInput(m *analyzer.Model, call analyzer.NodeID) bool {
 	return fedOnly(m, call, randomTensors)
+}
+
+// discarded reports whether nothing reads a call's result: a statement
+// of its own, an assignment to `_`, or to a name re-bound or left before
+// any use (`out = m(x)` to warm up or check that it runs).
+func discarded(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	p := f.Parent(call)
+	switch f.Kind(p) {
+	case analyzer.KindExpressionStatement:
+		return true
+	case analyzer.KindAssignment:
+		left := f.Field(p, analyzer.FieldLeft)
+		if f.Field(p, analyzer.FieldRight) != call || f.Kind(left) != analyzer.KindIdentifier {
+			return false
+		}
+		if f.TextIs(left, "_") {
+			return true
+		}
+		used := false
+		f.Walk(m.ScopeNode(left), func(id analyzer.NodeID) {
+			if !used && id != left && f.Kind(id) == analyzer.KindIdentifier && f.TextIs(id, f.Text(left)) && !rebinds(f, id) {
+				if b := m.Resolve(id); b != nil && b.Name == left {
+					used = true
+				}
+			}
+		})
+		return !used
+	}
+	return false
+}
+
+// rebinds reports whether identifier id is the target of a plain
+// assignment, which binds the name anew rather than reading it.
+func rebinds(f *analyzer.File, id analyzer.NodeID) bool {
+	p := f.Parent(id)
+	for f.Kind(p) == analyzer.KindPatternList || f.Kind(p) == analyzer.KindTuplePattern {
+		p = f.Parent(p)
+	}
+	return f.Kind(p) == analyzer.KindAssignment && f.Contains(f.Field(p, analyzer.FieldLeft), id)
 }
 
 // fedOnly reports whether a call has arguments and all are tensors made

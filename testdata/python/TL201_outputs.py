@@ -248,3 +248,27 @@ def play(actor, critic, env, steps):
     for _ in range(steps):
         action = np.asarray(agent.choose_action(state))  # ok: the helper keeps its forward pass for a backward
         state = env.step(action)
+
+
+# A class held in a variable or a parameter, constructed: not a forward
+# pass; the forward pass that follows is.
+def check_discriminator(Discriminator, conv_dim, x):
+    D = Discriminator(conv_dim)  # ok: builds the model it then switches
+    D.eval()
+    return D(x).argmax(1)  # want: TL201 "after `D.eval\(\)`"
+
+
+def get_segmenter(model, n_classes):
+    return model(n_classes)  # ok: a function that builds and returns a model
+
+
+# Gradients asked for through a helper nested in the evaluating function.
+def neumann_step(model, batch, params):
+    model.eval()
+    loss = F.cross_entropy(model(batch[0]), batch[1])  # ok: `hvp` asks for gradients of it
+
+    def hvp(v):
+        g = torch.autograd.grad(loss, params, create_graph=True)
+        return torch.autograd.grad(g, params, v)
+
+    return hvp(params)

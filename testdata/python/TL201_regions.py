@@ -160,3 +160,23 @@ def count_flops(model, input_size):
     model.eval()
     dummy = torch.rand(input_size)
     model(dummy)  # ok: a random input to count operations, not an evaluation
+
+
+def export(model_path):
+    model = torch.load(model_path, map_location="cpu")
+    model.eval()
+    dummy = torch.zeros(1, 8)
+    _ = model(dummy)  # ok: a dry run on a constant input, its result unused
+    out = model(dummy)  # ok: likewise, the name re-bound before any use
+    out = torch.jit.trace(model, dummy)
+    return out
+
+
+class Vocoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(8, 8)
+
+    def forward(self, x):
+        self.eval()
+        return self.body(x)  # ok: a forward method runs in its caller's grad mode
