@@ -115,11 +115,11 @@ func (m *Model) isSelfForward(call NodeID) bool {
 }
 
 // callRunsModel reports whether a call of a function or method of this
-// file runs a model every time it runs: its body, outside loops and
-// comprehensions of its own, runs a forward pass in any grad mode, itself
-// or through the functions of this file it calls. A function whose
-// forward passes are all in a loop of its own runs a whole phase (an
-// evaluation over a loader, a video frame by frame), not one item.
+// file runs a model on one item: its body runs a forward pass in any
+// grad mode, itself or through the functions of this file it calls, and
+// none in a loop or comprehension of its own. A function that runs the
+// model in a loop runs a whole phase (an evaluation over a loader, a
+// video frame by frame), warm-up passes before it included.
 func (m *Model) callRunsModel(call NodeID, depth int) bool {
 	def := m.LocalCallee(call)
 	if def == NoNode || depth > 6 {
@@ -127,14 +127,20 @@ func (m *Model) callRunsModel(call NodeID, depth int) bool {
 	}
 	return m.Memo(runsModelKey{def}, func() any {
 		f := m.File
-		runs := false
+		once, looped := false, false
 		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-			if runs || f.Kind(id) != KindCall || m.ScopeNode(id) != def || m.EnclosingLoop(id) != NoNode {
+			if looped || f.Kind(id) != KindCall || m.ScopeNode(id) != def {
 				return
 			}
-			runs = m.IsForwardCall(id) || m.isSelfForward(id) || m.callRunsModel(id, depth+1)
+			if m.IsForwardCall(id) || m.isSelfForward(id) || m.callRunsModel(id, depth+1) {
+				if m.EnclosingLoop(id) != NoNode {
+					looped = true
+				} else {
+					once = true
+				}
+			}
 		})
-		return runs
+		return once && !looped
 	}).(bool)
 }
 

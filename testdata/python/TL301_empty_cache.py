@@ -258,3 +258,18 @@ def evaluate_each_epoch(model, val_loader, train, epochs):
 def validate(model, val_loader):
     with torch.no_grad():
         return sum(model(x).sum() for x in val_loader)
+
+
+def validate_at(model, loader, batch_size):
+    model(torch.zeros(batch_size, 3, 224, 224))
+    with torch.no_grad():
+        return [model(x) for x in loader]
+
+
+def validate_with_retries(model, loader, batch_size):
+    while batch_size:
+        try:
+            torch.cuda.empty_cache()  # ok: once per attempt at a whole validation, whose warm-up pass runs once
+            return validate_at(model, loader, batch_size)
+        except RuntimeError:
+            batch_size //= 2
