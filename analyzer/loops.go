@@ -10,7 +10,7 @@ import "strings"
 type LoopRole uint8
 
 // The roles of a loop, as its iterable and its own body (not its nested
-// loops) show them.
+// loops) show them; a loop over modules is seen in its nested loops too.
 const (
 	// LoopOther: none of the roles below; an epoch loop whose steps run
 	// in a loop nested in it, a loop over files or settings.

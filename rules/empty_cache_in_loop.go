@@ -121,7 +121,8 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 		analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
 }
 
-// onSelectedIterations reports whether call runs only on some iterations
+// onSelectedIterations (TL501's test; TL301 asks the analyzer's
+// OnSomeIterations) reports whether call runs only on some iterations
 // of loop: under a periodic condition (`if step % 100 == 0:`) or one that
 // tests the loop variable (`if i in refine_steps:`).
 func onSelectedIterations(m *analyzer.Model, loop, call analyzer.NodeID) bool {
