@@ -198,6 +198,7 @@ def per_position_scores(net, loader):
                 torch.cuda.empty_cache()  # want: TL301 "loop at line \d+"
 
 
+@torch.no_grad()
 def progressive(net, images, sizes, every):
     for i, image in enumerate(images):
         out = net(image)
@@ -260,10 +261,10 @@ def validate(model, val_loader):
         return sum(model(x).sum() for x in val_loader)
 
 
+@torch.no_grad()
 def validate_at(model, loader, batch_size):
     model(torch.zeros(batch_size, 3, 224, 224))
-    with torch.no_grad():
-        return [model(x) for x in loader]
+    return [model(x) for x in loader]
 
 
 def validate_with_retries(model, loader, batch_size):
