@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -18,9 +17,13 @@ var EmptyCacheInLoop = &analyzer.Rule{
 	Kinds:     []analyzer.Kind{analyzer.KindCall},
 	Check:     checkEmptyCacheInLoop,
 	Doc: `## What it does
-Checks for ` + "`torch.cuda.empty_cache()`" + ` (however imported) inside a loop that
-runs once per step or per batch: a loop over a data loader, or one whose
-body runs a forward pass, a loss, a backward pass or an optimizer step.
+Checks for ` + "`torch.cuda.empty_cache()`" + ` (however imported) that runs on every
+iteration of a loop that runs once per step or per item: a loop over a
+data loader, one that back-propagates or steps an optimizer, or one that
+runs a model on each item (a frame, an image, a sample), directly, through
+` + "`self.forward`" + `, or through a method or function of the project whose body
+runs the model (` + "`tracker.track(frame)`" + `). The call may sit in a loop nested in
+that one: it still runs on each of its iterations.
 
 ## Why is this bad?
 ` + "`empty_cache()`" + ` returns the CUDA caching allocator's *unused* blocks to the
@@ -58,17 +61,27 @@ for x, y in loader:
 ` + "```" + `
 If fragmentation is the problem, set
 ` + "`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`" + ` before CUDA is initialised.
-Calling ` + "`empty_cache()`" + ` once at a phase boundary (between training and
-evaluation, between models or experiments) is not reported.
+Calling ` + "`empty_cache()`" + ` once at a phase boundary is not reported: between
+training and evaluation, once per epoch, once per model, layer or block of
+a one-off conversion (` + "`for layer in model.layers:`" + ` in a calibration or a
+quantization), once per video whose frames a function runs in a loop of
+its own. Neither is a call that runs on some iterations only: under
+` + "`if step % k == 0:`" + `, ` + "`if i == 0:`" + `, ` + "`if i in steps:`" + `, or after ` + "`if step % k: continue`" + `.
+A test that does not thin the iterations (` + "`if i < n:`" + `, ` + "`if x is not None:`" + `)
+does not make it one.
 
 A helper function, in this file or another of the project, that calls
 ` + "`empty_cache()`" + ` every time it runs is reported where a per-step loop
 calls it, with the helper's call as a related location.
 
 ## Known problems
-A loop is judged per-step from its body and its iterable in this
-function only. A helper is followed through the project's functions,
-not through methods called on objects (` + "`trainer.step()`" + `).
+A method called on an object is followed only where the object's class
+is known: built in the function (` + "`tracker = Tracker(model)`" + `), a parameter
+annotated with it, or an attribute of ` + "`self`" + ` assigned once. A function of
+another file is taken to run the model on each item when the project
+says it runs one and the call passes the iteration's item (not a loader,
+not only a counter); whether it loops over that item's parts is not known
+there.
 
 ## References
 - [CUDA semantics: memory management](https://pytorch.org/docs/stable/notes/cuda.html#memory-management)
@@ -84,23 +97,32 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 			return
 		}
 	}
-	loop := m.EnclosingLoop(call)
-	if loop == analyzer.NoNode || !m.Loop(loop).PerStep() || loopsOverModels(m, loop) || onSelectedIterations(m, loop, call) {
+	loop := m.HotLoop(call)
+	if loop == analyzer.NoNode {
 		return
+	}
+	where := "this loop"
+	if loop != m.EnclosingLoop(call) {
+		where = fmt.Sprintf("the loop at line %d", p.File.Position(p.File.N(loop).Start).Line)
+	}
+	every := "every step of " + where
+	if m.LoopRole(loop) == analyzer.LoopItem {
+		every = "every iteration of " + where + ", each of which runs the model"
 	}
 	const cost = ": it cannot free memory that live tensors hold, " +
 		"only cached blocks the next step would reuse, so each step pays for cudaFree/cudaMalloc again; " +
 		"remove it, or call it once between phases"
 	if helper == nil {
-		p.Report(call, "`torch.cuda.empty_cache()` runs on every step of this loop"+cost)
+		p.Report(call, "`torch.cuda.empty_cache()` runs on "+every+cost)
 		return
 	}
-	p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on every step of this loop, through `%s` (%s)%s",
-		analyzer.Snippet(p.File.Text(call), 40), helper.Site.Text, helper.EmptyCache.Where(), cost),
+	p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s, through `%s` (%s)%s",
+		analyzer.Snippet(p.File.Text(call), 40), every, helper.Site.Text, helper.EmptyCache.Where(), cost),
 		analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
 }
 
-// onSelectedIterations reports whether call runs only on some iterations
+// onSelectedIterations (TL501's test; TL301 asks the analyzer's
+// OnSomeIterations) reports whether call runs only on some iterations
 // of loop: under a periodic condition (`if step % 100 == 0:`) or one that
 // tests the loop variable (`if i in refine_steps:`).
 func onSelectedIterations(m *analyzer.Model, loop, call analyzer.NodeID) bool {
@@ -134,51 +156,4 @@ func onSelectedIterations(m *analyzer.Model, loop, call analyzer.NodeID) bool {
 		}
 	}
 	return false
-}
-
-// loopsOverModels reports whether each iteration builds or loads another
-// model: a loop over models or experiments, where emptying the cache
-// between iterations is a phase boundary.
-func loopsOverModels(m *analyzer.Model, loop analyzer.NodeID) bool {
-	f := m.File
-	over := false
-	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
-		if over {
-			return
-		}
-		switch f.Kind(id) {
-		case analyzer.KindAssignment:
-			left := f.Field(id, analyzer.FieldLeft)
-			if f.Kind(left) == analyzer.KindIdentifier && m.ClassifyCallee(left) == analyzer.CallableModel {
-				v := f.Unparen(f.Field(id, analyzer.FieldRight))
-				over = f.Kind(v) == analyzer.KindCall && m.Receiver(v) == analyzer.NoNode || m.MethodName(v) == "from_pretrained"
-			}
-		case analyzer.KindDeleteStatement:
-			f.Walk(id, func(c analyzer.NodeID) {
-				if f.Kind(c) == analyzer.KindIdentifier && (m.ClassifyCallee(c) == analyzer.CallableModel || isPipelineName(f.Text(c))) {
-					over = true
-				}
-			})
-		}
-	})
-	if over {
-		return true
-	}
-	// `for model in models:` / `for name, model in zoo.items():`
-	if f.Kind(loop) == analyzer.KindForStatement {
-		f.Walk(f.Field(loop, analyzer.FieldLeft), func(id analyzer.NodeID) {
-			if f.Kind(id) == analyzer.KindIdentifier && m.ClassifyCallee(id) == analyzer.CallableModel {
-				over = true
-			}
-		})
-	}
-	return over
-}
-
-// isPipelineName reports whether a name reads as an inference pipeline
-// (diffusers, transformers), which holds whole models: deleting one is a
-// phase boundary.
-func isPipelineName(name string) bool {
-	l := strings.ToLower(name)
-	return l == "pipe" || strings.HasSuffix(l, "pipeline") || strings.HasSuffix(l, "_pipe")
 }

@@ -117,3 +117,160 @@ def predict_chunks(model, chunks_per_doc):
     for chunks in chunks_per_doc:
         outs = [model(c) for c in chunks]  # want: TL201
         torch.cuda.empty_cache()  # want: TL301
+
+
+class Restorer:
+    def __init__(self, net):
+        self.net = net
+
+    def restore(self):
+        with torch.no_grad():
+            self.output = self.net(self.lq)
+
+    def restore_one(self, frame):
+        return self.net(frame)
+
+    def restore_clip(self, clip):
+        return [self.net(frame) for frame in clip]
+
+    def restore_video(self, frames):
+        outs = []
+        for frame in frames:
+            outs.append(self.net(frame))
+        return outs
+
+    def validation(self, dataset):
+        for idx in range(len(dataset)):
+            self.lq = dataset[idx]
+            self.restore()
+            del self.output
+            torch.cuda.empty_cache()  # want: TL301 "every iteration of this loop, each of which runs the model"
+
+    def clips(self, clips):
+        for clip in clips:
+            self.restore_clip(clip)
+            torch.cuda.empty_cache()  # ok: once per clip, whose frames the method runs in a loop of its own
+
+    def videos(self, videos):
+        for frames in videos:
+            self.restore_video(frames)
+            torch.cuda.empty_cache()  # ok: the model runs in the method's own loop, once per frame; this is once per video
+
+
+def restore_faces(restorer: Restorer, faces):
+    for face in faces:
+        restorer.restore_one(face)
+        torch.cuda.empty_cache()  # want: TL301
+
+
+class Scorer(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(8, 1)
+
+    def forward(self, x):
+        return self.proj(x)
+
+    @torch.no_grad()
+    def score_all(self, candidates):
+        scores = []
+        for c in candidates:
+            scores.append(self.forward(c))
+            torch.cuda.empty_cache()  # want: TL301
+        return scores
+
+    @torch.no_grad()
+    def score_augmented(self, image, augmentations):
+        scores = []
+        for aug in augmentations:
+            scores.append(super().forward(aug(image)))
+            torch.cuda.empty_cache()  # want: TL301
+        return scores
+
+
+def per_position_scores(net, loader):
+    for x, y in loader:
+        out = net(x)
+        for t in range(len(out)):
+            err = (out[t] - y[t]).abs().mean()
+            torch.cuda.empty_cache()  # want: TL301 "every step of the loop at line \d+"
+            if t == len(out) - 1:
+                torch.cuda.empty_cache()  # want: TL301 "loop at line \d+"
+
+
+@torch.no_grad()
+def progressive(net, images, sizes, every):
+    for i, image in enumerate(images):
+        out = net(image)
+        if i < every:
+            torch.cuda.empty_cache()  # want: TL301
+        if out is not None and i >= 0:
+            torch.cuda.empty_cache()  # want: TL301
+        if i == 0:
+            pass
+        else:
+            torch.cuda.empty_cache()  # want: TL301
+        if not i:
+            torch.cuda.empty_cache()  # ok: on the first iteration only
+        if i != len(images) - 1:
+            continue
+        torch.cuda.empty_cache()  # ok: after the last image only
+
+
+def sampled(net, images, every):
+    for i, image in enumerate(images):
+        net(image)
+        if i % every:
+            continue
+        torch.cuda.empty_cache()  # ok: once every `every` images
+
+
+def calibrate(layers, inps):
+    for i in range(len(layers)):
+        layer = layers[i].cuda()
+        inps = layer(inps)
+        layers[i] = layer.cpu()
+        torch.cuda.empty_cache()  # ok: once per layer of a one-off calibration, a phase boundary
+
+
+def quantize_blocks(model, inps, quantize):
+    for block in model.blocks:
+        inps = block(inps)
+        quantize(block)
+        torch.cuda.empty_cache()  # ok: once per block
+
+
+def calibrate_samples(layers, samples):
+    for i in range(len(layers)):
+        layer = layers[i].cuda()
+        for j in range(len(samples)):
+            samples[j] = layer(samples[j])
+            torch.cuda.empty_cache()  # want: TL301
+        torch.cuda.empty_cache()  # ok: once per layer
+
+
+def evaluate_each_epoch(model, val_loader, train, epochs):
+    for epoch in range(epochs):
+        train(model)
+        score = validate(model, val_loader)
+        torch.cuda.empty_cache()  # ok: once per epoch; validate runs the model in its own loop
+
+
+def validate(model, val_loader):
+    with torch.no_grad():
+        return sum(model(x).sum() for x in val_loader)
+
+
+@torch.no_grad()
+def validate_at(model, loader, batch_size):
+    model(torch.zeros(batch_size, 3, 224, 224))
+    return [model(x) for x in loader]
+
+
+def validate_with_retries(model, loader, batch_size):
+    while batch_size:
+        try:
+            torch.cuda.empty_cache()  # ok: once per attempt at a whole validation, whose warm-up pass runs once
+            return validate_at(model, loader, batch_size)
+        except RuntimeError:
+            batch_size //= 2

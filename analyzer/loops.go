@@ -1,0 +1,506 @@
+package analyzer
+
+import "strings"
+
+// Loops classified by what one iteration does, for rules that care how
+// often code in a loop runs: once per training step or per item a model
+// runs on (hot), or once per model, layer, epoch or experiment (a phase).
+
+// LoopRole says what one iteration of a loop is for.
+type LoopRole uint8
+
+// The roles of a loop, as its iterable and its own body (not its nested
+// loops) show them; a loop over modules is seen in its nested loops too.
+const (
+	// LoopOther: none of the roles below; an epoch loop whose steps run
+	// in a loop nested in it, a loop over files or settings.
+	LoopOther LoopRole = iota
+	// LoopModules: each iteration runs, builds or converts another
+	// module: a layer-by-layer calibration or quantization
+	// (`for layer in model.layers:`), a sweep over models. It runs once
+	// per module, a phase of its own, even when it runs them.
+	LoopModules
+	// LoopStep: steps an optimizer or back-propagates every iteration.
+	LoopStep
+	// LoopBatch: iterates a data loader or computes a loss every
+	// iteration.
+	LoopBatch
+	// LoopItem: runs a model on every iteration (a frame, an image, a
+	// sample, an augmentation), directly or through a method or function
+	// of the project.
+	LoopItem
+)
+
+// Hot reports whether a loop of this role runs once per step or item.
+func (r LoopRole) Hot() bool { return r >= LoopStep }
+
+type loopRoleKey struct{ loop NodeID }
+
+// LoopRole returns what an iteration of loop is for.
+func (m *Model) LoopRole(loop NodeID) LoopRole {
+	return m.Memo(loopRoleKey{loop}, func() any { return m.loopRole(loop) }).(LoopRole)
+}
+
+func (m *Model) loopRole(loop NodeID) LoopRole {
+	if m.loopsOverModules(loop) {
+		return LoopModules
+	}
+	a := m.Loop(loop)
+	switch {
+	case a.Backward:
+		return LoopStep
+	case a.Batches || a.Loss:
+		return LoopBatch
+	case a.Forward || m.ModelRunIn(loop) != NoNode || m.runsOuterModule(loop):
+		return LoopItem
+	}
+	return LoopOther
+}
+
+// runsOuterModule reports whether loop's own body calls a module that a
+// loop around it draws per iteration: the samples run through one layer
+// of a layer-by-layer calibration.
+func (m *Model) runsOuterModule(loop NodeID) bool {
+	f := m.File
+	for outer := m.EnclosingLoop(loop); outer != NoNode; outer = m.EnclosingLoop(outer) {
+		if m.LoopRole(outer) != LoopModules {
+			continue
+		}
+		drawn := m.loopDrawn(outer)
+		found := false
+		f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+			found = found || f.Kind(id) == KindCall && m.statementLoop(id) == loop && drawn[f.Text(f.Unparen(f.Field(id, FieldFunction)))]
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// ModelRunIn returns the first call in loop's own body (not its nested
+// loops) that runs a model on each iteration through a method or a
+// function: `self.forward(x)`, `self.test()` whose body runs the model,
+// `tracker.track(frame)` for a tracker whose class, in this file or
+// another of the project, runs a model in `track`. NoNode when there is
+// none; direct forward passes are Loop's.
+func (m *Model) ModelRunIn(loop NodeID) NodeID {
+	f := m.File
+	found := NoNode
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if found != NoNode || f.Kind(id) != KindCall || m.statementLoop(id) != loop {
+			return
+		}
+		if m.isSelfForward(id) || m.callRunsModel(id, 0) || m.projectHelperRunsModel(id, loop) {
+			found = id
+		}
+	})
+	return found
+}
+
+// isSelfForward reports whether a call is `self.forward(...)` or
+// `super().forward(...)` in an nn.Module subclass.
+func (m *Model) isSelfForward(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute || !f.TextIs(f.Field(fn, FieldAttribute), "forward") {
+		return false
+	}
+	obj := f.Unparen(f.Field(fn, FieldObject))
+	if !f.TextIs(obj, "self") && (f.Kind(obj) != KindCall || !f.TextIs(f.Field(obj, FieldFunction), "super")) {
+		return false
+	}
+	class := m.EnclosingClass(call)
+	return class != NoNode && m.IsModuleClass(class)
+}
+
+// callRunsModel reports whether a call of a function or method of this
+// file runs a model on one item: its body runs a forward pass in any
+// grad mode, itself or through the functions of this file it calls, and
+// none in a loop or comprehension of its own. A function that runs the
+// model in a loop runs a whole phase (an evaluation over a loader, a
+// video frame by frame), warm-up passes before it included.
+func (m *Model) callRunsModel(call NodeID, depth int) bool {
+	def := m.LocalCallee(call)
+	if def == NoNode || depth > 6 {
+		return false
+	}
+	return m.Memo(runsModelKey{def}, func() any {
+		f := m.File
+		once, looped := false, false
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if looped || f.Kind(id) != KindCall || m.ScopeNode(id) != def {
+				return
+			}
+			if m.IsForwardCall(id) || m.isSelfForward(id) || m.callRunsModel(id, depth+1) {
+				if m.EnclosingLoop(id) != NoNode {
+					looped = true
+				} else {
+					once = true
+				}
+			}
+		})
+		return once && !looped
+	}).(bool)
+}
+
+type runsModelKey struct{ def NodeID }
+
+// projectHelperRunsModel reports whether a call in loop's body of a
+// function or method of another file runs a model on this iteration's
+// item: the project says the function runs a forward pass (or calls the
+// model passed to it), and the call passes something the iteration
+// draws from its iterable, not a data loader. What the function does
+// with the item is not seen here: passed a loader, or only a counter, it
+// may run a whole phase.
+func (m *Model) projectHelperRunsModel(call, loop NodeID) bool {
+	if strings.HasPrefix(m.calleeRef(call), "#") {
+		return false // this file's own, judged by callRunsModel
+	}
+	o := m.Helper(call)
+	if o == nil || o.Forward == nil && m.ParamForward(o, call) == nil {
+		return false
+	}
+	f := m.File
+	items := m.loopItems(loop)
+	passes := false
+	for _, a := range m.Args(call) {
+		if f.Kind(a) == KindKeywordArgument {
+			a = f.Field(a, FieldValue)
+		}
+		if m.iteratesBatches(a) {
+			return false
+		}
+		f.Walk(a, func(id NodeID) {
+			passes = passes || f.Kind(id) == KindIdentifier && items[f.Text(id)]
+		})
+	}
+	return passes
+}
+
+// loopItems returns the names that hold what an iteration of a for loop
+// draws from its iterable: its targets, unless it counts through a
+// range, and names assigned in its body from them (`img =
+// load(path)`, `frame = frames[i]`).
+func (m *Model) loopItems(loop NodeID) map[string]bool {
+	f := m.File
+	items := map[string]bool{}
+	if f.Kind(loop) != KindForStatement {
+		return items
+	}
+	targets := identifiers(f, f.Field(loop, FieldLeft))
+	counts := false
+	if it := f.Unparen(f.Field(loop, FieldRight)); f.Kind(it) == KindCall && f.TextIs(f.Field(it, FieldFunction), "range") {
+		counts = true
+	}
+	if !counts {
+		for t := range targets {
+			items[t] = true
+		}
+	}
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindAssignment || m.statementLoop(id) != loop {
+			return
+		}
+		right := f.Field(id, FieldRight)
+		drawn := false
+		f.Walk(right, func(u NodeID) {
+			if drawn || f.Kind(u) != KindIdentifier {
+				return
+			}
+			if items[f.Text(u)] {
+				drawn = true
+			} else if counts && targets[f.Text(u)] && f.Kind(f.Parent(u)) == KindSubscript && f.N(u).Field != FieldValue {
+				drawn = true // `frames[i]`
+			}
+		})
+		if drawn {
+			for n := range identifiers(f, f.Field(id, FieldLeft)) {
+				items[n] = true
+			}
+		}
+	})
+	return items
+}
+
+// identifiers returns the names an expression or target mentions.
+func identifiers(f *File, id NodeID) map[string]bool {
+	names := map[string]bool{}
+	f.Walk(id, func(c NodeID) {
+		if f.Kind(c) == KindIdentifier && f.N(c).Field != FieldAttribute {
+			names[f.Text(c)] = true
+		}
+	})
+	return names
+}
+
+// loopsOverModules reports whether each iteration of loop runs, builds,
+// loads or frees another module: a loop over a model's layers or
+// modules, over models or experiments.
+func (m *Model) loopsOverModules(loop NodeID) bool {
+	f := m.File
+	if f.Kind(loop) == KindForStatement {
+		// `for model in models:`, `for name, model in zoo.items():`
+		over := false
+		f.Walk(f.Field(loop, FieldLeft), func(id NodeID) {
+			over = over || f.Kind(id) == KindIdentifier && m.ClassifyCallee(id) == CallableModel
+		})
+		if over || m.iteratesModuleParts(f.Field(loop, FieldRight)) {
+			return true
+		}
+	}
+	drawn := m.loopDrawn(loop)
+	over := false
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if over {
+			return
+		}
+		switch f.Kind(id) {
+		case KindCall:
+			// `layer(x)` for `layer = layers[i].cuda()`, `blocks[i](x)`:
+			// a callable drawn from the iterable is a module per iteration,
+			// unless it prepares the input of a forward pass
+			// (`model(aug(img))`).
+			if args := f.Parent(id); f.Kind(args) == KindArgumentList && (m.IsForwardCall(f.Parent(args)) || m.isSelfForward(f.Parent(args))) {
+				return
+			}
+			fn := f.Unparen(f.Field(id, FieldFunction))
+			switch f.Kind(fn) {
+			case KindIdentifier:
+				over = drawn[f.Text(fn)]
+			case KindSubscript:
+				f.Walk(f.Field(fn, FieldSubscript), func(u NodeID) {
+					over = over || f.Kind(u) == KindIdentifier && drawn[f.Text(u)]
+				})
+			}
+		case KindAssignment:
+			left := f.Field(id, FieldLeft)
+			if f.Kind(left) == KindIdentifier && m.ClassifyCallee(left) == CallableModel {
+				v := f.Unparen(f.Field(id, FieldRight))
+				over = f.Kind(v) == KindCall && m.Receiver(v) == NoNode || m.MethodName(v) == "from_pretrained"
+			}
+		case KindDeleteStatement:
+			f.Walk(id, func(c NodeID) {
+				if f.Kind(c) == KindIdentifier && (m.ClassifyCallee(c) == CallableModel || isPipelineName(f.Text(c))) {
+					over = true
+				}
+			})
+		}
+	})
+	return over
+}
+
+// loopDrawn returns the loop's targets and the names its body assigns
+// from them (`layer = layers[i].to(dev)`), in any nested block.
+func (m *Model) loopDrawn(loop NodeID) map[string]bool {
+	f := m.File
+	drawn := map[string]bool{}
+	if f.Kind(loop) == KindForStatement {
+		drawn = identifiers(f, f.Field(loop, FieldLeft))
+	}
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindAssignment || f.Kind(f.Field(id, FieldLeft)) != KindIdentifier {
+			return
+		}
+		for n := range identifiers(f, f.Field(id, FieldRight)) {
+			if drawn[n] {
+				drawn[f.Text(f.Field(id, FieldLeft))] = true
+				return
+			}
+		}
+	})
+	return drawn
+}
+
+// iteratesModuleParts reports whether an iterable walks a module's parts:
+// `model.modules()`, `named_children()`, `parameters()`,
+// `state_dict().items()`.
+func (m *Model) iteratesModuleParts(iter NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(iter, func(id NodeID) {
+		if found || f.Kind(id) != KindCall {
+			return
+		}
+		switch m.MethodName(id) {
+		case "modules", "named_modules", "children", "named_children", "parameters", "named_parameters", "state_dict":
+			found = m.Receiver(id) != NoNode
+		}
+	})
+	return found
+}
+
+// isPipelineName reports whether a name reads as an inference pipeline
+// (diffusers, transformers), which holds whole models: deleting one is a
+// phase boundary.
+func isPipelineName(name string) bool {
+	l := strings.ToLower(name)
+	return l == "pipe" || strings.HasSuffix(l, "pipeline") || strings.HasSuffix(l, "_pipe")
+}
+
+// HotLoop returns the loop whose every iteration runs id: the innermost
+// loop around id, in its function, of a hot role, with id not confined
+// to selected iterations of it (OnSomeIterations). A loop over modules
+// on the way out ends the search: what runs in it runs once per module.
+// NoNode when there is none.
+func (m *Model) HotLoop(id NodeID) NodeID {
+	for loop := m.EnclosingLoop(id); loop != NoNode; loop = m.EnclosingLoop(loop) {
+		switch role := m.LoopRole(loop); {
+		case role == LoopModules:
+			return NoNode
+		case role.Hot():
+			if m.OnSomeIterations(loop, id) {
+				return NoNode
+			}
+			return loop
+		}
+	}
+	return NoNode
+}
+
+// OnSomeIterations reports whether id, in loop, runs only on some of its
+// iterations: under a condition that thins them (`if step % 100 == 0:`,
+// `if i == 0:`, `if i in refine_steps:`), or after `if step % k:
+// continue`. A test that does not thin the iterations (`if i < n:`, `if x
+// is not None:`) does not count.
+func (m *Model) OnSomeIterations(loop, id NodeID) bool {
+	f := m.File
+	vars := m.loopVariables(loop)
+	thins := func(cond NodeID, negated bool) bool { return thinningCondition(f, cond, negated, vars) }
+	for x := id; x != loop && x != NoNode; x = f.Parent(x) {
+		p := f.Parent(x)
+		switch f.Kind(p) {
+		case KindIfStatement:
+			if f.N(x).Field == FieldConsequence && thins(f.Field(p, FieldCondition), false) {
+				return true
+			}
+			if f.N(x).Field == FieldAlternative {
+				// An elif or else runs where the conditions before it fail.
+				if thins(f.Field(p, FieldCondition), true) {
+					return true
+				}
+				for c := f.FirstChild(p); c != x && c != NoNode; c = f.N(c).NextSibling {
+					if f.Kind(c) == KindElifClause && thins(f.Field(c, FieldCondition), true) {
+						return true
+					}
+				}
+			}
+		case KindElifClause:
+			if f.N(x).Field == FieldConsequence && thins(f.Field(p, FieldCondition), false) {
+				return true
+			}
+		case KindBlock:
+			// `if step % k: continue` before x in the same block.
+			skipped := false
+			f.Children(p, func(c NodeID) bool {
+				if c == x {
+					return false
+				}
+				if f.Kind(c) == KindIfStatement && f.Field(c, FieldAlternative) == NoNode && endsInContinue(f, f.Field(c, FieldConsequence)) &&
+					thins(f.Field(c, FieldCondition), true) {
+					skipped = true
+				}
+				return !skipped
+			})
+			if skipped {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// endsInContinue reports whether a block's last statement is `continue`.
+func endsInContinue(f *File, block NodeID) bool {
+	last := NoNode
+	f.Children(block, func(c NodeID) bool {
+		last = c
+		return true
+	})
+	return f.Kind(last) == KindContinueStatement
+}
+
+// loopVariables returns the names that change from one iteration to the
+// next of loop and the loops around it in its function: their targets,
+// and the counters their bodies step (`step += 1`). The targets of loops
+// nested in loop are not among them: a test of one (`if t == 0:`) picks
+// an iteration of the nested loop, and so still runs on each of loop's.
+func (m *Model) loopVariables(loop NodeID) map[string]bool {
+	f := m.File
+	vars := map[string]bool{}
+	for ; loop != NoNode; loop = m.EnclosingLoop(loop) {
+		if f.Kind(loop) == KindForStatement {
+			for n := range identifiers(f, f.Field(loop, FieldLeft)) {
+				vars[n] = true
+			}
+		}
+		f.Walk(f.Field(loop, FieldBody), func(a NodeID) {
+			if f.Kind(a) == KindAugmentedAssignment && f.Kind(f.Field(a, FieldLeft)) == KindIdentifier {
+				vars[f.Text(f.Field(a, FieldLeft))] = true
+			}
+		})
+	}
+	return vars
+}
+
+// thinningCondition reports whether a condition (negated: its failure)
+// holds on only some iterations of a loop whose changing names are vars:
+// anything periodic (`%`), or an equality or membership test of one of
+// them (`i == 0`, `i in steps`; failed: `i != 0`). An order test (`i <
+// n`), an identity test (`x is None`) or a test of anything else does
+// not thin them.
+func thinningCondition(f *File, cond NodeID, negated bool, vars map[string]bool) bool {
+	cond = f.Unparen(cond)
+	if periodic(f, cond) {
+		return true
+	}
+	switch f.Kind(cond) {
+	case KindIdentifier:
+		return negated && vars[f.Text(cond)] // `if not i:`, the first iteration
+	case KindNotOperator:
+		return thinningCondition(f, f.Field(cond, FieldArgument), !negated, vars)
+	case KindBooleanOperator:
+		l := thinningCondition(f, f.Field(cond, FieldLeft), negated, vars)
+		r := thinningCondition(f, f.Field(cond, FieldRight), negated, vars)
+		if f.TextIs(f.Field(cond, FieldOperator), "and") != negated {
+			return l || r // both must hold: one thinning test is enough
+		}
+		return l && r
+	case KindComparisonOperator:
+		mentions := false
+		f.Walk(cond, func(id NodeID) {
+			mentions = mentions || f.Kind(id) == KindIdentifier && vars[f.Text(id)] && f.N(id).Field != FieldAttribute
+		})
+		if !mentions {
+			return false
+		}
+		eq, ne := 0, 0
+		for c := f.N(cond).FirstChild; c != NoNode; c = f.N(c).NextSibling {
+			if f.N(c).Field != FieldOperators {
+				continue
+			}
+			switch strings.Join(strings.Fields(f.Text(c)), " ") {
+			case "==", "in":
+				eq++
+			case "!=", "not in":
+				ne++
+			default:
+				ne, eq = 1, 1 // an order or identity test among them
+			}
+		}
+		if eq > 0 && ne > 0 {
+			return false
+		}
+		return eq > 0 && !negated || ne > 0 && negated
+	}
+	return false
+}
+
+// periodic reports whether an expression takes a remainder (`step % k`).
+func periodic(f *File, e NodeID) bool {
+	found := false
+	f.Walk(e, func(id NodeID) {
+		found = found || f.Kind(id) == KindBinaryOperator && f.TextIs(f.Field(id, FieldOperator), "%")
+	})
+	return found
+}
