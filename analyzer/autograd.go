@@ -559,13 +559,7 @@ func (m *Model) Constructs(call NodeID) bool {
 	p := f.Parent(call)
 	switch f.Kind(p) {
 	case KindReturnStatement:
-		fn := m.ScopeNode(call)
-		if fn == Root {
-			return false
-		}
-		name := strings.ToLower(strings.TrimLeft(m.FunctionName(fn), "_"))
-		first, _, _ := strings.Cut(name, "_")
-		return constructorVerbs[first] && name != first
+		return m.buildsModels(m.ScopeNode(call))
 	case KindAssignment:
 		left := f.Field(p, FieldLeft)
 		if f.Field(p, FieldRight) != call || f.Kind(left) != KindIdentifier {
@@ -589,6 +583,8 @@ func (m *Model) Constructs(call NodeID) bool {
 					}
 				case KindCall:
 					module = f.Field(up, FieldFunction) == id // the result is called: a module
+				case KindReturnStatement:
+					module = m.buildsModels(m.ScopeNode(id))
 				}
 			})
 			return module
@@ -598,6 +594,17 @@ func (m *Model) Constructs(call NodeID) bool {
 }
 
 type constructsKey struct{ call NodeID }
+
+// buildsModels reports whether function fn is named as one that builds
+// and returns a model (`get_model`, `build_net`, `create_generator`).
+func (m *Model) buildsModels(fn NodeID) bool {
+	if fn == Root {
+		return false
+	}
+	name := strings.ToLower(strings.TrimLeft(m.FunctionName(fn), "_"))
+	first, _, _ := strings.Cut(name, "_")
+	return constructorVerbs[first] && name != first
+}
 
 // IsLossCall reports whether call computes a loss.
 func (m *Model) IsLossCall(call NodeID) bool {
