@@ -218,7 +218,11 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 	if ref == "" && m.File.Kind(m.File.Field(call, FieldFunction)) != KindIdentifier {
 		return nil // a method calleeRef did not resolve: not one of this file's
 	}
-	def := m.LocalCallee(call)
+	return m.stepsOf(m.LocalCallee(call), depth)
+}
+
+// stepsOf is Steps for function def of this file.
+func (m *Model) stepsOf(def NodeID, depth int) *Object {
 	if def == NoNode || depth > 8 {
 		return nil
 	}
@@ -241,6 +245,32 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 		m.ownSites(o, def)
 		return o
 	}).(*Object)
+}
+
+// ForwardSteps is Steps for the forward method that calling a module
+// runs, when the module is an instance of a class of the project
+// (`maml = Meta(args); maml(x)`): a forward that back-propagates and
+// steps an optimizer itself is a training step, not a forward pass.
+func (m *Model) ForwardSteps(call NodeID) *Object {
+	f := m.File
+	class := m.receiverClass(f.Unparen(f.Field(call, FieldFunction)))
+	if class == NoNode {
+		return nil
+	}
+	if f.Kind(class) == KindIdentifier {
+		if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
+			return m.stepsOf(m.MethodOf(cb.Stmt, "forward"), 0)
+		}
+	}
+	q := m.QualifiedName(class)
+	if q == "" || isLibraryName(q) {
+		return nil
+	}
+	o := m.lookup(q+".forward", WantSteps)
+	if o == nil || o.Kind != ObjectFunction {
+		return nil
+	}
+	return o
 }
 
 // ReadsOnHost reports whether a call reads a tensor's values on the host,

@@ -326,6 +326,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			return
 		}
 		at := f.N(id).Start
+		for k, r := range open {
+			if r.end <= at {
+				delete(open, k) // a region that ended with its loop's iteration
+			}
+		}
 		if gradientUse(m, id) {
 			grads = append(grads, at)
 		}
@@ -335,7 +340,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		switch sw, key := modeSwitchOf(m, id); sw {
 		case switchEval:
 			if open[key] == nil && (byName == nil || byName.end != end) {
-				r := &evalRegion{first: analyzer.NoNode, start: at, end: end, explicit: true, key: key,
+				r := &evalRegion{first: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key,
 					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
 				open[key] = r
 				regions = append(regions, r)
@@ -357,7 +362,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			return
 		}
 		direct := m.IsForwardCall(id) && !notForward(m, id)
-		if direct && frozen(m, id) {
+		if frozen(m, id) {
 			return
 		}
 		cur := openRegion(m, id, open)
@@ -385,7 +390,8 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				attrRegion = &evalRegion{start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
 			}
-		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && (direct || cleanHelper(m, id)) && outputsOnlyToHost(m, id):
+		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && (direct || cleanHelper(m, id)) &&
+			!gradientUse(m, id) && outputsOnlyToHost(m, id):
 			hostOnly = id
 		}
 	})
@@ -399,6 +405,31 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host"})
 	}
 	return out
+}
+
+// loopRegionEnd returns where a region opened by switch call sw on model
+// key ends when no later switch ends it: at the end of the body of the
+// innermost loop around it that switches the model back to training
+// before it (`for epoch: model.train(); ...; model.eval(); validate`),
+// since the next iteration trains again; else at end.
+func loopRegionEnd(m *analyzer.Model, sw analyzer.NodeID, key string, end uint32) uint32 {
+	f := m.File
+	loop := m.EnclosingLoop(sw)
+	if loop == analyzer.NoNode || m.ScopeNode(loop) != m.ScopeNode(sw) {
+		return end
+	}
+	trains := false
+	f.Walk(loop, func(id analyzer.NodeID) {
+		if !trains && f.Kind(id) == analyzer.KindCall && f.N(id).Start < f.N(sw).Start {
+			if s, k := modeSwitchOf(m, id); s == switchTrain && (k == key || k == "") {
+				trains = true
+			}
+		}
+	})
+	if !trains {
+		return end
+	}
+	return f.N(loop).End
 }
 
 // openRegion returns the open evaluation region of the model a call
@@ -613,15 +644,28 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	if len(set) == 0 {
 		return false
 	}
-	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	for x := fn; x != analyzer.NoNode; {
-		if set[frozenKeyOf(m, x)] {
-			return true
+	frozenChain := func(x analyzer.NodeID) bool {
+		for x != analyzer.NoNode {
+			if set[frozenKeyOf(m, x)] {
+				return true
+			}
+			if f.Kind(x) != analyzer.KindAttribute {
+				break
+			}
+			x = f.Unparen(f.Field(x, analyzer.FieldObject)) // `self.encoder` of a frozen `self`
 		}
-		if f.Kind(x) != analyzer.KindAttribute {
-			break
+		return false
+	}
+	if frozenChain(f.Unparen(f.Field(call, analyzer.FieldFunction))) {
+		return true
+	}
+	// A helper handed the frozen model (`preprocess(extractor, data)`).
+	for _, a := range m.Args(call) {
+		if k := f.Kind(a); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
+			if set[frozenKeyOf(m, a)] {
+				return true
+			}
 		}
-		x = f.Unparen(f.Field(x, analyzer.FieldObject)) // `self.encoder` of a frozen `self`
 	}
 	return false
 }
@@ -977,6 +1021,8 @@ func namesEvaluation(name string) bool {
 
 type gradUseKey struct{ def analyzer.NodeID }
 
+type gradBusyKey struct{}
+
 // namesTest reports whether a function's name says it tests
 // (`test`, `test_forward`, `speed_test`).
 func namesTest(name string) bool {
@@ -1006,11 +1052,32 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 		if s := m.Steps(id); s != nil && s.Backward != nil {
 			return true
 		}
-		if def := m.LocalCallee(id); def != analyzer.NoNode && f.Contains(m.ScopeNode(id), def) {
-			// A helper nested here that asks for gradients
-			// (`torch.autograd.grad` in a Hessian-vector product).
+		if s := m.ForwardSteps(id); s != nil && s.Backward != nil {
+			return true // a module whose forward trains (a meta-learner's step)
+		}
+		if def := m.LocalCallee(id); def != analyzer.NoNode {
+			// A helper of this file that asks for gradients
+			// (`torch.autograd.grad` in a Hessian-vector product or a
+			// Jacobian), which a backward step fact does not show.
+			busy := m.Memo(gradBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
+			if busy[def] {
+				return false
+			}
+			busy[def] = true
+			defer delete(busy, def)
 			return m.Memo(gradUseKey{def}, func() any {
-				return usesGradients(m, def, f.N(def).Start)
+				uses := false
+				f.Walk(def, func(n analyzer.NodeID) {
+					if !uses && f.Kind(n) == analyzer.KindCall {
+						q := m.CallName(n)
+						uses = m.IsBackwardCall(n) || q == "torch.autograd.grad" || q == "torch.autograd.backward" ||
+							q == "torch.autograd.functional.jacobian" || q == "torch.autograd.functional.hessian" ||
+							q == "torch.autograd.functional.vjp" || q == "torch.autograd.functional.jvp" ||
+							q == "torch.autograd.functional.hvp" || q == "torch.autograd.functional.vhp" ||
+							m.LocalCallee(n) != analyzer.NoNode && gradientUse(m, n)
+					}
+				})
+				return uses
 			}).(bool)
 		}
 	case analyzer.KindAssignment:

@@ -180,3 +180,42 @@ class Vocoder(nn.Module):
     def forward(self, x):
         self.eval()
         return self.body(x)  # ok: a forward method runs in its caller's grad mode
+
+
+def fit_and_test(classifier, opt, loader, test_loader):
+    for epoch in range(10):
+        for i, (points, target) in enumerate(loader):
+            classifier = classifier.train()
+            opt.zero_grad()
+            loss = F.nll_loss(classifier(points), target)
+            loss.backward()
+            opt.step()
+            if i % 10 == 0:
+                classifier = classifier.eval()
+                pred = classifier(points)  # want: TL201 "after `classifier.eval\(\)`"
+                print(pred.argmax(1).eq(target).sum().item())
+    for points, target in test_loader:
+        classifier = classifier.eval()
+        pred = classifier(points)  # want: TL201 "after `classifier.eval\(\)`"
+        print(pred.argmax(1).eq(target).sum().item())
+
+
+def preprocess(extractor, batches):
+    return [extractor(b) for b in batches]
+
+
+def extract_features(feature_extractor, batches):
+    for param in feature_extractor.parameters():
+        param.requires_grad = False
+    feature_extractor.eval()
+    return preprocess(feature_extractor, batches)  # ok: a frozen model records no graph
+
+
+def jacobian_of(logits, params):
+    return [torch.autograd.grad(l, params, retain_graph=True) for l in logits]
+
+
+def fisher_terms(model, x, params):
+    model.eval()
+    logits = model(x)  # ok: `jacobian_of` asks for gradients of them
+    return jacobian_of(logits, params)
