@@ -39,7 +39,9 @@ what the code does:
   (` + "`select_action`" + `, ` + "`detect`" + `, ` + "`sample`" + `).
 
 Each region is judged by the back-propagation inside it, not anywhere
-in the function, and gets its own finding, at its first forward pass.
+in the function, and gets its own finding, at its first forward pass. A
+region opened in a loop that switches the model back to training earlier
+in its body ends with the body: the next iteration trains again.
 Module-level scripts and ` + "`if __name__ == \"__main__\":`" + ` blocks are code like
 any other.
 
@@ -122,8 +124,12 @@ A model is recognised by what the code does with it (` + "`.eval()`" + `,
 ` + "`torch.load`" + ` result that is called, a class that derives from ` + "`nn.Module`" + `
 in any file of the project) before its name. A layer without parameters
 (` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes, a tensor
-type and a call given only literals (` + "`make_noise(4, 8)`" + `) are not forward
-passes. Code that needs gradients during evaluation (saliency maps,
+type, a call given only literals (` + "`make_noise(4, 8)`" + `) and a class held in a
+variable and constructed (its result used as a module, or returned by a
+` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
+and steps an optimizer itself runs a training step. A dry run on a
+constant input whose result is unused, and a random input after
+` + "`.eval()`" + `, check that the model runs or count its operations. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
 those of the functions it calls, and is not reported. Test code is
