@@ -40,7 +40,7 @@ type checkFlags struct {
 	cacheDir      string
 	maxFileSizeMB float64
 
-	addNoqa bool
+	addNoqa, showSettings, showFiles bool
 }
 
 // stdin is where `torchlint check -` reads the source from.
@@ -78,6 +78,8 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cf.cacheDir, "cache-dir", "", "the cache folder (default: $TORCHLINT_CACHE_DIR, else .torchlint_cache)")
 	fs.Float64Var(&cf.maxFileSizeMB, "max-file-size", 0, "skip, with a diagnostic, files larger than this many megabytes (default 10; 0 keeps the configured or default limit, a negative value lifts it)")
 	fs.BoolVar(&cf.addNoqa, "add-noqa", false, "add a `# noqa: CODE` directive to every line with a finding, merged into any directive already there")
+	fs.BoolVar(&cf.showSettings, "show-settings", false, "print the configuration that applies to the first file a check would lint, and exit")
+	fs.BoolVar(&cf.showFiles, "show-files", false, "print the files a check would lint, one a line, and exit")
 	fs.StringVar(&cf.stdinFilename, "stdin-filename", "", "the name of the file read from standard input (with -), for messages, configuration and per-file ignores")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: torchlint check [flags] [PATH...]\n\nFlags:\n%s", fs.FlagUsages())
@@ -94,6 +96,10 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	if err := checkAddNoqaFlags(&cf, fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	if err := checkShowFlags(&cf, fs.Args()); err != nil {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
@@ -176,6 +182,19 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}}
 	if s, err := configs.ForDir(cwd); err == nil {
 		linter.Src = s.Src
+	}
+	if cf.showFiles || cf.showSettings {
+		var err error
+		if cf.showSettings {
+			err = showSettings(stdout, files, configs, cli, d, linter.Src, runner.MaxFileSize)
+		} else {
+			err = showFiles(stdout, files)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+			return exitError
+		}
+		return exitClean
 	}
 	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
 	rep := &report.Report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet, Version: versionString(),
