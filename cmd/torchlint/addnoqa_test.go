@@ -22,11 +22,11 @@ def evaluate(model, loader):
     return total
 
 
-state = torch.load("ckpt.pt") if True else \
+state = torch.load("ckpt.pt").cuda() if True else \
     None
-banner = """torch.load("x.pt")  # not code
+banner = """torch.load("x.pt").cuda()  # not code
 """
-net = torch.load("net.pt")`
+net = torch.load("net.pt").cuda()`
 
 func TestAddNoqaEndToEnd(t *testing.T) {
 	dir := t.TempDir()
@@ -42,9 +42,9 @@ func TestAddNoqaEndToEnd(t *testing.T) {
 	for _, want := range []string{
 		"        out = model(x)  # noqa: E501, TL201\n",
 		"        total += torch.nn.functional.cross_entropy(out, y)  # noqa: TL101\n",
-		"state = torch.load(\"ckpt.pt\") if True else \\\n    None  # noqa: TL403\n",
-		"banner = \"\"\"torch.load(\"x.pt\")  # not code\n\"\"\"\n",
-		"net = torch.load(\"net.pt\")  # noqa: TL403",
+		"state = torch.load(\"ckpt.pt\").cuda() if True else \\\n    None  # noqa: TL403\n",
+		"banner = \"\"\"torch.load(\"x.pt\").cuda()  # not code\n\"\"\"\n",
+		"net = torch.load(\"net.pt\").cuda()  # noqa: TL403",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("file lacks %q:\n%s", want, got)
