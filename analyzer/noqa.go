@@ -1,7 +1,9 @@
 package analyzer
 
 import (
+	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -17,6 +19,14 @@ import (
 // follow the codes and may precede the directive in the same comment
 // ("# type: ignore  # noqa: TL101"). Codes of other tools are ignored.
 // Only comment tokens are read, never the text of strings.
+//
+// As in Ruff, a line that cannot end in a comment of its own (one inside
+// or opening a multi-line string, or one continued by a backslash) is
+// covered by the directive of the line that ends the string or the
+// continuation, its noqa row:
+//
+//	x = torch.load(path) + \
+//	    offset  # noqa: TL403         covers the finding on the line above
 
 // noqaCode is one code that a directive names.
 type noqaCode struct {
@@ -166,6 +176,73 @@ type suppressions struct {
 	fileAll  bool             // a `# torchlint: noqa` naming no code
 	fileWide []*noqaDirective // `# torchlint: noqa: CODES`
 	byLine   map[int]*noqaDirective
+	rows     noqaRows
+}
+
+// noqaRows are the runs of lines that share one noqa row: sorted,
+// disjoint, 1-based [first, last] line ranges of more than one line,
+// whose directive stands on the last.
+type noqaRows [][2]int
+
+// row returns the line whose directive covers a finding on line.
+func (r noqaRows) row(line int) int {
+	i := sort.Search(len(r), func(i int) bool { return r[i][1] >= line })
+	if i < len(r) && r[i][0] <= line {
+		return r[i][1]
+	}
+	return line
+}
+
+// findNoqaRows joins the lines of each multi-line string and each
+// backslash continuation (outside strings and comments) into runs; runs
+// that share a line are one run.
+func findNoqaRows(f *File) noqaRows {
+	var spans [][2]int
+	var comments [][2]uint32
+	for i := range f.Nodes {
+		n := &f.Nodes[i]
+		switch n.Kind {
+		case KindString:
+			if bytes.IndexByte(f.Src[n.Start:n.End], '\n') >= 0 {
+				spans = append(spans, [2]int{f.LineIndex(n.Start) + 1, f.LineIndex(n.End) + 1})
+			}
+		case KindComment:
+			comments = append(comments, [2]uint32{n.Start, n.End})
+		}
+	}
+	src := f.Src
+	for off := bytes.IndexByte(src, '\\'); off >= 0; {
+		next := off + 1
+		if next < len(src) && src[next] == '\r' {
+			next++
+		}
+		if next < len(src) && src[next] == '\n' {
+			k := sort.Search(len(comments), func(i int) bool { return comments[i][1] > uint32(off) })
+			if k == len(comments) || comments[k][0] > uint32(off) {
+				line := f.LineIndex(uint32(off)) + 1
+				spans = append(spans, [2]int{line, line + 1})
+			}
+		}
+		j := bytes.IndexByte(src[off+1:], '\\')
+		if j < 0 {
+			break
+		}
+		off += 1 + j
+	}
+	if len(spans) == 0 {
+		return nil
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i][0] < spans[j][0] })
+	rows := noqaRows{spans[0]}
+	for _, s := range spans[1:] {
+		last := &rows[len(rows)-1]
+		if s[0] <= last[1] {
+			last[1] = max(last[1], s[1])
+		} else {
+			rows = append(rows, s)
+		}
+	}
+	return rows
 }
 
 // findSuppressions collects the directives of f's comments. A file-level
@@ -190,7 +267,7 @@ func findSuppressions(f *File) *suppressions {
 			continue
 		}
 		if s == nil {
-			s = &suppressions{byLine: map[int]*noqaDirective{}}
+			s = &suppressions{byLine: map[int]*noqaDirective{}, rows: findNoqaRows(f)}
 		}
 		d.Line = f.Position(d.Start).Line
 		d.used = make([]bool, len(d.Codes))
@@ -212,7 +289,7 @@ func findSuppressions(f *File) *suppressions {
 
 // suppress marks the diagnostics that a directive covers and records
 // which codes were used: file-level directives first, then the directive
-// on the first line of the finding. Diagnostics of the rules that
+// on the noqa row of the finding's first line. Diagnostics of the rules that
 // unsuppressible accepts are left alone.
 func (s *suppressions) suppress(diags []Diagnostic, unsuppressible func(*Rule) bool) {
 	for i := range diags {
@@ -228,7 +305,7 @@ func (s *suppressions) suppress(diags []Diagnostic, unsuppressible func(*Rule) b
 			d.Suppressed = true
 			continue
 		}
-		if ld := s.byLine[d.Pos.Line]; ld != nil {
+		if ld := s.byLine[s.rows.row(d.Pos.Line)]; ld != nil {
 			if len(ld.Codes) == 0 || s.use([]*noqaDirective{ld}, d.Rule.Code) {
 				d.Suppressed = true
 			}

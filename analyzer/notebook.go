@@ -245,6 +245,7 @@ func maskMagics(text string) string {
 		trimmed := bytes.TrimRight(body, " \t\r")
 		// Magics stand at the start of a logical line: not inside
 		// brackets, a string or after a backslash of Python code.
+		wasContinued := continued
 		magic := len(trimmed) > 0 && (continued || py.atLineStart() && (trimmed[0] == '%' || trimmed[0] == '!' ||
 			helpLine.Match(trimmed) || shellAssign.Match(trimmed)))
 		// A shell command or magic continues on the next line after a
@@ -254,8 +255,11 @@ func maskMagics(text string) string {
 			py.scan(line)
 		}
 		if magic {
-			if len(trimmed) >= 5 {
-				copy(b[at:], "pass#") // a statement, so that a block holding only it stays valid
+			if len(trimmed) >= 5 && !wasContinued {
+				// A statement, so that a block holding only it stays valid;
+				// a continuation line becomes a comment, whose indentation
+				// does not count.
+				copy(b[at:], "pass#")
 			} else {
 				b[at] = '#'
 			}

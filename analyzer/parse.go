@@ -83,40 +83,91 @@ func ParseOnly(src []byte) error {
 	return nil
 }
 
-// SyntaxError is a place where tree-sitter had to recover.
+// SyntaxError is where CPython would reject the file.
 type SyntaxError struct {
-	Node    NodeID
+	// Node is the tree-sitter node of the error, or NoNode for one found
+	// by tokenCheck or the compiler's checks.
+	Node       NodeID
+	Start, End uint32
+	// Message names CPython's exception and says what is wrong, as
+	// "IndentationError: unexpected indent".
 	Message string
 }
 
-// SyntaxErrors lists the ERROR and missing nodes of f, outermost first;
-// an error nested in another is not listed again.
+// SyntaxErrors returns the first place where CPython 3 would reject f, as
+// `python3 -m py_compile` does, or nothing: one error per file, as
+// CPython stops at its first. It is the earliest of the first ERROR or
+// missing node of tree-sitter's tree (and of Python 2's print and exec
+// statements, which the grammar accepts) and the first error of CPython's
+// tokenizer and indentation rules (tokenCheck); when the tokens and tree
+// are sound, the first statement the compiler refuses where it stands
+// (`return` outside a function, `break` outside a loop).
 func (f *File) SyntaxErrors() []SyntaxError {
-	var out []SyntaxError
-	skipUntil := NodeID(-1)
+	tree, inTree := f.treeError()
+	tok, inTokens := tokenCheck(f.Src)
+	switch {
+	case inTokens && (!inTree || f.LineIndex(tok.Start) <= f.LineIndex(tree.Start) || tok.Message == nulMessage):
+		return []SyntaxError{{Node: NoNode, Start: tok.Start, End: tok.End, Message: tok.Message}}
+	case inTree:
+		return []SyntaxError{tree}
+	}
+	if se, ok := f.compileError(); ok {
+		return []SyntaxError{se}
+	}
+	return nil
+}
+
+// treeError returns the first ERROR or missing node of f, or Python 2
+// statement.
+func (f *File) treeError() (SyntaxError, bool) {
 	for i := range f.Nodes {
 		id := NodeID(i)
-		if id < skipUntil {
-			continue
-		}
 		n := &f.Nodes[i]
+		var msg string
 		switch {
 		case n.Kind == KindError:
-			out = append(out, SyntaxError{Node: id, Message: f.describeError(id)})
-			skipUntil = f.subtreeEnd(id)
+			msg = "SyntaxError: invalid syntax (" + f.describeError(id) + ")"
 		case n.Missing():
-			what := symbolName(f, id)
-			out = append(out, SyntaxError{Node: id, Message: fmt.Sprintf("expected %s", what)})
+			msg = fmt.Sprintf("SyntaxError: invalid syntax (expected %s)", symbolName(f, id))
 		case n.Kind == KindPrintStatement:
 			// The grammar accepts Python 2's statements; Python 3 does not.
-			out = append(out, SyntaxError{Node: id, Message: "Missing parentheses in call to 'print' (a Python 2 print statement)"})
-			skipUntil = f.subtreeEnd(id)
+			msg = "SyntaxError: Missing parentheses in call to 'print' (a Python 2 print statement)"
 		case n.Kind == KindExecStatement:
-			out = append(out, SyntaxError{Node: id, Message: "Missing parentheses in call to 'exec' (a Python 2 exec statement)"})
-			skipUntil = f.subtreeEnd(id)
+			msg = "SyntaxError: Missing parentheses in call to 'exec' (a Python 2 exec statement)"
+		case n.Kind == KindIdentifier && (f.TextIs(id, "async") || f.TextIs(id, "await")) && f.Parent(id) != NoNode && f.Kind(f.Parent(id)) != KindAwait:
+			// Names before Python 3.7 (cuda(async=True)), keywords since.
+			msg = "SyntaxError: invalid syntax (" + f.Text(id) + " is a keyword)"
+		case n.Kind == KindInteger && python2Integer(f.Src[n.Start:n.End]):
+			msg = "SyntaxError: invalid syntax (a Python 2 integer literal)"
+		default:
+			continue
+		}
+		return SyntaxError{Node: id, Start: n.Start, End: n.End, Message: msg}, true
+	}
+	return SyntaxError{}, false
+}
+
+// python2Integer reports whether an integer literal is Python 2's only: a
+// long (10L) or an octal written with a bare leading zero (0777).
+func python2Integer(lit []byte) bool {
+	if len(lit) < 2 {
+		return false
+	}
+	if c := lit[len(lit)-1]; c == 'l' || c == 'L' {
+		return true
+	}
+	if c := lit[len(lit)-1]; lit[0] != '0' || c == 'j' || c == 'J' {
+		return false // 07j is an imaginary number
+	}
+	for _, c := range lit[1:] {
+		switch {
+		case c >= '1' && c <= '9':
+			return true
+		case c != '0' && c != '_':
+			return false
 		}
 	}
-	return out
+	return false
 }
 
 // symbolName names what a missing node stands for: a token such as ")"

@@ -136,8 +136,7 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 	defer putNodeBuffer(f.Nodes)
 	var out []Diagnostic
 	for _, se := range f.SyntaxErrors() {
-		n := f.N(se.Node)
-		out = append(out, newDiagnostic(f, r.syntax, n.Start, n.End, "SyntaxError: "+se.Message))
+		out = append(out, newDiagnostic(f, r.syntax, se.Start, se.End, se.Message))
 	}
 	m := NewModel(f)
 	var sum *Summary

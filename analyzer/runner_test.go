@@ -58,7 +58,7 @@ func TestRulesForNarrowsPerFile(t *testing.T) {
 	r.RulesFor = func(path string) func(*analyzer.Rule) bool {
 		return func(rule *analyzer.Rule) bool { return path != "skip.py" || rule.Code != "TL403" }
 	}
-	src := []byte("import torch\nstate = torch.load('x.pt')\nscaler = torch.cuda.amp.GradScaler()\n")
+	src := []byte("import torch\nstate = torch.load('x.pt').cuda()\nscaler = torch.cuda.amp.GradScaler()\n")
 	count := func(path string) string {
 		out := ""
 		for _, d := range r.LintSource(path, src) {

@@ -53,6 +53,8 @@ def device_used_mib():
 
 
 def run(variant, args):
+    if not torch.cuda.is_available():
+        raise SystemExit("tl403_load.py measures a checkpoint saved from a GPU; no GPU is available")
     if variant is ref_save:
         variant(args.path)
         return {"figures": {"file_mib": os.path.getsize(args.path) / MIB}}

@@ -42,7 +42,7 @@ func TestServerProtocol(t *testing.T) {
 		t.Errorf("unknown method: %v", err)
 	}
 	doc := protocol.DocumentURI("file://" + filepath.Join(dir, "half.py"))
-	half := "import torch\nscaler = torch.cuda.amp.GradScaler()\nstate = torch.load(\"x.pt\")\ndef f(model, loader:\n    for x in loa"
+	half := "import torch\nscaler = torch.cuda.amp.GradScaler()\nstate = torch.load(\"x.pt\").cuda()\ndef f(model, loader:\n    for x in loa"
 	_ = conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{URI: doc, LanguageID: "python", Version: 1, Text: half}})
 	select {
 	case p := <-published:

@@ -414,8 +414,8 @@ func TestReleaseArchives(t *testing.T) {
 		if !bytes.Equal(files[exe], binData) {
 			t.Errorf("%s: %q is not the %s/%s binary", a.Name, exe, a.Goos, a.Goarch)
 		}
-		if len(files["README.md"]) == 0 || len(files["docs/rules/TL101.md"]) == 0 {
-			t.Errorf("%s lacks the README or the rule docs", a.Name)
+		if len(files["README.md"]) == 0 || len(files["LICENSE"]) == 0 || len(files["docs/rules/TL101.md"]) == 0 {
+			t.Errorf("%s lacks the README, the LICENSE or the rule docs", a.Name)
 		}
 	}
 	if archives != 3 {

@@ -91,7 +91,11 @@ func TestWheelTags(t *testing.T) {
 		var scripts []string
 		var script []byte
 		var wheelMeta string
+		var license []byte
 		for _, f := range zr.File {
+			if strings.HasSuffix(f.Name, "LICENSE") && strings.Contains(f.Name, ".dist-info/") {
+				license = readZip(t, f)
+			}
 			if strings.Contains(f.Name, ".data/scripts/") {
 				scripts = append(scripts, f.Name)
 				if f.Mode()&0o111 == 0 {
@@ -104,6 +108,9 @@ func TestWheelTags(t *testing.T) {
 			}
 		}
 		_ = zr.Close()
+		if !bytes.HasPrefix(license, []byte("MIT License\n")) {
+			t.Errorf("%s: no MIT LICENSE in its .dist-info", filepath.Base(path))
+		}
 		if len(scripts) != 1 || !strings.HasSuffix(scripts[0], ".data/scripts/"+c.script) {
 			t.Errorf("%s: scripts %v, want one named %s", filepath.Base(path), scripts, c.script)
 			continue
@@ -212,8 +219,9 @@ func TestWheelInstall(t *testing.T) {
 	for _, want := range []string{
 		"Name: torchlint\n",
 		"Version: " + strings.Split(filepath.Base(wheel), "-")[1] + "\n",
-		"License: ",
+		"License: MIT\n",
 		"Classifiers:\n  Development Status",
+		"  License :: OSI Approved :: MIT License\n",
 		"  Operating System :: POSIX :: Linux\n",
 		"Project-URLs:\n",
 		"  Repository, https://github.com/torchlint/torchlint\n",

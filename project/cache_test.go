@@ -19,7 +19,7 @@ import (
 // testVersion stands for torchlint's version in the cache's identity.
 const testVersion = "0.0.0-test"
 
-const cachedSource = "import torch\nstate = torch.load(\"a.pt\")\nscaler = torch.cuda.amp.GradScaler()  # noqa: TL401\n"
+const cachedSource = "import torch\nstate = torch.load(\"a.pt\").cuda()\nscaler = torch.cuda.amp.GradScaler()  # noqa: TL401\n"
 
 // TestCacheConcurrentRuns runs several checks at once on one cache: every
 // run reports the same findings and the cache stays readable.

@@ -99,6 +99,10 @@ func within(p, dir string) bool {
 	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
+// Root returns the project root of a file: the folder its imports and
+// facts are resolved from.
+func (l *Linter) Root(path string) string { return l.root(path) }
+
 // src returns the extra import roots of the project rooted at root.
 func (l *Linter) src(root string) []string {
 	if l.Src == nil {

@@ -27,6 +27,7 @@ var All = []*analyzer.Rule{
 	DeprecatedCudaAmp,
 	CheckpointWithoutUseReentrant,
 	TorchLoadWithoutMapLocation,
+	TorchLoadWithoutMapLocationAnywhere,
 	HostSyncEveryStep,
 	MissingZeroGrad,
 	ModelLeftInEvalMode,

@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/torchlint/torchlint/analyzer"
+import (
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
 
 // TorchLoadWithoutMapLocation is TL403.
 var TorchLoadWithoutMapLocation = &analyzer.Rule{
@@ -15,7 +19,22 @@ var TorchLoadWithoutMapLocation = &analyzer.Rule{
 	Check:     checkTorchLoadWithoutMapLocation,
 	Doc: `## What it does
 Checks for ` + "`torch.load(...)`" + ` calls that pass no ` + "`map_location`" + `, neither as a
-keyword nor as the second positional argument.
+keyword nor as the second positional argument, where the code shows that
+the default device does harm:
+
+- the file runs several processes: it uses ` + "`torch.distributed`" + `,
+  ` + "`DistributedDataParallel`" + ` or ` + "`torch.multiprocessing.spawn`" + `, or reads its rank
+  (` + "`LOCAL_RANK`" + `, ` + "`RANK`" + `, ` + "`WORLD_SIZE`" + `, a ` + "`--local_rank`" + ` argument);
+- the loaded tensors are moved to a device afterwards
+  (` + "`torch.load(p).cuda()`" + `, ` + "`state = torch.load(p)`" + ` then ` + "`state.to(device)`" + `), or
+  loaded into a model the same function moves to a device;
+- the file also runs without CUDA: it asks ` + "`torch.cuda.is_available()`" + `,
+  builds a ` + "`cpu`" + ` device, or chooses the device of another ` + "`torch.load`" + `
+  (` + "`map_location=device`" + `; a literal ` + "`\"cpu\"`" + ` does not count, as it is what
+  the fix writes).
+
+Every other call without ` + "`map_location`" + ` is left to TL404
+(` + "`torch-load-without-map-location-anywhere`" + `), off by default.
 
 ## Why is this bad?
 Without ` + "`map_location`" + `, tensors are restored onto the device they were saved
@@ -62,19 +81,51 @@ either way.
 }
 
 func checkTorchLoadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) {
+	if why, ok := loadWithoutMapLocation(p, call); ok && why != "" {
+		reportLoad(p, call, why)
+	}
+}
+
+func checkTorchLoadAnywhere(p *analyzer.Pass, call analyzer.NodeID) {
+	if why, ok := loadWithoutMapLocation(p, call); ok && why == "" {
+		reportLoad(p, call, "")
+	}
+}
+
+// loadWithoutMapLocation reports whether call is a torch.load without
+// map_location, and what in the code shows the harm ("" for nothing).
+func loadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) (string, bool) {
 	m := p.Model
 	if m.CallName(call) != "torch.load" {
-		return
+		return "", false
 	}
 	args := m.Args(call)
 	if m.Keyword(call, "map_location") != analyzer.NoNode || len(args) >= 2 || hasKwargsSplat(p.File, call) {
-		return
+		return "", false
 	}
 	if len(args) == 1 && inMemoryBuffer(m, args[0]) {
-		return // a round trip through memory in this process, not a checkpoint
+		return "", false // a round trip through memory in this process, not a checkpoint
 	}
+	processes, noCUDA := fileLoadEvidence(m)
+	if processes {
+		return "this file runs several processes, each of which would load onto the saving GPU", true
+	}
+	if why := movedAfterLoad(m, call); why != "" {
+		return why, true
+	}
+	if noCUDA {
+		return "this file also runs without CUDA, where the load fails", true
+	}
+	return "", true
+}
+
+func reportLoad(p *analyzer.Pass, call analyzer.NodeID, why string) {
 	msg := "`torch.load` without `map_location` restores tensors onto the device they were saved from " +
-		"(GPU 0 in every process, or an error without a GPU); pass `map_location=\"cpu\"` or the target device"
+		"(GPU 0 in every process, or an error without a GPU)"
+	if why != "" {
+		msg += ", and " + why
+	}
+	msg += "; pass `map_location=\"cpu\"` or the target device"
 	var fix *analyzer.Fix
 	if e, ok := appendArgument(p.File, call, `map_location="cpu"`); ok {
 		// Unsafe: code that relies on tensors coming back on the GPU
@@ -82,6 +133,173 @@ func checkTorchLoadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) {
 		fix = &analyzer.Fix{Message: "Add `map_location=\"cpu\"`", Applicability: analyzer.Unsafe, Edits: []analyzer.Edit{e}}
 	}
 	p.ReportFix(call, msg, fix)
+}
+
+// loadEvidenceKey keys the file's evidence in the model's memo.
+type loadEvidenceKey struct{}
+
+// rankVariables are the environment variables a launcher sets in each of
+// several processes.
+var rankVariables = map[string]bool{"LOCAL_RANK": true, "RANK": true, "WORLD_SIZE": true}
+
+// fileLoadEvidence says what in the file shows that torch.load's default
+// device does harm: several processes, or code that also runs without
+// CUDA.
+func fileLoadEvidence(m *analyzer.Model) (processes, noCUDA bool) {
+	ev := m.Memo(loadEvidenceKey{}, func() any {
+		f := m.File
+		var processes, noCUDA bool
+		for i := range f.Nodes {
+			id := analyzer.NodeID(i)
+			switch f.Kind(id) {
+			case analyzer.KindCall:
+				name := m.CallName(id)
+				switch {
+				case strings.HasPrefix(name, "torch.distributed."),
+					name == "torch.nn.parallel.DistributedDataParallel",
+					name == "torch.multiprocessing.spawn", name == "torch.multiprocessing.start_processes":
+					processes = true
+				case name == "os.environ.get" || name == "os.getenv":
+					processes = processes || firstArgIn(m, id, rankVariables)
+				case m.MethodName(id) == "add_argument":
+					processes = processes || firstArgIn(m, id, map[string]bool{"--local_rank": true, "--local-rank": true})
+				case name == "torch.cuda.is_available":
+					noCUDA = true
+				case name == "torch.device":
+					noCUDA = noCUDA || firstArgIn(m, id, map[string]bool{"cpu": true})
+				case name == "torch.load":
+					noCUDA = noCUDA || choosesDevice(m, id)
+				}
+			case analyzer.KindSubscript:
+				if m.QualifiedName(f.Field(id, analyzer.FieldValue)) == "os.environ" {
+					if k := f.Field(id, analyzer.FieldSubscript); k != analyzer.NoNode && rankVariables[stringValue(f, k)] {
+						processes = true
+					}
+				}
+			}
+		}
+		return [2]bool{processes, noCUDA}
+	}).([2]bool)
+	return ev[0], ev[1]
+}
+
+// choosesDevice reports whether a torch.load call picks the device its
+// tensors go to by something other than the literal "cpu" (a variable, a
+// function, a mapping): code that runs on more than one kind of machine.
+// A literal "cpu" is what TL403's fix writes, and must not make the other
+// calls of the file findings once it is applied.
+func choosesDevice(m *analyzer.Model, call analyzer.NodeID) bool {
+	v := m.Keyword(call, "map_location")
+	if v == analyzer.NoNode {
+		if args := m.Args(call); len(args) >= 2 {
+			v = args[1]
+		}
+	}
+	return v != analyzer.NoNode && stringValue(m.File, v) != "cpu"
+}
+
+// movedAfterLoad says whether the loaded value is moved to a device
+// afterwards, or loaded into a model the same function moves to one; ""
+// otherwise.
+func movedAfterLoad(m *analyzer.Model, call analyzer.NodeID) string {
+	f := m.File
+	if isDeviceMove(m, f.Parent(call), call) {
+		return "the tensors are moved to a device afterwards, after a first copy on the saving GPU"
+	}
+	// state = torch.load(...): look at what the function does with state.
+	stmt := f.Parent(call)
+	if f.Kind(stmt) != analyzer.KindAssignment || f.Field(stmt, analyzer.FieldRight) != call {
+		return ""
+	}
+	target := f.Field(stmt, analyzer.FieldLeft)
+	if f.Kind(target) != analyzer.KindIdentifier {
+		return ""
+	}
+	name := f.Text(target)
+	scope := m.EnclosingFunction(call)
+	if scope == analyzer.NoNode {
+		scope = 0 // the module
+	}
+	moved := map[string]bool{} // receivers of .cuda() and .to(...) in the scope
+	var loadedInto []string    // receivers of load_state_dict(name...)
+	movedState := false
+	f.Walk(scope, func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindCall || m.EnclosingFunction(id) != m.EnclosingFunction(call) {
+			return
+		}
+		recv := m.Receiver(id)
+		if recv == analyzer.NoNode {
+			return
+		}
+		switch m.MethodName(id) {
+		case "cuda", "to":
+			if f.Kind(recv) == analyzer.KindIdentifier && f.Text(recv) == name && f.N(id).Start > f.N(call).End {
+				movedState = true
+			}
+			moved[f.Text(recv)] = true
+		case "load_state_dict":
+			for _, a := range m.Args(id) {
+				if usesName(f, a, name) {
+					loadedInto = append(loadedInto, f.Text(recv))
+				}
+			}
+		}
+	})
+	if movedState {
+		return "the tensors are moved to a device afterwards, after a first copy on the saving GPU"
+	}
+	for _, r := range loadedInto {
+		if moved[r] {
+			return "they are loaded into a model that is moved to a device, so the GPU holds them twice"
+		}
+	}
+	return ""
+}
+
+// isDeviceMove reports whether parent makes call the receiver of a
+// `.cuda()` or `.to(...)` call.
+func isDeviceMove(m *analyzer.Model, parent, call analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(parent) != analyzer.KindAttribute || f.Field(parent, analyzer.FieldObject) != call {
+		return false
+	}
+	outer := f.Parent(parent)
+	if f.Kind(outer) != analyzer.KindCall {
+		return false
+	}
+	name := m.MethodName(outer)
+	return name == "cuda" || name == "to"
+}
+
+// usesName reports whether the expression e uses the name, directly or
+// in a subscript or attribute (state["model"]).
+func usesName(f *analyzer.File, e analyzer.NodeID, name string) bool {
+	found := false
+	f.Walk(e, func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindIdentifier && f.Text(id) == name {
+			found = true
+		}
+	})
+	return found
+}
+
+// firstArgIn reports whether the first argument of call is a string
+// literal in set.
+func firstArgIn(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool {
+	args := m.Args(call)
+	return len(args) > 0 && set[stringValue(m.File, args[0])]
+}
+
+// stringValue is the text of a plain string literal, or "".
+func stringValue(f *analyzer.File, e analyzer.NodeID) string {
+	if f.Kind(e) != analyzer.KindString {
+		return ""
+	}
+	t := f.Text(e)
+	if len(t) >= 2 && (t[0] == '"' || t[0] == '\'') && t[len(t)-1] == t[0] {
+		return t[1 : len(t)-1]
+	}
+	return ""
 }
 
 // inMemoryBuffer reports whether e is an io.BytesIO, directly or through

@@ -11,7 +11,7 @@ import (
 )
 
 // goodFile has one finding, which every bad-input run must still report.
-const goodFile = "import torch\nstate = torch.load(\"a.pt\")\n"
+const goodFile = "import torch\nstate = torch.load(\"a.pt\").cuda()\n"
 
 func nested(open, close string, n int) string {
 	return strings.Repeat(open, n) + "1" + strings.Repeat(close, n)
@@ -57,10 +57,10 @@ func TestBadInput(t *testing.T) {
 		{"single 5 MB line", "long_line.py", content("x = [" + strings.Repeat("1, ", 5<<20/3) + "]\n"), nil, 1, ""},
 		{"NUL bytes", "nul.py", content("import torch\x00\nx = 1\x00\n"), nil, 1, "nul.py:1:1: TL001"},
 		{"invalid UTF-8", "latin1.py", content("s = 'caf\xe9'\n"), nil, 1, "latin1.py:1:9: TL002 file is not valid UTF-8"},
-		{"UTF-8 BOM", "bom.py", content("\ufeffimport torch\nw = torch.load('w.pt')\n"), nil, 1, "bom.py:2:5: TL403"},
-		{"CRLF endings", "crlf.py", content("import torch\r\n\r\nw = torch.load('w.pt')\r\n"), nil, 1, "crlf.py:3:5: TL403"},
-		{"lone CR endings", "cr.py", content("import torch\r\rw = torch.load('w.pt')\r"), nil, 1, "cr.py:3:5: TL403"},
-		{"tabs mixed with spaces", "tabs.py", content("import torch\nif True:\n\tx = 1\n        w = torch.load('w.pt')\n"), nil, 1, "tabs.py"},
+		{"UTF-8 BOM", "bom.py", content("\ufeffimport torch\nw = torch.load('w.pt').cuda()\n"), nil, 1, "bom.py:2:5: TL403"},
+		{"CRLF endings", "crlf.py", content("import torch\r\n\r\nw = torch.load('w.pt').cuda()\r\n"), nil, 1, "crlf.py:3:5: TL403"},
+		{"lone CR endings", "cr.py", content("import torch\r\rw = torch.load('w.pt').cuda()\r"), nil, 1, "cr.py:3:5: TL403"},
+		{"tabs mixed with spaces", "tabs.py", content("import torch\nif True:\n\tx = 1\n        w = torch.load('w.pt').cuda()\n"), nil, 1, "tabs.py"},
 		{"Python 2 syntax", "py2.py", content("print \"x\"\n"), nil, 1, "py2.py:1:1: TL001 SyntaxError: Missing parentheses in call to 'print'"},
 		{"a PNG named .py", "image.py", content(string(png)), nil, 1, "image.py:1:1: TL002 file is not valid UTF-8"},
 		{"an unreadable file", "secret.py", unreadable, nil, 1, "secret.py:1:1: TL002 cannot read file: permission denied"},

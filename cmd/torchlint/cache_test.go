@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-const cachedSource = "import torch\nstate = torch.load(\"a.pt\")\nscaler = torch.cuda.amp.GradScaler()  # noqa: TL401\n"
+const cachedSource = "import torch\nstate = torch.load(\"a.pt\").cuda()\nscaler = torch.cuda.amp.GradScaler()  # noqa: TL401\n"
 
 func TestCacheReusesAndInvalidates(t *testing.T) {
 	dir := t.TempDir()
@@ -36,7 +36,7 @@ func TestCacheReusesAndInvalidates(t *testing.T) {
 	}
 
 	// A changed file is linted again.
-	writeTree(t, dir, map[string]string{"b.py": "import torch\nw = torch.load(\"w.pt\")\n"})
+	writeTree(t, dir, map[string]string{"b.py": "import torch\nw = torch.load(\"w.pt\").cuda()\n"})
 	if _, out, _ := runIn(t, dir, "check", "--output-format", "concise", "."); !strings.Contains(out, "b.py:2:5: TL403") {
 		t.Errorf("changed file not linted again:\n%s", out)
 	}

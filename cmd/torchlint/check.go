@@ -40,6 +40,8 @@ type checkFlags struct {
 	noCache       bool
 	cacheDir      string
 	maxFileSizeMB float64
+
+	addNoqa, showSettings, showFiles bool
 }
 
 // stdin is where `torchlint check -` reads the source from.
@@ -76,6 +78,9 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.noCache, "no-cache", false, "neither read nor write the cache")
 	fs.StringVar(&cf.cacheDir, "cache-dir", "", "the cache folder (default: $TORCHLINT_CACHE_DIR, else .torchlint_cache)")
 	fs.Float64Var(&cf.maxFileSizeMB, "max-file-size", 0, "skip, with a diagnostic, files larger than this many megabytes (default 10; 0 keeps the configured or default limit, a negative value lifts it)")
+	fs.BoolVar(&cf.addNoqa, "add-noqa", false, "add a `# noqa: CODE` directive to every line with a finding, merged into any directive already there")
+	fs.BoolVar(&cf.showSettings, "show-settings", false, "print the configuration that applies to the first file a check would lint, and exit")
+	fs.BoolVar(&cf.showFiles, "show-files", false, "print the files a check would lint, one a line, and exit")
 	fs.StringVar(&cf.stdinFilename, "stdin-filename", "", "the name of the file read from standard input (with -), for messages, configuration and per-file ignores")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: torchlint check [flags] [PATH...]\n\nFlags:\n%s", fs.FlagUsages())
@@ -89,6 +94,14 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	}
 	if !slices.Contains(report.Formats(), cf.format) {
 		fmt.Fprintf(stderr, "torchlint: error: unknown output format %q (expected one of: %s)\n", cf.format, strings.Join(report.Formats(), ", "))
+		return exitError
+	}
+	if err := checkAddNoqaFlags(&cf, fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+		return exitError
+	}
+	if err := checkShowFlags(&cf, fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
 	if err := checkOutputFlags(&cf); err != nil {
@@ -177,12 +190,33 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		quiet.Warn = func(string) {}
 		return quiet.Discover([]string{root})
 	}, Src: configs.SrcFor}
+	if cf.showFiles || cf.showSettings {
+		var err error
+		if cf.showSettings {
+			limit := runner.MaxFileSize
+			if limit == 0 && len(files) > 0 {
+				limit = runner.MaxFileSizeFor(files[0])
+			}
+			err = showSettings(stdout, files, configs, cli, d, linter, limit)
+		} else {
+			err = showFiles(stdout, files)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
+			return exitError
+		}
+		return exitClean
+	}
 	unsafe := cf.unsafeFixes && !cf.noUnsafeFixes
 	rep := &report.Report{Files: len(files), Cwd: cwd, Unsafe: unsafe, Quiet: cf.quiet, Version: versionString(),
 		Color: report.IsText(cf.format) && report.UseColor(cf.color, stdout, cf.outputFile != "", os.Getenv)}
 	var failures []error
 	var fixes []analyzer.FileFix
 	fixing := (cf.fix || cf.fixOnly || cf.diff) && !cf.noFix
+	if cf.addNoqa {
+		runner.Facts = linter.Facts(files, nil)
+		return addNoqa(runner, files, paths, stderr, warnings)
+	}
 	switch {
 	case in != nil && fixing:
 		runner.Facts = in.facts(linter)

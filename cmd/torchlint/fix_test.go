@@ -9,7 +9,7 @@ import (
 
 // fixSample has one safe fix (TL401) and one unsafe one (TL403), with a
 // BOM, CRLF line endings and a non-ASCII identifier to keep.
-const fixSample = "\ufeffimport torch\r\n\r\nscaler = torch.cuda.amp.GradScaler()\r\nétat = torch.load(\"ckpt.pt\")\r\n"
+const fixSample = "\ufeffimport torch\r\n\r\nscaler = torch.cuda.amp.GradScaler()\r\nétat = torch.load(\"ckpt.pt\").cuda()\r\n"
 
 func writeSample(t *testing.T, dir, name string, mode os.FileMode) string {
 	t.Helper()
@@ -67,7 +67,7 @@ func TestFixWritesSafeFixesKeepingEncodingAndMode(t *testing.T) {
 	}
 	// Unsafe fixes too; then nothing is left.
 	code, out, _ = runIn(t, dir, "check", "--fix", "--unsafe-fixes", "--output-format", "concise", ".")
-	want = strings.Replace(want, "torch.load(\"ckpt.pt\")", "torch.load(\"ckpt.pt\", map_location=\"cpu\")", 1)
+	want = strings.Replace(want, "torch.load(\"ckpt.pt\").cuda()", "torch.load(\"ckpt.pt\", map_location=\"cpu\").cuda()", 1)
 	if got := readFile(t, p); got != want || code != 0 || !strings.Contains(out, "Found 1 error (1 fixed, 0 remaining).") {
 		t.Errorf("exit %d, stdout %q, file %q", code, out, got)
 	}

@@ -283,7 +283,7 @@ func TestSARIFTree(t *testing.T) {
 	}
 	// "données = {"étiquette": "🙂🙂"}; état = " is 38 code points (40 UTF-16 units, 47 bytes).
 	for _, want := range []string{
-		"TL001 testdata/sarif-tree/broken.py:3:1 %SRCROOT%",
+		"TL001 testdata/sarif-tree/broken.py:3:9 %SRCROOT%",
 		"TL101 testdata/sarif-tree/pkg/sub/deep/train.py:11:9 %SRCROOT%",
 		"TL403 testdata/sarif-tree/unicode_names.py:3:39 %SRCROOT%",
 	} {

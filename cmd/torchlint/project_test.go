@@ -23,15 +23,15 @@ func aProject(t *testing.T) string {
 			"[tool.torchlint.per-file-ignores]\n\"scripts/*.py\" = [\"TL403\"]\n",
 		".gitignore":   "build/\n",
 		".git/HEAD":    "ref: refs/heads/main\n",
-		".venv/lib.py": "import torch\nstate = torch.load('x.pt')\n",
-		"build/gen.py": "import torch\nstate = torch.load('x.pt')\n",
+		".venv/lib.py": "import torch\nstate = torch.load('x.pt').cuda()\n",
+		"build/gen.py": "import torch\nstate = torch.load('x.pt').cuda()\n",
 		"src/train.py": "import os\nimport torch\nfrom torch.utils.checkpoint import checkpoint\n\n" +
 			"os.environ[\"PYTORCH_CUDA_ALLOC_CONF\"] = \"max_split_size_mb:128\"\n" +
-			"state = torch.load(\"a.pt\")\n" +
-			"extra = torch.load(\"b.pt\")  # noqa: TL403\n" +
+			"state = torch.load(\"a.pt\").cuda()\n" +
+			"extra = torch.load(\"b.pt\").cuda()  # noqa: TL403\n" +
 			"scaler = torch.cuda.amp.GradScaler()  # NOQA\n" +
 			"def block(f, x):\n    return checkpoint(f, x)\n",
-		"scripts/export.py": "import torch\nmodel = torch.load(\"m.pt\")\nscaler = torch.cuda.amp.GradScaler()\n",
+		"scripts/export.py": "import torch\nmodel = torch.load(\"m.pt\").cuda()\nscaler = torch.cuda.amp.GradScaler()\n",
 	})
 	return dir
 }
@@ -106,7 +106,7 @@ func TestBadConfigurationIsAUsageError(t *testing.T) {
 
 func TestStdin(t *testing.T) {
 	dir := aProject(t)
-	src := "import torch\nstate = torch.load(\"a.pt\")\nscaler = torch.cuda.amp.GradScaler()\n"
+	src := "import torch\nstate = torch.load(\"a.pt\").cuda()\nscaler = torch.cuda.amp.GradScaler()\n"
 	withStdin := func(s string) func() {
 		old := stdin
 		stdin = strings.NewReader(s)

@@ -57,6 +57,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "torchlint")
         shutil.copytree(HERE, src, ignore=shutil.ignore_patterns("__pycache__", "build_wheels.py"))
+        shutil.copy(os.path.join(HERE, "..", "..", "LICENSE"), os.path.join(src, "LICENSE"))
         with open(os.path.join(src, "python", "torchlint", "_version.py"), "w", encoding="utf-8") as f:
             f.write(f'__version__ = "{version}"\n')
         for a in binaries:

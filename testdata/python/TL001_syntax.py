@@ -3,7 +3,7 @@ import torch.nn.functional as F
 
 
 def train(model, loader):
-    for x, y in loader  # want: TL001
+    for x, y in loader  # want: TL001 "invalid syntax"
         loss = model(x)
     return loss
 
@@ -17,4 +17,6 @@ def validate(model, loader):
 
 
 def log(loss):
-    print(f"loss {loss +}")  # want: TL001
+    # CPython stops at the first error of a file: this second one is not
+    # reported until the first is fixed.
+    print(f"loss {loss +}")

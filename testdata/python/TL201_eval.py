@@ -192,7 +192,7 @@ def test():
 
 def predict_file(path, batch):
     model = nn.Linear(4, 2)
-    model.load_state_dict(torch.load(path))  # want: TL403
+    model.load_state_dict(torch.load(path))  # ok: TL404 (off by default), nothing here shows the harm
     model.eval()
     return model(batch)  # want: TL201 "in `predict_file`"
 

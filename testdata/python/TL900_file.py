@@ -15,6 +15,7 @@ def train(model, dataset, optimizer):
 
 
 def resume(model, path):
+    model.cuda()
     state = torch.load(path)  # noqa: TL403  # ok: a line code beside file-level codes
     model.load_state_dict(state)
-    return torch.load(path)  # want: TL403
+    return torch.load(path).cuda()  # want: TL403

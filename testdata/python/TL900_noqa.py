@@ -2,6 +2,9 @@
 import torch  # torchlint: noqa  # ok: not on a line of its own, so not file-level
 from torch.utils.data import DataLoader
 
+# The script also runs without a GPU, so a load without map_location fails there.
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
 
 def resume(model, path):
     state = torch.load(path)  # noqa: TL403  # ok: the TL403 finding on this line is suppressed

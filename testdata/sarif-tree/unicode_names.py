@@ -1,3 +1,3 @@
 import torch
 
-données = {"étiquette": "🙂🙂"}; état = torch.load(données["étiquette"])
+données = {"étiquette": "🙂🙂"}; état = torch.load(données["étiquette"]).cuda()

@@ -3,4 +3,4 @@ from utils import *
 
 
 def restore(path):
-    return torch.load(path)  # want: TL403
+    return torch.load(path).cuda()  # want: TL403

@@ -56,7 +56,7 @@ def evaluate_tokens(texts):
 
 def load(path):
     set_seed(0)
-    return torch.load(path)  # want: TL403
+    return torch.load(path).cuda()  # want: TL403
 
 
 def _forward(m, x):

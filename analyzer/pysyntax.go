@@ -1,0 +1,523 @@
+package analyzer
+
+import (
+	"bytes"
+	"fmt"
+)
+
+// CPython rejects some files that tree-sitter's grammar recovers from
+// without an ERROR node: an indented line where no block opens, a
+// dedent to a column no enclosing block has, a block header with no
+// indented body, a bare `name:` line (which tree-sitter joins with the
+// next line into an annotated assignment). tokenCheck finds these the
+// way CPython's tokenizer does, in one pass over the bytes: logical
+// lines (brackets, strings and backslash continuations join physical
+// lines), indentation with tabs to multiples of 8 and tabs against
+// spaces compared as CPython does, brackets matched and strings closed.
+
+// tokenError is the first error tokenCheck finds.
+type tokenError struct {
+	Start, End uint32
+	Message    string // with CPython's exception name: "IndentationError: unexpected indent"
+}
+
+// blockKeywords are the first words of the statements whose header ends
+// in a colon, and the name CPython's "expected an indented block after
+// ..." message gives each.
+var blockKeywords = map[string]string{
+	"if": "'if' statement", "elif": "'elif' statement", "else": "'else' statement",
+	"for": "'for' statement", "while": "'while' statement", "with": "'with' statement",
+	"try": "'try' statement", "except": "'except' statement", "finally": "'finally' statement",
+	"def": "function definition", "class": "class definition",
+	"match": "'match' statement", "case": "'case' statement",
+}
+
+// stringPrefixes are the letters that may stand before a quote.
+var stringPrefixes = map[string]bool{
+	"r": true, "u": true, "b": true, "f": true, "br": true, "rb": true, "fr": true, "rf": true,
+}
+
+// nulMessage is CPython's error for a source with a NUL byte.
+const nulMessage = "SyntaxError: source code cannot contain null bytes"
+
+// tabSize is the width CPython's tokenizer gives a tab in indentation.
+const tabSize = 8
+
+// tokenCheck scans src as CPython's tokenizer does and returns its first
+// error, if any.
+func tokenCheck(src []byte) (tokenError, bool) {
+	if bytes.IndexByte(src, 0) >= 0 {
+		// CPython refuses the whole source before reading a token.
+		return tokenError{Message: nulMessage}, true
+	}
+	t := tokenScanner{src: src, indents: []int{0}, altIndents: []int{0}}
+	return t.run()
+}
+
+type tokenScanner struct {
+	src                 []byte
+	indents, altIndents []int
+	brackets            []uint32 // offsets of the open brackets
+	// header is the offset of the first word of the last logical line
+	// when that line is a block header ending in a colon; -1 otherwise.
+	header     int
+	headerName string
+}
+
+func (t *tokenScanner) fail(start, end int, format string, args ...any) (tokenError, bool) {
+	if end < start {
+		end = start
+	}
+	return tokenError{Start: uint32(start), End: uint32(end), Message: fmt.Sprintf(format, args...)}, true
+}
+
+// lineOf is the 1-based line of offset off.
+func (t *tokenScanner) lineOf(off int) int {
+	return bytes.Count(t.src[:off], []byte("\n")) + 1
+}
+
+func (t *tokenScanner) run() (tokenError, bool) {
+	src := t.src
+	n := len(src)
+	t.header = -1
+	i := 0
+	for i < n {
+		// The start of a logical line: measure its indentation.
+		col, alt := 0, 0
+		j := i
+	indent:
+		for ; j < n; j++ {
+			switch src[j] {
+			case ' ':
+				col++
+				alt++
+			case '\t':
+				col = (col/tabSize + 1) * tabSize
+				alt++
+			case '\f':
+				col, alt = 0, 0
+			default:
+				break indent
+			}
+		}
+		if j == n || src[j] == '#' || src[j] == '\n' || src[j] == '\r' {
+			// A blank or comment-only line: no token, no indentation.
+			for j < n && src[j] != '\n' && src[j] != '\r' {
+				j++
+			}
+			i = skipNewline(src, j)
+			continue
+		}
+		top := len(t.indents) - 1
+		indented := false
+		switch {
+		case col == t.indents[top]:
+			if alt != t.altIndents[top] {
+				return t.fail(i, j, "TabError: inconsistent use of tabs and spaces in indentation")
+			}
+		case col > t.indents[top]:
+			if alt <= t.altIndents[top] {
+				return t.fail(i, j, "TabError: inconsistent use of tabs and spaces in indentation")
+			}
+			t.indents = append(t.indents, col)
+			t.altIndents = append(t.altIndents, alt)
+			indented = true
+		default:
+			for top > 0 && col < t.indents[top] {
+				top--
+			}
+			t.indents, t.altIndents = t.indents[:top+1], t.altIndents[:top+1]
+			if col != t.indents[top] {
+				return t.fail(i, j, "IndentationError: unindent does not match any outer indentation level")
+			}
+			if alt != t.altIndents[top] {
+				return t.fail(i, j, "TabError: inconsistent use of tabs and spaces in indentation")
+			}
+		}
+		switch {
+		case t.header >= 0 && !indented:
+			return t.fail(j, j, "IndentationError: expected an indented block after %s on line %d", t.headerName, t.lineOf(t.header))
+		case t.header < 0 && indented:
+			return t.fail(j, j, "IndentationError: unexpected indent")
+		}
+		var err tokenError
+		var bad bool
+		if i, err, bad = t.logicalLine(j); bad {
+			return err, true
+		}
+	}
+	if t.header >= 0 {
+		return t.fail(n, n, "IndentationError: expected an indented block after %s on line %d", t.headerName, t.lineOf(t.header))
+	}
+	return tokenError{}, false
+}
+
+// logicalLine scans the tokens of the logical line that starts at i and
+// returns the offset of the next one. It records whether the line is a
+// block header.
+func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
+	src := t.src
+	n := len(src)
+	start := i
+	first := ""     // the first token when it is a word; "(" for any other
+	lastColon := -1 // offset of the last token when it is a colon
+	t.header = -1
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\f':
+			i++
+			continue
+		case c == '#':
+			for i < n && src[i] != '\n' && src[i] != '\r' {
+				i++
+			}
+			continue
+		case c == '\n' || c == '\r':
+			next := skipNewline(src, i)
+			if len(t.brackets) > 0 {
+				i = next
+				continue
+			}
+			if lastColon >= 0 {
+				name, ok := blockKeywords[first]
+				if first == "async" {
+					name, ok = t.asyncHeader(start)
+				}
+				if !ok {
+					err, _ := t.fail(lastColon, lastColon+1, "SyntaxError: invalid syntax")
+					return next, err, true
+				}
+				t.header, t.headerName = start, name
+			}
+			return next, tokenError{}, false
+		case c == '\\':
+			if i+1 < n && (src[i+1] == '\n' || src[i+1] == '\r') {
+				i = skipNewline(src, i+1)
+				if i == n {
+					err, _ := t.fail(n, n, "SyntaxError: unexpected EOF while parsing")
+					return n, err, true
+				}
+				continue
+			}
+			err, _ := t.fail(i, i+1, "SyntaxError: unexpected character after line continuation character")
+			return n, err, true
+		case c == '"' || c == '\'':
+			if first == "" {
+				first = "("
+			}
+			end, err, bad := t.stringAt(i, i)
+			if bad {
+				return n, err, true
+			}
+			i = end
+			lastColon = -1
+			continue
+		case c == '(' || c == '[' || c == '{':
+			t.brackets = append(t.brackets, uint32(i))
+		case c == ')' || c == ']' || c == '}':
+			if len(t.brackets) == 0 {
+				err, _ := t.fail(i, i+1, "SyntaxError: unmatched '%c'", c)
+				return n, err, true
+			}
+			open := src[t.brackets[len(t.brackets)-1]]
+			if open != opening(c) {
+				err, _ := t.fail(i, i+1, "SyntaxError: closing parenthesis '%c' does not match opening parenthesis '%c'", c, open)
+				return n, err, true
+			}
+			t.brackets = t.brackets[:len(t.brackets)-1]
+		case isIdentStart(c):
+			j := i
+			for j < n && isIdentByte(src[j]) {
+				j++
+			}
+			if first == "" {
+				first = string(src[i:j])
+			}
+			if j < n && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && stringPrefixes[string(bytes.ToLower(src[i:j]))] {
+				end, err, bad := t.stringAt(i, j)
+				if bad {
+					return n, err, true
+				}
+				i = end
+			} else {
+				i = j
+			}
+			lastColon = -1
+			continue
+		}
+		if first == "" {
+			first = "("
+		}
+		if c == ':' && len(t.brackets) == 0 {
+			lastColon = i
+		} else {
+			lastColon = -1
+		}
+		i++
+	}
+	if len(t.brackets) > 0 {
+		open := int(t.brackets[0])
+		err, _ := t.fail(open, open+1, "SyntaxError: '%c' was never closed", src[open])
+		return n, err, true
+	}
+	if lastColon >= 0 {
+		// A header on the last line, with no body at all.
+		name, ok := blockKeywords[first]
+		if first == "async" {
+			name, ok = t.asyncHeader(start)
+		}
+		if !ok {
+			err, _ := t.fail(lastColon, lastColon+1, "SyntaxError: invalid syntax")
+			return n, err, true
+		}
+		t.header, t.headerName = start, name
+	}
+	return n, tokenError{}, false
+}
+
+// asyncHeader names the statement an `async` header opens.
+func (t *tokenScanner) asyncHeader(start int) (string, bool) {
+	rest := bytes.TrimLeft(t.src[start+len("async"):], " \t\f")
+	for _, kw := range []string{"def", "for", "with"} {
+		if bytes.HasPrefix(rest, []byte(kw)) && (len(rest) == len(kw) || !isIdentByte(rest[len(kw)])) {
+			return blockKeywords[kw], true
+		}
+	}
+	return "", false
+}
+
+// stringAt scans the string literal that starts at start, its quote at
+// q, and returns the offset just past it.
+func (t *tokenScanner) stringAt(start, q int) (int, tokenError, bool) {
+	src := t.src
+	n := len(src)
+	quote := src[q]
+	triple := q+2 < n && src[q+1] == quote && src[q+2] == quote
+	i := q + 1
+	if triple {
+		i = q + 3
+	}
+	for i < n {
+		c := src[i]
+		switch {
+		case c == '\\':
+			i += 2
+			if i-1 < n && src[i-1] == '\r' && i < n && src[i] == '\n' {
+				i++
+			}
+			continue
+		case c == quote && !triple:
+			return i + 1, tokenError{}, false
+		case c == quote && i+2 < n && src[i+1] == quote && src[i+2] == quote:
+			return i + 3, tokenError{}, false
+		case (c == '\n' || c == '\r') && !triple:
+			err, _ := t.fail(start, i, "SyntaxError: unterminated string literal (detected at line %d)", t.lineOf(start))
+			return n, err, true
+		}
+		i++
+	}
+	if triple {
+		last := n
+		if n > 0 && src[n-1] == '\n' {
+			last-- // the last line is the one the newline ends
+		}
+		err, _ := t.fail(start, n, "SyntaxError: unterminated triple-quoted string literal (detected at line %d)", t.lineOf(last))
+		return n, err, true
+	}
+	err, _ := t.fail(start, n, "SyntaxError: unterminated string literal (detected at line %d)", t.lineOf(start))
+	return n, err, true
+}
+
+// opening is the bracket that the closing bracket c closes.
+func opening(c byte) byte {
+	switch c {
+	case ')':
+		return '('
+	case ']':
+		return '['
+	}
+	return '{'
+}
+
+// skipNewline returns the offset after the line ending at i (\n, \r\n
+// or \r), or i when there is none.
+func skipNewline(src []byte, i int) int {
+	if i < len(src) && src[i] == '\r' {
+		i++
+		if i < len(src) && src[i] == '\n' {
+			i++
+		}
+		return i
+	}
+	if i < len(src) && src[i] == '\n' {
+		i++
+	}
+	return i
+}
+
+func isIdentStart(c byte) bool { return isLetter(c) || c == '_' || c >= 0x80 }
+
+func isIdentByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
+
+// compileError returns the first statement that CPython's compiler
+// refuses where it stands, in a file that parsed: `return`, `yield` or
+// `await` outside a function, `break` or `continue` outside a loop's
+// body, `nonlocal` at module level.
+func (f *File) compileError() (SyntaxError, bool) {
+	for i := range f.Nodes {
+		id := NodeID(i)
+		var msg string
+		switch f.Nodes[i].Kind {
+		case KindReturnStatement:
+			if !f.inFunction(id, false) {
+				msg = "SyntaxError: 'return' outside function"
+			}
+		case KindYield:
+			if !f.inFunction(id, true) {
+				msg = "SyntaxError: 'yield' outside function"
+			}
+		case KindAwait:
+			if !f.inFunction(id, true) {
+				msg = "SyntaxError: 'await' outside function"
+			}
+		case KindNonlocalStatement:
+			if !f.inFunction(id, false) {
+				msg = "SyntaxError: nonlocal declaration not allowed at module level"
+			} else if name, ok := f.unboundNonlocal(id); ok {
+				msg = fmt.Sprintf("SyntaxError: no binding for nonlocal '%s' found", name)
+			}
+		case KindBreakStatement:
+			if !f.inLoop(id) {
+				msg = "SyntaxError: 'break' outside loop"
+			}
+		case KindContinueStatement:
+			if !f.inLoop(id) {
+				msg = "SyntaxError: 'continue' not properly in loop"
+			}
+		}
+		if msg != "" {
+			n := &f.Nodes[i]
+			return SyntaxError{Node: id, Start: n.Start, End: n.End, Message: msg}, true
+		}
+	}
+	return SyntaxError{}, false
+}
+
+// inFunction reports whether id stands in a function's body (or, with
+// lambdas, in a lambda) rather than at module level or in a class body.
+func (f *File) inFunction(id NodeID, lambdas bool) bool {
+	for p := f.Parent(id); p != NoNode; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case KindFunctionDefinition:
+			return true
+		case KindLambda:
+			if lambdas {
+				return true
+			}
+		case KindClassDefinition:
+			return false
+		}
+	}
+	return false
+}
+
+// inLoop reports whether id stands in the body of a for or while loop of
+// its own function or class (not in the loop's else clause).
+func (f *File) inLoop(id NodeID) bool {
+	child := id
+	for p := f.Parent(id); p != NoNode; child, p = p, f.Parent(p) {
+		switch f.Kind(p) {
+		case KindForStatement, KindWhileStatement:
+			if f.Nodes[child].Field == FieldBody {
+				return true
+			}
+		case KindFunctionDefinition, KindClassDefinition, KindLambda:
+			return false
+		}
+	}
+	return false
+}
+
+// unboundNonlocal returns a name of the nonlocal statement id that no
+// enclosing function binds.
+func (f *File) unboundNonlocal(id NodeID) (string, bool) {
+	own := NoNode
+	for p := f.Parent(id); p != NoNode; p = f.Parent(p) {
+		if f.Kind(p) == KindFunctionDefinition {
+			own = p
+			break
+		}
+	}
+	var missing string
+	f.Children(id, func(c NodeID) bool {
+		if f.Kind(c) != KindIdentifier {
+			return true
+		}
+		name := f.Text(c)
+		for p := f.Parent(own); p != NoNode; p = f.Parent(p) {
+			switch f.Kind(p) {
+			case KindFunctionDefinition:
+				if f.binds(p, name) {
+					return true
+				}
+			case KindClassDefinition:
+				// A class body is no enclosing scope for nonlocal; go on out.
+			}
+		}
+		missing = name
+		return false
+	})
+	return missing, missing != ""
+}
+
+// binds reports whether the function fn binds name in its own scope: a
+// parameter, an assignment or loop target, an import, a nested def or
+// class, a with, except or walrus target. Nested scopes are not looked
+// into.
+func (f *File) binds(fn NodeID, name string) bool {
+	found := false
+	var visit func(NodeID)
+	visit = func(id NodeID) {
+		for c := f.Nodes[id].FirstChild; c != NoNode && !found; c = f.Nodes[c].NextSibling {
+			n := &f.Nodes[c]
+			if n.Kind == KindIdentifier && f.TextIs(c, name) && f.isBinding(c, fn) {
+				found = true
+				return
+			}
+			switch n.Kind {
+			case KindFunctionDefinition, KindClassDefinition:
+				if nm := f.Field(c, FieldName); nm != NoNode && f.TextIs(nm, name) {
+					found = true
+					return
+				}
+				continue
+			case KindLambda:
+				continue
+			}
+			visit(c)
+		}
+	}
+	visit(fn)
+	return found
+}
+
+// isBinding reports whether the identifier id, inside function fn, is a
+// name the statement around it binds.
+func (f *File) isBinding(id, fn NodeID) bool {
+	child := id
+	for p := f.Parent(id); p != NoNode && p != fn; child, p = p, f.Parent(p) {
+		field := f.Nodes[child].Field
+		switch f.Kind(p) {
+		case KindAssignment, KindAugmentedAssignment, KindForStatement, KindForInClause:
+			return field == FieldLeft
+		case KindNamedExpression:
+			return field == FieldName
+		case KindParameters, KindAsPatternTarget, KindImportStatement, KindImportFromStatement, KindAliasedImport:
+			return true
+		case KindFunctionDefinition, KindClassDefinition, KindLambda, KindCall, KindAttribute, KindSubscript:
+			return false
+		}
+	}
+	return false
+}

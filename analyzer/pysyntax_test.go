@@ -1,0 +1,261 @@
+package analyzer
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/torchlint/torchlint/internal/testtool"
+)
+
+func TestTokenCheck(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"valid", "if x:\n    y = [1,\n  2]\nelse:\n\ty = 3\n", ""},
+		{"blank and comment lines do not indent", "if x:\n\n      # c\n    y = 1\n", ""},
+		{"continuation lines are free", "x = 1 + \\\n        2\ny = (\n3)\n", ""},
+		{"strings span lines", "s = '''\n  a\n'''\nt = 'a\\\nb'\n", ""},
+		{"unexpected indent", "x = 1\n    y = 2\n", "2 IndentationError: unexpected indent"},
+		{"a block under a commented-out if", "x = 1\n# if x:\n    y = 2\n", "3 IndentationError: unexpected indent"},
+		{"unindent", "if x:\n        a = 1\n    b = 2\n", "3 IndentationError: unindent does not match any outer indentation level"},
+		{"no body", "if x:\ny = 1\n", "2 IndentationError: expected an indented block after 'if' statement on line 1"},
+		{"no body at the end", "def f():\n", "2 IndentationError: expected an indented block after function definition on line 1"},
+		{"async header", "async def f():\nx = 1\n", "2 IndentationError: expected an indented block after function definition on line 1"},
+		{"a bare name and colon", "x = 1\ntodo:\ny = 2\n", "2 SyntaxError: invalid syntax"},
+		{"tabs against spaces", "if x:\n        a = 1\n\tb = 2\n", "3 TabError: inconsistent use of tabs and spaces in indentation"},
+		{"a tab is up to 8 columns", "if x:\n        a = 1\n\tb = 2\n\t\n", "3 TabError: inconsistent use of tabs and spaces in indentation"},
+		{"never closed", "x = (1,\n  2\n", "1 SyntaxError: '(' was never closed"},
+		{"unmatched", "x = 1)\n", "1 SyntaxError: unmatched ')'"},
+		{"mismatched", "x = (1]\n", "1 SyntaxError: closing parenthesis ']' does not match opening parenthesis '('"},
+		{"unterminated string", "s = 'abc\n", "1 SyntaxError: unterminated string literal (detected at line 1)"},
+		{"unterminated triple", "s = \"\"\"abc\n", "1 SyntaxError: unterminated triple-quoted string literal (detected at line 1)"},
+		{"prefixed strings", "s = rb'\\'' + f\"{x}\" + Br'''\n'''\n", ""},
+		{"CRLF", "if x:\r\n    y = 1\r\n  z = 2\r\n", "3 IndentationError: unindent does not match any outer indentation level"},
+		{"no trailing newline", "if x:\n    y = 1", ""},
+		{"NUL", "x = 1\n\x00\n", "1 " + nulMessage},
+	}
+	for _, c := range cases {
+		got := ""
+		if e, ok := tokenCheck([]byte(c.src)); ok {
+			got = fmt.Sprintf("%d %s", strings.Count(c.src[:e.Start], "\n")+1, e.Message)
+		}
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestSyntaxErrorsAgreeWithCPython mutates the repository's Python
+// fixtures and a set of snippets (a line indented, dedented, deleted, a
+// `todo:` line inserted) and checks, with CPython's compiler as the
+// oracle, that a file gets a syntax error exactly when CPython rejects
+// it, and at most one.
+func TestSyntaxErrorsAgreeWithCPython(t *testing.T) {
+	python := testtool.Need(t, "python3", "TORCHLINT_PYTHON", "Debian package python3-minimal")
+	sources := map[string]string{}
+	root := filepath.Join("..", "testdata")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".py") {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err == nil && utf8.Valid(b) { // other encodings are TL002's
+			sources[path] = string(b)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range oracleSnippets {
+		sources[fmt.Sprintf("snippet%02d.py", i)] = s
+	}
+	names := make([]string, 0, len(sources))
+	for name := range sources {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	rng := rand.New(rand.NewSource(1))
+	dir := t.TempDir()
+	files := map[string]string{}
+	for _, name := range names {
+		for k, m := range mutations(sources[name], rng) {
+			files[fmt.Sprintf("%s-%03d.py", strings.NewReplacer("/", "_", ".", "_").Replace(name), k)] = m
+		}
+	}
+	if len(files) < 1000 {
+		t.Fatalf("only %d mutated files", len(files))
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	verdicts := cpythonVerdicts(t, python, dir)
+	syntax := &Rule{Code: SyntaxErrorCode, Name: "syntax-error"}
+	r := NewRunner(nil, syntax, &Rule{Code: IOErrorCode, Name: "io-error"})
+	disagree, sameLine, rejected := 0, 0, 0
+	for name, src := range files {
+		v, ok := verdicts[name]
+		if !ok {
+			t.Fatalf("no verdict for %s", name)
+		}
+		var got []Diagnostic
+		for _, d := range r.LintSource(name, []byte(src)) {
+			if d.Rule == syntax {
+				got = append(got, d)
+			}
+		}
+		if len(got) > 1 {
+			t.Errorf("%s: %d syntax errors, want at most one", name, len(got))
+		}
+		if v.line > 0 {
+			rejected++
+		}
+		switch {
+		case v.line > 0 && len(got) == 0:
+			disagree++
+			t.Errorf("%s: CPython rejects it (line %d: %s); no TL001\n%s", name, v.line, v.msg, src)
+		case v.line == 0 && len(got) > 0:
+			disagree++
+			t.Errorf("%s: CPython accepts it; TL001 at line %d: %s\n%s", name, got[0].Pos.Line, got[0].Message, src)
+		case v.line > 0 && got[0].Pos.Line == v.line:
+			sameLine++
+		}
+	}
+	t.Logf("%d files, %d rejected by CPython, %d disagreements, %d errors on CPython's line", len(files), rejected, disagree, sameLine)
+}
+
+// oracleSnippets are small programs whose mutations exercise blocks,
+// brackets, strings and continuations.
+var oracleSnippets = []string{
+	"import torch\n\n\nclass Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = torch.nn.Linear(4, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n",
+	"def train(model, loader, opt):\n    for x, y in loader:\n        opt.zero_grad()\n        loss = model(x).sum()\n        if loss > 0:\n            loss.backward()\n        else:\n            continue\n        opt.step()\n    return loss\n",
+	"try:\n    import torch\nexcept ImportError:\n    torch = None\nfinally:\n    pass\n\nwhile True:\n    break\n",
+	"x = [\n    1,\n    2,\n]\ny = {\n    'a': 1,\n}\nz = (x +\n     y)\n",
+	"s = \"\"\"\n  a docstring\n    indented\n\"\"\"\nt = 'one' \\\n    'two'\nprint(s, t)\n",
+	"with open('f') as f:\n    for line in f:\n        if not line:\n            pass\n        elif line == 'x':\n            print(line)\n",
+	"async def main():\n    async with lock:\n        await run()\n    async for x in stream():\n        yield x\n",
+	"def outer():\n    def inner():\n        nonlocal count\n        count += 1\n    count = 0\n    inner()\n    return count\n",
+	"match command:\n    case 'go':\n        move()\n    case _:\n        stop()\n",
+	"if a:\n\tb = 1\n\tif c:\n\t\td = 2\nelse:\n\te = 3\n",
+	"@decorator\ndef f(x: int = 1) -> int:\n    \"\"\"Doc.\"\"\"\n    return x if x else -x\n\n\nlambda_ = lambda y: y + 1\n",
+	"class A:\n    x: int = 0\n\n    @property\n    def value(self):\n        return self.x\n",
+}
+
+// mutations returns variants of src, each with one line changed: indented
+// by four spaces or one, dedented, deleted, or preceded by a `todo:` line.
+func mutations(src string, rng *rand.Rand) []string {
+	lines := strings.SplitAfter(src, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	edit := func(i int, repl ...string) string {
+		out := append(append(append([]string(nil), lines[:i]...), repl...), lines[i+1:]...)
+		return strings.Join(out, "")
+	}
+	var out []string
+	for k := 0; k < 4; k++ {
+		i := rng.Intn(len(lines))
+		l := lines[i]
+		trimmed := strings.TrimLeft(l, " \t")
+		indent := l[:len(l)-len(trimmed)]
+		out = append(out,
+			edit(i, "    "+l),
+			edit(i, " "+l),
+			edit(i),
+			edit(i, indent+"todo:\n", l),
+		)
+		if indent != "" {
+			out = append(out, edit(i, indent[:len(indent)/2]+trimmed), edit(i, trimmed))
+		}
+	}
+	return out
+}
+
+// verdict is CPython's judgement of one file: line 0 when it compiles.
+type verdict struct {
+	line int
+	msg  string
+}
+
+// cpythonVerdicts compiles every file of dir as `python3 -m py_compile`
+// does, in one interpreter, and returns each file's verdict.
+func cpythonVerdicts(t *testing.T, python, dir string) map[string]verdict {
+	const script = `
+import os, sys
+d = sys.argv[1]
+for name in sorted(os.listdir(d)):
+    with open(os.path.join(d, name), 'rb') as f:
+        data = f.read()
+    try:
+        compile(data, name, 'exec', dont_inherit=True)
+        print(name, 0, 'ok')
+    except (SyntaxError, ValueError) as e:
+        line = getattr(e, 'lineno', None) or 1
+        print(name, line, type(e).__name__ + ': ' + str(getattr(e, 'msg', e)).replace('\n', ' '))
+`
+	out, err := exec.Command(python, "-c", script, dir).Output()
+	if err != nil {
+		t.Fatalf("python3: %v", err)
+	}
+	verdicts := map[string]verdict{}
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), " ", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		line, _ := strconv.Atoi(parts[1])
+		verdicts[parts[0]] = verdict{line: line, msg: parts[2]}
+	}
+	return verdicts
+}
+
+func TestSyntaxErrorsOnePerFile(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"valid", "def f():\n    for x in y:\n        break\n    else:\n        pass\n    return 1\n", ""},
+		{"template", "x = 1\n{% if a %}\ny = 2\n{% endif %}\n{{ z }}\n{% for b in c %}\n", "2 SyntaxError: invalid syntax"},
+		{"Python 2 prints", "print 'a'\nprint 'b'\n", "1 SyntaxError: Missing parentheses in call to 'print'"},
+		{"async as a keyword argument", "x.cuda(async=True)\n", "1 SyntaxError: invalid syntax (async is a keyword)"},
+		{"Python 2 long", "n = 10L\n", "1 SyntaxError: invalid syntax (a Python 2 integer literal)"},
+		{"Python 2 octal", "mode = 0755\n", "1 SyntaxError: invalid syntax (a Python 2 integer literal)"},
+		{"return at module level", "def f():\n    pass\nreturn 1\n", "3 SyntaxError: 'return' outside function"},
+		{"return in a class body", "def f():\n    class A:\n        return 1\n", "3 SyntaxError: 'return' outside function"},
+		{"break in a loop's else", "for x in y:\n    pass\nelse:\n    break\n", "4 SyntaxError: 'break' outside loop"},
+		{"continue in a nested function", "while 1:\n    def f():\n        continue\n", "3 SyntaxError: 'continue' not properly in loop"},
+		{"yield at module level", "yield 1\n", "1 SyntaxError: 'yield' outside function"},
+		{"yield in a lambda", "f = lambda: (yield)\n", ""},
+		{"nonlocal bound", "def f():\n    n = 0\n    def g():\n        nonlocal n\n", ""},
+		{"nonlocal bound by a parameter", "def f(n):\n    def g():\n        nonlocal n\n", ""},
+		{"nonlocal unbound", "def f():\n    def g():\n        nonlocal n\n    return n\n", "3 SyntaxError: no binding for nonlocal 'n' found"},
+		{"the earlier of a token and a tree error", "x = (\ny = 1\n  z = 2\n", "1 "},
+	}
+	for _, c := range cases {
+		f, err := Parse("a.py", []byte(c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs := f.SyntaxErrors()
+		got := ""
+		if len(errs) > 1 {
+			t.Errorf("%s: %d errors, want at most one", c.name, len(errs))
+		}
+		if len(errs) > 0 {
+			got = fmt.Sprintf("%d %s", f.Position(errs[0].Start).Line, errs[0].Message)
+		}
+		if !strings.HasPrefix(got, c.want) || (c.want == "") != (got == "") {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// addNoqaSample has findings on a plain line, on a line that already has
+// another tool's directive, and on the first line of a backslash
+// continuation, and ends without a newline.
+const addNoqaSample = `import torch
+
+
+def evaluate(model, loader):
+    model.eval()
+    total = 0
+    for x, y in loader:
+        out = model(x)  # noqa: E501
+        total += torch.nn.functional.cross_entropy(out, y)
+    return total
+
+
+state = torch.load("ckpt.pt").cuda() if True else \
+    None
+banner = """torch.load("x.pt").cuda()  # not code
+"""
+net = torch.load("net.pt").cuda()`
+
+func TestAddNoqaEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "train.py")
+	if err := os.WriteFile(p, []byte(addNoqaSample), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runIn(t, dir, "check", "--no-cache", "--add-noqa", ".")
+	if code != 0 || !strings.Contains(stderr, "Added 4 noqa directives.") {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	got := readFile(t, p)
+	for _, want := range []string{
+		"        out = model(x)  # noqa: E501, TL201\n",
+		"        total += torch.nn.functional.cross_entropy(out, y)  # noqa: TL101\n",
+		"state = torch.load(\"ckpt.pt\").cuda() if True else \\\n    None  # noqa: TL403\n",
+		"banner = \"\"\"torch.load(\"x.pt\").cuda()  # not code\n\"\"\"\n",
+		"net = torch.load(\"net.pt\").cuda()  # noqa: TL403",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("file lacks %q:\n%s", want, got)
+		}
+	}
+	if info, err := os.Stat(p); err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("file mode not kept: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	code, _, stderr = runIn(t, dir, "check", "--no-cache", "--add-noqa", ".")
+	if code != 0 || strings.Contains(stderr, "Added") || readFile(t, p) != got {
+		t.Errorf("second run: exit %d, stderr %q; it must add nothing", code, stderr)
+	}
+	code, out, _ := runIn(t, dir, "check", "--no-cache", "--extend-select", "TL900", "--output-format", "concise", ".")
+	if code != 0 {
+		t.Errorf("check after --add-noqa: exit %d\n%s", code, out)
+	}
+}
+
+func TestAddNoqaNotebookEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "notebooks", "magics.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "magics.ipynb")
+	if err := os.WriteFile(p, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runIn(t, dir, "check", "--no-cache", "--add-noqa", ".")
+	if code != 0 || !strings.Contains(stderr, "Added 1 noqa directive.") {
+		t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if got := readFile(t, p); !strings.Contains(got, `total += loss  # accumulates a graph across cells  # noqa: TL101\n"`) {
+		t.Errorf("notebook:\n%s", got)
+	}
+	code, out, _ := runIn(t, dir, "check", "--no-cache", "--output-format", "concise", ".")
+	if code != 0 {
+		t.Errorf("check after --add-noqa: exit %d\n%s", code, out)
+	}
+}
+
+func TestAddNoqaRejectsFixAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{{"--add-noqa", "--fix", "."}, {"--add-noqa", "-"}} {
+		code, _, stderr := runIn(t, dir, append([]string{"check"}, args...)...)
+		if code != 2 || !strings.Contains(stderr, "--add-noqa") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+}
