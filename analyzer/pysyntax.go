@@ -363,7 +363,7 @@ func isIdentByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
 // compileError returns the first statement that CPython's compiler
 // refuses where it stands, in a file that parsed: `return`, `yield` or
 // `await` outside a function, `break` or `continue` outside a loop's
-// body, `nonlocal` at module level.
+// body, `nonlocal` at module level, `import *` in a function or class.
 func (f *File) compileError() (SyntaxError, bool) {
 	for i := range f.Nodes {
 		id := NodeID(i)
@@ -386,6 +386,13 @@ func (f *File) compileError() (SyntaxError, bool) {
 				msg = "SyntaxError: nonlocal declaration not allowed at module level"
 			} else if name, ok := f.unboundNonlocal(id); ok {
 				msg = fmt.Sprintf("SyntaxError: no binding for nonlocal '%s' found", name)
+			}
+		case KindWildcardImport:
+			for p := f.Parent(id); p != NoNode; p = f.Parent(p) {
+				if k := f.Kind(p); k == KindFunctionDefinition || k == KindClassDefinition {
+					msg = "SyntaxError: import * only allowed at module level"
+					break
+				}
 			}
 		case KindBreakStatement:
 			if !f.inLoop(id) {

@@ -30,7 +30,7 @@ func generatedModule(size int) string {
 	var b strings.Builder
 	b.WriteString("import torch\n\n")
 	for i := 0; b.Len() < size; i++ {
-		fmt.Fprintf(&b, "def f%d(model, loader):\n    total = 0\n    for x in loader:\n        total += model(x).sum().item()\n    return total\n\n", i)
+		fmt.Fprintf(&b, "@torch.no_grad()\ndef f%d(model, loader):\n    total = 0\n    for x in loader:\n        total += model(x).sum().item()\n    return total\n\n", i)
 	}
 	return b.String()
 }
