@@ -45,10 +45,11 @@ with torch.amp.autocast("cuda", dtype=torch.bfloat16):
 ` + "```" + `
 
 Not reported, as the fallback for releases before 2.4:
-- a branch of an ` + "`if`" + ` on the version or on what exists
+- a branch of an ` + "`if`" + ` whose other branch uses ` + "`torch.amp`" + `
   (` + "`if version.parse(torch.__version__) >= ...`" + `, ` + "`if TORCH_VERSION >= (2, 4)`" + `,
-  ` + "`if hasattr(torch, \"amp\")`" + `), or one whose other branch uses ` + "`torch.amp`" + `;
-- the code after such an ` + "`if`" + ` that returns the ` + "`torch.amp`" + ` form;
+  ` + "`if hasattr(torch, \"amp\")`" + `);
+- the code after an ` + "`if`" + ` on the version or on what exists that returns
+  the ` + "`torch.amp`" + ` form;
 - the ` + "`except`" + ` clause of a ` + "`try`" + ` whose body uses ` + "`torch.amp`" + `;
 - a name imported from ` + "`torch.cuda.amp`" + ` in one of those places
   (` + "`try: from torch.amp import GradScaler`" + `
@@ -66,10 +67,11 @@ does not report.
 ## Known problems
 ` + "`torch.cpu.amp`" + ` is deprecated too, but is not reported: this rule is about
 the CUDA entry points. A name imported from ` + "`torch.cuda.amp`" + ` is reported
-where it is used, not at the import. A version check is recognised by
-its text (it mentions a version, ` + "`hasattr`" + `, or a release number such as
-` + "`TORCH_2_4`" + `), so an ` + "`if`" + ` on another kind of version (` + "`if args.version == 2`" + `)
-silences both its branches too.
+where it is used, not at the import. A version check that returns early is recognised
+by the text of its condition (it mentions a version, ` + "`hasattr`" + `, or a
+release number such as ` + "`TORCH_2_4`" + `). A check on an older release whose
+branches all use ` + "`torch.cuda.amp`" + ` is reported: neither branch is a
+fallback.
 
 ## References
 - [Automatic Mixed Precision package - torch.amp](https://pytorch.org/docs/stable/amp.html)
@@ -231,9 +233,11 @@ func versionFallback(m *analyzer.Model, n analyzer.NodeID) bool {
 // `TORCH_VERSION`, `hasattr(torch, "amp")`, `is_torch_2_4`.
 var versionCheck = regexp.MustCompile(`(?i)version|hasattr\(|torch_?\d|\d_\d`)
 
-// fallbackAt reports whether n lies in one branch of a version check,
-// of a choice whose other branch uses torch.amp, or in the except clause
-// of a try whose body does, within its function.
+// fallbackAt reports whether n lies in one branch of a choice whose
+// other branch uses torch.amp, after an if on the version that returns
+// it, or in the except clause of a try whose body uses it, within its
+// function. A version check whose branches all use torch.cuda.amp (one on
+// a release before 1.10) is no fallback.
 func fallbackAt(m *analyzer.Model, n analyzer.NodeID) bool {
 	f := m.File
 	for c := n; c != analyzer.NoNode; c = f.Parent(c) {
@@ -250,16 +254,6 @@ func fallbackAt(m *analyzer.Model, n analyzer.NodeID) bool {
 				continue
 			}
 			if usesTorchAmp(m, p, c) {
-				return true
-			}
-			conditions := f.Text(f.Field(p, analyzer.FieldCondition))
-			f.Children(p, func(b analyzer.NodeID) bool {
-				if f.Kind(b) == analyzer.KindElifClause {
-					conditions += " " + f.Text(f.Field(b, analyzer.FieldCondition))
-				}
-				return true
-			})
-			if versionCheck.MatchString(conditions) {
 				return true
 			}
 		case analyzer.KindTryStatement:

@@ -74,3 +74,10 @@ def make_scaler_try_other(path):
     except (KeyError, TypeError):
         scaler = torch.cuda.amp.GradScaler()  # want: TL401 "torch.amp.GradScaler"
     return scaler
+
+
+def autocast_old_release(use_cpu, dtype):
+    if TORCH_VERSION >= (1, 10):
+        return torch.cuda.amp.autocast(dtype=dtype)  # want: TL401 "torch.amp.autocast"
+    else:
+        return torch.cuda.amp.autocast()  # want: TL401 "torch.amp.autocast"
