@@ -43,6 +43,13 @@ var activationModules = map[string]Activation{
 	"torch.nn.Softmax": Softmax, "torch.nn.LogSoftmax": LogSoftmax, "torch.nn.Sigmoid": Sigmoid,
 }
 
+// moduleSelfMethods are the nn.Module methods that return the module
+// they are called on.
+var moduleSelfMethods = map[string]bool{
+	"to": true, "cuda": true, "cpu": true, "float": true, "double": true, "half": true, "bfloat16": true,
+	"train": true, "eval": true, "requires_grad_": true, "type": true,
+}
+
 // keepsActivation are tensor methods whose result holds the same values
 // as their receiver, arranged or typed otherwise.
 var keepsActivation = map[string]bool{
@@ -120,8 +127,12 @@ func (m *Model) activationModule(callee NodeID, depth int) Activation {
 		}
 	}
 	v = f.Unparen(v)
-	if v == NoNode || f.Kind(v) != KindCall || depth > 2 {
+	if v == NoNode || f.Kind(v) != KindCall || depth > 4 {
 		return NoActivation
+	}
+	if moduleSelfMethods[m.MethodName(v)] {
+		// `nn.Sequential(...).to(device)`, `model.cuda()`: the same module.
+		return m.activationModule(f.Unparen(m.Receiver(v)), depth+1)
 	}
 	q := m.CallName(v)
 	if a, ok := activationModules[q]; ok {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -43,6 +44,17 @@ with torch.amp.autocast("cuda", dtype=torch.bfloat16):
     loss = model(x)
 ` + "```" + `
 
+Not reported, as the fallback for releases before 2.4:
+- a branch of an ` + "`if`" + ` whose other branch uses ` + "`torch.amp`" + `
+  (` + "`if version.parse(torch.__version__) >= ...`" + `, ` + "`if TORCH_VERSION >= (2, 4)`" + `,
+  ` + "`if hasattr(torch, \"amp\")`" + `);
+- the code after an ` + "`if`" + ` on the version or on what exists that returns
+  the ` + "`torch.amp`" + ` form;
+- the ` + "`except`" + ` clause of a ` + "`try`" + ` whose body uses ` + "`torch.amp`" + `;
+- a name imported from ` + "`torch.cuda.amp`" + ` in one of those places
+  (` + "`try: from torch.amp import GradScaler`" + `
+  ` + "`except ImportError: from torch.cuda.amp import GradScaler`" + `).
+
 ## Fix safety
 The fix is safe: it names the ` + "`torch.amp`" + ` replacement, passes the device
 type ` + "`\"cuda\"`" + ` and turns ` + "`autocast`" + `'s positional arguments into keywords,
@@ -55,7 +67,11 @@ does not report.
 ## Known problems
 ` + "`torch.cpu.amp`" + ` is deprecated too, but is not reported: this rule is about
 the CUDA entry points. A name imported from ` + "`torch.cuda.amp`" + ` is reported
-where it is used, not at the import.
+where it is used, not at the import. A version check that returns early is recognised
+by the text of its condition (it mentions a version, ` + "`hasattr`" + `, or a
+release number such as ` + "`TORCH_2_4`" + `). A check on an older release whose
+branches all use ` + "`torch.cuda.amp`" + ` is reported: neither branch is a
+fallback.
 
 ## References
 - [Automatic Mixed Precision package - torch.amp](https://pytorch.org/docs/stable/amp.html)
@@ -190,28 +206,111 @@ func chainRoot(f *analyzer.File, e analyzer.NodeID) analyzer.NodeID {
 }
 
 // versionFallback reports whether n is the old-PyTorch branch of a
-// conditional expression whose other branch already uses torch.amp
-// (`torch.amp.GradScaler(...) if TORCH_2_4 else torch.cuda.amp.GradScaler()`).
+// version check whose other branch already uses torch.amp: a conditional
+// expression (`torch.amp.GradScaler(...) if TORCH_2_4 else
+// torch.cuda.amp.GradScaler()`), an if statement on the version, or the
+// except clause of a try whose body uses torch.amp; or is a use of a name
+// imported so.
 func versionFallback(m *analyzer.Model, n analyzer.NodeID) bool {
+	f := m.File
+	if fallbackAt(m, n) {
+		return true
+	}
+	target := n
+	if f.Kind(n) == analyzer.KindCall {
+		target = f.Field(n, analyzer.FieldFunction)
+	}
+	if root := chainRoot(f, f.Unparen(target)); f.Kind(root) == analyzer.KindIdentifier {
+		if b := m.Resolve(root); b != nil && b.Kind == analyzer.BindImport && fallbackAt(m, b.Stmt) {
+			return true
+		}
+	}
+	return false
+}
+
+// versionCheck matches the conditions that test PyTorch's version or
+// whether an API exists: `torch.__version__`, `version.parse(...)`,
+// `TORCH_VERSION`, `hasattr(torch, "amp")`, `is_torch_2_4`.
+var versionCheck = regexp.MustCompile(`(?i)version|hasattr\(|torch_?\d|\d_\d`)
+
+// fallbackAt reports whether n lies in one branch of a choice whose
+// other branch uses torch.amp, after an if on the version that returns
+// it, or in the except clause of a try whose body uses it, within its
+// function. A version check whose branches all use torch.cuda.amp (one on
+// a release before 1.10) is no fallback.
+func fallbackAt(m *analyzer.Model, n analyzer.NodeID) bool {
 	f := m.File
 	for c := n; c != analyzer.NoNode; c = f.Parent(c) {
 		p := f.Parent(c)
-		if f.Kind(p) != analyzer.KindConditionalExpression {
-			continue
-		}
-		found := false
-		f.Children(p, func(branch analyzer.NodeID) bool {
-			if branch == c {
+		switch f.Kind(p) {
+		case analyzer.KindFunctionDefinition, analyzer.KindClassDefinition:
+			return false
+		case analyzer.KindConditionalExpression:
+			if f.N(c).Field != analyzer.FieldCondition && usesTorchAmp(m, p, c) {
 				return true
 			}
-			f.Walk(branch, func(id analyzer.NodeID) {
-				if k := f.Kind(id); (k == analyzer.KindAttribute || k == analyzer.KindIdentifier) && strings.HasPrefix(m.QualifiedName(id), "torch.amp.") {
-					found = true
-				}
-			})
-			return !found
+		case analyzer.KindIfStatement:
+			if f.N(c).Field == analyzer.FieldCondition {
+				continue
+			}
+			if usesTorchAmp(m, p, c) {
+				return true
+			}
+		case analyzer.KindTryStatement:
+			if f.Kind(c) == analyzer.KindExceptClause && usesTorchAmp(m, f.Field(p, analyzer.FieldBody), analyzer.NoNode) {
+				return true
+			}
+		case analyzer.KindBlock, analyzer.KindModule:
+			if returnedBefore(m, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// usesTorchAmp reports whether region, outside its part skip, names the
+// device-generic AMP API: torch.amp, or torch.autocast.
+func usesTorchAmp(m *analyzer.Model, region, skip analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(region, func(id analyzer.NodeID) {
+		if found || skip != analyzer.NoNode && f.Contains(skip, id) {
+			return
+		}
+		switch f.Kind(id) {
+		case analyzer.KindAttribute, analyzer.KindIdentifier:
+			q := m.QualifiedName(id)
+			found = q == "torch.amp" || q == "torch.autocast" || strings.HasPrefix(q, "torch.amp.")
+		case analyzer.KindImportFromStatement:
+			mod := f.Text(f.Field(id, analyzer.FieldModuleName))
+			found = mod == "torch.amp" || strings.HasPrefix(mod, "torch.amp.")
+		}
+	})
+	return found
+}
+
+// returnedBefore reports whether an if statement before stmt, in its
+// block, returns a torch.amp form under a version check: `if
+// hasattr(torch, "amp"): return torch.amp.autocast(...)`, so that stmt
+// runs only where that form is missing.
+func returnedBefore(m *analyzer.Model, stmt analyzer.NodeID) bool {
+	f := m.File
+	for _, s := range f.ChildList(f.Parent(stmt)) {
+		if s == stmt {
+			return false
+		}
+		if f.Kind(s) != analyzer.KindIfStatement || !versionCheck.MatchString(f.Text(f.Field(s, analyzer.FieldCondition))) {
+			continue
+		}
+		body := f.Field(s, analyzer.FieldConsequence)
+		returns := false
+		f.Walk(body, func(id analyzer.NodeID) {
+			returns = returns || f.Kind(id) == analyzer.KindReturnStatement
 		})
-		return found
+		if returns && usesTorchAmp(m, body, analyzer.NoNode) {
+			return true
+		}
 	}
 	return false
 }

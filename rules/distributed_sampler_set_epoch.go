@@ -62,8 +62,13 @@ Not reported:
 - ` + "`DistributedSampler(..., shuffle=False)`" + `, for evaluation;
 - an epoch loop that hands the loader or the sampler to a function, which
   may call ` + "`set_epoch`" + ` itself;
-- a loader whose dataset is sharded by rank already (its expression
-  names ` + "`rank`" + `).
+- a loader whose dataset is split per process already: its expression,
+  or that of a name it is built from in the function, names the rank,
+  the world size, a shard or webdataset's ` + "`split_by_node`" + `
+  (` + "`Subset(ds, indices[rank::world_size])`" + `);
+- a loader made where the condition of the ` + "`if`" + ` that wraps the model in
+  DDP does not hold: the other branch of that ` + "`if`" + `, or of another ` + "`if`" + ` on
+  the same condition (` + "`if args.distributed: ... else: DataLoader(...)`" + `).
 
 ## Known problems
 Only a sampler, a loader and a training loop in the same function are
@@ -71,10 +76,14 @@ followed (through ` + "`tqdm`" + ` and ` + "`enumerate`" + ` wrappers bound to a
 loader handed to another function, or made at module level, is not.
 Only a loader that a loop of the function trains on counts: an
 evaluation's order does not matter. A loader made under an ` + "`if`" + ` on the
-rank (` + "`if rank == 0:`" + `), or in the other branch of the ` + "`if`" + ` that wraps the
-model in DDP, is not reported. A dataset that is an ` + "`IterableDataset`" + `
-sharding itself by rank is not recognised unless its expression names
-the rank.
+rank (` + "`if rank == 0:`" + `) is not reported. Two conditions are the same only
+when their text is (` + "`if args.distributed`" + ` and ` + "`if world_size > 1`" + ` are
+not). A dataset is taken to be split per process by the words its
+expression uses, so one that is an ` + "`IterableDataset`" + ` sharding itself by
+rank inside its class is not recognised, and one that merely mentions a
+shard is taken to be split. Where the epoch loop names no epoch number
+(` + "`for _ in range(epochs)`" + `), the advice asks for a count of the epochs
+instead of naming a variable.
 
 This rule is in preview, so it is off by default: on an independent
 sample of 57 data-parallel training scripts it reported 7 findings, 3
@@ -152,9 +161,34 @@ func checkSetEpoch(p *analyzer.Pass, call analyzer.NodeID) {
 		}
 		target = inner + ".sampler"
 	}
+	var advice string
+	if v := epochVariable(f, epoch); v != "" {
+		advice = fmt.Sprintf("call `%s.set_epoch(%s)` at the start of each epoch", target, v)
+	} else {
+		advice = fmt.Sprintf("call `%s.set_epoch` at the start of each epoch with the epoch's number "+
+			"(this loop does not name it: count the epochs)", target)
+	}
 	p.Report(call, fmt.Sprintf("this DistributedSampler shuffles with the seed `seed + epoch`, but the epoch loop at line %d "+
-		"never calls `set_epoch`, so every epoch visits the samples in the same order; call `%s.set_epoch(epoch)` "+
-		"at the start of each epoch", f.Position(f.N(epoch).Start).Line, target))
+		"never calls `set_epoch`, so every epoch visits the samples in the same order; %s",
+		f.Position(f.N(epoch).Start).Line, advice))
+}
+
+// epochVariable returns the name a for loop binds to the epoch's number
+// (`for epoch in range(n)`, `for i, _ in enumerate(...)`), or "" when it
+// binds none, or only `_`.
+func epochVariable(f *analyzer.File, loop analyzer.NodeID) string {
+	if f.Kind(loop) != analyzer.KindForStatement {
+		return ""
+	}
+	left := f.Unparen(f.Field(loop, analyzer.FieldLeft))
+	if f.Kind(left) != analyzer.KindIdentifier || f.TextIs(left, "_") {
+		return ""
+	}
+	right := f.Unparen(f.Field(loop, analyzer.FieldRight))
+	if f.Kind(right) != analyzer.KindCall || !f.TextIs(f.Field(right, analyzer.FieldFunction), "range") {
+		return ""
+	}
+	return f.Text(left)
 }
 
 // wrappers returns the names bound in fn to an iteration wrapper of a
@@ -304,11 +338,8 @@ func checkShuffleWithoutSampler(p *analyzer.Pass, call analyzer.NodeID) {
 	if args := m.Args(call); len(args) > 0 {
 		data = args[0]
 	}
-	if data == analyzer.NoNode || strings.Contains(strings.ToLower(f.Text(data)), "rank") {
-		return
-	}
 	fn := m.ScopeNode(call)
-	if onOneRank(f, call, fn) {
+	if data == analyzer.NoNode || shardedByRank(m, data, 0) || onOneRank(f, call, fn) {
 		return
 	}
 	ddp := analyzer.NoNode
@@ -317,12 +348,82 @@ func checkShuffleWithoutSampler(p *analyzer.Pass, call analyzer.NodeID) {
 			ddp = id
 		}
 	})
-	if ddp == analyzer.NoNode || analyzer.ExclusiveBranches(f, call, ddp) || !trainsOn(m, fn, boundName(f, call)) {
+	if ddp == analyzer.NoNode || analyzer.ExclusiveBranches(f, call, ddp) || oppositeBranches(f, call, ddp) ||
+		!trainsOn(m, fn, boundName(f, call)) {
 		return
 	}
 	p.Report(sh, fmt.Sprintf("this loader shuffles the whole dataset in every process of the DistributedDataParallel model "+
 		"(line %d): each rank iterates all of it, and with the same seed on every rank they draw the same batches; "+
 		"pass %s instead of `shuffle=True`", f.Position(f.N(ddp).Start).Line, samplerCode(m, data)))
+}
+
+// shardWords are what the expression of a dataset split per process
+// mentions: the rank and the number of processes, a shard, or
+// webdataset's split_by_node.
+var shardWords = []string{"rank", "world", "num_replicas", "shard", "split_by_node", "nodesplitter"}
+
+// shardedByRank reports whether a dataset's expression, or the values
+// of the names it is built from in its function, split it per process
+// (`Subset(ds, indices[rank::world_size])`, `wds.WebDataset(urls,
+// nodesplitter=wds.split_by_node)`): each rank then iterates its own part.
+func shardedByRank(m *analyzer.Model, data analyzer.NodeID, depth int) bool {
+	f := m.File
+	if depth > 4 {
+		return false
+	}
+	text := strings.ToLower(f.Text(data))
+	for _, w := range shardWords {
+		if strings.Contains(text, w) {
+			return true
+		}
+	}
+	found := false
+	f.Walk(data, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindIdentifier {
+			return
+		}
+		b := m.Resolve(id)
+		if b == nil || b.Kind != analyzer.BindAssign || b.Value == analyzer.NoNode || f.Contains(b.Value, id) {
+			return
+		}
+		found = shardedByRank(m, b.Value, depth+1)
+	})
+	return found
+}
+
+// oppositeBranches reports whether a and b run under if statements on the
+// same condition, one where it holds and one where it does not (`if
+// args.distributed: model = DDP(model)`, later `if not args.distributed:`
+// or its else: a loader for one process).
+func oppositeBranches(f *analyzer.File, a, b analyzer.NodeID) bool {
+	ca, cb := branchConditions(f, a), branchConditions(f, b)
+	for c, holds := range ca {
+		if h, ok := cb[c]; ok && h != holds {
+			return true
+		}
+	}
+	return false
+}
+
+// branchConditions returns the conditions of the if statements around
+// id, each with whether it holds where id runs.
+func branchConditions(f *analyzer.File, id analyzer.NodeID) map[string]bool {
+	out := map[string]bool{}
+	for c, p := id, f.Parent(id); p != analyzer.NoNode; c, p = p, f.Parent(p) {
+		if f.Kind(p) != analyzer.KindIfStatement || f.N(c).Field == analyzer.FieldCondition {
+			continue
+		}
+		holds := f.N(c).Field == analyzer.FieldConsequence
+		if !holds && f.Kind(c) != analyzer.KindElseClause {
+			continue // an elif's branch: the first condition fails, but others hold
+		}
+		cond := f.Unparen(f.Field(p, analyzer.FieldCondition))
+		for f.Kind(cond) == analyzer.KindNotOperator {
+			cond, holds = f.Unparen(f.Field(cond, analyzer.FieldArgument)), !holds
+		}
+		out[compact(f.Text(cond))] = holds
+	}
+	return out
 }
 
 // trainsOn reports whether fn iterates the loader bound to name in a

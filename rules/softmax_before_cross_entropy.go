@@ -30,8 +30,9 @@ output of one:
 The value is followed through names assigned in the function, reshapes
 and casts (` + "`.view`" + `, ` + "`.float()`" + `), functions of this file or another
 file of the project that return it, ` + "`nn.Softmax`" + ` modules (alone or as
-the last layer of an ` + "`nn.Sequential`" + `), and a model whose ` + "`forward`" + `
-returns it, wherever its class is defined.
+the last layer of an ` + "`nn.Sequential`" + `, moved or cast with ` + "`.to(device)`" + `,
+` + "`.cuda()`" + ` or the like), and a model whose ` + "`forward`" + ` returns it, wherever
+its class is defined.
 
 ## Why is this bad?
 ` + "`cross_entropy`" + ` computes ` + "`log_softmax`" + ` of its input itself. Given

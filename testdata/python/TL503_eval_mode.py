@@ -135,3 +135,133 @@ class Trainer:
                 torch.nn.functional.mse_loss(self.model(x), y).backward()
                 self.optimizer.step()
             self.validate()  # ok: switched back at the top of each epoch
+
+
+class Regressor(torch.nn.Module):
+    """Has dropout: evaluation mode changes what it computes."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU(), torch.nn.Dropout(0.2))
+        self.head = torch.nn.Linear(32, 1)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+class Plain(torch.nn.Module):
+    """Linear layers and activations only: evaluation mode changes nothing."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(8, 32)
+        self.fc2 = torch.nn.Linear(32, 1)
+
+    def forward(self, x):
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def validate(loader, net):
+    net.eval()
+    with torch.no_grad():
+        return [net(x) for x, _ in loader]
+
+
+def fit_regressor(loader, val_loader, epochs):
+    model = Regressor().to("cuda")
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+        validate(loader, model)  # want: TL503 "switches `model` to evaluation mode \(`net.eval\(\)`.*: dropout stops dropping"
+
+
+def fit_plain(loader, val_loader, epochs):
+    model = Plain().to("cuda")
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+        validate(loader, model)  # ok: Plain has no layer that evaluation mode changes
+
+
+def fit_unknown(model, loader, val_loader, optimizer, epochs):
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+        validate(val_loader, model)  # want: TL503 "switches `model` to evaluation mode.*, if the model has either"
+
+
+def fit_validate_first(model, loader, val_loader, optimizer, epochs):
+    for epoch in range(epochs):
+        model.eval()  # want: TL503 "switches `model` to evaluation mode"
+        with torch.no_grad():
+            print(sum(model(x).sum() for x, _ in val_loader))
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def probe_epoch(loader, backbone, optimizer):
+    # A linear probe: the frozen backbone's batch norm keeps its
+    # statistics, and only the head in the optimizer learns.
+    backbone.eval()
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(backbone(x), y).backward()
+        optimizer.step()
+
+
+def fit_probe(backbone, loader, val_loader, optimizer, epochs):
+    for epoch in range(epochs):
+        probe_epoch(loader, backbone, optimizer)  # ok: it trains in evaluation mode on purpose
+        validate(val_loader, backbone)  # ok: probe_epoch switches to evaluation mode itself
+
+
+def fit_probe_inline(backbone, loader, optimizer, epochs):
+    for epoch in range(epochs):
+        backbone.eval()  # ok: set on purpose before every training step of the epoch
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(backbone(x), y).backward()
+            optimizer.step()
+
+
+def fit_ema_no_grad(model, loader, optimizer, decay):
+    ema = copy.deepcopy(model)
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()
+        with torch.no_grad():
+            for e, p in zip(ema.parameters(), model.parameters()):
+                e.mul_(decay).add_(p, alpha=1 - decay)
+            ema.eval()  # ok: the EMA copy is only run without gradients
+            print(ema(x).mean())
+
+
+def fit_perceptual(generator, vgg, loader):
+    optimizer = torch.optim.Adam(generator.parameters(), lr=1e-4)
+    for x, y in loader:
+        vgg.eval()  # ok: vgg is in no optimizer: it is a fixed feature extractor
+        optimizer.zero_grad()
+        fake = generator(x)
+        torch.nn.functional.l1_loss(vgg(fake), vgg(y)).backward()
+        optimizer.step()
+
+
+def fit_distill(student, loader, optimizer):
+    teacher = copy.deepcopy(student)
+    for x, y in loader:
+        optimizer.zero_grad()
+        target = teacher(x).detach()
+        teacher.eval()  # ok: a frozen copy, which no optimizer steps
+        torch.nn.functional.mse_loss(student(x), target).backward()
+        optimizer.step()

@@ -91,3 +91,29 @@ def train_mixed(x, y, use_probs):
         return z
 
     return F.cross_entropy(head(x), y)  # ok: the helper returns logits on one path
+
+
+def train_sequential(loader, device):
+    model = nn.Sequential(nn.Linear(16, 10), nn.Softmax(dim=1)).to(device)
+    criterion = nn.CrossEntropyLoss()
+    for x, y in loader:
+        out = model(x.to(device))
+        criterion(out, y).backward()  # want: TL504 "`out` is the output of a softmax"
+
+
+def train_sequential_cuda(x, y):
+    model = nn.Sequential(nn.Linear(16, 10), nn.Softmax(dim=1))
+    model = model.cuda()
+    return F.cross_entropy(model(x), y)  # want: TL504 "`model\(x\)` is the output of a softmax"
+
+
+def train_sequential_logits(x, y, device):
+    model = nn.Sequential(nn.Linear(16, 10), nn.ReLU(), nn.Linear(10, 10)).to(device)
+    return F.cross_entropy(model(x), y)  # ok: the last layer is linear: logits
+
+
+@torch.no_grad()
+def predict_sequential(x, device):
+    model = nn.Sequential(nn.Linear(16, 10)).to(device)
+    probs = nn.Softmax(dim=1).to(device)
+    return probs(model(x)).argmax(1)  # ok: probabilities for a prediction, no loss

@@ -203,3 +203,95 @@ def train_and_score(model, dataset, test_set, optimizer, epochs):
         with torch.no_grad():
             for x, y in test_loader:
                 print((model(x).argmax(1) == y).float().mean())
+
+
+def train_split_by_rank(model, dataset, optimizer, epochs):
+    rank, world = dist.get_rank(), dist.get_world_size()
+    model = DDP(model)
+    indices = list(range(len(dataset)))
+    part = Subset(dataset, indices[rank::world])
+    loader = DataLoader(part, batch_size=32, shuffle=True)  # ok: each rank holds its own part of the data
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_pre_split(model, dataset, optimizer, epochs):
+    model = DDP(model)
+    mine = dataset.shard(num_shards=dist.get_world_size(), index=dist.get_rank())
+    loader = DataLoader(mine, batch_size=32, shuffle=True)  # ok: sharded before the loader is built
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_unsplit(model, dataset, optimizer, epochs):
+    model = DDP(model)
+    subset = Subset(dataset, range(1000))
+    loader = DataLoader(subset, batch_size=32, shuffle=True)  # want: TL505 "each rank iterates all of it"
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_flagged(model, dataset, optimizer, epochs, distributed, rank):
+    if distributed:
+        model = DDP(model.to(rank), device_ids=[rank])
+    if distributed:
+        loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))
+    else:
+        loader = DataLoader(dataset, batch_size=32, shuffle=True)  # ok: only without DDP
+    for epoch in range(epochs):
+        if distributed:
+            loader.sampler.set_epoch(epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_flagged_negated(model, dataset, optimizer, distributed, rank):
+    if distributed:
+        model = DDP(model.to(rank), device_ids=[rank])
+    if not distributed:
+        loader = DataLoader(dataset, batch_size=32, shuffle=True)  # ok: only without DDP
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_flagged_both(model, dataset, optimizer, distributed, rank):
+    if distributed:
+        model = DDP(model.to(rank), device_ids=[rank])
+    loader = DataLoader(dataset, batch_size=32, shuffle=True)  # want: TL505 "each rank iterates all of it"
+    for x, y in loader:
+        optimizer.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()
+
+
+def train_unnamed_epochs(model, dataset, optimizer, epochs):
+    sampler = DistributedSampler(dataset)  # want: TL505 "call `sampler.set_epoch` at the start of each epoch with the epoch's number \(this loop does not name it: count the epochs\)"
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    for _ in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()
+
+
+def train_named_epochs(model, dataset, optimizer, epochs):
+    sampler = DistributedSampler(dataset)  # want: TL505 "call `sampler.set_epoch\(ep\)`"
+    loader = DataLoader(dataset, batch_size=32, sampler=sampler)
+    for ep in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            torch.nn.functional.mse_loss(model(x), y).backward()
+            optimizer.step()

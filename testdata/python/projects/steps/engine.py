@@ -34,3 +34,26 @@ def run_epoch(model, loader, optimizer, criterion):
 
 def accuracy(logits, y):
     return (logits.argmax(1) == y).float().mean().item()
+
+
+def evaluate_on(data, net):
+    net.eval()
+    with torch.no_grad():
+        return [net(x) for x, _ in data]
+
+
+def train_steps(loader, model, optimizer, criterion):
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+
+
+def train_probe(loader, model, optimizer, criterion):
+    # Linear probing: the backbone's batch norm statistics stay frozen,
+    # only the head (the one module in the optimizer) learns.
+    model.eval()
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()

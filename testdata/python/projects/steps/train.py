@@ -1,5 +1,5 @@
 """Training loops whose evidence is in engine.py and optim.py."""
-from engine import accuracy, clear_grads, evaluate, run_epoch, validate
+from engine import accuracy, clear_grads, evaluate, evaluate_on, run_epoch, train_probe, train_steps, validate
 from losses import classification_loss
 from optim import ClearingAdam
 
@@ -78,3 +78,15 @@ def fit_logged(model, loader, optimizer, criterion):
         loss.backward()
         optimizer.step()
         print(loss)  # want: TL501 "`print\(loss\)` makes the host wait"
+
+
+def fit_steps(model, loader, val_loader, optimizer, criterion, epochs):
+    for epoch in range(epochs):
+        train_steps(loader, model, optimizer, criterion)
+        evaluate_on(loader, model)  # want: TL503 "switches `model` to evaluation mode \(`net.eval\(\)`, engine.py:\d+\)"
+
+
+def fit_probe(model, loader, val_loader, optimizer, criterion, epochs):
+    for epoch in range(epochs):
+        train_probe(loader, model, optimizer, criterion)  # ok: it trains in evaluation mode on purpose
+        evaluate_on(val_loader, model)  # ok: train_probe switches to evaluation mode itself
