@@ -130,6 +130,9 @@ func (m *Model) nameCarries(id NodeID) bool {
 	if m.ev().graph[b] {
 		return true // back-propagated, or computed into what is
 	}
+	if b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) {
+		return false // a count or a logged value unpacked with the loss
+	}
 	switch b.Kind {
 	case BindAssign, BindWithTarget, BindLoopTarget:
 		if b.Unpacked && b.Kind == BindAssign {
@@ -214,9 +217,44 @@ func (m *Model) callCarries(call NodeID) bool {
 		if k, ok := m.calleeKey(f.Field(call, FieldFunction)); ok && m.ev().producers[k.name] {
 			return true
 		}
-		return m.carry(m.Receiver(call)) == carryYes
+		recv := m.Receiver(call)
+		if !tensorMethod(method) && m.carriesOnlyByUse(recv) {
+			// `crit.backward()` shows crit is back-propagated, not
+			// that it is a tensor: `crit.value()` is its own method.
+			return false
+		}
+		return m.carry(recv) == carryYes
 	}
 	return false
+}
+
+// carriesOnlyByUse reports whether e is a name whose only sign of a
+// graph is what the code does with it: a parameter, or a name this file
+// does not bind, that is back-propagated.
+func (m *Model) carriesOnlyByUse(e NodeID) bool {
+	e = m.File.Unparen(e)
+	if m.File.Kind(e) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(e)
+	return b == nil || b.Kind == BindParam
+}
+
+// tensorMethod reports whether a method is one of torch.Tensor's that
+// returns a tensor computed from the receiver.
+func tensorMethod(name string) bool {
+	return graphPreserving[name] || shapeMethods[name] || moreTensorMethods[name]
+}
+
+var moreTensorMethods = map[string]bool{
+	"clone": true, "topk": true, "sort": true, "where": true, "masked_select": true, "index_fill": true,
+	"scatter": true, "scatter_add": true, "repeat_interleave": true, "narrow": true, "select": true,
+	"unbind": true, "roll": true, "flip": true, "tril": true, "triu": true, "diag": true, "mm": true,
+	"bmm": true, "dot": true, "outer": true, "sin": true, "cos": true, "floor": true, "ceil": true,
+	"round": true, "sign": true, "reciprocal": true, "rsqrt": true, "log1p": true, "expm1": true,
+	"pow_": true, "clamp_": true, "sub_": true, "amax": true, "amin": true, "cumprod": true, "lerp": true,
+	"log2": true, "log10": true, "softplus": true, "gelu": true, "baddbmm": true, "addmm": true, "einsum": true,
+	"unfold": true, "movedim": true, "swapaxes": true, "index_add": true, "masked_scatter": true,
 }
 
 // mayCarry is CarriesGraph, except that a value this file cannot see the

@@ -152,7 +152,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	fn := m.ScopeNode(n)
-	if m.BackpropKeys(fn, fn)[key] {
+	if m.BackpropagatedAt(fn, n, target) {
 		return // a loss summed on purpose and back-propagated
 	}
 	if a := m.Loop(loop); !a.Batches && !a.Backward && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&

@@ -1,0 +1,257 @@
+package analyzer
+
+// Provenance in statement order. A name read at some point of a
+// function holds what the bindings that reach that point gave it: the
+// last one before it in the function's text and, inside a loop, those
+// later in the loop's body, which reach it through the loop's back edge.
+// A name re-bound in another loop, or after the loop, does not reach
+// back. The questions below are answered over those reaching bindings,
+// and over element keys (`losses[1]`, `out["loss"]`) for the values held
+// in containers.
+
+// ReachingBindings returns the bindings of the name use refers to that
+// may reach it: Resolve's, and the bindings of the same name in the same
+// scope that follow use inside a loop around it.
+func (m *Model) ReachingBindings(use NodeID) []*Binding {
+	b := m.Resolve(use)
+	if b == nil {
+		return nil
+	}
+	out := []*Binding{b}
+	if b.Scope != m.scopeOf[use] {
+		return out
+	}
+	return m.backEdgeBindings(m.File.Text(use), b.Scope, use, out)
+}
+
+// backEdgeBindings adds to out the bindings of name in scope s that lie
+// after at inside a for or while loop holding at.
+func (m *Model) backEdgeBindings(name string, s ScopeID, at NodeID, out []*Binding) []*Binding {
+	f := m.File
+	loop := m.statementLoop(at)
+	if loop == NoNode {
+		return out
+	}
+	for l := m.statementLoop(loop); l != NoNode; l = m.statementLoop(l) {
+		loop = l // the outermost loop: its back edge reaches every iteration
+	}
+	c, ok := m.bindIndex[bindKey{s, name}]
+	if !ok {
+		return out
+	}
+	pos := f.N(at).Start
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		o := &m.binds[i]
+		if m.bindingPos(o) > pos && f.Contains(f.Field(loop, FieldBody), o.Stmt) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// backpropReach is what the backward calls of a function run through.
+type backpropReach struct {
+	binds map[*Binding]bool
+	// keys are the element and attribute keys (`losses[1]`,
+	// `self.total`) read on the way, without whitespace.
+	keys map[string]bool
+}
+
+type backpropReachKey struct{ fn NodeID }
+
+// backpropReach follows the values that the backward calls of fn
+// back-propagate to the bindings that reach them, and on through the
+// values those bindings hold: every binding met gives part of the graph
+// some backward call runs through.
+func (m *Model) backpropReach(fn NodeID) *backpropReach {
+	return m.Memo(backpropReachKey{fn}, func() any {
+		f := m.File
+		r := &backpropReach{binds: map[*Binding]bool{}, keys: map[string]bool{}}
+		f.Walk(fn, func(id NodeID) {
+			if f.Kind(id) != KindCall || !m.IsBackwardCall(id) {
+				return
+			}
+			if recv := m.Receiver(id); recv != NoNode && m.MethodName(id) == "backward" {
+				m.reachExpr(r, recv, 0)
+			}
+			f.Children(f.Field(id, FieldArguments), func(c NodeID) bool {
+				if f.Kind(c) != KindKeywordArgument || f.TextIs(f.Field(c, FieldName), "outputs") ||
+					f.TextIs(f.Field(c, FieldName), "tensors") {
+					m.reachExpr(r, c, 0)
+				}
+				return true
+			})
+		})
+		return r
+	}).(*backpropReach)
+}
+
+func (m *Model) reachExpr(r *backpropReach, e NodeID, depth int) {
+	f := m.File
+	e = f.Unparen(e)
+	if e == NoNode || depth > 64 {
+		return
+	}
+	switch f.Kind(e) {
+	case KindIdentifier:
+		for _, b := range m.ReachingBindings(e) {
+			m.reachBinding(r, b, depth+1)
+		}
+		return
+	case KindAttribute:
+		if nonGradAttributes[f.Text(f.Field(e, FieldAttribute))] {
+			return
+		}
+		r.keys[compactText(f, e)] = true
+		m.reachExpr(r, f.Field(e, FieldObject), depth+1)
+		return
+	case KindSubscript:
+		r.keys[compactText(f, e)] = true
+		m.reachExpr(r, f.Field(e, FieldValue), depth+1)
+		return
+	case KindKeywordArgument:
+		m.reachExpr(r, f.Field(e, FieldValue), depth+1)
+		return
+	case KindCall:
+		if detachingMethods[m.MethodName(e)] {
+			return
+		}
+		if m.MethodName(e) != "" {
+			m.reachExpr(r, m.Receiver(e), depth+1)
+		}
+		f.Children(f.Field(e, FieldArguments), func(c NodeID) bool {
+			m.reachExpr(r, c, depth+1)
+			return true
+		})
+		return
+	case KindLambda, KindString, KindConcatenatedString:
+		return
+	}
+	f.Children(e, func(c NodeID) bool {
+		m.reachExpr(r, c, depth+1)
+		return true
+	})
+}
+
+func (m *Model) reachBinding(r *backpropReach, b *Binding, depth int) {
+	if r.binds[b] {
+		return
+	}
+	r.binds[b] = true
+	switch b.Kind {
+	case BindAssign, BindWithTarget:
+		m.reachExpr(r, b.Value, depth)
+	case BindLoopTarget:
+		m.reachExpr(r, b.Value, depth)
+	case BindAugAssign:
+		m.reachExpr(r, b.Value, depth)
+		f := m.File
+		name := f.Text(b.Name)
+		if prior := m.ResolveName(name, b.Scope, f.N(b.Stmt).Start); prior != nil && prior != b {
+			m.reachBinding(r, prior, depth+1)
+		}
+		for _, o := range m.backEdgeBindings(name, b.Scope, b.Stmt, nil) {
+			m.reachBinding(r, o, depth+1)
+		}
+	}
+}
+
+// BackpropagatedAt reports whether the value that stmt (an assignment or
+// augmented assignment) gives target reaches a backward call of fn: the
+// graph it holds is then back-propagated on purpose. A name is followed
+// in statement order; an attribute or element key by its text.
+func (m *Model) BackpropagatedAt(fn, stmt, target NodeID) bool {
+	f := m.File
+	r := m.backpropReach(fn)
+	target = f.Unparen(target)
+	switch f.Kind(target) {
+	case KindIdentifier:
+		b := m.ResolveName(f.Text(target), m.scopeOf[target], f.N(stmt).End+1)
+		return b != nil && b.Stmt == stmt && r.binds[b]
+	case KindSubscript:
+		return r.keys[compactText(f, target)]
+	}
+	return m.BackpropKeys(fn, fn)[f.Text(target)] || r.keys[compactText(f, target)]
+}
+
+// compactText is a node's text without whitespace.
+func compactText(f *File, id NodeID) string {
+	t := f.Text(id)
+	b := make([]byte, 0, len(t))
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case ' ', '\t', '\n', '\r', '\\':
+		default:
+			b = append(b, t[i])
+		}
+	}
+	return string(b)
+}
+
+// lossUnpacking records the unpacked bindings that hold the loss a
+// backward call runs through itself, or arithmetic on it, and the
+// statements that bind them: `loss, logs = crit(out, y)` then
+// `loss.backward()`. The other names such a statement unpacks are the
+// values the loss comes with (counts, logged numbers), not parts of its
+// graph, unless something else shows they are.
+type lossUnpacking struct {
+	binds map[*Binding]bool
+	stmts map[NodeID]bool
+}
+
+type lossUnpackingKey struct{}
+
+func (m *Model) lossUnpacking() *lossUnpacking {
+	return m.Memo(lossUnpackingKey{}, func() any {
+		f := m.File
+		u := &lossUnpacking{binds: map[*Binding]bool{}, stmts: map[NodeID]bool{}}
+		seen := map[*Binding]bool{}
+		var walk func(e NodeID, depth int)
+		walk = func(e NodeID, depth int) {
+			e = f.Unparen(e)
+			if depth > 16 {
+				return
+			}
+			switch f.Kind(e) {
+			case KindIdentifier:
+				for _, b := range m.ReachingBindings(e) {
+					if seen[b] {
+						continue
+					}
+					seen[b] = true
+					switch {
+					case b.Kind == BindAssign && b.Unpacked:
+						u.binds[b] = true
+						u.stmts[b.Stmt] = true
+					case b.Kind == BindAssign, b.Kind == BindAugAssign:
+						walk(b.Value, depth+1)
+					}
+				}
+			case KindBinaryOperator:
+				walk(f.Field(e, FieldLeft), depth+1)
+				walk(f.Field(e, FieldRight), depth+1)
+			case KindUnaryOperator:
+				walk(f.Field(e, FieldArgument), depth+1)
+			case KindCall:
+				if graphPreserving[m.MethodName(e)] {
+					walk(m.Receiver(e), depth+1)
+				}
+			}
+		}
+		for i := range f.Nodes {
+			if id := NodeID(i); f.Nodes[i].Kind == KindCall {
+				if t := m.backpropTarget(id); t != NoNode {
+					walk(t, 0)
+				}
+			}
+		}
+		return u
+	}).(*lossUnpacking)
+}
+
+// besideLoss reports whether an unpacked binding is one of the values a
+// back-propagated loss was unpacked with, and not the loss.
+func (m *Model) besideLoss(b *Binding) bool {
+	u := m.lossUnpacking()
+	return u.stmts[b.Stmt] && !u.binds[b]
+}
