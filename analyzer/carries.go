@@ -207,7 +207,7 @@ func (m *Model) callCarries(call NodeID) bool {
 		return o != nil && o.ReturnsGraph // a function of another file of the project
 	}
 	if def := m.LocalCallee(call); def != NoNode {
-		if m.ev().returnsGraph[def] || m.returnsGraph(def) {
+		if m.ev().returnsGraph[def] || m.returnsGraph(def) || m.argFeedsResult(call, def) {
 			return true
 		}
 		o := m.lookup(m.localRef(def), WantReturns)

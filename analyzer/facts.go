@@ -439,8 +439,23 @@ func (m *Model) receiverClass(recv NodeID) NodeID {
 			return paramType(f, b.Stmt)
 		}
 	case KindAttribute:
-		if f.TextIs(f.Field(recv, FieldObject), "self") {
+		obj := f.Unparen(f.Field(recv, FieldObject))
+		if f.TextIs(obj, "self") {
 			return constructed(f, m.SelfAttrOnce(recv))
+		}
+		// `metrics.meter`, `self.metrics.meter`: the attribute assigned
+		// once in the class of this file that made the object.
+		c := m.receiverClass(obj)
+		if f.Kind(c) != KindIdentifier {
+			return NoNode
+		}
+		cb := m.Resolve(c)
+		if cb == nil || cb.Kind != BindClass {
+			return NoNode
+		}
+		a := m.selfAttrs(cb.Stmt)
+		if k := "self." + f.Text(f.Field(recv, FieldAttribute)); a.count[k] == 1 {
+			return constructed(f, a.last[k])
 		}
 	}
 	return NoNode
@@ -693,7 +708,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 // where it is read, not detached on the way.
 func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	f := m.File
-	if f.Kind(target) != KindAttribute || m.EnclosingClass(def) == NoNode {
+	if k := f.Kind(target); k != KindAttribute && k != KindSubscript || m.EnclosingClass(def) == NoNode {
 		return kept
 	}
 	root := target

@@ -255,3 +255,77 @@ func (m *Model) besideLoss(b *Binding) bool {
 	u := m.lossUnpacking()
 	return u.stmts[b.Stmt] && !u.binds[b]
 }
+
+type graphParamsKey struct{ def NodeID }
+
+// GraphParams returns the positional parameters of a function of this
+// file (self and cls not counted) whose graph its result keeps: a return
+// computes from the parameter, directly or through names re-bound on the
+// way (`pred = pred[:, 0]`), by operations that keep autograd history.
+// A call passing a value with a graph there gets a result with one.
+func (m *Model) GraphParams(def NodeID) []int {
+	return m.Memo(graphParamsKey{def}, func() any {
+		f := m.File
+		params := m.positionalParams(def)
+		var rets []NodeID
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if f.Kind(id) == KindReturnStatement && m.EnclosingFunction(id) == def {
+				if v := f.FirstChild(id); v != NoNode {
+					rets = append(rets, v)
+				}
+			}
+		})
+		var out []int
+		for i, p := range params {
+			for _, r := range rets {
+				if m.DerivesFrom(r, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }) {
+					out = append(out, i)
+					break
+				}
+			}
+		}
+		return out
+	}).([]int)
+}
+
+// positionalParams returns the names of def's positional parameters, self
+// and cls of a method left out.
+func (m *Model) positionalParams(def NodeID) []NodeID {
+	f := m.File
+	var out []NodeID
+	first := true
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		name := c
+		switch f.Kind(c) {
+		case KindDefaultParameter, KindTypedDefaultParameter:
+			name = f.Field(c, FieldName)
+		case KindTypedParameter:
+			name = f.FirstChild(c)
+		case KindIdentifier:
+		case KindListSplatPattern, KindDictionarySplatPattern:
+			return false
+		default:
+			return true
+		}
+		if first && m.EnclosingClass(def) != NoNode && (f.TextIs(name, "self") || f.TextIs(name, "cls")) {
+			first = false
+			return true
+		}
+		first = false
+		out = append(out, name)
+		return true
+	})
+	return out
+}
+
+// argFeedsResult reports whether a call of a local function passes a
+// value with a graph as a parameter whose graph the result keeps.
+func (m *Model) argFeedsResult(call, def NodeID) bool {
+	args := m.Args(call)
+	for _, i := range m.GraphParams(def) {
+		if i < len(args) && m.File.Kind(args[i]) != KindListSplat && m.carry(args[i]) == carryYes {
+			return true
+		}
+	}
+	return false
+}

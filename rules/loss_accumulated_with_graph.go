@@ -151,6 +151,18 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if resetInIteration(f, m, loop, n, target) {
 		return
 	}
+	for withinStep(m, loop) {
+		// A loop over the parts of one step (environments, tasks,
+		// micro-batches) whose optimizer step follows it: the sum lives
+		// across the steps of the loop around it, if any.
+		loop = m.EnclosingLoop(loop)
+		for loop != analyzer.NoNode && f.Kind(loop) != analyzer.KindForStatement && f.Kind(loop) != analyzer.KindWhileStatement {
+			loop = m.EnclosingLoop(loop)
+		}
+		if loop == analyzer.NoNode || resetInIteration(f, m, loop, n, target) {
+			return
+		}
+	}
 	fn := m.ScopeNode(n)
 	if m.BackpropagatedAt(fn, n, target) {
 		return // a loss summed on purpose and back-propagated
@@ -321,6 +333,38 @@ func loopAssignments(m *analyzer.Model, loop analyzer.NodeID) map[string][]analy
 		})
 		return out
 	}).(map[string][]analyzer.NodeID)
+}
+
+// withinStep reports whether a loop runs within one optimizer step: no
+// optimizer step is taken in it, and one follows it in the body around
+// it.
+func withinStep(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	k := f.Kind(loop)
+	if k != analyzer.KindForStatement && k != analyzer.KindWhileStatement {
+		return false
+	}
+	if hasOptimizerStep(m, f.Field(loop, analyzer.FieldBody), 0) {
+		return false
+	}
+	return hasOptimizerStep(m, f.Parent(loop), f.N(loop).End)
+}
+
+// hasOptimizerStep reports whether region takes an optimizer step at or
+// after byte offset from, in its own function.
+func hasOptimizerStep(m *analyzer.Model, region analyzer.NodeID, from uint32) bool {
+	f := m.File
+	fn := m.ScopeNode(region)
+	found := false
+	f.Walk(region, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || f.N(id).Start < from || m.MethodName(id) != "step" || m.ScopeNode(id) != fn {
+			return
+		}
+		recv := strings.ToLower(analyzer.Snippet(f.Text(m.Receiver(id)), 80))
+		found = strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || strings.HasSuffix(recv, "opt") ||
+			strings.Contains(recv, "opt_") || strings.Contains(recv, "optimizer")
+	})
+	return found
 }
 
 // isForwardMethod reports whether fn is a module's forward (or __call__).
