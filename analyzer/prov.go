@@ -1,5 +1,7 @@
 package analyzer
 
+import "strings"
+
 // Provenance in statement order. A name read at some point of a
 // function holds what the bindings that reach that point gave it: the
 // last one before it in the function's text and, inside a loop, those
@@ -250,7 +252,9 @@ func (m *Model) lossUnpacking() *lossUnpacking {
 }
 
 // besideLoss reports whether an unpacked binding is one of the values a
-// back-propagated loss was unpacked with, and not the loss.
+// back-propagated loss was unpacked with, and not the loss. It is asked
+// of what a function this file cannot see returns: a local function's
+// returns say what each element holds.
 func (m *Model) besideLoss(b *Binding) bool {
 	u := m.lossUnpacking()
 	return u.stmts[b.Stmt] && !u.binds[b]
@@ -326,6 +330,143 @@ func (m *Model) argFeedsResult(call, def NodeID) bool {
 		if i < len(args) && m.File.Kind(args[i]) != KindListSplat && m.carry(args[i]) == carryYes {
 			return true
 		}
+	}
+	return false
+}
+
+// inheritedSelfAttr finds the value last assigned to the `self.x` key in
+// the nearest base class of this file that assigns it (a loss function
+// set in a base class's __init__), or NoNode.
+func (m *Model) inheritedSelfAttr(class NodeID, key string) NodeID {
+	seen := map[NodeID]bool{class: true}
+	queue := []NodeID{class}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, b := range m.ClassBases(c) {
+			b = m.File.Unparen(b)
+			if m.File.Kind(b) != KindIdentifier {
+				continue
+			}
+			cb := m.Resolve(b)
+			if cb == nil || cb.Kind != BindClass || seen[cb.Stmt] {
+				continue
+			}
+			seen[cb.Stmt] = true
+			if v, ok := m.selfAttrs(cb.Stmt).last[key]; ok {
+				return v
+			}
+			queue = append(queue, cb.Stmt)
+		}
+	}
+	return NoNode
+}
+
+// ContainerBackpropagated reports whether a container that code at `at`
+// adds to (a list, a dictionary, `self.outputs`) is back-propagated by a
+// backward call of fn: for a name, one of the bindings that reach `at`
+// is one a backward runs through (`torch.stack(losses).sum().backward()`);
+// a name re-bound elsewhere, or an element stored beside a
+// back-propagated one, is not.
+func (m *Model) ContainerBackpropagated(fn, at, base NodeID) bool {
+	f := m.File
+	base = f.Unparen(base)
+	r := m.backpropReach(fn)
+	if f.Kind(base) == KindIdentifier {
+		b := m.ResolveName(f.Text(base), m.scopeOf[base], f.N(at).Start)
+		if b == nil {
+			return false
+		}
+		if r.binds[b] {
+			return true
+		}
+		for _, o := range m.backEdgeBindings(f.Text(base), b.Scope, at, nil) {
+			if r.binds[o] {
+				return true
+			}
+		}
+		return false
+	}
+	return m.BackpropKeys(fn, fn)[f.Text(base)] || r.keys[compactText(f, base)]
+}
+
+// DetachedElements reports whether the name use holds a container
+// whose only sign of a graph is an element that a backward call runs
+// through (`out["loss"].backward()`, where out comes from a method this
+// file cannot see), and that element was replaced by a value without a
+// graph (`out["loss"] = out["loss"].detach()`) before use.
+func (m *Model) DetachedElements(use NodeID) bool {
+	f := m.File
+	use = f.Unparen(use)
+	if f.Kind(use) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(use)
+	if b == nil || b.Kind != BindAssign || b.Unpacked {
+		return false
+	}
+	v := f.Unparen(b.Value)
+	if f.Kind(v) != KindCall || m.IsForwardCall(v) || m.IsLossCall(v) || m.LocalCallee(v) != NoNode ||
+		strings.HasPrefix(m.CallName(v), "torch.") {
+		return false
+	}
+	if o := m.lookup(m.calleeRef(v), WantReturns); o != nil && o.ReturnsGraph {
+		return false
+	}
+	// The elements back-propagated, and any other use of the whole.
+	name := f.Text(use)
+	fn := m.ScopeNode(use)
+	elems := map[string]bool{}
+	whole := false
+	for i := range f.Nodes {
+		id := NodeID(i)
+		if f.Nodes[i].Kind != KindCall || m.ScopeNode(id) != fn {
+			continue
+		}
+		t := m.backpropTarget(id)
+		if t == NoNode {
+			continue
+		}
+		t = f.Unparen(t)
+		for f.Kind(t) == KindCall && graphPreserving[m.MethodName(t)] {
+			t = f.Unparen(m.Receiver(t))
+		}
+		switch {
+		case f.Kind(t) == KindSubscript && f.TextIs(f.Field(t, FieldValue), name) && literalIndex(f, t):
+			if m.Resolve(f.Field(t, FieldValue)) == b {
+				elems[compactText(f, t)] = true
+			}
+		case f.Kind(t) == KindIdentifier && f.TextIs(t, name):
+			whole = whole || m.Resolve(t) == b
+		}
+	}
+	if whole || len(elems) == 0 {
+		return false
+	}
+	// Each replaced after the binding, before the use, in the same block.
+	block := f.Parent(b.Stmt)
+	for f.Kind(block) == KindExpressionStatement {
+		block = f.Parent(block)
+	}
+	for i := range f.Nodes {
+		id := NodeID(i)
+		if f.Nodes[i].Kind != KindAssignment || f.N(id).Start < f.N(b.Stmt).End || f.N(id).End > f.N(use).Start {
+			continue
+		}
+		left := f.Field(id, FieldLeft)
+		if k := compactText(f, left); elems[k] && f.Kind(left) == KindSubscript && f.Parent(f.Parent(id)) == block &&
+			!m.CarriesGraph(f.Field(id, FieldRight)) {
+			delete(elems, k)
+		}
+	}
+	return len(elems) == 0
+}
+
+// literalIndex reports whether a subscript's index is a string or number.
+func literalIndex(f *File, sub NodeID) bool {
+	switch f.Kind(f.Unparen(f.Field(sub, FieldSubscript))) {
+	case KindString, KindInteger:
+		return true
 	}
 	return false
 }
