@@ -92,6 +92,9 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		}
 		return m.carry(f.Field(expr, FieldObject)) == carryYes
 	case KindSubscript:
+		if v := f.Unparen(f.Field(expr, FieldValue)); f.TextIs(f.Field(expr, FieldSubscript), "1") && m.returnsIndices(v) {
+			return false // `torch.topk(x, k)[1]`: the indices
+		}
 		return m.carry(f.Field(expr, FieldValue)) == carryYes
 	case KindCall:
 		return m.callCarries(expr)
@@ -257,6 +260,41 @@ var moreTensorMethods = map[string]bool{
 	"unfold": true, "movedim": true, "swapaxes": true, "index_add": true, "masked_scatter": true,
 }
 
+// indexTuples are torch functions and tensor methods that return a
+// (values, indices) pair; the indices carry no history.
+var indexTuples = map[string]bool{
+	"topk": true, "sort": true, "kthvalue": true, "mode": true, "median": true, "max": true, "min": true,
+	"cummax": true, "cummin": true, "unique": true,
+}
+
+// returnsIndices reports whether call returns a (values, indices) pair:
+// `torch.topk(x, k)`, `x.sort()`, `x.max(dim=1)`.
+func (m *Model) returnsIndices(call NodeID) bool {
+	f := m.File
+	if f.Kind(call) != KindCall {
+		return false
+	}
+	name := m.MethodName(call)
+	if q := m.CallName(call); q != "" {
+		var ok bool
+		if name, ok = strings.CutPrefix(q, "torch."); !ok {
+			return false
+		}
+	}
+	if !indexTuples[name] {
+		return false
+	}
+	if name == "max" || name == "min" || name == "median" || name == "mode" {
+		// Without a dimension these return one tensor.
+		n := len(m.Args(call))
+		if m.CallName(call) != "" {
+			n--
+		}
+		return n >= 1 || m.Keyword(call, "dim") != NoNode
+	}
+	return true
+}
+
 // mayCarry is CarriesGraph, except that a value this file cannot see the
 // origin of (a parameter, a loop over one, a global from elsewhere) may
 // carry history.
@@ -317,7 +355,7 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			return false
 		}
 	case KindCall:
-		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] {
+		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] || index == 1 && m.returnsIndices(v) {
 			return false
 		}
 		if m.IsLossCall(v) && !m.IsForwardCall(v) {
@@ -701,7 +739,13 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 				return
 			}
 			if b := m.Resolve(id); b != nil && b.Kind == BindAssign && f.Kind(b.Value) == KindCall {
-				found = m.CallName(b.Value) == "torch.utils.data.DataLoader"
+				switch q := m.CallName(b.Value); q {
+				case "torch.utils.data.DataLoader":
+					found = true
+				case "range", "enumerate", "zip", "reversed":
+					// `steps = range(len(batches))`: what it counts.
+					found = !f.Contains(b.Value, iter) && f.N(b.Value).End < f.N(iter).Start && m.iteratesBatches(b.Value)
+				}
 			}
 		}
 	})

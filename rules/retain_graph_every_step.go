@@ -102,13 +102,18 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	fn := m.ScopeNode(call)
 	g := &retainGraph{m: m, f: f, fn: fn, Flow: m.Flow(fn)}
+	// The step: the innermost loop around the call, or the function itself
+	// when it trains one step.
+	step := rgStepLoop(m, call)
+	// A loop over batches, or a step function given its batch, draws data
+	// of its own each step: what comes from outside carries a graph only
+	// where the code shows it does.
+	g.FreshData = step != analyzer.NoNode && m.Loop(step).Batches ||
+		step == analyzer.NoNode && fn != analyzer.Root && rgIsStepFunction(m, fn)
 	roots := g.Reach(retainedRoots(m, call))
 	if len(roots) == 0 {
 		return
 	}
-	// The step: the innermost loop around the call, or the function itself
-	// when it trains one step.
-	step := rgStepLoop(m, call)
 	var body analyzer.NodeID
 	switch {
 	case step != analyzer.NoNode:
@@ -265,25 +270,20 @@ type rgStepFnKey struct{ fn analyzer.NodeID }
 func rgCalledPerStep(m *analyzer.Model, fn analyzer.NodeID) bool {
 	f := m.File
 	name := m.FunctionName(fn)
-	class := m.EnclosingClass(fn)
 	found := false
 	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
 		if found || f.Kind(id) != analyzer.KindCall {
 			return
 		}
 		callee := f.Field(id, analyzer.FieldFunction)
-		switch f.Kind(callee) {
-		case analyzer.KindIdentifier:
-			b := m.Resolve(callee)
-			if b == nil || b.Kind != analyzer.BindFunction || b.Stmt != fn {
+		if f.Kind(callee) != analyzer.KindAttribute || !f.TextIs(f.Field(callee, analyzer.FieldAttribute), name) {
+			if f.Kind(callee) != analyzer.KindIdentifier || !f.TextIs(callee, name) {
 				return
 			}
-		case analyzer.KindAttribute:
-			if class == analyzer.NoNode || m.EnclosingClass(id) != class || !f.TextIs(f.Field(callee, analyzer.FieldObject), "self") ||
-				!f.TextIs(f.Field(callee, analyzer.FieldAttribute), name) {
-				return
-			}
-		default:
+		}
+		// The function itself, a method of its class through self, or
+		// through an instance of its class (`agent.update(batch)`).
+		if m.LocalCallee(id) != fn {
 			return
 		}
 		if l := m.EnclosingLoop(id); l != analyzer.NoNode && m.Loop(l).Batches {
