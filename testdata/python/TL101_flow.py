@@ -50,7 +50,7 @@ def boost_rounds(booster, batches, optim, crit, weights):
 def meta_update(net, tasks, optim):
     meta = 0
     for xb, yb in tasks:
-        meta = meta + F.cross_entropy(net(xb), yb)
+        meta = meta + F.cross_entropy(net(xb), yb)  # ok: back-propagated after the loop
     meta.backward()
     optim.step()
 
@@ -60,7 +60,7 @@ def meta_update(net, tasks, optim):
 def meta_update_slots(net, tasks, optim):
     slots = [0, 0]
     for xb, yb in tasks:
-        slots[0] += F.cross_entropy(net(xb), yb)
+        slots[0] += F.cross_entropy(net(xb), yb)  # ok: the element is back-propagated through objective
     objective = slots[0] / len(tasks)
     optim.zero_grad()
     objective.backward()
@@ -76,7 +76,7 @@ def run_epoch(net, batches, compute, optim):
         optim.zero_grad()
         objective.backward()
         optim.step()
-        seen += shown
+        seen += shown  # ok: the loss function's second element is what it reports
     return seen
 
 
@@ -86,7 +86,7 @@ def run_counted(net, batches, optim):
     count = 0
     for xb in batches:
         objective, size = net.objective_and_size(xb)
-        count += size
+        count += size  # ok: a count returned beside the back-propagated loss
         optim.zero_grad()
         objective.backward()
         optim.step()
@@ -104,5 +104,5 @@ def run_criterion(net, criterion, xb, yb):
 def run_all(net, criterion, batches):
     total = 0
     for xb, yb in batches:
-        total += run_criterion(net, criterion, xb, yb)
+        total += run_criterion(net, criterion, xb, yb)  # ok: criterion.value() is not a tensor method
     return total

@@ -31,7 +31,7 @@ def score_first(net, batches):
 def score_numbers(pairs):
     total = 0
     for a, b in pairs:
-        total += squared_error(a, b)
+        total += squared_error(a, b)  # ok: numbers in, a number out
     return total
 
 
@@ -58,7 +58,7 @@ def update(net, envs, optim):
     grads = []
     for xb, yb in envs:
         env_loss = F.cross_entropy(net(xb), yb)
-        total += env_loss
+        total += env_loss  # ok: one update's environments
         grads.append(torch.autograd.grad(env_loss, net.parameters(), retain_graph=True))
     optim.step()
     return total.item()
@@ -68,7 +68,7 @@ def update(net, envs, optim):
 def update_minibatches(net, minibatches, optim):
     total = 0
     for xb, yb in minibatches:
-        total += F.cross_entropy(net(xb), yb)
+        total += F.cross_entropy(net(xb), yb)  # ok: one update's minibatches
     optim.step()
     return total.item()
 
@@ -108,4 +108,4 @@ def fit_tracked_number(net, batches, optim):
         optim.zero_grad()
         objective.backward()
         optim.step()
-        tracker.meter.update(objective.item())
+        tracker.meter.update(objective.item())  # ok: a number

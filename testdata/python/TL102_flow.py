@@ -126,7 +126,7 @@ def fit_dicts(net, batches, optim, epochs):
 def fit_stacked(net, tasks, optim):
     losses = []
     for xb, yb in tasks:
-        losses.append(F.mse_loss(net(xb), yb))
+        losses.append(F.mse_loss(net(xb), yb))  # ok: stacked and back-propagated together
     optim.zero_grad()
     torch.stack(losses).sum().backward()
     optim.step()
@@ -142,5 +142,5 @@ def run_steps(module, batches, optim):
         result["loss"].backward()
         optim.step()
         result["loss"] = result["loss"].detach()
-        outputs.append(result)
+        outputs.append(result)  # ok: its back-propagated element was detached
     return outputs

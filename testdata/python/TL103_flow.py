@@ -34,7 +34,7 @@ class CachedTrainer:
         for nodes in batches:
             self.optim.zero_grad()
             objective = self.head(self.cache, nodes).mean()
-            objective.backward(retain_graph=True)
+            objective.backward(retain_graph=True)  # ok: self.cache is a model output set by another method, shared by the steps
             self.optim.step()
 
 
@@ -104,7 +104,7 @@ def fit_refine_values(batches, net, optim, crit):
             out = net(xb, prev)
             objective = crit(out, yb)
             optim.zero_grad()
-            objective.backward(retain_graph=True)
+            objective.backward(retain_graph=True)  # ok: the values of topk carry the graph into the next iteration
             optim.step()
             prev = torch.topk(out, 1)[0]
 
@@ -159,7 +159,7 @@ def fit_pair(steps):
         d_loss = -torch.mean(score)
         g_loss = torch.mean(score)
         opt_d.zero_grad()
-        d_loss.backward(retain_graph=True)
+        d_loss.backward(retain_graph=True)  # ok: g_loss runs through the same graph afterwards
         opt_d.step()
         opt_g.zero_grad()
         g_loss.backward()
@@ -171,4 +171,4 @@ def fit_pair(steps):
 def refine(net, start):
     for step in range(100):
         objective = torch.mean(net(start))
-        objective.backward(retain_graph=True)
+        objective.backward(retain_graph=True)  # ok: start comes from outside a loop with no data of its own
