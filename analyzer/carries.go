@@ -207,7 +207,7 @@ func (m *Model) callCarries(call NodeID) bool {
 	}
 	if q != "" {
 		o := m.lookup(m.calleeRef(call), WantReturns)
-		return o != nil && o.ReturnsGraph // a function of another file of the project
+		return o != nil && (o.ReturnsGraph || m.argsFeed(call, o.GraphParams)) // a function of another file of the project
 	}
 	if def := m.LocalCallee(call); def != NoNode {
 		if m.ev().returnsGraph[def] || m.returnsGraph(def) || m.argFeedsResult(call, def) {

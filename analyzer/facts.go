@@ -67,6 +67,10 @@ type FuncSummary struct {
 	// it returns, for what other files show.
 	ReturnsGraph bool     `json:"returns_graph,omitempty"`
 	Returns      []string `json:"returns,omitempty"`
+	// GraphParams are the positional parameters whose graph the result
+	// keeps (`return ((pred - y) ** 2).mean()`): a call passing a value
+	// with a graph there gets a result with one.
+	GraphParams []int `json:"graph_params,omitempty"`
 	// Forward is the first forward pass the body runs in the grad mode
 	// of its callers; EmptyCache the first torch.cuda.empty_cache() it
 	// calls on every run.
@@ -133,6 +137,8 @@ type Object struct {
 	Module bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
+	// GraphParams: the parameters whose graph a function's result keeps.
+	GraphParams []int
 	// Grad is the mode a function's body runs in, as its decorators or
 	// every one of its callers in the project set it; GradKnown says
 	// whether they do.
@@ -188,7 +194,7 @@ type Want uint8
 // The facts a question can ask for. Every answer has Kind and Site.
 const (
 	WantModule     Want = 1 << iota // Module
-	WantReturns                     // ReturnsGraph
+	WantReturns                     // ReturnsGraph and GraphParams
 	WantGrad                        // Grad and GradKnown
 	WantHelper                      // Forward and EmptyCache
 	WantKeeps                       // Keeps
@@ -643,6 +649,9 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 		fs.Grad, fs.GradSet = GradDisabled, true
 	}
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
+	if !fs.ReturnsGraph {
+		fs.GraphParams = m.GraphParams(def)
+	}
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {

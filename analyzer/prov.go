@@ -325,8 +325,14 @@ func (m *Model) positionalParams(def NodeID) []NodeID {
 // argFeedsResult reports whether a call of a local function passes a
 // value with a graph as a parameter whose graph the result keeps.
 func (m *Model) argFeedsResult(call, def NodeID) bool {
+	return m.argsFeed(call, m.GraphParams(def))
+}
+
+// argsFeed reports whether a call passes a value with a graph as one of
+// the positional parameters params.
+func (m *Model) argsFeed(call NodeID, params []int) bool {
 	args := m.Args(call)
-	for _, i := range m.GraphParams(def) {
+	for _, i := range params {
 		if i < len(args) && m.File.Kind(args[i]) != KindListSplat && m.carry(args[i]) == carryYes {
 			return true
 		}
