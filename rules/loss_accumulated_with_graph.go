@@ -106,11 +106,18 @@ pass; then from calls of models and loss functions (recognised by use, by
 their construction or class in any file of the project, type annotations,
 and only last by conventional names such as ` + "`model`" + ` and ` + "`criterion`" + `),
 and arithmetic on their results. A project function's result carries a
-graph when the function returns one; of a tuple it returns, only the first
-element is taken to (a loss before its counts and logs). An unknown
+graph when the function returns one, or computes its result from a
+parameter that is given one (` + "`return ((pred - y) ** 2).mean()`" + `); of a
+tuple it returns, each element carries what the function puts there, and of
+a tuple from a function that cannot be seen, the element that is
+back-propagated is the loss and the others are what it reports. An unknown
 function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A sum that
 is back-propagated on purpose (a multi-task loss built in a loop and then
-` + "`backward()`" + `-ed, or returned to the caller) is not reported.
+` + "`backward()`" + `-ed, or returned to the caller) is not reported; this follows
+the statements in order, so a name summed again in a later loop, or re-bound
+after the loop, is judged by the value it holds there. A loop within one
+optimizer step (over environments or tasks, with the step after the loop)
+is judged by the loop of steps around it, if any.
 
 A method keeps an argument when it adds the parameter itself, or
 arithmetic on it, into an attribute of ` + "`self`" + `; a parameter converted
@@ -168,7 +175,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return // a loss summed on purpose and back-propagated
 	}
 	if a := m.Loop(loop); !a.Batches && !a.Backward && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
-		(m.IsReturned(fn, key) || isForwardMethod(m, fn)) {
+		(m.IsReturned(fn, key) || m.IsReturned(fn, accumulatorKey(f, storedBase(f, target))) || isForwardMethod(m, fn)) {
 		// A sum within one forward pass or one loss (residual branches,
 		// skip connections, heads, terms): the caller back-propagates it.
 		return

@@ -78,15 +78,19 @@ Only literal ` + "`retain_graph=True`" + ` is checked; a variable or expression
 stays silent whenever a later backward or ` + "`autograd.grad`" + ` in the same step
 may run through the same graph (GANs, multi-loss updates, gradient
 penalties), when ` + "`create_graph`" + ` is given (higher-order gradients), when a
-value of the graph is carried over from an earlier iteration or comes from
-outside the loop or function, and when the retained loss is returned to a
-caller, which may back-propagate it again. Whether two losses share a
-graph is judged from the assignments in the function; values that cannot
-be seen through (function parameters, attributes set elsewhere) are
-assumed to share it, so some unnecessary ` + "`retain_graph=True`" + ` are not
-reported. A function counts as a training step by its name or by being
-called from a training loop in the same file; a step function called only
-from another module is not checked.
+value of the graph with a graph of its own is carried over from an earlier
+iteration or comes from outside the loop or function, and when the retained
+loss is returned to a caller, which may back-propagate it again. In a loop
+over batches, or a step function, a value from outside (a parameter, an
+attribute set elsewhere) has a graph only where the code shows it has one:
+it is back-propagated, or another method sets it to a model's output; in a
+loop with no data of its own, any value from outside may have one. Values
+computed with grad disabled, detached, or indices (` + "`argmax`" + `, the
+indices of ` + "`topk`" + `) have none. Whether two losses share a graph is
+judged from the assignments in the function. A function counts as a
+training step by its name or by being called, directly or through an
+instance of its class, from a training loop in the same file; a step
+function called only from another module is not checked.
 
 ## References
 - [torch.Tensor.backward](https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html)

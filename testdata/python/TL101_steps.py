@@ -35,6 +35,19 @@ def score_numbers(pairs):
     return total
 
 
+# Hard negative: tiles of one decoded output blended into the tensor it
+# returns, through a helper that scales them.
+def blend(tile, weight):
+    return tile * weight
+
+
+def decode_tiles(decoder, tiles, weights):
+    canvas = torch.zeros(4, 8)
+    for i in range(4):
+        canvas[i, :] += blend(decoder(tiles[i]), weights[i])  # ok: one output, returned to the caller
+    return canvas
+
+
 # A loop within one step (its optimizer step follows it) inside a loop of
 # steps: the sum lives across the steps of the outer loop.
 def fit_parts(net, batches, optim, crit):
