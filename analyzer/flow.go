@@ -583,6 +583,9 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 		}
 		return t(f.Field(expr, FieldObject))
 	case KindSubscript:
+		if f.TextIs(f.Field(expr, FieldSubscript), "1") && m.returnsIndices(f.Unparen(f.Field(expr, FieldValue))) {
+			return false // the indices of a (values, indices) pair
+		}
 		return t(f.Field(expr, FieldValue))
 	case KindCall:
 		if detachingMethods[m.MethodName(expr)] || m.GradModeAt(expr) == GradDisabled {
