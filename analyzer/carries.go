@@ -133,7 +133,7 @@ func (m *Model) nameCarries(id NodeID) bool {
 	if m.ev().graph[b] {
 		return true // back-propagated, or computed into what is
 	}
-	if b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) && m.LocalCallee(m.File.Unparen(b.Value)) == NoNode {
+	if b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) {
 		return false // a count or a logged value unpacked with the loss
 	}
 	switch b.Kind {

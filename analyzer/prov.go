@@ -257,7 +257,13 @@ func (m *Model) lossUnpacking() *lossUnpacking {
 // returns say what each element holds.
 func (m *Model) besideLoss(b *Binding) bool {
 	u := m.lossUnpacking()
-	return u.stmts[b.Stmt] && !u.binds[b]
+	if !u.stmts[b.Stmt] || u.binds[b] {
+		return false
+	}
+	v := m.File.Unparen(b.Value)
+	// A model's outputs (`loss, logits = model(x, y)`) all come from its
+	// forward pass.
+	return m.LocalCallee(v) == NoNode && !m.IsForwardCall(v)
 }
 
 type graphParamsKey struct{ def NodeID }

@@ -144,3 +144,4 @@ def run_steps(module, batches, optim):
         result["loss"] = result["loss"].detach()
         outputs.append(result)  # ok: its back-propagated element was detached
     return outputs
+
