@@ -210,28 +210,59 @@ var freshTensors = map[string]bool{
 // nodes that mention it (those in roots first). A for loop over data
 // (IteratesData) adds nothing.
 func (fl *Flow) Reach(roots []NodeID) map[string][]NodeID {
+	f := fl.f
 	out := map[string][]NodeID{}
-	var queue []string
-	visit := func(expr NodeID) {
+	type keySource struct {
+		key  string
+		stmt NodeID
+	}
+	seen := map[keySource]bool{}
+	var visit func(expr NodeID)
+	visit = func(expr NodeID) {
 		keys := map[string][]NodeID{}
 		fl.Keys(expr, keys)
 		for k, at := range keys {
-			if _, seen := out[k]; !seen {
-				queue = append(queue, k)
-			}
 			out[k] = append(out[k], at...)
+			for _, s := range fl.reachingSources(k, at) {
+				if seen[keySource{k, s.Stmt}] {
+					continue
+				}
+				seen[keySource{k, s.Stmt}] = true
+				if s.Loop && fl.IteratesData(s.Value) {
+					continue
+				}
+				visit(s.Value)
+				if f.Kind(s.Stmt) == KindAugmentedAssignment {
+					visit(f.Field(s.Stmt, FieldLeft)) // `x += v` reads x as it was
+				}
+			}
 		}
 	}
 	for _, r := range roots {
 		visit(r)
 	}
-	for len(queue) > 0 {
-		k := queue[0]
-		queue = queue[1:]
-		for _, s := range fl.sources[k] {
-			if !s.Loop || !fl.IteratesData(s.Value) {
-				visit(s.Value)
-			}
+	return out
+}
+
+// reachingSources returns the sources of key that may give the values
+// read at the nodes at: for a name, those whose bindings reach the reads
+// in statement order (ReachingBindings); for an attribute chain, all.
+func (fl *Flow) reachingSources(key string, at []NodeID) []Source {
+	f, m := fl.f, fl.m
+	srcs := fl.sources[key]
+	stmts := map[NodeID]bool{}
+	for _, u := range at {
+		if f.Kind(u) != KindIdentifier || m.ScopeNode(u) != fl.fn {
+			return srcs
+		}
+		for _, b := range m.ReachingBindings(u) {
+			stmts[b.Stmt] = true
+		}
+	}
+	var out []Source
+	for _, s := range srcs {
+		if stmts[s.Stmt] {
+			out = append(out, s)
 		}
 	}
 	return out

@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Provenance in statement order. A name read at some point of a
 // function holds what the bindings that reach that point gave it: the
@@ -12,18 +15,55 @@ import "strings"
 // in containers.
 
 // ReachingBindings returns the bindings of the name use refers to that
-// may reach it: Resolve's, and the bindings of the same name in the same
-// scope that follow use inside a loop around it.
+// may reach it: the last one before it in the function's text and, where
+// that one runs only on some paths (in a branch, a loop or a try), the
+// ones before it, back to one that runs whenever the use does; and the
+// bindings of the same name that follow use inside a loop around it.
 func (m *Model) ReachingBindings(use NodeID) []*Binding {
 	b := m.Resolve(use)
 	if b == nil {
 		return nil
 	}
-	out := []*Binding{b}
 	if b.Scope != m.scopeOf[use] {
-		return out
+		return []*Binding{b}
 	}
-	return m.backEdgeBindings(m.File.Text(use), b.Scope, use, out)
+	return m.reachingAt(m.File.Text(use), b.Scope, use, m.File.N(use).Start)
+}
+
+// reachingAt returns the bindings of name in scope s that may reach a
+// read at node at, which lies at byte offset pos.
+func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Binding {
+	f := m.File
+	c, ok := m.bindIndex[bindKey{s, name}]
+	if !ok {
+		return nil
+	}
+	var before []*Binding
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		if o := &m.binds[i]; m.bindingPos(o) < pos {
+			before = append(before, o)
+		}
+	}
+	sort.SliceStable(before, func(i, j int) bool { return m.bindingPos(before[i]) > m.bindingPos(before[j]) })
+	var out []*Binding
+	for _, o := range before {
+		out = append(out, o)
+		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport ||
+			f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, at)) {
+			break
+		}
+	}
+	return m.backEdgeBindings(name, s, at, out)
+}
+
+// commonAncestor returns the innermost node that holds both a and b.
+func commonAncestor(f *File, a, b NodeID) NodeID {
+	for p := f.Parent(b); p != NoNode; p = f.Parent(p) {
+		if f.Contains(p, a) {
+			return p
+		}
+	}
+	return Root
 }
 
 // backEdgeBindings adds to out the bindings of name in scope s that lie
@@ -148,12 +188,10 @@ func (m *Model) reachBinding(r *backpropReach, b *Binding, depth int) {
 	case BindAugAssign:
 		m.reachExpr(r, b.Value, depth)
 		f := m.File
-		name := f.Text(b.Name)
-		if prior := m.ResolveName(name, b.Scope, f.N(b.Stmt).Start); prior != nil && prior != b {
-			m.reachBinding(r, prior, depth+1)
-		}
-		for _, o := range m.backEdgeBindings(name, b.Scope, b.Stmt, nil) {
-			m.reachBinding(r, o, depth+1)
+		for _, o := range m.reachingAt(f.Text(b.Name), b.Scope, b.Stmt, f.N(b.Stmt).Start) {
+			if o != b {
+				m.reachBinding(r, o, depth+1)
+			}
 		}
 	}
 }

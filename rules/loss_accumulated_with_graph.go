@@ -170,6 +170,19 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			return
 		}
 	}
+	if !m.Loop(loop).PerStep() {
+		// A loop over the parts of one step (its losses, its heads)
+		// inside a loop of steps that starts the sum afresh each step.
+		for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
+			if k := f.Kind(outer); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement || !m.Loop(outer).PerStep() {
+				continue
+			}
+			if resetInIteration(f, m, outer, n, target) {
+				return
+			}
+			break
+		}
+	}
 	fn := m.ScopeNode(n)
 	if m.BackpropagatedAt(fn, n, target) {
 		return // a loss summed on purpose and back-propagated

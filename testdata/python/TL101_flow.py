@@ -106,3 +106,35 @@ def run_all(net, criterion, batches):
     for xb, yb in batches:
         total += run_criterion(net, criterion, xb, yb)  # ok: criterion.value() is not a tensor method
     return total
+
+
+# Hard negative: the sum is re-bound in one branch of an if and the other
+# branch re-binds it too; both reach the backward after the if.
+def align_update(net, groups, optim, weight):
+    feats = net(torch.cat(groups))
+    penalty = 0
+    if len(groups) > 1:
+        for i in range(len(groups) - 1):
+            penalty += (feats[i] - feats[i + 1]).pow(2).mean()  # ok: back-propagated through objective
+        penalty = penalty / (len(groups) - 1)
+    else:
+        penalty = feats.var() * weight
+    objective = feats.mean() + penalty
+    optim.zero_grad()
+    objective.backward()
+    optim.step()
+
+
+# Hard negative: the step's losses summed for a log line, the sum started
+# afresh in each step.
+def fit_logged(net, batches, optim):
+    for xb, yb in batches:
+        first = F.mse_loss(net(xb), yb)
+        second = F.l1_loss(net(xb), yb)
+        optim.zero_grad()
+        (first + second).backward()
+        optim.step()
+        shown = 0
+        for part in [first, second]:
+            shown += part  # ok: reset in each step
+        print(float(shown))
