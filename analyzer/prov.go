@@ -273,7 +273,7 @@ func (m *Model) lossUnpacking() *lossUnpacking {
 			case KindUnaryOperator:
 				walk(f.Field(e, FieldArgument), depth+1)
 			case KindCall:
-				if graphPreserving[m.MethodName(e)] {
+				if lossScalings[m.MethodName(e)] {
 					walk(m.Receiver(e), depth+1)
 				}
 			}
@@ -287,6 +287,14 @@ func (m *Model) lossUnpacking() *lossUnpacking {
 		}
 		return u
 	}).(*lossUnpacking)
+}
+
+// lossScalings are methods that scale or cast a loss without reducing a
+// tensor to one: a value reduced before its backward (`out.pow(2).mean()`)
+// is an output, not the loss.
+var lossScalings = map[string]bool{
+	"float": true, "double": true, "half": true, "to": true, "cuda": true, "mul": true, "div": true,
+	"add": true, "sub": true, "neg": true, "squeeze": true,
 }
 
 // besideLoss reports whether an unpacked binding is one of the values a

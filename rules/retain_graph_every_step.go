@@ -137,6 +137,9 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	if step == analyzer.NoNode && g.ReturnsAny(roots) {
 		return // the caller may back-propagate the returned loss again
 	}
+	if step == analyzer.NoNode && g.keepsOnSelf(roots) {
+		return // a state kept for the next call, which the caller may pass back in
+	}
 	site := analyzer.Snippet(f.Text(call), 50)
 	names := rgNames(holders)
 	if step == analyzer.NoNode {
@@ -489,6 +492,34 @@ func (g *retainGraph) accumulation(loop analyzer.NodeID, roots map[string][]anal
 
 // rgNames renders the names that hold a graph: "`loss` is", "`out` and
 // `loss` are".
+// keepsOnSelf reports whether the function keeps on self a value with a
+// graph computed from a parameter the retained graph also runs through
+// (`out, h = self.rnn(x, state)`, then `self.state = h`): the caller may
+// pass it back in the next call, linking the steps' graphs.
+func (g *retainGraph) keepsOnSelf(roots map[string][]analyzer.NodeID) bool {
+	f, m := g.f, g.m
+	found := false
+	f.Walk(g.fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindAssignment || m.ScopeNode(id) != g.fn {
+			return
+		}
+		left := f.Field(id, analyzer.FieldLeft)
+		value := f.Field(id, analyzer.FieldRight)
+		if f.Kind(left) != analyzer.KindAttribute || !strings.HasPrefix(analyzer.FlowKey(f, left), "self.") || !m.CarriesGraph(value) {
+			return
+		}
+		for k, uses := range g.Reach([]analyzer.NodeID{value}) {
+			if _, ok := roots[k]; !ok {
+				continue
+			}
+			if b := m.Resolve(uses[0]); b != nil && b.Kind == analyzer.BindParam {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
 func rgNames(names []string) string {
 	if len(names) > 3 {
 		names = names[:3]

@@ -172,3 +172,26 @@ def refine(net, start):
     for step in range(100):
         objective = torch.mean(net(start))
         objective.backward(retain_graph=True)  # ok: start comes from outside a loop with no data of its own
+
+
+# Hard negative: a step function that keeps the recurrent state on self,
+# which its caller may pass back in with the graph that produced it.
+class SequenceTrainer:
+    def train_step(self, batch, state):
+        out, new_state = self.rnn(batch, state)
+        objective = out.pow(2).mean()
+        self.optim.zero_grad()
+        objective.backward(retain_graph=True)  # ok: the state kept on self may link the steps' graphs
+        self.optim.step()
+        self.state = new_state
+
+
+# The same step keeping only a number.
+class SequenceScorer:
+    def train_step(self, batch, state):
+        out, new_state = self.rnn(batch, state)
+        objective = out.pow(2).mean()
+        self.optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103 "until `train_step` returns"
+        self.optim.step()
+        self.last = objective.item()
