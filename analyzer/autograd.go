@@ -288,7 +288,7 @@ func (m *Model) selfAttrValue(attr NodeID) NodeID {
 	if v, ok := m.selfAttrs(class).last[m.File.Text(attr)]; ok {
 		return v
 	}
-	return NoNode
+	return m.inheritedSelfAttr(class, m.File.Text(attr))
 }
 
 // SelfAttrOnce finds the value assigned to `self.attr` in the class whose
@@ -526,6 +526,12 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 	}
 	fn := f.Unparen(f.Field(call, FieldFunction))
 	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
+		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") {
+			// The object's own forward: a module's, or one a subclass
+			// defines where the class does not.
+			class := m.EnclosingClass(call)
+			return class != NoNode && (m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode)
+		}
 		return m.ClassifyCallee(f.Field(fn, FieldObject)) == CallableModel
 	}
 	if f.TextIs(fn, "self") {

@@ -92,6 +92,9 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		}
 		return m.carry(f.Field(expr, FieldObject)) == carryYes
 	case KindSubscript:
+		if v := f.Unparen(f.Field(expr, FieldValue)); f.TextIs(f.Field(expr, FieldSubscript), "1") && m.returnsIndices(v) {
+			return false // `torch.topk(x, k)[1]`: the indices
+		}
 		return m.carry(f.Field(expr, FieldValue)) == carryYes
 	case KindCall:
 		return m.callCarries(expr)
@@ -129,6 +132,9 @@ func (m *Model) nameCarries(id NodeID) bool {
 	}
 	if m.ev().graph[b] {
 		return true // back-propagated, or computed into what is
+	}
+	if b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) {
+		return false // a count or a logged value unpacked with the loss
 	}
 	switch b.Kind {
 	case BindAssign, BindWithTarget, BindLoopTarget:
@@ -201,10 +207,10 @@ func (m *Model) callCarries(call NodeID) bool {
 	}
 	if q != "" {
 		o := m.lookup(m.calleeRef(call), WantReturns)
-		return o != nil && o.ReturnsGraph // a function of another file of the project
+		return o != nil && (o.ReturnsGraph || m.argsFeed(call, o.GraphParams)) // a function of another file of the project
 	}
 	if def := m.LocalCallee(call); def != NoNode {
-		if m.ev().returnsGraph[def] || m.returnsGraph(def) {
+		if m.ev().returnsGraph[def] || m.returnsGraph(def) || m.argFeedsResult(call, def) {
 			return true
 		}
 		o := m.lookup(m.localRef(def), WantReturns)
@@ -214,9 +220,79 @@ func (m *Model) callCarries(call NodeID) bool {
 		if k, ok := m.calleeKey(f.Field(call, FieldFunction)); ok && m.ev().producers[k.name] {
 			return true
 		}
-		return m.carry(m.Receiver(call)) == carryYes
+		recv := m.Receiver(call)
+		if !tensorMethod(method) && m.carriesOnlyByUse(recv) {
+			// `crit.backward()` shows crit is back-propagated, not
+			// that it is a tensor: `crit.value()` is its own method.
+			return false
+		}
+		return m.carry(recv) == carryYes
 	}
 	return false
+}
+
+// carriesOnlyByUse reports whether e is a name whose only sign of a
+// graph is what the code does with it: a parameter, or a name this file
+// does not bind, that is back-propagated.
+func (m *Model) carriesOnlyByUse(e NodeID) bool {
+	e = m.File.Unparen(e)
+	if m.File.Kind(e) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(e)
+	return b == nil || b.Kind == BindParam
+}
+
+// tensorMethod reports whether a method is one of torch.Tensor's that
+// returns a tensor computed from the receiver.
+func tensorMethod(name string) bool {
+	return graphPreserving[name] || shapeMethods[name] || moreTensorMethods[name]
+}
+
+var moreTensorMethods = map[string]bool{
+	"clone": true, "topk": true, "sort": true, "where": true, "masked_select": true, "index_fill": true,
+	"scatter": true, "scatter_add": true, "repeat_interleave": true, "narrow": true, "select": true,
+	"unbind": true, "roll": true, "flip": true, "tril": true, "triu": true, "diag": true, "mm": true,
+	"bmm": true, "dot": true, "outer": true, "sin": true, "cos": true, "floor": true, "ceil": true,
+	"round": true, "sign": true, "reciprocal": true, "rsqrt": true, "log1p": true, "expm1": true,
+	"pow_": true, "clamp_": true, "sub_": true, "amax": true, "amin": true, "cumprod": true, "lerp": true,
+	"log2": true, "log10": true, "softplus": true, "gelu": true, "baddbmm": true, "addmm": true, "einsum": true,
+	"unfold": true, "movedim": true, "swapaxes": true, "index_add": true, "masked_scatter": true,
+}
+
+// indexTuples are torch functions and tensor methods that return a
+// (values, indices) pair; the indices carry no history.
+var indexTuples = map[string]bool{
+	"topk": true, "sort": true, "kthvalue": true, "mode": true, "median": true, "max": true, "min": true,
+	"cummax": true, "cummin": true, "unique": true,
+}
+
+// returnsIndices reports whether call returns a (values, indices) pair:
+// `torch.topk(x, k)`, `x.sort()`, `x.max(dim=1)`.
+func (m *Model) returnsIndices(call NodeID) bool {
+	f := m.File
+	if f.Kind(call) != KindCall {
+		return false
+	}
+	name := m.MethodName(call)
+	if q := m.CallName(call); q != "" {
+		var ok bool
+		if name, ok = strings.CutPrefix(q, "torch."); !ok {
+			return false
+		}
+	}
+	if !indexTuples[name] {
+		return false
+	}
+	if name == "max" || name == "min" || name == "median" || name == "mode" {
+		// Without a dimension these return one tensor.
+		n := len(m.Args(call))
+		if m.CallName(call) != "" {
+			n--
+		}
+		return n >= 1 || m.Keyword(call, "dim") != NoNode
+	}
+	return true
 }
 
 // mayCarry is CarriesGraph, except that a value this file cannot see the
@@ -279,7 +355,7 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			return false
 		}
 	case KindCall:
-		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] {
+		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] || index == 1 && m.returnsIndices(v) {
 			return false
 		}
 		if m.IsLossCall(v) && !m.IsForwardCall(v) {
@@ -663,7 +739,13 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 				return
 			}
 			if b := m.Resolve(id); b != nil && b.Kind == BindAssign && f.Kind(b.Value) == KindCall {
-				found = m.CallName(b.Value) == "torch.utils.data.DataLoader"
+				switch q := m.CallName(b.Value); q {
+				case "torch.utils.data.DataLoader":
+					found = true
+				case "range", "enumerate", "zip", "reversed":
+					// `steps = range(len(batches))`: what it counts.
+					found = !f.Contains(b.Value, iter) && f.N(b.Value).End < f.N(iter).Start && m.iteratesBatches(b.Value)
+				}
 			}
 		}
 	})

@@ -67,6 +67,10 @@ type FuncSummary struct {
 	// it returns, for what other files show.
 	ReturnsGraph bool     `json:"returns_graph,omitempty"`
 	Returns      []string `json:"returns,omitempty"`
+	// GraphParams are the positional parameters whose graph the result
+	// keeps (`return ((pred - y) ** 2).mean()`): a call passing a value
+	// with a graph there gets a result with one.
+	GraphParams []int `json:"graph_params,omitempty"`
 	// Forward is the first forward pass the body runs in the grad mode
 	// of its callers; EmptyCache the first torch.cuda.empty_cache() it
 	// calls on every run.
@@ -133,6 +137,8 @@ type Object struct {
 	Module bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
+	// GraphParams: the parameters whose graph a function's result keeps.
+	GraphParams []int
 	// Grad is the mode a function's body runs in, as its decorators or
 	// every one of its callers in the project set it; GradKnown says
 	// whether they do.
@@ -188,7 +194,7 @@ type Want uint8
 // The facts a question can ask for. Every answer has Kind and Site.
 const (
 	WantModule     Want = 1 << iota // Module
-	WantReturns                     // ReturnsGraph
+	WantReturns                     // ReturnsGraph and GraphParams
 	WantGrad                        // Grad and GradKnown
 	WantHelper                      // Forward and EmptyCache
 	WantKeeps                       // Keeps
@@ -446,8 +452,23 @@ func (m *Model) receiverClass(recv NodeID) NodeID {
 			return paramType(f, b.Stmt)
 		}
 	case KindAttribute:
-		if f.TextIs(f.Field(recv, FieldObject), "self") {
+		obj := f.Unparen(f.Field(recv, FieldObject))
+		if f.TextIs(obj, "self") {
 			return constructed(f, m.SelfAttrOnce(recv))
+		}
+		// `metrics.meter`, `self.metrics.meter`: the attribute assigned
+		// once in the class of this file that made the object.
+		c := m.receiverClass(obj)
+		if f.Kind(c) != KindIdentifier {
+			return NoNode
+		}
+		cb := m.Resolve(c)
+		if cb == nil || cb.Kind != BindClass {
+			return NoNode
+		}
+		a := m.selfAttrs(cb.Stmt)
+		if k := "self." + f.Text(f.Field(recv, FieldAttribute)); a.count[k] == 1 {
+			return constructed(f, a.last[k])
 		}
 	}
 	return NoNode
@@ -658,6 +679,9 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 		fs.Grad, fs.GradSet = GradDisabled, true
 	}
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
+	if !fs.ReturnsGraph {
+		fs.GraphParams = m.GraphParams(def)
+	}
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {
@@ -723,7 +747,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 // where it is read, not detached on the way.
 func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	f := m.File
-	if f.Kind(target) != KindAttribute || m.EnclosingClass(def) == NoNode {
+	if k := f.Kind(target); k != KindAttribute && k != KindSubscript || m.EnclosingClass(def) == NoNode {
 		return kept
 	}
 	root := target

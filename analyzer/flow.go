@@ -18,6 +18,13 @@ type Flow struct {
 	fn      NodeID
 	sources map[string][]Source
 	carry   map[string]carryState
+	// FreshData says each run of the code asked about draws data of its
+	// own (a loop over batches, a step function given its batch): a
+	// value from outside it (a parameter, an attribute set elsewhere)
+	// then carries a graph only where the code shows it does.
+	FreshData bool
+	// cyclic is set while a judgement met a key still being judged.
+	cyclic bool
 }
 
 // Source is one place in a function where a key gets a value.
@@ -144,7 +151,13 @@ func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
 		}
 		add(FlowKey(f, expr), expr)
 		return
-	case KindSubscript, KindKeywordArgument:
+	case KindSubscript:
+		if f.TextIs(f.Field(expr, FieldSubscript), "1") && m.returnsIndices(f.Unparen(f.Field(expr, FieldValue))) {
+			return // the indices of a (values, indices) pair
+		}
+		fl.Keys(f.Field(expr, FieldValue), into)
+		return
+	case KindKeywordArgument:
 		fl.Keys(f.Field(expr, FieldValue), into)
 		return
 	case KindLambda, KindString, KindConcatenatedString, KindComparisonOperator:
@@ -154,7 +167,11 @@ func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
 		if detachingMethods[method] {
 			return
 		}
-		switch q := m.CallName(expr); {
+		q := m.CallName(expr)
+		if q != "" {
+			method = "" // a function of a module (`torch.mean(x)`), not a method of a value
+		}
+		switch {
 		case castBuiltins[q], strings.HasPrefix(q, "math."), strings.HasPrefix(q, "numpy."), q == "isinstance":
 			return
 		case strings.HasPrefix(q, "torch.") && freshTensors[strings.TrimPrefix(q, "torch.")]:
@@ -193,28 +210,59 @@ var freshTensors = map[string]bool{
 // nodes that mention it (those in roots first). A for loop over data
 // (IteratesData) adds nothing.
 func (fl *Flow) Reach(roots []NodeID) map[string][]NodeID {
+	f := fl.f
 	out := map[string][]NodeID{}
-	var queue []string
-	visit := func(expr NodeID) {
+	type keySource struct {
+		key  string
+		stmt NodeID
+	}
+	seen := map[keySource]bool{}
+	var visit func(expr NodeID)
+	visit = func(expr NodeID) {
 		keys := map[string][]NodeID{}
 		fl.Keys(expr, keys)
 		for k, at := range keys {
-			if _, seen := out[k]; !seen {
-				queue = append(queue, k)
-			}
 			out[k] = append(out[k], at...)
+			for _, s := range fl.reachingSources(k, at) {
+				if seen[keySource{k, s.Stmt}] {
+					continue
+				}
+				seen[keySource{k, s.Stmt}] = true
+				if s.Loop && fl.IteratesData(s.Value) {
+					continue
+				}
+				visit(s.Value)
+				if f.Kind(s.Stmt) == KindAugmentedAssignment {
+					visit(f.Field(s.Stmt, FieldLeft)) // `x += v` reads x as it was
+				}
+			}
 		}
 	}
 	for _, r := range roots {
 		visit(r)
 	}
-	for len(queue) > 0 {
-		k := queue[0]
-		queue = queue[1:]
-		for _, s := range fl.sources[k] {
-			if !s.Loop || !fl.IteratesData(s.Value) {
-				visit(s.Value)
-			}
+	return out
+}
+
+// reachingSources returns the sources of key that may give the values
+// read at the nodes at: for a name, those whose bindings reach the reads
+// in statement order (ReachingBindings); for an attribute chain, all.
+func (fl *Flow) reachingSources(key string, at []NodeID) []Source {
+	f, m := fl.f, fl.m
+	srcs := fl.sources[key]
+	stmts := map[NodeID]bool{}
+	for _, u := range at {
+		if f.Kind(u) != KindIdentifier || m.ScopeNode(u) != fl.fn {
+			return srcs
+		}
+		for _, b := range m.ReachingBindings(u) {
+			stmts[b.Stmt] = true
+		}
+	}
+	var out []Source
+	for _, s := range srcs {
+		if stmts[s.Stmt] {
+			out = append(out, s)
 		}
 	}
 	return out
@@ -249,14 +297,28 @@ func (fl *Flow) IteratesData(iter NodeID) bool {
 // detached values, data and hyperparameters do not. at is a use of key.
 func (fl *Flow) MayCarry(key string, at NodeID) bool {
 	if s, judged := fl.carry[key]; judged {
-		return s != carryNo // a key met again while judged may carry
+		if s == carryBusy {
+			// A key met again while judged (`x = x.cuda()`, `h = h + 1`)
+			// adds no graph of its own: its other values decide.
+			fl.cyclic = true
+			return false
+		}
+		return s == carryYes
 	}
 	fl.carry[key] = carryBusy
+	outer := fl.cyclic
+	fl.cyclic = false
 	if fl.mayCarry(key, at) {
 		fl.carry[key] = carryYes
+		fl.cyclic = outer
 		return true
 	}
-	fl.carry[key] = carryNo
+	if fl.cyclic {
+		delete(fl.carry, key) // judged before a key it depends on was: ask again
+	} else {
+		fl.carry[key] = carryNo
+	}
+	fl.cyclic = fl.cyclic || outer
 	return false
 }
 
@@ -278,6 +340,10 @@ func (fl *Flow) mayCarry(key string, at NodeID) bool {
 		}
 	}
 	if f.Kind(at) == KindAttribute {
+		if fl.FreshData {
+			// self.x set in another method: what it is set to there.
+			return fl.attrCarries(at)
+		}
 		// self.x set in another method, or passed in: unseen.
 		return len(srcs) == 0 || !fl.assignedOnlyHere(at)
 	}
@@ -291,11 +357,39 @@ func (fl *Flow) mayCarry(key string, at NodeID) bool {
 	case b.Kind == BindImport || b.Kind == BindFunction || b.Kind == BindClass:
 		return false
 	case b.Kind == BindParam:
+		if fl.FreshData {
+			return m.CarriesGraph(at) // only what the code does with it shows a graph
+		}
 		return !fl.scalarParam(b.Stmt)
 	case b.Kind == BindAssign && !b.Unpacked:
 		return !fl.Leaf(b.Value)
+	case b.Kind == BindLoopTarget && f.Kind(b.Stmt) == KindForInClause:
+		// A comprehension's variable: what its iterable holds.
+		return b.Value == NoNode || !fl.Leaf(b.Value)
 	}
 	return true
+}
+
+// attrCarries reports whether an attribute chain of self is assigned, in
+// a method of its class, a value that may carry a graph.
+func (fl *Flow) attrCarries(attr NodeID) bool {
+	f, m := fl.f, fl.m
+	class := m.EnclosingClass(attr)
+	if class == NoNode {
+		return m.CarriesGraph(attr)
+	}
+	key := FlowKey(f, attr)
+	yes := false
+	f.Walk(class, func(id NodeID) {
+		if yes || f.Kind(id) != KindAssignment && f.Kind(id) != KindAugmentedAssignment {
+			return
+		}
+		left := f.Field(id, FieldLeft)
+		if f.Kind(left) == KindAttribute && FlowKey(f, left) == key && m.ScopeNode(id) != fl.fn {
+			yes = m.CarriesGraph(f.Field(id, FieldRight))
+		}
+	})
+	return yes
 }
 
 // leafBuiltins are unbound names that hold no tensor.
@@ -385,6 +479,9 @@ func (fl *Flow) Leaf(v NodeID) bool {
 		if len(f.ChildList(v)) == 0 {
 			return true
 		}
+	}
+	if m.GradModeAt(v) == GradDisabled {
+		return true // computed with grad disabled: no history
 	}
 	if m.CarriesGraph(v) {
 		return false
@@ -517,6 +614,9 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 		}
 		return t(f.Field(expr, FieldObject))
 	case KindSubscript:
+		if f.TextIs(f.Field(expr, FieldSubscript), "1") && m.returnsIndices(f.Unparen(f.Field(expr, FieldValue))) {
+			return false // the indices of a (values, indices) pair
+		}
 		return t(f.Field(expr, FieldValue))
 	case KindCall:
 		if detachingMethods[m.MethodName(expr)] || m.GradModeAt(expr) == GradDisabled {

@@ -253,6 +253,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		}
 		e.uint(uint64(f.Activation))
 		e.site(f.ActivationAt)
+		e.ints(f.GraphParams)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -287,6 +288,27 @@ func (e *encoder) paramCalls(pcs []analyzer.ParamCall) {
 		e.int(int64(pc.Index))
 		e.site(pc.Site)
 	}
+}
+
+// ints writes a list of small integers (a function's GraphParams).
+func (e *encoder) ints(v []int) {
+	e.count(len(v), v == nil)
+	for _, i := range v {
+		e.int(int64(i))
+	}
+}
+
+// ints reads what encoder.ints wrote.
+func (d *decoder) ints() []int {
+	n, isNil := d.count()
+	if isNil {
+		return nil
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = int(d.int())
+	}
+	return out
 }
 
 func decodeSummary(b []byte) (*analyzer.Summary, error) {
@@ -327,6 +349,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			}
 			f.Activation = analyzer.Activation(d.uint())
 			f.ActivationAt = d.site()
+			f.GraphParams = d.ints()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

@@ -410,6 +410,7 @@ func (g *Graph) Solve() {
 			fn := &fl.sum.Funcs[i]
 			o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
 			o.fact.ReturnsGraph = fn.ReturnsGraph
+			o.fact.GraphParams = fn.GraphParams
 			o.fact.Forward = g.site(fl, fn.Forward)
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
 			o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
@@ -731,6 +732,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
+	}
+	if want&analyzer.WantReturns != 0 && len(o.fact.GraphParams) > 0 {
+		fact.GraphParams, some = o.fact.GraphParams, true
 	}
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
 		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true

@@ -106,11 +106,18 @@ pass; then from calls of models and loss functions (recognised by use, by
 their construction or class in any file of the project, type annotations,
 and only last by conventional names such as ` + "`model`" + ` and ` + "`criterion`" + `),
 and arithmetic on their results. A project function's result carries a
-graph when the function returns one; of a tuple it returns, only the first
-element is taken to (a loss before its counts and logs). An unknown
+graph when the function returns one, or computes its result from a
+parameter that is given one (` + "`return ((pred - y) ** 2).mean()`" + `); of a
+tuple it returns, each element carries what the function puts there, and of
+a tuple from a function that cannot be seen, the element that is
+back-propagated is the loss and the others are what it reports. An unknown
 function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A sum that
 is back-propagated on purpose (a multi-task loss built in a loop and then
-` + "`backward()`" + `-ed, or returned to the caller) is not reported.
+` + "`backward()`" + `-ed, or returned to the caller) is not reported; this follows
+the statements in order, so a name summed again in a later loop, or re-bound
+after the loop, is judged by the value it holds there. A loop within one
+optimizer step (over environments or tasks, with the step after the loop)
+is judged by the loop of steps around it, if any.
 
 A method keeps an argument when it adds the parameter itself, or
 arithmetic on it, into an attribute of ` + "`self`" + `; a parameter converted
@@ -151,12 +158,37 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if resetInIteration(f, m, loop, n, target) {
 		return
 	}
+	for withinStep(m, loop) {
+		// A loop over the parts of one step (environments, tasks,
+		// micro-batches) whose optimizer step follows it: the sum lives
+		// across the steps of the loop around it, if any.
+		loop = m.EnclosingLoop(loop)
+		for loop != analyzer.NoNode && f.Kind(loop) != analyzer.KindForStatement && f.Kind(loop) != analyzer.KindWhileStatement {
+			loop = m.EnclosingLoop(loop)
+		}
+		if loop == analyzer.NoNode || resetInIteration(f, m, loop, n, target) {
+			return
+		}
+	}
+	if !m.Loop(loop).PerStep() {
+		// A loop over the parts of one step (its losses, its heads)
+		// inside a loop of steps that starts the sum afresh each step.
+		for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
+			if k := f.Kind(outer); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement || !m.Loop(outer).PerStep() {
+				continue
+			}
+			if resetInIteration(f, m, outer, n, target) {
+				return
+			}
+			break
+		}
+	}
 	fn := m.ScopeNode(n)
-	if m.BackpropKeys(fn, fn)[key] {
+	if m.BackpropagatedAt(fn, n, target) {
 		return // a loss summed on purpose and back-propagated
 	}
 	if a := m.Loop(loop); !a.Batches && !a.Backward && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
-		(m.IsReturned(fn, key) || isForwardMethod(m, fn)) {
+		(m.IsReturned(fn, key) || m.IsReturned(fn, accumulatorKey(f, storedBase(f, target))) || isForwardMethod(m, fn)) {
 		// A sum within one forward pass or one loss (residual branches,
 		// skip connections, heads, terms): the caller back-propagates it.
 		return
@@ -321,6 +353,38 @@ func loopAssignments(m *analyzer.Model, loop analyzer.NodeID) map[string][]analy
 		})
 		return out
 	}).(map[string][]analyzer.NodeID)
+}
+
+// withinStep reports whether a loop runs within one optimizer step: no
+// optimizer step is taken in it, and one follows it in the body around
+// it.
+func withinStep(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	k := f.Kind(loop)
+	if k != analyzer.KindForStatement && k != analyzer.KindWhileStatement {
+		return false
+	}
+	if hasOptimizerStep(m, f.Field(loop, analyzer.FieldBody), 0) {
+		return false
+	}
+	return hasOptimizerStep(m, f.Parent(loop), f.N(loop).End)
+}
+
+// hasOptimizerStep reports whether region takes an optimizer step at or
+// after byte offset from, in its own function.
+func hasOptimizerStep(m *analyzer.Model, region analyzer.NodeID, from uint32) bool {
+	f := m.File
+	fn := m.ScopeNode(region)
+	found := false
+	f.Walk(region, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || f.N(id).Start < from || m.MethodName(id) != "step" || m.ScopeNode(id) != fn {
+			return
+		}
+		recv := strings.ToLower(analyzer.Snippet(f.Text(m.Receiver(id)), 80))
+		found = strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || strings.HasSuffix(recv, "opt") ||
+			strings.Contains(recv, "opt_") || strings.Contains(recv, "optimizer")
+	})
+	return found
 }
 
 // isForwardMethod reports whether fn is a module's forward (or __call__).

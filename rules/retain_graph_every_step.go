@@ -78,15 +78,19 @@ Only literal ` + "`retain_graph=True`" + ` is checked; a variable or expression
 stays silent whenever a later backward or ` + "`autograd.grad`" + ` in the same step
 may run through the same graph (GANs, multi-loss updates, gradient
 penalties), when ` + "`create_graph`" + ` is given (higher-order gradients), when a
-value of the graph is carried over from an earlier iteration or comes from
-outside the loop or function, and when the retained loss is returned to a
-caller, which may back-propagate it again. Whether two losses share a
-graph is judged from the assignments in the function; values that cannot
-be seen through (function parameters, attributes set elsewhere) are
-assumed to share it, so some unnecessary ` + "`retain_graph=True`" + ` are not
-reported. A function counts as a training step by its name or by being
-called from a training loop in the same file; a step function called only
-from another module is not checked.
+value of the graph with a graph of its own is carried over from an earlier
+iteration or comes from outside the loop or function, and when the retained
+loss is returned to a caller, which may back-propagate it again. In a loop
+over batches, or a step function, a value from outside (a parameter, an
+attribute set elsewhere) has a graph only where the code shows it has one:
+it is back-propagated, or another method sets it to a model's output; in a
+loop with no data of its own, any value from outside may have one. Values
+computed with grad disabled, detached, or indices (` + "`argmax`" + `, the
+indices of ` + "`topk`" + `) have none. Whether two losses share a graph is
+judged from the assignments in the function. A function counts as a
+training step by its name or by being called, directly or through an
+instance of its class, from a training loop in the same file; a step
+function called only from another module is not checked.
 
 ## References
 - [torch.Tensor.backward](https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
@@ -102,13 +106,18 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	fn := m.ScopeNode(call)
 	g := &retainGraph{m: m, f: f, fn: fn, Flow: m.Flow(fn)}
+	// The step: the innermost loop around the call, or the function itself
+	// when it trains one step.
+	step := rgStepLoop(m, call)
+	// A loop over batches, or a step function given its batch, draws data
+	// of its own each step: what comes from outside carries a graph only
+	// where the code shows it does.
+	g.FreshData = step != analyzer.NoNode && m.Loop(step).Batches ||
+		step == analyzer.NoNode && fn != analyzer.Root && rgIsStepFunction(m, fn)
 	roots := g.Reach(retainedRoots(m, call))
 	if len(roots) == 0 {
 		return
 	}
-	// The step: the innermost loop around the call, or the function itself
-	// when it trains one step.
-	step := rgStepLoop(m, call)
 	var body analyzer.NodeID
 	switch {
 	case step != analyzer.NoNode:
@@ -127,6 +136,9 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	if step == analyzer.NoNode && g.ReturnsAny(roots) {
 		return // the caller may back-propagate the returned loss again
+	}
+	if step == analyzer.NoNode && g.keepsOnSelf(roots) {
+		return // a state kept for the next call, which the caller may pass back in
 	}
 	site := analyzer.Snippet(f.Text(call), 50)
 	names := rgNames(holders)
@@ -265,25 +277,20 @@ type rgStepFnKey struct{ fn analyzer.NodeID }
 func rgCalledPerStep(m *analyzer.Model, fn analyzer.NodeID) bool {
 	f := m.File
 	name := m.FunctionName(fn)
-	class := m.EnclosingClass(fn)
 	found := false
 	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
 		if found || f.Kind(id) != analyzer.KindCall {
 			return
 		}
 		callee := f.Field(id, analyzer.FieldFunction)
-		switch f.Kind(callee) {
-		case analyzer.KindIdentifier:
-			b := m.Resolve(callee)
-			if b == nil || b.Kind != analyzer.BindFunction || b.Stmt != fn {
+		if f.Kind(callee) != analyzer.KindAttribute || !f.TextIs(f.Field(callee, analyzer.FieldAttribute), name) {
+			if f.Kind(callee) != analyzer.KindIdentifier || !f.TextIs(callee, name) {
 				return
 			}
-		case analyzer.KindAttribute:
-			if class == analyzer.NoNode || m.EnclosingClass(id) != class || !f.TextIs(f.Field(callee, analyzer.FieldObject), "self") ||
-				!f.TextIs(f.Field(callee, analyzer.FieldAttribute), name) {
-				return
-			}
-		default:
+		}
+		// The function itself, a method of its class through self, or
+		// through an instance of its class (`agent.update(batch)`).
+		if m.LocalCallee(id) != fn {
 			return
 		}
 		if l := m.EnclosingLoop(id); l != analyzer.NoNode && m.Loop(l).Batches {
@@ -485,6 +492,34 @@ func (g *retainGraph) accumulation(loop analyzer.NodeID, roots map[string][]anal
 
 // rgNames renders the names that hold a graph: "`loss` is", "`out` and
 // `loss` are".
+// keepsOnSelf reports whether the function keeps on self a value with a
+// graph computed from a parameter the retained graph also runs through
+// (`out, h = self.rnn(x, state)`, then `self.state = h`): the caller may
+// pass it back in the next call, linking the steps' graphs.
+func (g *retainGraph) keepsOnSelf(roots map[string][]analyzer.NodeID) bool {
+	f, m := g.f, g.m
+	found := false
+	f.Walk(g.fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindAssignment || m.ScopeNode(id) != g.fn {
+			return
+		}
+		left := f.Field(id, analyzer.FieldLeft)
+		value := f.Field(id, analyzer.FieldRight)
+		if f.Kind(left) != analyzer.KindAttribute || !strings.HasPrefix(analyzer.FlowKey(f, left), "self.") || !m.CarriesGraph(value) {
+			return
+		}
+		for k, uses := range g.Reach([]analyzer.NodeID{value}) {
+			if _, ok := roots[k]; !ok {
+				continue
+			}
+			if b := m.Resolve(uses[0]); b != nil && b.Kind == analyzer.BindParam {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
 func rgNames(names []string) string {
 	if len(names) > 3 {
 		names = names[:3]

@@ -122,7 +122,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	if !ok {
 		return
 	}
-	if m.BackpropKeys(fn, fn)[key] || storedPopped(m, fn, key) {
+	if m.ContainerBackpropagated(fn, n, base) || storedPopped(m, fn, key) {
 		// The container is back-propagated (a sum of losses built on
 		// purpose) or is a queue whose tensors are taken out again (a
 		// pipeline schedule's outputs, awaiting their backward).
@@ -132,14 +132,14 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		(m.BackpropKeys(class, class)[key] || storedPopped(m, class, key)) {
 		return
 	}
-	if local && storedModuleMethod(m, fn) {
+	if local && storedModuleMethod(m, fn) && (loop == analyzer.NoNode || !m.Loop(loop).Backward) {
 		// A module method that splits its input into chunks or tiles and
 		// concatenates the results: one forward pass, however many
 		// iterations.
 		return
 	}
 	if loop != analyzer.NoNode {
-		if a := m.Loop(loop); !a.Batches && !a.Backward && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
+		if a := m.Loop(loop); !a.Batches && !a.Backward && !storedRunsSteps(m, loop) && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
 			(local || storedReturned(m, fn, key) || isForwardMethod(m, fn)) {
 			// A list that one call builds over something other than
 			// batches and hands on: skip connections, an unrolled RNN's
@@ -231,7 +231,7 @@ func storedCarries(m *analyzer.Model, value analyzer.NodeID) bool {
 	f := m.File
 	value = f.Unparen(value)
 	if f.Kind(value) != analyzer.KindDictionary {
-		return m.CarriesGraph(value)
+		return m.CarriesGraph(value) && !m.DetachedElements(value)
 	}
 	yes := false
 	f.Children(value, func(c analyzer.NodeID) bool {
@@ -313,8 +313,10 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		if storedResetIn(m, f.Field(l, analyzer.FieldBody), key) {
 			return analyzer.NoNode, local, false
 		}
-		if a := m.Loop(l); a.PerStep() {
-			if local && !a.Batches && !a.Backward {
+		a := m.Loop(l)
+		runs := !a.PerStep() && storedRunsSteps(m, l) // an epoch: each iteration runs a loop of steps
+		if a.PerStep() || runs {
+			if local && !a.Batches && !a.Backward && !runs {
 				// A loop over tokens, chunks or models rather than
 				// batches: one step of an outer loop, if any.
 				continue
@@ -329,6 +331,20 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		return analyzer.NoNode, local, false
 	}
 	return analyzer.NoNode, local, true
+}
+
+// storedRunsSteps reports whether loop's body runs a loop that
+// back-propagates or steps an optimizer in each iteration.
+func storedRunsSteps(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	fn := m.ScopeNode(loop)
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if k := f.Kind(id); !found && (k == analyzer.KindForStatement || k == analyzer.KindWhileStatement) && m.ScopeNode(id) == fn {
+			found = m.Loop(id).Backward
+		}
+	})
+	return found
 }
 
 // storedModuleMethod reports whether fn is a method of an nn.Module

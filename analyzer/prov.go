@@ -1,0 +1,530 @@
+package analyzer
+
+import (
+	"sort"
+	"strings"
+)
+
+// Provenance in statement order. A name read at some point of a
+// function holds what the bindings that reach that point gave it: the
+// last one before it in the function's text and, inside a loop, those
+// later in the loop's body, which reach it through the loop's back edge.
+// A name re-bound in another loop, or after the loop, does not reach
+// back. The questions below are answered over those reaching bindings,
+// and over element keys (`losses[1]`, `out["loss"]`) for the values held
+// in containers.
+
+// ReachingBindings returns the bindings of the name use refers to that
+// may reach it: the last one before it in the function's text and, where
+// that one runs only on some paths (in a branch, a loop or a try), the
+// ones before it, back to one that runs whenever the use does; and the
+// bindings of the same name that follow use inside a loop around it.
+func (m *Model) ReachingBindings(use NodeID) []*Binding {
+	b := m.Resolve(use)
+	if b == nil {
+		return nil
+	}
+	if b.Scope != m.scopeOf[use] {
+		return []*Binding{b}
+	}
+	return m.reachingAt(m.File.Text(use), b.Scope, use, m.File.N(use).Start)
+}
+
+// reachingAt returns the bindings of name in scope s that may reach a
+// read at node at, which lies at byte offset pos.
+func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Binding {
+	f := m.File
+	c, ok := m.bindIndex[bindKey{s, name}]
+	if !ok {
+		return nil
+	}
+	var before []*Binding
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		if o := &m.binds[i]; m.bindingPos(o) < pos {
+			before = append(before, o)
+		}
+	}
+	sort.SliceStable(before, func(i, j int) bool { return m.bindingPos(before[i]) > m.bindingPos(before[j]) })
+	var out []*Binding
+	for _, o := range before {
+		out = append(out, o)
+		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport ||
+			f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, at)) {
+			break
+		}
+	}
+	return m.backEdgeBindings(name, s, at, out)
+}
+
+// commonAncestor returns the innermost node that holds both a and b.
+func commonAncestor(f *File, a, b NodeID) NodeID {
+	for p := f.Parent(b); p != NoNode; p = f.Parent(p) {
+		if f.Contains(p, a) {
+			return p
+		}
+	}
+	return Root
+}
+
+// backEdgeBindings adds to out the bindings of name in scope s that lie
+// after at inside a for or while loop holding at.
+func (m *Model) backEdgeBindings(name string, s ScopeID, at NodeID, out []*Binding) []*Binding {
+	f := m.File
+	loop := m.statementLoop(at)
+	if loop == NoNode {
+		return out
+	}
+	for l := m.statementLoop(loop); l != NoNode; l = m.statementLoop(l) {
+		loop = l // the outermost loop: its back edge reaches every iteration
+	}
+	c, ok := m.bindIndex[bindKey{s, name}]
+	if !ok {
+		return out
+	}
+	pos := f.N(at).Start
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		o := &m.binds[i]
+		if m.bindingPos(o) > pos && f.Contains(f.Field(loop, FieldBody), o.Stmt) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// backpropReach is what the backward calls of a function run through.
+type backpropReach struct {
+	binds map[*Binding]bool
+	// keys are the element and attribute keys (`losses[1]`,
+	// `self.total`) read on the way, without whitespace.
+	keys map[string]bool
+}
+
+type backpropReachKey struct{ fn NodeID }
+
+// backpropReach follows the values that the backward calls of fn
+// back-propagate to the bindings that reach them, and on through the
+// values those bindings hold: every binding met gives part of the graph
+// some backward call runs through.
+func (m *Model) backpropReach(fn NodeID) *backpropReach {
+	return m.Memo(backpropReachKey{fn}, func() any {
+		f := m.File
+		r := &backpropReach{binds: map[*Binding]bool{}, keys: map[string]bool{}}
+		f.Walk(fn, func(id NodeID) {
+			if f.Kind(id) != KindCall || !m.IsBackwardCall(id) {
+				return
+			}
+			if recv := m.Receiver(id); recv != NoNode && m.MethodName(id) == "backward" {
+				m.reachExpr(r, recv, 0)
+			}
+			f.Children(f.Field(id, FieldArguments), func(c NodeID) bool {
+				if f.Kind(c) != KindKeywordArgument || f.TextIs(f.Field(c, FieldName), "outputs") ||
+					f.TextIs(f.Field(c, FieldName), "tensors") {
+					m.reachExpr(r, c, 0)
+				}
+				return true
+			})
+		})
+		return r
+	}).(*backpropReach)
+}
+
+func (m *Model) reachExpr(r *backpropReach, e NodeID, depth int) {
+	f := m.File
+	e = f.Unparen(e)
+	if e == NoNode || depth > 64 {
+		return
+	}
+	switch f.Kind(e) {
+	case KindIdentifier:
+		for _, b := range m.ReachingBindings(e) {
+			m.reachBinding(r, b, depth+1)
+		}
+		return
+	case KindAttribute:
+		if nonGradAttributes[f.Text(f.Field(e, FieldAttribute))] {
+			return
+		}
+		r.keys[compactText(f, e)] = true
+		m.reachExpr(r, f.Field(e, FieldObject), depth+1)
+		return
+	case KindSubscript:
+		r.keys[compactText(f, e)] = true
+		m.reachExpr(r, f.Field(e, FieldValue), depth+1)
+		return
+	case KindKeywordArgument:
+		m.reachExpr(r, f.Field(e, FieldValue), depth+1)
+		return
+	case KindCall:
+		if detachingMethods[m.MethodName(e)] {
+			return
+		}
+		if m.MethodName(e) != "" {
+			m.reachExpr(r, m.Receiver(e), depth+1)
+		}
+		f.Children(f.Field(e, FieldArguments), func(c NodeID) bool {
+			m.reachExpr(r, c, depth+1)
+			return true
+		})
+		return
+	case KindLambda, KindString, KindConcatenatedString:
+		return
+	}
+	f.Children(e, func(c NodeID) bool {
+		m.reachExpr(r, c, depth+1)
+		return true
+	})
+}
+
+func (m *Model) reachBinding(r *backpropReach, b *Binding, depth int) {
+	if r.binds[b] {
+		return
+	}
+	r.binds[b] = true
+	switch b.Kind {
+	case BindAssign, BindWithTarget:
+		m.reachExpr(r, b.Value, depth)
+	case BindLoopTarget:
+		m.reachExpr(r, b.Value, depth)
+	case BindAugAssign:
+		m.reachExpr(r, b.Value, depth)
+		f := m.File
+		for _, o := range m.reachingAt(f.Text(b.Name), b.Scope, b.Stmt, f.N(b.Stmt).Start) {
+			if o != b {
+				m.reachBinding(r, o, depth+1)
+			}
+		}
+	}
+}
+
+// BackpropagatedAt reports whether the value that stmt (an assignment or
+// augmented assignment) gives target reaches a backward call of fn: the
+// graph it holds is then back-propagated on purpose. A name is followed
+// in statement order; an attribute or element key by its text.
+func (m *Model) BackpropagatedAt(fn, stmt, target NodeID) bool {
+	f := m.File
+	r := m.backpropReach(fn)
+	target = f.Unparen(target)
+	switch f.Kind(target) {
+	case KindIdentifier:
+		b := m.ResolveName(f.Text(target), m.scopeOf[target], f.N(stmt).End+1)
+		return b != nil && b.Stmt == stmt && r.binds[b]
+	case KindSubscript:
+		return r.keys[compactText(f, target)]
+	}
+	return m.BackpropKeys(fn, fn)[f.Text(target)] || r.keys[compactText(f, target)]
+}
+
+// compactText is a node's text without whitespace.
+func compactText(f *File, id NodeID) string {
+	t := f.Text(id)
+	b := make([]byte, 0, len(t))
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case ' ', '\t', '\n', '\r', '\\':
+		default:
+			b = append(b, t[i])
+		}
+	}
+	return string(b)
+}
+
+// lossUnpacking records the unpacked bindings that hold the loss a
+// backward call runs through itself, or arithmetic on it, and the
+// statements that bind them: `loss, logs = crit(out, y)` then
+// `loss.backward()`. The other names such a statement unpacks are the
+// values the loss comes with (counts, logged numbers), not parts of its
+// graph, unless something else shows they are.
+type lossUnpacking struct {
+	binds map[*Binding]bool
+	stmts map[NodeID]bool
+}
+
+type lossUnpackingKey struct{}
+
+func (m *Model) lossUnpacking() *lossUnpacking {
+	return m.Memo(lossUnpackingKey{}, func() any {
+		f := m.File
+		u := &lossUnpacking{binds: map[*Binding]bool{}, stmts: map[NodeID]bool{}}
+		seen := map[*Binding]bool{}
+		var walk func(e NodeID, depth int)
+		walk = func(e NodeID, depth int) {
+			e = f.Unparen(e)
+			if depth > 16 {
+				return
+			}
+			switch f.Kind(e) {
+			case KindIdentifier:
+				for _, b := range m.ReachingBindings(e) {
+					if seen[b] {
+						continue
+					}
+					seen[b] = true
+					switch {
+					case b.Kind == BindAssign && b.Unpacked:
+						u.binds[b] = true
+						u.stmts[b.Stmt] = true
+					case b.Kind == BindAssign, b.Kind == BindAugAssign:
+						walk(b.Value, depth+1)
+					}
+				}
+			case KindBinaryOperator:
+				walk(f.Field(e, FieldLeft), depth+1)
+				walk(f.Field(e, FieldRight), depth+1)
+			case KindUnaryOperator:
+				walk(f.Field(e, FieldArgument), depth+1)
+			case KindCall:
+				if lossScalings[m.MethodName(e)] {
+					walk(m.Receiver(e), depth+1)
+				}
+			}
+		}
+		for i := range f.Nodes {
+			if id := NodeID(i); f.Nodes[i].Kind == KindCall {
+				if t := m.backpropTarget(id); t != NoNode {
+					walk(t, 0)
+				}
+			}
+		}
+		return u
+	}).(*lossUnpacking)
+}
+
+// lossScalings are methods that scale or cast a loss without reducing a
+// tensor to one: a value reduced before its backward (`out.pow(2).mean()`)
+// is an output, not the loss.
+var lossScalings = map[string]bool{
+	"float": true, "double": true, "half": true, "to": true, "cuda": true, "mul": true, "div": true,
+	"add": true, "sub": true, "neg": true, "squeeze": true,
+}
+
+// besideLoss reports whether an unpacked binding is one of the values a
+// back-propagated loss was unpacked with, and not the loss. It is asked
+// of what a function this file cannot see returns: a local function's
+// returns say what each element holds.
+func (m *Model) besideLoss(b *Binding) bool {
+	u := m.lossUnpacking()
+	if !u.stmts[b.Stmt] || u.binds[b] {
+		return false
+	}
+	v := m.File.Unparen(b.Value)
+	// A model's outputs (`loss, logits = model(x, y)`) all come from its
+	// forward pass.
+	return m.LocalCallee(v) == NoNode && !m.IsForwardCall(v)
+}
+
+type graphParamsKey struct{ def NodeID }
+
+// GraphParams returns the positional parameters of a function of this
+// file (self and cls not counted) whose graph its result keeps: a return
+// computes from the parameter, directly or through names re-bound on the
+// way (`pred = pred[:, 0]`), by operations that keep autograd history.
+// A call passing a value with a graph there gets a result with one.
+func (m *Model) GraphParams(def NodeID) []int {
+	return m.Memo(graphParamsKey{def}, func() any {
+		f := m.File
+		params := m.positionalParams(def)
+		var rets []NodeID
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if f.Kind(id) == KindReturnStatement && m.EnclosingFunction(id) == def {
+				if v := f.FirstChild(id); v != NoNode {
+					rets = append(rets, v)
+				}
+			}
+		})
+		var out []int
+		for i, p := range params {
+			for _, r := range rets {
+				if m.DerivesFrom(r, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }) {
+					out = append(out, i)
+					break
+				}
+			}
+		}
+		return out
+	}).([]int)
+}
+
+// positionalParams returns the names of def's positional parameters, self
+// and cls of a method left out.
+func (m *Model) positionalParams(def NodeID) []NodeID {
+	f := m.File
+	var out []NodeID
+	first := true
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		name := c
+		switch f.Kind(c) {
+		case KindDefaultParameter, KindTypedDefaultParameter:
+			name = f.Field(c, FieldName)
+		case KindTypedParameter:
+			name = f.FirstChild(c)
+		case KindIdentifier:
+		case KindListSplatPattern, KindDictionarySplatPattern:
+			return false
+		default:
+			return true
+		}
+		if first && m.EnclosingClass(def) != NoNode && (f.TextIs(name, "self") || f.TextIs(name, "cls")) {
+			first = false
+			return true
+		}
+		first = false
+		out = append(out, name)
+		return true
+	})
+	return out
+}
+
+// argFeedsResult reports whether a call of a local function passes a
+// value with a graph as a parameter whose graph the result keeps.
+func (m *Model) argFeedsResult(call, def NodeID) bool {
+	return m.argsFeed(call, m.GraphParams(def))
+}
+
+// argsFeed reports whether a call passes a value with a graph as one of
+// the positional parameters params.
+func (m *Model) argsFeed(call NodeID, params []int) bool {
+	args := m.Args(call)
+	for _, i := range params {
+		if i < len(args) && m.File.Kind(args[i]) != KindListSplat && m.carry(args[i]) == carryYes {
+			return true
+		}
+	}
+	return false
+}
+
+// inheritedSelfAttr finds the value last assigned to the `self.x` key in
+// the nearest base class of this file that assigns it (a loss function
+// set in a base class's __init__), or NoNode.
+func (m *Model) inheritedSelfAttr(class NodeID, key string) NodeID {
+	seen := map[NodeID]bool{class: true}
+	queue := []NodeID{class}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, b := range m.ClassBases(c) {
+			b = m.File.Unparen(b)
+			if m.File.Kind(b) != KindIdentifier {
+				continue
+			}
+			cb := m.Resolve(b)
+			if cb == nil || cb.Kind != BindClass || seen[cb.Stmt] {
+				continue
+			}
+			seen[cb.Stmt] = true
+			if v, ok := m.selfAttrs(cb.Stmt).last[key]; ok {
+				return v
+			}
+			queue = append(queue, cb.Stmt)
+		}
+	}
+	return NoNode
+}
+
+// ContainerBackpropagated reports whether a container that code at `at`
+// adds to (a list, a dictionary, `self.outputs`) is back-propagated by a
+// backward call of fn: for a name, one of the bindings that reach `at`
+// is one a backward runs through (`torch.stack(losses).sum().backward()`);
+// a name re-bound elsewhere, or an element stored beside a
+// back-propagated one, is not.
+func (m *Model) ContainerBackpropagated(fn, at, base NodeID) bool {
+	f := m.File
+	base = f.Unparen(base)
+	r := m.backpropReach(fn)
+	if f.Kind(base) == KindIdentifier {
+		b := m.ResolveName(f.Text(base), m.scopeOf[base], f.N(at).Start)
+		if b == nil {
+			return false
+		}
+		if r.binds[b] {
+			return true
+		}
+		for _, o := range m.backEdgeBindings(f.Text(base), b.Scope, at, nil) {
+			if r.binds[o] {
+				return true
+			}
+		}
+		return false
+	}
+	return m.BackpropKeys(fn, fn)[f.Text(base)] || r.keys[compactText(f, base)]
+}
+
+// DetachedElements reports whether the name use holds a container
+// whose only sign of a graph is an element that a backward call runs
+// through (`out["loss"].backward()`, where out comes from a method this
+// file cannot see), and that element was replaced by a value without a
+// graph (`out["loss"] = out["loss"].detach()`) before use.
+func (m *Model) DetachedElements(use NodeID) bool {
+	f := m.File
+	use = f.Unparen(use)
+	if f.Kind(use) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(use)
+	if b == nil || b.Kind != BindAssign || b.Unpacked {
+		return false
+	}
+	v := f.Unparen(b.Value)
+	if f.Kind(v) != KindCall || m.IsForwardCall(v) || m.IsLossCall(v) || m.LocalCallee(v) != NoNode ||
+		strings.HasPrefix(m.CallName(v), "torch.") {
+		return false
+	}
+	if o := m.lookup(m.calleeRef(v), WantReturns); o != nil && o.ReturnsGraph {
+		return false
+	}
+	// The elements back-propagated, and any other use of the whole.
+	name := f.Text(use)
+	fn := m.ScopeNode(use)
+	elems := map[string]bool{}
+	whole := false
+	for i := range f.Nodes {
+		id := NodeID(i)
+		if f.Nodes[i].Kind != KindCall || m.ScopeNode(id) != fn {
+			continue
+		}
+		t := m.backpropTarget(id)
+		if t == NoNode {
+			continue
+		}
+		t = f.Unparen(t)
+		for f.Kind(t) == KindCall && graphPreserving[m.MethodName(t)] {
+			t = f.Unparen(m.Receiver(t))
+		}
+		switch {
+		case f.Kind(t) == KindSubscript && f.TextIs(f.Field(t, FieldValue), name) && literalIndex(f, t):
+			if m.Resolve(f.Field(t, FieldValue)) == b {
+				elems[compactText(f, t)] = true
+			}
+		case f.Kind(t) == KindIdentifier && f.TextIs(t, name):
+			whole = whole || m.Resolve(t) == b
+		}
+	}
+	if whole || len(elems) == 0 {
+		return false
+	}
+	// Each replaced after the binding, before the use, in the same block.
+	block := f.Parent(b.Stmt)
+	for f.Kind(block) == KindExpressionStatement {
+		block = f.Parent(block)
+	}
+	for i := range f.Nodes {
+		id := NodeID(i)
+		if f.Nodes[i].Kind != KindAssignment || f.N(id).Start < f.N(b.Stmt).End || f.N(id).End > f.N(use).Start {
+			continue
+		}
+		left := f.Field(id, FieldLeft)
+		if k := compactText(f, left); elems[k] && f.Kind(left) == KindSubscript && f.Parent(f.Parent(id)) == block &&
+			!m.CarriesGraph(f.Field(id, FieldRight)) {
+			delete(elems, k)
+		}
+	}
+	return len(elems) == 0
+}
+
+// literalIndex reports whether a subscript's index is a string or number.
+func literalIndex(f *File, sub NodeID) bool {
+	switch f.Kind(f.Unparen(f.Field(sub, FieldSubscript))) {
+	case KindString, KindInteger:
+		return true
+	}
+	return false
+}

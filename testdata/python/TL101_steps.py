@@ -1,0 +1,124 @@
+import torch
+import torch.nn.functional as F
+
+
+# A helper's result keeps the graph of the prediction passed to it, through
+# arithmetic and names re-bound inside it.
+def squared_error(pred, target):
+    return ((pred - target) ** 2).mean()
+
+
+def first_column_error(pred, target):
+    pred = pred[:, 0]
+    return F.mse_loss(pred, target)
+
+
+def score(net, batches):
+    total = 0
+    for xb, yb in batches:
+        total += squared_error(net(xb), yb)  # want: TL101 "never back-propagated"
+    return total
+
+
+def score_first(net, batches):
+    total = 0
+    for xb, yb in batches:
+        total += first_column_error(net(xb), yb)  # want: TL101 "never back-propagated"
+    return total
+
+
+# Hard negative: the helper is given numbers, not a prediction.
+def score_numbers(pairs):
+    total = 0
+    for a, b in pairs:
+        total += squared_error(a, b)  # ok: numbers in, a number out
+    return total
+
+
+# Hard negative: tiles of one decoded output blended into the tensor it
+# returns, through a helper that scales them.
+def blend(tile, weight):
+    return tile * weight
+
+
+def decode_tiles(decoder, tiles, weights):
+    canvas = torch.zeros(4, 8)
+    for i in range(4):
+        canvas[i, :] += blend(decoder(tiles[i]), weights[i])  # ok: one output, returned to the caller
+    return canvas
+
+
+# A loop within one step (its optimizer step follows it) inside a loop of
+# steps: the sum lives across the steps of the outer loop.
+def fit_parts(net, batches, optim, crit):
+    votes = torch.zeros(3)
+    for parts, yb in batches:
+        step_loss = 0
+        for part in parts:
+            pred, vote = net.split_forward(part)
+            votes = votes + vote  # want: TL101
+            step_loss = step_loss + crit(pred, yb)
+        optim.zero_grad()
+        step_loss.backward()
+        optim.step()
+    return votes
+
+
+# Hard negative: a loop over the environments of one update, whose
+# optimizer step follows it: the sum lives for that update only.
+def update(net, envs, optim):
+    total = 0
+    grads = []
+    for xb, yb in envs:
+        env_loss = F.cross_entropy(net(xb), yb)
+        total += env_loss  # ok: one update's environments
+        grads.append(torch.autograd.grad(env_loss, net.parameters(), retain_graph=True))
+    optim.step()
+    return total.item()
+
+
+# Hard negative: the same over minibatches of one update.
+def update_minibatches(net, minibatches, optim):
+    total = 0
+    for xb, yb in minibatches:
+        total += F.cross_entropy(net(xb), yb)  # ok: one update's minibatches
+    optim.step()
+    return total.item()
+
+
+class Meter:
+    def __init__(self):
+        self.sums = {"total": 0}
+        self.count = 0
+
+    def update(self, val):
+        self.sums["total"] += val
+        self.count += 1
+
+
+class Tracker:
+    def __init__(self):
+        self.meter = Meter()
+
+
+# A meter reached through an attribute of an object of this file, keeping
+# its argument in an element of its own dictionary.
+def fit_tracked(net, batches, optim):
+    tracker = Tracker()
+    for xb, yb in batches:
+        objective = F.mse_loss(net(xb), yb)
+        optim.zero_grad()
+        objective.backward()
+        optim.step()
+        tracker.meter.update(objective)  # want: TL101 "after its backward"
+
+
+# Hard negative: the meter is given a number.
+def fit_tracked_number(net, batches, optim):
+    tracker = Tracker()
+    for xb, yb in batches:
+        objective = F.mse_loss(net(xb), yb)
+        optim.zero_grad()
+        objective.backward()
+        optim.step()
+        tracker.meter.update(objective.item())  # ok: a number

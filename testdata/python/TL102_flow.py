@@ -1,0 +1,147 @@
+"""Stores judged in statement order, through methods, helpers and elements: TL102 positives and look-alikes."""
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import lightning.pytorch as pl
+
+
+# A total of the epoch's steps stored once per epoch: the loop of epochs
+# runs a loop of steps.
+def fit_history(net, batches, optim, epochs):
+    history = []
+    for epoch in range(epochs):
+        running = 0
+        for xb, yb in batches:
+            step_loss = F.mse_loss(net(xb), yb)
+            optim.zero_grad()
+            step_loss.backward()
+            optim.step()
+            running += step_loss.detach()
+        history.append(running)  # ok: a detached total
+        history.append(step_loss)  # want: TL102 "after its backward"
+    return history
+
+
+# A training loop in a method of an nn.Module: its step loop stores the
+# loss it back-propagates.
+class Regressor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.body(x)
+
+    def fit_epoch(self, batches, optim):
+        kept = []
+        for xb in batches:
+            objective = self(xb).pow(2).mean()
+            optim.zero_grad()
+            objective.backward()
+            optim.step()
+            kept.append(objective)  # want: TL102 "after its backward"
+        return kept
+
+    def gather_layers(self, xb):
+        feats = []
+        for layer in [self.body]:
+            feats.append(layer(xb))  # ok: the outputs of one forward pass, returned to the caller
+        return feats
+
+
+# `self.forward` in a class that leaves forward to its subclasses.
+class StepRunner:
+    def step(self, xb, yb):
+        pred = self.forward(xb)
+        objective = ((pred - yb) ** 2).mean()
+        return objective, pred
+
+    def run(self, batches, optim):
+        preds = []
+        for xb, yb in batches:
+            objective, pred = self.step(xb, yb)
+            optim.zero_grad()
+            objective.backward()
+            optim.step()
+            preds.append(pred)  # want: TL102
+        return preds
+
+
+# A loss function assigned in a base class's constructor.
+class BaseTask(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.criterion = F.smooth_l1_loss
+        self.step_outputs = []
+
+    def on_train_epoch_end(self):
+        self.step_outputs.clear()
+
+
+class RegressionTask(BaseTask):
+    def training_step(self, batch, batch_idx):
+        xb, yb = batch
+        objective = self.criterion(self(xb), yb)
+        self.step_outputs.append(objective)  # want: TL102
+        return objective
+
+
+
+# A helper that re-binds its parameter before computing the loss.
+class HeadTask(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.kept = []
+
+    def head_error(self, pred, yb):
+        pred = pred[:, 0]
+        return F.mse_loss(pred, yb)
+
+    def training_step(self, batch, batch_idx):
+        xb, yb = batch
+        err = self.head_error(self(xb), yb)
+        self.kept.append(err)  # want: TL102
+        return err
+
+    def on_train_epoch_end(self):
+        self.kept.clear()
+
+
+# A reduction of the stored losses into the batch's output dictionary,
+# next to the element back-propagated: the list is not back-propagated.
+def fit_dicts(net, batches, optim, epochs):
+    for epoch in range(epochs):
+        losses = []
+        for xb in batches:
+            out = net(xb)
+            optim.zero_grad()
+            out["loss"].backward()
+            optim.step()
+            losses.append(out["loss"])  # want: TL102 "after its backward"
+        out["epoch_loss"] = torch.stack(losses).mean()
+        print(out)
+
+
+# Hard negative: the losses stacked and back-propagated together.
+def fit_stacked(net, tasks, optim):
+    losses = []
+    for xb, yb in tasks:
+        losses.append(F.mse_loss(net(xb), yb))  # ok: stacked and back-propagated together
+    optim.zero_grad()
+    torch.stack(losses).sum().backward()
+    optim.step()
+
+
+# Hard negative: the element that was back-propagated is replaced by its
+# detached value before the output is kept.
+def run_steps(module, batches, optim):
+    outputs = []
+    for i, batch in enumerate(batches):
+        optim.zero_grad()
+        result = module.training_step(batch, i)
+        result["loss"].backward()
+        optim.step()
+        result["loss"] = result["loss"].detach()
+        outputs.append(result)  # ok: its back-propagated element was detached
+    return outputs
+

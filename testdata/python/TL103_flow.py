@@ -1,0 +1,197 @@
+"""retain_graph=True judged from what each value holds where it is used: TL103 positives and look-alikes."""
+import torch
+import torch.nn as nn
+
+
+# A parameter beside the batch: nothing shows it carries a graph.
+def fit_to_reference(net, batches, optim, reference):
+    for xb in batches:
+        objective = ((net(xb) - reference) ** 2).mean()
+        optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103 "two steps' activations"
+        optim.step()
+
+
+# An attribute set nowhere in the class, passed to the model with the
+# batch.
+class GraphTrainer:
+    def fit(self, batches):
+        for nodes in batches:
+            self.optim.zero_grad()
+            emb = self.encoder(self.adjacency, nodes)
+            objective = emb.pow(2).mean()
+            objective.backward(retain_graph=True)  # want: TL103
+            self.optim.step()
+
+
+# Hard negative: an attribute that another method sets to a model output
+# links the steps' graphs.
+class CachedTrainer:
+    def refresh(self, graph):
+        self.cache = self.encoder(graph)
+
+    def fit(self, batches):
+        for nodes in batches:
+            self.optim.zero_grad()
+            objective = self.head(self.cache, nodes).mean()
+            objective.backward(retain_graph=True)  # ok: self.cache is a model output set by another method, shared by the steps
+            self.optim.step()
+
+
+# A value computed with grad disabled from a parameter has no graph.
+def fit_scaled(net, batches, optim, scale):
+    for xb in batches:
+        with torch.no_grad():
+            hb = xb * scale
+        objective = net(hb).mean()
+        optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103
+        optim.step()
+
+
+# The batch moved to the device under its own name, or element by element.
+def fit_moved(net, batches, optim):
+    for xb in batches:
+        xb = xb.cuda()
+        objective = net(xb).mean()
+        optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103
+        optim.step()
+
+
+def fit_parts(net, batches, optim):
+    for batch in batches:
+        parts = [t.cuda() for t in batch]
+        objective = net(parts[0]).mean()
+        optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103
+        optim.step()
+
+
+# Values carried from the previous iteration that hold no graph: the
+# indices of topk, and an argmax updated from itself.
+def fit_refine(batches, net, optim, crit):
+    for xb, yb in batches:
+        prev = None
+        for i in range(3):
+            out = net(xb, prev)
+            objective = crit(out, yb)
+            optim.zero_grad()
+            objective.backward(retain_graph=True)  # want: TL103
+            optim.step()
+            prev = torch.topk(out, 1)[1]
+
+
+def fit_refine_shifted(batches, net, optim, crit):
+    for xb, yb in batches:
+        prev = None
+        for i in range(3):
+            out = net(xb, prev)
+            objective = crit(out, yb)
+            optim.zero_grad()
+            objective.backward(retain_graph=True)  # want: TL103
+            optim.step()
+            prev = out.argmax(-1)
+            prev = prev + 1
+
+
+# Hard negative: the values of topk keep the graph into the next
+# iteration.
+def fit_refine_values(batches, net, optim, crit):
+    for xb, yb in batches:
+        prev = None
+        for i in range(3):
+            out = net(xb, prev)
+            objective = crit(out, yb)
+            optim.zero_grad()
+            objective.backward(retain_graph=True)  # ok: the values of topk carry the graph into the next iteration
+            optim.step()
+            prev = torch.topk(out, 1)[0]
+
+
+# Step functions called through an instance, and from a loop over a range
+# of batches.
+class Agent:
+    def __init__(self):
+        self.qnet = nn.Linear(4, 1)
+        self.optim = torch.optim.Adam(self.qnet.parameters())
+
+    def learn(self, batch):
+        objective = self.qnet(batch).mean()
+        self.optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103 "until `learn` returns"
+        self.optim.step()
+
+    def process(self, batch):
+        objective = self.qnet(batch).mean()
+        objective.backward(retain_graph=True)  # want: TL103 "until `process` returns"
+
+    def run(self, batches):
+        order = range(len(batches))
+        for i in order:
+            self.process(batches[i])
+
+
+def drive(batches):
+    agent = Agent()
+    for batch in batches:
+        agent.learn(batch)
+
+
+# The module path of the loss written out in full.
+def fit_qualified(net, batches, optim):
+    for xb in batches:
+        objective = torch.nn.functional.mse_loss(net(xb), xb)
+        optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103
+        optim.step()
+
+
+# Hard negative: two losses reduced by torch.mean share one graph, and the
+# second backward runs through it.
+def fit_pair(steps):
+    gen = nn.Linear(4, 4)
+    disc = nn.Linear(4, 1)
+    opt_d = torch.optim.Adam(disc.parameters())
+    opt_g = torch.optim.Adam(gen.parameters())
+    for _ in range(steps):
+        score = torch.sigmoid(disc(gen(torch.randn(8, 4))))
+        d_loss = -torch.mean(score)
+        g_loss = torch.mean(score)
+        opt_d.zero_grad()
+        d_loss.backward(retain_graph=True)  # ok: g_loss runs through the same graph afterwards
+        opt_d.step()
+        opt_g.zero_grad()
+        g_loss.backward()
+        opt_g.step()
+
+
+# Hard negative: a loop with no data of its own over a value from outside,
+# which may carry a graph built before the loop.
+def refine(net, start):
+    for step in range(100):
+        objective = torch.mean(net(start))
+        objective.backward(retain_graph=True)  # ok: start comes from outside a loop with no data of its own
+
+
+# Hard negative: a step function that keeps the recurrent state on self,
+# which its caller may pass back in with the graph that produced it.
+class SequenceTrainer:
+    def train_step(self, batch, state):
+        out, new_state = self.rnn(batch, state)
+        objective = out.pow(2).mean()
+        self.optim.zero_grad()
+        objective.backward(retain_graph=True)  # ok: the state kept on self may link the steps' graphs
+        self.optim.step()
+        self.state = new_state
+
+
+# The same step keeping only a number.
+class SequenceScorer:
+    def train_step(self, batch, state):
+        out, new_state = self.rnn(batch, state)
+        objective = out.pow(2).mean()
+        self.optim.zero_grad()
+        objective.backward(retain_graph=True)  # want: TL103 "until `train_step` returns"
+        self.optim.step()
+        self.last = objective.item()
