@@ -473,9 +473,37 @@ func (m *Model) IsModelValue(callee NodeID) bool {
 		if !f.TextIs(f.Field(callee, FieldObject), "self") {
 			return true
 		}
+		if m.onnxAttr(callee) {
+			return false
+		}
 		v = m.SelfAttrOnce(callee)
 	}
 	return m.modelValue(v)
+}
+
+// onnxAttr reports whether `self.name` holds what the class's __init__
+// takes as a parameter of that name annotated with an ONNX Runtime model
+// (`text_encoder: OnnxRuntimeModel`): calling it runs no torch graph.
+func (m *Model) onnxAttr(attr NodeID) bool {
+	f := m.File
+	class := m.EnclosingClass(attr)
+	if class == NoNode {
+		return false
+	}
+	init := m.MethodOf(class, "__init__")
+	if init == NoNode {
+		return false
+	}
+	name := f.Text(f.Field(attr, FieldAttribute))
+	onnx := false
+	f.Children(f.Field(init, FieldParameters), func(p NodeID) bool {
+		if t := paramType(f, p); t != NoNode && f.TextIs(f.FirstChild(p), name) {
+			text := f.Text(t)
+			onnx = strings.Contains(text, "Onnx") || strings.Contains(text, "ORT")
+		}
+		return !onnx
+	})
+	return onnx
 }
 
 func (m *Model) modelValue(v NodeID) bool {

@@ -272,3 +272,22 @@ def neumann_step(model, batch, params):
         return torch.autograd.grad(g, params, v)
 
     return hvp(params)
+
+
+# An ONNX Runtime model, taken by its annotation: no torch graph.
+class OnnxRuntimeModel:
+    def __call__(self, **inputs):
+        return [inputs]
+
+
+class OnnxPipeline:
+    def __init__(self, text_encoder: OnnxRuntimeModel):
+        self.register(text_encoder=text_encoder)
+
+    def register(self, **parts):
+        for name, part in parts.items():
+            setattr(self, name, part)
+
+    def encode(self, ids):
+        embeds = self.text_encoder(input_ids=ids.astype(np.int32))[0]  # ok: an ONNX Runtime session
+        return np.repeat(embeds, 2, axis=0).tolist()
