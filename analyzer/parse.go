@@ -3,6 +3,9 @@ package analyzer
 import (
 	"context"
 	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -188,11 +191,19 @@ func (f *File) describeError(id NodeID) string {
 	if n.Start == n.End {
 		return "unexpected end of input"
 	}
-	for i, r := range text {
-		if r == '\n' || i > 40 {
-			text = text[:i] + "…"
-			break
+	// A long span is named by its first token, never cut: cut code reads
+	// as a typo.
+	if i := strings.IndexByte(text, '\n'); i >= 0 || utf8.RuneCountInString(text) > 40 {
+		if i >= 0 {
+			text = text[:i]
+		}
+		if utf8.RuneCountInString(text) > 40 {
+			if j := strings.IndexFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune("()[]{},:;=", r) }); j > 0 {
+				text = text[:j]
+			} else if j == 0 {
+				text = text[:1]
+			}
 		}
 	}
-	return fmt.Sprintf("unexpected %q", text)
+	return fmt.Sprintf("unexpected %q", strings.TrimSpace(text))
 }
