@@ -246,17 +246,25 @@ func (m *Model) IsLightningModule(class NodeID) bool {
 	})
 }
 
-// IsLightningEvalHook reports whether def is a LightningModule method that
-// Lightning calls with grad disabled.
+// IsLightningEvalHook reports whether def is a method that its framework
+// calls with grad disabled: a LightningModule's evaluation hooks, a
+// fairseq task's valid_step.
 func (m *Model) IsLightningEvalHook(def NodeID) bool {
-	if !lightningEvalHooks[m.FunctionName(def)] {
+	name := m.FunctionName(def)
+	if !lightningEvalHooks[name] && name != "valid_step" {
 		return false
 	}
 	class := m.EnclosingClass(def)
 	if class == NoNode || m.scopeOf[def] != m.defScope[class] {
 		return false
 	}
-	return m.IsLightningModule(class)
+	if lightningEvalHooks[name] && m.IsLightningModule(class) {
+		return true
+	}
+	// fairseq's trainer runs a task's valid_step under no_grad.
+	return name == "valid_step" && m.ClassInherits(class, func(q string) bool {
+		return strings.HasPrefix(q, "fairseq.") && strings.HasSuffix(q, "FairseqTask")
+	})
 }
 
 // FunctionGradMode returns the grad mode in which a function's body runs:
