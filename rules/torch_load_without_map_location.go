@@ -113,6 +113,12 @@ func loadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) (string, boo
 	if len(args) == 1 && inMemoryBuffer(m, args[0]) {
 		return "", false // a round trip through memory in this process, not a checkpoint
 	}
+	if mappedInOtherBranch(m, call) {
+		// `if cuda: torch.load(p) else: torch.load(p, map_location="cpu")`:
+		// the devices are handled on purpose; this branch runs where the
+		// saving device exists.
+		return "", false
+	}
 	processes, noCUDA := fileLoadEvidence(m)
 	if processes {
 		return "this file runs several processes, each of which would load onto the saving GPU", true
@@ -124,6 +130,23 @@ func loadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) (string, boo
 		return "this file also runs without CUDA, where the load fails", true
 	}
 	return "", true
+}
+
+// mappedInOtherBranch reports whether another branch of an if around a
+// torch.load call loads with a map_location.
+func mappedInOtherBranch(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	scope := m.ScopeNode(call)
+	found := false
+	f.Walk(scope, func(id analyzer.NodeID) {
+		if found || id == call || f.Kind(id) != analyzer.KindCall || m.CallName(id) != "torch.load" || m.ScopeNode(id) != scope {
+			return
+		}
+		if (m.Keyword(id, "map_location") != analyzer.NoNode || len(m.Args(id)) >= 2) && analyzer.ExclusiveBranches(f, call, id) {
+			found = true
+		}
+	})
+	return found
 }
 
 func reportLoad(p *analyzer.Pass, call analyzer.NodeID, why string) {

@@ -37,3 +37,11 @@ def roundtrip(obj_bytes):
     first = torch.load(buffer)  # ok: an in-memory round trip, not a checkpoint
     second = torch.load(io.BytesIO(obj_bytes), weights_only=True)  # ok: likewise
     return first, second
+
+
+def load_either(path, use_cuda):
+    if torch.cuda.is_available() and use_cuda:
+        state = torch.load(path)  # ok: the other branch maps to the CPU; this one runs where CUDA is
+    else:
+        state = torch.load(path, map_location="cpu")
+    return state
