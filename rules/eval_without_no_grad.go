@@ -129,7 +129,8 @@ variable and constructed (its result used as a module, or returned by a
 ` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
 and steps an optimizer itself runs a training step. A dry run on a
 constant input whose result is unused, and a random input after
-` + "`.eval()`" + `, check that the model runs or count its operations. Code that needs gradients during evaluation (saliency maps,
+` + "`.eval()`" + `, check that the model runs or count its operations. Code after a
+` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
 those of the functions it calls, and is not reported. Test code is
@@ -364,7 +365,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 			return
 		}
-		if m.GradModeAt(id) != analyzer.GradEnabled {
+		if m.GradModeAt(id) != analyzer.GradEnabled || unreachable(f, id) {
 			return
 		}
 		direct := m.IsForwardCall(id) && !notForward(m, id)
@@ -530,6 +531,35 @@ func reportedInBody(m *analyzer.Model, call analyzer.NodeID) bool {
 }
 
 type bodyBusyKey struct{}
+
+// unreachable reports whether node id sits after a `return` or `raise`
+// statement of a block that holds it (`def test(): return` left at the
+// top of a function whose old body stays below).
+func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
+	for child, p := id, f.Parent(id); p != analyzer.NoNode; child, p = p, f.Parent(p) {
+		if f.Kind(p) == analyzer.KindFunctionDefinition || f.Kind(p) == analyzer.KindClassDefinition {
+			return false
+		}
+		if f.Kind(p) != analyzer.KindBlock && f.Kind(p) != analyzer.KindModule {
+			continue
+		}
+		dead := false
+		f.Children(p, func(stmt analyzer.NodeID) bool {
+			if stmt == child {
+				return false
+			}
+			if k := f.Kind(stmt); k == analyzer.KindReturnStatement || k == analyzer.KindRaiseStatement {
+				dead = true
+				return false
+			}
+			return true
+		})
+		if dead {
+			return true
+		}
+	}
+	return false
+}
 
 // anyWithin reports whether an offset of offs lies in [start, end).
 func anyWithin(offs []uint32, start, end uint32) bool {

@@ -232,3 +232,10 @@ class SpeechTask(FairseqTask):
     def inference_step(self, model, sample):
         res = model(**sample["net_input"])  # want: TL201 "in `inference_step`"
         return res["logits"].argmax(-1).tolist()
+
+
+def test_disabled(model, loader):
+    return
+    model.eval()
+    for x in loader:
+        print(model(x).argmax(1))  # ok: unreachable after the return above
