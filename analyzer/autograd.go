@@ -406,18 +406,16 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 			return CallableOther
 		}
 	case KindAttribute:
-		method := f.Text(f.Field(fn, FieldAttribute))
-		obj := f.Field(fn, FieldObject)
-		switch method {
-		case "to", "cuda", "cpu", "eval", "train", "half", "float", "double", "bfloat16", "requires_grad_", "share_memory":
-			return m.instanceOf(obj, depth+1)
-		case "from_pretrained":
-			name := f.Text(obj)
+		if from := movedFrom(f, value); from != NoNode {
+			return m.instanceOf(from, depth+1)
+		}
+		if f.TextIs(f.Field(fn, FieldAttribute), "from_pretrained") {
+			name := f.Text(f.Field(fn, FieldObject))
+			// A pipeline is no module, and runs its own forward passes under no_grad.
 			if strings.Contains(strings.ToLower(name), "pipeline") {
 				return CallableOther
 			}
-			// A pipeline is no module, and runs its own forward passes under no_grad.
-			for _, w := range []string{"Tokenizer", "Processor", "Config", "FeatureExtractor", "Scheduler", "ImageProcessor", "Pipeline"} {
+			for _, w := range []string{"Tokenizer", "Processor", "Config", "FeatureExtractor", "Scheduler", "ImageProcessor"} {
 				if strings.Contains(name, w) {
 					return CallableOther
 				}
@@ -600,28 +598,24 @@ func (m *Model) Constructs(call NodeID) bool {
 			return false
 		}
 		return m.Memo(constructsKey{call}, func() any {
-			module := false
-			name := f.Text(left)
-			f.Walk(m.ScopeNode(left), func(id NodeID) {
-				if module || id == left || f.Kind(id) != KindIdentifier || !f.TextIs(id, name) {
-					return
-				}
-				if b := m.Resolve(id); b == nil || b.Name != left {
-					return
-				}
+			for _, id := range m.UsesOf(left) {
 				up := f.Parent(id)
 				switch f.Kind(up) {
 				case KindAttribute:
-					if c := f.Parent(up); f.Kind(c) == KindCall && f.Field(c, FieldFunction) == up {
-						module = moduleUses[f.Text(f.Field(up, FieldAttribute))]
+					if c := f.Parent(up); f.Kind(c) == KindCall && f.Field(c, FieldFunction) == up && moduleUses[f.Text(f.Field(up, FieldAttribute))] {
+						return true
 					}
 				case KindCall:
-					module = f.Field(up, FieldFunction) == id // the result is called: a module
+					if f.Field(up, FieldFunction) == id {
+						return true // the result is called: a module
+					}
 				case KindReturnStatement:
-					module = m.buildsModels(m.ScopeNode(id))
+					if m.buildsModels(m.ScopeNode(id)) {
+						return true
+					}
 				}
-			})
-			return module
+			}
+			return false
 		}).(bool)
 	}
 	return false

@@ -489,8 +489,8 @@ func constructed(f *File, v NodeID) NodeID {
 }
 
 // movedFrom returns the receiver of a call that returns its receiver,
-// moved, cast or switched (`x.to(dev)`, `x.cuda()`, `x.eval()`), or
-// NoNode for another value.
+// moved, cast, shared or switched (`x.to(dev)`, `x.cuda()`, `x.eval()`),
+// or NoNode for another value.
 func movedFrom(f *File, v NodeID) NodeID {
 	v = f.Unparen(v)
 	if f.Kind(v) != KindCall {
@@ -501,7 +501,7 @@ func movedFrom(f *File, v NodeID) NodeID {
 		return NoNode
 	}
 	switch f.Text(f.Field(fn, FieldAttribute)) {
-	case "to", "cuda", "cpu", "eval", "train", "half", "float", "double", "bfloat16", "requires_grad_":
+	case "to", "cuda", "cpu", "eval", "train", "half", "float", "double", "bfloat16", "requires_grad_", "share_memory":
 		return f.Unparen(f.Field(fn, FieldObject))
 	}
 	return NoNode
@@ -800,31 +800,12 @@ func (m *Model) paramIndex(def, callee NodeID) int {
 	if b == nil || b.Kind != BindParam || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
 		return -1 // not a parameter of def itself
 	}
-	i, pos := -1, 0
-	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
-		name := c
-		switch f.Kind(c) {
-		case KindDefaultParameter, KindTypedDefaultParameter:
-			name = f.Field(c, FieldName)
-		case KindTypedParameter:
-			name = f.FirstChild(c)
-		case KindIdentifier:
-		case KindListSplatPattern, KindDictionarySplatPattern:
-			return false // the positional parameters end there
-		default:
-			return true
-		}
-		if pos == 0 && m.EnclosingClass(def) != NoNode && (f.TextIs(name, "self") || f.TextIs(name, "cls")) {
-			return true
-		}
+	for i, name := range m.positionalParams(def) {
 		if name == b.Name {
-			i = pos
-			return false
+			return i
 		}
-		pos++
-		return true
-	})
-	return i
+	}
+	return -1
 }
 
 // ParamForward returns the forward pass a helper runs when the call

@@ -486,3 +486,39 @@ func (m *Model) bindingPos(b *Binding) uint32 {
 	}
 	return f.N(b.Name).Start
 }
+
+// UsesOf returns the identifiers that read the binding an assignment
+// target names (`out` in `out = model(x)`), in source order: the names in
+// its scope and the scopes nested in it that resolve to that binding,
+// less the targets of later plain assignments, which bind the name anew,
+// and attribute names (`obj.out`).
+func (m *Model) UsesOf(target NodeID) []NodeID {
+	f := m.File
+	if f.Kind(target) != KindIdentifier {
+		return nil
+	}
+	name := f.Text(target)
+	var uses []NodeID
+	f.Walk(m.ScopeNode(target), func(id NodeID) {
+		if id == target || f.Kind(id) != KindIdentifier || !f.TextIs(id, name) || rebinds(f, id) {
+			return
+		}
+		if p := f.Parent(id); f.Kind(p) == KindAttribute && f.Field(p, FieldAttribute) == id {
+			return
+		}
+		if b := m.Resolve(id); b != nil && b.Name == target {
+			uses = append(uses, id)
+		}
+	})
+	return uses
+}
+
+// rebinds reports whether identifier id is the target of a plain
+// assignment, which binds the name anew rather than reading it.
+func rebinds(f *File, id NodeID) bool {
+	p := f.Parent(id)
+	for f.Kind(p) == KindPatternList || f.Kind(p) == KindTuplePattern {
+		p = f.Parent(p)
+	}
+	return f.Kind(p) == KindAssignment && f.Contains(f.Field(p, FieldLeft), id)
+}

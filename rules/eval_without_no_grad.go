@@ -392,7 +392,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			if attrRegion == nil {
 				why := fmt.Sprintf("on `%s`, which its class switches to evaluation mode and never back", receiverText(m, id))
 				if !inClass {
-					why = fmt.Sprintf("on `%s`, which this module switches to evaluation mode and never back", modelName(m, id))
+					why = fmt.Sprintf("on `%s`, which this module switches to evaluation mode and never back", f.Text(modelExpr(m, id)))
 				}
 				attrRegion = &evalRegion{start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
@@ -451,7 +451,7 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 	f := m.File
 	var best *evalRegion
 	try := func(e analyzer.NodeID) {
-		text := strings.Join(strings.Fields(f.Text(f.Unparen(e))), "")
+		text := compactText(f, f.Unparen(e))
 		for key, r := range open {
 			if text == key || strings.HasPrefix(text, key+".") || key == "self" && strings.HasPrefix(text, "self") {
 				if best == nil || r.start < best.start {
@@ -593,7 +593,7 @@ func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) (modeSwitch, string) 
 		if !isModelReceiver(m, recv) {
 			return switchNone, ""
 		}
-		key := strings.Join(strings.Fields(f.Text(recv)), "")
+		key := compactText(f, recv)
 		if f.Kind(recv) == analyzer.KindCall {
 			key = assignedTo(m, call) // `model = Net().eval()`
 		}
@@ -615,6 +615,12 @@ func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) (modeSwitch, string) 
 	return switchNone, ""
 }
 
+// compactText is the text of node id without its whitespace, to compare
+// expressions written with different spacing (`model.eval ()`).
+func compactText(f *analyzer.File, id analyzer.NodeID) string {
+	return strings.Join(strings.Fields(f.Text(id)), "")
+}
+
 // assignedTo returns the text of the target a call's value is assigned
 // to (`model` in `model = load_model(p)`), or "".
 func assignedTo(m *analyzer.Model, call analyzer.NodeID) string {
@@ -627,7 +633,7 @@ func assignedTo(m *analyzer.Model, call analyzer.NodeID) string {
 	if k := f.Kind(left); k != analyzer.KindIdentifier && k != analyzer.KindAttribute {
 		return ""
 	}
-	return strings.Join(strings.Fields(f.Text(left)), "")
+	return compactText(f, left)
 }
 
 // classEvalAttrs returns the attributes of self (`self.model`) that a
@@ -639,32 +645,42 @@ func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
 	}
 	return m.Memo(classEvalKey{class}, func() any {
 		f := m.File
-		eval, train := map[string]bool{}, map[string]bool{}
-		f.Walk(class, func(id analyzer.NodeID) {
-			if f.Kind(id) != analyzer.KindCall {
-				return
-			}
-			e, t := m.ModeSwitch(id)
-			if !e && !t {
-				return
-			}
-			recv := f.Unparen(m.Receiver(id))
-			if f.Kind(recv) != analyzer.KindAttribute || !f.TextIs(f.Field(recv, analyzer.FieldObject), "self") {
-				return
-			}
-			switch {
-			case !e:
-				train[f.Text(recv)] = true
-			case !m.ConditionalInFunction(id):
-				// An eval() under an if leaves the class either way.
-				eval[f.Text(recv)] = true
-			}
+		return evalOnly(m, class, func(call, recv analyzer.NodeID, eval bool) bool {
+			// An eval() under an if leaves the class either way.
+			return f.Kind(recv) == analyzer.KindAttribute && f.TextIs(f.Field(recv, analyzer.FieldObject), "self") &&
+				(!eval || !m.ConditionalInFunction(call))
 		})
-		for k := range train {
-			delete(eval, k)
-		}
-		return eval
 	}).(map[string]bool)
+}
+
+// evalOnly returns the texts of the models that calls within node root
+// switch to evaluation mode and never to training mode, counting the
+// switches that keep accepts (`recv.eval()`, `recv.train()`).
+func evalOnly(m *analyzer.Model, root analyzer.NodeID, keep func(call, recv analyzer.NodeID, eval bool) bool) map[string]bool {
+	f := m.File
+	eval, train := map[string]bool{}, map[string]bool{}
+	f.Walk(root, func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindCall {
+			return
+		}
+		e, t := m.ModeSwitch(id)
+		if !e && !t {
+			return
+		}
+		recv := f.Unparen(m.Receiver(id))
+		if !keep(id, recv, e) {
+			return
+		}
+		if e {
+			eval[f.Text(recv)] = true
+		} else {
+			train[f.Text(recv)] = true
+		}
+	})
+	for k := range train {
+		delete(eval, k)
+	}
+	return eval
 }
 
 type classEvalKey struct{ class analyzer.NodeID }
@@ -717,35 +733,19 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 			switch f.Nodes[i].Kind {
 			case analyzer.KindCall:
 				// `model.requires_grad_(False)`
-				if m.MethodName(id) == "requires_grad_" {
-					if args := m.Args(id); len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse {
-						out[frozenKeyOf(m, f.Unparen(m.Receiver(id)))] = true
-					}
+				if r := freezes(m, id); r != analyzer.NoNode {
+					out[frozenKeyOf(m, r)] = true
 				}
 			case analyzer.KindForStatement:
 				// `for p in model.parameters(): p.requires_grad = False`
 				iter := f.Unparen(f.Field(id, analyzer.FieldRight))
-				if f.Kind(iter) != analyzer.KindCall || m.MethodName(iter) != "parameters" {
-					continue
-				}
 				target := f.Field(id, analyzer.FieldLeft)
-				if f.Kind(target) != analyzer.KindIdentifier {
+				if f.Kind(iter) != analyzer.KindCall || m.MethodName(iter) != "parameters" || f.Kind(target) != analyzer.KindIdentifier {
 					continue
 				}
-				p := f.Text(target)
 				f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
-					switch f.Kind(n) {
-					case analyzer.KindAssignment:
-						left := f.Field(n, analyzer.FieldLeft)
-						if f.TextIs(left, p+".requires_grad") && f.Kind(f.Field(n, analyzer.FieldRight)) == analyzer.KindFalse {
-							out[frozenKeyOf(m, f.Unparen(m.Receiver(iter)))] = true
-						}
-					case analyzer.KindCall:
-						if f.TextIs(f.Field(n, analyzer.FieldFunction), p+".requires_grad_") {
-							if args := m.Args(n); len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse {
-								out[frozenKeyOf(m, f.Unparen(m.Receiver(iter)))] = true
-							}
-						}
+					if r := freezes(m, n); r != analyzer.NoNode && f.TextIs(r, f.Text(target)) {
+						out[frozenKeyOf(m, f.Unparen(m.Receiver(iter)))] = true
 					}
 				})
 			}
@@ -755,6 +755,25 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 }
 
 type frozenKey struct{}
+
+// freezes returns what node n takes out of autograd: x for
+// `x.requires_grad_(False)` or `x.requires_grad = False`; else NoNode.
+func freezes(m *analyzer.Model, n analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	switch f.Kind(n) {
+	case analyzer.KindCall:
+		if args := m.Args(n); m.MethodName(n) == "requires_grad_" && len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse {
+			return f.Unparen(m.Receiver(n))
+		}
+	case analyzer.KindAssignment:
+		left := f.Field(n, analyzer.FieldLeft)
+		if f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") &&
+			f.Kind(f.Field(n, analyzer.FieldRight)) == analyzer.KindFalse {
+			return f.Unparen(f.Field(left, analyzer.FieldObject))
+		}
+	}
+	return analyzer.NoNode
+}
 
 // frozenKeyOf names a model expression for frozenModels: its text, with
 // the class for one rooted at `self` and the scope that binds its first
@@ -774,15 +793,15 @@ func frozenKeyOf(m *analyzer.Model, e analyzer.NodeID) string {
 	return f.Text(e)
 }
 
-// modelName is the name of the model a call runs: `model` for
-// `model(x)` and for `model.generate(x)`.
-func modelName(m *analyzer.Model, call analyzer.NodeID) string {
+// modelExpr is the model a call runs: `model` for `model(x)` and for
+// `model.generate(x)`.
+func modelExpr(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 	f := m.File
 	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
 	if f.Kind(fn) == analyzer.KindAttribute {
 		fn = f.Unparen(f.Field(fn, analyzer.FieldObject))
 	}
-	return f.Text(fn)
+	return fn
 }
 
 // keptInEval reports whether a call runs a model bound at module level
@@ -791,10 +810,7 @@ func modelName(m *analyzer.Model, call analyzer.NodeID) string {
 // that use it).
 func keptInEval(m *analyzer.Model, call analyzer.NodeID) bool {
 	f := m.File
-	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	if f.Kind(fn) == analyzer.KindAttribute {
-		fn = f.Unparen(f.Field(fn, analyzer.FieldObject)) // `model.generate(x)`
-	}
+	fn := modelExpr(m, call)
 	if f.Kind(fn) != analyzer.KindIdentifier {
 		return false
 	}
@@ -807,33 +823,13 @@ func keptInEval(m *analyzer.Model, call analyzer.NodeID) bool {
 func moduleEvalNames(m *analyzer.Model) map[string]bool {
 	return m.Memo(moduleEvalKey{}, func() any {
 		f := m.File
-		eval, train := map[string]bool{}, map[string]bool{}
-		for i := range f.Nodes {
-			id := analyzer.NodeID(i)
-			if f.Nodes[i].Kind != analyzer.KindCall {
-				continue
-			}
-			e, t := m.ModeSwitch(id)
-			if !e && !t {
-				continue
-			}
-			recv := f.Unparen(m.Receiver(id))
+		return evalOnly(m, analyzer.Root, func(_, recv analyzer.NodeID, _ bool) bool {
 			if f.Kind(recv) != analyzer.KindIdentifier {
-				continue
+				return false
 			}
-			if b := m.Resolve(recv); b == nil || b.Scope != 0 {
-				continue
-			}
-			if e {
-				eval[f.Text(recv)] = true
-			} else {
-				train[f.Text(recv)] = true
-			}
-		}
-		for k := range train {
-			delete(eval, k)
-		}
-		return eval
+			b := m.Resolve(recv)
+			return b != nil && b.Scope == 0
+		})
 	}).(map[string]bool)
 }
 
@@ -1019,27 +1015,13 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) 
 // hostName reports whether a name assigned a value uses it, after the
 // assignment, only in ways that end on the host, and uses it at all.
 func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
-	f := m.File
-	if f.Kind(target) != analyzer.KindIdentifier {
-		return false
+	uses := m.UsesOf(target)
+	for _, u := range uses {
+		if !hostBound(m, u, ret, depth+1) {
+			return false
+		}
 	}
-	scope := m.ScopeNode(target)
-	name := f.Text(target)
-	used, host := false, true
-	f.Walk(scope, func(id analyzer.NodeID) {
-		if !host || id == target || f.Kind(id) != analyzer.KindIdentifier || !f.TextIs(id, name) || rebinds(f, id) {
-			return
-		}
-		if b := m.Resolve(id); b == nil || b.Name != target {
-			return
-		}
-		if p := f.Parent(id); f.Kind(p) == analyzer.KindAttribute && f.Field(p, analyzer.FieldAttribute) == id {
-			return // `obj.name`, not the name
-		}
-		used = true
-		host = hostBound(m, id, ret, depth+1)
-	})
-	return used && host
+	return len(uses) > 0
 }
 
 // namesEvaluation reports whether a function's name reads as evaluation
@@ -1167,27 +1149,9 @@ func discarded(m *analyzer.Model, call analyzer.NodeID) bool {
 		if f.TextIs(left, "_") {
 			return true
 		}
-		used := false
-		f.Walk(m.ScopeNode(left), func(id analyzer.NodeID) {
-			if !used && id != left && f.Kind(id) == analyzer.KindIdentifier && f.TextIs(id, f.Text(left)) && !rebinds(f, id) {
-				if b := m.Resolve(id); b != nil && b.Name == left {
-					used = true
-				}
-			}
-		})
-		return !used
+		return len(m.UsesOf(left)) == 0
 	}
 	return false
-}
-
-// rebinds reports whether identifier id is the target of a plain
-// assignment, which binds the name anew rather than reading it.
-func rebinds(f *analyzer.File, id analyzer.NodeID) bool {
-	p := f.Parent(id)
-	for f.Kind(p) == analyzer.KindPatternList || f.Kind(p) == analyzer.KindTuplePattern {
-		p = f.Parent(p)
-	}
-	return f.Kind(p) == analyzer.KindAssignment && f.Contains(f.Field(p, analyzer.FieldLeft), id)
 }
 
 // fedOnly reports whether a call has arguments and all are tensors made
