@@ -179,16 +179,8 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 				i = next
 				continue
 			}
-			if lastColon >= 0 {
-				name, ok := blockKeywords[first]
-				if first == "async" {
-					name, ok = t.asyncHeader(start)
-				}
-				if !ok {
-					err, _ := t.fail(lastColon, lastColon+1, "SyntaxError: invalid syntax")
-					return next, err, true
-				}
-				t.header, t.headerName = start, name
+			if err, failed := t.openHeader(first, start, lastColon); failed {
+				return next, err, true
 			}
 			return next, tokenError{}, false
 		case c == '\\':
@@ -261,19 +253,30 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 		err, _ := t.fail(open, open+1, "SyntaxError: '%c' was never closed", src[open])
 		return n, err, true
 	}
-	if lastColon >= 0 {
-		// A header on the last line, with no body at all.
-		name, ok := blockKeywords[first]
-		if first == "async" {
-			name, ok = t.asyncHeader(start)
-		}
-		if !ok {
-			err, _ := t.fail(lastColon, lastColon+1, "SyntaxError: invalid syntax")
-			return n, err, true
-		}
-		t.header, t.headerName = start, name
+	// A header on the last line, with no body at all.
+	if err, failed := t.openHeader(first, start, lastColon); failed {
+		return n, err, true
 	}
 	return n, tokenError{}, false
+}
+
+// openHeader records a logical line starting at start with keyword first
+// that ends in a colon at lastColon (none when negative) as the header of
+// a block, or fails where the colon ends no block statement.
+func (t *tokenScanner) openHeader(first string, start, lastColon int) (tokenError, bool) {
+	if lastColon < 0 {
+		return tokenError{}, false
+	}
+	name, ok := blockKeywords[first]
+	if first == "async" {
+		name, ok = t.asyncHeader(start)
+	}
+	if !ok {
+		err, _ := t.fail(lastColon, lastColon+1, "SyntaxError: invalid syntax")
+		return err, true
+	}
+	t.header, t.headerName = start, name
+	return tokenError{}, false
 }
 
 // asyncHeader names the statement an `async` header opens.

@@ -52,21 +52,7 @@ the GPU grew by 841 MiB, the CUDA context included. With
 ` + "`map_location=\"cpu\"`" + `, CUDA was not initialised and the GPU's memory in use
 grew by 0 MiB.
 
-## Example
-` + "```python" + `
-state = torch.load("checkpoint.pt")
-model.load_state_dict(state["model"])
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-state = torch.load("checkpoint.pt", map_location="cpu")
-model.load_state_dict(state["model"])
-` + "```" + `
-
-## Fix safety
-The fix adds ` + "`map_location=\"cpu\"`" + `. It is unsafe: code that relied on the
-tensors coming back on the GPU now gets CPU tensors and must move them.
+` + loadMapLocationExample + `
 
 ## Known problems
 A call that passes ` + "`**kwargs`" + ` is not reported, since ` + "`map_location`" + ` may be
@@ -342,3 +328,21 @@ func inMemoryBuffer(m *analyzer.Model, e analyzer.NodeID) bool {
 	}
 	return f.Kind(e) == analyzer.KindCall && m.CallName(e) == "io.BytesIO"
 }
+
+// loadMapLocationExample is the example, its fix and the fix's safety
+// that TL403 and TL404 share.
+const loadMapLocationExample = `## Example
+` + "```python" + `
+state = torch.load("checkpoint.pt")
+model.load_state_dict(state["model"])
+` + "```" + `
+
+## Use instead
+` + "```python" + `
+state = torch.load("checkpoint.pt", map_location="cpu")
+model.load_state_dict(state["model"])
+` + "```" + `
+
+## Fix safety
+The fix adds ` + "`map_location=\"cpu\"`" + `. It is unsafe: code that relied on the
+tensors coming back on the GPU now gets CPU tensors and must move them.`

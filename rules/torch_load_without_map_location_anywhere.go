@@ -31,21 +31,7 @@ copy on GPU 0 or fails. TL403 reports the calls where the code shows one
 of these; this rule reports the others, for projects that want every load
 to name its device.
 
-## Example
-` + "```python" + `
-state = torch.load("checkpoint.pt")
-model.load_state_dict(state["model"])
-` + "```" + `
-
-## Use instead
-` + "```python" + `
-state = torch.load("checkpoint.pt", map_location="cpu")
-model.load_state_dict(state["model"])
-` + "```" + `
-
-## Fix safety
-The fix adds ` + "`map_location=\"cpu\"`" + `. It is unsafe: code that relied on the
-tensors coming back on the GPU now gets CPU tensors and must move them.
+` + loadMapLocationExample + `
 
 ## Known problems
 Only the file of the call is read: a launcher or a ` + "`DistributedDataParallel`" + `
