@@ -60,12 +60,14 @@ among them, nor one that reads an ` + "`io.BytesIO`" + ` (an object serialized i
 the same process). Checkpoints that hold only CPU tensors are harmless
 either way.
 
-The evidence is read from the file, with no regard to branches: read on
-40 findings in repositories not used to develop it, 24 were right
-and 15 wrong. The wrong ones were loads in a CUDA-only branch whose
-other branch passes ` + "`map_location`" + `, reloads of a file the same run wrote on
-the same device, models moved to the device before the load, and a
-rank that is only logged.
+A load in one branch of an ` + "`if`" + ` whose other branch passes ` + "`map_location`" + `
+is not reported, nor, in a single-process file, a load of the path a
+` + "`torch.save`" + ` earlier in the file writes (the best model, read back by the
+run that saved it), nor, in a multi-process file, a path of its own per
+rank. Paths are compared as text. A choice between two GPUs
+(` + "`\"cuda:0\" if torch.cuda.is_available() else \"cuda:1\"`" + `) is not a CPU fallback.
+The rest of the evidence is read from the whole file: a rank that is only
+logged still counts as several processes.
 
 ## References
 - [torch.load](https://pytorch.org/docs/stable/generated/torch.load.html)
@@ -106,8 +108,15 @@ func loadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) (string, boo
 		return "", false
 	}
 	processes, noCUDA := fileLoadEvidence(m)
-	if processes {
+	path := loadPath(m, call)
+	if processes && !perRank(m, path) {
 		return "this file runs several processes, each of which would load onto the saving GPU", true
+	}
+	if savedEarlier(m, call, path) {
+		// A checkpoint this run wrote and now reads back (the best
+		// model, after training): it was saved from the device this
+		// process uses, and goes back there.
+		return "", true
 	}
 	if why := movedAfterLoad(m, call); why != "" {
 		return why, true
@@ -116,6 +125,133 @@ func loadWithoutMapLocation(p *analyzer.Pass, call analyzer.NodeID) (string, boo
 		return "this file also runs without CUDA, where the load fails", true
 	}
 	return "", true
+}
+
+// filePath is the expression naming the file a torch.save or torch.load
+// call writes or reads: its argument at index i, or the path given to
+// `open` when that argument is the handle of `with open(path) as f`.
+func filePath(m *analyzer.Model, call analyzer.NodeID, i int) analyzer.NodeID {
+	args := m.Args(call)
+	if len(args) <= i {
+		return analyzer.NoNode
+	}
+	e := m.File.Unparen(args[i])
+	if m.File.Kind(e) == analyzer.KindIdentifier {
+		if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindWithTarget && m.File.Kind(b.Value) == analyzer.KindCall && m.CallName(b.Value) == "open" {
+			if oa := m.Args(b.Value); len(oa) > 0 {
+				return m.File.Unparen(oa[0])
+			}
+		}
+	}
+	return e
+}
+
+// loadPath is the path a torch.load call reads (see filePath).
+func loadPath(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID { return filePath(m, call, 0) }
+
+// perRank reports whether a path names a file of its own for each
+// process (`f"queue{rank}.pth"`): each rank reads back what it saved
+// from its own device. A rank that a loop runs through is not the
+// process's own.
+func perRank(m *analyzer.Model, path analyzer.NodeID) bool {
+	f := m.File
+	if path == analyzer.NoNode {
+		return false
+	}
+	if f.Kind(path) == analyzer.KindIdentifier {
+		if v := m.AssignedValue(path); v != analyzer.NoNode {
+			path = v
+		}
+	}
+	found := false
+	f.Walk(path, func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindIdentifier || !strings.Contains(strings.ToLower(f.Text(id)), "rank") {
+			return
+		}
+		// `for rank in range(world_size)` reads every rank's file, not
+		// the process's own.
+		if b := m.Resolve(id); b == nil || b.Kind != analyzer.BindLoopTarget {
+			found = true
+		}
+	})
+	return found
+}
+
+// savedEarlier reports whether the run that reaches a torch.load has
+// written the path it reads with a torch.save before: a save earlier in
+// the same function (or both at module level), or a save in a function
+// that the module calls before a module-level load (train(), then read
+// back the best model). Paths are compared as text; a path that reads a
+// parameter of another function than the load's names another file in
+// each call and does not count. Methods that save and load the same path
+// (`save()` and `load()` of an agent) run in different runs as often as
+// in one, and do not count.
+func savedEarlier(m *analyzer.Model, call, path analyzer.NodeID) bool {
+	f := m.File
+	if path == analyzer.NoNode {
+		return false
+	}
+	text := f.Text(path)
+	loadFn := m.EnclosingFunction(call)
+	start := f.N(call).Start
+	for i := range f.Nodes {
+		id := analyzer.NodeID(i)
+		if f.N(id).Start >= start {
+			break
+		}
+		if f.Kind(id) != analyzer.KindCall || m.CallName(id) != "torch.save" {
+			continue
+		}
+		sp := filePath(m, id, 1)
+		if sp == analyzer.NoNode || f.Text(sp) != text {
+			continue
+		}
+		saveFn := m.EnclosingFunction(id)
+		if saveFn == loadFn {
+			return true
+		}
+		if loadFn == analyzer.NoNode && !readsParam(m, sp) && calledAtModuleLevelBefore(m, saveFn, start) {
+			return true
+		}
+	}
+	return false
+}
+
+// calledAtModuleLevelBefore reports whether module-level code before the
+// offset calls the function fn by its name.
+func calledAtModuleLevelBefore(m *analyzer.Model, fn analyzer.NodeID, before uint32) bool {
+	f := m.File
+	name := f.Field(fn, analyzer.FieldName)
+	if name == analyzer.NoNode || m.EnclosingFunction(fn) != analyzer.NoNode {
+		return false
+	}
+	for i := range f.Nodes {
+		id := analyzer.NodeID(i)
+		if f.N(id).Start >= before {
+			break
+		}
+		if f.Kind(id) == analyzer.KindCall && m.EnclosingFunction(id) == analyzer.NoNode {
+			if c := f.Field(id, analyzer.FieldFunction); f.Kind(c) == analyzer.KindIdentifier && f.Text(c) == f.Text(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// readsParam reports whether an expression reads a parameter of its
+// function.
+func readsParam(m *analyzer.Model, e analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(e, func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindIdentifier {
+			if b := m.Resolve(id); b != nil && b.Kind == analyzer.BindParam {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // mappedInOtherBranch reports whether another branch of an if around a
@@ -180,7 +316,7 @@ func fileLoadEvidence(m *analyzer.Model) (processes, noCUDA bool) {
 				case m.MethodName(id) == "add_argument":
 					processes = processes || firstArgIn(m, id, map[string]bool{"--local_rank": true, "--local-rank": true})
 				case name == "torch.cuda.is_available":
-					noCUDA = true
+					noCUDA = noCUDA || !gpuFallback(f, id)
 				case name == "torch.device":
 					noCUDA = noCUDA || firstArgIn(m, id, map[string]bool{"cpu": true})
 				case name == "torch.load":
@@ -197,6 +333,24 @@ func fileLoadEvidence(m *analyzer.Model) (processes, noCUDA bool) {
 		return [2]bool{processes, noCUDA}
 	}).([2]bool)
 	return ev[0], ev[1]
+}
+
+// gpuFallback reports whether an is_available() call only picks between
+// two GPUs (`"cuda:0" if torch.cuda.is_available() else "cuda:1"`): the
+// code still never runs without CUDA.
+func gpuFallback(f *analyzer.File, call analyzer.NodeID) bool {
+	cond := f.Parent(call)
+	for f.Kind(cond) == analyzer.KindParenthesizedExpression {
+		cond = f.Parent(cond)
+	}
+	if f.Kind(cond) != analyzer.KindConditionalExpression {
+		return false
+	}
+	kids := f.ChildList(cond)
+	if len(kids) != 3 || !f.Contains(kids[1], call) {
+		return false
+	}
+	return strings.HasPrefix(stringValue(f, kids[0]), "cuda") && strings.HasPrefix(stringValue(f, kids[2]), "cuda")
 }
 
 // choosesDevice reports whether a torch.load call picks the device its
