@@ -79,7 +79,10 @@ func (m *Model) activationOf(expr NodeID, depth int) (Activation, *Site) {
 		if a, ok := activationFuncs[m.CallName(expr)]; ok {
 			return a, m.site(expr)
 		}
-		if meth := m.MethodName(expr); meth != "" {
+		// `self.softmax(x)` calls what the class bound to that name (an
+		// nn.LogSoftmax, as often as not) or defined, which the module and
+		// return tests below read; the name says nothing.
+		if meth := m.MethodName(expr); meth != "" && !f.TextIs(m.Receiver(expr), "self") {
 			switch meth {
 			case "softmax":
 				return Softmax, m.site(expr)

@@ -15,6 +15,9 @@ type AddNoqaResult struct {
 	Source []byte
 	// Added counts the lines given a directive or new codes.
 	Added int
+	// Skipped says why a source with findings was left as it is (a
+	// syntax error), or is "".
+	Skipped string
 }
 
 // AddNoqa adds to src a `# noqa: CODES` directive for every finding that
@@ -28,6 +31,7 @@ func (r *Runner) AddNoqa(path string, src []byte) (AddNoqaResult, error) {
 	res := AddNoqaResult{Source: src}
 	diags := r.LintSource(path, src)
 	if hasCode(diags, r.syntax) || hasCode(diags, r.ioErr) {
+		res.Skipped = r.skipReason(diags)
 		return res, nil
 	}
 	f, err := Parse(path, src)
@@ -47,6 +51,25 @@ func (r *Runner) AddNoqa(path string, src []byte) (AddNoqaResult, error) {
 	return res, nil
 }
 
+// skipReason says why a source whose diagnostics include a syntax or
+// read error gets no directive, when it has findings that wanted one.
+func (r *Runner) skipReason(diags []Diagnostic) string {
+	n := 0
+	for i := range diags {
+		if r.wantsNoqa(&diags[i]) {
+			n++
+		}
+	}
+	if n == 0 || !hasCode(diags, r.syntax) {
+		return ""
+	}
+	s := "s"
+	if n == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("it has a syntax error (%s), which no directive suppresses; its %d other finding%s got no directive", r.syntax.Code, n, s)
+}
+
 // AddNoqaNotebook is AddNoqa for the code cells of a notebook, written
 // back into its JSON; a finding on a masked IPython magic line gets none.
 func (r *Runner) AddNoqaNotebook(path string, raw []byte) (AddNoqaResult, error) {
@@ -59,6 +82,7 @@ func (r *Runner) AddNoqaNotebook(path string, raw []byte) (AddNoqaResult, error)
 	}
 	diags := r.LintSource(path, nb.Source)
 	if hasCode(diags, r.syntax) || hasCode(diags, r.ioErr) {
+		res.Skipped = r.skipReason(diags)
 		return res, nil
 	}
 	f, err := Parse(path, nb.Source)

@@ -273,6 +273,9 @@ func (m *Model) EnclosingFunction(id NodeID) NodeID {
 
 // EnclosingClass returns the class_definition whose method contains id.
 func (m *Model) EnclosingClass(id NodeID) NodeID {
+	if id < 0 || int(id) >= len(m.scopeOf) {
+		return NoNode
+	}
 	for s := m.scopeOf[id]; s >= 0; s = m.Scopes[s].Parent {
 		if m.Scopes[s].Kind == ScopeClass {
 			return m.Scopes[s].Node

@@ -282,3 +282,36 @@ func TestUnsuppressed(t *testing.T) {
 		t.Errorf("Unsuppressed = %v (input now %v)", got, ds)
 	}
 }
+
+// TestRuleCrashIsolated checks that a rule that panics on a file loses
+// its findings for that file, says so as a crash that no noqa hides and
+// that SplitCrashes turns into an error, and that the other rules'
+// findings stand.
+func TestRuleCrashIsolated(t *testing.T) {
+	syntax, ioErr, old, risky, _ := noqaRules()
+	calls := 0
+	fragile := &Rule{Code: "TL905", Name: "fragile", Kinds: []Kind{KindCall}, Check: func(p *Pass, id NodeID) {
+		calls++
+		p.Report(id, "seen")
+		if p.File.TextIs(p.File.Field(id, FieldFunction), "boom") {
+			var s []int
+			_ = s[len(s)-1]
+		}
+	}}
+	r := NewRunner([]*Rule{old, risky, fragile}, syntax, ioErr)
+	src := "old(1)\nboom()  # noqa\nrisky()\nold(2)\n"
+	diags := r.LintSource("a.py", []byte(src))
+	if got := findings(diags); got != "1:TL901 3:TL904 4:TL901 2:crash" {
+		t.Errorf("findings %q", got)
+	}
+	if calls != 2 {
+		t.Errorf("the crashed rule ran %d times; want it stopped after the crash", calls)
+	}
+	kept, errs := SplitCrashes(diags)
+	if len(kept) != 3 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "TL905 (fragile) failed") || !strings.Contains(errs[0].Error(), "index out of range") {
+		t.Errorf("kept %d findings, errors %v", len(kept), errs)
+	}
+	if d, e := SplitCrashes(diags[:1]); len(d) != 1 || e != nil {
+		t.Errorf("no crash: %v %v", d, e)
+	}
+}

@@ -348,41 +348,59 @@ func (nb *Notebook) Locate(off uint32) (cell, line, col, rawLine int) {
 }
 
 // lineRefs are the places a message names a line of the joined source:
-// "line 12", or "name.ipynb:12" for a related site.
-var lineRefs = regexp.MustCompile(`\bline (\d+)\b|(\S+\.ipynb):(\d+)\b`)
+// "line 12", "lines 12, 14", or "name.ipynb:12" for a related site.
+var lineRefs = regexp.MustCompile(`\blines? (\d+(?:, \d+)*)\b|(\S+\.ipynb):(\d+)\b`)
 
 // cellLines rewrites the line numbers a message names, which count lines
 // of the joined source, as the notebook shows them: "line 3" for a line
-// of the cell the finding is in, "cell 2, line 3" for another cell.
+// of the cell the finding is in, "cell 2, line 3" for another cell;
+// "lines 3, 4" when all of a list are in the finding's cell.
 func (nb *Notebook) cellLines(msg, base string, cell int) string {
 	return lineRefs.ReplaceAllStringFunc(msg, func(ref string) string {
 		sub := lineRefs.FindStringSubmatch(ref)
-		digits, name := sub[1], ""
-		if digits == "" {
-			if sub[2] != base {
-				return ref // a line of another file
+		if sub[1] != "" {
+			var local, places []string
+			for _, digits := range strings.Split(sub[1], ", ") {
+				c, l, ok := nb.cellLine(digits)
+				if !ok {
+					return ref
+				}
+				if c == cell {
+					local = append(local, strconv.Itoa(l))
+				}
+				places = append(places, fmt.Sprintf("cell %d, line %d", c, l))
 			}
-			digits, name = sub[3], sub[2]+":"
+			switch {
+			case len(local) == len(places) && len(local) == 1:
+				return "line " + local[0]
+			case len(local) == len(places):
+				return "lines " + strings.Join(local, ", ")
+			}
+			return strings.Join(places, "; ")
 		}
-		n, err := strconv.Atoi(digits)
-		if err != nil {
-			return ref
+		if sub[2] != base {
+			return ref // a line of another file
 		}
-		off, ok := nb.lineOffset(n)
+		c, l, ok := nb.cellLine(sub[3])
 		if !ok {
 			return ref
 		}
-		c, l, _, _ := nb.Locate(off)
-		switch {
-		case c == 0:
-			return ref
-		case name != "":
-			return fmt.Sprintf("%scell %d:%d", name, c, l)
-		case c == cell:
-			return fmt.Sprintf("line %d", l)
-		}
-		return fmt.Sprintf("cell %d, line %d", c, l)
+		return fmt.Sprintf("%s:cell %d:%d", sub[2], c, l)
 	})
+}
+
+// cellLine locates line digits of the joined source in its cell.
+func (nb *Notebook) cellLine(digits string) (cell, line int, ok bool) {
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		return 0, 0, false
+	}
+	off, ok := nb.lineOffset(n)
+	if !ok {
+		return 0, 0, false
+	}
+	c, l, _, _ := nb.Locate(off)
+	return c, l, c != 0
 }
 
 // lineOffset returns the offset of the start of 1-based line n of the

@@ -119,4 +119,11 @@ func TestNotebookMessageLines(t *testing.T) {
 	if got, want := nb.cellLines(fmt.Sprintf("line %d", y), "nb.ipynb", 3), "cell 1, line 3"; got != want {
 		t.Errorf("another cell: %q, want %q", got, want)
 	}
+	a := joined("a = 1")
+	if got, want := nb.cellLines(fmt.Sprintf("at lines %d, %d.", a, b), "nb.ipynb", 3), "at lines 1, 2."; got != want {
+		t.Errorf("a list in the cell: %q, want %q", got, want)
+	}
+	if got, want := nb.cellLines(fmt.Sprintf("at lines %d, %d.", y, b), "nb.ipynb", 3), "at cell 1, line 3; cell 3, line 2."; got != want {
+		t.Errorf("a list across cells: %q, want %q", got, want)
+	}
 }

@@ -1,8 +1,10 @@
 package analyzer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -68,7 +70,75 @@ func parseInto(path string, src []byte, buf []Node) (*File, error) {
 	if len(nodes) == 0 {
 		nodes = []Node{{Parent: NoNode, FirstChild: NoNode, NextSibling: NoNode, Kind: KindModule, End: uint32(len(src)), named: 1}}
 	}
+	if fixed := unstarred(src, nodes); fixed != nil {
+		// The grammar rejects a starred parenthesized, list or string item
+		// in a tuple without brackets (`x = 1, *(a)`), which Python
+		// accepts. The same source with those stars blanked parses to the
+		// same shape, offsets unchanged; the file keeps its own text.
+		if g, err := parseInto(path, fixed, nil); err == nil && !slices.ContainsFunc(g.Nodes, func(n Node) bool { return n.Kind == KindError || n.Missing() }) {
+			g.Src = src
+			return g, nil
+		}
+	}
 	return &File{Path: path, Src: src, Nodes: nodes}, nil
+}
+
+// unstarred returns a copy of src with the stars of the starred items
+// inside its ERROR nodes blanked, or nil when there are none: a `*` (not
+// `**`) after a comma, or after `=`, `return`, `yield` or `in` with a
+// comma later on its line (`*` alone there is an error in Python too).
+func unstarred(src []byte, nodes []Node) []byte {
+	var out []byte
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Kind != KindError {
+			continue
+		}
+		for j := n.Start; j < n.End && int(j) < len(src); j++ {
+			if src[j] != '*' || (j+1 < uint32(len(src)) && src[j+1] == '*') || (j > 0 && src[j-1] == '*') {
+				continue
+			}
+			k := int(j) - 1
+			for k >= 0 && (src[k] == ' ' || src[k] == '\t') {
+				k--
+			}
+			splat := false
+			switch {
+			case k < 0:
+			case src[k] == ',':
+				splat = true
+			case src[k] == '=' && (k == 0 || !strings.ContainsRune("=!<>+-*/%&|^@:", rune(src[k-1]))),
+				endsWord(src[:k+1], "return"), endsWord(src[:k+1], "yield"), endsWord(src[:k+1], "in"):
+				line := src[j:]
+				if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+					line = line[:nl]
+				}
+				splat = bytes.IndexByte(line, ',') >= 0
+			}
+			if !splat {
+				continue
+			}
+			if out == nil {
+				out = bytes.Clone(src)
+			}
+			out[j] = ' '
+		}
+	}
+	return out
+}
+
+// endsWord reports whether b ends with the keyword w, as a whole word.
+func endsWord(b []byte, w string) bool {
+	if !bytes.HasSuffix(b, []byte(w)) {
+		return false
+	}
+	i := len(b) - len(w) - 1
+	return i < 0 || !isNameByte(b[i]) && b[i] != '.'
+}
+
+// isNameByte reports whether c can be part of an ASCII identifier.
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // ParseOnly parses src with tree-sitter through the smacker Go API and

@@ -136,6 +136,8 @@ func TestSyntaxErrorsAgreeWithCPython(t *testing.T) {
 // oracleSnippets are small programs whose mutations exercise blocks,
 // brackets, strings and continuations.
 var oracleSnippets = []string{
+	"a = (1,)\nx = 1, *(a)\ny = *[a], 2\nfor q in 1, *(a):\n    pass\n\n\ndef g(n):\n    return 1, *\"ab\", *(None,) * n\n\n\nz = 2 *(a)\nw = [1, *(a)]\n",
+	"a = (1,)\nx = 1\ny = *(a)\n",
 	"import torch\n\n\nclass Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = torch.nn.Linear(4, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n",
 	"def train(model, loader, opt):\n    for x, y in loader:\n        opt.zero_grad()\n        loss = model(x).sum()\n        if loss > 0:\n            loss.backward()\n        else:\n            continue\n        opt.step()\n    return loss\n",
 	"try:\n    import torch\nexcept ImportError:\n    torch = None\nfinally:\n    pass\n\nwhile True:\n    break\n",

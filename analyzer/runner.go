@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -164,14 +165,31 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 			passes[rule] = &Pass{File: f, Model: m, rule: rule, out: &out}
 		}
 	}
+	var crashes []Diagnostic
 	for i := range f.Nodes {
 		for _, rule := range r.byKind[f.Nodes[i].Kind] {
 			if p := passes[rule]; p != nil {
-				rule.Check(p, NodeID(i))
+				if msg, ok := check(rule, p, NodeID(i)); !ok {
+					// The rule stops on this file; the others go on.
+					passes[rule] = nil
+					crashes = append(crashes, newDiagnostic(f, Crash, f.N(NodeID(i)).Start, f.N(NodeID(i)).Start,
+						fmt.Sprintf("%s (%s) failed on this file, and its findings for it are left out: %s", rule.Code, rule.Name, msg)))
+				}
 			}
 		}
 	}
+	if crashes != nil {
+		out = slices.DeleteFunc(out, func(d Diagnostic) bool {
+			for _, rule := range r.rules {
+				if d.Rule == rule && passes[rule] == nil && (enabled == nil || enabled(rule)) {
+					return true
+				}
+			}
+			return false
+		})
+	}
 	out = r.applyNoqa(f, m, out, enabled)
+	out = append(out, crashes...)
 	if summarize {
 		// The summary is the file's alone. What the rules worked out holds
 		// for it unless some answer of the project's changed it.
@@ -183,6 +201,41 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 		m.summarizeDefs(sum)
 	}
 	return out, sum
+}
+
+// Crash marks a diagnostic that says a rule panicked on a file: not a
+// finding but an internal error, which callers report as one (see
+// SplitCrashes). The crashed rule's other findings for the file are left
+// out, as partial; the other rules' stand. A crash is never suppressed.
+var Crash = &Rule{Code: "crash", Name: "internal-error", Summary: "a rule failed on a file", Severity: SeverityError}
+
+// check runs one rule on one node; a panic becomes its message and false.
+func check(rule *Rule, p *Pass, id NodeID) (msg string, ok bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			msg, ok = fmt.Sprint(v), false
+		}
+	}()
+	rule.Check(p, id)
+	return "", true
+}
+
+// SplitCrashes separates the crashes of rules (see Crash) from the
+// findings, as errors naming their files.
+func SplitCrashes(diags []Diagnostic) ([]Diagnostic, []error) {
+	var errs []error
+	kept := diags[:0:0]
+	for _, d := range diags {
+		if d.Rule == Crash {
+			errs = append(errs, fmt.Errorf("internal error while linting %s: %s", d.Path, d.Message))
+			continue
+		}
+		kept = append(kept, d)
+	}
+	if errs == nil {
+		return diags, nil
+	}
+	return kept, errs
 }
 
 // applyNoqa marks the diagnostics that noqa comments suppress and, when

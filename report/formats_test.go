@@ -318,6 +318,8 @@ func TestSummarySuppressed(t *testing.T) {
 		{"fixed, suppressed, remaining", Report{Diagnostics: three, FixMode: true, Fixed: 4, Suppressed: 1}, "Found 8 errors (4 fixed, 1 suppressed, 3 remaining).\n"},
 		{"none suppressed", Report{Diagnostics: three}, "Found 3 errors.\n"},
 		{"quiet", Report{Diagnostics: three, Suppressed: 2, Quiet: true}, ""},
+		{"errors only", Report{Errors: 2, Suppressed: 1}, "No findings, but 2 errors kept part of the check from running (see below).\n"},
+		{"findings and errors", Report{Diagnostics: three, Errors: 1}, "Found 3 errors.\n"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

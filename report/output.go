@@ -64,6 +64,9 @@ type Report struct {
 	// Suppressed counts the findings silenced by noqa comments; they are
 	// not in Diagnostics.
 	Suppressed int
+	// Errors counts the internal errors and failures reported beside the
+	// findings: with any, a clean run is not "All checks passed!".
+	Errors int
 	// Quiet leaves out the summary of the text formats.
 	Quiet bool
 	// Color turns on ANSI colours in the text formats.
@@ -159,6 +162,9 @@ func writeSummary(w io.Writer, r *Report) {
 		fixed = r.Fixed
 	}
 	switch {
+	case n == 0 && fixed == 0 && r.Errors > 0:
+		fmt.Fprintf(w, "No findings, but %s kept part of the check from running (see below).\n", Plural(r.Errors, "error", "errors"))
+		return
 	case n == 0 && fixed == 0 && r.Suppressed > 0:
 		fmt.Fprintf(w, "All checks passed! (%d suppressed)\n", r.Suppressed)
 		return

@@ -455,7 +455,7 @@ func optimizerParams(m *analyzer.Model, loop analyzer.NodeID, name string) (opti
 		region = c
 	}
 	if region == analyzer.NoNode {
-		return false, false
+		region = 0 // a loop at module level: the module's optimizers
 	}
 	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\b`)
 	built, opaque := 0, false

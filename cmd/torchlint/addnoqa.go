@@ -42,6 +42,9 @@ func addNoqa(runner *analyzer.Runner, files, roots []string, stderr, warnings io
 	added, failed := 0, false
 	for i, r := range results {
 		err := r.err
+		if err == nil && r.res.Skipped != "" {
+			fmt.Fprintf(warnings, "torchlint: warning: %s: %s\n", files[i], r.res.Skipped)
+		}
 		if err == nil && r.res.Added > 0 {
 			if err = writeBack(files[i], r.orig, r.res.Source, roots); err == nil {
 				added += r.res.Added

@@ -66,6 +66,24 @@ func TestAddNoqaEndToEnd(t *testing.T) {
 	}
 }
 
+// TestAddNoqaSyntaxErrorWarns checks that a file CPython rejects is left
+// as it is, with a warning that names it and says what got no directive.
+func TestAddNoqaSyntaxErrorWarns(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "old.py")
+	src := "import torch\n\nx = torch.load('a.pt').cuda(async=True)\ny = torch.load('b.pt').cuda()\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runIn(t, dir, "check", "--no-cache", "--add-noqa", ".")
+	if code != 0 || !strings.Contains(stderr, "old.py: it has a syntax error (TL001)") || !strings.Contains(stderr, "finding") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if readFile(t, p) != src {
+		t.Errorf("a file with a syntax error was changed")
+	}
+}
+
 func TestAddNoqaNotebookEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "notebooks", "magics.ipynb"))

@@ -256,6 +256,11 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		}
 		analyzer.SortDiagnostics(rep.Diagnostics)
 	}
+	// A rule that failed on a file is an internal error, not a finding.
+	var crashes []error
+	rep.Diagnostics, crashes = analyzer.SplitCrashes(rep.Diagnostics)
+	failures = append(failures, crashes...)
+	rep.Errors = len(failures)
 	all := len(rep.Diagnostics)
 	rep.Diagnostics = analyzer.Unsuppressed(rep.Diagnostics)
 	rep.Suppressed = all - len(rep.Diagnostics)

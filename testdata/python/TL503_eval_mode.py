@@ -265,3 +265,15 @@ def fit_distill(student, loader, optimizer):
         teacher.eval()  # ok: a frozen copy, which no optimizer steps
         torch.nn.functional.mse_loss(student(x), target).backward()
         optimizer.step()
+
+
+# A loop at module level, with its optimizer built there too.
+script_model = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.Dropout(0.5))
+script_opt = torch.optim.SGD(script_model.parameters(), lr=0.1)
+for step in range(10):
+    batch = torch.randn(4, 8)
+    script_opt.zero_grad()
+    script_model(batch).sum().backward()
+    script_opt.step()
+    script_model.eval()  # want: TL503 "every later step trains in evaluation mode"
+    print(script_model(batch).sum().item())

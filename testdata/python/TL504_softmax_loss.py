@@ -117,3 +117,33 @@ def predict_sequential(x, device):
     model = nn.Sequential(nn.Linear(16, 10)).to(device)
     probs = nn.Softmax(dim=1).to(device)
     return probs(model(x)).argmax(1)  # ok: probabilities for a prediction, no loss
+
+
+class LogProbHead(nn.Module):
+    """Modules are read by what they are bound to, not by their names."""
+
+    def __init__(self, hidden, n):
+        super().__init__()
+        self.proj = nn.Linear(hidden, n)
+        self.softmax = nn.LogSoftmax(dim=-1)  # log-probabilities, despite the name
+        self.probs = nn.Softmax(dim=-1)
+        self.criterion = nn.NLLLoss()
+
+    def forward(self, x, tgt):
+        # ok: NLLLoss on log-probabilities
+        return self.criterion(self.softmax(self.proj(x)), tgt)
+
+    def wrong(self, x, tgt):
+        return self.criterion(self.probs(self.proj(x)), tgt)  # want: TL504 "expects log-probabilities"
+
+
+class OwnSoftmax(nn.Module):
+    def __init__(self, hidden, n):
+        super().__init__()
+        self.proj = nn.Linear(hidden, n)
+
+    def softmax(self, x):
+        return F.softmax(self.proj(x), dim=-1)
+
+    def loss(self, x, y):
+        return F.cross_entropy(self.softmax(x), y)  # want: TL504 "output of a softmax"
