@@ -680,10 +680,26 @@ type LoopActivity struct {
 	Forward  bool // runs a model forward pass
 	Loss     bool // computes a loss
 	Backward bool // back-propagates or steps an optimizer
+	// Once: the body ends in an unconditional break, return or raise,
+	// so that at most one iteration runs to its end (a first batch
+	// taken to inspect its gradients).
+	Once bool
 }
 
 // PerStep reports whether the loop runs once per batch or training step.
-func (a LoopActivity) PerStep() bool { return a.Batches || a.Forward || a.Loss || a.Backward }
+func (a LoopActivity) PerStep() bool {
+	return !a.Once && (a.Batches || a.Forward || a.Loss || a.Backward)
+}
+
+// lastStatement is the last statement of a block, or NoNode.
+func lastStatement(f *File, block NodeID) NodeID {
+	last := NoNode
+	f.Children(block, func(c NodeID) bool {
+		last = c
+		return true
+	})
+	return last
+}
 
 type loopKey struct{ loop NodeID }
 
@@ -697,6 +713,10 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	var a LoopActivity
 	if iter := m.LoopIterable(loop); iter != NoNode {
 		a.Batches = m.iteratesBatches(iter)
+	}
+	switch f.Kind(lastStatement(f, f.Field(loop, FieldBody))) {
+	case KindBreakStatement, KindReturnStatement, KindRaiseStatement:
+		a.Once = true
 	}
 	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
 		if f.Kind(id) != KindCall || m.statementLoop(id) != loop {
@@ -734,6 +754,10 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 				return
 			}
 			name := strings.ToLower(f.Text(id))
+			if strings.Contains(name, "loaders") {
+				// `for loader in dataloaders:` runs once per dataset.
+				return
+			}
 			if strings.Contains(name, "loader") || strings.Contains(name, "batches") || name == "batch_iter" {
 				found = true
 				return

@@ -47,6 +47,8 @@ func (m *Model) loopRole(loop NodeID) LoopRole {
 	}
 	a := m.Loop(loop)
 	switch {
+	case a.Once:
+		return LoopOther // one iteration, whatever it does
 	case a.Backward:
 		return LoopStep
 	case a.Batches || a.Loss:
@@ -412,12 +414,7 @@ func (m *Model) OnSomeIterations(loop, id NodeID) bool {
 
 // endsInContinue reports whether a block's last statement is `continue`.
 func endsInContinue(f *File, block NodeID) bool {
-	last := NoNode
-	f.Children(block, func(c NodeID) bool {
-		last = c
-		return true
-	})
-	return f.Kind(last) == KindContinueStatement
+	return f.Kind(lastStatement(f, block)) == KindContinueStatement
 }
 
 // loopVariables returns the names that change from one iteration to the

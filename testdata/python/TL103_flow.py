@@ -195,3 +195,22 @@ class SequenceScorer:
         objective.backward(retain_graph=True)  # want: TL103 "until `train_step` returns"
         self.optim.step()
         self.last = objective.item()
+
+
+def inspect_first_batch(model, loader):
+    # ok: the loop ends in `break`, so one iteration runs; there is no next step
+    for x, y in loader:
+        out = model(x).sum()
+        out.backward(retain_graph=True)
+        print(x.grad)
+        break
+
+
+def train_steps(model, loader, opt):
+    for x, y in loader:
+        opt.zero_grad()
+        out = model(x).sum()
+        out.backward(retain_graph=True)  # want: TL103
+        opt.step()
+        if out.item() < 0.1:
+            break

@@ -274,3 +274,23 @@ def validate_with_retries(model, loader, batch_size):
             return validate_at(model, loader, batch_size)
         except RuntimeError:
             batch_size //= 2
+
+
+def evaluate_one(model, loader):
+    torch.cuda.empty_cache()
+    with torch.no_grad():
+        for x, _ in loader:
+            model(x)
+
+
+def evaluate_all(model, dataloaders):
+    # ok: one iteration per dataset, each a whole evaluation
+    for i, dataloader in enumerate(dataloaders):
+        evaluate_one(model, dataloader)
+
+
+def first_batch_only(model, loader):
+    for x, _ in loader:
+        model(x)
+        torch.cuda.empty_cache()  # ok: the loop runs once
+        break
