@@ -165,8 +165,10 @@ var trainWords = map[string]bool{"train": true, "training": true, "fit": true, "
 
 func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
-	helper := helperForward(m, call)
-	if !m.IsForwardCall(call) && helper == nil || m.GradModeAt(call) != analyzer.GradEnabled {
+	// The cheap tests first: most calls are neither forward passes nor
+	// helpers that run one, and the function's findings say which are.
+	direct := m.IsForwardCall(call)
+	if m.GradModeAt(call) != analyzer.GradEnabled || !direct && m.Helper(call) == nil {
 		return
 	}
 	fn := m.ScopeNode(call)
@@ -174,6 +176,12 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	i := slices.IndexFunc(found, func(e evalFinding) bool { return e.call == call })
 	if i < 0 {
 		return
+	}
+	var helper *analyzer.Object
+	if !direct {
+		if helper = helperForward(m, call); helper == nil {
+			return
+		}
 	}
 	where := found[i].why
 	var fix *analyzer.Fix
@@ -184,7 +192,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` " +
 		"(or `torch.inference_mode()`)"
 	site := code(m, call, 40, "this call")
-	if helper == nil || m.IsForwardCall(call) {
+	if direct {
 		p.ReportFix(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s%s", site, where, cost), fix)
 		return
 	}
