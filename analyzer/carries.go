@@ -514,11 +514,20 @@ func (m *Model) backpropKeys(region, fn NodeID) map[string]bool {
 	f := m.File
 	keys := map[string]bool{}
 	f.Walk(region, func(id NodeID) {
-		if f.Kind(id) == KindCall && m.IsBackwardCall(id) {
+		if f.Kind(id) != KindCall {
+			return
+		}
+		if m.IsBackwardCall(id) {
 			if r := m.Receiver(id); r != NoNode && m.MethodName(id) == "backward" {
 				m.ExprKeys(r, keys)
 			}
 			m.ExprKeys(f.Field(id, FieldArguments), keys)
+			return
+		}
+		// `step(loss)`, `self.net.train_step(loss, opt)`: a function that
+		// back-propagates what it is passed.
+		for _, a := range m.backpropArgs(id) {
+			m.ExprKeys(a, keys)
 		}
 	})
 	if len(keys) == 0 {

@@ -71,6 +71,10 @@ type FuncSummary struct {
 	// keeps (`return ((pred - y) ** 2).mean()`): a call passing a value
 	// with a graph there gets a result with one.
 	GraphParams []int `json:"graph_params,omitempty"`
+	// BackpropParams are the positional parameters whose graph the body
+	// back-propagates (`def step(loss): loss.backward()`): a caller's
+	// value passed there has had its backward.
+	BackpropParams []int `json:"backprop_params,omitempty"`
 	// Forward is the first forward pass the body runs in the grad mode
 	// of its callers; EmptyCache the first torch.cuda.empty_cache() it
 	// calls on every run.
@@ -139,6 +143,9 @@ type Object struct {
 	ReturnsGraph bool
 	// GraphParams: the parameters whose graph a function's result keeps.
 	GraphParams []int
+	// BackpropParams: the parameters whose graph a function
+	// back-propagates.
+	BackpropParams []int
 	// Grad is the mode a function's body runs in, as its decorators or
 	// every one of its callers in the project set it; GradKnown says
 	// whether they do.
@@ -194,7 +201,7 @@ type Want uint8
 // The facts a question can ask for. Every answer has Kind and Site.
 const (
 	WantModule     Want = 1 << iota // Module
-	WantReturns                     // ReturnsGraph and GraphParams
+	WantReturns                     // ReturnsGraph, GraphParams and BackpropParams
 	WantGrad                        // Grad and GradKnown
 	WantHelper                      // Forward and EmptyCache
 	WantKeeps                       // Keeps
@@ -682,6 +689,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	if !fs.ReturnsGraph {
 		fs.GraphParams = m.GraphParams(def)
 	}
+	fs.BackpropParams = m.BackpropParams(def)
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {

@@ -110,7 +110,13 @@ func (m *Model) backpropReach(fn NodeID) *backpropReach {
 		f := m.File
 		r := &backpropReach{binds: map[*Binding]bool{}, keys: map[string]bool{}}
 		f.Walk(fn, func(id NodeID) {
-			if f.Kind(id) != KindCall || !m.IsBackwardCall(id) {
+			if f.Kind(id) != KindCall {
+				return
+			}
+			if !m.IsBackwardCall(id) {
+				for _, a := range m.backpropArgs(id) {
+					m.reachExpr(r, a, 0)
+				}
 				return
 			}
 			if recv := m.Receiver(id); recv != NoNode && m.MethodName(id) == "backward" {
@@ -342,6 +348,65 @@ func (m *Model) GraphParams(def NodeID) []int {
 		}
 		return out
 	}).([]int)
+}
+
+type backpropParamsKey struct{ def NodeID }
+
+// BackpropParams returns the positional parameters of a function of
+// this file (self and cls not counted) whose graph a backward call of
+// its body runs through: `loss.backward()`, `scaler.scale(loss).backward()`
+// or `torch.autograd.backward(loss)` on a value derived from the
+// parameter.
+func (m *Model) BackpropParams(def NodeID) []int {
+	return m.Memo(backpropParamsKey{def}, func() any {
+		f := m.File
+		var targets []NodeID
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if f.Kind(id) == KindCall && m.EnclosingFunction(id) == def {
+				if t := m.backpropTarget(id); t != NoNode {
+					targets = append(targets, t)
+				}
+			}
+		})
+		if targets == nil {
+			return []int(nil)
+		}
+		var out []int
+		for i, p := range m.positionalParams(def) {
+			for _, t := range targets {
+				if m.DerivesFrom(t, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }) {
+					out = append(out, i)
+					break
+				}
+			}
+		}
+		return out
+	}).([]int)
+}
+
+// backpropArgs returns the arguments a call passes to parameters whose
+// graph its callee back-propagates (BackpropParams), for a function of
+// this file or of the project.
+func (m *Model) backpropArgs(call NodeID) []NodeID {
+	var params []int
+	if def := m.LocalCallee(call); def != NoNode {
+		params = m.BackpropParams(def)
+	} else if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
+		if o := m.lookup(ref, WantReturns); o != nil {
+			params = o.BackpropParams
+		}
+	}
+	if len(params) == 0 {
+		return nil
+	}
+	args := m.Args(call)
+	var out []NodeID
+	for _, i := range params {
+		if i < len(args) && m.File.Kind(args[i]) != KindListSplat {
+			out = append(out, args[i])
+		}
+	}
+	return out
 }
 
 // positionalParams returns the names of def's positional parameters, self

@@ -254,6 +254,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.uint(uint64(f.Activation))
 		e.site(f.ActivationAt)
 		e.ints(f.GraphParams)
+		e.ints(f.BackpropParams)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -350,6 +351,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.Activation = analyzer.Activation(d.uint())
 			f.ActivationAt = d.site()
 			f.GraphParams = d.ints()
+			f.BackpropParams = d.ints()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

@@ -411,6 +411,7 @@ func (g *Graph) Solve() {
 			o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
 			o.fact.ReturnsGraph = fn.ReturnsGraph
 			o.fact.GraphParams = fn.GraphParams
+			o.fact.BackpropParams = fn.BackpropParams
 			o.fact.Forward = g.site(fl, fn.Forward)
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
 			o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
@@ -735,6 +736,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantReturns != 0 && len(o.fact.GraphParams) > 0 {
 		fact.GraphParams, some = o.fact.GraphParams, true
+	}
+	if want&analyzer.WantReturns != 0 && len(o.fact.BackpropParams) > 0 {
+		fact.BackpropParams, some = o.fact.BackpropParams, true
 	}
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
 		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true

@@ -90,3 +90,18 @@ def fit_probe(model, loader, val_loader, optimizer, criterion, epochs):
     for epoch in range(epochs):
         train_probe(loader, model, optimizer, criterion)  # ok: it trains in evaluation mode on purpose
         evaluate_on(val_loader, model)  # ok: train_probe switches to evaluation mode itself
+
+
+def fit_through_helpers(model, loader, optimizer, criterion):
+    from optim import Learner, apply_step
+
+    learner = Learner(optimizer)
+    total, other = 0.0, 0.0
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        apply_step(loss, optimizer)
+        total += loss  # want: TL101 "after its backward"
+        aux = criterion(model(x), y)
+        learner.update(aux)
+        other += aux  # want: TL101 "after its backward"
+    return total, other
