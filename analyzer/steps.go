@@ -187,12 +187,38 @@ func (m *Model) stepFact(id NodeID, fs *FuncSummary) {
 		fs.Backward = m.site(id)
 	}
 	eval, train := m.ModeSwitch(id)
+	if (eval || train) && m.ownCopy(m.Receiver(id), 0) {
+		return // a copy the function made: its callers' module keeps its mode
+	}
 	if fs.Eval == nil && eval {
 		fs.Eval = m.site(id)
 	}
 	if fs.Train == nil && train {
 		fs.Train = m.site(id)
 	}
+}
+
+// ownCopy reports whether e names a copy of a module that its function
+// made (`model = copy.deepcopy(model)`), directly or through aliases.
+func (m *Model) ownCopy(e NodeID, depth int) bool {
+	f := m.File
+	e = f.Unparen(e)
+	if f.Kind(e) != KindIdentifier || depth > 4 {
+		return false
+	}
+	b := m.Resolve(e)
+	if b == nil || b.Kind != BindAssign || b.Unpacked {
+		return false
+	}
+	v := f.Unparen(b.Value)
+	switch f.Kind(v) {
+	case KindCall:
+		q := m.CallName(v)
+		return q == "copy.deepcopy" || q == "copy.copy"
+	case KindIdentifier:
+		return m.ownCopy(v, depth+1)
+	}
+	return false
 }
 
 type stepsKey struct{ def NodeID }

@@ -277,3 +277,33 @@ for step in range(10):
     script_opt.step()
     script_model.eval()  # want: TL503 "every later step trains in evaluation mode"
     print(script_model(batch).sum().item())
+
+
+def count_ops(model, x):
+    model = copy.deepcopy(model)
+    counted = model
+    counted.eval()
+    with torch.no_grad():
+        return counted(x).numel()
+
+
+def set_eval(model):
+    model.eval()
+
+
+def train_counting(model, loader, optimizer):
+    model.train()
+    for x in loader:
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+        count_ops(model, x)  # ok: it switches a copy; `model` keeps training mode
+
+
+def train_switching(model, loader, optimizer):
+    model.train()
+    for x in loader:
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+        set_eval(model)  # want: TL503 "switches `model` to evaluation mode"
