@@ -115,3 +115,31 @@ func TestAddNoqaNotebook(t *testing.T) {
 		t.Errorf("a second run added %d directives (%v)", again.Added, err)
 	}
 }
+
+// TestNoqaOffset checks that a finding names the line its noqa comment
+// goes on (the JSON format's noqa_row): the one --add-noqa writes to.
+func TestNoqaOffset(t *testing.T) {
+	syntax, ioErr, old, risky, _ := noqaRules()
+	r := NewRunner([]*Rule{old, risky}, syntax, ioErr)
+	src := "x = old('''a\nb''')\ny = old(1) + \\\n    2\nz = [\n    risky(),\n]\n"
+	want := map[int]int{1: 2, 3: 4, 6: 6}
+	diags := r.LintSource("a.py", []byte(src))
+	if len(diags) != len(want) {
+		t.Fatalf("%d findings, want %d", len(diags), len(want))
+	}
+	for _, d := range diags {
+		if got := d.Pos.Line + d.NoqaOffset; got != want[d.Pos.Line] {
+			t.Errorf("finding on line %d: noqa line %d, want %d", d.Pos.Line, got, want[d.Pos.Line])
+		}
+	}
+	res, err := r.AddNoqa("a.py", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(res.Source), "\n")
+	for _, l := range want {
+		if !strings.Contains(lines[l-1], "# noqa") {
+			t.Errorf("--add-noqa put no comment on line %d:\n%s", l, res.Source)
+		}
+	}
+}

@@ -72,6 +72,11 @@ type Diagnostic struct {
 	// RawLine the line of the notebook file that holds its first line;
 	// both are 0 for a Python file.
 	Cell, RawLine int
+	// NoqaOffset is how many lines below its first line a noqa comment
+	// must go to cover the finding: the last line of a multi-line string
+	// or of a backslash continuation that holds it, where Python reads a
+	// comment; 0 for most.
+	NoqaOffset int
 	// Suppressed is set when a noqa comment covers the finding. Such a
 	// finding is returned so that it can be counted, but no output shows
 	// it and its fix is never applied.

@@ -189,6 +189,13 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 		})
 	}
 	out = r.applyNoqa(f, m, out, enabled)
+	if len(out) > 0 {
+		if rows := findNoqaRows(f); rows != nil {
+			for i := range out {
+				out[i].NoqaOffset = rows.row(out[i].Pos.Line) - out[i].Pos.Line
+			}
+		}
+	}
 	out = append(out, crashes...)
 	if summarize {
 		// The summary is the file's alone. What the rules worked out holds

@@ -407,9 +407,17 @@ func overlaps(a, b protocol.Range) bool {
 }
 
 // noqaEdit adds the finding's code to a `# noqa: CODES` comment that ends
-// its first line, or adds such a comment.
+// its noqa line (its first line, or the last of the multi-line string or
+// backslash continuation that holds it), or adds such a comment.
 func noqaEdit(text string, d *analyzer.Diagnostic) (protocol.TextEdit, bool) {
 	start := strings.LastIndexByte(text[:d.Start], '\n') + 1
+	for range d.NoqaOffset {
+		nl := strings.IndexByte(text[start:], '\n')
+		if nl < 0 {
+			return protocol.TextEdit{}, false
+		}
+		start += nl + 1
+	}
 	end := strings.IndexByte(text[start:], '\n')
 	if end < 0 {
 		end = len(text)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/torchlint/torchlint/analyzer"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 )
@@ -160,4 +161,26 @@ func startServer(t *testing.T, cwd string) (jsonrpc2.Conn, chan protocol.Publish
 		return reply(ctx, nil, nil)
 	})
 	return conn, published, status
+}
+
+// TestNoqaEdit checks that the noqa quick fix writes where Python reads a
+// comment: after the last line of a multi-line string or continuation,
+// merged into a directive already there.
+func TestNoqaEdit(t *testing.T) {
+	text := "x = load('''a\nb''')\ny = load(1)  # noqa: E501\n"
+	rule := &analyzer.Rule{Code: "TL403"}
+	cases := []struct {
+		d    analyzer.Diagnostic
+		line uint32
+		new  string
+	}{
+		{analyzer.Diagnostic{Rule: rule, Start: 4, NoqaOffset: 1}, 1, "  # noqa: TL403"},
+		{analyzer.Diagnostic{Rule: rule, Start: uint32(strings.Index(text, "y ="))}, 2, ", TL403"},
+	}
+	for _, c := range cases {
+		e, ok := noqaEdit(text, &c.d)
+		if !ok || e.Range.Start.Line != c.line || e.NewText != c.new {
+			t.Errorf("finding at %d: edit %+v (%v), want %q on line %d", c.d.Start, e, ok, c.new, c.line)
+		}
+	}
 }

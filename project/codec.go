@@ -442,6 +442,7 @@ func encodeFindings(diags []analyzer.Diagnostic) []byte {
 		}
 		e.int(int64(d.Cell))
 		e.int(int64(d.RawLine))
+		e.int(int64(d.NoqaOffset))
 		e.count(len(d.Related), d.Related == nil)
 		for _, r := range d.Related {
 			e.str(r.Path)
@@ -500,6 +501,7 @@ func decodeFindings(b []byte, path string, byCode func(string) *analyzer.Rule) (
 		}
 		diag.Cell = int(d.int())
 		diag.RawLine = int(d.int())
+		diag.NoqaOffset = int(d.int())
 		if m, isNil := d.count(); !isNil {
 			diag.Related = make([]analyzer.Related, m)
 			for i := range diag.Related {

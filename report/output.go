@@ -377,7 +377,7 @@ func jsonDiagnostics(r *Report) []jsonDiagnostic {
 			Fix:         jsonFixOf(d),
 			Location:    jsonLocation{Row: d.Pos.Line, Column: d.Pos.Column},
 			EndLocation: jsonLocation{Row: d.EndPos.Line, Column: d.EndPos.Column},
-			NoqaRow:     d.Pos.Line,
+			NoqaRow:     d.Pos.Line + d.NoqaOffset,
 			URL:         d.Rule.URL(),
 		})
 		if d.Cell > 0 {
