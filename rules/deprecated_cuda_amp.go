@@ -17,7 +17,7 @@ var DeprecatedCudaAmp = &analyzer.Rule{
 	Precision: "very-high",
 	Tags:      []string{"deprecated", "amp"},
 	Fixable:   true,
-	Kinds:     []analyzer.Kind{analyzer.KindCall, analyzer.KindDecorator},
+	Kinds:     []analyzer.Kind{analyzer.KindCall, analyzer.KindDecorator, analyzer.KindAttribute, analyzer.KindIdentifier},
 	Check:     checkDeprecatedCudaAmp,
 	Doc: `## What it does
 Checks for uses of ` + "`torch.cuda.amp.autocast`" + `, ` + "`torch.cuda.amp.GradScaler`" + `,
@@ -67,7 +67,9 @@ does not report.
 ## Known problems
 ` + "`torch.cpu.amp`" + ` is deprecated too, but is not reported: this rule is about
 the CUDA entry points. A name imported from ` + "`torch.cuda.amp`" + ` is reported
-where it is used, not at the import. A version check that returns early is recognised
+where it is used, not at the import. An entry point kept as a value to call
+later (` + "`amp_autocast = torch.cuda.amp.autocast`" + `, or passed as an argument) is
+reported where it is taken, without a fix. A version check that returns early is recognised
 by the text of its condition (it mentions a version, ` + "`hasattr`" + `, or a
 release number such as ` + "`TORCH_2_4`" + `). A check on an older release whose
 branches all use ` + "`torch.cuda.amp`" + ` is reported: neither branch is a
@@ -93,6 +95,10 @@ var cudaAmpReplacements = map[string]string{
 func checkDeprecatedCudaAmp(p *analyzer.Pass, n analyzer.NodeID) {
 	f, m := p.File, p.Model
 	var target analyzer.NodeID
+	if k := f.Kind(n); k == analyzer.KindAttribute || k == analyzer.KindIdentifier {
+		checkCudaAmpValue(p, n)
+		return
+	}
 	if f.Kind(n) == analyzer.KindDecorator {
 		// A bare decorator (@custom_bwd); a called one is seen as a call.
 		target = f.FirstChild(n)
@@ -108,6 +114,58 @@ func checkDeprecatedCudaAmp(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	p.ReportFix(target, fmt.Sprintf("`%s` is deprecated and warns on every call; use `%s`", q, use), cudaAmpFix(m, n, target, q))
+}
+
+// cudaAmpBases are the last names of the deprecated entry points.
+var cudaAmpBases = map[string]bool{"autocast": true, "GradScaler": true, "custom_fwd": true, "custom_bwd": true}
+
+// checkCudaAmpValue reports a deprecated entry point taken as a value to
+// call later (`amp_autocast = torch.cuda.amp.autocast`, an argument, a
+// return), which the call and decorator checks never see.
+func checkCudaAmpValue(p *analyzer.Pass, n analyzer.NodeID) {
+	f, m := p.File, p.Model
+	name := n
+	if f.Kind(n) == analyzer.KindAttribute {
+		name = f.Field(n, analyzer.FieldAttribute)
+	}
+	if !cudaAmpBases[f.Text(name)] {
+		return
+	}
+	if f.Kind(n) == analyzer.KindIdentifier && f.N(n).Field == analyzer.FieldAttribute {
+		return // the last name of an attribute chain, seen with the chain
+	}
+	// Only where the value is kept or handed on: an annotation or an
+	// isinstance test constructs nothing.
+	switch parent := f.Parent(n); f.Kind(parent) {
+	case analyzer.KindAssignment:
+		if f.Field(parent, analyzer.FieldRight) != n {
+			return
+		}
+	case analyzer.KindKeywordArgument:
+		if f.Field(parent, analyzer.FieldValue) != n {
+			return
+		}
+	case analyzer.KindArgumentList:
+		switch m.CallName(f.Parent(parent)) {
+		case "isinstance", "issubclass", "hasattr", "getattr":
+			return
+		}
+	case analyzer.KindReturnStatement, analyzer.KindConditionalExpression, analyzer.KindBooleanOperator,
+		analyzer.KindTuple, analyzer.KindList, analyzer.KindExpressionList:
+	default:
+		return
+	}
+	q := m.QualifiedName(n)
+	use, ok := cudaAmpReplacements[q]
+	if !ok || versionFallback(m, n) {
+		return
+	}
+	bound := `"cuda"`
+	if strings.HasPrefix(use, "torch.amp.custom_") {
+		bound = `device_type="cuda"`
+	}
+	p.Report(n, fmt.Sprintf("`%s` is deprecated and warns on every call of the value kept here; keep `functools.partial(%s, %s)` instead",
+		q, use[:strings.IndexByte(use, '(')], bound))
 }
 
 // autocastParams are the positional parameters of torch.cuda.amp.autocast,

@@ -65,3 +65,18 @@ TORCH_2_4 = hasattr(torch.amp, "GradScaler")
 def make_scaler(device):
     # ok below: the fallback for old PyTorch beside the torch.amp form
     return torch.amp.GradScaler(device=device) if TORCH_2_4 else torch.cuda.amp.GradScaler()  # ok: version fallback
+
+
+def make_context(use_amp, run):
+    from contextlib import suppress
+
+    amp_autocast = suppress
+    if use_amp:
+        amp_autocast = torch.cuda.amp.autocast  # want: TL401 "functools.partial\(torch.amp.autocast, \"cuda\"\)"
+    run(context=autocast)  # want: TL401 "value kept here"
+    return amp_autocast
+
+
+def is_scaler(obj, scaler: torch.cuda.amp.GradScaler = None):
+    # ok: an annotation and an isinstance test construct nothing
+    return isinstance(obj, torch.cuda.amp.GradScaler) or scaler is not None
