@@ -478,6 +478,9 @@ func scalarLike(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 	}
 	switch f.Kind(e) {
 	case analyzer.KindIdentifier:
+		if v := m.AssignedValue(e); v != analyzer.NoNode && unreduced(m, v) {
+			return false // `loss = F.cross_entropy(..., reduction="none")`: one per sample
+		}
 		return strings.Contains(strings.ToLower(f.Text(e)), "loss")
 	case analyzer.KindAttribute:
 		return strings.Contains(strings.ToLower(f.Text(f.Field(e, analyzer.FieldAttribute))), "loss")
@@ -486,11 +489,25 @@ func scalarLike(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 		case "sum", "mean", "norm":
 			return len(m.Args(e)) == 0
 		}
+		if unreduced(m, e) {
+			return false
+		}
 		return m.IsLossCall(e) || strings.HasSuffix(m.CallName(e), "_loss") || m.CallName(e) == "torch.nn.functional.cross_entropy"
 	case analyzer.KindBinaryOperator:
 		return scalarLike(m, f.Field(e, analyzer.FieldLeft), depth+1) || scalarLike(m, f.Field(e, analyzer.FieldRight), depth+1)
 	}
 	return false
+}
+
+// unreduced reports whether e is a call given `reduction="none"`: a loss
+// per element, on which `.item()` raises.
+func unreduced(m *analyzer.Model, e analyzer.NodeID) bool {
+	e = m.File.Unparen(e)
+	if m.File.Kind(e) != analyzer.KindCall {
+		return false
+	}
+	r := m.Keyword(e, "reduction")
+	return r != analyzer.NoNode && stringValue(m.File, r) == "none"
 }
 
 // needsParens reports whether an expression must be parenthesised before

@@ -512,7 +512,8 @@ func storedWithReturned(m *analyzer.Model, fn analyzer.NodeID, keys map[string]b
 }
 
 // storedHint suggests, for a message, the detached form of a stored
-// value: `.item()` for a loss, `.detach()` otherwise.
+// value: `.item()` for a value that reads as a scalar (a loss, a
+// reduction), `.detach()` otherwise (a per-sample loss included).
 func storedHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) string {
 	v := f.Unparen(value)
 	val := analyzer.Snippet(f.Text(v), 40)
@@ -522,19 +523,8 @@ func storedHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) stri
 	case analyzer.KindBinaryOperator, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression, analyzer.KindAwait:
 		val = "(" + val + ")"
 	}
-	if (f.Kind(v) == analyzer.KindCall && m.IsLossCall(v)) || strings.Contains(strings.ToLower(storedLastIdent(f, v)), "loss") {
+	if scalarLike(m, v, 0) {
 		return "`" + val + ".item()`"
 	}
 	return "`" + val + ".detach()`"
-}
-
-// storedLastIdent returns the last identifier of a name or attribute chain.
-func storedLastIdent(f *analyzer.File, id analyzer.NodeID) string {
-	switch f.Kind(id) {
-	case analyzer.KindIdentifier:
-		return f.Text(id)
-	case analyzer.KindAttribute:
-		return f.Text(f.Field(id, analyzer.FieldAttribute))
-	}
-	return ""
 }
