@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -172,5 +173,67 @@ func TestLSP(t *testing.T) {
 	code, _, stderr := runTool(t, dir, "lsp", "-edit", "missing.py", "--", self)
 	if code != 1 || !strings.Contains(stderr, "missing.py") {
 		t.Errorf("lsp with a missing file: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestBenchScript runs scripts/bench for one round on the small corpus
+// in testdata/ecosystem and checks that its table has every row, and
+// runs ShellCheck over it.
+func TestBenchScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds torchlint and runs it about twenty times")
+	}
+	root, err := filepath.Abs(repoRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "scripts", "bench")
+	shellcheck := testtool.Need(t, "shellcheck", "", "Debian package shellcheck")
+	if out, err := exec.Command(shellcheck, script).CombinedOutput(); err != nil {
+		t.Fatalf("shellcheck scripts/bench: %v\n%s", err, out)
+	}
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("/usr/bin/time is not installed (Debian package time)")
+	}
+	corpus := filepath.Join(root, "testdata", "ecosystem")
+	cmd := exec.Command(script, "--runs", "1", filepath.Join(corpus, "train-loop"), filepath.Join(corpus, "notebook-repo"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("scripts/bench: %v\n%s", err, out)
+	}
+	report := string(out)
+	for _, want := range []string{
+		"machine: ", " CPUs (nproc), ",
+		"train-loop: 2 files, ", "notebook-repo: 1 files, ", "(1 notebooks, not in the parse baseline)",
+	} {
+		if !strings.Contains(report, want) {
+			t.Errorf("output lacks %q:\n%s", want, report)
+		}
+	}
+	num := `\d+\.\d+`
+	for _, repo := range []string{"train-loop", "notebook-repo"} {
+		for _, row := range []string{
+			`parse baseline +\| +` + num + ` \| +` + num + ` \| +` + num + ` \| +1\.00 \|`,
+			`check, no cache +\| +` + num + ` \| +` + num + ` \| +` + num + ` \| +` + num + ` \|`,
+			`check, filling a new cache +\|`,
+			`check, warm cache, unchanged +\|`,
+			`check, warm cache, one file edited +\|`,
+			`that file alone, warm cache +\|`,
+			`that file alone, edited again +\|`,
+			`server: open it, to diagnostics +\| +` + num + ` \| +- \|`,
+			`server: edit it, to its diagnostics +\| +` + num + ` \|`,
+			`server: whole session +\| +- \| +` + num + ` \| +` + num + ` \|`,
+		} {
+			if !regexp.MustCompile(`(?m)^\| ` + repo + ` +\| ` + row).MatchString(report) {
+				t.Errorf("no row /%s/ for %s:\n%s", row, repo, report)
+			}
+		}
+	}
+	if !regexp.MustCompile(`(?m)^\| train-loop +\| server: edit it, to the other file +\| +none \|`).MatchString(report) {
+		t.Errorf("the other file of train-loop should have had no new diagnostics:\n%s", report)
+	}
+	if !regexp.MustCompile(`(?m)^\| all repositories +\| check, no cache +\| +` + num + ` \|`).MatchString(report) {
+		t.Errorf("no total row:\n%s", report)
 	}
 }
