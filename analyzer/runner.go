@@ -166,17 +166,17 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 		}
 	}
 	var crashes []Diagnostic
-	for i := range f.Nodes {
-		for _, rule := range r.byKind[f.Nodes[i].Kind] {
-			if p := passes[rule]; p != nil {
-				if msg, ok := check(rule, p, NodeID(i)); !ok {
-					// The rule stops on this file; the others go on.
-					passes[rule] = nil
-					crashes = append(crashes, newDiagnostic(f, Crash, f.N(NodeID(i)).Start, f.N(NodeID(i)).Start,
-						fmt.Sprintf("%s (%s) failed on this file, and its findings for it are left out: %s", rule.Code, rule.Name, msg)))
-				}
-			}
+	// The walk goes on after a rule panics, from the next rule at the same
+	// node, with that rule stopped on this file; the others go on.
+	for at := (walkAt{}); ; at.rule++ {
+		rule, msg, ok := r.walk(f, passes, &at)
+		if ok {
+			break
 		}
+		passes[rule] = nil
+		start := f.N(NodeID(at.node)).Start
+		crashes = append(crashes, newDiagnostic(f, Crash, start, start,
+			fmt.Sprintf("%s (%s) failed on this file, and its findings for it are left out: %s", rule.Code, rule.Name, msg)))
 	}
 	if crashes != nil {
 		out = slices.DeleteFunc(out, func(d Diagnostic) bool {
@@ -216,15 +216,28 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 // out, as partial; the other rules' stand. A crash is never suppressed.
 var Crash = &Rule{Code: "crash", Name: "internal-error", Summary: "a rule failed on a file", Severity: SeverityError}
 
-// check runs one rule on one node; a panic becomes its message and false.
-func check(rule *Rule, p *Pass, id NodeID) (msg string, ok bool) {
+// walkAt is where the dispatching walk is: a node, and the index of a
+// rule among those that want the node's kind.
+type walkAt struct{ node, rule int }
+
+// walk runs the rules on the nodes from at on, keeping at where it is;
+// a panic in a rule stops it and returns the rule and the panic's
+// message, with ok false. One recover serves the whole walk.
+func (r *Runner) walk(f *File, passes map[*Rule]*Pass, at *walkAt) (crashed *Rule, msg string, ok bool) {
 	defer func() {
 		if v := recover(); v != nil {
-			msg, ok = fmt.Sprint(v), false
+			crashed, msg, ok = r.byKind[f.Nodes[at.node].Kind][at.rule], fmt.Sprint(v), false
 		}
 	}()
-	rule.Check(p, id)
-	return "", true
+	for ; at.node < len(f.Nodes); at.node, at.rule = at.node+1, 0 {
+		rules := r.byKind[f.Nodes[at.node].Kind]
+		for ; at.rule < len(rules); at.rule++ {
+			if p := passes[rules[at.rule]]; p != nil {
+				rules[at.rule].Check(p, NodeID(at.node))
+			}
+		}
+	}
+	return nil, "", true
 }
 
 // SplitCrashes separates the crashes of rules (see Crash) from the
