@@ -22,7 +22,7 @@ import (
 // shutdown then exit ends it without an error.
 func TestServerProtocol(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "pyproject.toml"), []byte("[tool.torchlint]\nignore = [\"TL401\"]\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "pyproject.toml"), []byte("[tool.torchlint]\nignore = [\"TL401\"]\nextend-select = [\"TL403\"]\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	conn, published, status := startServer(t, t.TempDir())

@@ -62,10 +62,10 @@ func (s Selection) Resolve() ([]*analyzer.Rule, error) {
 	return ResolveLayers([]Selection{s})
 }
 
-// match returns the rules a selector names. A prefix matches the rules
-// whose codes start with it, except preview rules, which only their exact
-// code or name selects.
-func match(selector string) ([]*analyzer.Rule, error) {
+// match returns the rules a selector names, to enable or to ignore. A
+// prefix matches the rules whose codes start with it, except that only
+// their exact code or name enables preview rules; any prefix ignores them.
+func match(selector string, enable bool) ([]*analyzer.Rule, error) {
 	p := strings.TrimSpace(selector)
 	all := strings.EqualFold(p, "ALL")
 	var out []*analyzer.Rule
@@ -76,7 +76,8 @@ func match(selector string) ([]*analyzer.Rule, error) {
 		if prefix && p != "" {
 			known = true
 		}
-		if exact || (prefix && p != "" && !r.Preview) {
+		// A prefix selects no preview rule, but ignores any.
+		if exact || (prefix && p != "" && (!r.Preview || !enable)) {
 			out = append(out, r)
 			known = true
 		}

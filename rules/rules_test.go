@@ -28,16 +28,28 @@ func allRules() []*analyzer.Rule {
 
 // fixtureRules are the rules a fixture is linted with: every rule but
 // the preview ones, which users select by name, and those only on their
-// own fixtures (named after their code).
+// own fixtures (named after their code) and on fixtures that name them
+// in a `# fixture-preview: CODE, CODE` line.
 func fixtureRules(path string) []*analyzer.Rule {
+	named := map[string]bool{}
+	if src, err := os.ReadFile(path); err == nil {
+		for _, m := range fixturePreview.FindAllSubmatch(src, -1) {
+			for _, c := range strings.Split(string(m[1]), ",") {
+				named[strings.TrimSpace(c)] = true
+			}
+		}
+	}
 	var out []*analyzer.Rule
 	for _, r := range allRules() {
-		if !r.Preview || strings.HasPrefix(filepath.Base(path), r.Code) {
+		if !r.Preview || strings.HasPrefix(filepath.Base(path), r.Code) || named[r.Code] {
 			out = append(out, r)
 		}
 	}
 	return out
 }
+
+// fixturePreview is a fixture's line naming the preview rules it runs.
+var fixturePreview = regexp.MustCompile(`(?m)^# fixture-preview: ([A-Z0-9, ]+)$`)
 
 func fixtures(t *testing.T) []string {
 	t.Helper()
@@ -172,15 +184,18 @@ func TestSelection(t *testing.T) {
 		sel  Selection
 		want string
 	}{
-		{Selection{}, "TL101,TL102,TL103,TL104,TL201,TL202,TL301,TL302,TL401,TL402,TL403,TL502,TL504,TL900"},
+		{Selection{}, "TL101,TL102,TL103,TL104,TL201,TL202,TL301,TL302,TL401,TL402,TL502,TL504,TL900"},
 		{Selection{Select: []string{"TL1"}}, "TL101,TL102,TL103,TL104"},
 		{Selection{Select: []string{"TL1", "TL3"}}, "TL101,TL102,TL103,TL104,TL301,TL302"},
 		{Selection{Ignore: []string{"TL2", "TL4"}}, "TL101,TL102,TL103,TL104,TL301,TL302,TL502,TL504,TL900"},
 		{Selection{Select: []string{"TL201"}, ExtendSelect: []string{"empty-cache-in-loop"}}, "TL201,TL301"},
-		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL1", "TL2"}}, "TL301,TL302,TL401,TL402,TL403,TL502,TL504,TL900"},
+		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL1", "TL2"}}, "TL301,TL302,TL401,TL402,TL502,TL504,TL900"},
 		{Selection{Select: []string{"TL3"}, ExtendSelect: []string{"TL303"}}, "TL301,TL302,TL303"},
 		{Selection{Select: []string{"prefer-inference-mode"}}, "TL203"},
-		{Selection{Select: []string{"TL4"}, Ignore: []string{"TL402"}}, "TL401,TL403"},
+		{Selection{Select: []string{"TL4"}, Ignore: []string{"TL402"}}, "TL401"},
+		{Selection{Select: []string{"TL4"}, ExtendSelect: []string{"TL403"}}, "TL401,TL402,TL403"},
+		{Selection{ExtendSelect: []string{"TL403"}, Ignore: []string{"TL4"}}, "TL101,TL102,TL103,TL104,TL201,TL202,TL301,TL302,TL502,TL504,TL900"},
+		{Selection{ExtendSelect: []string{"TL303"}, Ignore: []string{"ALL"}}, ""},
 		{Selection{Select: []string{"tl101"}}, "TL101"},
 		{Selection{Select: []string{"TL9"}}, "TL900"},
 	}

@@ -9,7 +9,7 @@ import (
 // CheckSelector reports whether a selector (a code, a code prefix, a rule
 // name or ALL) names any rule.
 func CheckSelector(selector string) error {
-	_, err := match(selector)
+	_, err := match(selector, true)
 	return err
 }
 
@@ -51,7 +51,7 @@ func ResolveLayers(layers []Selection) ([]*analyzer.Rule, error) {
 
 func apply(on map[*analyzer.Rule]bool, selectors []string, enable bool) error {
 	for _, pat := range selectors {
-		matched, err := match(pat)
+		matched, err := match(pat, enable)
 		if err != nil {
 			return err
 		}

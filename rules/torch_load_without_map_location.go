@@ -12,13 +12,15 @@ var TorchLoadWithoutMapLocation = &analyzer.Rule{
 	Name:      "torch-load-without-map-location",
 	Summary:   "`torch.load` is called without `map_location`",
 	Severity:  analyzer.SeverityWarning,
-	Precision: "high",
+	Precision: "medium",
+	Preview:   true,
 	Tags:      []string{"memory", "cuda"},
 	Fixable:   true,
 	Kinds:     []analyzer.Kind{analyzer.KindCall},
 	Check:     checkTorchLoadWithoutMapLocation,
 	Doc: `## What it does
-Checks for ` + "`torch.load(...)`" + ` calls that pass no ` + "`map_location`" + `, neither as a
+Off by default: select it with ` + "`--extend-select TL403`" + `. Checks for
+` + "`torch.load(...)`" + ` calls that pass no ` + "`map_location`" + `, neither as a
 keyword nor as the second positional argument, where the code shows that
 the default device does harm:
 
@@ -59,6 +61,13 @@ A call that passes ` + "`**kwargs`" + ` is not reported, since ` + "`map_locatio
 among them, nor one that reads an ` + "`io.BytesIO`" + ` (an object serialized in
 the same process). Checkpoints that hold only CPU tensors are harmless
 either way.
+
+Whether a load does harm depends on what the checkpoint holds, which the
+code does not show: a project's saver that moves tensors to the CPU first
+(BasicSR's ` + "`save_network`" + `), weights converted from Caffe, a TensorRT
+engine's state or numpy arrays make the load harmless. Read on 40 findings
+in 50 repositories not used to develop it, 17 of 38 decided were right,
+most of the rest for these reasons; the rule is therefore off by default.
 
 A load in one branch of an ` + "`if`" + ` whose other branch passes ` + "`map_location`" + `
 is not reported, nor, in a single-process file, a load of the path a

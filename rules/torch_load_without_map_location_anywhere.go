@@ -20,7 +20,7 @@ Off by default. Checks for ` + "`torch.load(...)`" + ` calls without ` + "`map_l
 TL403 (` + "`torch-load-without-map-location`" + `) leaves alone because nothing in the
 code shows the harm: no second process, no move to a device after the
 load, no sign that the code also runs without CUDA. Select both to report
-every such call: ` + "`--extend-select TL404`" + `.
+every such call: ` + "`--extend-select TL403,TL404`" + `.
 
 ## Why is this bad?
 Without ` + "`map_location`" + `, tensors are restored onto the device they were saved

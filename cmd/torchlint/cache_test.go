@@ -9,9 +9,13 @@ import (
 
 const cachedSource = "import torch\nstate = torch.load(\"a.pt\").cuda()\nscaler = torch.cuda.amp.GradScaler()  # noqa: TL401\n"
 
+// selectTL403 turns on TL403, a preview rule, whose findings
+// cachedSource has.
+const selectTL403 = "[tool.torchlint]\nextend-select = [\"TL403\"]\n"
+
 func TestCacheReusesAndInvalidates(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.py": cachedSource, "b.py": "x = 1\n"})
+	writeTree(t, dir, map[string]string{"a.py": cachedSource, "b.py": "x = 1\n", "pyproject.toml": selectTL403})
 	_, cold, _ := runIn(t, dir, "check", "--output-format", "json", ".")
 	cacheDir := filepath.Join(dir, ".torchlint_cache")
 	for _, name := range []string{".gitignore", "CACHEDIR.TAG"} {
@@ -41,7 +45,7 @@ func TestCacheReusesAndInvalidates(t *testing.T) {
 		t.Errorf("changed file not linted again:\n%s", out)
 	}
 	// Changed settings are honoured.
-	writeTree(t, dir, map[string]string{"pyproject.toml": "[tool.torchlint]\nignore = [\"TL403\"]\n"})
+	writeTree(t, dir, map[string]string{"pyproject.toml": selectTL403 + "ignore = [\"TL403\"]\n"})
 	if _, out, _ := runIn(t, dir, "check", "--output-format", "concise", "."); strings.Contains(out, "TL403") {
 		t.Errorf("changed configuration not applied:\n%s", out)
 	}
@@ -53,7 +57,7 @@ func TestCacheReusesAndInvalidates(t *testing.T) {
 	if err := os.WriteFile(entries[0], []byte("not a cache"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr := runIn(t, dir, "check", "--output-format", "concise", "--isolated", "."); code != 1 || !strings.Contains(out, "a.py:2:9: TL403") || stderr != "" {
+	if code, out, stderr := runIn(t, dir, "check", "--output-format", "concise", "--isolated", "--extend-select", "TL403", "."); code != 1 || !strings.Contains(out, "a.py:2:9: TL403") || stderr != "" {
 		t.Errorf("damaged cache: exit %d, stderr %q\n%s", code, stderr, out)
 	}
 	if data, _ := os.ReadFile(entries[0]); string(data) == "not a cache" {

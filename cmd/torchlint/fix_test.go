@@ -8,7 +8,8 @@ import (
 )
 
 // fixSample has one safe fix (TL401) and one unsafe one (TL403), with a
-// BOM, CRLF line endings and a non-ASCII identifier to keep.
+// BOM, CRLF line endings and a non-ASCII identifier to keep. TL403 is a
+// preview rule, so the runs on it select it with --extend-select.
 const fixSample = "\ufeffimport torch\r\n\r\nscaler = torch.cuda.amp.GradScaler()\r\nétat = torch.load(\"ckpt.pt\").cuda()\r\n"
 
 func writeSample(t *testing.T, dir, name string, mode os.FileMode) string {
@@ -32,14 +33,14 @@ func readFile(t *testing.T, p string) string {
 func TestFixMarkersAndSummary(t *testing.T) {
 	dir := t.TempDir()
 	writeSample(t, dir, "a.py", 0o644)
-	code, out, _ := runIn(t, dir, "check", "--output-format", "concise", ".")
+	code, out, _ := runIn(t, dir, "check", "--extend-select", "TL403", "--output-format", "concise", ".")
 	if code != 1 || !strings.Contains(out, "TL401 [*] ") || strings.Contains(out, "TL403 [*]") {
 		t.Errorf("exit %d; want the safe fix marked and the unsafe one not:\n%s", code, out)
 	}
 	if !strings.Contains(out, "[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).") {
 		t.Errorf("summary lacks the fixable counts:\n%s", out)
 	}
-	_, out, _ = runIn(t, dir, "check", "--output-format", "concise", "--unsafe-fixes", ".")
+	_, out, _ = runIn(t, dir, "check", "--extend-select", "TL403", "--output-format", "concise", "--unsafe-fixes", ".")
 	if !strings.Contains(out, "TL403 [*] ") || !strings.Contains(out, "[*] 2 fixable with the `--fix` option.") {
 		t.Errorf("with --unsafe-fixes both fixes should be marked:\n%s", out)
 	}
@@ -51,7 +52,7 @@ func TestFixMarkersAndSummary(t *testing.T) {
 func TestFixWritesSafeFixesKeepingEncodingAndMode(t *testing.T) {
 	dir := t.TempDir()
 	p := writeSample(t, dir, "a.py", 0o640)
-	code, out, stderr := runIn(t, dir, "check", "--fix", "--show-fixes", "--output-format", "concise", ".")
+	code, out, stderr := runIn(t, dir, "check", "--extend-select", "TL403", "--fix", "--show-fixes", "--output-format", "concise", ".")
 	want := strings.Replace(fixSample, "torch.cuda.amp.GradScaler()", "torch.amp.GradScaler(\"cuda\")", 1)
 	if got := readFile(t, p); got != want {
 		t.Errorf("fixed file:\n%q\nwant:\n%q", got, want)
@@ -66,7 +67,7 @@ func TestFixWritesSafeFixesKeepingEncodingAndMode(t *testing.T) {
 		t.Errorf("temporary files left behind: %v", entries)
 	}
 	// Unsafe fixes too; then nothing is left.
-	code, out, _ = runIn(t, dir, "check", "--fix", "--unsafe-fixes", "--output-format", "concise", ".")
+	code, out, _ = runIn(t, dir, "check", "--extend-select", "TL403", "--fix", "--unsafe-fixes", "--output-format", "concise", ".")
 	want = strings.Replace(want, "torch.load(\"ckpt.pt\").cuda()", "torch.load(\"ckpt.pt\", map_location=\"cpu\").cuda()", 1)
 	if got := readFile(t, p); got != want || code != 0 || !strings.Contains(out, "Found 1 error (1 fixed, 0 remaining).") {
 		t.Errorf("exit %d, stdout %q, file %q", code, out, got)
@@ -76,7 +77,7 @@ func TestFixWritesSafeFixesKeepingEncodingAndMode(t *testing.T) {
 func TestDiffWritesNothing(t *testing.T) {
 	dir := t.TempDir()
 	p := writeSample(t, dir, "a.py", 0o644)
-	code, out, stderr := runIn(t, dir, "check", "--diff", "a.py")
+	code, out, stderr := runIn(t, dir, "check", "--extend-select", "TL403", "--diff", "a.py")
 	if code != 1 || !strings.Contains(out, "--- a.py\n+++ a.py\n") || !strings.Contains(out, "+scaler = torch.amp.GradScaler(\"cuda\")\r\n") ||
 		!strings.Contains(stderr, "Would fix 1 error.") {
 		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, out, stderr)
@@ -92,15 +93,15 @@ func TestDiffWritesNothing(t *testing.T) {
 func TestFixOnlyAndNoFix(t *testing.T) {
 	dir := t.TempDir()
 	p := writeSample(t, dir, "a.py", 0o644)
-	if code, out, _ := runIn(t, dir, "check", "--fix", "--no-fix", "--output-format", "concise", "."); code != 1 || readFile(t, p) != fixSample ||
+	if code, out, _ := runIn(t, dir, "check", "--extend-select", "TL403", "--fix", "--no-fix", "--output-format", "concise", "."); code != 1 || readFile(t, p) != fixSample ||
 		!strings.Contains(out, "Found 2 errors.") {
 		t.Errorf("--no-fix did not override --fix: exit %d, stdout %q", code, out)
 	}
-	code, out, _ := runIn(t, dir, "check", "--fix-only", ".")
+	code, out, _ := runIn(t, dir, "check", "--extend-select", "TL403", "--fix-only", ".")
 	if code != 0 || out != "Fixed 1 error.\n" || readFile(t, p) == fixSample {
 		t.Errorf("--fix-only: exit %d, stdout %q", code, out)
 	}
-	if code, out, _ := runIn(t, dir, "check", "--fix-only", "."); code != 0 || out != "No errors fixed.\n" {
+	if code, out, _ := runIn(t, dir, "check", "--extend-select", "TL403", "--fix-only", "."); code != 0 || out != "No errors fixed.\n" {
 		t.Errorf("--fix-only again: exit %d, stdout %q", code, out)
 	}
 }
@@ -112,7 +113,7 @@ func TestFixThroughSymlinks(t *testing.T) {
 	if err := os.Symlink(target, filepath.Join(tree, "link.py")); err != nil {
 		t.Skip("symlinks unavailable:", err)
 	}
-	code, _, stderr := runIn(t, tree, "check", "--fix", ".")
+	code, _, stderr := runIn(t, tree, "check", "--extend-select", "TL403", "--fix", ".")
 	if code != 2 || !strings.Contains(stderr, "outside") || readFile(t, target) != fixSample {
 		t.Errorf("symlink out of the tree: exit %d, stderr %q; the target must stay untouched", code, stderr)
 	}
@@ -123,7 +124,7 @@ func TestFixThroughSymlinks(t *testing.T) {
 	if err := os.Symlink("inner.py", filepath.Join(tree, "alias.py")); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, stderr := runIn(t, tree, "check", "--fix", "alias.py"); code != 1 {
+	if code, _, stderr := runIn(t, tree, "check", "--extend-select", "TL403", "--fix", "alias.py"); code != 1 {
 		t.Errorf("symlink inside the tree: exit %d, stderr %q", code, stderr)
 	}
 	if li, err := os.Lstat(filepath.Join(tree, "alias.py")); err != nil || li.Mode()&os.ModeSymlink == 0 {
@@ -137,7 +138,7 @@ func TestFixThroughSymlinks(t *testing.T) {
 func TestFixJSONCarriesEdits(t *testing.T) {
 	dir := t.TempDir()
 	writeSample(t, dir, "a.py", 0o644)
-	_, out, _ := runIn(t, dir, "check", "--output-format", "json", ".")
+	_, out, _ := runIn(t, dir, "check", "--extend-select", "TL403", "--output-format", "json", ".")
 	for _, want := range []string{`"applicability": "safe"`, `"applicability": "unsafe"`, `"content": "torch.amp.GradScaler"`, `"message": "Add ` + "`map_location=\\\"cpu\\\"`" + `"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("JSON lacks %s:\n%s", want, out)

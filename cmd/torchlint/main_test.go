@@ -233,11 +233,12 @@ func TestSARIFMultitool(t *testing.T) {
 	}
 	root := repoRoot(t)
 	// The fixtures, and a tree with nested folders, a syntax error and
-	// non-ASCII names (astral-plane characters included) before a finding.
+	// non-ASCII names (astral-plane characters included) before a finding
+	// of TL403, a preview rule, which is selected for it.
 	for _, tree := range []string{"testdata/python", "testdata/sarif-tree", "testdata/notebooks"} {
 		dir := t.TempDir()
 		sarifPath := filepath.Join(dir, "torchlint.sarif")
-		if code, _, stderr := runIn(t, root, "check", "--output-format", "sarif", "--output-file", sarifPath, tree); code != 1 {
+		if code, _, stderr := runIn(t, root, "check", "--extend-select", "TL403", "--output-format", "sarif", "--output-file", sarifPath, tree); code != 1 {
 			t.Fatalf("%s: exit %d: %s", tree, code, stderr)
 		}
 		validateWithMultitool(t, tool, sarifPath)
@@ -246,10 +247,11 @@ func TestSARIFMultitool(t *testing.T) {
 
 // TestSARIFTree checks what the Multitool cannot: the nested tree's
 // results have the expected repository-relative URIs and code-point
-// columns.
+// columns. The finding after the non-ASCII names is TL403's, a preview
+// rule, so it is selected.
 func TestSARIFTree(t *testing.T) {
 	root := repoRoot(t)
-	_, out, _ := runIn(t, root, "check", "--output-format", "sarif", "testdata/sarif-tree")
+	_, out, _ := runIn(t, root, "check", "--extend-select", "TL403", "--output-format", "sarif", "testdata/sarif-tree")
 	var log struct {
 		Runs []struct {
 			ColumnKind string `json:"columnKind"`

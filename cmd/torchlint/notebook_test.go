@@ -9,9 +9,12 @@ import (
 	"testing"
 )
 
+// TestNotebookLocations checks where findings in notebooks are reported;
+// fixable.ipynb's second finding is TL403's, a preview rule, so it is
+// selected.
 func TestNotebookLocations(t *testing.T) {
 	root := repoRoot(t)
-	code, out, _ := runIn(t, root, "check", "--no-cache", "--output-format", "concise", "testdata/notebooks")
+	code, out, _ := runIn(t, root, "check", "--no-cache", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
 	want := []string{
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
@@ -54,7 +57,8 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // TestNotebookFix fixes a notebook: only the source of the fixed cells
 // changes; outputs, metadata, key order, indentation, non-ASCII text and
-// the missing final newline stay as they were.
+// the missing final newline stay as they were. The unsafe fix is TL403's,
+// a preview rule, so it is selected.
 func TestNotebookFix(t *testing.T) {
 	root := repoRoot(t)
 	orig, err := os.ReadFile(filepath.Join(root, "testdata/notebooks/fixable.ipynb"))
@@ -66,7 +70,7 @@ func TestNotebookFix(t *testing.T) {
 	if err := os.WriteFile(p, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr := runIn(t, dir, "check", "--fix", "--unsafe-fixes", "--output-format", "concise", "fixable.ipynb"); code != 0 || !strings.Contains(out, "3 fixed, 0 remaining") {
+	if code, out, stderr := runIn(t, dir, "check", "--extend-select", "TL403", "--fix", "--unsafe-fixes", "--output-format", "concise", "fixable.ipynb"); code != 0 || !strings.Contains(out, "3 fixed, 0 remaining") {
 		t.Fatalf("exit %d, stderr %q\n%s", code, stderr, out)
 	}
 	fixed, _ := os.ReadFile(p)
@@ -96,7 +100,7 @@ func TestNotebookFix(t *testing.T) {
 	if strings.HasSuffix(string(fixed), "\n") || !strings.Contains(string(fixed), "Résumé") {
 		t.Error("the missing final newline or the non-ASCII text was not kept")
 	}
-	if code, _, _ := runIn(t, dir, "check", "--fix", "--unsafe-fixes", "fixable.ipynb"); code != 0 {
+	if code, _, _ := runIn(t, dir, "check", "--extend-select", "TL403", "--fix", "--unsafe-fixes", "fixable.ipynb"); code != 0 {
 		t.Errorf("second --fix: exit %d", code)
 	}
 	if again, _ := os.ReadFile(p); string(again) != string(fixed) {

@@ -13,13 +13,14 @@ import (
 )
 
 // aProject is a small project as a user has it: configuration in
-// pyproject.toml, a virtual environment, git-ignored build output, a
-// script folder with its own ignores, and noqa comments.
+// pyproject.toml that turns on two preview rules (TL303, TL403), a
+// virtual environment, git-ignored build output, a script folder with its
+// own ignores, and noqa comments.
 func aProject(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
-		"pyproject.toml": "[project]\nname = \"demo\"\n\n[tool.torchlint]\nextend-select = [\"TL303\"]\nignore = [\"TL402\"]\n\n" +
+		"pyproject.toml": "[project]\nname = \"demo\"\n\n[tool.torchlint]\nextend-select = [\"TL303\", \"TL403\"]\nignore = [\"TL402\"]\n\n" +
 			"[tool.torchlint.per-file-ignores]\n\"scripts/*.py\" = [\"TL403\"]\n",
 		".gitignore":   "build/\n",
 		".git/HEAD":    "ref: refs/heads/main\n",
@@ -60,14 +61,22 @@ func TestProjectConfigurationAndSuppression(t *testing.T) {
 	if err := json.Unmarshal([]byte(sarif), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != 3 {
 		t.Errorf("SARIF results: %+v (err %v), want the 3 unsuppressed findings", log, err)
 	}
-	// The command line goes on top of the configuration.
-	if _, out, _ := runIn(t, dir, "check", "--output-format", "concise", "--ignore", "TL4", "."); !strings.Contains(out, "TL303") || strings.Contains(out, "TL40") {
-		t.Errorf("--ignore TL4 over the configuration:\n%s", out)
+	// The command line goes on top of the configuration. TL403, a preview
+	// rule the configuration turns on, is named by its code: as selectors
+	// are matched now, a prefix (or ALL) reaches no preview rule, in
+	// --ignore as in --select.
+	if _, out, _ := runIn(t, dir, "check", "--output-format", "concise", "--ignore", "TL4,TL403", "."); !strings.Contains(out, "TL303") || strings.Contains(out, "TL40") {
+		t.Errorf("--ignore TL4,TL403 over the configuration:\n%s", out)
 	}
-	// --isolated: the defaults (TL402 on, TL303 off, no per-file ignores).
+	// --isolated: the defaults (TL402 on, the preview TL303 and TL403
+	// off, no per-file ignores).
 	_, out, _ = runIn(t, dir, "check", "--output-format", "concise", "--isolated", ".")
-	if !strings.Contains(out, "TL402") || strings.Contains(out, "TL303") || !strings.Contains(out, "scripts/export.py:2:9: TL403") {
+	if !strings.Contains(out, "TL402") || strings.Contains(out, "TL303") || strings.Contains(out, "TL403") {
 		t.Errorf("--isolated:\n%s", out)
+	}
+	_, out, _ = runIn(t, dir, "check", "--output-format", "concise", "--isolated", "--extend-select", "TL403", ".")
+	if !strings.Contains(out, "TL402") || strings.Contains(out, "TL303") || !strings.Contains(out, "scripts/export.py:2:9: TL403") {
+		t.Errorf("--isolated --extend-select TL403:\n%s", out)
 	}
 	// --config: one file for everything.
 	writeTree(t, dir, map[string]string{"ci.toml": "select = [\"TL402\"]\n"})

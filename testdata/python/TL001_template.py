@@ -1,4 +1,5 @@
 import torch
+# fixture-preview: TL403
 
 # A project template: the placeholders are filled in before it runs.
 MODEL = {{ cookiecutter.model_class }}  # a set of a set: valid Python, silent

@@ -1,4 +1,5 @@
 """A single-process script: nothing in it shows the default device doing harm."""
+# fixture-preview: TL403
 import io
 
 import torch

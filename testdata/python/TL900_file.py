@@ -1,4 +1,5 @@
 # torchlint: noqa: TL301, TL101  # want: TL900 "names TL101, which suppresses nothing in this file"
+# fixture-preview: TL403
 """File-level noqa codes: used and unused."""
 import torch
 from torch.utils.data import DataLoader

@@ -1,4 +1,5 @@
 """noqa comments that suppress something, and ones that suppress nothing."""
+# fixture-preview: TL403
 import torch  # torchlint: noqa  # ok: not on a line of its own, so not file-level
 from torch.utils.data import DataLoader
 
