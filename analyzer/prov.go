@@ -337,17 +337,23 @@ func (m *Model) GraphParams(def NodeID) []int {
 				}
 			}
 		})
-		var out []int
-		for i, p := range params {
-			for _, r := range rets {
-				if m.DerivesFrom(r, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }) {
-					out = append(out, i)
-					break
-				}
+		return m.paramsReaching(def, params, rets)
+	}).([]int)
+}
+
+// paramsReaching returns the indexes of the parameters of def that some
+// of the expressions derive from.
+func (m *Model) paramsReaching(def NodeID, params, exprs []NodeID) []int {
+	var out []int
+	for i, p := range params {
+		for _, e := range exprs {
+			if m.DerivesFrom(e, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }) {
+				out = append(out, i)
+				break
 			}
 		}
-		return out
-	}).([]int)
+	}
+	return out
 }
 
 type backpropParamsKey struct{ def NodeID }
@@ -371,16 +377,7 @@ func (m *Model) BackpropParams(def NodeID) []int {
 		if targets == nil {
 			return []int(nil)
 		}
-		var out []int
-		for i, p := range m.positionalParams(def) {
-			for _, t := range targets {
-				if m.DerivesFrom(t, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }) {
-					out = append(out, i)
-					break
-				}
-			}
-		}
-		return out
+		return m.paramsReaching(def, m.positionalParams(def), targets)
 	}).([]int)
 }
 
