@@ -206,8 +206,18 @@ func (m *Model) callCarries(call NodeID) bool {
 		return false
 	}
 	if q != "" {
-		o := m.lookup(m.calleeRef(call), WantReturns)
-		return o != nil && (o.ReturnsGraph || m.argsFeed(call, o.GraphParams)) // a function of another file of the project
+		// A function of another file of the project. Its parameters are
+		// asked about only when a graph is passed: an answer that can
+		// change is a question whose change re-lints the file.
+		ref := m.calleeRef(call)
+		if o := m.lookup(ref, WantReturns); o != nil && o.ReturnsGraph {
+			return true
+		}
+		if !m.argsFeed(call, allArgs(len(m.Args(call)))) {
+			return false
+		}
+		o := m.lookup(ref, WantParams)
+		return o != nil && m.argsFeed(call, o.GraphParams)
 	}
 	if def := m.LocalCallee(call); def != NoNode {
 		if m.ev().returnsGraph[def] || m.returnsGraph(def) || m.argFeedsResult(call, def) {
@@ -698,6 +708,15 @@ type LoopActivity struct {
 // PerStep reports whether the loop runs once per batch or training step.
 func (a LoopActivity) PerStep() bool {
 	return !a.Once && (a.Batches || a.Forward || a.Loss || a.Backward)
+}
+
+// allArgs is the indexes 0 to n-1.
+func allArgs(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // lastStatement is the last statement of a block, or NoNode.

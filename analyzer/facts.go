@@ -201,12 +201,16 @@ type Want uint8
 // The facts a question can ask for. Every answer has Kind and Site.
 const (
 	WantModule     Want = 1 << iota // Module
-	WantReturns                     // ReturnsGraph, GraphParams and BackpropParams
+	WantReturns                     // ReturnsGraph
 	WantGrad                        // Grad and GradKnown
 	WantHelper                      // Forward and EmptyCache
 	WantKeeps                       // Keeps
 	WantSteps                       // StepSites
 	WantActivation                  // Activation
+	// WantParams: GraphParams and BackpropParams. Apart from WantReturns,
+	// so that a question about ReturnsGraph alone (most are) does not
+	// change its answer when a function's parameters' facts do.
+	WantParams
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be

@@ -389,7 +389,7 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 	if def := m.LocalCallee(call); def != NoNode {
 		params = m.BackpropParams(def)
 	} else if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
-		if o := m.lookup(ref, WantReturns); o != nil {
+		if o := m.lookup(ref, WantParams); o != nil {
 			params = o.BackpropParams
 		}
 	}

@@ -734,10 +734,10 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
 	}
-	if want&analyzer.WantReturns != 0 && len(o.fact.GraphParams) > 0 {
+	if want&analyzer.WantParams != 0 && len(o.fact.GraphParams) > 0 {
 		fact.GraphParams, some = o.fact.GraphParams, true
 	}
-	if want&analyzer.WantReturns != 0 && len(o.fact.BackpropParams) > 0 {
+	if want&analyzer.WantParams != 0 && len(o.fact.BackpropParams) > 0 {
 		fact.BackpropParams, some = o.fact.BackpropParams, true
 	}
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
@@ -845,6 +845,9 @@ func answerKey(a any) string {
 		}
 		if v.ActivationAt != nil {
 			s += fmt.Sprintf(" A%d%s:%d", v.Activation, v.ActivationAt.Path, v.ActivationAt.Line)
+		}
+		if len(v.GraphParams) > 0 || len(v.BackpropParams) > 0 {
+			s += fmt.Sprintf(" G%v B%v", v.GraphParams, v.BackpropParams)
 		}
 		for i, st := range v.StepFields() {
 			if st := *st; st != nil {

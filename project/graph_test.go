@@ -146,3 +146,19 @@ class Head(B, metaclass=Meta):
 		t.Errorf("importedModules: %q, want %q", mods, want)
 	}
 }
+
+// TestAnswerKeyParams checks that an answer's key changes with the
+// parameters' facts, so that a cached file whose callee now keeps or
+// back-propagates another parameter is linted again.
+func TestAnswerKeyParams(t *testing.T) {
+	base := &analyzer.Object{Kind: analyzer.ObjectFunction, GraphParams: []int{0}}
+	for _, o := range []*analyzer.Object{
+		{Kind: analyzer.ObjectFunction, GraphParams: []int{1}},
+		{Kind: analyzer.ObjectFunction, GraphParams: []int{0}, BackpropParams: []int{0}},
+		{Kind: analyzer.ObjectFunction},
+	} {
+		if answerKey(o) == answerKey(base) {
+			t.Errorf("%+v and %+v share the key %q", o, base, answerKey(o))
+		}
+	}
+}
