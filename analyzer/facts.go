@@ -218,7 +218,7 @@ const (
 // What the model worked out before (a summary) is computed afresh.
 func (m *Model) SetFacts(facts Facts) {
 	m.facts = facts
-	m.funcGrad, m.carries, m.memo, m.callNames, m.gradAt, m.evidence = nil, nil, nil, nil, nil, nil
+	m.funcGrad, m.carries, m.memo, m.callNames, m.gradAt, m.evidence, m.helpers = nil, nil, nil, nil, nil, nil, nil
 }
 
 // lookup asks the project about a ref; nil without facts.
@@ -242,6 +242,18 @@ func (m *Model) lookup(ref string, want Want) *Object {
 // only about the functions it calls from elsewhere: its facts never wait
 // for the file's own summary to reach the project.
 func (m *Model) Helper(call NodeID) *Object {
+	if o, ok := m.helpers[call]; ok {
+		return o
+	}
+	o := m.helper(call)
+	if m.helpers == nil {
+		m.helpers = make(map[NodeID]*Object)
+	}
+	m.helpers[call] = o
+	return o
+}
+
+func (m *Model) helper(call NodeID) *Object {
 	f := m.File
 	ref := m.calleeRef(call)
 	if strings.HasPrefix(ref, "#") {

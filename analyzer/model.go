@@ -29,7 +29,8 @@ type Model struct {
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	memo              map[any]any
 	callNames         map[NodeID]string
-	gradAt            []int8 // memoized GradModeAt per node, -1 unknown
+	helpers           map[NodeID]*Object // call → Helper's answer, which TL201 and TL301 both ask
+	gradAt            []int8             // memoized GradModeAt per node, -1 unknown
 	evidence          *evidence
 	facts             Facts // what the rest of the project knows; nil for a file alone
 }
