@@ -550,6 +550,23 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 	if f.Kind(call) != KindCall {
 		return false
 	}
+	// Most rules ask it of the same calls.
+	if m.forwardAt == nil {
+		m.forwardAt = make([]int8, len(f.Nodes))
+	}
+	if a := m.forwardAt[call]; a != 0 {
+		return a == 2
+	}
+	yes := m.isForwardCall(call)
+	m.forwardAt[call] = 1
+	if yes {
+		m.forwardAt[call] = 2
+	}
+	return yes
+}
+
+func (m *Model) isForwardCall(call NodeID) bool {
+	f := m.File
 	fn := f.Unparen(f.Field(call, FieldFunction))
 	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") {

@@ -219,6 +219,7 @@ const (
 func (m *Model) SetFacts(facts Facts) {
 	m.facts = facts
 	m.funcGrad, m.carries, m.memo, m.callNames, m.gradAt, m.evidence, m.helpers = nil, nil, nil, nil, nil, nil, nil
+	m.forwardAt = nil
 }
 
 // lookup asks the project about a ref; nil without facts.

@@ -31,6 +31,7 @@ type Model struct {
 	callNames         map[NodeID]string
 	helpers           map[NodeID]*Object // call → Helper's answer, which TL201 and TL301 both ask
 	gradAt            []int8             // memoized GradModeAt per node, -1 unknown
+	forwardAt         []int8             // memoized IsForwardCall per node: 0 not asked, 1 no, 2 yes
 	evidence          *evidence
 	facts             Facts // what the rest of the project knows; nil for a file alone
 }
