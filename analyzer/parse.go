@@ -28,6 +28,12 @@ func Parse(path string, src []byte) (*File, error) {
 
 // parseInto is Parse reusing buf's memory for the nodes.
 func parseInto(path string, src []byte, buf []Node) (*File, error) {
+	return parseOnce(path, src, buf, true)
+}
+
+// parseOnce is parseInto; retry allows the one re-parse of a source with
+// starred tuple items blanked.
+func parseOnce(path string, src []byte, buf []Node, retry bool) (*File, error) {
 	var p *parser
 	select {
 	case p = <-parsers:
@@ -70,12 +76,15 @@ func parseInto(path string, src []byte, buf []Node) (*File, error) {
 	if len(nodes) == 0 {
 		nodes = []Node{{Parent: NoNode, FirstChild: NoNode, NextSibling: NoNode, Kind: KindModule, End: uint32(len(src)), named: 1}}
 	}
+	if !retry {
+		return &File{Path: path, Src: src, Nodes: nodes}, nil
+	}
 	if fixed := unstarred(src, nodes); fixed != nil {
 		// The grammar rejects a starred parenthesized, list or string item
 		// in a tuple without brackets (`x = 1, *(a)`), which Python
 		// accepts. The same source with those stars blanked parses to the
 		// same shape, offsets unchanged; the file keeps its own text.
-		if g, err := parseInto(path, fixed, nil); err == nil && !slices.ContainsFunc(g.Nodes, func(n Node) bool { return n.Kind == KindError || n.Missing() }) {
+		if g, err := parseOnce(path, fixed, nil, false); err == nil && !slices.ContainsFunc(g.Nodes, func(n Node) bool { return n.Kind == KindError || n.Missing() }) {
 			g.Src = src
 			return g, nil
 		}
