@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 type carryState uint8
 
@@ -213,7 +216,7 @@ func (m *Model) callCarries(call NodeID) bool {
 		if o := m.lookup(ref, WantReturns); o != nil && o.ReturnsGraph {
 			return true
 		}
-		if !m.argsFeed(call, allArgs(len(m.Args(call)))) {
+		if !slices.ContainsFunc(m.Args(call), m.argFeeds) {
 			return false
 		}
 		o := m.lookup(ref, WantParams)
@@ -708,15 +711,6 @@ type LoopActivity struct {
 // PerStep reports whether the loop runs once per batch or training step.
 func (a LoopActivity) PerStep() bool {
 	return !a.Once && (a.Batches || a.Forward || a.Loss || a.Backward)
-}
-
-// allArgs is the indexes 0 to n-1.
-func allArgs(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
 }
 
 // lastStatement is the last statement of a block, or NoNode.

@@ -447,11 +447,17 @@ func (m *Model) argFeedsResult(call, def NodeID) bool {
 func (m *Model) argsFeed(call NodeID, params []int) bool {
 	args := m.Args(call)
 	for _, i := range params {
-		if i < len(args) && m.File.Kind(args[i]) != KindListSplat && m.carry(args[i]) == carryYes {
+		if i < len(args) && m.argFeeds(args[i]) {
 			return true
 		}
 	}
 	return false
+}
+
+// argFeeds reports whether an argument passes a value with a graph (a
+// `*args` splat passes none that a parameter index names).
+func (m *Model) argFeeds(a NodeID) bool {
+	return m.File.Kind(a) != KindListSplat && m.carry(a) == carryYes
 }
 
 // inheritedSelfAttr finds the value last assigned to the `self.x` key in
