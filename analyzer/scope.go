@@ -379,8 +379,8 @@ func (m *Model) Resolve(use NodeID) *Binding {
 	if f.Kind(use) != KindIdentifier {
 		return nil
 	}
-	name := f.Text(use)
-	return m.ResolveName(name, m.scopeOf[use], f.N(use).Start)
+	// ResolveName keeps nothing of the name: a view of the source serves.
+	return m.ResolveName(f.view(use), m.scopeOf[use], f.N(use).Start)
 }
 
 // ResolveName resolves name as if used at byte offset pos in scope s.

@@ -62,6 +62,20 @@ func (f *File) Text(id NodeID) string {
 	return string(f.Src[n.Start:n.End])
 }
 
+// view returns the source text of id as a string that shares f.Src's
+// memory, without allocating: for lookups only, never to be kept (it
+// would keep the whole source alive). f.Src is never written to.
+func (f *File) view(id NodeID) string {
+	if id == NoNode {
+		return ""
+	}
+	n := &f.Nodes[id]
+	if n.End <= n.Start {
+		return ""
+	}
+	return unsafe.String(&f.Src[n.Start], int(n.End-n.Start))
+}
+
 // TextIs reports whether the source text of id equals s, without allocating.
 func (f *File) TextIs(id NodeID, s string) bool {
 	if id == NoNode {

@@ -447,9 +447,19 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 			g.Add(u.abs, u.entry.Summary)
 		}
 	case len(parse) > 0:
-		levels := importLevels(g, parse)
-		for _, u := range parse {
-			g.Add(u.abs, lightSummary(u.src))
+		// The text scans of the files (their imports, their bindings) run
+		// on all cores; the graph is then filled in order.
+		imports := make([][]string, len(parse))
+		light := make([]*analyzer.Summary, len(parse))
+		l.parallel(len(parse), func(i int) {
+			if src := parse[i].src; src != nil {
+				imports[i] = importedModules(src)
+			}
+			light[i] = lightSummary(parse[i].src)
+		})
+		levels := importLevels(g, parse, imports)
+		for i, u := range parse {
+			g.Add(u.abs, light[i])
 		}
 		g.Solve()
 		// Solving costs a walk of every summary, so the graph is solved
@@ -793,7 +803,8 @@ func importedModules(src []byte) []string {
 // files it imports, as far as the text of its import lines shows (a
 // cycle is cut anywhere): level 0 imports nothing of the project.
 // Files that cannot be read come first; they are left out of the graph.
-func importLevels(g *Graph, units []*unit) [][]*unit {
+// imports[i] lists the modules units[i] imports (importedModules).
+func importLevels(g *Graph, units []*unit, imports [][]string) [][]*unit {
 	deps := make([][]int, len(units))
 	index := map[*file]int{}
 	for i, u := range units {
@@ -815,7 +826,7 @@ func importLevels(g *Graph, units []*unit) [][]*unit {
 				}
 			}
 		}
-		for _, mod := range importedModules(u.src) {
+		for _, mod := range imports[i] {
 			dep(mod)
 		}
 	}
