@@ -76,7 +76,9 @@ module or of a helper silences the rule for every optimizer of the loop.
 When the loop clears only other optimizers (a GAN's ` + "`opt_d.zero_grad()`" + `
 with an ` + "`opt_g`" + ` that is never cleared), it is reported. An optimizer is
 recognised by its construction (` + "`torch.optim`" + `) or by its name (` + "`optimizer`" + `,
-` + "`opt_g`" + `).
+` + "`opt_g`" + `). An object of a class defined in the same file is one only when
+the class derives from an optimizer or its ` + "`step`" + ` reads ` + "`.grad`" + `: a weight EMA
+called ` + "`ema_optimizer`" + ` is not.
 
 ## References
 - [Zeroing out gradients in PyTorch](https://pytorch.org/tutorials/recipes/recipes/zeroing_out_gradients.html)
@@ -112,12 +114,37 @@ func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if len(others) > 0 {
 		msg += " (it clears only `" + strings.Join(others, "`, `") + "`)"
 	}
-	msg += fmt.Sprintf(": each backward adds to the gradients of every earlier step, so each step applies their sum; "+
-		"call `%s.zero_grad()` once per step, before the backward", key)
-	p.Report(call, msg)
+	msg += ": each backward adds to the gradients of every earlier step, so each step applies their sum; "
+	if !hasZeroGrad(m, opt) {
+		// An optimizer class of the project's own with no zero_grad.
+		p.Report(call, msg+"set the `.grad` of its parameters to None once per step, before the backward")
+		return
+	}
+	p.Report(call, msg+fmt.Sprintf("call `%s.zero_grad()` once per step, before the backward", key))
 	if fix := zeroGradFix(m, loop, backward, key); fix != nil {
 		p.Fix(fix)
 	}
+}
+
+// hasZeroGrad reports whether an optimizer has a zero_grad method: all do
+// but a class of this file that neither defines one nor derives from a
+// class that may.
+func hasZeroGrad(m *analyzer.Model, opt analyzer.NodeID) bool {
+	f := m.File
+	v := boundValue(m, opt)
+	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
+		return true
+	}
+	class := localClass(m, f.Field(v, analyzer.FieldFunction))
+	if class == analyzer.NoNode || m.MethodOf(class, "zero_grad") != analyzer.NoNode {
+		return true
+	}
+	for _, b := range m.ClassBases(class) {
+		if !f.TextIs(b, "object") {
+			return true
+		}
+	}
+	return false
 }
 
 // optimizerStep returns the optimizer a call steps: `opt.step()` with no
@@ -175,6 +202,11 @@ func isOptimizer(m *analyzer.Model, e analyzer.NodeID) bool {
 			return false
 		case strings.HasPrefix(q, "torch.optim.") || optimizerClasses[last]:
 			return true
+		}
+		if class := localClass(m, f.Field(v, analyzer.FieldFunction)); class != analyzer.NoNode {
+			// A class of this file is an optimizer by what it is, whatever
+			// the variable is called (a weight EMA's `ema_optimizer`).
+			return localOptimizerClass(m, class)
 		}
 	}
 	name := strings.ToLower(lastIdent(f, e))
@@ -309,4 +341,41 @@ func zeroGradFix(m *analyzer.Model, loop, backward analyzer.NodeID, key string) 
 		Applicability: analyzer.Unsafe,
 		Edits:         []analyzer.Edit{analyzer.Insert(lineStart, indent+key+".zero_grad()\n")},
 	}
+}
+
+// localClass returns the definition of the class of this file that
+// callee names, or NoNode.
+func localClass(m *analyzer.Model, callee analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	callee = f.Unparen(callee)
+	if f.Kind(callee) != analyzer.KindIdentifier {
+		return analyzer.NoNode
+	}
+	if b := m.Resolve(callee); b != nil && b.Kind == analyzer.BindClass {
+		return b.Stmt
+	}
+	return analyzer.NoNode
+}
+
+// localOptimizerClass reports whether a class of this file is an
+// optimizer: it derives from one, or its step reads the gradients.
+func localOptimizerClass(m *analyzer.Model, class analyzer.NodeID) bool {
+	f := m.File
+	if m.ClassInherits(class, func(q string) bool {
+		last := q[strings.LastIndexByte(q, '.')+1:]
+		return strings.HasPrefix(q, "torch.optim.") || strings.Contains(strings.ToLower(last), "optim") || optimizerClasses[last]
+	}) {
+		return true
+	}
+	step := m.MethodOf(class, "step")
+	if step == analyzer.NoNode {
+		return false
+	}
+	grads := false
+	f.Walk(step, func(id analyzer.NodeID) {
+		if !grads && f.Kind(id) == analyzer.KindAttribute && f.TextIs(f.Field(id, analyzer.FieldAttribute), "grad") {
+			grads = true
+		}
+	})
+	return grads
 }

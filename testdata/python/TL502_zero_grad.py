@@ -195,3 +195,43 @@ def train_nested_helper(model, loader, optimizer, criterion):
         reset()
         criterion(model(x), y).backward()
         optimizer.step()  # ok: reset, nested above, clears them
+
+
+class WeightEMA:
+    """Moves a copy of the weights towards the model's: not an optimizer."""
+
+    def __init__(self, model, ema_model, alpha=0.999):
+        self.params = list(model.state_dict().values())
+        self.ema_params = list(ema_model.state_dict().values())
+        self.alpha = alpha
+
+    def step(self):
+        for p, e in zip(self.params, self.ema_params):
+            e.mul_(self.alpha).add_(p * (1 - self.alpha))
+
+
+class PlainSGD(object):
+    """An optimizer of the project's own, by what its step reads."""
+
+    def __init__(self, params, lr):
+        self.params, self.lr = list(params), lr
+
+    def step(self):
+        for p in self.params:
+            p.data.add_(p.grad, alpha=-self.lr)
+
+
+def train_with_ema(model, ema_model, loader, optimizer, criterion):
+    ema_optimizer = WeightEMA(model, ema_model)
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        ema_optimizer.step()  # ok: a weight EMA, whatever its name
+
+
+def train_plain_sgd(model, loader, criterion):
+    descent = PlainSGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        criterion(model(x), y).backward()
+        descent.step()  # want: TL502 "gradients of `descent`.*set the `.grad` of its parameters to None"
