@@ -301,6 +301,8 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 	case BindAssign, BindWithTarget:
 		switch {
 		case literalValue(f, b.Value):
+		case b.Unpacked && m.elementNoGraph(f.Unparen(b.Value), b.Index):
+			// `loss, n, w = criterion(...)`: the callee returns a number there.
 		case b.Unpacked:
 			ok = m.traceProducer(f.Unparen(b.Value), depth+1)
 		default:
@@ -494,4 +496,92 @@ func (m *Model) ResultBackpropagated(def NodeID) bool {
 // through its function: under an if, an else, an except or a match.
 func (m *Model) ConditionalInFunction(id NodeID) bool {
 	return conditionalWithin(m.File, id, m.ScopeNode(id))
+}
+
+// elementNoGraph reports whether the element at index (a Binding.Index)
+// of what call returns is a plain number or string on every return of a
+// function or `__call__` of this file: `return loss, 75.0 * rampup(t)`.
+func (m *Model) elementNoGraph(call NodeID, index int) bool {
+	f := m.File
+	if f.Kind(call) != KindCall || index == -1 {
+		return false
+	}
+	def := m.LocalCallee(call)
+	if def == NoNode {
+		if fn := f.Unparen(f.Field(call, FieldFunction)); f.Kind(fn) == KindIdentifier {
+			if c := m.receiverClass(fn); f.Kind(c) == KindIdentifier {
+				if cb := m.Resolve(c); cb != nil && cb.Kind == BindClass {
+					def = m.MethodOf(cb.Stmt, "__call__")
+				}
+			}
+		}
+	}
+	if def == NoNode {
+		return false
+	}
+	returns, all := 0, true
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !all || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
+			return
+		}
+		returns++
+		v := f.Unparen(f.FirstChild(id))
+		if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+			all = false
+			return
+		}
+		kids := f.ChildList(v)
+		i := elementPos(index, len(kids))
+		all = i >= 0 && m.plainValue(kids[i], 0)
+	})
+	return returns > 0 && all
+}
+
+// plainValue reports whether a value is a Python number, string or bool
+// that no tensor flows into: a literal, a cast (`float(...)`, `.item()`),
+// `math` or `numpy` arithmetic, a local function that returns one, or
+// arithmetic on these.
+func (m *Model) plainValue(v NodeID, depth int) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if depth > 8 {
+		return false
+	}
+	switch f.Kind(v) {
+	case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
+		return true
+	case KindBinaryOperator:
+		return m.plainValue(f.Field(v, FieldLeft), depth+1) && m.plainValue(f.Field(v, FieldRight), depth+1)
+	case KindUnaryOperator:
+		return m.plainValue(f.Field(v, FieldArgument), depth+1)
+	case KindIdentifier:
+		b := m.Resolve(v)
+		if b == nil || b.Kind != BindAssign || b.Unpacked {
+			return false
+		}
+		if c, ok := m.bindIndex[bindKey{b.Scope, f.view(v)}]; !ok || c.first != c.last {
+			return false
+		}
+		return m.plainValue(b.Value, depth+1)
+	case KindCall:
+		if q := m.CallName(v); castBuiltins[q] || strings.HasPrefix(q, "math.") || strings.HasPrefix(q, "numpy.") {
+			return true
+		}
+		if name := m.MethodName(v); name == "item" || name == "tolist" {
+			return true
+		}
+		def := m.LocalCallee(v)
+		if def == NoNode {
+			return false
+		}
+		returns, all := 0, true
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if all && f.Kind(id) == KindReturnStatement && m.EnclosingFunction(id) == def {
+				returns++
+				all = m.plainValue(f.FirstChild(id), depth+1)
+			}
+		})
+		return returns > 0 && all
+	}
+	return false
 }

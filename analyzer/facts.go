@@ -39,6 +39,9 @@ type Summary struct {
 	// Escapes are refs used other than by calling them (passed as a
 	// callback): their grad mode is set where they are finally called.
 	Escapes []string `json:"escapes,omitempty"`
+	// Test is set for a pytest file: its calls exercise an API in
+	// whatever grad mode a test needs, and set no function's mode.
+	Test bool `json:"test,omitempty"`
 }
 
 // ClassSummary describes a module-level class.
@@ -59,6 +62,10 @@ type FuncSummary struct {
 	// GradSet says whether one does.
 	Grad    GradMode `json:"grad,omitempty"`
 	GradSet bool     `json:"grad_set,omitempty"`
+	// Wraps is the mode in which the function, as a decorator, runs the
+	// function it is given; WrapsSet says whether it sets one.
+	Wraps    GradMode `json:"wraps,omitempty"`
+	WrapsSet bool     `json:"wraps_set,omitempty"`
 	// Escapes is set when the file uses the function other than by
 	// calling it.
 	Escapes bool `json:"escapes,omitempty"`
@@ -151,6 +158,11 @@ type Object struct {
 	// whether they do.
 	Grad      GradMode
 	GradKnown bool
+	// Wraps is the mode in which a decorator runs the function it is
+	// given (`@nograd`, defined by the project); WrapsKnown says whether
+	// it sets one.
+	Wraps      GradMode
+	WrapsKnown bool
 	// Forward: a forward pass the function runs, itself or through the
 	// functions it calls, in its callers' grad mode.
 	Forward *Site
@@ -218,7 +230,7 @@ const (
 // What the model worked out before (a summary) is computed afresh.
 func (m *Model) SetFacts(facts Facts) {
 	m.facts = facts
-	m.funcGrad, m.carries, m.memo, m.callNames, m.gradAt, m.evidence, m.helpers = nil, nil, nil, nil, nil, nil, nil
+	m.funcGrad, m.decoGrad, m.carries, m.memo, m.callNames, m.gradAt, m.evidence, m.helpers = nil, nil, nil, nil, nil, nil, nil, nil
 	m.forwardAt = nil
 }
 
@@ -452,29 +464,56 @@ func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 }
 
 // receiverClass returns the class expression an instance receiver was
-// made by: `Net` for a name bound once to `Net(...)` or a parameter
-// annotated `Net`, and for `self.net` assigned once in its class, to
-// `Net(...)`. NoNode when it is not known.
+// made by: `Net` for a name bound to `Net(...)` (more than once only
+// where every binding agrees, `None` aside, and `m = m.to(device)` keeps
+// the class) or a parameter annotated `Net`, and for `self.net` assigned
+// once in its class, to `Net(...)`. NoNode when it is not known.
 func (m *Model) receiverClass(recv NodeID) NodeID {
+	return m.receiverClassAt(recv, 0)
+}
+
+func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 	f := m.File
+	if depth > 4 {
+		return NoNode
+	}
 	switch f.Kind(recv) {
 	case KindIdentifier:
 		b := m.Resolve(recv)
-		if b == nil || b.Unpacked {
+		if b == nil {
 			return NoNode
 		}
-		if c, ok := m.bindIndex[bindKey{b.Scope, f.Text(recv)}]; !ok || c.first != c.last {
-			return NoNode // bound more than once: which class is not known
+		c, ok := m.bindIndex[bindKey{b.Scope, f.view(recv)}]
+		if !ok {
+			return NoNode
 		}
-		switch b.Kind {
-		case BindAssign:
-			if from := movedFrom(f, b.Value); from != NoNode && f.Kind(from) == KindIdentifier && from != recv {
-				return m.receiverClass(from) // `m = model.to(device)`
+		if c.first == c.last {
+			return m.bindingClass(b, recv, depth)
+		}
+		// Bound more than once: known where every binding agrees.
+		class := NoNode
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			bi := &m.binds[i]
+			if bi.Kind == BindAssign && !bi.Unpacked {
+				v := f.Unparen(bi.Value)
+				if f.Kind(v) == KindNone {
+					continue
+				}
+				if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier && f.TextIs(from, f.view(recv)) {
+					continue // `model = model.to(device)`: the same object
+				}
 			}
-			return constructed(f, b.Value)
-		case BindParam:
-			return paramType(f, b.Stmt)
+			ci := m.bindingClass(bi, recv, depth)
+			switch {
+			case ci == NoNode:
+				return NoNode
+			case class == NoNode:
+				class = ci
+			case f.Text(ci) != f.Text(class):
+				return NoNode
+			}
 		}
+		return class
 	case KindAttribute:
 		obj := f.Unparen(f.Field(recv, FieldObject))
 		if f.TextIs(obj, "self") {
@@ -482,7 +521,7 @@ func (m *Model) receiverClass(recv NodeID) NodeID {
 		}
 		// `metrics.meter`, `self.metrics.meter`: the attribute assigned
 		// once in the class of this file that made the object.
-		c := m.receiverClass(obj)
+		c := m.receiverClassAt(obj, depth+1)
 		if f.Kind(c) != KindIdentifier {
 			return NoNode
 		}
@@ -494,6 +533,36 @@ func (m *Model) receiverClass(recv NodeID) NodeID {
 		if k := "self." + f.Text(f.Field(recv, FieldAttribute)); a.count[k] == 1 {
 			return constructed(f, a.last[k])
 		}
+	}
+	return NoNode
+}
+
+// bindingClass returns the class a binding of the receiver recv makes
+// its value an instance of, or NoNode.
+func (m *Model) bindingClass(b *Binding, recv NodeID, depth int) NodeID {
+	f := m.File
+	switch b.Kind {
+	case BindAssign:
+		v := b.Value
+		if b.Unpacked {
+			// `train_meter, val_meter = Meter(), Meter()`
+			v = f.Unparen(v)
+			if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+				return NoNode
+			}
+			kids := f.ChildList(v)
+			i := elementPos(b.Index, len(kids))
+			if i < 0 || f.Kind(kids[i]) == KindListSplat {
+				return NoNode
+			}
+			v = kids[i]
+		}
+		if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier && from != recv {
+			return m.receiverClassAt(from, depth+1) // `m = model.to(device)`
+		}
+		return constructed(f, v)
+	case BindParam:
+		return paramType(f, b.Stmt)
 	}
 	return NoNode
 }
@@ -559,7 +628,7 @@ func (m *Model) Summarize() *Summary {
 // __all__.
 func (m *Model) summarizeNames() *Summary {
 	f := m.File
-	s := &Summary{}
+	s := &Summary{Test: m.IsPytestFile()}
 	m.indexCalls()
 	for i := range m.binds {
 		b := &m.binds[i]
@@ -693,15 +762,11 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	f := m.File
 	fs := FuncSummary{Name: name, Line: f.Position(f.N(def).Start).Line, Escapes: m.escapes[def]}
-	for _, d := range m.Decorators(def) {
-		if g, ok := m.gradSwitch(d); ok {
-			fs.Grad, fs.GradSet = g, true
-			break
-		}
-	}
+	fs.Grad, fs.GradSet = m.decoratedGrad(def)
 	if !fs.GradSet && m.IsLightningEvalHook(def) {
 		fs.Grad, fs.GradSet = GradDisabled, true
 	}
+	fs.Wraps, fs.WrapsSet = m.decoratorGrad(def)
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
 	if !fs.ReturnsGraph {
 		fs.GraphParams = m.GraphParams(def)

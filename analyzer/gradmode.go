@@ -45,14 +45,25 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 		}
 		return m.literalSwitch(call, GradEnabled, GradDisabled, GradUnknown), true
 	}
-	// A project's own wrapper imported from elsewhere, such as yolov5's
-	// @smart_inference_mode(). A function defined in this file is judged
-	// by what it does, not by its name.
+	// A decorator of the project's own (`@nograd`) is judged by what it
+	// does: it returns the function it is given under a switch, or a
+	// wrapper that calls it under one. One defined in this file is judged
+	// by that alone, not by its name.
 	if f.Kind(expr) == KindIdentifier {
 		if b := m.Resolve(expr); b != nil && b.Kind != BindImport {
+			if call == NoNode && b.Kind == BindFunction {
+				return m.decoratorGrad(b.Stmt)
+			}
 			return GradEnabled, false
 		}
 	}
+	if call == NoNode {
+		if o := m.lookup(m.valueRef(expr), WantGrad); o != nil && o.WrapsKnown {
+			return o.Wraps, true
+		}
+	}
+	// A wrapper imported from elsewhere that the project does not show,
+	// such as yolov5's @smart_inference_mode(), by its name.
 	name := strings.ToLower(lastName(f, expr))
 	if strings.Contains(name, "no_grad") || strings.Contains(name, "inference_mode") {
 		return GradDisabled, true
@@ -285,10 +296,8 @@ func (m *Model) FunctionGradMode(def NodeID) GradMode {
 }
 
 func (m *Model) functionGradMode(def NodeID) GradMode {
-	for _, d := range m.Decorators(def) {
-		if g, ok := m.gradSwitch(d); ok {
-			return g
-		}
+	if g, ok := m.decoratedGrad(def); ok {
+		return g
 	}
 	if m.IsLightningEvalHook(def) {
 		return GradDisabled
@@ -387,4 +396,110 @@ func (m *Model) MethodOf(class NodeID, name string) NodeID {
 		return NoNode
 	}
 	return b.Stmt
+}
+
+// decoratedGrad returns the grad mode a function's decorators set for its
+// body, and whether they set one: that of the innermost switch, whose
+// wrapper runs last, next to the body.
+func (m *Model) decoratedGrad(def NodeID) (GradMode, bool) {
+	ds := m.Decorators(def)
+	for i := len(ds) - 1; i >= 0; i-- {
+		if g, ok := m.gradSwitch(ds[i]); ok {
+			return g, true
+		}
+	}
+	return GradEnabled, false
+}
+
+// decoratorGrad returns the grad mode in which a decorator defined in
+// this file runs the function it is given, and whether it sets one: it
+// returns `torch.no_grad()(fn)`, or a wrapper defined in it whose every
+// call of fn is under the same switch.
+func (m *Model) decoratorGrad(def NodeID) (GradMode, bool) {
+	if g, ok := m.decoGrad[def]; ok {
+		return g, g != GradUnknown
+	}
+	if m.decoGrad == nil {
+		m.decoGrad = make(map[NodeID]GradMode)
+	}
+	m.decoGrad[def] = GradUnknown // recursion: no mode while computing
+	g := m.computeDecoratorGrad(def)
+	m.decoGrad[def] = g
+	return g, g != GradUnknown
+}
+
+func (m *Model) computeDecoratorGrad(def NodeID) GradMode {
+	f := m.File
+	params := m.positionalParams(def)
+	if f.Kind(def) != KindFunctionDefinition || len(params) == 0 {
+		return GradUnknown
+	}
+	param := params[0]
+	mode, returns := GradUnknown, 0
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
+			return
+		}
+		g := m.wrapGrad(def, param, f.Unparen(f.FirstChild(id)))
+		if returns == 0 || g == mode {
+			mode = g
+		} else {
+			mode = GradUnknown
+		}
+		returns++
+	})
+	return mode
+}
+
+// wrapGrad returns the grad mode in which v, a value a decorator returns,
+// runs the function the decorator was given as param: GradUnknown where
+// v is not that function under a switch.
+func (m *Model) wrapGrad(def, param, v NodeID) GradMode {
+	f := m.File
+	isParam := func(id NodeID) bool {
+		b := m.Resolve(f.Unparen(id))
+		return b != nil && b.Kind == BindParam && b.Name == param
+	}
+	switch f.Kind(v) {
+	case KindCall: // torch.no_grad()(fn)
+		if args := m.Args(v); len(args) == 1 && isParam(args[0]) {
+			if g, ok := m.gradSwitch(f.Field(v, FieldFunction)); ok {
+				return g
+			}
+		}
+	case KindIdentifier: // a wrapper whose calls of fn are under a switch
+		b := m.Resolve(v)
+		if b == nil || b.Kind != BindFunction || !f.Contains(def, b.Stmt) {
+			return GradUnknown
+		}
+		mode, calls := GradUnknown, 0
+		f.Walk(f.Field(b.Stmt, FieldBody), func(id NodeID) {
+			if f.Kind(id) != KindCall || !isParam(f.Field(id, FieldFunction)) {
+				return
+			}
+			g := m.switchAround(id, b.Stmt)
+			if calls == 0 || g == mode {
+				mode = g
+			} else {
+				mode = GradUnknown
+			}
+			calls++
+		})
+		return mode
+	}
+	return GradUnknown
+}
+
+// switchAround returns the mode of the innermost grad switch that a
+// `with` statement inside def sets around id; GradUnknown without one.
+func (m *Model) switchAround(id, def NodeID) GradMode {
+	f := m.File
+	for child, p := id, f.Parent(id); p != NoNode && p != def; child, p = p, f.Parent(p) {
+		if f.Kind(p) == KindWithStatement && f.N(child).Field == FieldBody {
+			if g, ok := m.withSwitch(p); ok {
+				return g
+			}
+		}
+	}
+	return GradUnknown
 }

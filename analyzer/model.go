@@ -25,6 +25,7 @@ type Model struct {
 	callSites         map[NodeID][]NodeID // function definition → calls of it in this file
 	escapes           map[NodeID]bool     // function definition → also used other than by a call
 	funcGrad          map[NodeID]GradMode
+	decoGrad          map[NodeID]GradMode // decoratorGrad
 	carries           map[NodeID]carryState
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	memo              map[any]any

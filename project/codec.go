@@ -255,6 +255,8 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.site(f.ActivationAt)
 		e.ints(f.GraphParams)
 		e.ints(f.BackpropParams)
+		e.uint(uint64(f.Wraps))
+		e.bool(f.WrapsSet)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -266,6 +268,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(c.Always)
 	}
 	e.strings(s.Escapes)
+	e.bool(s.Test)
 	return e.b
 }
 
@@ -352,6 +355,8 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.ActivationAt = d.site()
 			f.GraphParams = d.ints()
 			f.BackpropParams = d.ints()
+			f.Wraps = d.grad()
+			f.WrapsSet = d.bool()
 		}
 	}
 	if n, isNil := d.count(); !isNil {
@@ -367,6 +372,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 		}
 	}
 	s.Escapes = d.strings()
+	s.Test = d.bool()
 	if err := d.done(); err != nil {
 		return nil, err
 	}

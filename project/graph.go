@@ -3,6 +3,7 @@ package project
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -424,6 +425,7 @@ func (g *Graph) Solve() {
 			if fn.GradSet {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
+			o.fact.Wraps, o.fact.WrapsKnown = fn.Wraps, fn.WrapsSet
 			o.key.file.objs[o.key.name] = o
 			g.objs = append(g.objs, o)
 		}
@@ -598,7 +600,7 @@ func (g *Graph) fixGrad() {
 	for changed := true; changed; {
 		changed = false
 		for _, o := range g.objs {
-			if o.kind != analyzer.ObjectFunction || len(o.callers) == 0 && !o.escapes {
+			if o.kind != analyzer.ObjectFunction || !o.escapes && !slices.ContainsFunc(o.callers, g.setsGrad) {
 				continue
 			}
 			if o.fn != nil && o.fn.GradSet {
@@ -606,9 +608,12 @@ func (g *Graph) fixGrad() {
 			}
 			// As a file judges its own functions: used as a value, the
 			// mode is unknown; else disabled when every call disables
-			// grad, enabled when any does not.
+			// grad, enabled when any does not. A test's call sets nothing.
 			mode := analyzer.GradDisabled
 			for _, e := range o.callers {
+				if !g.setsGrad(e) {
+					continue
+				}
 				m := e.site.Grad
 				if e.site.Inherit && e.caller != nil {
 					m = analyzer.GradEnabled
@@ -636,6 +641,12 @@ func (g *Graph) fixGrad() {
 			o.fact.GradKnown = false
 		}
 	}
+}
+
+// setsGrad reports whether a call counts in its callee's grad mode: one
+// from a test file does not, unless the callee is a test's own helper.
+func (g *Graph) setsGrad(e callEdge) bool {
+	return e.file == nil || !e.file.sum.Test || e.callee != nil && e.callee.key.file.sum.Test
 }
 
 // localGrad is the grad mode a function's own file gives it, from its
@@ -743,6 +754,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
 		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true
 	}
+	if want&analyzer.WantGrad != 0 && o.fact.WrapsKnown {
+		fact.Wraps, fact.WrapsKnown, some = o.fact.Wraps, true, true
+	}
 	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || o.fact.EmptyCache != nil || len(o.fact.ParamCalls) > 0) {
 		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, o.fact.EmptyCache, o.fact.ParamCalls, true
 	}
@@ -848,6 +862,9 @@ func answerKey(a any) string {
 		}
 		if len(v.GraphParams) > 0 || len(v.BackpropParams) > 0 {
 			s += fmt.Sprintf(" G%v B%v", v.GraphParams, v.BackpropParams)
+		}
+		if v.WrapsKnown {
+			s += fmt.Sprintf(" W%d", v.Wraps)
 		}
 		for i, st := range v.StepFields() {
 			if st := *st; st != nil {
