@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -97,6 +98,9 @@ func (m *Model) computeCarry(expr NodeID) bool {
 	case KindSubscript:
 		if v := f.Unparen(f.Field(expr, FieldValue)); f.TextIs(f.Field(expr, FieldSubscript), "1") && m.returnsIndices(v) {
 			return false // `torch.topk(x, k)[1]`: the indices
+		}
+		if carries, known := m.tupleElement(expr); known {
+			return carries
 		}
 		return m.carry(f.Field(expr, FieldValue)) == carryYes
 	case KindCall:
@@ -377,10 +381,14 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		if def := m.LocalCallee(v); def != NoNode && index != -1 {
 			return m.returnsGraphAt(def, index)
 		}
-		if o := m.lookup(m.calleeRef(v), WantReturns); o != nil && index != 0 {
-			// A project function's tuple: its summary says whether it
-			// returns a graph, not where; a loss comes first, counts and
-			// logs after it.
+		if o := m.lookup(m.calleeRef(v), WantReturns); o != nil && o.TupleLen > 0 {
+			// A project function's tuple, whose summary says where the
+			// graph is.
+			i := elementPos(index, o.TupleLen)
+			return i >= 0 && slices.Contains(o.GraphElems, i)
+		} else if o != nil && index != 0 {
+			// Its summary says whether it returns a graph, not where; a
+			// loss comes first, counts and logs after it.
 			return false
 		}
 	}
@@ -801,4 +809,108 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 // lastName returns the last identifier of a name, attribute chain or call.
 func lastName(f *File, id NodeID) string {
 	return f.Text(lastNameNode(f, id))
+}
+
+// tupleElement judges `out[n]`, n ≥ 1, where out is bound to the result
+// of a method call: the element keeps its own provenance. A method of
+// this file is read at that element; one the file cannot see (a
+// project's `forward_loss` returning a loss and a count) returns a tuple
+// whose later elements are unknown, not a graph. known is false where
+// the subscript is another kind (a model's own outputs, `model(x)[1]`).
+func (m *Model) tupleElement(sub NodeID) (carries, known bool) {
+	f := m.File
+	idx := f.Field(sub, FieldSubscript)
+	if f.Kind(idx) != KindInteger || f.TextIs(idx, "0") {
+		return false, false
+	}
+	n, err := strconv.Atoi(f.Text(idx))
+	if err != nil {
+		return false, false
+	}
+	v := f.Unparen(f.Field(sub, FieldValue))
+	if f.Kind(v) != KindIdentifier {
+		return false, false
+	}
+	b := m.Resolve(v)
+	if b == nil || b.Kind != BindAssign || b.Unpacked || m.backwardOf(b) {
+		return false, false
+	}
+	call := f.Unparen(b.Value)
+	if f.Kind(call) != KindCall || m.MethodName(call) == "" || m.GradModeAt(call) == GradDisabled {
+		return false, false
+	}
+	switch name := m.MethodName(call); {
+	case name == "forward" || name == "__call__":
+		return false, false
+	case m.LocalCallee(call) != NoNode:
+		return m.returnsGraphAt(m.LocalCallee(call), n), true
+	}
+	if o := m.lookup(m.calleeRef(call), WantReturns); o != nil && o.TupleLen > 0 {
+		return n < o.TupleLen && slices.Contains(o.GraphElems, n), true
+	}
+	return false, true
+}
+
+// backwardOf reports whether the value a binding holds is itself
+// back-propagated (`loss.backward()` while loss is bound by it): then it
+// is a tensor, and its subscripts are slices of its graph.
+func (m *Model) backwardOf(b *Binding) bool {
+	f := m.File
+	found := false
+	f.Walk(m.Scopes[b.Scope].Node, func(id NodeID) {
+		if found || f.Kind(id) != KindCall || !m.IsBackwardCall(id) {
+			return
+		}
+		if r := f.Unparen(m.Receiver(id)); f.Kind(r) == KindIdentifier && m.Resolve(r) == b {
+			found = true
+		}
+	})
+	return found
+}
+
+// tupleReturns returns the length of the tuple every return of def
+// builds and the positions of its elements with a graph; 0 and nil where
+// the returns are not tuples of one length, or none of their elements
+// shows a graph here (a caller's back-propagation says where there is).
+func (m *Model) tupleReturns(def NodeID) (int, []int) {
+	f := m.File
+	n, ok := 0, true
+	var graph []bool
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !ok || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
+			return
+		}
+		v := f.Unparen(f.FirstChild(id))
+		if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+			ok = false
+			return
+		}
+		kids := f.ChildList(v)
+		if n == 0 {
+			n, graph = len(kids), make([]bool, len(kids))
+		}
+		if len(kids) != n || n < 2 {
+			ok = false
+			return
+		}
+		for i, k := range kids {
+			if f.Kind(k) == KindListSplat {
+				ok = false
+				return
+			}
+			if m.carry(k) == carryYes {
+				graph[i] = true
+			}
+		}
+	})
+	var elems []int
+	for i, g := range graph {
+		if g {
+			elems = append(elems, i)
+		}
+	}
+	if !ok || len(elems) == 0 {
+		return 0, nil
+	}
+	return n, elems
 }

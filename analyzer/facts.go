@@ -74,6 +74,11 @@ type FuncSummary struct {
 	// it returns, for what other files show.
 	ReturnsGraph bool     `json:"returns_graph,omitempty"`
 	Returns      []string `json:"returns,omitempty"`
+	// TupleLen is the length of the tuple every return of the function
+	// builds (`return out, loss, dist`), 0 where they do not; GraphElems
+	// are the positions of its elements with autograd history.
+	TupleLen   int   `json:"tuple_len,omitempty"`
+	GraphElems []int `json:"graph_elems,omitempty"`
 	// GraphParams are the positional parameters whose graph the result
 	// keeps (`return ((pred - y) ** 2).mean()`): a call passing a value
 	// with a graph there gets a result with one.
@@ -148,6 +153,10 @@ type Object struct {
 	Module bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
+	// TupleLen and GraphElems: where in the tuple it returns the graph
+	// is (see FuncSummary); TupleLen 0 says nothing.
+	TupleLen   int
+	GraphElems []int
 	// GraphParams: the parameters whose graph a function's result keeps.
 	GraphParams []int
 	// BackpropParams: the parameters whose graph a function
@@ -768,6 +777,9 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	}
 	fs.Wraps, fs.WrapsSet = m.decoratorGrad(def)
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
+	if fs.ReturnsGraph {
+		fs.TupleLen, fs.GraphElems = m.tupleReturns(def)
+	}
 	if !fs.ReturnsGraph {
 		fs.GraphParams = m.GraphParams(def)
 	}

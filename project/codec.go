@@ -257,6 +257,8 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.ints(f.BackpropParams)
 		e.uint(uint64(f.Wraps))
 		e.bool(f.WrapsSet)
+		e.int(int64(f.TupleLen))
+		e.ints(f.GraphElems)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -357,6 +359,8 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.BackpropParams = d.ints()
 			f.Wraps = d.grad()
 			f.WrapsSet = d.bool()
+			f.TupleLen = int(d.int())
+			f.GraphElems = d.ints()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

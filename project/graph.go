@@ -411,6 +411,7 @@ func (g *Graph) Solve() {
 			fn := &fl.sum.Funcs[i]
 			o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
 			o.fact.ReturnsGraph = fn.ReturnsGraph
+			o.fact.TupleLen, o.fact.GraphElems = fn.TupleLen, fn.GraphElems
 			o.fact.GraphParams = fn.GraphParams
 			o.fact.BackpropParams = fn.BackpropParams
 			o.fact.Forward = g.site(fl, fn.Forward)
@@ -744,6 +745,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
+		fact.TupleLen, fact.GraphElems = o.fact.TupleLen, o.fact.GraphElems
 	}
 	if want&analyzer.WantParams != 0 && len(o.fact.GraphParams) > 0 {
 		fact.GraphParams, some = o.fact.GraphParams, true
@@ -862,6 +864,9 @@ func answerKey(a any) string {
 		}
 		if len(v.GraphParams) > 0 || len(v.BackpropParams) > 0 {
 			s += fmt.Sprintf(" G%v B%v", v.GraphParams, v.BackpropParams)
+		}
+		if v.TupleLen > 0 {
+			s += fmt.Sprintf(" T%d%v", v.TupleLen, v.GraphElems)
 		}
 		if v.WrapsKnown {
 			s += fmt.Sprintf(" W%d", v.Wraps)
