@@ -218,7 +218,7 @@ func (m *Model) MethodName(call NodeID) string {
 	if f.Kind(fn) != KindAttribute {
 		return ""
 	}
-	return f.Text(f.Field(fn, FieldAttribute))
+	return f.Name(f.Field(fn, FieldAttribute))
 }
 
 // Receiver returns x in a method call `x.name(...)`.

@@ -239,7 +239,7 @@ func (m *Model) opensScope(p NodeID, n *Node) bool {
 
 func (m *Model) bind(s ScopeID, name NodeID, b Binding) {
 	b.Name = name
-	m.addBinding(s, m.File.Text(name), b)
+	m.addBinding(s, m.File.Name(name), b)
 }
 
 // bindTargets binds every name in an assignment target.

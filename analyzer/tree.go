@@ -36,7 +36,8 @@ type File struct {
 	Path  string // as named on the command line or found by the walk
 	Src   []byte
 	Nodes []Node
-	lines []uint32 // byte offset at which each line starts
+	lines []uint32          // byte offset at which each line starts
+	names map[string]string // Name's copies
 }
 
 // Root is the module node.
@@ -60,6 +61,28 @@ func (f *File) Text(id NodeID) string {
 	}
 	n := &f.Nodes[id]
 	return string(f.Src[n.Start:n.End])
+}
+
+// Name returns the source text of id, as Text does, from one copy per
+// distinct short text of the file: for names, which repeat.
+func (f *File) Name(id NodeID) string {
+	if id == NoNode {
+		return ""
+	}
+	n := &f.Nodes[id]
+	b := f.Src[n.Start:n.End]
+	if len(b) > 64 {
+		return string(b)
+	}
+	if s, ok := f.names[string(b)]; ok {
+		return s
+	}
+	if f.names == nil {
+		f.names = make(map[string]string)
+	}
+	s := string(b)
+	f.names[s] = s
+	return s
 }
 
 // view returns the source text of id as a string that shares f.Src's
