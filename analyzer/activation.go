@@ -104,6 +104,11 @@ func (m *Model) activationOf(expr NodeID, depth int) (Activation, *Site) {
 		if b == nil || b.Kind != BindAssign || b.Unpacked || b.Value == NoNode || !f.Contains(m.ScopeNode(expr), b.Stmt) {
 			return NoActivation, nil
 		}
+		if m.mayNotReach(b.Stmt, expr) {
+			// `if softmax: x = self.softmax(x)`, then `return x`: the
+			// layer is applied on some calls only.
+			return NoActivation, nil
+		}
 		return m.activationOf(b.Value, depth+1)
 	case KindSubscript:
 		return m.activationOf(f.Field(expr, FieldValue), depth+1)
@@ -231,4 +236,20 @@ func (m *Model) returnsActivation(def NodeID, depth int) (Activation, *Site) {
 		return out
 	}).(activationAnswer)
 	return ans.a, ans.at
+}
+
+// mayNotReach reports whether a statement runs only on some paths to use:
+// it sits in a branch or loop body that does not hold use.
+func (m *Model) mayNotReach(stmt, use NodeID) bool {
+	f := m.File
+	scope := m.ScopeNode(use)
+	for n := f.Parent(stmt); n != NoNode && n != scope; n = f.Parent(n) {
+		switch f.Kind(n) {
+		case KindIfStatement, KindElifClause, KindElseClause, KindForStatement, KindWhileStatement, KindTryStatement, KindExceptClause:
+			if !f.Contains(n, use) {
+				return true
+			}
+		}
+	}
+	return false
 }

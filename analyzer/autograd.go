@@ -581,7 +581,78 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		class := m.EnclosingClass(call)
 		return class != NoNode && m.IsModuleClass(class) && m.Resolve(fn) != nil
 	}
+	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
+		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
+	}
+	if m.parameterFree(fn) {
+		return false // an augmentation written as a module: nothing to record
+	}
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call)
+}
+
+// parameterFree reports whether fn is an instance of a module class of
+// this file that holds no parameters and no submodules: every call in its
+// body is a torch function or method on a value (not on `self.x`), a
+// builtin, or `super().__init__()`.
+func (m *Model) parameterFree(fn NodeID) bool {
+	f := m.File
+	c := m.receiverClass(fn)
+	if f.Kind(c) != KindIdentifier {
+		return false
+	}
+	cb := m.Resolve(c)
+	if cb == nil || cb.Kind != BindClass || !m.IsModuleClass(cb.Stmt) {
+		return false
+	}
+	return m.Memo(parameterFreeKey{cb.Stmt}, func() any {
+		for _, b := range m.ClassBases(cb.Stmt) {
+			if m.QualifiedName(b) != "torch.nn.Module" {
+				return false // a layer's subclass, or a class that may hold some
+			}
+		}
+		free := true
+		f.Walk(f.Field(cb.Stmt, FieldBody), func(id NodeID) {
+			if !free || f.Kind(id) != KindCall {
+				return
+			}
+			callee := f.Unparen(f.Field(id, FieldFunction))
+			switch q := m.QualifiedName(callee); {
+			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") && !strings.HasPrefix(q, "torch.nn.init."):
+				free = false // a layer or a parameter
+			case strings.HasPrefix(q, "torch.") || builtinPlain[q]:
+			case f.Kind(callee) == KindAttribute:
+				obj := f.Unparen(f.Field(callee, FieldObject))
+				for f.Kind(obj) == KindAttribute || f.Kind(obj) == KindSubscript {
+					obj = f.Unparen(f.FirstChild(obj))
+				}
+				switch f.Kind(obj) {
+				case KindIdentifier:
+					if f.TextIs(obj, "self") || m.Resolve(obj) == nil {
+						free = false // `self.layer(x)`, or a name this file does not bind
+					}
+				case KindCall:
+					if !isSuperCall(f, obj) && !strings.HasPrefix(m.QualifiedName(f.Unparen(f.Field(obj, FieldFunction))), "torch.") {
+						free = false
+					}
+				}
+			default:
+				free = false // a function or class of the project: may build layers
+			}
+		})
+		return free
+	}).(bool)
+}
+
+type parameterFreeKey struct{ class NodeID }
+
+// builtinPlain are builtins that build no module.
+var builtinPlain = map[string]bool{"super": true, "range": true, "len": true, "float": true, "int": true, "bool": true,
+	"isinstance": true, "min": true, "max": true, "abs": true, "tuple": true, "list": true, "dict": true, "zip": true,
+	"enumerate": true, "round": true, "print": true, "str": true, "getattr": true, "hasattr": true, "setattr": true}
+
+// isSuperCall reports whether id is `super()` or `super(Class, self)`.
+func isSuperCall(f *File, id NodeID) bool {
+	return f.Kind(id) == KindCall && f.TextIs(f.Field(id, FieldFunction), "super")
 }
 
 // moduleUses are methods whose call on a value shows it is a module,

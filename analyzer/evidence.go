@@ -211,9 +211,9 @@ func (m *Model) calleeKey(callee NodeID) (evKey, bool) {
 			case BindImport, BindFunction, BindClass:
 				return evKey{}, false
 			}
-			return evKey{b.Scope, f.Text(callee)}, true
+			return evKey{b.Scope, f.Name(callee)}, true
 		}
-		return evKey{-1, f.Text(callee)}, true
+		return evKey{-1, f.Name(callee)}, true
 	case KindAttribute:
 		for o := callee; ; {
 			switch f.Kind(o) {
@@ -361,6 +361,9 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		}
 		if fn := f.Unparen(f.Field(call, FieldFunction)); m.selfSubmodule(fn) {
 			return m.traceUnknownCallee(call, fn, depth, unpacked)
+		}
+		if m.plainLibraryObject(f.Unparen(recv)) {
+			return false // `args = parser.parse_args()`: options, not tensors
 		}
 		return m.traceProducer(call, depth)
 	}
@@ -582,6 +585,27 @@ func (m *Model) plainValue(v NodeID, depth int) bool {
 			}
 		})
 		return returns > 0 && all
+	}
+	return false
+}
+
+// plainLibraries are libraries whose objects' methods return no tensor:
+// command lines, configurations, files, logs.
+var plainLibraries = []string{"ctypes.", "argparse.", "configparser.", "logging.", "json.", "yaml.", "omegaconf.", "easydict.",
+	"ml_collections.", "collections.", "pathlib.", "csv.", "tqdm.", "datetime.", "random.", "types."}
+
+// plainLibraryObject reports whether recv is an object made by one of the
+// plainLibraries (`parser = argparse.ArgumentParser()`).
+func (m *Model) plainLibraryObject(recv NodeID) bool {
+	class := m.receiverClass(recv)
+	if class == NoNode {
+		return false
+	}
+	q := m.QualifiedName(class)
+	for _, p := range plainLibraries {
+		if strings.HasPrefix(q, p) {
+			return true
+		}
 	}
 	return false
 }

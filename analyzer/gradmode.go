@@ -269,13 +269,19 @@ func (m *Model) IsLightningEvalHook(def NodeID) bool {
 	if class == NoNode || m.scopeOf[def] != m.defScope[class] {
 		return false
 	}
-	if lightningEvalHooks[name] && m.IsLightningModule(class) {
-		return true
+	if lightningEvalHooks[name] && (m.IsLightningModule(class) || m.ClassInherits(class, isLightningCallback)) {
+		return true // Lightning runs its evaluation loops, callbacks' hooks included, without grad
 	}
 	// fairseq's trainer runs a task's valid_step under no_grad.
 	return name == "valid_step" && m.ClassInherits(class, func(q string) bool {
 		return strings.HasPrefix(q, "fairseq.") && strings.HasSuffix(q, "FairseqTask")
 	})
+}
+
+// isLightningCallback reports whether a qualified name is Lightning's
+// Callback class.
+func isLightningCallback(q string) bool {
+	return (strings.HasPrefix(q, "pytorch_lightning.") || strings.HasPrefix(q, "lightning.")) && strings.HasSuffix(q, ".Callback")
 }
 
 // FunctionGradMode returns the grad mode in which a function's body runs:
@@ -323,9 +329,46 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		}
 	}
 	if outside == 0 {
+		// An override no code of this file calls directly (`validate_step`
+		// of a subclass) runs where its base class calls `self.name(...)`.
+		if base := m.overridden(def); base != NoNode {
+			return m.FunctionGradMode(base)
+		}
 		return GradEnabled
 	}
 	return GradDisabled
+}
+
+// overridden returns the method of a base class, defined in this file,
+// that a method overrides, or NoNode.
+func (m *Model) overridden(def NodeID) NodeID {
+	f := m.File
+	class := m.EnclosingClass(def)
+	if class == NoNode || m.EnclosingFunction(f.Parent(def)) != NoNode {
+		return NoNode
+	}
+	name := m.FunctionName(def)
+	seen := map[NodeID]bool{class: true}
+	queue := []NodeID{class}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		for _, b := range m.ClassBases(c) {
+			if f.Kind(b) != KindIdentifier {
+				continue
+			}
+			bd := m.Resolve(b)
+			if bd == nil || bd.Kind != BindClass || seen[bd.Stmt] {
+				continue
+			}
+			seen[bd.Stmt] = true
+			if md := m.MethodOf(bd.Stmt, name); md != NoNode {
+				return md
+			}
+			queue = append(queue, bd.Stmt)
+		}
+	}
+	return NoNode
 }
 
 // indexCalls resolves every call and every other use of a local function

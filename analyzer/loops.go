@@ -372,6 +372,8 @@ func (m *Model) OnSomeIterations(loop, id NodeID) bool {
 	for x := id; x != loop && x != NoNode; x = f.Parent(x) {
 		p := f.Parent(x)
 		switch f.Kind(p) {
+		case KindExceptClause:
+			return true // runs only on the iterations that fail
 		case KindIfStatement:
 			if f.N(x).Field == FieldConsequence && thins(f.Field(p, FieldCondition), false) {
 				return true

@@ -68,7 +68,8 @@ quantization), once per video whose frames a function runs in a loop of
 its own. Neither is a call that runs on some iterations only: under
 ` + "`if step % k == 0:`" + `, ` + "`if i == 0:`" + `, ` + "`if i in steps:`" + `, or after ` + "`if step % k: continue`" + `.
 A test that does not thin the iterations (` + "`if i < n:`" + `, ` + "`if x is not None:`" + `)
-does not make it one.
+does not make it one. A call in an ` + "`except`" + ` branch (freeing the cache after an
+out-of-memory error, before a smaller retry) runs only when a step fails.
 
 A helper function, in this file or another of the project, that calls
 ` + "`empty_cache()`" + ` every time it runs is reported where a per-step loop

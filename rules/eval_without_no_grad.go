@@ -142,7 +142,15 @@ pytest, a conftest.py, a ` + "`unittest.TestCase`" + `, a test_*.py module that
 defines test functions), never by a file name alone; in a function named
 as a test, a model fed only random or constant tensors is a shape check.
 Lightning's ` + "`validation_step`" + `, ` + "`test_step`" + ` and ` + "`predict_step`" + ` on a
-` + "`LightningModule`" + ` run under ` + "`no_grad`" + ` and are not reported.
+` + "`LightningModule`" + `, and the validation, test and predict batch hooks of a
+Lightning ` + "`Callback`" + `, run under ` + "`no_grad`" + ` and are not reported. A method that
+overrides one of a base class of the same file runs where the base class
+calls it. A module class with no parameters and no submodules (an
+augmentation written as a module), a C function reached through ` + "`ctypes`" + `, and
+a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`" + ` (PPO's
+` + "`evaluate(states, actions)`" + `, the terms of its loss) are not evaluation.
+A switch back to training under an ` + "`if`" + ` does not end a region: the ` + "`if`" + ` may
+not run.
 
 A forward pass whose outputs are returned, stored or handed to a
 function the file cannot see is not taken as inference by its outputs
@@ -320,7 +328,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	// So does one whose result a caller back-propagates (a policy's
 	// `evaluate` that returns the log-probability of a sampled action).
 	named := fn != analyzer.Root && !moduleMethod && namesEvaluation(m.FunctionName(fn)) &&
-		!usesGradients(m, fn, f.N(fn).Start) && !m.ResultBackpropagated(fn)
+		!usesGradients(m, fn, f.N(fn).Start) && !m.ResultBackpropagated(fn) && !returnsPolicyTerms(m, fn)
 	// A method's callers are often out of the project's sight (a script
 	// or a framework's loop, under no_grad): there, a helper's forward
 	// pass counts only in a region the method opened itself.
@@ -366,7 +374,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			return
 		case switchTrain:
 			for k, r := range open {
-				if key == "" || k == key {
+				if (key == "" || k == key) && !conditionalSince(m, id, r.start) {
+					// A switch back under an if opened after the region may
+					// not run: the region goes on past it.
 					r.end = at
 					delete(open, k)
 				}
@@ -1279,4 +1289,55 @@ func usesGradients(m *analyzer.Model, fn analyzer.NodeID, from uint32) bool {
 		}
 	})
 	return uses
+}
+
+// conditionalSince reports whether call runs under a condition that is
+// tested after offset start: an if, elif or else (or a conditional
+// expression) that begins after it.
+func conditionalSince(m *analyzer.Model, call analyzer.NodeID, start uint32) bool {
+	f := m.File
+	for n := f.Parent(call); n != analyzer.NoNode && f.N(n).Start > start; n = f.Parent(n) {
+		switch f.Kind(n) {
+		case analyzer.KindIfStatement, analyzer.KindElifClause, analyzer.KindElseClause, analyzer.KindConditionalExpression:
+			return true
+		}
+	}
+	return false
+}
+
+// returnsPolicyTerms reports whether a function returns the
+// log-probability or entropy of a distribution (PPO's `evaluate(states,
+// actions)`): terms of a policy-gradient loss, not evaluation.
+func returnsPolicyTerms(m *analyzer.Model, fn analyzer.NodeID) bool {
+	f := m.File
+	terms := func(e analyzer.NodeID) bool {
+		found := false
+		f.Walk(e, func(id analyzer.NodeID) {
+			if !found && f.Kind(id) == analyzer.KindCall {
+				switch m.MethodName(id) {
+				case "log_prob", "entropy":
+					found = true
+				}
+			}
+		})
+		return found
+	}
+	found := false
+	f.Walk(f.Field(fn, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindReturnStatement || m.EnclosingFunction(id) != fn {
+			return
+		}
+		f.Walk(id, func(e analyzer.NodeID) {
+			switch {
+			case found:
+			case f.Kind(e) == analyzer.KindCall:
+				found = terms(e)
+			case f.Kind(e) == analyzer.KindIdentifier:
+				if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindAssign && b.Value != analyzer.NoNode {
+					found = terms(b.Value)
+				}
+			}
+		})
+	})
+	return found
 }

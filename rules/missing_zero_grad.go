@@ -61,6 +61,9 @@ Not reported:
   (DeepSpeed's ` + "`model_engine.step()`" + `, which is not an optimizer's step, and the
   optimizer ` + "`deepspeed.initialize`" + ` returns);
 - ` + "`optimizer.step(closure)`" + `, whose closure clears and back-propagates;
+- gradients cleared before the loop and applied by a step under a
+  condition inside it (accumulated over a rollout, stepped on its last
+  chunk);
 - a loop nested in another that clears the gradients;
 - a loop that builds a new optimizer every iteration.
 
@@ -108,6 +111,11 @@ func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	if h := m.Steps(call); h != nil && h.ZeroGrad != nil {
 		return // an optimizer class whose step clears
+	}
+	if conditional(m, loop, call) && clearedBefore(m, loop, key) {
+		// Cleared before the loop, stepped on some iterations: gradients
+		// accumulated over the loop and applied (`if last: opt.step()`).
+		return
 	}
 	msg := fmt.Sprintf("%s runs in a loop that back-propagates (%s, line %d) but never clears the gradients of `%s`",
 		code(m, call, 40, "this step"), code(m, backward, 30, "the backward"), f.Position(f.N(backward).Start).Line, key)
@@ -378,4 +386,42 @@ func localOptimizerClass(m *analyzer.Model, class analyzer.NodeID) bool {
 		}
 	})
 	return grads
+}
+
+// conditional reports whether call runs under an if inside loop.
+func conditional(m *analyzer.Model, loop, call analyzer.NodeID) bool {
+	f := m.File
+	for n := f.Parent(call); n != analyzer.NoNode && n != loop; n = f.Parent(n) {
+		switch f.Kind(n) {
+		case analyzer.KindIfStatement, analyzer.KindElifClause, analyzer.KindElseClause, analyzer.KindConditionalExpression:
+			return true
+		}
+	}
+	return false
+}
+
+// clearedBefore reports whether the function (or module) holding loop
+// clears the gradients of the optimizer key, or of a module, before the
+// loop and outside it.
+func clearedBefore(m *analyzer.Model, loop analyzer.NodeID, key string) bool {
+	f := m.File
+	scope := m.ScopeNode(loop)
+	start := f.N(loop).Start
+	found := false
+	f.Walk(scope, func(id analyzer.NodeID) {
+		if found || f.N(id).Start >= start || m.ScopeNode(id) != scope {
+			return
+		}
+		if k := f.Kind(id); k != analyzer.KindCall && k != analyzer.KindAssignment || !m.ClearsGrad(id) {
+			return
+		}
+		if f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "zero_grad" {
+			recv := f.Unparen(m.Receiver(id))
+			if k := strings.Join(strings.Fields(f.Text(recv)), ""); k != key && isOptimizer(m, recv) && !isModuleValue(m, recv) {
+				return
+			}
+		}
+		found = true
+	})
+	return found
 }

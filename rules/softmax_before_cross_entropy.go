@@ -71,7 +71,9 @@ reported.
 A loss object is recognised where it is constructed in the same function
 or assigned once to an attribute of ` + "`self`" + `; one built by a factory
 function or passed in as a parameter is not followed. A model returning a
-tuple is not followed.
+tuple is not followed. A softmax applied on some paths only (` + "`if softmax: x = self.softmax(x)`" + `
+before ` + "`return x`" + `) is not taken as the model's output: which path a call
+takes is not followed.
 
 ## References
 - [torch.nn.CrossEntropyLoss](https://pytorch.org/docs/stable/generated/torch.nn.CrossEntropyLoss.html)

@@ -1,4 +1,5 @@
 """Values recognised by what the code does with them, not by their names."""
+import argparse
 import torch
 
 
@@ -165,3 +166,19 @@ def evaluate_no_grad(net, loader, crit):
     for x, y in loader:
         val += crit(net(x), y)  # ok: grad is disabled
     return val
+
+
+def train_with_options(model, optimizer, loader):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--beta", type=float, default=0.1)
+    parser.add_argument("--epoch-size", type=int, default=500)
+    args = parser.parse_args()
+    n_iter = 0
+    for x in loader:
+        out = model(x)
+        loss = out.sum() + args.beta * out.mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        n_iter += args.epoch_size  # ok: an option from the command line, not a tensor
+    return n_iter

@@ -239,3 +239,23 @@ def test_disabled(model, loader):
     model.eval()
     for x in loader:
         print(model(x).argmax(1))  # ok: unreachable after the return above
+
+
+def plan_actions(model, actions, optimizer, steps, regularize):
+    for _ in range(steps):
+        optimizer.zero_grad()
+        model.eval()
+        loss = model(actions).pow(2).mean()  # ok: back-propagated below, whether or not the if switches back
+        if regularize:
+            model.train()
+            loss = loss + 0.1 * model(actions).var()
+        loss.backward()
+        optimizer.step()
+
+
+def score_actions(model, actions, regularize):
+    model.eval()
+    score = model(actions).mean().item()  # want: TL201 "after `model.eval\(\)`"
+    if regularize:
+        model.train()
+    return score

@@ -294,3 +294,19 @@ def first_batch_only(model, loader):
         model(x)
         torch.cuda.empty_cache()  # ok: the loop runs once
         break
+
+
+@torch.no_grad()
+def infer_with_retry(model, batches):
+    outputs = []
+    for batch in batches:
+        try:
+            out = model(batch.cuda())
+        except RuntimeError as exc:
+            if "out of memory" not in str(exc):
+                raise
+            torch.cuda.empty_cache()  # ok: only on the batches that ran out of memory, before a smaller retry
+            out = torch.cat([model(x.unsqueeze(0).cuda()) for x in batch])
+        outputs.append(out.cpu())
+        torch.cuda.empty_cache()  # want: TL301
+    return outputs

@@ -235,3 +235,19 @@ def train_plain_sgd(model, loader, criterion):
     for x, y in loader:
         criterion(model(x), y).backward()
         descent.step()  # want: TL502 "gradients of `descent`.*set the `.grad` of its parameters to None"
+
+
+def train_rollout(model, optimizer, chunks):
+    optimizer.zero_grad(set_to_none=True)
+    for i, (x, y) in enumerate(chunks):
+        accumulating = i < len(chunks) - 1
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        if not accumulating:
+            optimizer.step()  # ok: cleared before the loop, applied once on its last iteration
+
+
+def train_cleared_once(model, optimizer, loader):
+    optimizer.zero_grad()
+    for x, y in loader:
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        optimizer.step()  # want: TL502 "gradients of `optimizer`"

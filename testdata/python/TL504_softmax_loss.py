@@ -147,3 +147,38 @@ class OwnSoftmax(nn.Module):
 
     def loss(self, x, y):
         return F.cross_entropy(self.softmax(x), y)  # want: TL504 "output of a softmax"
+
+
+class FlaggedClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 5)
+        self.softmax = nn.Softmax(dim=1)
+
+    def forward(self, x, softmax=False):
+        x = self.fc(x)
+        if softmax:
+            x = self.softmax(x)
+        return x
+
+
+class AlwaysSoftmax(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 5)
+        self.softmax = nn.Softmax(dim=1)
+
+    def forward(self, x):
+        x = self.fc(x)
+        x = self.softmax(x)
+        return x
+
+
+def train_flagged(loader, optimizer):
+    model, other = FlaggedClassifier(), AlwaysSoftmax()
+    for x, y in loader:
+        loss = F.cross_entropy(model(x, softmax=False), y)  # ok: the softmax is behind a flag the call leaves off
+        loss = loss + F.cross_entropy(other(x), y)  # want: TL504 "output of a softmax"
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()

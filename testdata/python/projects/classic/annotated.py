@@ -6,8 +6,12 @@ from models.classifier import Tokenizer
 
 
 class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
     def forward(self, x):
-        return x
+        return self.fc(x)
 
 
 def evaluate(clf: Classifier, batches):

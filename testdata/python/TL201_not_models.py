@@ -1,0 +1,76 @@
+"""Calls that are not forward passes of a model, and hooks a framework runs without grad."""
+import ctypes
+
+import torch
+import torch.nn as nn
+from pytorch_lightning import Callback
+from torch.distributions import Categorical
+
+libsvm = ctypes.CDLL("libsvm.so")
+
+
+class Brighten(nn.Module):
+    """An augmentation written as a module: no parameters, no submodules."""
+
+    def __init__(self, low=0.5, high=1.5):
+        super().__init__()
+        self.low, self.high = low, high
+
+    def forward(self, x):
+        factor = torch.empty(x.size(0), 1, 1, 1).uniform_(self.low, self.high)
+        return (x * factor.to(x.device)).clamp(0, 1)
+
+
+class Scale(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(1))
+
+    def forward(self, x):
+        return x * self.weight
+
+
+def check_probability_model(model_ptr):
+    return libsvm.svm_check_probability_model(model_ptr) == 1  # ok: a C function, whatever its name
+
+
+def augment(loader):
+    aug = Brighten()
+    aug.eval()
+    return [aug(x).mean().item() for x in loader]  # ok: a module with no parameters records nothing
+
+
+def scale(loader):
+    layer = Scale()
+    layer.eval()
+    return [layer(x).mean().item() for x in loader]  # want: TL201 "after `layer.eval\(\)`"
+
+
+class ActorCritic(nn.Module):
+    def __init__(self, obs_dim, n_actions):
+        super().__init__()
+        self.actor = nn.Sequential(nn.Linear(obs_dim, n_actions), nn.Softmax(dim=-1))
+        self.critic = nn.Linear(obs_dim, 1)
+
+
+class PPO:
+    def __init__(self, obs_dim, n_actions):
+        self.policy = ActorCritic(obs_dim, n_actions)
+
+    def evaluate(self, states, actions):
+        values = self.policy.critic(states).squeeze(-1)  # ok: the terms of the clipped loss
+        dist = Categorical(self.policy.actor(states))
+        return values, dist.log_prob(actions), dist.entropy()
+
+    def evaluate_returns(self, states):
+        return self.policy.critic(states).mean().item()  # want: TL201 "in `evaluate_returns`"
+
+
+class OnlineProbe(Callback):
+    def __init__(self):
+        self.results = []
+
+    def on_validation_batch_end(self, trainer, pl_module, outputs, batch, batch_idx, dataloader_idx=0):
+        x, y = batch
+        logits = pl_module.probe(pl_module.encoder(x))  # ok: Lightning runs validation hooks without grad
+        self.results.append((logits.argmax(1) == y).float().mean().item())
