@@ -591,7 +591,8 @@ func (m *Model) isForwardCall(call NodeID) bool {
 }
 
 // parameterFree reports whether fn is an instance of a module class of
-// this file that holds no parameters and no submodules: every call in its
+// this file that defines forward and holds no parameters and no
+// submodules: every call in its
 // body is a torch function or method on a value (not on `self.x`), a
 // builtin, or `super().__init__()`.
 func (m *Model) parameterFree(fn NodeID) bool {
@@ -601,8 +602,8 @@ func (m *Model) parameterFree(fn NodeID) bool {
 		return false
 	}
 	cb := m.Resolve(c)
-	if cb == nil || cb.Kind != BindClass || !m.IsModuleClass(cb.Stmt) {
-		return false
+	if cb == nil || cb.Kind != BindClass || !m.IsModuleClass(cb.Stmt) || m.MethodOf(cb.Stmt, "forward") == NoNode {
+		return false // a stub (`class Gen(nn.Module): pass`) stands for a model
 	}
 	return m.Memo(parameterFreeKey{cb.Stmt}, func() any {
 		for _, b := range m.ClassBases(cb.Stmt) {
@@ -627,7 +628,8 @@ func (m *Model) parameterFree(fn NodeID) bool {
 				}
 				switch f.Kind(obj) {
 				case KindIdentifier:
-					if f.TextIs(obj, "self") || m.Resolve(obj) == nil {
+					own := f.TextIs(obj, "self") && m.MethodOf(cb.Stmt, f.Text(f.Field(callee, FieldAttribute))) != NoNode
+					if f.TextIs(obj, "self") && !own || m.Resolve(obj) == nil {
 						free = false // `self.layer(x)`, or a name this file does not bind
 					}
 				case KindCall:
@@ -635,6 +637,7 @@ func (m *Model) parameterFree(fn NodeID) bool {
 						free = false
 					}
 				}
+			case f.Kind(callee) == KindIdentifier && m.buildsNoLayer(callee):
 			default:
 				free = false // a function or class of the project: may build layers
 			}
@@ -644,6 +647,26 @@ func (m *Model) parameterFree(fn NodeID) bool {
 }
 
 type parameterFreeKey struct{ class NodeID }
+
+// buildsNoLayer reports whether callee is a function of this file that
+// calls no torch.nn constructor (`adjust_brightness(img, f)`).
+func (m *Model) buildsNoLayer(callee NodeID) bool {
+	f := m.File
+	b := m.Resolve(callee)
+	if b == nil || b.Kind != BindFunction {
+		return false
+	}
+	none := true
+	f.Walk(b.Stmt, func(id NodeID) {
+		if none && f.Kind(id) == KindCall {
+			q := m.QualifiedName(f.Unparen(f.Field(id, FieldFunction)))
+			if strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") || m.LocalCallee(id) != NoNode && m.LocalCallee(id) != b.Stmt {
+				none = false
+			}
+		}
+	})
+	return none
+}
 
 // builtinPlain are builtins that build no module.
 var builtinPlain = map[string]bool{"super": true, "range": true, "len": true, "float": true, "int": true, "bool": true,

@@ -594,6 +594,9 @@ func (m *Model) plainValue(v NodeID, depth int) bool {
 var plainLibraries = []string{"ctypes.", "argparse.", "configparser.", "logging.", "json.", "yaml.", "omegaconf.", "easydict.",
 	"ml_collections.", "collections.", "pathlib.", "csv.", "tqdm.", "datetime.", "random.", "types."}
 
+// ctypesLoaders are the ctypes classes that load a C library.
+var ctypesLoaders = map[string]bool{"CDLL": true, "WinDLL": true, "OleDLL": true, "PyDLL": true}
+
 // plainLibraryObject reports whether recv is an object made by one of the
 // plainLibraries (`parser = argparse.ArgumentParser()`).
 func (m *Model) plainLibraryObject(recv NodeID) bool {
@@ -602,6 +605,9 @@ func (m *Model) plainLibraryObject(recv NodeID) bool {
 		return false
 	}
 	q := m.QualifiedName(class)
+	if q == "" && m.File.Kind(class) == KindIdentifier && ctypesLoaders[m.File.Text(class)] {
+		q = "ctypes." // `from ctypes import *`
+	}
 	for _, p := range plainLibraries {
 		if strings.HasPrefix(q, p) {
 			return true

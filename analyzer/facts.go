@@ -496,7 +496,7 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 		if !ok {
 			return NoNode
 		}
-		if c.first == c.last {
+		if c.first == c.last || m.definiteBinding(b, recv) {
 			return m.bindingClass(b, recv, depth)
 		}
 		// Bound more than once: known where every binding agrees.
@@ -544,6 +544,38 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 		}
 	}
 	return NoNode
+}
+
+// definiteBinding reports whether b is the binding of use on every path:
+// a statement of its scope's own body (under no if, loop or try), with no
+// other binding of the name in a loop around use (which would reach use
+// on the next iteration). A notebook's `aug = Jitter(...)`, rebound
+// in a later cell, is such a binding for the cells between.
+func (m *Model) definiteBinding(b *Binding, use NodeID) bool {
+	f := m.File
+	if b.Kind != BindAssign || b.Stmt == NoNode || m.scopeOf[use] != b.Scope {
+		return false
+	}
+	scope := m.Scopes[b.Scope].Node
+	for p := f.Parent(b.Stmt); p != NoNode && p != scope; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case KindBlock, KindModule, KindExpressionStatement:
+		default:
+			return false
+		}
+	}
+	c := m.bindIndex[bindKey{b.Scope, f.view(use)}]
+	for p := f.Parent(use); p != NoNode && p != scope; p = f.Parent(p) {
+		if k := f.Kind(p); k != KindForStatement && k != KindWhileStatement {
+			continue
+		}
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			if f.Contains(p, m.binds[i].Stmt) {
+				return false // rebound in a loop around use: the next iteration sees it
+			}
+		}
+	}
+	return true
 }
 
 // bindingClass returns the class a binding of the receiver recv makes

@@ -74,3 +74,18 @@ class OnlineProbe(Callback):
         x, y = batch
         logits = pl_module.probe(pl_module.encoder(x))  # ok: Lightning runs validation hooks without grad
         self.results.append((logits.argmax(1) == y).float().mean().item())
+
+
+def load_library(windows):
+    if windows:
+        lib = ctypes.WinDLL("svm.dll")
+    else:
+        lib = ctypes.CDLL("libsvm.so")
+    return lib.svm_load_model(b"model.txt")  # ok: a C library's function, however the library was loaded
+
+
+def notebook_cells(loader):
+    aug = Scale()
+    aug = Brighten()  # the binding that reaches the calls below, as cells run in order
+    for x in loader:
+        print(aug(x).mean().item())  # ok: Brighten has no parameters
