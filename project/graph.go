@@ -601,10 +601,16 @@ func (g *Graph) fixGrad() {
 	for changed := true; changed; {
 		changed = false
 		for _, o := range g.objs {
-			if o.kind != analyzer.ObjectFunction || !o.escapes && !slices.ContainsFunc(o.callers, g.setsGrad) {
+			if o.kind != analyzer.ObjectFunction || o.fn != nil && o.fn.GradSet {
 				continue
 			}
-			if o.fn != nil && o.fn.GradSet {
+			if !o.escapes && !slices.ContainsFunc(o.callers, g.setsGrad) {
+				// An override nothing calls by its own name (`validate_step`
+				// of a subclass) runs where its base class calls it.
+				if base := g.overridden(o); base != nil && base.fact.GradKnown &&
+					(!o.fact.GradKnown || o.fact.Grad != base.fact.Grad) {
+					o.fact.Grad, o.fact.GradKnown, changed = base.fact.Grad, true, true
+				}
 				continue
 			}
 			// As a file judges its own functions: used as a value, the
@@ -642,6 +648,34 @@ func (g *Graph) fixGrad() {
 			o.fact.GradKnown = false
 		}
 	}
+}
+
+// overridden returns the method of a base class, in any file, that a
+// method of a module-level class overrides; nil for none.
+func (g *Graph) overridden(o *object) *object {
+	class, method, ok := strings.Cut(o.key.name, ".")
+	if !ok || strings.Contains(method, ".") {
+		return nil
+	}
+	c := o.key.file.objs[class]
+	if c == nil || c.kind != analyzer.ObjectClass {
+		return nil
+	}
+	seen := map[*object]bool{c: true}
+	queue := slices.Clone(c.bases)
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if m := b.key.file.objs[b.key.name+"."+method]; m != nil && m.kind == analyzer.ObjectFunction {
+			return m
+		}
+		queue = append(queue, b.bases...)
+	}
+	return nil
 }
 
 // setsGrad reports whether a call counts in its callee's grad mode: one

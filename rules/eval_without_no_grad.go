@@ -144,7 +144,7 @@ as a test, a model fed only random or constant tensors is a shape check.
 Lightning's ` + "`validation_step`" + `, ` + "`test_step`" + ` and ` + "`predict_step`" + ` on a
 ` + "`LightningModule`" + `, and the validation, test and predict batch hooks of a
 Lightning ` + "`Callback`" + `, run under ` + "`no_grad`" + ` and are not reported. A method that
-overrides one of a base class of the same file runs where the base class
+overrides one of a base class, in any file of the project, runs where the base class
 calls it. A module class with no parameters and no submodules (an
 augmentation written as a module), a C function reached through ` + "`ctypes`" + `, and
 a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`" + ` (PPO's
