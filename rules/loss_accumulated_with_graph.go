@@ -45,7 +45,8 @@ back-propagated:
   metric computed outside the loss from outputs that the loss
   back-propagates (` + "`total_l1 += F.l1_loss(out, y)`" + ` after ` + "`loss.backward()`" + `)
   costs the same: only the metric's own saved tensors stay on the GPU, and
-  its chain of autograd nodes in host memory.
+  its chain of autograd nodes in host memory. A backward with
+  ` + "`retain_graph=True`" + ` frees nothing: there, the activations stay on the GPU too.
 
 Either way the fix is the same: accumulate a detached tensor with
 ` + "`.detach()`" + ` and read it once after the loop, or a Python number with
@@ -200,6 +201,12 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	advice, fix := accumulateAdvice(m, target, value)
+	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) && retainedBackward(m, f.Field(loop, analyzer.FieldBody)) {
+		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive, and its backward(retain_graph=True) "+
+			"frees none of the activations it saved: they stay on the GPU until `%s` is freed; %s",
+			stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
+		return
+	}
 	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
 			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; %s",
@@ -267,7 +274,7 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		stmt := analyzer.Snippet(f.Text(call), 60)
 		cost := "every step's autograd graph stays alive with it, with the activations of any forward pass that no " +
 			"backward() ran through still on the GPU"
-		if valueBackpropagated(m, arg, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
+		if valueBackpropagated(m, arg, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) && !retainedBackward(m, f.Field(loop, analyzer.FieldBody)) {
 			cost = "every step's autograd graph stays alive with it after its backward(): no GPU activations, but a " +
 				"growing chain of autograd nodes in host memory"
 		}
@@ -537,4 +544,19 @@ func detachFix(m *analyzer.Model, value analyzer.NodeID, verb, method string) *a
 		edits = []analyzer.Edit{analyzer.Insert(n.Start, "("), analyzer.Insert(n.End, ")"+method)}
 	}
 	return &analyzer.Fix{Message: verb + " `" + method + "`", Applicability: analyzer.Unsafe, Edits: edits}
+}
+
+// retainedBackward reports whether a backward in region keeps the graph
+// it runs through (`loss.backward(retain_graph=True)`): its saved
+// activations are not freed.
+func retainedBackward(m *analyzer.Model, region analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(region, func(id analyzer.NodeID) {
+		if !found && f.Kind(id) == analyzer.KindCall && m.IsBackwardCall(id) &&
+			f.Kind(m.Keyword(id, "retain_graph")) == analyzer.KindTrue {
+			found = true
+		}
+	})
+	return found
 }

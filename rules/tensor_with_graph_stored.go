@@ -45,7 +45,8 @@ depends on whether the step's graph was back-propagated:
   for logging) records more graph. A metric computed outside the loss
   from outputs that the loss back-propagates costs the same: only the
   metric's own saved tensors stay on the GPU, and its chain of autograd
-  nodes in host memory.
+  nodes in host memory. A backward with ` + "`retain_graph=True`" + ` frees nothing:
+  there, the activations stay on the GPU too.
 
 Either way the fix is the same: store ` + "`.detach()`" + ` (and ` + "`.cpu()`" + ` if the
 values are only needed on the host) or a Python number with ` + "`.item()`" + `.
@@ -159,6 +160,11 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	hint := storedHint(f, m, value)
+	if valueBackpropagated(m, value, stepKeys) && retainedBackward(m, region) {
+		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable, and its backward(retain_graph=True) "+
+			"frees none of the activations it saved: every stored tensor keeps them on the GPU; store %s instead", stmt, hint))
+		return
+	}
 	if valueBackpropagated(m, value, stepKeys) {
 		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable after its backward(): "+
 			"no GPU activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+

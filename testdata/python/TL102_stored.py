@@ -246,3 +246,13 @@ def per_sample_losses(model, loader, optimizer):
         optimizer.step()
         all_losses.append(loss)  # want: TL102 "store `loss.detach\(\)` instead"
     return all_losses
+
+
+def attack_steps(model, images, steps):
+    outputs = []
+    for _ in range(steps):
+        output = model(images)
+        loss = output.sum()
+        loss.backward(retain_graph=True)  # want: TL103
+        outputs.append(output)  # want: TL102 "frees none of the activations it saved"
+    return outputs
