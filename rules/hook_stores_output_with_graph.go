@@ -178,6 +178,20 @@ func checkHookStoresOutputWithGraph(p *analyzer.Pass, call analyzer.NodeID) {
 			return
 		}
 		reported[id] = true
+		target := container
+		if f.Kind(id) == analyzer.KindAssignment {
+			target = f.Field(id, analyzer.FieldLeft) // `store[k]`, not store
+		}
+		if hookReturnsStored(m, def, target) {
+			// The hook returns what it stores as the module's new output:
+			// the forward pass goes on with it, so it keeps its graph.
+			p.Report(id, fmt.Sprintf("`%s` keeps the module's %s with its autograd graph until the next call: "+
+				"`%s` holds that forward pass's activations (its autograd nodes only, once a backward() has run through them); "+
+				"return the value as it is and store `%s` apart from it (detaching what is returned would cut the gradient)",
+				analyzer.Snippet(f.Text(id), 60), what, analyzer.Snippet(f.Text(hookContainerBase(f, m, container)), 30),
+				hookDetachHint(f, m, value)))
+			return
+		}
 		p.Report(id, fmt.Sprintf("`%s` keeps the module's %s with its autograd graph on every call: "+
 			"`%s` holds the forward pass's activations (its autograd nodes only, once a backward() has run through them); "+
 			"store `%s` instead",
@@ -576,4 +590,19 @@ func hookDetachHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) 
 		return analyzer.Snippet(f.Text(m.Receiver(v)), 30) + ".detach().cpu()"
 	}
 	return analyzer.Snippet(f.Text(v), 30) + ".detach()"
+}
+
+// hookReturnsStored reports whether a hook returns what it stores in
+// target (`store[k] = out * s` ... `return store[k]`): the module's
+// output is replaced by the stored value.
+func hookReturnsStored(m *analyzer.Model, def, target analyzer.NodeID) bool {
+	f := m.File
+	want := strings.Join(strings.Fields(f.Text(target)), "")
+	found := false
+	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if !found && f.Kind(id) == analyzer.KindReturnStatement && m.EnclosingFunction(id) == def {
+			found = strings.Join(strings.Fields(f.Text(f.Unparen(f.FirstChild(id)))), "") == want
+		}
+	})
+	return found
 }

@@ -184,3 +184,20 @@ def keep_twice(module, inputs, output):
 
 model.layer1.register_forward_hook(keep_twice)
 model.layer2.register_forward_hook(keep_twice)  # ok: the same hook on a second layer is reported once, at its store
+
+
+features = {}
+
+
+def momentum_hook(module, inputs, output, decay=0.9):
+    key = id(module)
+    if key not in features:
+        features[key] = output.clone()  # want: TL104 "return the value as it is and store `output.clone\(\).detach\(\)` apart from it"
+    else:
+        features[key] = decay * features[key].detach() + output  # want: TL104 "detaching what is returned would cut the gradient"
+    return features[key]
+
+
+def add_momentum(model):
+    for block in model.blocks:
+        block.register_forward_hook(momentum_hook)
