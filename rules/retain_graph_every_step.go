@@ -322,12 +322,16 @@ func (g *retainGraph) builtWithin(keys map[string][]analyzer.NodeID, body analyz
 		if !g.MayCarry(k, uses[0]) {
 			continue
 		}
-		inside, conditional := false, false
+		inside, conditional, leaves := false, false, true
 		for _, s := range g.Sources(k) {
 			inside = inside || f.Contains(body, s.Stmt)
+			leaves = leaves && s.Value != analyzer.NoNode && (g.Leaf(s.Value) || madeLeaf(g.m, s.Value))
 		}
 		if !inside {
 			return nil, false // a graph from outside the step
+		}
+		if leaves {
+			continue // an input that requires grad is a leaf: it holds no graph
 		}
 		// A read before the first assignment in the step sees the value
 		// of the previous step (an RNN's hidden state).
@@ -532,4 +536,18 @@ func rgNames(names []string) string {
 		return q[0] + " is"
 	}
 	return strings.Join(q[:len(q)-1], ", ") + " and " + q[len(q)-1] + " are"
+}
+
+// madeLeaf reports whether a value is a leaf by the call that makes it:
+// `.requires_grad_()` (which only a leaf accepts) or `.detach()`.
+func madeLeaf(m *analyzer.Model, v analyzer.NodeID) bool {
+	v = m.File.Unparen(v)
+	if m.File.Kind(v) != analyzer.KindCall {
+		return false
+	}
+	switch m.MethodName(v) {
+	case "requires_grad_", "detach":
+		return true
+	}
+	return false
 }

@@ -211,3 +211,22 @@ def adaptive_weight(rec_loss, gan_loss, last_layer):
     rec_grads = torch.autograd.grad(rec_loss, last_layer, retain_graph=True)[0]  # ok: a helper; the losses are back-propagated afterwards
     gan_grads = torch.autograd.grad(gan_loss, last_layer, retain_graph=True)[0]  # ok: a helper outside any training loop
     return rec_grads.norm() / (gan_grads.norm() + 1e-4)
+
+
+def jacobian_rows(model, batches):
+    rows = []
+    for x in batches:
+        _input = x.clone().requires_grad_(True)
+        grad = torch.autograd.grad(outputs=model(_input).sum(), inputs=_input, retain_graph=True)[0]  # ok: only a leaf and a temporary hold the graph, freed with the statement
+        rows.append(grad.detach())
+    return rows
+
+
+def jacobian_kept(model, batches):
+    rows = []
+    for x in batches:
+        _input = x.clone().requires_grad_(True)
+        out = model(_input).sum()
+        grad = torch.autograd.grad(outputs=out, inputs=_input, retain_graph=True)[0]  # want: TL103 "until `out` is rebound"
+        rows.append(grad.detach())
+    return rows
