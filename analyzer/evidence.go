@@ -379,7 +379,19 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		}
 		return ok
 	case m.LocalCallee(call) != NoNode:
-		m.evidence.returnsGraph[m.LocalCallee(call)] = true
+		def := m.LocalCallee(call)
+		if ps := m.GraphParams(def); len(ps) > 0 && !m.returnsGraph(def) {
+			// A helper whose result is made from its arguments (`flip(batch)`
+			// returns a modified copy): the graph, if any, comes from them.
+			ok, args := false, m.Args(call)
+			for _, i := range ps {
+				if i < len(args) {
+					ok = m.traceComputed(args[i], depth+1) || ok
+				}
+			}
+			return ok
+		}
+		m.evidence.returnsGraph[def] = true
 		return true
 	}
 	if b := m.Resolve(f.Unparen(fn)); b != nil && b.Kind == BindClass {
@@ -398,9 +410,13 @@ func (m *Model) traceUnknownCallee(call, fn NodeID, depth int, unpacked bool) bo
 	// An unknown callee: a loss when an argument leads to a forward pass
 	// (`crit(net(x), y)`) or its name says so (`criterion(out)`, where out
 	// comes from what this file cannot see), else the forward pass itself.
+	// The first argument that leads to a graph is the prediction; what
+	// follows it (the target, `batch.y`) is data, and is not marked.
 	fed := false
 	for _, a := range m.Args(call) {
-		fed = m.traceComputed(a, depth+1) || fed
+		if fed = m.traceComputed(a, depth+1); fed {
+			break
+		}
 	}
 	if fed || unpacked || nameCallable(lastName(f, fn)) == CallableLoss {
 		m.noteRole(fn, CallableLoss)

@@ -110,7 +110,8 @@ steps (gradient accumulation) is treated as reset.
 func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	f, m := p.File, p.Model
 	container, value := storedTarget(f, m, n)
-	if value == analyzer.NoNode || m.IsPytestFile() || m.GradModeAt(n) == analyzer.GradDisabled || !storedCarries(m, value) {
+	if value == analyzer.NoNode || m.IsPytestFile() || m.GradModeAt(n) == analyzer.GradDisabled || !storedCarries(m, value) ||
+		frozenOrigin(m, value) {
 		return
 	}
 	base := storedBase(f, container)
@@ -533,4 +534,16 @@ func storedHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) stri
 		return "`" + val + ".item()`"
 	}
 	return "`" + val + ".detach()`"
+}
+
+// frozenOrigin reports whether a value is the output of a forward pass of
+// a model whose parameters the file freezes (a target network): with
+// nothing to train and inputs that need no gradient, it has no graph.
+func frozenOrigin(m *analyzer.Model, value analyzer.NodeID) bool {
+	f := m.File
+	v := f.Unparen(value)
+	for i := 0; i < 4 && f.Kind(v) == analyzer.KindIdentifier; i++ {
+		v = f.Unparen(m.AssignedValue(v))
+	}
+	return f.Kind(v) == analyzer.KindCall && m.IsForwardCall(v) && frozen(m, v)
 }

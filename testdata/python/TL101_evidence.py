@@ -182,3 +182,23 @@ def train_with_options(model, optimizer, loader):
         optimizer.step()
         n_iter += args.epoch_size  # ok: an option from the command line, not a tensor
     return n_iter
+
+
+def flip(data):
+    x = data.x.clone()
+    x[:, 0] = -x[:, 0]
+    data = data.clone()
+    data.x = x
+    return data
+
+
+def train_graphs(model, loader, optimizer, criterion):
+    total = 0.0
+    for batch in loader:
+        batch = flip(batch)  # a copy of the batch: data, not a graph
+        loss = criterion(model(batch.x, batch.edge_index), batch.y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item() * batch.num_graphs  # ok: a float times a count
+    return total

@@ -256,3 +256,18 @@ def attack_steps(model, images, steps):
         loss.backward(retain_graph=True)  # want: TL103
         outputs.append(output)  # want: TL102 "frees none of the activations it saved"
     return outputs
+
+
+class TargetAgent:
+    def __init__(self, make_net):
+        self.qn = make_net()
+        self.target_qn = make_net()
+        for p in self.target_qn.parameters():
+            p.requires_grad = False
+
+    def greedy(self, loader):
+        q_values = []
+        for batch in loader:
+            q_value = self.target_qn.forward(batch)
+            q_values.append(q_value)  # ok: the target network is frozen: its outputs have no graph
+        return torch.cat(q_values).argmax().item()
