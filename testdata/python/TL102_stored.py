@@ -271,3 +271,13 @@ class TargetAgent:
             q_value = self.target_qn.forward(batch)
             q_values.append(q_value)  # ok: the target network is frozen: its outputs have no graph
         return torch.cat(q_values).argmax().item()
+
+
+def marginals(model, x):
+    edges = model(x)
+    v = edges.logsumexp(-1)
+    all_m = []
+    for k in range(v.shape[0]):
+        marg = torch.autograd.grad(v[k].sum(), edges, create_graph=True)[0]
+        all_m.append(marg.sum(0))  # ok: differentiable marginals of one forward pass, stacked for the caller
+    return torch.stack(all_m, dim=0)
