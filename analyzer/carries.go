@@ -227,7 +227,16 @@ func (m *Model) callCarries(call NodeID) bool {
 		return o != nil && m.argsFeed(call, o.GraphParams)
 	}
 	if def := m.LocalCallee(call); def != NoNode {
-		if m.ev().returnsGraph[def] || m.returnsGraph(def) || m.argFeedsResult(call, def) {
+		if m.ev().returnsGraph[def] || m.argFeedsResult(call, def) {
+			return true
+		}
+		if len(m.Args(call)) > 0 && !m.runsOwnForward(def) && !slices.ContainsFunc(m.Args(call), m.argFeeds) {
+			// A loss helper (`adv.compute(d_fake)`) runs no model: its
+			// result has the graph of the arguments it is given, and these
+			// have none.
+			return false
+		}
+		if m.returnsGraph(def) {
 			return true
 		}
 		o := m.lookup(m.localRef(def), WantReturns)
@@ -913,4 +922,27 @@ func (m *Model) tupleReturns(def NodeID) (int, []int) {
 		return 0, nil
 	}
 	return n, elems
+}
+
+type ownForwardKey struct{ def NodeID }
+
+// runsOwnForward reports whether a function runs a forward pass of a
+// model of its own (not a loss, not one of its parameters called).
+func (m *Model) runsOwnForward(def NodeID) bool {
+	return m.Memo(ownForwardKey{def}, func() any {
+		f := m.File
+		found := false
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if found || f.Kind(id) != KindCall || !m.IsForwardCall(id) || m.IsLossCall(id) {
+				return
+			}
+			if fn := f.Unparen(f.Field(id, FieldFunction)); f.Kind(fn) == KindIdentifier {
+				if b := m.Resolve(fn); b != nil && b.Kind == BindParam {
+					return
+				}
+			}
+			found = true
+		})
+		return found
+	}).(bool)
 }

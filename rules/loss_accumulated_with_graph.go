@@ -353,8 +353,22 @@ func loopAssignments(m *analyzer.Model, loop analyzer.NodeID) map[string][]analy
 		f := m.File
 		out := map[string][]analyzer.NodeID{}
 		f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
-			if f.Kind(id) == analyzer.KindAssignment && m.EnclosingLoop(id) != analyzer.NoNode {
-				k := accumulatorKey(f, f.Field(id, analyzer.FieldLeft))
+			if f.Kind(id) != analyzer.KindAssignment || m.EnclosingLoop(id) == analyzer.NoNode {
+				return
+			}
+			left := f.Field(id, analyzer.FieldLeft)
+			switch f.Kind(left) {
+			case analyzer.KindPatternList, analyzer.KindTuplePattern, analyzer.KindListPattern:
+				// `logprobs, h = step(x, h)`: each name is bound afresh.
+				f.Children(left, func(c analyzer.NodeID) bool {
+					if k := f.Kind(c); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
+						key := accumulatorKey(f, c)
+						out[key] = append(out[key], id)
+					}
+					return true
+				})
+			default:
+				k := accumulatorKey(f, left)
 				out[k] = append(out[k], id)
 			}
 		})

@@ -202,3 +202,31 @@ def train_graphs(model, loader, optimizer, criterion):
         optimizer.step()
         total += loss.item() * batch.num_graphs  # ok: a float times a count
     return total
+
+
+class AdvLoss:
+    def __init__(self):
+        self.mse = torch.nn.MSELoss()
+
+    def generator_term(self, d_fake):
+        return self.mse(d_fake, torch.ones_like(d_fake))
+
+
+def score_discriminator(net_d, batches):
+    adv = AdvLoss()
+    total = 0
+    for x in batches:
+        with torch.no_grad():
+            d_fake = net_d(x)
+        total += adv.generator_term(d_fake)  # ok: a loss helper given an output computed without grad
+    return total
+
+
+def sample_tokens(decoder, x, h, steps, block):
+    seq = []
+    for t in range(steps):
+        logprobs, h = decoder(x, h)
+        if block and t > 0:
+            logprobs = logprobs + torch.zeros_like(logprobs)  # ok: logprobs is bound afresh at the top of each iteration
+        seq.append(logprobs.argmax(-1))
+    return seq
