@@ -217,10 +217,18 @@ func (m *Model) callCarries(call NodeID) bool {
 		// asked about only when a graph is passed: an answer that can
 		// change is a question whose change re-lints the file.
 		ref := m.calleeRef(call)
+		feeds := slices.ContainsFunc(m.Args(call), m.argFeeds)
 		if o := m.lookup(ref, WantReturns); o != nil && o.ReturnsGraph {
+			if !feeds && len(m.Args(call)) > 0 && o.Kind == ObjectFunction {
+				// A loss helper that runs no model (`adv.forward_G(d_fake)`
+				// after no_grad) returns the graph of its arguments only.
+				if h := m.lookup(ref, WantHelper); h == nil || h.Forward == nil && len(h.ParamCalls) == 0 {
+					return false
+				}
+			}
 			return true
 		}
-		if !slices.ContainsFunc(m.Args(call), m.argFeeds) {
+		if !feeds {
 			return false
 		}
 		o := m.lookup(ref, WantParams)
