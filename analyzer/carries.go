@@ -117,7 +117,12 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		return m.carry(f.Field(expr, FieldArgument)) == carryYes
 	case KindConditionalExpression:
 		kids := f.ChildList(expr)
-		return len(kids) == 3 && (m.carry(kids[0]) == carryYes || m.carry(kids[2]) == carryYes)
+		if len(kids) != 3 {
+			return false
+		}
+		// `x if isinstance(x, int) else x.item()`: the guarded branch is a
+		// Python number.
+		return !numberGuard(m, kids[1], kids[0]) && m.carry(kids[0]) == carryYes || m.carry(kids[2]) == carryYes
 	case KindList, KindTuple, KindExpressionList, KindSet:
 		any := false
 		f.Children(expr, func(c NodeID) bool {
@@ -953,4 +958,31 @@ func (m *Model) runsOwnForward(def NodeID) bool {
 		})
 		return found
 	}).(bool)
+}
+
+// numberGuard reports whether cond is `isinstance(v, int)` (or float,
+// bool, or a tuple of these) for the value v itself: where it holds, v is
+// a Python number.
+func numberGuard(m *Model, cond, v NodeID) bool {
+	f := m.File
+	cond, v = f.Unparen(cond), f.Unparen(v)
+	if f.Kind(cond) != KindCall || m.CallName(cond) != "isinstance" {
+		return false
+	}
+	args := m.Args(cond)
+	if len(args) != 2 || f.Text(f.Unparen(args[0])) != f.Text(v) {
+		return false
+	}
+	types := []NodeID{f.Unparen(args[1])}
+	if k := f.Kind(types[0]); k == KindTuple {
+		types = f.ChildList(types[0])
+	}
+	for _, t := range types {
+		switch f.Text(t) {
+		case "int", "float", "bool", "numbers.Number", "Number":
+		default:
+			return false
+		}
+	}
+	return true
 }
