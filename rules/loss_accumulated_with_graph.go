@@ -201,13 +201,13 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	advice, fix := accumulateAdvice(m, target, value)
-	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) && retainedBackward(m, f.Field(loop, analyzer.FieldBody)) {
-		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive, and its backward(retain_graph=True) "+
-			"frees none of the activations it saved: they stay on the GPU until `%s` is freed; %s",
-			stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
-		return
-	}
-	if valueBackpropagated(m, value, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) {
+	if body := f.Field(loop, analyzer.FieldBody); valueBackpropagated(m, value, m.BackpropKeys(body, fn)) {
+		if retainedBackward(m, body) {
+			p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive, and its backward(retain_graph=True) "+
+				"frees none of the activations it saved: they stay on the GPU until `%s` is freed; %s",
+				stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
+			return
+		}
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
 			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; %s",
 			stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
@@ -274,7 +274,7 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		stmt := analyzer.Snippet(f.Text(call), 60)
 		cost := "every step's autograd graph stays alive with it, with the activations of any forward pass that no " +
 			"backward() ran through still on the GPU"
-		if valueBackpropagated(m, arg, m.BackpropKeys(f.Field(loop, analyzer.FieldBody), fn)) && !retainedBackward(m, f.Field(loop, analyzer.FieldBody)) {
+		if body := f.Field(loop, analyzer.FieldBody); valueBackpropagated(m, arg, m.BackpropKeys(body, fn)) && !retainedBackward(m, body) {
 			cost = "every step's autograd graph stays alive with it after its backward(): no GPU activations, but a " +
 				"growing chain of autograd nodes in host memory"
 		}

@@ -161,12 +161,12 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	hint := storedHint(f, m, value)
-	if valueBackpropagated(m, value, stepKeys) && retainedBackward(m, region) {
-		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable, and its backward(retain_graph=True) "+
-			"frees none of the activations it saved: every stored tensor keeps them on the GPU; store %s instead", stmt, hint))
-		return
-	}
 	if valueBackpropagated(m, value, stepKeys) {
+		if retainedBackward(m, region) {
+			p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable, and its backward(retain_graph=True) "+
+				"frees none of the activations it saved: every stored tensor keeps them on the GPU; store %s instead", stmt, hint))
+			return
+		}
 		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable after its backward(): "+
 			"no GPU activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+
 			"store %s instead", stmt, hint))
