@@ -214,24 +214,15 @@ type activationAnswer struct {
 // returns, if they all return the same one.
 func (m *Model) returnsActivation(def NodeID, depth int) (Activation, *Site) {
 	ans := m.Memo(activationKey{def}, func() any {
-		f := m.File
 		var out activationAnswer
-		mixed := false
-		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-			if mixed || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
-				return
-			}
-			a, at := m.activationOf(f.FirstChild(id), depth)
+		for _, v := range m.ReturnValues(def) {
+			a, at := m.activationOf(v, depth)
 			if a == NoActivation || out.a != NoActivation && out.a != a {
-				mixed = true
-				return
+				return activationAnswer{}
 			}
 			if out.a == NoActivation {
 				out = activationAnswer{a, at}
 			}
-		})
-		if mixed {
-			return activationAnswer{}
 		}
 		return out
 	}).(activationAnswer)

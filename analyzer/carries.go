@@ -435,22 +435,39 @@ func elementPos(index, n int) int {
 // function returns a tuple whose element index carries history.
 func (m *Model) returnsGraphAt(def NodeID, index int) bool {
 	f := m.File
-	yes := false
-	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-		if yes || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
-			return
-		}
-		v := f.Unparen(f.FirstChild(id))
+	for _, v := range m.ReturnValues(def) {
+		v = f.Unparen(v)
 		switch f.Kind(v) {
 		case KindExpressionList, KindTuple:
 			kids := f.ChildList(v)
-			i := elementPos(index, len(kids))
-			yes = i >= 0 && m.carry(kids[i]) == carryYes
+			if i := elementPos(index, len(kids)); i >= 0 && m.carry(kids[i]) == carryYes {
+				return true
+			}
 		default:
-			yes = v != NoNode && m.carry(v) == carryYes
+			if v != NoNode && m.carry(v) == carryYes {
+				return true
+			}
 		}
-	})
-	return yes
+	}
+	return false
+}
+
+type returnValuesKey struct{ def NodeID }
+
+// ReturnValues returns the values of the return statements of def itself
+// (not of the functions nested in it), in source order: NoNode for a
+// bare `return`.
+func (m *Model) ReturnValues(def NodeID) []NodeID {
+	return m.Memo(returnValuesKey{def}, func() any {
+		f := m.File
+		var out []NodeID
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if f.Kind(id) == KindReturnStatement && m.EnclosingFunction(id) == def {
+				out = append(out, f.FirstChild(id))
+			}
+		})
+		return out
+	}).([]NodeID)
 }
 
 // LocalCallee resolves a call to a function or method defined in this
@@ -494,16 +511,13 @@ func (m *Model) returnsGraph(def NodeID) bool {
 		return s == carryYes
 	}
 	m.carries[def] = carryBusy
-	f := m.File
 	yes := false
-	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-		if yes || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
-			return
-		}
-		if v := f.FirstChild(id); v != NoNode && m.carry(v) == carryYes {
+	for _, v := range m.ReturnValues(def) {
+		if v != NoNode && m.carry(v) == carryYes {
 			yes = true
+			break
 		}
-	})
+	}
 	if yes {
 		m.carries[def] = carryYes
 	} else {
@@ -896,42 +910,36 @@ func (m *Model) backwardOf(b *Binding) bool {
 // shows a graph here (a caller's back-propagation says where there is).
 func (m *Model) tupleReturns(def NodeID) (int, []int) {
 	f := m.File
-	n, ok := 0, true
+	n := 0
 	var graph []bool
-	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-		if !ok || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
-			return
-		}
-		v := f.Unparen(f.FirstChild(id))
+	for _, v := range m.ReturnValues(def) {
+		v = f.Unparen(v)
 		if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
-			ok = false
-			return
+			return 0, nil
 		}
 		kids := f.ChildList(v)
 		if n == 0 {
 			n, graph = len(kids), make([]bool, len(kids))
 		}
 		if len(kids) != n || n < 2 {
-			ok = false
-			return
+			return 0, nil
 		}
 		for i, k := range kids {
 			if f.Kind(k) == KindListSplat {
-				ok = false
-				return
+				return 0, nil
 			}
 			if m.carry(k) == carryYes {
 				graph[i] = true
 			}
 		}
-	})
+	}
 	var elems []int
 	for i, g := range graph {
 		if g {
 			elems = append(elems, i)
 		}
 	}
-	if !ok || len(elems) == 0 {
+	if len(elems) == 0 {
 		return 0, nil
 	}
 	return n, elems

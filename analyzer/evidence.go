@@ -538,22 +538,18 @@ func (m *Model) elementNoGraph(call NodeID, index int) bool {
 	if def == NoNode {
 		return false
 	}
-	returns, all := 0, true
-	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-		if !all || f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
-			return
-		}
-		returns++
-		v := f.Unparen(f.FirstChild(id))
+	vals := m.ReturnValues(def)
+	for _, v := range vals {
+		v = f.Unparen(v)
 		if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
-			all = false
-			return
+			return false
 		}
 		kids := f.ChildList(v)
-		i := elementPos(index, len(kids))
-		all = i >= 0 && m.plainValue(kids[i], 0)
-	})
-	return returns > 0 && all
+		if i := elementPos(index, len(kids)); i < 0 || !m.plainValue(kids[i], 0) {
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // plainValue reports whether a value is a Python number, string or bool
@@ -593,14 +589,13 @@ func (m *Model) plainValue(v NodeID, depth int) bool {
 		if def == NoNode {
 			return false
 		}
-		returns, all := 0, true
-		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-			if all && f.Kind(id) == KindReturnStatement && m.EnclosingFunction(id) == def {
-				returns++
-				all = m.plainValue(f.FirstChild(id), depth+1)
+		vals := m.ReturnValues(def)
+		for _, r := range vals {
+			if !m.plainValue(r, depth+1) {
+				return false
 			}
-		})
-		return returns > 0 && all
+		}
+		return len(vals) > 0
 	}
 	return false
 }

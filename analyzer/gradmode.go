@@ -348,27 +348,7 @@ func (m *Model) overridden(def NodeID) NodeID {
 		return NoNode
 	}
 	name := m.FunctionName(def)
-	seen := map[NodeID]bool{class: true}
-	queue := []NodeID{class}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		for _, b := range m.ClassBases(c) {
-			if f.Kind(b) != KindIdentifier {
-				continue
-			}
-			bd := m.Resolve(b)
-			if bd == nil || bd.Kind != BindClass || seen[bd.Stmt] {
-				continue
-			}
-			seen[bd.Stmt] = true
-			if md := m.MethodOf(bd.Stmt, name); md != NoNode {
-				return md
-			}
-			queue = append(queue, bd.Stmt)
-		}
-	}
-	return NoNode
+	return m.nearestBase(class, func(base NodeID) NodeID { return m.MethodOf(base, name) })
 }
 
 // indexCalls resolves every call and every other use of a local function
@@ -477,21 +457,20 @@ func (m *Model) computeDecoratorGrad(def NodeID) GradMode {
 	if f.Kind(def) != KindFunctionDefinition || len(params) == 0 {
 		return GradUnknown
 	}
-	param := params[0]
-	mode, returns := GradUnknown, 0
-	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-		if f.Kind(id) != KindReturnStatement || m.EnclosingFunction(id) != def {
-			return
-		}
-		g := m.wrapGrad(def, param, f.Unparen(f.FirstChild(id)))
-		if returns == 0 || g == mode {
-			mode = g
-		} else {
-			mode = GradUnknown
-		}
-		returns++
-	})
+	mode := GradUnknown
+	for i, v := range m.ReturnValues(def) {
+		mode = agreeing(mode, m.wrapGrad(def, params[0], f.Unparen(v)), i == 0)
+	}
 	return mode
+}
+
+// agreeing folds one more grad mode g into the mode of those seen before
+// (first: none was): the same mode, or GradUnknown where they differ.
+func agreeing(mode, g GradMode, first bool) GradMode {
+	if first || g == mode {
+		return g
+	}
+	return GradUnknown
 }
 
 // wrapGrad returns the grad mode in which v, a value a decorator returns,
@@ -517,16 +496,10 @@ func (m *Model) wrapGrad(def, param, v NodeID) GradMode {
 		}
 		mode, calls := GradUnknown, 0
 		f.Walk(f.Field(b.Stmt, FieldBody), func(id NodeID) {
-			if f.Kind(id) != KindCall || !isParam(f.Field(id, FieldFunction)) {
-				return
+			if f.Kind(id) == KindCall && isParam(f.Field(id, FieldFunction)) {
+				mode = agreeing(mode, m.switchAround(id, b.Stmt), calls == 0)
+				calls++
 			}
-			g := m.switchAround(id, b.Stmt)
-			if calls == 0 || g == mode {
-				mode = g
-			} else {
-				mode = GradUnknown
-			}
-			calls++
 		})
 		return mode
 	}

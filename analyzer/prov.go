@@ -327,16 +327,13 @@ type graphParamsKey struct{ def NodeID }
 // A call passing a value with a graph there gets a result with one.
 func (m *Model) GraphParams(def NodeID) []int {
 	return m.Memo(graphParamsKey{def}, func() any {
-		f := m.File
 		params := m.positionalParams(def)
 		var rets []NodeID
-		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-			if f.Kind(id) == KindReturnStatement && m.EnclosingFunction(id) == def {
-				if v := f.FirstChild(id); v != NoNode {
-					rets = append(rets, v)
-				}
+		for _, v := range m.ReturnValues(def) {
+			if v != NoNode {
+				rets = append(rets, v)
 			}
-		})
+		}
 		return m.paramsReaching(def, params, rets)
 	}).([]int)
 }
@@ -464,6 +461,18 @@ func (m *Model) argFeeds(a NodeID) bool {
 // the nearest base class of this file that assigns it (a loss function
 // set in a base class's __init__), or NoNode.
 func (m *Model) inheritedSelfAttr(class NodeID, key string) NodeID {
+	return m.nearestBase(class, func(base NodeID) NodeID {
+		if v, ok := m.selfAttrs(base).last[key]; ok {
+			return v
+		}
+		return NoNode
+	})
+}
+
+// nearestBase visits the base classes of class defined in this file,
+// nearest first (breadth-first, each once), and returns the first
+// answer of find that is not NoNode.
+func (m *Model) nearestBase(class NodeID, find func(base NodeID) NodeID) NodeID {
 	seen := map[NodeID]bool{class: true}
 	queue := []NodeID{class}
 	for len(queue) > 0 {
@@ -479,7 +488,7 @@ func (m *Model) inheritedSelfAttr(class NodeID, key string) NodeID {
 				continue
 			}
 			seen[cb.Stmt] = true
-			if v, ok := m.selfAttrs(cb.Stmt).last[key]; ok {
+			if v := find(cb.Stmt); v != NoNode {
 				return v
 			}
 			queue = append(queue, cb.Stmt)

@@ -1323,11 +1323,8 @@ func returnsPolicyTerms(m *analyzer.Model, fn analyzer.NodeID) bool {
 		return found
 	}
 	found := false
-	f.Walk(f.Field(fn, analyzer.FieldBody), func(id analyzer.NodeID) {
-		if found || f.Kind(id) != analyzer.KindReturnStatement || m.EnclosingFunction(id) != fn {
-			return
-		}
-		f.Walk(id, func(e analyzer.NodeID) {
+	for _, v := range m.ReturnValues(fn) {
+		f.Walk(v, func(e analyzer.NodeID) {
 			switch {
 			case found:
 			case f.Kind(e) == analyzer.KindCall:
@@ -1338,6 +1335,6 @@ func returnsPolicyTerms(m *analyzer.Model, fn analyzer.NodeID) bool {
 				}
 			}
 		})
-	})
+	}
 	return found
 }

@@ -257,11 +257,12 @@ func hookDefinition(m *analyzer.Model, expr, at analyzer.NodeID, depth int) (ana
 			return analyzer.NoNode, nil
 		}
 		ret := analyzer.NoNode
-		f.Walk(f.Field(factory, analyzer.FieldBody), func(id analyzer.NodeID) {
-			if ret == analyzer.NoNode && f.Kind(id) == analyzer.KindReturnStatement && m.EnclosingFunction(id) == factory {
-				ret = f.FirstChild(id)
+		for _, v := range m.ReturnValues(factory) {
+			if v != analyzer.NoNode {
+				ret = v
+				break
 			}
-		})
+		}
 		return hookDefinition(m, ret, at, depth+1)
 	}
 	return analyzer.NoNode, nil
@@ -597,12 +598,11 @@ func hookDetachHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) 
 // output is replaced by the stored value.
 func hookReturnsStored(m *analyzer.Model, def, target analyzer.NodeID) bool {
 	f := m.File
-	want := strings.Join(strings.Fields(f.Text(target)), "")
-	found := false
-	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
-		if !found && f.Kind(id) == analyzer.KindReturnStatement && m.EnclosingFunction(id) == def {
-			found = strings.Join(strings.Fields(f.Text(f.Unparen(f.FirstChild(id)))), "") == want
+	want := compactText(f, target)
+	for _, v := range m.ReturnValues(def) {
+		if compactText(f, f.Unparen(v)) == want {
+			return true
 		}
-	})
-	return found
+	}
+	return false
 }

@@ -290,16 +290,12 @@ func gradClears(m *analyzer.Model, loop analyzer.NodeID, key string) (others []s
 			}
 			return
 		}
-		if f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "zero_grad" {
-			recv := f.Unparen(m.Receiver(id))
-			k := strings.Join(strings.Fields(f.Text(recv)), "")
-			if k != key && isOptimizer(m, recv) && !isModuleValue(m, recv) {
-				if !seen[k] {
-					seen[k] = true
-					others = append(others, k)
-				}
-				return
+		if k, other := clearsOtherOptimizer(m, id, key); other {
+			if !seen[k] {
+				seen[k] = true
+				others = append(others, k)
 			}
+			return
 		}
 		cleared = true
 	})
@@ -415,13 +411,22 @@ func clearedBefore(m *analyzer.Model, loop analyzer.NodeID, key string) bool {
 		if k := f.Kind(id); k != analyzer.KindCall && k != analyzer.KindAssignment || !m.ClearsGrad(id) {
 			return
 		}
-		if f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "zero_grad" {
-			recv := f.Unparen(m.Receiver(id))
-			if k := strings.Join(strings.Fields(f.Text(recv)), ""); k != key && isOptimizer(m, recv) && !isModuleValue(m, recv) {
-				return
-			}
+		if _, other := clearsOtherOptimizer(m, id, key); !other {
+			found = true
 		}
-		found = true
 	})
 	return found
+}
+
+// clearsOtherOptimizer reports whether id, a statement that clears
+// gradients, is the `zero_grad()` of an optimizer other than key (not of
+// a module, which clears every optimizer's parameters), and names it.
+func clearsOtherOptimizer(m *analyzer.Model, id analyzer.NodeID, key string) (string, bool) {
+	f := m.File
+	if f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "zero_grad" {
+		return "", false
+	}
+	recv := f.Unparen(m.Receiver(id))
+	k := compactText(f, recv)
+	return k, k != key && isOptimizer(m, recv) && !isModuleValue(m, recv)
 }
