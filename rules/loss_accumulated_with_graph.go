@@ -567,8 +567,7 @@ func retainedBackward(m *analyzer.Model, region analyzer.NodeID) bool {
 	f := m.File
 	found := false
 	f.Walk(region, func(id analyzer.NodeID) {
-		if !found && f.Kind(id) == analyzer.KindCall && m.IsBackwardCall(id) &&
-			f.Kind(m.Keyword(id, "retain_graph")) == analyzer.KindTrue {
+		if !found && f.Kind(id) == analyzer.KindCall && m.IsBackwardCall(id) && retainsGraphLiterally(m, id) {
 			found = true
 		}
 	})

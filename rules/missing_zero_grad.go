@@ -112,7 +112,7 @@ func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if h := m.Steps(call); h != nil && h.ZeroGrad != nil {
 		return // an optimizer class whose step clears
 	}
-	if conditional(m, loop, call) && clearedBefore(m, loop, key) {
+	if conditionalSince(m, call, m.File.N(loop).Start) && clearedBefore(m, loop, key) {
 		// Cleared before the loop, stepped on some iterations: gradients
 		// accumulated over the loop and applied (`if last: opt.step()`).
 		return
@@ -382,18 +382,6 @@ func localOptimizerClass(m *analyzer.Model, class analyzer.NodeID) bool {
 		}
 	})
 	return grads
-}
-
-// conditional reports whether call runs under an if inside loop.
-func conditional(m *analyzer.Model, loop, call analyzer.NodeID) bool {
-	f := m.File
-	for n := f.Parent(call); n != analyzer.NoNode && n != loop; n = f.Parent(n) {
-		switch f.Kind(n) {
-		case analyzer.KindIfStatement, analyzer.KindElifClause, analyzer.KindElseClause, analyzer.KindConditionalExpression:
-			return true
-		}
-	}
-	return false
 }
 
 // clearedBefore reports whether the function (or module) holding loop
