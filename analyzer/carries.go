@@ -32,6 +32,9 @@ var nonGradAttributes = map[string]bool{
 	"shape": true, "dtype": true, "device": true, "data": true, "grad": true,
 	"requires_grad": true, "is_cuda": true, "ndim": true, "is_leaf": true, "grad_fn": true,
 	"layout": true, "names": true, "is_sparse": true, "itemsize": true, "nbytes": true,
+	// Counts that batch objects (a graph batch, a packed sequence) carry
+	// beside their tensors.
+	"batch_size": true, "batch_sizes": true, "num_graphs": true, "num_nodes": true, "num_edges": true,
 }
 
 // nonDifferentiable are torch functions whose result has no history.
@@ -101,6 +104,9 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		}
 		if carries, known := m.tupleElement(expr); known {
 			return carries
+		}
+		if m.entriesConverted(expr) {
+			return false
 		}
 		return m.carry(f.Field(expr, FieldValue)) == carryYes
 	case KindCall:
@@ -193,7 +199,10 @@ func (m *Model) callCarries(call NodeID) bool {
 		return false
 	}
 	if m.IsForwardCall(call) {
-		return true
+		// A module's method other than its forward (`adv.generator(d)` of
+		// a loss module) that runs no model has the graph of what it is
+		// given.
+		return method == "" || method == "forward" || !m.runsNoModel(call, m.calleeRef(call))
 	}
 	if m.IsLossCall(call) {
 		// The prediction comes first; a loss of a prediction that may
@@ -224,14 +233,7 @@ func (m *Model) callCarries(call NodeID) bool {
 		ref := m.calleeRef(call)
 		feeds := slices.ContainsFunc(m.Args(call), m.argFeeds)
 		if o := m.lookup(ref, WantReturns); o != nil && o.ReturnsGraph {
-			if !feeds && len(m.Args(call)) > 0 && o.Kind == ObjectFunction {
-				// A loss helper that runs no model (`adv.forward_G(d_fake)`
-				// after no_grad) returns the graph of its arguments only.
-				if h := m.lookup(ref, WantHelper); h == nil || h.Forward == nil && len(h.ParamCalls) == 0 {
-					return false
-				}
-			}
-			return true
+			return !m.runsNoModel(call, ref)
 		}
 		if !feeds {
 			return false
@@ -257,7 +259,11 @@ func (m *Model) callCarries(call NodeID) bool {
 	}
 	if method != "" {
 		if k, ok := m.calleeKey(f.Field(call, FieldFunction)); ok && m.ev().producers[k.name] {
-			return true
+			// Back-propagated elsewhere, so the method can return a graph;
+			// one of a project class that runs no model
+			// (`adv.forward_G(d_fake)` after no_grad) returns the graph of
+			// its arguments only.
+			return !m.runsNoModel(call, m.calleeRef(call))
 		}
 		recv := m.Receiver(call)
 		if !tensorMethod(method) && m.carriesOnlyByUse(recv) {
@@ -403,7 +409,11 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		if def := m.LocalCallee(v); def != NoNode && index != -1 {
 			return m.returnsGraphAt(def, index)
 		}
-		if o := m.lookup(m.calleeRef(v), WantReturns); o != nil && o.TupleLen > 0 {
+		ref := m.calleeRef(v)
+		if m.runsNoModel(v, ref) {
+			return false // a loss helper's tuple, of values without a graph
+		}
+		if o := m.lookup(ref, WantReturns); o != nil && o.TupleLen > 0 {
 			// A project function's tuple, whose summary says where the
 			// graph is.
 			i := elementPos(index, o.TupleLen)
@@ -483,7 +493,7 @@ func (m *Model) LocalCallee(call NodeID) NodeID {
 		}
 	case KindAttribute:
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") {
-			return m.MethodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
+			return m.selfMethod(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
 		}
 		_, def := m.instanceMethod(fn)
 		return def
@@ -943,6 +953,124 @@ func (m *Model) tupleReturns(def NodeID) (int, []int) {
 		return 0, nil
 	}
 	return n, elems
+}
+
+// runsNoModel reports whether call passes arguments none of which may
+// carry a graph to a function or method of the project (ref, another
+// file's or this one's) that runs no model and calls none of its
+// parameters: a loss helper, whose result has the graph of its
+// arguments and nothing more.
+func (m *Model) runsNoModel(call NodeID, ref string) bool {
+	f := m.File
+	if args := m.Args(call); len(args) == 0 || slices.ContainsFunc(args, m.mayFeed) {
+		return false
+	}
+	if fn := f.Unparen(f.Field(call, FieldFunction)); ref == "" && f.Kind(fn) == KindAttribute {
+		// `adv = LSGAN() if a else Hinge()`: every class's method.
+		obj := f.Unparen(f.Field(fn, FieldObject))
+		if f.Kind(obj) != KindIdentifier {
+			return false
+		}
+		// A method whose summary holds nothing returns no graph and runs
+		// no model; one of them must be known to return a graph.
+		known := false
+		for _, c := range m.boundClasses(obj, 0) {
+			r, _ := m.classMethod(c, f.Text(f.Field(fn, FieldAttribute)))
+			if r == "" || strings.HasPrefix(r, "#") {
+				return false
+			}
+			if h := m.lookup(r, WantHelper); h != nil && (h.Forward != nil || len(h.ParamCalls) > 0) {
+				return false
+			}
+			if o := m.lookup(r, WantReturns); o != nil && o.Kind == ObjectFunction {
+				known = true
+			}
+		}
+		return known
+	}
+	if ref == "" {
+		return false
+	}
+	if strings.HasPrefix(ref, "#") {
+		def := m.LocalCallee(call)
+		if def == NoNode {
+			_, def = m.instanceMethod(m.File.Unparen(m.File.Field(call, FieldFunction)))
+		}
+		return def != NoNode && m.localHelper(call, 0) == nil && !m.runsOwnForward(def)
+	}
+	if o := m.lookup(ref, WantReturns); o == nil || o.Kind != ObjectFunction {
+		return false
+	}
+	h := m.lookup(ref, WantHelper)
+	return h == nil || h.Forward == nil && len(h.ParamCalls) == 0
+}
+
+// entriesConverted reports whether sub reads an entry of a dict that a
+// loop before it, in a block around sub, replaced entry by entry with
+// values without a graph: `for k, v in logs.items(): logs[k] = v.item()`
+// and then `logs["loss"]`.
+func (m *Model) entriesConverted(sub NodeID) bool {
+	f := m.File
+	d := f.Unparen(f.Field(sub, FieldValue))
+	if f.Kind(d) != KindIdentifier {
+		return false
+	}
+	name := f.Text(d)
+	b := m.Resolve(d)
+	for p := f.Parent(sub); p != NoNode && p != m.ScopeNode(sub); p = f.Parent(p) {
+		if f.Kind(p) != KindBlock && f.Kind(p) != KindModule {
+			continue
+		}
+		for _, st := range f.ChildList(p) {
+			if f.N(st).End > f.N(sub).Start {
+				break
+			}
+			if f.Kind(st) != KindForStatement || m.ResolveName(name, m.scopeOf[st], f.N(st).Start) != b {
+				continue
+			}
+			left, right := f.Field(st, FieldLeft), f.Unparen(f.Field(st, FieldRight))
+			kids := f.ChildList(left)
+			if len(kids) != 2 || f.Kind(right) != KindCall || m.MethodName(right) != "items" ||
+				!f.TextIs(m.Receiver(right), name) {
+				continue
+			}
+			for _, c := range f.ChildList(f.Field(st, FieldBody)) {
+				if f.Kind(c) != KindExpressionStatement {
+					continue
+				}
+				a := f.FirstChild(c)
+				t := f.Field(a, FieldLeft)
+				if f.Kind(a) == KindAssignment && f.Kind(t) == KindSubscript && f.TextIs(f.Field(t, FieldValue), name) &&
+					f.Text(f.Field(t, FieldSubscript)) == f.Text(kids[0]) && !m.CarriesGraph(f.Field(a, FieldRight)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mayFeed reports whether an argument may pass a graph: it carries one,
+// its origin is not seen (a parameter), or it is what a parameter or an
+// unknown name returns in grad mode (`net_d(fake)`).
+func (m *Model) mayFeed(a NodeID) bool {
+	f := m.File
+	if f.Kind(a) == KindListSplat || f.Kind(a) == KindDictionarySplat {
+		return false
+	}
+	if m.mayCarry(a, 0) {
+		return true
+	}
+	a = f.Unparen(a)
+	if f.Kind(a) != KindCall || m.GradModeAt(a) == GradDisabled {
+		return false
+	}
+	fn := f.Unparen(f.Field(a, FieldFunction))
+	if f.Kind(fn) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(fn)
+	return b == nil && !builtinNames[f.Text(fn)] || b != nil && b.Kind == BindParam
 }
 
 type ownForwardKey struct{ def NodeID }

@@ -424,10 +424,7 @@ func (m *Model) calleeRef(call NodeID) string {
 		}
 	case KindAttribute:
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
-			if def := m.MethodOf(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute))); def != NoNode {
-				return m.localRef(def)
-			}
-			return ""
+			return m.selfMethodRef(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
 		}
 		if ref, _ := m.instanceMethod(fn); ref != "" {
 			return ref
@@ -440,6 +437,46 @@ func (m *Model) calleeRef(call NodeID) string {
 	return q
 }
 
+// selfMethodRef returns the ref of the method `self.name` calls in
+// class: its own, else the nearest base class's of this file, else the
+// method of the first base class another file of the project may define
+// (`instructor.Base.optimize`). "" when none is known.
+func (m *Model) selfMethodRef(class NodeID, name string) string {
+	f := m.File
+	if class == NoNode {
+		return ""
+	}
+	if def := m.selfMethod(class, name); def != NoNode {
+		return m.localRef(def)
+	}
+	for _, b := range m.ClassBases(class) {
+		b = f.Unparen(b)
+		if k := f.Kind(b); k != KindIdentifier && k != KindAttribute {
+			continue
+		}
+		if cb := m.Resolve(b); cb != nil && cb.Kind == BindClass {
+			continue // of this file: searched above
+		}
+		if q := m.QualifiedName(b); q != "" && !isLibraryName(q) {
+			return q + "." + name
+		}
+	}
+	return ""
+}
+
+// selfMethod returns the definition of the method `self.name` calls in
+// class: its own, else the nearest base class's of this file; NoNode
+// when neither defines it.
+func (m *Model) selfMethod(class NodeID, name string) NodeID {
+	if class == NoNode {
+		return NoNode
+	}
+	if def := m.MethodOf(class, name); def != NoNode {
+		return def
+	}
+	return m.nearestBase(class, func(base NodeID) NodeID { return m.MethodOf(base, name) })
+}
+
 // instanceMethod resolves `x.name`, where x is a name bound once in its
 // scope to a call of a class (`x = Net()`) or as a parameter annotated
 // with one (`x: Net`), to the method it names: "#Net.name" and the
@@ -448,11 +485,15 @@ func (m *Model) calleeRef(call NodeID) string {
 // may define. It returns "" when the class or the method is not known.
 func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	f := m.File
-	class := m.receiverClass(f.Unparen(f.Field(attr, FieldObject)))
+	return m.classMethod(m.receiverClass(f.Unparen(f.Field(attr, FieldObject))), f.Text(f.Field(attr, FieldAttribute)))
+}
+
+// classMethod is instanceMethod for an instance of class.
+func (m *Model) classMethod(class NodeID, name string) (ref string, def NodeID) {
+	f := m.File
 	if class == NoNode {
 		return "", NoNode
 	}
-	name := f.Text(f.Field(attr, FieldAttribute))
 	if f.Kind(class) == KindIdentifier {
 		if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
 			def := m.MethodOf(cb.Stmt, name)
@@ -500,29 +541,10 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 			return m.bindingClass(b, recv, depth)
 		}
 		// Bound more than once: known where every binding agrees.
-		class := NoNode
-		for i := c.first; i >= 0; i = m.binds[i].next {
-			bi := &m.binds[i]
-			if bi.Kind == BindAssign && !bi.Unpacked {
-				v := f.Unparen(bi.Value)
-				if f.Kind(v) == KindNone {
-					continue
-				}
-				if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier && f.TextIs(from, f.view(recv)) {
-					continue // `model = model.to(device)`: the same object
-				}
-			}
-			ci := m.bindingClass(bi, recv, depth)
-			switch {
-			case ci == NoNode:
-				return NoNode
-			case class == NoNode:
-				class = ci
-			case f.Text(ci) != f.Text(class):
-				return NoNode
-			}
+		if classes := m.boundClasses(recv, depth); len(classes) == 1 {
+			return classes[0]
 		}
-		return class
+		return NoNode
 	case KindAttribute:
 		obj := f.Unparen(f.Field(recv, FieldObject))
 		if f.TextIs(obj, "self") {
@@ -544,6 +566,44 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 		}
 	}
 	return NoNode
+}
+
+// boundClasses returns the classes a name bound more than once in its
+// scope is made by, each once (by its text), `None` and `m = m.to(dev)`
+// aside: `Net` for a name every binding makes with `Net(...)`, `A` and
+// `B` for `crit = A()` in one branch and `crit = B()` in the other. Nil
+// when one binding's class is not known.
+func (m *Model) boundClasses(recv NodeID, depth int) []NodeID {
+	f := m.File
+	b := m.Resolve(recv)
+	if b == nil {
+		return nil
+	}
+	c, ok := m.bindIndex[bindKey{b.Scope, f.view(recv)}]
+	if !ok {
+		return nil
+	}
+	var classes []NodeID
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		bi := &m.binds[i]
+		if bi.Kind == BindAssign && !bi.Unpacked {
+			v := f.Unparen(bi.Value)
+			if f.Kind(v) == KindNone {
+				continue
+			}
+			if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier && f.TextIs(from, f.view(recv)) {
+				continue // `model = model.to(device)`: the same object
+			}
+		}
+		ci := m.bindingClass(bi, recv, depth)
+		if ci == NoNode {
+			return nil
+		}
+		if !slices.ContainsFunc(classes, func(c NodeID) bool { return f.Text(c) == f.Text(ci) }) {
+			classes = append(classes, ci)
+		}
+	}
+	return classes
 }
 
 // definiteBinding reports whether b is the binding of use on every path:

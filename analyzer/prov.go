@@ -360,22 +360,36 @@ type backpropParamsKey struct{ def NodeID }
 // its body runs through: `loss.backward()`, `scaler.scale(loss).backward()`
 // or `torch.autograd.backward(loss)` on a value derived from the
 // parameter.
+//
+// A parameter passed on to a function that back-propagates it
+// (`self.model_backward(loss)`) counts too.
 func (m *Model) BackpropParams(def NodeID) []int {
-	return m.Memo(backpropParamsKey{def}, func() any {
-		f := m.File
-		var targets []NodeID
-		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-			if f.Kind(id) == KindCall && m.EnclosingFunction(id) == def {
-				if t := m.backpropTarget(id); t != NoNode {
-					targets = append(targets, t)
-				}
-			}
-		})
-		if targets == nil {
-			return []int(nil)
+	key := backpropParamsKey{def}
+	if v, ok := m.memo[key]; ok {
+		return v.([]int)
+	}
+	if m.memo == nil {
+		m.memo = make(map[any]any)
+	}
+	m.memo[key] = []int(nil) // a recursive call back-propagates nothing more
+	f := m.File
+	var targets []NodeID
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindCall || m.EnclosingFunction(id) != def {
+			return
 		}
-		return m.paramsReaching(def, m.positionalParams(def), targets)
-	}).([]int)
+		if t := m.backpropTarget(id); t != NoNode {
+			targets = append(targets, t)
+		} else {
+			targets = append(targets, m.backpropArgs(id)...)
+		}
+	})
+	var out []int
+	if targets != nil {
+		out = m.paramsReaching(def, m.positionalParams(def), targets)
+	}
+	m.memo[key] = out
+	return out
 }
 
 // backpropArgs returns the arguments a call passes to parameters whose

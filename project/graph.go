@@ -661,21 +661,7 @@ func (g *Graph) overridden(o *object) *object {
 	if c == nil || c.kind != analyzer.ObjectClass {
 		return nil
 	}
-	seen := map[*object]bool{c: true}
-	queue := slices.Clone(c.bases)
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		if seen[b] {
-			continue
-		}
-		seen[b] = true
-		if m := b.key.file.objs[b.key.name+"."+method]; m != nil && m.kind == analyzer.ObjectFunction {
-			return m
-		}
-		queue = append(queue, b.bases...)
-	}
-	return nil
+	return inherited(c, method)
 }
 
 // setsGrad reports whether a call counts in its callee's grad mode: one
@@ -761,12 +747,51 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 		}
 	}
 	if ff.g != nil && ff.g.solved {
-		if t := ff.g.resolve(ref, ff.file, 0); t.obj != nil {
-			out = project(t.obj, want)
+		if o := ff.g.lookupObject(ref, ff.file); o != nil {
+			out = project(o, want)
 		}
 	}
 	ff.record("L"+strconv.Itoa(int(want))+" "+ref, out)
 	return out
+}
+
+// lookupObject resolves ref from fl once the graph is solved: an object
+// of the project, or a method that a class (`pkg.Trainer.update`)
+// inherits from the nearest of its bases that defines it.
+func (g *Graph) lookupObject(ref string, fl *file) *object {
+	t := g.resolve(ref, fl, 0)
+	if t.obj != nil || t.module != nil {
+		return t.obj
+	}
+	i := strings.LastIndexByte(ref, '.')
+	if i <= 0 {
+		return nil
+	}
+	c := g.resolve(ref[:i], fl, 0).obj
+	if c == nil || c.kind != analyzer.ObjectClass {
+		return nil
+	}
+	return inherited(c, ref[i+1:])
+}
+
+// inherited returns the method of the nearest base class of c (breadth
+// first) that defines it, or nil.
+func inherited(c *object, method string) *object {
+	seen := map[*object]bool{c: true}
+	queue := slices.Clone(c.bases)
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if m := b.key.file.objs[b.key.name+"."+method]; m != nil && m.kind == analyzer.ObjectFunction {
+			return m
+		}
+		queue = append(queue, b.bases...)
+	}
+	return nil
 }
 
 // project keeps of an object's facts those want names, or nil when none

@@ -242,3 +242,77 @@ def train_maybe_skipped(model, loader, optimizer, skip):
         optimizer.step()
         total += loss if isinstance(loss, int) else loss.item()  # ok: a number on either branch
     return total
+
+
+def loss_terms(pred, y):
+    l1 = (pred - y).abs().mean()
+    l2 = ((pred - y) ** 2).mean()
+    return {"loss": l1 + l2, "l1": l1, "l2": l2}
+
+
+def train_logged(model, loader, optimizer):
+    total = 0.0
+    for x, y in loader:
+        logs = loss_terms(model(x), y)
+        optimizer.zero_grad()
+        logs["loss"].backward()
+        optimizer.step()
+        for key, value in logs.items():
+            logs[key] = value.item()
+        total += logs["loss"]  # ok: every entry was replaced by a number
+    return total
+
+
+def train_logged_partly(model, loader, optimizer):
+    total = 0.0
+    for x, y in loader:
+        logs = loss_terms(model(x), y)
+        optimizer.zero_grad()
+        logs["loss"].backward()
+        optimizer.step()
+        for key, value in logs.items():
+            if key != "loss":
+                logs[key] = value.item()
+        total += logs["loss"]  # want: TL101 "host memory"
+    return total
+
+
+class BatchMeter:
+    def __init__(self):
+        self.sum, self.count = 0.0, 0
+
+    def update(self, value, n=1):
+        self.sum += value * n
+        self.count += n
+
+
+def train_graphs(net, loader, optimizer):
+    meter = BatchMeter()
+    for batch in loader:
+        out = net(batch)
+        loss = out.x.pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        meter.update(loss.item(), out.batch_size)  # ok: a graph batch's count is an int
+    return meter
+
+
+class StepBase:
+    @staticmethod
+    def optimize(optimizer, loss):
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+class Discriminator(StepBase):
+    def __init__(self, net, optimizer):
+        self.net, self.optimizer = net, optimizer
+
+    def train_epoch(self, batches, labels):
+        for batch in batches:
+            d_loss = 0
+            for label in labels:
+                d_loss += self.net(batch, label).mean()  # ok: summed within one step, back-propagated by a base-class helper
+            self.optimize(self.optimizer, d_loss)
