@@ -557,8 +557,8 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 	if a := m.forwardAt[call]; a != 0 {
 		return a == 2
 	}
+	m.forwardAt[call] = 1 // asked again while it is worked out: no
 	yes := m.isForwardCall(call)
-	m.forwardAt[call] = 1
 	if yes {
 		m.forwardAt[call] = 2
 	}
@@ -587,7 +587,32 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	if m.parameterFree(fn) {
 		return false // an augmentation written as a module: nothing to record
 	}
-	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call)
+	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)
+}
+
+// methodRunsNoForward reports whether call calls a method of a model,
+// other than its forward, that the project shows runs no forward pass in
+// its caller's grad mode: `net.fuse_model()`, which rewires modules, or
+// a `predict` that runs the network under its own no_grad.
+func (m *Model) methodRunsNoForward(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return false
+	}
+	switch f.Text(f.Field(fn, FieldAttribute)) {
+	case "forward", "__call__":
+		return false
+	}
+	ref, def := m.instanceMethod(fn)
+	switch {
+	case def != NoNode:
+		h := m.localHelper(call, 0)
+		return h == nil || h.Forward == nil && len(h.ParamCalls) == 0
+	case ref != "" && !strings.HasPrefix(ref, "#"):
+		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
+	}
+	return false
 }
 
 // parameterFree reports whether fn is an instance of a module class of

@@ -794,7 +794,11 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	case KindBreakStatement, KindReturnStatement, KindRaiseStatement:
 		a.Once = true
 	}
+	clears, nested := false, false
 	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if k := f.Kind(id); k == KindForStatement || k == KindWhileStatement {
+			nested = true
+		}
 		if f.Kind(id) != KindCall || m.statementLoop(id) != loop {
 			return
 		}
@@ -804,7 +808,8 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 		case m.MethodName(id) == "step" || m.MethodName(id) == "zero_grad":
 			recv := strings.ToLower(lastName(f, m.Receiver(id)))
 			if strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || recv == "opt" {
-				a.Backward = true
+				a.Backward = a.Backward || m.MethodName(id) == "step"
+				clears = clears || m.MethodName(id) == "zero_grad"
 			}
 		case m.IsForwardCall(id):
 			a.Forward = true
@@ -812,7 +817,25 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 			a.Loss = true
 		}
 	})
+	if clears && !a.Backward {
+		// A clear before a loop of steps nested in this one (an epoch's
+		// `optimizer.zero_grad()` before its batches) is not a step.
+		a.Backward = !nested || !m.stepsNested(loop)
+	}
 	return a
+}
+
+// stepsNested reports whether a loop nested in loop steps an optimizer
+// or back-propagates on each of its iterations.
+func (m *Model) stepsNested(loop NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if k := f.Kind(id); !found && (k == KindForStatement || k == KindWhileStatement) {
+			found = m.Loop(id).Backward
+		}
+	})
+	return found
 }
 
 // iteratesBatches reports whether a loop's iterable is a data loader or a

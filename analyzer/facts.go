@@ -217,7 +217,7 @@ type Facts interface {
 }
 
 // Want names the facts a question reads.
-type Want uint8
+type Want uint16
 
 // The facts a question can ask for. Every answer has Kind and Site.
 const (
@@ -232,6 +232,9 @@ const (
 	// so that a question about ReturnsGraph alone (most are) does not
 	// change its answer when a function's parameters' facts do.
 	WantParams
+	// WantKind: Kind and Site alone, whatever else holds: whether the
+	// project defines the object.
+	WantKind
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be

@@ -363,8 +363,10 @@ func (m *Model) HotLoop(id NodeID) NodeID {
 // OnSomeIterations reports whether id, in loop, runs only on some of its
 // iterations: under a condition that thins them (`if step % 100 == 0:`,
 // `if i == 0:`, `if i in refine_steps:`), or after `if step % k:
-// continue`. A test that does not thin the iterations (`if i < n:`, `if x
-// is not None:`) does not count.
+// continue`; in an except clause; or in a branch that leaves the
+// iteration (`if isnan(loss.item()): ...; continue`). A test that does
+// not thin the iterations (`if i < n:`, `if x is not None:`) does not
+// count.
 func (m *Model) OnSomeIterations(loop, id NodeID) bool {
 	f := m.File
 	vars := m.loopVariables(loop)
@@ -375,7 +377,7 @@ func (m *Model) OnSomeIterations(loop, id NodeID) bool {
 		case KindExceptClause:
 			return true // runs only on the iterations that fail
 		case KindIfStatement:
-			if f.N(x).Field == FieldConsequence && thins(f.Field(p, FieldCondition), false) {
+			if f.N(x).Field == FieldConsequence && (thins(f.Field(p, FieldCondition), false) || leavesIteration(f, x)) {
 				return true
 			}
 			if f.N(x).Field == FieldAlternative {
@@ -390,7 +392,7 @@ func (m *Model) OnSomeIterations(loop, id NodeID) bool {
 				}
 			}
 		case KindElifClause:
-			if f.N(x).Field == FieldConsequence && thins(f.Field(p, FieldCondition), false) {
+			if f.N(x).Field == FieldConsequence && (thins(f.Field(p, FieldCondition), false) || leavesIteration(f, x)) {
 				return true
 			}
 		case KindBlock:
@@ -410,6 +412,38 @@ func (m *Model) OnSomeIterations(loop, id NodeID) bool {
 				return true
 			}
 		}
+	}
+	return false
+}
+
+// leavesIteration reports whether a branch ends the iteration it runs
+// in, or the loop: a recovery path (`if isnan(loss): ...; continue`), or
+// a last step (`if done: ...; break`), which the other iterations skip.
+func leavesIteration(f *File, block NodeID) bool {
+	last := lastStatement(f, block)
+	switch f.Kind(last) {
+	case KindContinueStatement, KindBreakStatement, KindReturnStatement, KindRaiseStatement:
+		return true
+	case KindIfStatement:
+		// `if n > 100: raise ... else: ...; continue`: every branch leaves.
+		if !leavesIteration(f, f.Field(last, FieldConsequence)) {
+			return false
+		}
+		hasElse := false
+		for c := f.FirstChild(last); c != NoNode; c = f.N(c).NextSibling {
+			switch f.Kind(c) {
+			case KindElifClause:
+				if !leavesIteration(f, f.Field(c, FieldConsequence)) {
+					return false
+				}
+			case KindElseClause:
+				hasElse = true
+				if !leavesIteration(f, f.Field(c, FieldBody)) {
+					return false
+				}
+			}
+		}
+		return hasElse
 	}
 	return false
 }

@@ -234,12 +234,23 @@ func (m *Model) Steps(call NodeID) *Object {
 
 func (m *Model) steps(call NodeID, depth int) *Object {
 	ref := m.calleeRef(call)
+	def := NoNode
+	if fn := m.File.Unparen(m.File.Field(call, FieldFunction)); ref == "" {
+		// `model(x)` runs the forward of model's class: one that clears
+		// the gradients itself (`self.zero_grad()`) clears them per step.
+		if k := m.File.Kind(fn); k == KindIdentifier || k == KindAttribute {
+			ref, def = m.classMethod(m.receiverClass(fn), "forward")
+		}
+	}
 	if ref != "" && !strings.HasPrefix(ref, "#") {
 		o := m.lookup(ref, WantSteps)
 		if o == nil || o.Kind != ObjectFunction {
 			return nil
 		}
 		return o
+	}
+	if def != NoNode {
+		return m.stepsOf(def, depth)
 	}
 	if ref == "" && m.File.Kind(m.File.Field(call, FieldFunction)) != KindIdentifier {
 		return nil // a method calleeRef did not resolve: not one of this file's

@@ -798,7 +798,7 @@ func inherited(c *object, method string) *object {
 // of them holds.
 func project(o *object, want analyzer.Want) *analyzer.Object {
 	var fact analyzer.Object
-	some := false
+	some := want&analyzer.WantKind != 0
 	if want&analyzer.WantModule != 0 && o.fact.Module {
 		fact.Module, some = true, true
 	}

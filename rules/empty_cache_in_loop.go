@@ -69,7 +69,10 @@ its own. Neither is a call that runs on some iterations only: under
 ` + "`if step % k == 0:`" + `, ` + "`if i == 0:`" + `, ` + "`if i in steps:`" + `, or after ` + "`if step % k: continue`" + `.
 A test that does not thin the iterations (` + "`if i < n:`" + `, ` + "`if x is not None:`" + `)
 does not make it one. A call in an ` + "`except`" + ` branch (freeing the cache after an
-out-of-memory error, before a smaller retry) runs only when a step fails.
+out-of-memory error, before a smaller retry) runs only when a step fails, and
+so does one in a branch that leaves the iteration (a recovery path that
+skips the step: ` + "`if isnan(loss.item()): ...; continue`" + `). An epoch loop's
+` + "`optimizer.zero_grad()`" + ` before its loop of steps does not make it a loop of steps.
 
 A helper function, in this file or another of the project, that calls
 ` + "`empty_cache()`" + ` every time it runs is reported where a per-step loop

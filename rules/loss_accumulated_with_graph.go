@@ -156,7 +156,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	key := accumulatorKey(f, target)
-	if resetInIteration(f, m, loop, n, target) {
+	if resetInIteration(f, m, loop, n, target) || startsAsMapping(m, target) {
 		return
 	}
 	for withinStep(m, loop) {
@@ -217,6 +217,35 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		"every step's graph stays alive until `%s` is freed, with the activations of any forward pass that no backward() "+
 		"ran through still on the GPU; %s",
 		stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
+}
+
+// startsAsMapping reports whether every binding of a name that reaches
+// its `+=` other than the `+=` itself is a dict or set: `+=` of a tensor
+// then raises TypeError on the first step, and keeps nothing.
+func startsAsMapping(m *analyzer.Model, target analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(target) != analyzer.KindIdentifier {
+		return false
+	}
+	some := false
+	for _, b := range m.ReachingBindings(target) {
+		if b.Kind == analyzer.BindAugAssign {
+			continue
+		}
+		if b.Kind != analyzer.BindAssign || b.Unpacked {
+			return false
+		}
+		switch v := f.Unparen(b.Value); f.Kind(v) {
+		case analyzer.KindDictionary, analyzer.KindDictionaryComprehension, analyzer.KindSet, analyzer.KindSetComprehension:
+			some = true
+		default:
+			if q := m.CallName(v); q != "dict" && q != "set" && q != "collections.defaultdict" && q != "collections.OrderedDict" {
+				return false
+			}
+			some = true
+		}
+	}
+	return some
 }
 
 // accumulateAdvice says how to accumulate value into target without its

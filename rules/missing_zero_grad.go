@@ -23,7 +23,8 @@ Checks for a loop that back-propagates (` + "`loss.backward()`" + `) and steps a
 optimizer (` + "`optimizer.step()`" + `, ` + "`scaler.step(optimizer)`" + `) but clears the
 gradients nowhere in its body: no ` + "`optimizer.zero_grad()`" + `, no
 ` + "`model.zero_grad()`" + `, no ` + "`p.grad = None`" + `, and no function called in the loop
-(in this file or another of the project) that does one of these.
+(in this file or another of the project) that does one of these, a model
+whose ` + "`forward`" + ` calls ` + "`self.zero_grad()`" + ` included.
 
 ## Why is this bad?
 ` + "`backward()`" + ` adds each parameter's gradient into its ` + "`.grad`" + `; it does not

@@ -316,3 +316,15 @@ class Discriminator(StepBase):
             for label in labels:
                 d_loss += self.net(batch, label).mean()  # ok: summed within one step, back-propagated by a base-class helper
             self.optimize(self.optimizer, d_loss)
+
+
+def train_widths(model, loader, optimizer, criterion, widths):
+    per_width = {"width%s" % w: 0.0 for w in widths}
+    for x, y in loader:
+        for w in widths:
+            loss = criterion(model(x, w), y)
+            per_width += loss  # ok: a dict's `+=` of a tensor raises TypeError on the first step
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    return per_width

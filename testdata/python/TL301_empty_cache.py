@@ -1,5 +1,6 @@
 """torch.cuda.empty_cache() per step versus at phase boundaries."""
 import gc
+import math
 
 import torch
 from torch.cuda import empty_cache
@@ -310,3 +311,41 @@ def infer_with_retry(model, batches):
         outputs.append(out.cpu())
         torch.cuda.empty_cache()  # want: TL301
     return outputs
+
+
+def train_skipping_nan(model, loader, optimizer, criterion):
+    skipped = 0
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        if math.isnan(loss.item()):
+            optimizer.zero_grad()
+            torch.cuda.empty_cache()  # ok: a recovery path that skips the step
+            skipped += 1
+            if skipped > 100:
+                raise ValueError("loss is NaN")
+            else:
+                continue
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def train_epochs_clearing(model, loader, optimizer, epochs):
+    for epoch in range(epochs):
+        optimizer.zero_grad()
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        torch.cuda.empty_cache()  # ok: once per epoch, after its steps
+
+
+def train_verbose(model, loader, optimizer, criterion, verbose):
+    for x, y in loader:
+        loss = criterion(model(x.cuda()), y.cuda())
+        if verbose:
+            torch.cuda.empty_cache()  # want: TL301 "every step"
+            print(torch.cuda.memory_allocated())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()

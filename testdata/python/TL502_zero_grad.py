@@ -251,3 +251,25 @@ def train_cleared_once(model, optimizer, loader):
     for x, y in loader:
         torch.nn.functional.mse_loss(model(x), y).backward()
         optimizer.step()  # want: TL502 "gradients of `optimizer`"
+
+
+class SelfClearing(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(8, 8)
+        self.dec = nn.Linear(8, 2)
+
+    def forward(self, x, y):
+        self.zero_grad()
+        return nn.functional.cross_entropy(self.dec(self.enc(x)), y)
+
+
+def train_self_clearing(batches):
+    model = SelfClearing()
+    enc_optim = torch.optim.Adam(model.enc.parameters())
+    dec_optim = torch.optim.Adam(model.dec.parameters())
+    for x, y in batches:
+        loss = model(x, y)  # the forward clears the gradients of both halves
+        loss.backward()
+        enc_optim.step()  # ok
+        dec_optim.step()  # ok

@@ -1,0 +1,40 @@
+import torch
+from torch import nn
+
+
+class SelfClearing(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(8, 8)
+        self.dec = nn.Linear(8, 2)
+
+    def forward(self, x, y):
+        self.zero_grad()
+        return nn.functional.cross_entropy(self.dec(self.enc(x)), y)
+
+
+class Plain(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Linear(8, 8)
+        self.dec = nn.Linear(8, 2)
+
+    def forward(self, x, y):
+        return nn.functional.cross_entropy(self.dec(self.enc(x)), y)
+
+
+class Fusable(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU())
+
+    def forward(self, x):
+        return self.body(x)
+
+    def fuse_model(self):
+        for m in self.modules():
+            if isinstance(m, nn.Sequential):
+                torch.ao.quantization.fuse_modules(m, ["0", "1", "2"], inplace=True)
+
+    def embed(self, x):
+        return self.body(x).mean((2, 3))

@@ -1,0 +1,31 @@
+import torch
+
+from models import Fusable, Plain, SelfClearing
+
+
+def train(batches):
+    model = SelfClearing()
+    enc_optim = torch.optim.Adam(model.enc.parameters())
+    dec_optim = torch.optim.Adam(model.dec.parameters())
+    for x, y in batches:
+        loss = model(x, y)  # the forward, in models.py, clears the gradients
+        loss.backward()
+        enc_optim.step()  # ok
+        dec_optim.step()  # ok
+
+
+def train_plain(batches):
+    model = Plain()
+    optim = torch.optim.Adam(model.parameters())
+    for x, y in batches:
+        loss = model(x, y)
+        loss.backward()
+        optim.step()  # want: TL502 "never clears"
+
+
+def quantize(path, images):
+    net = Fusable()
+    net.load_state_dict(torch.load(path, map_location="cpu"))
+    net.eval()
+    net.fuse_model()  # ok: defined in models.py, runs no forward pass
+    return net.embed(images)  # want: TL201 "forward pass"
