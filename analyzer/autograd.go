@@ -50,6 +50,7 @@ var verbWords = map[string]bool{
 	"construct": true, "restore": true, "resume": true, "replace": true, "patch": true, "move": true,
 	"offload": true, "cast": true, "quantize": true, "shard": true, "summarize": true, "log": true,
 	"extract": true, "add": true, "remove": true, "reset": true, "validate": true, "evaluate": true,
+	"learn": true, "train": true, "fit": true, "finetune": true, "pretrain": true, "tune": true,
 }
 
 // modelLikeName reports whether a name reads as a model's.
@@ -597,22 +598,81 @@ func (m *Model) isForwardCall(call NodeID) bool {
 func (m *Model) methodRunsNoForward(call NodeID) bool {
 	f := m.File
 	fn := f.Unparen(f.Field(call, FieldFunction))
-	if f.Kind(fn) != KindAttribute {
-		return false
+	ref, def := "", NoNode
+	if f.Kind(fn) == KindAttribute {
+		switch f.Text(f.Field(fn, FieldAttribute)) {
+		case "forward", "__call__":
+		default:
+			ref, def = m.instanceMethod(fn)
+		}
 	}
-	switch f.Text(f.Field(fn, FieldAttribute)) {
-	case "forward", "__call__":
-		return false
+	if ref == "" {
+		// `model(x)` of an instance whose class the project shows:
+		// its __call__, or a module's forward.
+		ref, def = m.callOfInstance(fn)
 	}
-	ref, def := m.instanceMethod(fn)
 	switch {
 	case def != NoNode:
-		h := m.localHelper(call, 0)
+		h := m.localHelperOf(def, 0)
 		return h == nil || h.Forward == nil && len(h.ParamCalls) == 0
 	case ref != "" && !strings.HasPrefix(ref, "#"):
 		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
 	}
 	return false
+}
+
+// callOfInstance returns the method that calling fn, an instance of a
+// known class (`model(x)`, `model.forward(x)`), runs: the class's forward
+// for a module class (as far as the project shows), else its __call__.
+func (m *Model) callOfInstance(fn NodeID) (ref string, def NodeID) {
+	f := m.File
+	recv := fn
+	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
+		recv = f.Unparen(f.Field(fn, FieldObject))
+	}
+	class := m.receiverClass(recv)
+	if class == NoNode {
+		return "", NoNode
+	}
+	// A module's forward is not judged by the forward passes it shows:
+	// layers run from a ModuleList, or parameters used directly, record
+	// a graph too (parameterFree judges the module instead).
+	if cb := m.Resolve(class); f.Kind(class) == KindIdentifier && cb != nil && cb.Kind == BindClass {
+		if m.IsModuleClass(cb.Stmt) {
+			return "", NoNode
+		}
+	} else if q := m.QualifiedName(class); q != "" && !isLibraryName(q) {
+		if o := m.lookup(q, WantModule); o != nil && o.Module {
+			return "", NoNode
+		}
+	}
+	return m.classMethod(class, "__call__")
+}
+
+// freeClass reports whether callee names a parameter-free module class
+// of this file other than class.
+func (m *Model) freeClass(callee, class NodeID) bool {
+	b := m.Resolve(callee)
+	return b != nil && b.Kind == BindClass && b.Stmt != class && m.parameterFreeClass(b.Stmt)
+}
+
+// freeSubmodule reports whether `self.x` (callee) of class is assigned
+// once, to an instance of a parameter-free module class of this file.
+func (m *Model) freeSubmodule(class, callee NodeID) bool {
+	f := m.File
+	if !f.TextIs(f.Field(callee, FieldObject), "self") {
+		return false
+	}
+	v := m.selfAttrs(class).last[f.Text(callee)]
+	if m.selfAttrs(class).count[f.Text(callee)] != 1 || f.Kind(f.Unparen(v)) != KindCall {
+		return false
+	}
+	c := constructed(f, f.Unparen(v))
+	cb := m.Resolve(c)
+	if f.Kind(c) != KindIdentifier || cb == nil || cb.Kind != BindClass || cb.Stmt == class {
+		return false
+	}
+	return m.parameterFreeClass(cb.Stmt)
 }
 
 // parameterFree reports whether fn is an instance of a module class of
@@ -627,17 +687,31 @@ func (m *Model) parameterFree(fn NodeID) bool {
 		return false
 	}
 	cb := m.Resolve(c)
-	if cb == nil || cb.Kind != BindClass || !m.IsModuleClass(cb.Stmt) || m.MethodOf(cb.Stmt, "forward") == NoNode {
+	return cb != nil && cb.Kind == BindClass && m.parameterFreeClass(cb.Stmt)
+}
+
+// parameterFreeClass is parameterFree for a class of this file.
+func (m *Model) parameterFreeClass(class NodeID) bool {
+	f := m.File
+	if !m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode {
 		return false // a stub (`class Gen(nn.Module): pass`) stands for a model
 	}
-	return m.Memo(parameterFreeKey{cb.Stmt}, func() any {
-		for _, b := range m.ClassBases(cb.Stmt) {
+	key := parameterFreeKey{class}
+	if v, ok := m.memo[key]; ok {
+		return v.(bool)
+	}
+	if m.memo == nil {
+		m.memo = make(map[any]any)
+	}
+	m.memo[key] = false // a class that holds itself is not known free
+	free := func() bool {
+		for _, b := range m.ClassBases(class) {
 			if m.QualifiedName(b) != "torch.nn.Module" {
 				return false // a layer's subclass, or a class that may hold some
 			}
 		}
 		free := true
-		f.Walk(f.Field(cb.Stmt, FieldBody), func(id NodeID) {
+		f.Walk(f.Field(class, FieldBody), func(id NodeID) {
 			if !free || f.Kind(id) != KindCall {
 				return
 			}
@@ -653,22 +727,29 @@ func (m *Model) parameterFree(fn NodeID) bool {
 				}
 				switch f.Kind(obj) {
 				case KindIdentifier:
-					own := f.TextIs(obj, "self") && m.MethodOf(cb.Stmt, f.Text(f.Field(callee, FieldAttribute))) != NoNode
-					if f.TextIs(obj, "self") && !own || m.Resolve(obj) == nil {
+					own := f.TextIs(obj, "self") && m.MethodOf(class, f.Text(f.Field(callee, FieldAttribute))) != NoNode
+					if f.TextIs(obj, "self") && !own && !m.freeSubmodule(class, callee) || m.Resolve(obj) == nil {
 						free = false // `self.layer(x)`, or a name this file does not bind
 					}
 				case KindCall:
-					if !isSuperCall(f, obj) && !strings.HasPrefix(m.QualifiedName(f.Unparen(f.Field(obj, FieldFunction))), "torch.") {
+					// `super().__init__()`, `torch.cat(xs).view(...)`, and
+					// tensor methods chained (`(hi - lo).clamp(min=0).prod(-1)`).
+					inner := f.Unparen(f.Field(obj, FieldFunction))
+					chained := f.Kind(inner) == KindAttribute && tensorMethod(f.Text(f.Field(inner, FieldAttribute)))
+					if !isSuperCall(f, obj) && !chained && !strings.HasPrefix(m.QualifiedName(inner), "torch.") {
 						free = false
 					}
 				}
 			case f.Kind(callee) == KindIdentifier && m.buildsNoLayer(callee):
+			case f.Kind(callee) == KindIdentifier && m.freeClass(callee, class):
 			default:
 				free = false // a function or class of the project: may build layers
 			}
 		})
 		return free
-	}).(bool)
+	}()
+	m.memo[key] = free
+	return free
 }
 
 type parameterFreeKey struct{ class NodeID }

@@ -1019,7 +1019,7 @@ func (m *Model) runsNoModel(call NodeID, ref string) bool {
 		if def == NoNode {
 			_, def = m.instanceMethod(m.File.Unparen(m.File.Field(call, FieldFunction)))
 		}
-		return def != NoNode && m.localHelper(call, 0) == nil && !m.runsOwnForward(def)
+		return def != NoNode && m.localHelperOf(def, 0) == nil && !m.runsOwnForward(def)
 	}
 	if o := m.lookup(ref, WantReturns); o == nil || o.Kind != ObjectFunction {
 		return false

@@ -349,7 +349,11 @@ func (m *Model) ownSites(o *Object, def NodeID) {
 
 // localHelper is Helper for a call of a function of this file.
 func (m *Model) localHelper(call NodeID, depth int) *Object {
-	def := m.LocalCallee(call)
+	return m.localHelperOf(m.LocalCallee(call), depth)
+}
+
+// localHelperOf is localHelper for function def of this file.
+func (m *Model) localHelperOf(def NodeID, depth int) *Object {
 	if def == NoNode || depth > 8 {
 		return nil
 	}

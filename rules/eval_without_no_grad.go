@@ -756,6 +756,9 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 				// `model.requires_grad_(False)`
 				if r := freezes(m, id); r != analyzer.NoNode {
 					out[frozenKeyOf(m, r)] = true
+					if t := boundTo(f, id); t != analyzer.NoNode {
+						out[frozenKeyOf(m, t)] = true // `G = load(...).requires_grad_(False).to(dev)`
+					}
 				}
 			case analyzer.KindForStatement:
 				// `for p in model.parameters(): p.requires_grad = False`
@@ -776,6 +779,33 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 }
 
 type frozenKey struct{}
+
+// boundTo returns the name or attribute an assignment binds to call's
+// result, through methods chained on it (`.to(device)`, `.eval()`), or
+// NoNode.
+func boundTo(f *analyzer.File, call analyzer.NodeID) analyzer.NodeID {
+	top := call
+	for {
+		p := f.Parent(top)
+		if f.Kind(p) == analyzer.KindParenthesizedExpression {
+			top = p
+			continue
+		}
+		if f.Kind(p) != analyzer.KindAttribute || f.Field(p, analyzer.FieldObject) != top || f.Kind(f.Parent(p)) != analyzer.KindCall {
+			break
+		}
+		top = f.Parent(p)
+	}
+	a := f.Parent(top)
+	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != top {
+		return analyzer.NoNode
+	}
+	switch t := f.Field(a, analyzer.FieldLeft); f.Kind(t) {
+	case analyzer.KindIdentifier, analyzer.KindAttribute:
+		return t
+	}
+	return analyzer.NoNode
+}
 
 // freezes returns what node n takes out of autograd: x for
 // `x.requires_grad_(False)` or `x.requires_grad = False`; else NoNode.
