@@ -23,8 +23,13 @@ import (
 )
 
 // debounce is how long the server waits after the last change of a
-// document before linting it again.
-const debounce = 250 * time.Millisecond
+// document before linting its project again; aheadDelay, before
+// linting the document alone with the facts the project last had, so
+// that a burst of changes is linted once.
+const (
+	debounce   = 250 * time.Millisecond
+	aheadDelay = 10 * time.Millisecond
+)
 
 // server is the language server of `torchlint server`: it
 // lints Python documents as they are opened, edited and saved, and offers
@@ -55,6 +60,10 @@ type openDoc struct {
 	diags   []analyzer.Diagnostic
 	linted  string // the text diags are for
 	timer   *time.Timer
+	ahead   *time.Timer
+	// published: findings were published for the document since it
+	// was opened.
+	published bool
 }
 
 type stdio struct {
@@ -194,6 +203,10 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			if d.timer != nil {
 				d.timer.Stop()
 			}
+			if d.ahead != nil {
+				d.ahead.Stop()
+			}
+			d.ahead = time.AfterFunc(aheadDelay, func() { s.lintAhead(u) })
 			d.timer = time.AfterFunc(debounce, func() { s.lintWithOthers(u) })
 		}
 		s.mu.Unlock()
@@ -216,8 +229,12 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			return err
 		}
 		s.mu.Lock()
-		if d := s.docs[p.TextDocument.URI]; d != nil && d.timer != nil {
-			d.timer.Stop()
+		if d := s.docs[p.TextDocument.URI]; d != nil {
+			for _, t := range []*time.Timer{d.timer, d.ahead} {
+				if t != nil {
+					t.Stop()
+				}
+			}
 		}
 		delete(s.docs, p.TextDocument.URI)
 		s.mu.Unlock()
@@ -270,31 +287,61 @@ func (s *server) lintWithOthers(u protocol.DocumentURI) {
 	for _, d := range analyzer.Unsuppressed(all) {
 		byPath[d.Path] = append(byPath[d.Path], d)
 	}
-	s.publish(u, texts[u], byPath[u.Filename()], false)
+	// Published already where lintAhead found the same for this text.
+	s.publish(u, texts[u], byPath[u.Filename()], true)
 	sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
 	for _, o := range others {
 		s.publish(o, texts[o], byPath[o.Filename()], true)
 	}
 }
 
+// lintAhead lints an edited document alone, with the facts its project
+// had at its last lint, and publishes its findings at once;
+// lintWithOthers follows with the project brought up to date, and
+// publishes again only what changed.
+func (s *server) lintAhead(u protocol.DocumentURI) {
+	s.mu.Lock()
+	linter := s.linter
+	d := s.docs[u]
+	if d == nil {
+		s.mu.Unlock()
+		return
+	}
+	text := d.text
+	s.mu.Unlock()
+	diags, ok, err := linter.LintAhead(u.Filename(), []byte(text))
+	if !ok || err != nil {
+		return // the project lint that follows answers
+	}
+	s.publishFor(u, text, analyzer.Unsuppressed(diags), true, true)
+}
+
 // publish publishes the findings of a document's text, unless the
 // document was closed or changed meanwhile (a newer lint follows); with
 // onlyChanged, only when they differ from the last ones published.
 func (s *server) publish(u protocol.DocumentURI, text string, diags []analyzer.Diagnostic, onlyChanged bool) {
+	s.publishFor(u, text, diags, onlyChanged, false)
+}
+
+// publishFor is publish; with ahead, findings made ahead of the project
+// lint are dropped when that lint has already answered for the text.
+func (s *server) publishFor(u protocol.DocumentURI, text string, diags []analyzer.Diagnostic, onlyChanged, ahead bool) {
 	analyzer.SortDiagnostics(diags)
 	s.mu.Lock()
 	d := s.docs[u]
-	if d == nil || d.text != text {
+	if d == nil || d.text != text || ahead && d.linted == text {
 		s.mu.Unlock()
 		return
 	}
 	version := d.version
-	same := d.linted == text && sameFindings(d.diags, diags)
+	same := d.published && d.linted == text && sameFindings(d.diags, diags)
 	d.diags, d.linted = diags, text
-	s.mu.Unlock()
 	if onlyChanged && same {
+		s.mu.Unlock()
 		return
 	}
+	d.published = true
+	s.mu.Unlock()
 	out := make([]protocol.Diagnostic, 0, len(diags))
 	for i := range diags {
 		out = append(out, lspDiagnostic(text, &diags[i]))

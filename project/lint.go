@@ -40,6 +40,7 @@ type Linter struct {
 	Workers int
 
 	roots   sync.Map // folder → its project root
+	solved  sync.Map // project root → its last solved *Graph
 	markers markers
 	named   struct {
 		once sync.Once
@@ -485,6 +486,7 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 		}
 	}
 	g.Solve()
+	l.solved.Store(root, g)
 	// Second pass: a target whose questions now get other answers is
 	// linted again with the project's facts; each target's findings are
 	// stored with the digest they now hold for.
@@ -666,6 +668,32 @@ func (l *Linter) summarize(u *unit) (sum *analyzer.Summary) {
 		}
 	}()
 	return l.Runner.Summarize(u.path, u.src)
+}
+
+// LintAhead lints one Python file from src with the facts its project
+// had when it was last solved, reading no other file: the findings an
+// editor shows while Lint brings the project up to date. They differ
+// from Lint's only where the file's own last edit changed what the rest
+// of the project answers it. ok is false for a notebook, or before the
+// file's project was first solved.
+func (l *Linter) LintAhead(path string, src []byte) (diags []analyzer.Diagnostic, ok bool, err error) {
+	if analyzer.IsNotebook(path) {
+		return nil, false, nil
+	}
+	g, found := l.solved.Load(l.root(path))
+	if !found {
+		return nil, false, nil
+	}
+	abs, aerr := filepath.Abs(path)
+	if aerr != nil {
+		abs = path
+	}
+	u := &unit{path: path, abs: filepath.Clean(abs), src: src, target: true}
+	diags, _ = l.analyze(u, g.(*Graph).Facts(u.abs), false)
+	if u.err != nil {
+		return nil, false, u.err
+	}
+	return diags, true, nil
 }
 
 // Facts returns, for each of the named files, what the rest of its

@@ -216,3 +216,43 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 		t.Errorf("with named folders: root = %s, want the outermost %s", got, want)
 	}
 }
+
+// TestLintAhead: a file linted ahead, with the facts its project had at
+// its last lint, gets Lint's findings for an edit that changes no answer
+// of the rest of the project, including those that come from another
+// file's facts; before the project's first lint there are no facts to
+// lint ahead with.
+func TestLintAhead(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("pyproject.toml", "[project]\nname = \"ahead\"\n")
+	write("helpers.py", "import torch\n\n\ndef release():\n    torch.cuda.empty_cache()\n")
+	train := write("train.py", "from helpers import release\n\n\ndef fit(model, loader, opt):\n    for x in loader:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n")
+	l := newLinter(t)
+	l.Store = NewMemoryStore()
+	edited := []byte("from helpers import release\n\n\ndef fit(model, loader, opt):\n    for x in loader:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n        release()\n")
+	if _, ok, err := l.LintAhead(train, edited); ok || err != nil {
+		t.Fatalf("LintAhead before any lint: ok=%v err=%v", ok, err)
+	}
+	if _, errs := l.Lint([]string{train}, nil); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	ahead, ok, err := l.LintAhead(train, edited)
+	if !ok || err != nil {
+		t.Fatalf("LintAhead after a lint: ok=%v err=%v", ok, err)
+	}
+	want, errs := l.Lint([]string{train}, map[string][]byte{train: edited})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	got := keys(ahead)
+	if strings.Join(got, "\n") != strings.Join(keys(want), "\n") || !strings.Contains(strings.Join(got, "\n"), "TL301") {
+		t.Errorf("ahead:\n%s\nproject lint:\n%s", strings.Join(got, "\n"), strings.Join(keys(want), "\n"))
+	}
+}
