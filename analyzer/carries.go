@@ -265,6 +265,17 @@ func (m *Model) callCarries(call NodeID) bool {
 			// its arguments only.
 			return !m.runsNoModel(call, m.calleeRef(call))
 		}
+		if ref, def := m.instanceMethod(f.Unparen(f.Field(call, FieldFunction))); def == NoNode && ref != "" &&
+			!strings.HasPrefix(ref, "#") && m.lookup(ref, WantKind) != nil {
+			// A method of a class of another file: its summary says
+			// whether it returns a graph, whatever its object has been
+			// used for (`gcam.backward()`, then `gcam.generate()`).
+			if o := m.lookup(ref, WantReturns); o != nil && o.ReturnsGraph {
+				return !m.runsNoModel(call, ref)
+			}
+			o := m.lookup(ref, WantParams)
+			return o != nil && m.argsFeed(call, o.GraphParams)
+		}
 		recv := m.Receiver(call)
 		if !tensorMethod(method) && m.carriesOnlyByUse(recv) {
 			// `crit.backward()` shows crit is back-propagated, not

@@ -55,3 +55,23 @@ class GradPredictor:
 
     def __call__(self, image):
         return self.net(image).argmax(1).cpu()  # want: TL201 "forward pass"
+
+
+class Saliency:
+    def __init__(self, net):
+        self.net = net
+
+    def forward(self, image):
+        self.scores = self.net(image)
+        return self.scores.detach().softmax(1)
+
+    def backward(self, idx):
+        self.net.zero_grad()
+        self.scores[0, idx].backward()
+
+    def generate(self):
+        grads = [p.grad.abs().sum() for p in self.net.parameters()]
+        return torch.stack(grads).cpu().numpy()
+
+    def logits(self, image):
+        return self.net(image)

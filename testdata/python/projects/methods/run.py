@@ -1,6 +1,6 @@
 import torch
 
-from models import Fusable, GradPredictor, Plain, Predictor, SelfClearing
+from models import Fusable, GradPredictor, Plain, Predictor, Saliency, SelfClearing
 
 
 def train(batches):
@@ -39,3 +39,14 @@ def predict_all(net, images):
 def predict_all_with_grad(net, images):
     predictor = GradPredictor(net.eval())
     return [predictor(image).tolist() for image in images]  # reported in models.py, where GradPredictor runs the network
+
+
+def saliency_maps(net, images):
+    sal = Saliency(net)
+    maps, raw = [], []
+    for image in images:
+        probs = sal.forward(image)
+        sal.backward(probs.argmax(1)[0])
+        maps.append(sal.generate())  # ok: Saliency.generate, in models.py, returns a NumPy array
+        raw.append(sal.logits(image))  # want: TL102 "store"
+    return maps, raw
