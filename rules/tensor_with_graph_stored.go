@@ -320,6 +320,9 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		if storedResetIn(m, f.Field(l, analyzer.FieldBody), key) {
 			return analyzer.NoNode, local, false
 		}
+		if local && fixedIterations(m, l) {
+			continue // `for x in [real, fake]:`: a few passes of one step
+		}
 		a := m.Loop(l)
 		runs := !a.PerStep() && storedRunsSteps(m, l) // an epoch: each iteration runs a loop of steps
 		if a.PerStep() || runs {
@@ -338,6 +341,20 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		return analyzer.NoNode, local, false
 	}
 	return analyzer.NoNode, local, true
+}
+
+// fixedIterations reports whether a for loop iterates a list or tuple
+// written out in the code: as many iterations as it has elements.
+func fixedIterations(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(loop) != analyzer.KindForStatement {
+		return false
+	}
+	switch f.Kind(f.Unparen(f.Field(loop, analyzer.FieldRight))) {
+	case analyzer.KindList, analyzer.KindTuple:
+		return true
+	}
+	return false
 }
 
 // storedRunsSteps reports whether loop's body runs a loop that
