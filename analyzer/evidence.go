@@ -391,7 +391,7 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 			}
 			return ok
 		}
-		m.evidence.returnsGraph[def] = true
+		m.markReturnsGraph(def, depth)
 		return true
 	}
 	if b := m.Resolve(f.Unparen(fn)); b != nil && b.Kind == BindClass {
@@ -452,7 +452,7 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 	}
 	fn := f.Unparen(f.Field(call, FieldFunction))
 	if def := m.LocalCallee(call); def != NoNode {
-		m.evidence.returnsGraph[def] = true
+		m.markReturnsGraph(def, depth)
 		return true
 	}
 	if m.QualifiedName(fn) != "" {
@@ -469,6 +469,22 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 		return false
 	}
 	return m.traceCall(call, depth+1, true)
+}
+
+// markReturnsGraph records that a function of this file returns a value
+// that is back-propagated, and so does what it returns from a function
+// of its own (`return generate_iic(s, t)`).
+func (m *Model) markReturnsGraph(def NodeID, depth int) {
+	f := m.File
+	if m.evidence.returnsGraph[def] {
+		return
+	}
+	m.evidence.returnsGraph[def] = true
+	for _, v := range m.ReturnValues(def) {
+		if v = f.Unparen(v); f.Kind(v) == KindCall && m.LocalCallee(v) != NoNode {
+			m.traceComputed(v, depth+1)
+		}
+	}
 }
 
 // literalValue reports whether a value is a literal: a number, string,

@@ -53,6 +53,10 @@ func (m *Model) loopRole(loop NodeID) LoopRole {
 		return LoopStep
 	case a.Batches || a.Loss:
 		return LoopBatch
+	case m.stepsNested(loop):
+		// An epoch: the forward passes of its own body (an example
+		// printed, a validation) run once per epoch, after its steps.
+		return LoopOther
 	case a.Forward || m.ModelRunIn(loop) != NoNode || m.runsOuterModule(loop):
 		return LoopItem
 	}

@@ -5,6 +5,7 @@ import torch
 import torch.nn as nn
 from pytorch_lightning import Callback
 from torch.distributions import Categorical
+from augmentations import RandomFlip
 
 libsvm = ctypes.CDLL("libsvm.so")
 
@@ -169,3 +170,27 @@ def project_latent(load_generator, path, device, w):
     g = load_generator(path)["G_ema"].requires_grad_(False).to(device)
     g.eval()
     return g.synthesis(w).cpu().numpy()  # ok: the generator is frozen where it is loaded
+
+
+class ConsistencyTrainer:
+    def __init__(self, model, teacher, optimizer):
+        self.model, self.teacher, self.optimizer = model, teacher, optimizer
+        self.affine_transformer = RandomFlip(axis=[1, 2], threshold=0.8)
+
+    def regularization(self, student_out, image):
+        with torch.no_grad():
+            teacher_out = self.teacher(image)
+
+        def generate_pairs(s, t):
+            flipped = torch.stack([self.affine_transformer(x) for x in t])  # ok: its loss is returned, then back-propagated
+            return nn.functional.mse_loss(s, flipped)
+
+        return generate_pairs(student_out, teacher_out)
+
+    def train_step(self, image, target):
+        self.model.train()
+        logits = self.model(image)
+        loss = nn.functional.cross_entropy(logits, target) + self.regularization(logits, image)
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()

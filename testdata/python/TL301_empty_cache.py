@@ -349,3 +349,21 @@ def train_verbose(model, loader, optimizer, criterion, verbose):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def show_example(model, loader):
+    x, y = next(iter(loader))
+    print(model(x.cuda()).argmax(-1)[:4], y[:4])
+
+
+def train_showing_examples(model, loader, valid_loader, optimizer, criterion, epochs):
+    epoch = 0
+    while epoch < epochs:
+        for x, y in loader:
+            optimizer.zero_grad()
+            criterion(model(x.cuda()), y.cuda()).backward()
+            optimizer.step()
+        torch.cuda.empty_cache()  # ok: once per epoch, after its loop of steps
+        with torch.no_grad():
+            show_example(model, valid_loader)
+        epoch += 1
