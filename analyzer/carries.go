@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -681,7 +682,9 @@ func (m *Model) assignmentsIn(fn NodeID) map[string][]NodeID {
 type returnedKey struct{ fn NodeID }
 
 // IsReturned reports whether fn returns or yields an expression that
-// mentions key: its caller then owns the value.
+// mentions key, itself or through names assigned from it before the
+// return (`mean_loss = loss.mean(); return mean_loss`): its caller then
+// owns the value.
 func (m *Model) IsReturned(fn NodeID, key string) bool {
 	keys := m.Memo(returnedKey{fn}, func() any {
 		f := m.File
@@ -691,6 +694,26 @@ func (m *Model) IsReturned(fn NodeID, key string) bool {
 				m.ExprKeys(id, keys)
 			}
 		})
+		// What the returned names were computed from, a few steps back.
+		assigned := m.AssignmentsIn(fn)
+		frontier := maps.Clone(keys)
+		for range 4 {
+			next := map[string]bool{}
+			for k := range frontier {
+				for _, v := range assigned[k] {
+					m.ExprKeys(v, next)
+				}
+			}
+			frontier = map[string]bool{}
+			for k := range next {
+				if !keys[k] {
+					keys[k], frontier[k] = true, true
+				}
+			}
+			if len(frontier) == 0 {
+				break
+			}
+		}
 		return keys
 	}).(map[string]bool)
 	return keys[key]

@@ -391,8 +391,7 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 			}
 			return ok
 		}
-		m.markReturnsGraph(def, depth)
-		return true
+		return m.markReturnsGraph(def, depth)
 	}
 	if b := m.Resolve(f.Unparen(fn)); b != nil && b.Kind == BindClass {
 		return false
@@ -452,8 +451,7 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 	}
 	fn := f.Unparen(f.Field(call, FieldFunction))
 	if def := m.LocalCallee(call); def != NoNode {
-		m.markReturnsGraph(def, depth)
-		return true
+		return m.markReturnsGraph(def, depth)
 	}
 	if m.QualifiedName(fn) != "" {
 		return false
@@ -473,11 +471,16 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 
 // markReturnsGraph records that a function of this file returns a value
 // that is back-propagated, and so does what it returns from a function
-// of its own (`return generate_iic(s, t)`).
-func (m *Model) markReturnsGraph(def NodeID, depth int) {
+// of its own (`return generate_iic(s, t)`). It reports false for one
+// that returns parsed command-line arguments: `loss / args.accum_steps`
+// back-propagates no graph of args.
+func (m *Model) markReturnsGraph(def NodeID, depth int) bool {
 	f := m.File
+	if m.returnsParsedArgs(def) {
+		return false
+	}
 	if m.evidence.returnsGraph[def] {
-		return
+		return true
 	}
 	m.evidence.returnsGraph[def] = true
 	for _, v := range m.ReturnValues(def) {
@@ -485,6 +488,27 @@ func (m *Model) markReturnsGraph(def NodeID, depth int) {
 			m.traceComputed(v, depth+1)
 		}
 	}
+	return true
+}
+
+// returnsParsedArgs reports whether a function of this file returns the
+// command-line arguments an argument parser parsed
+// (`return parser.parse_args()`, directly or through a name).
+func (m *Model) returnsParsedArgs(def NodeID) bool {
+	f := m.File
+	for _, v := range m.ReturnValues(def) {
+		v = f.Unparen(v)
+		if f.Kind(v) == KindIdentifier {
+			v = f.Unparen(m.AssignedValue(v))
+		}
+		if f.Kind(v) == KindCall {
+			switch m.MethodName(v) {
+			case "parse_args", "parse_known_args":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // literalValue reports whether a value is a literal: a number, string,

@@ -729,8 +729,25 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 		}
 		return false
 	}
-	if frozenChain(f.Unparen(f.Field(call, analyzer.FieldFunction))) {
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if frozenChain(fn) {
 		return true
+	}
+	// A method that returns what a frozen submodule computes
+	// (`def momentum_encoder(self, x): return self.key_model(x)`).
+	if f.Kind(fn) == analyzer.KindAttribute {
+		if def := m.LocalCallee(call); def != analyzer.NoNode && def != m.ScopeNode(call) {
+			vals := m.ReturnValues(def)
+			all := len(vals) > 0
+			for _, v := range vals {
+				v = f.Unparen(v)
+				all = all && f.Kind(v) == analyzer.KindCall && m.IsForwardCall(v) &&
+					frozenChain(f.Unparen(f.Field(v, analyzer.FieldFunction)))
+			}
+			if all {
+				return true
+			}
+		}
 	}
 	// A helper handed the frozen model (`preprocess(extractor, data)`).
 	for _, a := range m.Args(call) {
@@ -761,15 +778,35 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 					}
 				}
 			case analyzer.KindForStatement:
-				// `for p in model.parameters(): p.requires_grad = False`
+				// `for p in model.parameters(): p.requires_grad = False`, and
+				// `for q, k in zip(net.parameters(), key_net.parameters()):`
+				// with `k.requires_grad = False`.
 				iter := f.Unparen(f.Field(id, analyzer.FieldRight))
 				target := f.Field(id, analyzer.FieldLeft)
-				if f.Kind(iter) != analyzer.KindCall || m.MethodName(iter) != "parameters" || f.Kind(target) != analyzer.KindIdentifier {
+				if f.Kind(iter) != analyzer.KindCall {
+					continue
+				}
+				models := map[string]analyzer.NodeID{} // loop variable → the model whose parameters it runs over
+				switch {
+				case m.MethodName(iter) == "parameters" && f.Kind(target) == analyzer.KindIdentifier:
+					models[f.Text(target)] = f.Unparen(m.Receiver(iter))
+				case m.CallName(iter) == "zip":
+					vars, args := f.ChildList(target), m.Args(iter)
+					for i, v := range vars {
+						if i < len(args) && f.Kind(v) == analyzer.KindIdentifier && f.Kind(f.Unparen(args[i])) == analyzer.KindCall &&
+							m.MethodName(f.Unparen(args[i])) == "parameters" {
+							models[f.Text(v)] = f.Unparen(m.Receiver(f.Unparen(args[i])))
+						}
+					}
+				}
+				if len(models) == 0 {
 					continue
 				}
 				f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
-					if r := freezes(m, n); r != analyzer.NoNode && f.TextIs(r, f.Text(target)) {
-						out[frozenKeyOf(m, f.Unparen(m.Receiver(iter)))] = true
+					if r := freezes(m, n); r != analyzer.NoNode && f.Kind(r) == analyzer.KindIdentifier {
+						if model, ok := models[f.Text(r)]; ok {
+							out[frozenKeyOf(m, model)] = true
+						}
 					}
 				})
 			}

@@ -562,7 +562,7 @@ func frozenOrigin(m *analyzer.Model, value analyzer.NodeID) bool {
 	for i := 0; i < 4 && f.Kind(v) == analyzer.KindIdentifier; i++ {
 		v = f.Unparen(m.AssignedValue(v))
 	}
-	return f.Kind(v) == analyzer.KindCall && m.IsForwardCall(v) && frozen(m, v)
+	return f.Kind(v) == analyzer.KindCall && (m.IsForwardCall(v) || m.LocalCallee(v) != analyzer.NoNode) && frozen(m, v)
 }
 
 // differentiableGradsOnly reports whether the only gradients a loop takes

@@ -175,3 +175,32 @@ def critic_history(critic, opt, batches):
             opt.step()
             history.append(loss)  # want: TL102 "autograd"
     return history
+
+
+class Momentum(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.query = nn.Linear(dim, dim)
+        self.key = nn.Linear(dim, dim)
+        for q, k in zip(self.query.parameters(), self.key.parameters()):
+            k.data.copy_(q.data)
+            k.requires_grad = False
+
+    def forward(self, x):
+        return self.query(x)
+
+    def encode_key(self, x):
+        return self.key(x)
+
+    def encode_query(self, x):
+        return self.query(x)
+
+
+def cluster_features(loader):
+    net = Momentum(8)
+    keys, queries = [], []
+    for x in loader:
+        keys.append(net.encode_key(x))  # ok: the key encoder's parameters are frozen
+        queries.append(net.encode_query(x))  # want: TL102 "autograd"
+    return torch.cat(keys), torch.cat(queries)
+
