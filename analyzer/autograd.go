@@ -639,6 +639,9 @@ func (m *Model) callOfInstance(fn NodeID) (ref string, def NodeID) {
 	// a graph too (parameterFree judges the module instead).
 	if cb := m.Resolve(class); f.Kind(class) == KindIdentifier && cb != nil && cb.Kind == BindClass {
 		if m.IsModuleClass(cb.Stmt) {
+			if def := m.MethodOf(cb.Stmt, "forward"); def != NoNode && m.returnsUnderNoGrad(def) {
+				return m.localRef(def), def // `with torch.no_grad(): return ...`: its whole result
+			}
 			return "", NoNode
 		}
 	} else if q := m.QualifiedName(class); q != "" && !isLibraryName(q) {
@@ -673,6 +676,18 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 		return false
 	}
 	return m.parameterFreeClass(cb.Stmt)
+}
+
+// returnsUnderNoGrad reports whether every return of def, one at least,
+// is made with grad disabled.
+func (m *Model) returnsUnderNoGrad(def NodeID) bool {
+	vals := m.ReturnValues(def)
+	for _, v := range vals {
+		if v == NoNode || m.GradModeAt(v) != GradDisabled {
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // parameterFree reports whether fn is an instance of a module class of

@@ -1069,7 +1069,14 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		if f.Field(p, analyzer.FieldRight) != e {
 			return false
 		}
-		return hostName(m, f.Field(p, analyzer.FieldLeft), ret, depth)
+		if !hostName(m, f.Field(p, analyzer.FieldLeft), ret, depth) {
+			return false
+		}
+		if outer := f.Parent(p); f.Kind(outer) == analyzer.KindAssignment && f.Field(outer, analyzer.FieldRight) == p {
+			// `backward_loss = display_loss = crit(out, y)`: every name.
+			return hostBound(m, p, ret, depth+1)
+		}
+		return true
 	}
 	return false
 }

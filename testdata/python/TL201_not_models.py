@@ -194,3 +194,52 @@ class ConsistencyTrainer:
         self.optimizer.zero_grad()
         loss.backward()
         self.optimizer.step()
+
+
+class SegTrainer:
+    def __init__(self, pixel_loss):
+        self.seg_net = nn.Conv2d(3, 4, 3, padding=1)
+        self.pixel_loss = pixel_loss
+        self.optimizer = torch.optim.SGD(self.seg_net.parameters(), lr=0.1)
+        self.losses = []
+
+    def train(self, loader):
+        self.seg_net.train()
+        self.pixel_loss.train()
+        for inputs, targets in loader:
+            backward_loss = shown_loss = self.pixel_loss(self.seg_net(inputs), targets)  # ok: one of its names is back-propagated
+            self.losses.append(shown_loss.item())
+            self.optimizer.zero_grad()
+            backward_loss.backward()
+            self.optimizer.step()
+
+
+class FrozenFeatures(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv1d(1, 8, 400, stride=320), nn.GELU())
+
+    def forward(self, x):
+        with torch.no_grad():
+            return self.body(x.reshape(1, 1, -1)).transpose(1, 2).cpu()
+
+
+def extract_features(waves):
+    extractor = FrozenFeatures()
+    return [extractor(w).numpy() for w in waves]  # ok: its forward runs under no_grad
+
+
+class OpenFeatures(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv1d(1, 8, 400, stride=320), nn.GELU())
+
+    def forward(self, x):
+        with torch.no_grad():
+            x = x.reshape(1, 1, -1)
+        return self.body(x).transpose(1, 2).cpu()
+
+
+def extract_open_features(waves):
+    extractor = OpenFeatures()
+    return [extractor(w).numpy() for w in waves]  # want: TL201 "host"
