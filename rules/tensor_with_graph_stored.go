@@ -13,12 +13,13 @@ var TensorWithGraphStored = &analyzer.Rule{
 	Name:      "tensor-with-graph-stored",
 	Summary:   "A tensor that carries autograd history is stored where it outlives the step",
 	Severity:  analyzer.SeverityWarning,
-	Precision: "high",
+	Precision: "medium",
+	Preview:   true,
 	Tags:      []string{"memory", "autograd"},
 	Kinds:     []analyzer.Kind{analyzer.KindCall, analyzer.KindAssignment},
 	Check:     checkTensorWithGraphStored,
 	Doc: `## What it does
-Checks for a tensor that still carries autograd history (a loss, a model
+Off by default: select it with ` + "`--extend-select TL102`" + `. Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being stored, while grad is enabled, in a
 container that outlives the training or evaluation step that made it:
 ` + "`outputs.append(out)`" + `, ` + "`preds.extend(...)`" + `, ` + "`preds[i] = logits`" + `,
@@ -84,6 +85,12 @@ accuracy = (torch.cat(all_logits).argmax(1) == labels).float().mean()
 Outside ` + "`no_grad`" + `, store ` + "`logits.detach()`" + ` (or ` + "`loss.item()`" + ` for a scalar).
 
 ## Known problems
+The rule is off by default because too many of its findings on code it
+was not written against are wrong: the outputs of an encoder that a class
+of another file freezes (a momentum key encoder), numbers that a model
+returns in its output dict beside its loss, state that one forward pass
+builds for its own later steps. Select it, and read what it reports.
+
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries
 a graph), then from calls of models, loss functions and project functions

@@ -271,7 +271,6 @@ func TestProjectRootNotWorkingDir(t *testing.T) {
 	}
 	want := []string{
 		"detection/engine/loop.py:15:13: TL101",
-		"detection/engine/loop.py:16:9: TL102",
 		"detection/scripts/finetune.py:12:9: TL101",
 		"detection/train.py:13:9: TL101",
 	}
