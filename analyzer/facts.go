@@ -431,7 +431,10 @@ func (m *Model) calleeRef(call NodeID) string {
 		}
 	case KindAttribute:
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
-			return m.selfMethodRef(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
+			if def := m.selfMethod(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute))); def != NoNode {
+				return m.localRef(def)
+			}
+			return ""
 		}
 		if ref, _ := m.instanceMethod(fn); ref != "" {
 			return ref
@@ -444,17 +447,16 @@ func (m *Model) calleeRef(call NodeID) string {
 	return q
 }
 
-// selfMethodRef returns the ref of the method `self.name` calls in
-// class: its own, else the nearest base class's of this file, else the
-// method of the first base class another file of the project may define
-// (`instructor.Base.optimize`). "" when none is known.
-func (m *Model) selfMethodRef(class NodeID, name string) string {
+// inheritedMethodRef returns, for `self.name` in class where neither
+// the class nor a base class of this file defines name, the ref of the
+// method of its first base class that another file of the project may
+// define (`instructor.Base.optimize`), or "". Calls through it are asked
+// about where they are judged, not recorded in the file's summary: most
+// such methods are a library's.
+func (m *Model) inheritedMethodRef(class NodeID, name string) string {
 	f := m.File
-	if class == NoNode {
+	if class == NoNode || m.selfMethod(class, name) != NoNode {
 		return ""
-	}
-	if def := m.selfMethod(class, name); def != NoNode {
-		return m.localRef(def)
 	}
 	for _, b := range m.ClassBases(class) {
 		b = f.Unparen(b)

@@ -397,11 +397,21 @@ func (m *Model) BackpropParams(def NodeID) []int {
 // this file or of the project.
 func (m *Model) backpropArgs(call NodeID) []NodeID {
 	var params []int
+	f := m.File
 	if def := m.LocalCallee(call); def != NoNode {
 		params = m.BackpropParams(def)
 	} else if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
 		if o := m.lookup(ref, WantParams); o != nil {
 			params = o.BackpropParams
+		}
+	} else if fn := f.Unparen(f.Field(call, FieldFunction)); ref == "" && m.facts != nil && f.Kind(fn) == KindAttribute &&
+		f.TextIs(f.Field(fn, FieldObject), "self") {
+		// `self.model_backward_and_update(loss)` of a base class of
+		// another file.
+		if r := m.inheritedMethodRef(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute))); r != "" {
+			if o := m.lookup(r, WantParams); o != nil {
+				params = o.BackpropParams
+			}
 		}
 	}
 	if len(params) == 0 {
@@ -410,7 +420,7 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 	args := m.Args(call)
 	var out []NodeID
 	for _, i := range params {
-		if i < len(args) && m.File.Kind(args[i]) != KindListSplat {
+		if i < len(args) && f.Kind(args[i]) != KindListSplat {
 			out = append(out, args[i])
 		}
 	}

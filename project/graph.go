@@ -36,6 +36,8 @@ type Graph struct {
 	// memo caches what a ref resolves to from a file; Add and Solve
 	// start it afresh.
 	memo atomic.Pointer[sync.Map] // resolveKey → target
+	// inherits caches lookupObject's answers once the graph is solved.
+	inherits sync.Map // resolveKey → *object (nil: none)
 }
 
 // resolveKey is what the resolution of a ref that is not a name of the
@@ -133,6 +135,7 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 	g.files[path] = fl
 	g.solved = false
 	g.memo.Store(new(sync.Map))
+	g.inherits.Clear()
 }
 
 // moduleName is the dotted name a file is imported by from the first
@@ -383,6 +386,7 @@ func exported(mod *file, name string) bool {
 func (g *Graph) Solve() {
 	g.memo.Store(nil) // objects are made afresh: nothing resolves until they are
 	g.solved = false
+	g.inherits.Clear()
 	paths := make([]string, 0, len(g.files))
 	n := 0
 	for p, fl := range g.files {
@@ -759,6 +763,20 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 // of the project, or a method that a class (`pkg.Trainer.update`)
 // inherits from the nearest of its bases that defines it.
 func (g *Graph) lookupObject(ref string, fl *file) *object {
+	k := resolveKey{dir: fl.dir, ref: ref}
+	if strings.HasPrefix(ref, "#") {
+		k.dir = fl.path // a name of the file's own
+	}
+	if o, ok := g.inherits.Load(k); ok {
+		return o.(*object)
+	}
+	o := g.findObject(ref, fl)
+	g.inherits.Store(k, o)
+	return o
+}
+
+// findObject is lookupObject without its cache.
+func (g *Graph) findObject(ref string, fl *file) *object {
 	t := g.resolve(ref, fl, 0)
 	if t.obj != nil || t.module != nil {
 		return t.obj
