@@ -390,6 +390,10 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 				return
 			}
 		}
+		if g.sameForward(roots, later) {
+			shares = true // `out, aux = model(x)`: one graph, two outputs
+			return
+		}
 		if !inStep {
 			return // after the step: only a name of this graph links them
 		}
@@ -402,6 +406,39 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 		shares = !any
 	})
 	return shares
+}
+
+// sameForward reports whether two sets of keys hold outputs of the same
+// forward pass: names unpacked from one call of a model
+// (`output, dec_output = model(x)`), whose graphs share its layers.
+func (g *retainGraph) sameForward(a, b map[string][]analyzer.NodeID) bool {
+	f, m := g.f, g.m
+	srcs := m.Sources(g.fn)
+	calls := map[analyzer.NodeID]bool{}
+	for k := range a {
+		for _, s := range srcs[k] {
+			if f.Kind(s.Stmt) != analyzer.KindAssignment || s.Loop {
+				continue
+			}
+			switch f.Kind(f.Field(s.Stmt, analyzer.FieldLeft)) {
+			case analyzer.KindPatternList, analyzer.KindTuplePattern, analyzer.KindExpressionList, analyzer.KindTuple, analyzer.KindListPattern:
+				if v := f.Unparen(s.Value); f.Kind(v) == analyzer.KindCall && m.IsForwardCall(v) {
+					calls[s.Stmt] = true
+				}
+			}
+		}
+	}
+	for k := range b {
+		if _, both := a[k]; both {
+			continue
+		}
+		for _, s := range srcs[k] {
+			if calls[s.Stmt] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // backpropagatesUnseen reports whether a call may back-propagate inside a

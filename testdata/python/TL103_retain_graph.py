@@ -230,3 +230,38 @@ def jacobian_kept(model, batches):
         grad = torch.autograd.grad(outputs=out, inputs=_input, retain_graph=True)[0]  # want: TL103 "until `out` is rebound"
         rows.append(grad.detach())
     return rows
+
+
+class Tacotron(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.decoder = nn.Linear(32, 80)
+        self.postnet = nn.Linear(80, 80)
+
+    def forward(self, x):
+        mel = self.decoder(x)
+        return mel + self.postnet(mel), mel
+
+
+def train_two_outputs(loader, optimizer):
+    model = Tacotron()
+    for x, target in loader:
+        post, mel = model(x)
+        post_loss = F.mse_loss(post, target)
+        post_loss.backward(retain_graph=True)  # ok: the next backward runs through the same forward's decoder
+        mel_loss = F.mse_loss(mel, target)
+        mel_loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+def train_two_forwards(loader, optimizer):
+    model = Tacotron()
+    for x, target in loader:
+        post, _ = model(x)
+        post_loss = F.mse_loss(post, target)
+        post_loss.backward(retain_graph=True)  # want: TL103 "last backward"
+        _, mel = model(x)
+        F.mse_loss(mel, target).backward()
+        optimizer.step()
+        optimizer.zero_grad()
