@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -44,7 +45,9 @@ raised. The same holds for a sigmoid before a ` + "`*_with_logits`" + ` loss.
 ` + "`nll_loss`" + ` given probabilities instead of log-probabilities computes a
 different quantity, whose gradient does not push the wrong classes down.
 A ` + "`log_softmax`" + ` before ` + "`cross_entropy`" + ` changes nothing (it is idempotent),
-but runs twice and keeps a second activation for the backward.
+but runs twice and keeps a second activation for the backward, unless it
+runs over dim 0, the batch (` + "`F.log_softmax(x, dim=0)`" + `): the loss then mixes
+the samples of each batch, and the message says so.
 
 ## Example
 ` + "```python" + `
@@ -138,6 +141,9 @@ func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
 		msg = fmt.Sprintf("%s is the output of a softmax%s, but `nll_loss` expects log-probabilities: "+
 			"it computes a different loss, whose gradient does not push the wrong classes down; use `log_softmax`, "+
 			"or pass the logits to `cross_entropy`", in, where)
+	case a == analyzer.LogSoftmax && at != nil && overBatch(at.Text):
+		msg = fmt.Sprintf("%s is the output of a log_softmax over dim 0%s, the batch, and `cross_entropy` applies "+
+			"its own over the classes: the loss mixes the samples of each batch; pass the logits", in, where)
 	case a == analyzer.LogSoftmax:
 		msg = fmt.Sprintf("%s is the output of a log_softmax%s, which `cross_entropy` applies again: "+
 			"the loss is the same, but computed twice; pass the logits, or use `nll_loss` on log-probabilities", in, where)
@@ -147,6 +153,15 @@ func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
 			"training; pass the logits", in, a, where, loss.name, a)
 	}
 	p.Report(input, msg)
+}
+
+// overBatch reports whether the text of a softmax call takes it over
+// dim 0 (`F.log_softmax(x, dim=0)`, `x.log_softmax(0)`): the batch, for
+// the logits a classification loss is given.
+func overBatch(call string) bool {
+	c := strings.Join(strings.Fields(call), "")
+	return strings.Contains(c, "dim=0)") || strings.Contains(c, "dim=0,") ||
+		strings.HasSuffix(c, ",0)") || strings.HasSuffix(c, "softmax(0)")
 }
 
 // lossOf reports whether a call computes a loss that expects logits: a

@@ -182,3 +182,22 @@ def train_flagged(loader, optimizer):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+class BatchSoftmaxNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        return F.log_softmax(self.fc(x), dim=0)
+
+
+def train_batch_softmax(loader, optimizer):
+    model = BatchSoftmaxNet()
+    criterion = nn.CrossEntropyLoss()
+    for x, y in loader:
+        loss = criterion(model(x), y)  # want: TL504 "over dim 0 .*the loss mixes the samples"
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
