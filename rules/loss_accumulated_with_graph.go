@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -201,22 +202,73 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	advice, fix := accumulateAdvice(m, target, value)
+	// A total reset every few steps (gradient accumulation's running
+	// loss) keeps the graphs of the steps since its last reset.
+	steps, chain, until := "every step's autograd graph", "a growing chain of autograd nodes", "until `"+analyzer.Snippet(f.Text(target), 30)+"` is freed"
+	if line := periodicReset(m, loop, n, key); line > 0 {
+		steps = fmt.Sprintf("the autograd graph of every step until its reset at line %d", line)
+		chain = "a chain of autograd nodes"
+		until = fmt.Sprintf("until the reset at line %d", line)
+	}
 	if body := f.Field(loop, analyzer.FieldBody); valueBackpropagated(m, value, m.BackpropKeys(body, fn)) {
 		if retainedBackward(m, body) {
-			p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive, and its backward(retain_graph=True) "+
-				"frees none of the activations it saved: they stay on the GPU until `%s` is freed; %s",
-				stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
+			p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive, and its backward(retain_graph=True) "+
+				"frees none of the activations it saved: they stay on the GPU %s; %s",
+				stmt, steps, until, advice), fix)
 			return
 		}
-		p.ReportFix(n, fmt.Sprintf("`%s` keeps every step's autograd graph alive after its backward(): "+
-			"no GPU activations, but a growing chain of autograd nodes in host memory, and `%s` stays a tensor that requires grad; %s",
-			stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
+		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive after its backward(): "+
+			"no GPU activations, but %s in host memory, and `%s` stays a tensor that requires grad; %s",
+			stmt, steps, chain, analyzer.Snippet(f.Text(target), 30), advice), fix)
 		return
 	}
 	p.ReportFix(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
-		"every step's graph stays alive until `%s` is freed, with the activations of any forward pass that no backward() "+
+		"every step's graph stays alive %s, with the activations of any forward pass that no backward() "+
 		"ran through still on the GPU; %s",
-		stmt, analyzer.Snippet(f.Text(target), 30), advice), fix)
+		stmt, until, advice), fix)
+}
+
+// periodicReset returns the line of a statement in loop, after the
+// accumulation n, that sets the total keyed key afresh under a condition
+// (`if (i + 1) % k == 0: ...; running = 0`), or 0.
+func periodicReset(m *analyzer.Model, loop, n analyzer.NodeID, key string) int {
+	f := m.File
+	line := 0
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if line > 0 || f.Kind(id) != analyzer.KindAssignment || f.N(id).Start < f.N(n).End {
+			return
+		}
+		left, right := f.Field(id, analyzer.FieldLeft), f.Unparen(f.Field(id, analyzer.FieldRight))
+		if mentions(f, right, key) {
+			return
+		}
+		switch f.Kind(left) {
+		case analyzer.KindPatternList, analyzer.KindTuplePattern:
+			// `running, correct = 0, 0`
+			targets, values := f.ChildList(left), f.ChildList(right)
+			i := slices.IndexFunc(targets, func(t analyzer.NodeID) bool { return accumulatorKey(f, t) == key })
+			if i < 0 || len(values) != len(targets) || f.Kind(right) != analyzer.KindExpressionList && f.Kind(right) != analyzer.KindTuple {
+				return
+			}
+			right = f.Unparen(values[i])
+		default:
+			if accumulatorKey(f, left) != key {
+				return
+			}
+		}
+		switch f.Kind(right) {
+		case analyzer.KindInteger, analyzer.KindFloat:
+		default:
+			return
+		}
+		for p := f.Parent(id); p != loop && p != analyzer.NoNode; p = f.Parent(p) {
+			if f.Kind(p) == analyzer.KindIfStatement {
+				line = f.Position(f.N(id).Start).Line
+				return
+			}
+		}
+	})
+	return line
 }
 
 // startsAsMapping reports whether every binding of a name that reaches

@@ -122,3 +122,30 @@ def fit_tracked_number(net, batches, optim):
         objective.backward()
         optim.step()
         tracker.meter.update(objective.item())  # ok: a number
+
+
+def train_accumulating(model, loader, optimizer, accum):
+    running = 0.0
+    for i, (x, y) in enumerate(loader):
+        loss = (model(x) - y).pow(2).mean() / accum
+        loss.backward()
+        running += loss  # want: TL101 "until its reset at line \d+"
+        if (i + 1) % accum == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+            print(float(running))
+            running = 0.0
+
+
+def train_accumulating_pair(model, loader, optimizer, accum):
+    running, seen = 0, 0
+    for i, (x, y) in enumerate(loader):
+        loss = (model(x) - y).pow(2).mean() / accum
+        loss.backward()
+        running += loss  # want: TL101 "until its reset at line \d+"
+        seen += x.size(0)
+        if (i + 1) % accum == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+            print(float(running) / seen)
+            running, seen = 0, 0
