@@ -613,8 +613,7 @@ func (m *Model) methodRunsNoForward(call NodeID) bool {
 	}
 	switch {
 	case def != NoNode:
-		h := m.localHelperOf(def, 0)
-		return h == nil || h.Forward == nil && len(h.ParamCalls) == 0
+		return m.localHelperOf(def, 0).runsNoForward()
 	case ref != "" && !strings.HasPrefix(ref, "#"):
 		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
 	}
@@ -711,15 +710,8 @@ func (m *Model) parameterFreeClass(class NodeID) bool {
 	if !m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode {
 		return false // a stub (`class Gen(nn.Module): pass`) stands for a model
 	}
-	key := parameterFreeKey{class}
-	if v, ok := m.memo[key]; ok {
-		return v.(bool)
-	}
-	if m.memo == nil {
-		m.memo = make(map[any]any)
-	}
-	m.memo[key] = false // a class that holds itself is not known free
-	free := func() bool {
+	// A class that holds itself is not known free.
+	return m.MemoRecursive(parameterFreeKey{class}, false, func() any {
 		for _, b := range m.ClassBases(class) {
 			if m.QualifiedName(b) != "torch.nn.Module" {
 				return false // a layer's subclass, or a class that may hold some
@@ -762,9 +754,7 @@ func (m *Model) parameterFreeClass(class NodeID) bool {
 			}
 		})
 		return free
-	}()
-	m.memo[key] = free
-	return free
+	}).(bool)
 }
 
 type parameterFreeKey struct{ class NodeID }

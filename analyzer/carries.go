@@ -828,11 +828,8 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	case KindBreakStatement, KindReturnStatement, KindRaiseStatement:
 		a.Once = true
 	}
-	clears, nested := false, false
+	clears := false
 	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
-		if k := f.Kind(id); k == KindForStatement || k == KindWhileStatement {
-			nested = true
-		}
 		if f.Kind(id) != KindCall || m.statementLoop(id) != loop {
 			return
 		}
@@ -854,7 +851,7 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	if clears && !a.Backward {
 		// A clear before a loop of steps nested in this one (an epoch's
 		// `optimizer.zero_grad()` before its batches) is not a step.
-		a.Backward = !nested || !m.stepsNested(loop)
+		a.Backward = !m.stepsNested(loop)
 	}
 	return a
 }
@@ -1036,7 +1033,7 @@ func (m *Model) runsNoModel(call NodeID, ref string) bool {
 			if r == "" || strings.HasPrefix(r, "#") {
 				return false
 			}
-			if h := m.lookup(r, WantHelper); h != nil && (h.Forward != nil || len(h.ParamCalls) > 0) {
+			if !m.lookup(r, WantHelper).runsNoForward() {
 				return false
 			}
 			if o := m.lookup(r, WantReturns); o != nil && o.Kind == ObjectFunction {
@@ -1051,15 +1048,14 @@ func (m *Model) runsNoModel(call NodeID, ref string) bool {
 	if strings.HasPrefix(ref, "#") {
 		def := m.LocalCallee(call)
 		if def == NoNode {
-			_, def = m.instanceMethod(m.File.Unparen(m.File.Field(call, FieldFunction)))
+			_, def = m.instanceMethod(f.Unparen(f.Field(call, FieldFunction)))
 		}
 		return def != NoNode && m.localHelperOf(def, 0) == nil && !m.runsOwnForward(def)
 	}
 	if o := m.lookup(ref, WantReturns); o == nil || o.Kind != ObjectFunction {
 		return false
 	}
-	h := m.lookup(ref, WantHelper)
-	return h == nil || h.Forward == nil && len(h.ParamCalls) == 0
+	return m.lookup(ref, WantHelper).runsNoForward()
 }
 
 // entriesConverted reports whether sub reads an entry of a dict that a

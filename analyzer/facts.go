@@ -191,6 +191,13 @@ type Object struct {
 	ActivationAt *Site
 }
 
+// runsNoForward reports whether a helper's answer (nil: nothing to say)
+// shows it runs no forward pass in its callers' grad mode and calls none
+// of its parameters.
+func (o *Object) runsNoForward() bool {
+	return o == nil || o.Forward == nil && len(o.ParamCalls) == 0
+}
+
 // ObjectKind says what a ref names.
 type ObjectKind uint8
 
@@ -538,11 +545,7 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 	}
 	switch f.Kind(recv) {
 	case KindIdentifier:
-		b := m.Resolve(recv)
-		if b == nil {
-			return NoNode
-		}
-		c, ok := m.bindIndex[bindKey{b.Scope, f.view(recv)}]
+		b, c, ok := m.bindingsOf(recv)
 		if !ok {
 			return NoNode
 		}
@@ -584,11 +587,7 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 // when one binding's class is not known.
 func (m *Model) boundClasses(recv NodeID, depth int) []NodeID {
 	f := m.File
-	b := m.Resolve(recv)
-	if b == nil {
-		return nil
-	}
-	c, ok := m.bindIndex[bindKey{b.Scope, f.view(recv)}]
+	_, c, ok := m.bindingsOf(recv)
 	if !ok {
 		return nil
 	}
@@ -613,6 +612,17 @@ func (m *Model) boundClasses(recv NodeID, depth int) []NodeID {
 		}
 	}
 	return classes
+}
+
+// bindingsOf returns the binding a name refers to and the chain of all
+// bindings of that name in its scope.
+func (m *Model) bindingsOf(name NodeID) (*Binding, bindChain, bool) {
+	b := m.Resolve(name)
+	if b == nil {
+		return nil, bindChain{}, false
+	}
+	c, ok := m.bindIndex[bindKey{b.Scope, m.File.view(name)}]
+	return b, c, ok
 }
 
 // definiteBinding reports whether b is the binding of use on every path:

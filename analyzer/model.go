@@ -365,6 +365,22 @@ func (m *Model) Memo(key any, compute func() any) any {
 	return v
 }
 
+// MemoRecursive is Memo for a computation that may ask its own question
+// again (a function calling itself, a class holding itself): the inner
+// question gets busy, the answer in the meantime.
+func (m *Model) MemoRecursive(key, busy any, compute func() any) any {
+	if v, ok := m.memo[key]; ok {
+		return v
+	}
+	if m.memo == nil {
+		m.memo = make(map[any]any)
+	}
+	m.memo[key] = busy
+	v := compute()
+	m.memo[key] = v
+	return v
+}
+
 // ImportedAt tells what name would refer to if used at node at: the
 // qualified name it was imported as, or "" when it is bound by something
 // other than an import; bound is false when the name is not bound there.

@@ -364,32 +364,25 @@ type backpropParamsKey struct{ def NodeID }
 // A parameter passed on to a function that back-propagates it
 // (`self.model_backward(loss)`) counts too.
 func (m *Model) BackpropParams(def NodeID) []int {
-	key := backpropParamsKey{def}
-	if v, ok := m.memo[key]; ok {
-		return v.([]int)
-	}
-	if m.memo == nil {
-		m.memo = make(map[any]any)
-	}
-	m.memo[key] = []int(nil) // a recursive call back-propagates nothing more
-	f := m.File
-	var targets []NodeID
-	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-		if f.Kind(id) != KindCall || m.EnclosingFunction(id) != def {
-			return
+	// A recursive call back-propagates nothing more.
+	return m.MemoRecursive(backpropParamsKey{def}, []int(nil), func() any {
+		f := m.File
+		var targets []NodeID
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if f.Kind(id) != KindCall || m.EnclosingFunction(id) != def {
+				return
+			}
+			if t := m.backpropTarget(id); t != NoNode {
+				targets = append(targets, t)
+			} else {
+				targets = append(targets, m.backpropArgs(id)...)
+			}
+		})
+		if targets == nil {
+			return []int(nil)
 		}
-		if t := m.backpropTarget(id); t != NoNode {
-			targets = append(targets, t)
-		} else {
-			targets = append(targets, m.backpropArgs(id)...)
-		}
-	})
-	var out []int
-	if targets != nil {
-		out = m.paramsReaching(def, m.positionalParams(def), targets)
-	}
-	m.memo[key] = out
-	return out
+		return m.paramsReaching(def, m.positionalParams(def), targets)
+	}).([]int)
 }
 
 // backpropArgs returns the arguments a call passes to parameters whose
