@@ -451,6 +451,39 @@ var parameterFree = map[string]bool{
 	"ChannelShuffle": true, "Fold": true, "Unfold": true, "CosineSimilarity": true, "PairwiseDistance": true,
 }
 
+// freeLayer reports whether call builds a torch.nn layer without
+// parameters: one of parameterFree, or a normalisation layer built
+// without its affine weights (`nn.BatchNorm2d(c, affine=False)`,
+// `nn.InstanceNorm2d(c)`, `nn.LayerNorm(d, elementwise_affine=False)`),
+// which keeps running statistics at most.
+func (m *Model) freeLayer(call NodeID) bool {
+	name, ok := strings.CutPrefix(m.CallName(call), "torch.nn.")
+	if !ok {
+		return false
+	}
+	if parameterFree[name] {
+		return true
+	}
+	flag, byDefault := "affine", false
+	switch {
+	case strings.HasPrefix(name, "InstanceNorm"):
+	case strings.HasPrefix(name, "BatchNorm"), name == "SyncBatchNorm", name == "GroupNorm":
+		byDefault = true
+	case name == "LayerNorm", name == "RMSNorm":
+		flag, byDefault = "elementwise_affine", true
+	default:
+		return false
+	}
+	f := m.File
+	switch f.Kind(f.Unparen(m.Keyword(call, flag))) {
+	case KindFalse:
+		return true
+	case KindTrue:
+		return false
+	}
+	return m.Keyword(call, flag) == NoNode && !byDefault
+}
+
 // IsModelValue reports whether a callee that calls a module could hold
 // trained weights, rather than a layer without parameters
 // (`nn.ReplicationPad2d(...)`), a class picked from a registry
@@ -520,9 +553,7 @@ func (m *Model) modelValue(v NodeID) bool {
 		})
 		return model
 	case KindCall:
-		q := m.CallName(v)
-		name, ok := strings.CutPrefix(q, "torch.nn.")
-		return !ok || !parameterFree[name]
+		return !m.freeLayer(v)
 	case KindSubscript:
 		// A class picked from a literal table of classes.
 		table := f.Unparen(f.Field(v, FieldValue))
@@ -616,6 +647,17 @@ func (m *Model) methodRunsNoForward(call NodeID) bool {
 		return m.localHelperOf(def, 0).runsNoForward()
 	case ref != "" && !strings.HasPrefix(ref, "#"):
 		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
+	case f.Kind(fn) == KindAttribute && f.Kind(f.Unparen(f.Field(fn, FieldObject))) != KindCall && !f.TextIs(f.Field(fn, FieldObject), "self"):
+		// An object whose class is not known (a parameter): a method
+		// that every class of the project defines with grad disabled
+		// (`@torch.no_grad() def sample(self, n)`) runs no forward
+		// pass in its caller's mode.
+		switch name := f.Text(f.Field(fn, FieldAttribute)); name {
+		case "forward", "__call__":
+		default:
+			o := m.lookup("*."+name, WantGrad)
+			return o != nil && o.GradKnown && o.Grad != GradEnabled
+		}
 	}
 	return false
 }
@@ -668,6 +710,9 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 	v := m.selfAttrs(class).last[f.Text(callee)]
 	if m.selfAttrs(class).count[f.Text(callee)] != 1 || f.Kind(f.Unparen(v)) != KindCall {
 		return false
+	}
+	if m.freeLayer(f.Unparen(v)) {
+		return true // `self.pool = nn.MaxPool2d(2)`
 	}
 	c := constructed(f, f.Unparen(v))
 	cb := m.Resolve(c)
@@ -724,7 +769,8 @@ func (m *Model) parameterFreeClass(class NodeID) bool {
 			}
 			callee := f.Unparen(f.Field(id, FieldFunction))
 			switch q := m.QualifiedName(callee); {
-			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") && !strings.HasPrefix(q, "torch.nn.init."):
+			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") &&
+				!strings.HasPrefix(q, "torch.nn.init.") && !m.freeLayer(id):
 				free = false // a layer or a parameter
 			case strings.HasPrefix(q, "torch.") || builtinPlain[q]:
 			case f.Kind(callee) == KindAttribute:

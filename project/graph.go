@@ -38,6 +38,9 @@ type Graph struct {
 	memo atomic.Pointer[sync.Map] // resolveKey → target
 	// inherits caches lookupObject's answers once the graph is solved.
 	inherits sync.Map // resolveKey → *object (nil: none)
+	// methods holds every method of the project's classes by its name,
+	// in the order of paths, once solved.
+	methods map[string][]*object
 }
 
 // resolveKey is what the resolution of a ref that is not a name of the
@@ -459,7 +462,43 @@ func (g *Graph) Solve() {
 	g.fixModules()
 	g.fixFunctions()
 	g.fixGrad()
+	g.methods = map[string][]*object{}
+	for _, o := range g.objs {
+		if class, name, ok := strings.Cut(o.key.name, "."); ok && o.kind == analyzer.ObjectFunction && !strings.Contains(name, ".") {
+			if c := o.key.file.objs[class]; c != nil && c.kind == analyzer.ObjectClass {
+				g.methods[name] = append(g.methods[name], o)
+			}
+		}
+	}
 	g.solved = true
+}
+
+// anyMethod answers the ref "*.name", a method called on an object whose
+// class is not known (`model.sample(n)` with model a parameter): the
+// first method of that name in the project where every one of them runs
+// with grad disabled (`@torch.no_grad()`, or a decorator that sets the
+// mode), else nil.
+func (g *Graph) anyMethod(name string) *analyzer.Object {
+	ms := g.methods[name]
+	if len(ms) == 0 {
+		return nil
+	}
+	mode := analyzer.GradDisabled
+	for _, o := range ms {
+		body := g.localGrad(o, 0)
+		if o.fact.GradKnown {
+			body = o.fact.Grad
+		}
+		switch body {
+		case analyzer.GradEnabled:
+			return nil
+		case analyzer.GradUnknown:
+			mode = body
+		}
+	}
+	o := ms[0]
+	return &analyzer.Object{Kind: o.kind, Grad: mode, GradKnown: true,
+		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
 }
 
 // paramSites is pcs with their sites in fl, as site gives them.
@@ -742,7 +781,7 @@ type FileFacts struct {
 // only where its facts do, and only such files are linted again.
 func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	var out *analyzer.Object
-	if ff.g != nil && ref != "" && ref[0] != '#' && ref[0] != '.' {
+	if ff.g != nil && ref != "" && ref[0] != '#' && ref[0] != '.' && ref[0] != '*' {
 		// A ref whose first part names nothing of the project (torch,
 		// numpy, os) is answered by that alone, and recorded once.
 		if head, _, _ := strings.Cut(ref, "."); !ff.g.heads[head] {
@@ -750,7 +789,13 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 			return nil
 		}
 	}
-	if ff.g != nil && ff.g.solved {
+	switch name, any := strings.CutPrefix(ref, "*."); {
+	case ff.g == nil || !ff.g.solved:
+	case any:
+		if want&analyzer.WantGrad != 0 {
+			out = ff.g.anyMethod(name)
+		}
+	default:
 		if o := ff.g.lookupObject(ref, ff.file); o != nil {
 			out = project(o, want)
 		}

@@ -289,6 +289,7 @@ type evalRegion struct {
 	// to evaluation mode, rather than by its function's name.
 	explicit bool
 	key      string          // the model an explicit region switched (`model`, `self.net`)
+	sw       analyzer.NodeID // the switch that opened an explicit region
 	first    analyzer.NodeID // its first grad-enabled forward pass
 	why      string          // what makes it evaluation, for the message
 	// smoke is true for a function named as a test (`test`,
@@ -365,8 +366,8 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		switch sw, key := modeSwitchOf(m, id); sw {
 		case switchEval:
-			if open[key] == nil && (byName == nil || byName.end != end) {
-				r := &evalRegion{first: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key,
+			if prev := open[key]; (prev == nil || analyzer.ExclusiveBranches(f, prev.sw, id)) && (byName == nil || byName.end != end) {
+				r := &evalRegion{first: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
 					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
 				open[key] = r
 				regions = append(regions, r)
@@ -474,6 +475,9 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 	try := func(e analyzer.NodeID) {
 		text := compactText(f, f.Unparen(e))
 		for key, r := range open {
+			if analyzer.ExclusiveBranches(f, r.sw, call) {
+				continue // `if frozen: m.eval() ... else: m(x)`: the else arm trains
+			}
 			if text == key || strings.HasPrefix(text, key+".") || key == "self" && strings.HasPrefix(text, "self") {
 				if best == nil || r.start < best.start {
 					best = r
@@ -486,11 +490,15 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 	if f.Kind(fn) == analyzer.KindAttribute {
 		try(f.Field(fn, analyzer.FieldObject))
 	}
-	for _, a := range m.Args(call) {
-		if f.Kind(a) == analyzer.KindKeywordArgument {
-			a = f.Field(a, analyzer.FieldValue)
+	// A model given to a function (`evaluate(model, x)`) is run by it;
+	// a value given to another model's forward pass is its input.
+	if !m.IsForwardCall(call) {
+		for _, a := range m.Args(call) {
+			if f.Kind(a) == analyzer.KindKeywordArgument {
+				a = f.Field(a, analyzer.FieldValue)
+			}
+			try(a)
 		}
-		try(a)
 	}
 	if best == nil {
 		// A helper nested in this function runs the model it closes over.
@@ -630,7 +638,9 @@ func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) (modeSwitch, string) 
 	if s.Train != nil {
 		return switchTrain, ""
 	}
-	if key := assignedTo(m, call); s.Eval != nil && key != "" {
+	// The outputs of a forward pass are tensors, not a model, even where
+	// the module switches a submodule of its own (`self.bn.eval()`).
+	if key := assignedTo(m, call); s.Eval != nil && key != "" && !m.IsForwardCall(call) {
 		return switchEval, key
 	}
 	return switchNone, ""

@@ -243,3 +243,19 @@ class OpenFeatures(nn.Module):
 def extract_open_features(waves):
     extractor = OpenFeatures()
     return [extractor(w).numpy() for w in waves]  # want: TL201 "host"
+
+
+def whiten(images):
+    # Normalisation layers built without affine weights hold no parameters.
+    inorm = nn.InstanceNorm2d(3)
+    bnorm = nn.BatchNorm2d(3, affine=False)
+    lnorm = nn.LayerNorm(32, elementwise_affine=False)
+    a = inorm(images).cpu().numpy()  # ok: InstanceNorm has no affine weights by default
+    b = bnorm(images).cpu().numpy()  # ok: affine=False
+    c = lnorm(images).cpu().numpy()  # ok: elementwise_affine=False
+    return a, b, c
+
+
+def whiten_affine(images):
+    inorm = nn.InstanceNorm2d(3, affine=True)
+    return inorm(images).cpu().numpy()  # want: TL201 "host"

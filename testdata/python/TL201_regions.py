@@ -259,3 +259,71 @@ def score_actions(model, actions, regularize):
     if regularize:
         model.train()
     return score
+
+
+def features(backbone, wav, frozen):
+    # A switch in one arm of an if does not reach the other arm.
+    if frozen:
+        backbone.eval()
+        with torch.no_grad():
+            feat = backbone(wav)
+    else:
+        feat = backbone(wav)  # ok: the fine-tuning arm; eval() ran only in the other
+    return feat
+
+
+def features_both_arms(backbone, wav, frozen):
+    if frozen:
+        backbone.eval()
+        with torch.no_grad():
+            feat = backbone(wav)
+    else:
+        backbone.eval()
+        feat = backbone(wav)  # want: TL201 "after `backbone.eval\(\)`"
+    return feat.cpu().numpy()
+
+
+def after_both_arms(backbone, wav, frozen):
+    if frozen:
+        backbone.eval()
+    else:
+        wav = wav * 2
+    return backbone(wav).argmax(1).tolist()  # want: TL201 "after `backbone.eval\(\)`"
+
+
+class LatentCodec(nn.Module):
+    # A module that puts a submodule of its own in evaluation mode (a
+    # statistics-only BatchNorm) is not being evaluated, and what its
+    # forward returns is a tensor, not a model in evaluation mode.
+    def __init__(self):
+        super().__init__()
+        self.encoder = nn.Conv2d(3, 8, 3, padding=1)
+        self.decoder = nn.Conv2d(4, 3, 3, padding=1)
+        self.stats = nn.BatchNorm2d(4, affine=False)
+        self.head = nn.Linear(4, 2)
+
+    def normalize(self, z):
+        self.stats.eval()
+        return self.stats(z)  # ok: a BatchNorm without affine weights holds no parameters
+
+    def denormalize(self, z):
+        self.stats.eval()
+        return z * torch.sqrt(self.stats.running_var.view(1, -1, 1, 1) + 1e-4)
+
+    def decode(self, z):
+        z = self.denormalize(z)
+        return self.decoder(z)  # ok: z is the helper's output, not a model it switched
+
+    def forward(self, x):
+        return self.decode(self.normalize(self.encoder(x)[:, :4]))
+
+
+class Detector(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.codec = LatentCodec()
+        self.head = nn.Linear(3, 2)
+
+    def score(self, x):
+        feats = self.codec(x)
+        return self.head(feats.mean((2, 3)))  # ok: the codec's forward returns features, not a model in eval mode
