@@ -605,13 +605,14 @@ func (m *Model) isForwardCall(call NodeID) bool {
 			// The object's own forward: a module's, or one a subclass
 			// defines where the class does not.
 			class := m.EnclosingClass(call)
-			return class != NoNode && (m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode)
+			return class != NoNode && (m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode) && !m.parameterFreeClass(class)
 		}
-		return m.ClassifyCallee(f.Field(fn, FieldObject)) == CallableModel
+		obj := f.Unparen(f.Field(fn, FieldObject))
+		return m.ClassifyCallee(obj) == CallableModel && !m.parameterFree(obj)
 	}
 	if f.TextIs(fn, "self") {
 		class := m.EnclosingClass(call)
-		return class != NoNode && m.IsModuleClass(class) && m.Resolve(fn) != nil
+		return class != NoNode && m.IsModuleClass(class) && m.Resolve(fn) != nil && !m.parameterFreeClass(class)
 	}
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
@@ -780,18 +781,15 @@ func (m *Model) parameterFreeClass(class NodeID) bool {
 				}
 				switch f.Kind(obj) {
 				case KindIdentifier:
-					own := f.TextIs(obj, "self") && m.MethodOf(class, f.Text(f.Field(callee, FieldAttribute))) != NoNode
+					method := f.Text(f.Field(callee, FieldAttribute))
+					own := f.TextIs(obj, "self") && (m.MethodOf(class, method) != NoNode || moduleUses[method] || moduleMoves[method])
 					if f.TextIs(obj, "self") && !own && !m.freeSubmodule(class, callee) || m.Resolve(obj) == nil {
 						free = false // `self.layer(x)`, or a name this file does not bind
 					}
 				case KindCall:
-					// `super().__init__()`, `torch.cat(xs).view(...)`, and
-					// tensor methods chained (`(hi - lo).clamp(min=0).prod(-1)`).
-					inner := f.Unparen(f.Field(obj, FieldFunction))
-					chained := f.Kind(inner) == KindAttribute && tensorMethod(f.Text(f.Field(inner, FieldAttribute)))
-					if !isSuperCall(f, obj) && !chained && !strings.HasPrefix(m.QualifiedName(inner), "torch.") {
-						free = false
-					}
+					// A method of what a call returns (`super().__init__()`,
+					// `torch.cat(xs).view(...)`, `self.iou(a, b).max(-1)`):
+					// the inner call is judged on its own by this walk.
 				}
 			case f.Kind(callee) == KindIdentifier && m.buildsNoLayer(callee):
 			case f.Kind(callee) == KindIdentifier && m.freeClass(callee, class):
@@ -830,17 +828,17 @@ var builtinPlain = map[string]bool{"super": true, "range": true, "len": true, "f
 	"isinstance": true, "min": true, "max": true, "abs": true, "tuple": true, "list": true, "dict": true, "zip": true,
 	"enumerate": true, "round": true, "print": true, "str": true, "getattr": true, "hasattr": true, "setattr": true}
 
-// isSuperCall reports whether id is `super()` or `super(Class, self)`.
-func isSuperCall(f *File, id NodeID) bool {
-	return f.Kind(id) == KindCall && f.TextIs(f.Field(id, FieldFunction), "super")
-}
-
 // moduleUses are methods whose call on a value shows it is a module,
 // not a tensor.
 var moduleUses = map[string]bool{
 	"eval": true, "train": true, "parameters": true, "named_parameters": true, "load_state_dict": true,
 	"state_dict": true, "apply": true, "modules": true, "named_modules": true, "children": true,
 }
+
+// moduleMoves are methods of nn.Module that move or cast it, or add a
+// buffer, and add no parameter.
+var moduleMoves = map[string]bool{"to": true, "cuda": true, "cpu": true, "half": true, "float": true, "double": true,
+	"register_buffer": true, "requires_grad_": true, "zero_grad": true}
 
 // constructorVerbs start the names of functions that build and return a
 // model (`get_model`, `build_net`).

@@ -259,3 +259,36 @@ def whiten(images):
 def whiten_affine(images):
     inorm = nn.InstanceNorm2d(3, affine=True)
     return inorm(images).cpu().numpy()  # want: TL201 "host"
+
+
+class BoxOverlap(nn.Module):
+    def __init__(self, eps=1e-9):
+        super().__init__()
+        self.eps = eps
+
+    def forward(self, a, b):
+        inter = (torch.min(a[..., None, 2:], b[..., None, :, 2:]) - torch.max(a[..., None, :2], b[..., None, :, :2]))
+        return inter.clamp(min=0).prod(-1)
+
+
+class TargetAssigner(nn.Module):
+    # No parameters anywhere: its only submodule is parameter-free, and the
+    # methods it calls on what calls return are tensor methods.
+    def __init__(self, thresh):
+        super().__init__()
+        self.thresh = thresh
+        self.overlap = BoxOverlap()
+
+    def forward(self, boxes, gt):
+        best = self.overlap(boxes, gt).max(-1, keepdim=True)[0]
+        return torch.where(best > self.thresh, 1, 0)
+
+    def check(self, boxes, gt):
+        self.eval()
+        return self.forward(boxes, gt).tolist()  # ok: nothing here holds a parameter
+
+
+def assign_targets(boxes, gt):
+    assigner = TargetAssigner(0.5).cuda()
+    assigner.eval()
+    return assigner.forward(boxes, gt).cpu().numpy()  # ok: a parameter-free module
