@@ -1261,17 +1261,69 @@ func discarded(m *analyzer.Model, call analyzer.NodeID) bool {
 
 // fedOnly reports whether a call has arguments and all are tensors made
 // by the factories of set.
+//
+// Tensors of literal numbers may stand beside them (`net(torch.randn(2, 3, 64,
+// 64), torch.tensor([10, 20]))`, a batch of timesteps): one synthetic
+// tensor at least makes the call a dummy run.
 func fedOnly(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool {
-	args := m.Args(call)
-	if len(args) == 0 {
-		return false
-	}
-	for _, a := range args {
-		if !isSynthetic(m, a, set, 0) {
+	synthetic := false
+	for _, a := range m.Args(call) {
+		switch {
+		case isSynthetic(m, a, set, 0):
+			synthetic = true
+		case !isConstantTensor(m, a, 0):
 			return false
 		}
 	}
-	return true
+	return synthetic
+}
+
+// isConstantTensor reports whether e is a tensor made from literal
+// numbers (`torch.tensor([472.25, 217.5])`), directly or through the
+// name it was assigned to. A bare number (`model.generate(x, 10)`) is an
+// option of the call, and is not one.
+func isConstantTensor(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+	f := m.File
+	e = f.Unparen(e)
+	if depth > 8 {
+		return false
+	}
+	switch f.Kind(e) {
+	case analyzer.KindIdentifier:
+		v := m.AssignedValue(e)
+		return v != analyzer.NoNode && isConstantTensor(m, v, depth+1)
+	case analyzer.KindCall:
+		switch m.CallName(e) {
+		case "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.LongTensor", "torch.FloatTensor":
+			args := m.Args(e)
+			return len(args) > 0 && isLiteral(f, args[0])
+		}
+		switch m.MethodName(e) {
+		case "to", "cuda", "float", "half", "long":
+			return isConstantTensor(m, m.Receiver(e), depth+1)
+		}
+	}
+	return false
+}
+
+// isLiteral reports whether e is a literal number, or a list or tuple of
+// them.
+func isLiteral(f *analyzer.File, e analyzer.NodeID) bool {
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case analyzer.KindInteger, analyzer.KindFloat:
+		return true
+	case analyzer.KindUnaryOperator:
+		return isLiteral(f, f.Field(e, analyzer.FieldArgument))
+	case analyzer.KindList, analyzer.KindTuple:
+		all := true
+		f.Children(e, func(c analyzer.NodeID) bool {
+			all = isLiteral(f, c)
+			return all
+		})
+		return all
+	}
+	return false
 }
 
 // isSynthetic reports whether e is a synthetic tensor, possibly indexed,
@@ -1289,9 +1341,22 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 		return v != analyzer.NoNode && isSynthetic(m, v, set, depth+1)
 	case analyzer.KindSubscript:
 		return isSynthetic(m, f.Field(e, analyzer.FieldValue), set, depth+1)
+	case analyzer.KindListSplat: // `model(*inputs)`
+		return isSynthetic(m, f.FirstChild(e), set, depth+1)
+	case analyzer.KindList, analyzer.KindTuple: // `inputs = (torch.randn(1, 3, 64, 64),)`
+		all, some := true, false
+		f.Children(e, func(c analyzer.NodeID) bool {
+			all, some = isSynthetic(m, c, set, depth+1), true
+			return all
+		})
+		return all && some
 	case analyzer.KindCall:
-		if set[m.CallName(e)] {
+		switch q := m.CallName(e); {
+		case set[q]:
 			return true
+		case q == "torch.autograd.Variable" || q == "torch.autograd.variable.Variable":
+			args := m.Args(e)
+			return len(args) > 0 && isSynthetic(m, args[0], set, depth+1)
 		}
 		switch m.MethodName(e) {
 		case "to", "cuda", "float", "half", "double", "bfloat16", "unsqueeze", "contiguous":

@@ -162,6 +162,23 @@ def count_flops(model, input_size):
     model(dummy)  # ok: a random input to count operations, not an evaluation
 
 
+def count_flops_packed(model, profile):
+    model.eval()
+    inputs = (torch.randn(1, 3, 64, 64),)
+    with profile():
+        model(*inputs)  # ok: random inputs packed in a tuple
+
+
+def check_denoiser(denoiser, seed_steps):
+    denoiser.eval()
+    steps = torch.tensor([472.25, 217.5])
+    x = torch.autograd.Variable(torch.randn(2, 3, 64, 64))
+    out = denoiser(x, steps)  # ok: random images beside literal timesteps
+    assert out.shape == x.shape
+    denoised = denoiser(x, seed_steps)  # want: TL201 "after `denoiser.eval\(\)`"
+    return denoised.cpu().numpy()
+
+
 def export(model_path):
     model = torch.load(model_path, map_location="cpu")
     model.eval()
