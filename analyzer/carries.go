@@ -220,12 +220,16 @@ func (m *Model) callCarries(call NodeID) bool {
 		if nonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
 			return false
 		}
-		for _, a := range m.Args(call) {
-			if m.carry(a) == carryYes {
-				return true
+		// Keyword arguments too: `Categorical(logits=policy(obs))`.
+		carries := false
+		f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
+			if f.Kind(a) == KindKeywordArgument {
+				a = f.Field(a, FieldValue)
 			}
-		}
-		return false
+			carries = m.carry(a) == carryYes
+			return !carries
+		})
+		return carries
 	}
 	if q != "" {
 		// A function of another file of the project. Its parameters are

@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Evidence from use: what a file's own code does with a value says more
 // about it than its name. Only a tensor with a graph can be
@@ -460,13 +463,34 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 		if m.selfSubmodule(fn) {
 			return m.traceCall(call, depth+1, false) // `self.g12(x)`: a submodule, or a loss
 		}
-		if k, ok := m.calleeKey(fn); ok {
-			m.evidence.producers[k.name] = true
+		if k, ok := m.producerKey(fn); ok {
+			m.evidence.producers[k] = true
 			return true
 		}
 		return false
 	}
 	return m.traceCall(call, depth+1, true)
+}
+
+// producerKey names a method callee for producers: by its text
+// (`model.compute_loss`, for a parameter or an attribute of self in
+// every function of the file), prefixed by its function's scope where
+// its object is a name assigned in a function (`dist.log_prob`, whose
+// `dist = Categorical(...)` differs from one function to the next).
+func (m *Model) producerKey(fn NodeID) (string, bool) {
+	f := m.File
+	k, ok := m.calleeKey(fn)
+	if !ok {
+		return "", false
+	}
+	root := fn
+	for f.Kind(root) == KindAttribute {
+		root = f.Unparen(f.Field(root, FieldObject))
+	}
+	if b := m.Resolve(root); f.Kind(root) == KindIdentifier && b != nil && b.Kind == BindAssign && b.Scope != 0 {
+		return fmt.Sprintf("%d:%s", b.Scope, k.name), true
+	}
+	return k.name, true
 }
 
 // markReturnsGraph records that a function of this file returns a value

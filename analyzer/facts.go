@@ -974,6 +974,10 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	if !f.TextIs(root, "self") {
 		return kept
 	}
+	attr := f.Parent(root)
+	if f.Kind(attr) == KindAttribute && m.drainedByBackward(m.EnclosingClass(def), f.Text(f.Field(attr, FieldAttribute))) {
+		return kept // a REINFORCE buffer of log-probabilities, back-propagated whole
+	}
 	keys := map[string][]NodeID{}
 	m.Flow(def).Keys(value, keys)
 	var names []NodeID
@@ -991,6 +995,51 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 		}
 	}
 	return kept
+}
+
+// drainedByBackward reports whether a method of class reads the
+// attribute `self.name` and back-propagates: the values kept there (an
+// episode's log-probabilities) are meant to keep their graphs until that
+// backward, which frees them.
+func (m *Model) drainedByBackward(class NodeID, name string) bool {
+	return m.Memo(drainKey{class, name}, func() any {
+		f := m.File
+		drained := false
+		f.Walk(f.Field(class, FieldBody), func(def NodeID) {
+			if drained || f.Kind(def) != KindFunctionDefinition || m.EnclosingClass(def) != class {
+				return
+			}
+			reads, backward := false, false
+			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+				switch f.Kind(id) {
+				case KindCall:
+					backward = backward || m.AddsGrad(id)
+				case KindAttribute:
+					if f.TextIs(f.Field(id, FieldObject), "self") && f.TextIs(f.Field(id, FieldAttribute), name) {
+						c, p := id, f.Parent(id)
+						for f.Kind(p) == KindPatternList || f.Kind(p) == KindTuplePattern {
+							c, p = p, f.Parent(p) // `self.states, self.log_probs = [], []`
+						}
+						target := (f.Kind(p) == KindAssignment || f.Kind(p) == KindAugmentedAssignment) && f.Field(p, FieldLeft) == c
+						if f.Kind(p) == KindAttribute {
+							switch f.Text(f.Field(p, FieldAttribute)) {
+							case "append", "extend", "insert", "clear":
+								target = true // filled or emptied, not read
+							}
+						}
+						reads = reads || !target
+					}
+				}
+			})
+			drained = reads && backward
+		})
+		return drained
+	}).(bool)
+}
+
+type drainKey struct {
+	class NodeID
+	name  string
 }
 
 func hasParamCall(pcs []ParamCall, i int) bool {
