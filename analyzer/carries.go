@@ -196,6 +196,9 @@ func (m *Model) callCarries(call NodeID) bool {
 	if castBuiltins[q] || strings.HasPrefix(q, "math.") || strings.HasPrefix(q, "numpy.") {
 		return false
 	}
+	if (method == "sample" || method == "sample_n" || method == "enumerate_support") && m.isDistribution(m.Receiver(call)) {
+		return false // a draw is not differentiable (rsample is)
+	}
 	if m.GradModeAt(call) == GradDisabled {
 		return false
 	}
@@ -290,6 +293,18 @@ func (m *Model) callCarries(call NodeID) bool {
 		return m.carry(recv) == carryYes
 	}
 	return false
+}
+
+// isDistribution reports whether e is a torch.distributions object
+// (`dist = Categorical(logits=out)`), directly or through the name it
+// was assigned to.
+func (m *Model) isDistribution(e NodeID) bool {
+	f := m.File
+	e = f.Unparen(e)
+	if f.Kind(e) == KindIdentifier {
+		e = f.Unparen(m.AssignedValue(e))
+	}
+	return f.Kind(e) == KindCall && strings.HasPrefix(m.CallName(e), "torch.distributions.")
 }
 
 // carriesOnlyByUse reports whether e is a name whose only sign of a

@@ -79,3 +79,21 @@ class Sampler:
             self.store(state, action, log_prob)  # ok: the probabilities were computed under no_grad
             if t % 10 == 9:
                 self.update()
+
+
+class Memory:
+    def __init__(self):
+        self.actions = []
+
+    def add(self, action):
+        self.actions.append(action)
+
+
+def rollout(policy, observations):
+    memory = Memory()
+    for obs in observations:
+        dist = Categorical(logits=policy(obs))
+        action = dist.sample()
+        memory.add(action)  # ok: a draw from a distribution carries no graph
+        memory.add(dist.log_prob(action))  # want: TL101 "self.actions"
+    return memory
