@@ -55,11 +55,16 @@ var verbWords = map[string]bool{
 
 // modelLikeName reports whether a name reads as a model's.
 func modelLikeName(name string) bool {
-	first := strings.ToLower(strings.TrimLeft(name, "_"))
+	trimmed := strings.TrimLeft(name, "_")
+	first := strings.ToLower(trimmed)
 	if i := strings.IndexByte(first, '_'); i > 0 {
 		if verbWords[first[:i]] {
 			return false
 		}
+	}
+	// camelCase: `getThreatModel`, `loadNet`.
+	if i := strings.IndexFunc(trimmed, unicode.IsUpper); i > 0 && verbWords[trimmed[:i]] {
+		return false
 	}
 	w := lastWord(name)
 	if modelWords[w] {
@@ -620,6 +625,13 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	if m.parameterFree(fn) {
 		return false // an augmentation written as a module: nothing to record
 	}
+	if f.Kind(fn) == KindAttribute && f.FirstChild(f.Field(call, FieldArguments)) == NoNode && m.receiverClass(fn) == NoNode &&
+		(!f.TextIs(f.Field(fn, FieldObject), "self") || m.selfAttrValue(fn) == NoNode) {
+		// A method of an object whose class is not known, given nothing
+		// (`box.model()`, `attack.getThreatModel()`): a getter, whatever
+		// its name; a forward pass takes an input.
+		return false
+	}
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)
 }
 
@@ -681,8 +693,11 @@ func (m *Model) callOfInstance(fn NodeID) (ref string, def NodeID) {
 	// a graph too (parameterFree judges the module instead).
 	if cb := m.Resolve(class); f.Kind(class) == KindIdentifier && cb != nil && cb.Kind == BindClass {
 		if m.IsModuleClass(cb.Stmt) {
-			if def := m.MethodOf(cb.Stmt, "forward"); def != NoNode && m.returnsUnderNoGrad(def) {
-				return m.localRef(def), def // `with torch.no_grad(): return ...`: its whole result
+			if def := m.MethodOf(cb.Stmt, "forward"); def != NoNode && (m.returnsUnderNoGrad(def) || m.returnsNoValue(def)) {
+				// `with torch.no_grad(): return ...`: its whole result; or
+				// a forward that returns nothing (it keeps statistics):
+				// judged by the forward passes it runs.
+				return m.localRef(def), def
 			}
 			return "", NoNode
 		}
@@ -721,6 +736,24 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 		return false
 	}
 	return m.parameterFreeClass(cb.Stmt)
+}
+
+// returnsNoValue reports whether def returns nothing: no return
+// statement has a value, and it yields none.
+func (m *Model) returnsNoValue(def NodeID) bool {
+	f := m.File
+	for _, v := range m.ReturnValues(def) {
+		if v != NoNode && f.Kind(f.Unparen(v)) != KindNone {
+			return false
+		}
+	}
+	yields := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if f.Kind(id) == KindYield && m.EnclosingFunction(id) == def {
+			yields = true
+		}
+	})
+	return !yields
 }
 
 // returnsUnderNoGrad reports whether every return of def, one at least,

@@ -563,12 +563,10 @@ type bodyBusyKey struct{}
 
 // unreachable reports whether node id sits after a `return` or `raise`
 // statement of a block that holds it (`def test(): return` left at the
-// top of a function whose old body stays below).
+// top of a function whose old body stays below), or in a function
+// defined after one (an archived module that starts with `raise`).
 func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 	for child, p := id, f.Parent(id); p != analyzer.NoNode; child, p = p, f.Parent(p) {
-		if f.Kind(p) == analyzer.KindFunctionDefinition || f.Kind(p) == analyzer.KindClassDefinition {
-			return false
-		}
 		if f.Kind(p) != analyzer.KindBlock && f.Kind(p) != analyzer.KindModule {
 			continue
 		}

@@ -292,3 +292,51 @@ def assign_targets(boxes, gt):
     assigner = TargetAssigner(0.5).cuda()
     assigner.eval()
     return assigner.forward(boxes, gt).cpu().numpy()  # ok: a parameter-free module
+
+
+
+def threat_name(attack):
+    return str(attack.getThreatModel().cpu())  # ok: a camelCase getter after a verb, not a model
+
+
+def disable_option(box, idx):
+    item = box.model().item(idx)  # ok: a method given no input returns state; it runs no network
+    return item
+
+
+def classify(model, x):
+    return model.classify_net(x).argmax(1).tolist()  # want: TL201 "host"
+
+
+class FeatureStats(nn.Module):
+    # Its forward returns nothing: it runs a frozen network under
+    # inference_mode and keeps numbers.
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Conv2d(3, 8, 3), nn.AdaptiveAvgPool2d(1))
+        self.feats = []
+
+    def forward(self, x):
+        with torch.inference_mode():
+            self.feats.append(self.net(x).flatten(1).cpu().numpy())
+
+
+class FeatureKeeper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Conv2d(3, 8, 3)
+
+    def forward(self, x):
+        self.last = self.net(x)
+
+
+def evaluate_statistics(sample_fn, batches):
+    stats = FeatureStats()
+    keeper = FeatureKeeper()
+    for _ in range(batches):
+        x = sample_fn(64)
+        stats(x)  # ok: its forward runs the network under inference_mode and returns nothing
+    keeper.eval()
+    for _ in range(batches):
+        keeper(sample_fn(64))  # want: TL201 "in `evaluate_statistics`"
+    return stats.feats
