@@ -356,8 +356,8 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		case graphPreserving[method]:
 			return m.traceComputed(recv, depth+1)
 		}
-		if m.QualifiedName(f.Field(call, FieldFunction)) != "" {
-			return false
+		if q := m.QualifiedName(f.Field(call, FieldFunction)); q != "" {
+			return m.traceTorchCall(call, q, depth) // `F.mse_loss(pred, y)`
 		}
 		if k := f.Kind(f.Unparen(recv)); k == KindCall || k == KindSubscript {
 			return m.traceComputed(recv, depth+1)
@@ -374,13 +374,7 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 	q := m.QualifiedName(fn)
 	switch {
 	case q != "":
-		ok := false
-		if name, isTorch := strings.CutPrefix(q, "torch."); isTorch && !nonDifferentiable[name] {
-			for _, a := range m.Args(call) {
-				ok = m.traceComputed(a, depth+1) || ok
-			}
-		}
-		return ok
+		return m.traceTorchCall(call, q, depth)
 	case m.LocalCallee(call) != NoNode:
 		def := m.LocalCallee(call)
 		if ps := m.GraphParams(def); len(ps) > 0 && !m.returnsGraph(def) {
@@ -390,6 +384,13 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 			for _, i := range ps {
 				if i < len(args) {
 					ok = m.traceComputed(args[i], depth+1) || ok
+				}
+			}
+			// What it computes on the way is back-propagated too
+			// (`pred = _predict(model, x); return F.mse_loss(pred, y)`).
+			for _, v := range m.ReturnValues(def) {
+				if v != NoNode {
+					m.traceComputed(v, depth+1)
 				}
 			}
 			return ok
@@ -403,6 +404,18 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		return false
 	}
 	return m.traceUnknownCallee(call, fn, depth, unpacked)
+}
+
+// traceTorchCall follows a graph-carrying call of a library function q
+// to its arguments, for a differentiable torch function.
+func (m *Model) traceTorchCall(call NodeID, q string, depth int) bool {
+	ok := false
+	if name, isTorch := strings.CutPrefix(q, "torch."); isTorch && !nonDifferentiable[name] {
+		for _, a := range m.Args(call) {
+			ok = m.traceComputed(a, depth+1) || ok
+		}
+	}
+	return ok
 }
 
 // traceUnknownCallee records what a graph-carrying call of a callee the
@@ -499,7 +512,6 @@ func (m *Model) producerKey(fn NodeID) (string, bool) {
 // that returns parsed command-line arguments: `loss / args.accum_steps`
 // back-propagates no graph of args.
 func (m *Model) markReturnsGraph(def NodeID, depth int) bool {
-	f := m.File
 	if m.returnsParsedArgs(def) {
 		return false
 	}
@@ -507,8 +519,10 @@ func (m *Model) markReturnsGraph(def NodeID, depth int) bool {
 		return true
 	}
 	m.evidence.returnsGraph[def] = true
+	// What it returns is back-propagated too, and so is what that was
+	// computed from: `return F.mse_loss(_predict(model, x), y)`.
 	for _, v := range m.ReturnValues(def) {
-		if v = f.Unparen(v); f.Kind(v) == KindCall && m.LocalCallee(v) != NoNode {
+		if v != NoNode {
 			m.traceComputed(v, depth+1)
 		}
 	}

@@ -28,7 +28,18 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 		call = expr
 		expr = f.Field(call, FieldFunction)
 	}
-	switch m.QualifiedName(expr) {
+	q := m.QualifiedName(expr)
+	if root := expr; q == "" && f.Kind(expr) == KindAttribute {
+		for f.Kind(root) == KindAttribute {
+			root = f.Field(root, FieldObject)
+		}
+		if f.TextIs(root, "torch") && m.Resolve(root) == nil {
+			// `torch` bound only by a star import of a package the
+			// project does not hold (`from pkg.utils import *`).
+			q = strings.Join(strings.Fields(f.Text(expr)), "")
+		}
+	}
+	switch q {
 	case "torch.no_grad":
 		return GradDisabled, true
 	case "torch.enable_grad":
