@@ -129,7 +129,10 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		}
 		// `x if isinstance(x, int) else x.item()`: the guarded branch is a
 		// Python number.
-		return !numberGuard(m, kids[1], kids[0]) && m.carry(kids[0]) == carryYes || m.carry(kids[2]) == carryYes
+		// `x.item() if isinstance(x, torch.Tensor) else x`: the other
+		// branch is not a tensor.
+		return !numberGuard(m, kids[1], kids[0]) && m.carry(kids[0]) == carryYes ||
+			!tensorGuard(m, kids[1], kids[2]) && m.carry(kids[2]) == carryYes
 	case KindList, KindTuple, KindExpressionList, KindSet:
 		any := false
 		f.Children(expr, func(c NodeID) bool {
@@ -1171,6 +1174,22 @@ func (m *Model) runsOwnForward(def NodeID) bool {
 // numberGuard reports whether cond is `isinstance(v, int)` (or float,
 // bool, or a tuple of these) for the value v itself: where it holds, v is
 // a Python number.
+// tensorGuard reports whether cond is `isinstance(v, torch.Tensor)`, so
+// that v in the other branch of a conditional is not a tensor.
+func tensorGuard(m *Model, cond, v NodeID) bool {
+	f := m.File
+	cond, v = f.Unparen(cond), f.Unparen(v)
+	if f.Kind(cond) != KindCall || m.CallName(cond) != "isinstance" {
+		return false
+	}
+	args := m.Args(cond)
+	if len(args) != 2 || f.Text(f.Unparen(args[0])) != f.Text(v) {
+		return false
+	}
+	q := m.QualifiedName(f.Unparen(args[1]))
+	return q == "torch.Tensor" || q == "torch.nn.Parameter"
+}
+
 func numberGuard(m *Model, cond, v NodeID) bool {
 	f := m.File
 	cond, v = f.Unparen(cond), f.Unparen(v)

@@ -357,7 +357,12 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 			return m.traceComputed(recv, depth+1)
 		}
 		if q := m.QualifiedName(f.Field(call, FieldFunction)); q != "" {
-			return m.traceTorchCall(call, q, depth) // `F.mse_loss(pred, y)`
+			// `F.mse_loss(pred, y)`: the prediction comes first, the
+			// target after it is data.
+			if args := m.Args(call); isFunctionalLoss(q) && len(args) > 0 {
+				return m.traceComputed(args[0], depth+1)
+			}
+			return false
 		}
 		if k := f.Kind(f.Unparen(recv)); k == KindCall || k == KindSubscript {
 			return m.traceComputed(recv, depth+1)
@@ -374,7 +379,13 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 	q := m.QualifiedName(fn)
 	switch {
 	case q != "":
-		return m.traceTorchCall(call, q, depth)
+		ok := false
+		if name, isTorch := strings.CutPrefix(q, "torch."); isTorch && !nonDifferentiable[name] {
+			for _, a := range m.Args(call) {
+				ok = m.traceComputed(a, depth+1) || ok
+			}
+		}
+		return ok
 	case m.LocalCallee(call) != NoNode:
 		def := m.LocalCallee(call)
 		if ps := m.GraphParams(def); len(ps) > 0 && !m.returnsGraph(def) {
@@ -404,18 +415,6 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		return false
 	}
 	return m.traceUnknownCallee(call, fn, depth, unpacked)
-}
-
-// traceTorchCall follows a graph-carrying call of a library function q
-// to its arguments, for a differentiable torch function.
-func (m *Model) traceTorchCall(call NodeID, q string, depth int) bool {
-	ok := false
-	if name, isTorch := strings.CutPrefix(q, "torch."); isTorch && !nonDifferentiable[name] {
-		for _, a := range m.Args(call) {
-			ok = m.traceComputed(a, depth+1) || ok
-		}
-	}
-	return ok
 }
 
 // traceUnknownCallee records what a graph-carrying call of a callee the
