@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -185,6 +186,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if c := m.annotatedCallable(b.Stmt); c != CallableUnknown {
 				return c
 			}
+			if m.paramGivenFunctions(b, 0) {
+				return CallableOther // `policy=lambda s: greedy(qnet, s)` at every call
+			}
 			if name == "self" {
 				return CallableOther
 			}
@@ -221,6 +225,65 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		return CallableOther
 	}
 	return CallableUnknown
+}
+
+// paramGivenFunctions reports whether a parameter (its binding) is given
+// a function at every call of its function in this file, one call at
+// least: a lambda, a function of the file, a name bound to a lambda, or
+// a parameter of the caller given one in turn. Calling it runs that
+// function, whatever the parameter's name says.
+func (m *Model) paramGivenFunctions(b *Binding, depth int) bool {
+	f := m.File
+	def := f.Parent(f.Parent(b.Stmt))
+	if depth > 4 || f.Kind(def) != KindFunctionDefinition {
+		return false
+	}
+	m.indexCalls()
+	if m.escapes[def] {
+		return false // called from where this file cannot see
+	}
+	idx := slices.Index(m.positionalParams(def), b.Name)
+	name := f.Text(b.Name)
+	sites := 0
+	for _, c := range m.callSites[def] {
+		if f.Contains(def, c) {
+			continue
+		}
+		arg := m.Keyword(c, name)
+		if args := m.Args(c); arg == NoNode && idx >= 0 && idx < len(args) {
+			arg = args[idx]
+		}
+		if arg == NoNode || !m.functionValue(arg, depth) {
+			return false
+		}
+		sites++
+	}
+	return sites > 0
+}
+
+// functionValue reports whether e is a function: a lambda, a function of
+// this file, a name bound to a lambda, or a parameter given functions.
+func (m *Model) functionValue(e NodeID, depth int) bool {
+	f := m.File
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case KindLambda:
+		return true
+	case KindIdentifier:
+		b := m.Resolve(e)
+		if b == nil {
+			return false
+		}
+		switch b.Kind {
+		case BindFunction:
+			return true
+		case BindAssign:
+			return !b.Unpacked && f.Kind(f.Unparen(b.Value)) == KindLambda
+		case BindParam:
+			return m.paramGivenFunctions(b, depth+1)
+		}
+	}
+	return false
 }
 
 func nameCallable(name string) Callable {

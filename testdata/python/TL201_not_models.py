@@ -340,3 +340,33 @@ def evaluate_statistics(sample_fn, batches):
     for _ in range(batches):
         keeper(sample_fn(64))  # want: TL201 "in `evaluate_statistics`"
     return stats.feats
+
+
+def greedy(qnet, state):
+    with torch.no_grad():
+        return qnet(state).argmax(1)
+
+
+def record_episode(env, policy, steps):
+    frames, state = [], env.reset()
+    for _ in range(steps):
+        action = policy(torch.as_tensor(state))  # ok: every caller passes a function, not a model
+        state = env.step(action.item())
+        frames.append(env.render())
+    return frames
+
+
+def record_greedy(env, qnet):
+    return record_episode(env, lambda s: greedy(qnet, s), 100)
+
+
+def record_with(env, policy_net, steps):
+    frames, state = [], env.reset()
+    for _ in range(steps):
+        action = policy_net(torch.as_tensor(state))  # want: TL201 "host"
+        state = env.step(action.item())
+    return frames
+
+
+def record_trained(env, qnet):
+    return record_with(env, qnet, 100)
