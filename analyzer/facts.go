@@ -997,10 +997,11 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	return kept
 }
 
-// drainedByBackward reports whether a method of class reads the
-// attribute `self.name` and back-propagates: the values kept there (an
-// episode's log-probabilities) are meant to keep their graphs until that
-// backward, which frees them.
+// drainedByBackward reports whether a method of class back-propagates
+// and reads the attribute `self.name`, or empties it (itself or through
+// a method of the class it calls): the values kept there (an episode's
+// log-probabilities, an n-step buffer of values) keep their graphs until
+// that update, which frees them.
 func (m *Model) drainedByBackward(class NodeID, name string) bool {
 	return m.Memo(drainKey{class, name}, func() any {
 		f := m.File
@@ -1009,32 +1010,77 @@ func (m *Model) drainedByBackward(class NodeID, name string) bool {
 			if drained || f.Kind(def) != KindFunctionDefinition || m.EnclosingClass(def) != class {
 				return
 			}
-			reads, backward := false, false
+			backward := false
+			reads, clears := m.attrUses(def, name)
 			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-				switch f.Kind(id) {
-				case KindCall:
-					backward = backward || m.AddsGrad(id)
-				case KindAttribute:
-					if f.TextIs(f.Field(id, FieldObject), "self") && f.TextIs(f.Field(id, FieldAttribute), name) {
-						c, p := id, f.Parent(id)
-						for f.Kind(p) == KindPatternList || f.Kind(p) == KindTuplePattern {
-							c, p = p, f.Parent(p) // `self.states, self.log_probs = [], []`
-						}
-						target := (f.Kind(p) == KindAssignment || f.Kind(p) == KindAugmentedAssignment) && f.Field(p, FieldLeft) == c
-						if f.Kind(p) == KindAttribute {
-							switch f.Text(f.Field(p, FieldAttribute)) {
-							case "append", "extend", "insert", "clear":
-								target = true // filled or emptied, not read
-							}
-						}
-						reads = reads || !target
+				if f.Kind(id) != KindCall {
+					return
+				}
+				backward = backward || m.AddsGrad(id)
+				if fn := f.Unparen(f.Field(id, FieldFunction)); f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldObject), "self") {
+					if callee := m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute))); callee != NoNode && callee != def {
+						_, c := m.attrUses(callee, name)
+						clears = clears || c // `self.clear_storage()`
 					}
 				}
 			})
-			drained = reads && backward
+			drained = backward && (reads || clears)
 		})
 		return drained
 	}).(bool)
+}
+
+// attrUses says whether function def reads the attribute `self.name`,
+// and whether it empties it (`self.name = []`, `self.name.clear()`,
+// `del self.name[:]`). Filling it (`append`, `+=`) is neither.
+func (m *Model) attrUses(def NodeID, name string) (reads, clears bool) {
+	f := m.File
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindAttribute || !f.TextIs(f.Field(id, FieldObject), "self") || !f.TextIs(f.Field(id, FieldAttribute), name) {
+			return
+		}
+		c, p := id, f.Parent(id)
+		for f.Kind(p) == KindPatternList || f.Kind(p) == KindTuplePattern {
+			c, p = p, f.Parent(p) // `self.states, self.log_probs = [], []`
+		}
+		switch {
+		case f.Kind(p) == KindAssignment && f.Field(p, FieldLeft) == c:
+			// A buffer emptied (`= []`); a total reset to 0 is a running sum.
+			clears = clears || emptiedTo(f, f.Field(p, FieldRight))
+		case f.Kind(p) == KindAugmentedAssignment && f.Field(p, FieldLeft) == c:
+		case f.Kind(p) == KindSubscript && f.Kind(f.Parent(p)) == KindDeleteStatement:
+			clears = true // `del self.log_probs[:]`
+		case f.Kind(p) == KindAttribute:
+			switch f.Text(f.Field(p, FieldAttribute)) {
+			case "clear":
+				clears = true
+			case "append", "extend", "insert":
+			default:
+				reads = true
+			}
+		default:
+			reads = true
+		}
+	})
+	return reads, clears
+}
+
+// emptiedTo reports whether value is an empty list or dict, or a tuple or
+// list of them (`[], []`).
+func emptiedTo(f *File, value NodeID) bool {
+	value = f.Unparen(value)
+	switch f.Kind(value) {
+	case KindList, KindDictionary:
+		return f.FirstChild(value) == NoNode
+	case KindTuple, KindExpressionList:
+		all := true
+		f.Children(value, func(c NodeID) bool {
+			all = emptiedTo(f, c)
+			return all
+		})
+		return all
+	}
+	return false
 }
 
 type drainKey struct {

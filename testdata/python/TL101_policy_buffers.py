@@ -97,3 +97,40 @@ def rollout(policy, observations):
         memory.add(action)  # ok: a draw from a distribution carries no graph
         memory.add(dist.log_prob(action))  # want: TL101 "self.actions"
     return memory
+
+
+class NStepCritic:
+    # The buffer of values is emptied by the update that back-propagates:
+    # its graphs live for n steps, not for the run.
+    def __init__(self):
+        self.critic = nn.Linear(4, 1)
+        self.opt = torch.optim.Adam(self.critic.parameters())
+        self.values, self.rewards = [], []
+        self.running = 0
+
+    def store(self, value, reward):
+        self.values.append(value)
+        self.rewards.append(reward)
+        self.running += value
+
+    def update(self, states):
+        targets = torch.tensor(self.rewards)
+        loss = (self.critic(states).squeeze(-1) - targets).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        self.clear_storage()
+
+    def clear_storage(self):
+        self.values.clear()
+        del self.rewards[:]
+        self.running = 0
+
+
+def run_critic(steps):
+    agent = NStepCritic()
+    for t in range(steps):
+        s = torch.randn(4)
+        agent.store(agent.critic(s), 1.0)  # want: TL101 "self.running"
+        if t % 5 == 4:
+            agent.update(torch.randn(5, 4))
