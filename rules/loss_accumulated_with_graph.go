@@ -153,7 +153,11 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if loop == analyzer.NoNode || m.GradModeAt(n) == analyzer.GradDisabled {
 		return
 	}
-	if f.Kind(f.Unparen(value)) == analyzer.KindList || !m.CarriesGraph(value) {
+	switch f.Kind(f.Unparen(value)) {
+	case analyzer.KindList, analyzer.KindListComprehension, analyzer.KindTuple:
+		return // `rows += [w[:, -1:] for w in ws]` extends a list: a store, not a sum
+	}
+	if !m.CarriesGraph(value) {
 		return
 	}
 	key := accumulatorKey(f, target)

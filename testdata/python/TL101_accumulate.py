@@ -230,3 +230,14 @@ def average_in_loop_with_grad(model, loader):
     for step, (x, y) in enumerate(loader):
         losses["ce"] = 0  # the container entry is reset ...
         losses["ce"] += F.cross_entropy(model(x), y)  # ok: ... every iteration, so it does not outlive it
+
+
+def generate_with_attention(decoder, x, steps):
+    rows, total = [], 0
+    for _ in range(steps):
+        h = decoder(x)  # want: TL201 "in `generate_with_attention`"
+        rows += [h[:, i:i + 1] for i in range(2)]  # ok: extends a list, it sums nothing
+        rows += (h[:, :1],)  # ok: likewise, with a tuple
+        total += h.sum()  # want: TL101
+    print(total.item())
+    return rows
