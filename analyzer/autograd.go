@@ -206,8 +206,8 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			}
 		}
 		if f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
-			if m.MethodOf(m.EnclosingClass(callee), attr) != NoNode {
-				return CallableOther // a method of this class, not a submodule
+			if m.selfMethod(m.EnclosingClass(callee), attr) != NoNode {
+				return CallableOther // a method of this class or a base of this file, not a submodule
 			}
 		}
 		if f.TextIs(obj, "self") {
@@ -581,6 +581,23 @@ func (m *Model) IsModelValue(callee NodeID) bool {
 	return m.modelValue(v)
 }
 
+// tableOfFunctions reports whether every value of a literal dict, list
+// or tuple is a function of this file, one at least.
+func (m *Model) tableOfFunctions(t NodeID) bool {
+	f := m.File
+	all, some := true, false
+	f.Children(t, func(c NodeID) bool {
+		if f.Kind(c) == KindPair {
+			c = f.Field(c, FieldValue)
+		}
+		b := m.Resolve(f.Unparen(c))
+		all = f.Kind(f.Unparen(c)) == KindIdentifier && b != nil && b.Kind == BindFunction
+		some = true
+		return all
+	})
+	return all && some
+}
+
 // onnxAttr reports whether `self.name` holds what the class's __init__
 // takes as a parameter of that name annotated with an ONNX Runtime model
 // (`text_encoder: OnnxRuntimeModel`): calling it runs no torch graph.
@@ -623,8 +640,17 @@ func (m *Model) modelValue(v NodeID) bool {
 	case KindCall:
 		return !m.freeLayer(v)
 	case KindSubscript:
-		// A class picked from a literal table of classes.
+		// A class picked from a literal table of classes; a function
+		// picked from a table of functions (`GENERATORS[key]`).
 		table := f.Unparen(f.Field(v, FieldValue))
+		if f.Kind(table) == KindIdentifier {
+			if t := f.Unparen(m.AssignedValue(table)); f.Kind(t) == KindDictionary || f.Kind(t) == KindList || f.Kind(t) == KindTuple {
+				if m.tableOfFunctions(t) {
+					return false
+				}
+				table = t
+			}
+		}
 		classes := false
 		f.Walk(table, func(id NodeID) {
 			if f.Kind(id) == KindIdentifier && f.Parent(id) != NoNode {

@@ -1116,13 +1116,21 @@ func (m *Model) paramIndex(def, callee NodeID) int {
 	return -1
 }
 
+// instanceRunsNoForward reports whether calling a, an instance of a
+// class of this file, runs no forward pass in its caller's grad mode: its
+// forward runs under its own `@torch.no_grad()`.
+func (m *Model) instanceRunsNoForward(a NodeID) bool {
+	_, def := m.callOfInstance(a)
+	return def != NoNode && m.localHelperOf(def, 0).runsNoForward()
+}
+
 // ParamForward returns the forward pass a helper runs when the call
 // passes a model at a position the helper calls, or nil.
 func (m *Model) ParamForward(o *Object, call NodeID) *Site {
 	args := m.Args(call)
 	for _, pc := range o.ParamCalls {
 		if pc.Index < len(args) {
-			if a := m.File.Unparen(args[pc.Index]); m.ClassifyCallee(a) == CallableModel {
+			if a := m.File.Unparen(args[pc.Index]); m.ClassifyCallee(a) == CallableModel && !m.instanceRunsNoForward(a) {
 				return pc.Site
 			}
 		}
