@@ -1174,15 +1174,19 @@ func (m *Model) runsOwnForward(def NodeID) bool {
 // numberGuard reports whether cond is `isinstance(v, int)` (or float,
 // bool, or a tuple of these) for the value v itself: where it holds, v is
 // a Python number.
-// tensorGuard reports whether cond is `isinstance(v, torch.Tensor)`, so
-// that v in the other branch of a conditional is not a tensor.
+// tensorGuard reports whether cond is `isinstance(v, torch.Tensor)` or
+// `torch.is_tensor(v)`, so that v in the other branch of a conditional is
+// not a tensor.
 func tensorGuard(m *Model, cond, v NodeID) bool {
 	f := m.File
 	cond, v = f.Unparen(cond), f.Unparen(v)
-	if f.Kind(cond) != KindCall || m.CallName(cond) != "isinstance" {
+	if f.Kind(cond) != KindCall || m.CallName(cond) != "isinstance" && m.CallName(cond) != "torch.is_tensor" {
 		return false
 	}
 	args := m.Args(cond)
+	if len(args) == 1 && m.CallName(cond) == "torch.is_tensor" {
+		return f.Text(f.Unparen(args[0])) == f.Text(v) // `torch.is_tensor(x)`
+	}
 	if len(args) != 2 || f.Text(f.Unparen(args[0])) != f.Text(v) {
 		return false
 	}

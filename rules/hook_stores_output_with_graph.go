@@ -419,6 +419,14 @@ func hookConsumedWithGraph(m *analyzer.Model, def analyzer.NodeID, key string) b
 	}
 	found := false
 	checked := map[analyzer.NodeID]bool{}
+	consumedIn := func(id analyzer.NodeID) {
+		fn := m.ScopeNode(id)
+		if fn == analyzer.NoNode || checked[fn] {
+			return
+		}
+		checked[fn] = true
+		found = fn != analyzer.Root && isForwardMethod(m, fn) || hookComputesLoss(m, fn)
+	}
 	f.Walk(region, func(id analyzer.NodeID) {
 		if found || f.Contains(def, id) {
 			return
@@ -426,21 +434,41 @@ func hookConsumedWithGraph(m *analyzer.Model, def analyzer.NodeID, key string) b
 		if k := f.Kind(id); k != analyzer.KindIdentifier && k != analyzer.KindAttribute || accumulatorKey(f, id) != key {
 			return
 		}
-		fn := m.EnclosingFunction(id)
-		if fn == analyzer.NoNode || checked[fn] {
-			return
-		}
-		checked[fn] = true
-		found = isForwardMethod(m, fn) || hookComputesLoss(m, fn)
+		consumedIn(id)
 	})
+	if attr, ok := strings.CutPrefix(key, "self."); ok && region != analyzer.Root && !found && !strings.Contains(attr, ".") {
+		// A hook object's slot read through its instances
+		// (`sf_student.features` in a feature-matching loss).
+		// Only a read that flows into a backward counts: printed or
+		// plotted, the slot still pins the graph.
+		f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+			if !found && f.Kind(id) == analyzer.KindAttribute && !f.Contains(region, id) &&
+				f.TextIs(f.Field(id, analyzer.FieldAttribute), attr) && !f.TextIs(f.Field(id, analyzer.FieldObject), "self") {
+				fn := m.ScopeNode(id)
+				body := fn
+				if fn != analyzer.Root {
+					body = f.Field(fn, analyzer.FieldBody)
+				}
+				found = m.BackpropKeys(body, fn)[f.Text(id)]
+			}
+		})
+	}
 	return found
 }
 
-// hookComputesLoss reports whether fn computes a loss or back-propagates.
+// hookComputesLoss reports whether fn (or the module's own statements,
+// for Root) computes a loss or back-propagates.
 func hookComputesLoss(m *analyzer.Model, fn analyzer.NodeID) bool {
 	f := m.File
 	yes := false
-	f.Walk(f.Field(fn, analyzer.FieldBody), func(id analyzer.NodeID) {
+	body := f.Field(fn, analyzer.FieldBody)
+	if fn == analyzer.Root {
+		body = analyzer.Root
+	}
+	f.Walk(body, func(id analyzer.NodeID) {
+		if fn == analyzer.Root && id != analyzer.Root && m.ScopeNode(id) != analyzer.Root {
+			return
+		}
 		if !yes && f.Kind(id) == analyzer.KindCall {
 			yes = m.IsBackwardCall(id) || m.IsLossCall(id)
 		}

@@ -136,6 +136,9 @@ each iteration is not reported.
 
 func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	f, m := p.File, p.Model
+	if unreachable(f, n) {
+		return // after a raise or return of its block: it never runs
+	}
 	if f.Kind(n) == analyzer.KindCall {
 		checkKept(p, n)
 		return
