@@ -13,12 +13,13 @@ var HookStoresOutputWithGraph = &analyzer.Rule{
 	Name:      "hook-stores-output-with-graph",
 	Summary:   "A module hook stores its output with its autograd graph",
 	Severity:  analyzer.SeverityWarning,
-	Precision: "high",
+	Precision: "medium",
+	Preview:   true,
 	Tags:      []string{"memory", "autograd"},
 	Kinds:     []analyzer.Kind{analyzer.KindCall},
 	Check:     checkHookStoresOutputWithGraph,
 	Doc: `## What it does
-Checks for a forward hook (` + "`register_forward_hook`" + `,
+Off by default: select it with ` + "`--extend-select TL104`" + `. Checks for a forward hook (` + "`register_forward_hook`" + `,
 ` + "`register_forward_pre_hook`" + `, ` + "`register_module_forward_hook`" + `) that stores the
 module's output (or input) in a container or attribute that outlives the
 call, without ` + "`.detach()`" + `: ` + "`activations[name] = output`" + `, ` + "`feats.append(output)`" + `,
@@ -75,6 +76,12 @@ If the activations are only inspected, run the model under
 distillation), keep the graph on purpose and empty the container every step.
 
 ## Known problems
+The rule is off by default because too many of its findings on code it
+was not written against are wrong: a hook class in one file whose stored
+features another file feeds to a back-propagated loss (feature matching,
+distillation), and a hooked model that only ever runs under another
+file's ` + "`torch.no_grad()`" + `. Select it, and read what it reports.
+
 Backward hooks (` + "`register_full_backward_hook`" + `) are not checked: the gradients
 they receive carry no autograd history unless the backward pass itself is
 recorded (` + "`create_graph=True`" + `), so storing them costs the tensors but pins
@@ -84,9 +91,10 @@ Whether the hooked model runs with grad enabled is known only from this
 file: a hook whose model is called here, and only under ` + "`torch.no_grad()`" + ` or
 ` + "`torch.inference_mode()`" + `, is not reported; one whose model runs elsewhere is.
 A container that this file empties (` + "`.clear()`" + `, ` + "`.pop()`" + `, re-assigned) or hands
-back from a function is treated as a per-step cache whose owner consumes
-the graph on purpose (feature pyramids, distillation losses) and is not
-reported. Hooks registered on a module reached through a name this file
+back from a function, and a hook object's attribute that a back-propagated
+loss reads through the object (` + "`sf.features`" + ` in a feature-matching loss), are
+treated as a per-step cache whose owner consumes the graph on purpose
+(feature pyramids, distillation losses) and are not reported. Hooks registered on a module reached through a name this file
 cannot resolve, or defined in another module, are not seen.
 
 ## References
@@ -420,12 +428,12 @@ func hookConsumedWithGraph(m *analyzer.Model, def analyzer.NodeID, key string) b
 	found := false
 	checked := map[analyzer.NodeID]bool{}
 	consumedIn := func(id analyzer.NodeID) {
-		fn := m.ScopeNode(id)
+		fn := m.EnclosingFunction(id)
 		if fn == analyzer.NoNode || checked[fn] {
 			return
 		}
 		checked[fn] = true
-		found = fn != analyzer.Root && isForwardMethod(m, fn) || hookComputesLoss(m, fn)
+		found = isForwardMethod(m, fn) || hookComputesLoss(m, fn)
 	}
 	f.Walk(region, func(id analyzer.NodeID) {
 		if found || f.Contains(def, id) {
@@ -433,6 +441,9 @@ func hookConsumedWithGraph(m *analyzer.Model, def analyzer.NodeID, key string) b
 		}
 		if k := f.Kind(id); k != analyzer.KindIdentifier && k != analyzer.KindAttribute || accumulatorKey(f, id) != key {
 			return
+		}
+		if f.N(id).Field == analyzer.FieldAttribute {
+			return // `s_feats.feats` does not read the container `feats`
 		}
 		consumedIn(id)
 	})
@@ -456,19 +467,11 @@ func hookConsumedWithGraph(m *analyzer.Model, def analyzer.NodeID, key string) b
 	return found
 }
 
-// hookComputesLoss reports whether fn (or the module's own statements,
-// for Root) computes a loss or back-propagates.
+// hookComputesLoss reports whether fn computes a loss or back-propagates.
 func hookComputesLoss(m *analyzer.Model, fn analyzer.NodeID) bool {
 	f := m.File
 	yes := false
-	body := f.Field(fn, analyzer.FieldBody)
-	if fn == analyzer.Root {
-		body = analyzer.Root
-	}
-	f.Walk(body, func(id analyzer.NodeID) {
-		if fn == analyzer.Root && id != analyzer.Root && m.ScopeNode(id) != analyzer.Root {
-			return
-		}
+	f.Walk(f.Field(fn, analyzer.FieldBody), func(id analyzer.NodeID) {
 		if !yes && f.Kind(id) == analyzer.KindCall {
 			yes = m.IsBackwardCall(id) || m.IsLossCall(id)
 		}

@@ -136,9 +136,6 @@ each iteration is not reported.
 
 func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	f, m := p.File, p.Model
-	if unreachable(f, n) {
-		return // after a raise or return of its block: it never runs
-	}
 	if f.Kind(n) == analyzer.KindCall {
 		checkKept(p, n)
 		return
@@ -206,6 +203,9 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		if m.BackpropKeys(class, class)[key] {
 			return
 		}
+	}
+	if unreachable(f, n) {
+		return // after a raise or return of its block: it never runs
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	advice, fix := accumulateAdvice(m, target, value)

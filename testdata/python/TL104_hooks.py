@@ -208,7 +208,7 @@ class SlotFeatures:
         self.handle = module.register_forward_hook(self.hook_fn)
 
     def hook_fn(self, module, inputs, output):
-        self.features = output  # ok: read into a feature-matching loss that is back-propagated below
+        self.feats = output  # ok: read into a feature-matching loss that is back-propagated below
 
 
 class SlotPeek:
@@ -227,7 +227,7 @@ def distill(student, teacher, batches, opt):
         student(x)
         with torch.no_grad():
             teacher(x)
-        loss = F.mse_loss(s_feats.features, t_feats.features)
+        loss = F.mse_loss(s_feats.feats, t_feats.feats)
         loss.backward()
         opt.step()
         print(peek.last.shape)
