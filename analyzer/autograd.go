@@ -543,13 +543,14 @@ func (m *Model) freeLayer(call NodeID) bool {
 		return false
 	}
 	f := m.File
-	switch f.Kind(f.Unparen(m.Keyword(call, flag))) {
+	switch kw := m.Keyword(call, flag); f.Kind(f.Unparen(kw)) {
 	case KindFalse:
 		return true
 	case KindTrue:
 		return false
+	default:
+		return kw == NoNode && !byDefault
 	}
-	return m.Keyword(call, flag) == NoNode && !byDefault
 }
 
 // IsModelValue reports whether a callee that calls a module could hold
@@ -716,9 +717,10 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	}
 	if f.Kind(fn) == KindAttribute && f.FirstChild(f.Field(call, FieldArguments)) == NoNode && m.receiverClass(fn) == NoNode &&
 		(!f.TextIs(f.Field(fn, FieldObject), "self") || m.selfAttrValue(fn) == NoNode) {
-		// A method of an object whose class is not known, given nothing
-		// (`box.model()`, `attack.getThreatModel()`): a getter, whatever
-		// its name; a forward pass takes an input.
+		// Called with nothing, where the file shows no module instance
+		// held under that name (`box.model()`, `attack.getThreatModel()`):
+		// a getter or a method, whatever its name; a forward pass takes
+		// an input.
 		return false
 	}
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)

@@ -1171,43 +1171,25 @@ func (m *Model) runsOwnForward(def NodeID) bool {
 	}).(bool)
 }
 
-// numberGuard reports whether cond is `isinstance(v, int)` (or float,
-// bool, or a tuple of these) for the value v itself: where it holds, v is
-// a Python number.
 // tensorGuard reports whether cond is `isinstance(v, torch.Tensor)` or
 // `torch.is_tensor(v)`, so that v in the other branch of a conditional is
 // not a tensor.
 func tensorGuard(m *Model, cond, v NodeID) bool {
 	f := m.File
-	cond, v = f.Unparen(cond), f.Unparen(v)
-	if f.Kind(cond) != KindCall || m.CallName(cond) != "isinstance" && m.CallName(cond) != "torch.is_tensor" {
-		return false
+	if c := f.Unparen(cond); f.Kind(c) == KindCall && m.CallName(c) == "torch.is_tensor" {
+		args := m.Args(c)
+		return len(args) == 1 && f.Text(f.Unparen(args[0])) == f.Text(f.Unparen(v))
 	}
-	args := m.Args(cond)
-	if len(args) == 1 && m.CallName(cond) == "torch.is_tensor" {
-		return f.Text(f.Unparen(args[0])) == f.Text(v) // `torch.is_tensor(x)`
-	}
-	if len(args) != 2 || f.Text(f.Unparen(args[0])) != f.Text(v) {
-		return false
-	}
-	q := m.QualifiedName(f.Unparen(args[1]))
-	return q == "torch.Tensor" || q == "torch.nn.Parameter"
+	types := isinstanceTypes(m, cond, v)
+	return len(types) == 1 && (m.QualifiedName(types[0]) == "torch.Tensor" || m.QualifiedName(types[0]) == "torch.nn.Parameter")
 }
 
+// numberGuard reports whether cond is `isinstance(v, int)` (or float,
+// bool, or a tuple of these) for the value v itself: where it holds, v is
+// a Python number.
 func numberGuard(m *Model, cond, v NodeID) bool {
 	f := m.File
-	cond, v = f.Unparen(cond), f.Unparen(v)
-	if f.Kind(cond) != KindCall || m.CallName(cond) != "isinstance" {
-		return false
-	}
-	args := m.Args(cond)
-	if len(args) != 2 || f.Text(f.Unparen(args[0])) != f.Text(v) {
-		return false
-	}
-	types := []NodeID{f.Unparen(args[1])}
-	if k := f.Kind(types[0]); k == KindTuple {
-		types = f.ChildList(types[0])
-	}
+	types := isinstanceTypes(m, cond, v)
 	for _, t := range types {
 		switch f.Text(t) {
 		case "int", "float", "bool", "numbers.Number", "Number":
@@ -1215,5 +1197,25 @@ func numberGuard(m *Model, cond, v NodeID) bool {
 			return false
 		}
 	}
-	return true
+	return len(types) > 0
+}
+
+// isinstanceTypes returns the types that cond, `isinstance(v, T)` or
+// `isinstance(v, (T1, T2))` for the value v itself, tests; nil for any
+// other condition.
+func isinstanceTypes(m *Model, cond, v NodeID) []NodeID {
+	f := m.File
+	cond, v = f.Unparen(cond), f.Unparen(v)
+	if f.Kind(cond) != KindCall || m.CallName(cond) != "isinstance" {
+		return nil
+	}
+	args := m.Args(cond)
+	if len(args) != 2 || f.Text(f.Unparen(args[0])) != f.Text(v) {
+		return nil
+	}
+	types := []NodeID{f.Unparen(args[1])}
+	if f.Kind(types[0]) == KindTuple {
+		types = f.ChildList(types[0])
+	}
+	return types
 }

@@ -399,11 +399,7 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 			}
 			// What it computes on the way is back-propagated too
 			// (`pred = _predict(model, x); return F.mse_loss(pred, y)`).
-			for _, v := range m.ReturnValues(def) {
-				if v != NoNode {
-					m.traceComputed(v, depth+1)
-				}
-			}
+			m.traceReturns(def, depth)
 			return ok
 		}
 		return m.markReturnsGraph(def, depth)
@@ -518,14 +514,19 @@ func (m *Model) markReturnsGraph(def NodeID, depth int) bool {
 		return true
 	}
 	m.evidence.returnsGraph[def] = true
-	// What it returns is back-propagated too, and so is what that was
-	// computed from: `return F.mse_loss(_predict(model, x), y)`.
+	m.traceReturns(def, depth)
+	return true
+}
+
+// traceReturns records that what a function of this file returns is
+// back-propagated, and so is what that was computed from:
+// `return F.mse_loss(_predict(model, x), y)`.
+func (m *Model) traceReturns(def NodeID, depth int) {
 	for _, v := range m.ReturnValues(def) {
 		if v != NoNode {
 			m.traceComputed(v, depth+1)
 		}
 	}
-	return true
 }
 
 // returnsParsedArgs reports whether a function of this file returns the

@@ -92,9 +92,10 @@ file: a hook whose model is called here, and only under ` + "`torch.no_grad()`" 
 ` + "`torch.inference_mode()`" + `, is not reported; one whose model runs elsewhere is.
 A container that this file empties (` + "`.clear()`" + `, ` + "`.pop()`" + `, re-assigned) or hands
 back from a function, and a hook object's attribute that a back-propagated
-loss reads through the object (` + "`sf.features`" + ` in a feature-matching loss), are
-treated as a per-step cache whose owner consumes the graph on purpose
-(feature pyramids, distillation losses) and are not reported. Hooks registered on a module reached through a name this file
+loss reads through the object (` + "`sf.features`" + ` in a feature-matching
+loss), are treated as a per-step cache whose owner consumes the graph on
+purpose (feature pyramids, distillation losses) and are not reported.
+Hooks registered on a module reached through a name this file
 cannot resolve, or defined in another module, are not seen.
 
 ## References
@@ -427,14 +428,6 @@ func hookConsumedWithGraph(m *analyzer.Model, def analyzer.NodeID, key string) b
 	}
 	found := false
 	checked := map[analyzer.NodeID]bool{}
-	consumedIn := func(id analyzer.NodeID) {
-		fn := m.EnclosingFunction(id)
-		if fn == analyzer.NoNode || checked[fn] {
-			return
-		}
-		checked[fn] = true
-		found = isForwardMethod(m, fn) || hookComputesLoss(m, fn)
-	}
 	f.Walk(region, func(id analyzer.NodeID) {
 		if found || f.Contains(def, id) {
 			return
@@ -445,7 +438,12 @@ func hookConsumedWithGraph(m *analyzer.Model, def analyzer.NodeID, key string) b
 		if f.N(id).Field == analyzer.FieldAttribute {
 			return // `s_feats.feats` does not read the container `feats`
 		}
-		consumedIn(id)
+		fn := m.EnclosingFunction(id)
+		if fn == analyzer.NoNode || checked[fn] {
+			return
+		}
+		checked[fn] = true
+		found = isForwardMethod(m, fn) || hookComputesLoss(m, fn)
 	})
 	if attr, ok := strings.CutPrefix(key, "self."); ok && region != analyzer.Root && !found && !strings.Contains(attr, ".") {
 		// A hook object's slot read through its instances
