@@ -753,8 +753,9 @@ func (m *Model) methodRunsNoForward(call NodeID) bool {
 		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
 	case f.Kind(fn) == KindAttribute && f.Kind(f.Unparen(f.Field(fn, FieldObject))) != KindCall && !f.TextIs(f.Field(fn, FieldObject), "self"):
 		// An object whose class is not known (a parameter): a method
-		// that every class of the project defines with grad disabled
-		// (`@torch.no_grad() def sample(self, n)`) runs no forward
+		// that every class of the project defining it runs with grad
+		// disabled (`@torch.no_grad() def sample(self, n)`), or with
+		// its forward passes under its own `no_grad`, runs no forward
 		// pass in its caller's mode.
 		switch name := f.Text(f.Field(fn, FieldAttribute)); name {
 		case "forward", "__call__":

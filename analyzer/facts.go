@@ -92,6 +92,9 @@ type FuncSummary struct {
 	// calls on every run.
 	Forward    *Site `json:"forward,omitempty"`
 	EmptyCache *Site `json:"empty_cache,omitempty"`
+	// OwnNoGrad is set when the body runs a forward pass under a
+	// `no_grad` of its own (`with torch.no_grad(): self.model(x)`).
+	OwnNoGrad bool `json:"own_no_grad,omitempty"`
 	// ParamCalls are the positional parameters the body calls in its
 	// callers' grad mode (`m(x)` in `def run(m, x)`), each with the first
 	// such call: a forward pass when the caller passes a model.
@@ -923,9 +926,14 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" {
 				needsGrad = true
 			}
-			if fs.Forward == nil && !fs.GradSet && m.IsForwardCall(id) {
-				if _, decided := m.localGradMode(id); !decided {
-					fs.Forward = m.site(id)
+			if !fs.GradSet && (fs.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) {
+				switch g, decided := m.localGradMode(id); {
+				case !decided:
+					if fs.Forward == nil {
+						fs.Forward = m.site(id)
+					}
+				case g == GradDisabled:
+					fs.OwnNoGrad = true
 				}
 			}
 			if i := m.paramIndex(def, m.File.Field(id, FieldFunction)); i >= 0 && !fs.GradSet {
@@ -1142,11 +1150,15 @@ func (m *Model) ParamForward(o *Object, call NodeID) *Site {
 func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 	f := m.File
 	escaped := map[string]bool{}
+	named := map[CallSummary]bool{}
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
 		case KindCall:
 			ref := m.calleeRef(id)
+			if ref == "" {
+				ref = m.nameOnlyRef(id)
+			}
 			if ref == "" || strings.HasPrefix(ref, "#") && !strings.Contains(ref, ".") && m.isClassRef(id) {
 				continue
 			}
@@ -1166,6 +1178,15 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				fn = Root
 			}
 			cs.Always = m.always(id, fn)
+			if strings.HasPrefix(ref, "*.") {
+				// Matched by name alone: one call per caller and mode is enough.
+				k := cs
+				k.Line = 0
+				if named[k] {
+					continue
+				}
+				named[k] = true
+			}
 			s.Calls = append(s.Calls, cs)
 		case KindIdentifier, KindAttribute:
 			if fl := f.N(id).Field; fl == FieldFunction || fl == FieldAttribute || fl == FieldName || fl == FieldObject {
@@ -1184,6 +1205,30 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 			}
 		}
 	}
+}
+
+// nameOnlyRef is the ref "*.name" of a call of a method on an object
+// whose class this file does not know (`dec.decode(x)` with dec built from
+// a class passed in, `self._predict(x)` that a subclass defines), or "".
+// The project matches it by name to the methods no call reaches by their
+// own ref. Calls on what a library's name holds (`torch.cat`, `np.mean`)
+// are none of the project's.
+func (m *Model) nameOnlyRef(call NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return ""
+	}
+	obj := f.Unparen(f.Field(fn, FieldObject))
+	switch {
+	case f.TextIs(obj, "self") || f.TextIs(obj, "cls"):
+		if class := m.EnclosingClass(call); class == NoNode || m.selfAttrs(class).count[f.Text(fn)] > 0 {
+			return "" // a submodule or callable the class keeps
+		}
+	case m.QualifiedName(obj) != "":
+		return ""
+	}
+	return "*." + f.Text(f.Field(fn, FieldAttribute))
 }
 
 // isClassRef reports whether a call constructs a class of this file.

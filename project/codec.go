@@ -259,6 +259,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(f.WrapsSet)
 		e.int(int64(f.TupleLen))
 		e.ints(f.GraphElems)
+		e.bool(f.OwnNoGrad)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -361,6 +362,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.WrapsSet = d.bool()
 			f.TupleLen = int(d.int())
 			f.GraphElems = d.ints()
+			f.OwnNoGrad = d.bool()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

@@ -41,6 +41,12 @@ type Graph struct {
 	// methods holds every method of the project's classes by its name,
 	// in the order of paths, once solved.
 	methods map[string][]*object
+	// named holds, by method name, the calls of a method on an object of
+	// no known class (`dec.decode(x)`, `self._predict(x)` that only a
+	// subclass defines, or a ref that resolves to nothing of the
+	// project), for the grad mode of methods that no call reaches by
+	// their own ref.
+	named map[string][]callEdge
 }
 
 // resolveKey is what the resolution of a ref that is not a name of the
@@ -447,13 +453,19 @@ func (g *Graph) Solve() {
 	}
 	g.memo.Store(new(sync.Map))
 	calls := make([][]callEdge, len(paths))
+	named := make([][]callEdge, len(paths))
 	escapes := make([][]*object, len(paths))
 	workers.Run(0, len(paths), func(i int) {
-		calls[i], escapes[i] = g.link(g.files[paths[i]])
+		calls[i], named[i], escapes[i] = g.link(g.files[paths[i]])
 	})
+	g.named = map[string][]callEdge{}
 	for i := range paths {
 		for _, e := range calls[i] {
 			e.callee.callers = append(e.callee.callers, e)
+		}
+		for _, e := range named[i] {
+			name := e.site.Callee[strings.LastIndexByte(e.site.Callee, '.')+1:]
+			g.named[name] = append(g.named[name], e)
 		}
 		for _, o := range escapes[i] {
 			o.escapes = true
@@ -476,8 +488,9 @@ func (g *Graph) Solve() {
 // anyMethod answers the ref "*.name", a method called on an object whose
 // class is not known (`model.sample(n)` with model a parameter): the
 // first method of that name in the project where every one of them runs
-// with grad disabled (`@torch.no_grad()`, or a decorator that sets the
-// mode), else nil.
+// no forward pass in its caller's mode (it runs with grad disabled, by
+// `@torch.no_grad()` or a decorator that sets the mode, or the forward
+// passes it runs are all under its own `no_grad`), else nil.
 func (g *Graph) anyMethod(name string) *analyzer.Object {
 	ms := g.methods[name]
 	if len(ms) == 0 {
@@ -489,10 +502,10 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 		if o.fact.GradKnown {
 			body = o.fact.Grad
 		}
-		switch body {
-		case analyzer.GradEnabled:
+		switch {
+		case body == analyzer.GradEnabled && (o.fn == nil || !o.fn.OwnNoGrad || o.fact.Forward != nil || len(o.fact.ParamCalls) > 0):
 			return nil
-		case analyzer.GradUnknown:
+		case body == analyzer.GradUnknown:
 			mode = body
 		}
 	}
@@ -521,9 +534,10 @@ func (g *Graph) site(fl *file, s *analyzer.Site) *analyzer.Site {
 
 // link resolves a file's bases, instances, calls, returns and escapes.
 // It changes only the file's own objects, so that files can be linked at
-// once; the calls of other files' functions, and the functions passed as
-// values, are returned for the caller to record.
-func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
+// once; the calls of other files' functions, the calls known by a method
+// name alone, and the functions passed as values, are returned for the
+// caller to record.
+func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 	resolve := func(ref string) target { return g.resolve(ref, fl, 0) }
 	for i := range fl.sum.Classes {
 		c := &fl.sum.Classes[i]
@@ -554,13 +568,17 @@ func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
 	}
 	for i := range fl.sum.Calls {
 		c := &fl.sum.Calls[i]
-		t := resolve(c.Callee)
-		if t.obj == nil || t.obj.kind != analyzer.ObjectFunction {
-			continue
-		}
 		var caller *object
 		if c.Caller != "" {
 			caller = fl.objs[c.Caller]
+		}
+		t := resolve(c.Callee)
+		if !t.found() && !t.cut && strings.Contains(c.Callee, ".") && (c.Callee[0] == '*' || g.ofProject(c.Callee)) {
+			named = append(named, callEdge{caller: caller, site: c, file: fl})
+			continue
+		}
+		if t.obj == nil || t.obj.kind != analyzer.ObjectFunction {
+			continue
 		}
 		if caller == t.obj {
 			continue // recursion runs in the mode of the outer call
@@ -576,7 +594,18 @@ func (g *Graph) link(fl *file) (calls []callEdge, escapes []*object) {
 			escapes = append(escapes, t.obj)
 		}
 	}
-	return calls, escapes
+	return calls, named, escapes
+}
+
+// ofProject reports whether a ref names something of the project by its
+// first part: a name of the file's own, a relative import, or an import
+// of one of its packages.
+func (g *Graph) ofProject(ref string) bool {
+	if ref[0] == '#' || ref[0] == '.' {
+		return true
+	}
+	head, _, _ := strings.Cut(ref, ".")
+	return g.heads[head]
 }
 
 // fixModules: a class is a module when a base in any file is; an
@@ -650,9 +679,12 @@ func (g *Graph) fixGrad() {
 			if !o.escapes && !slices.ContainsFunc(o.callers, g.setsGrad) {
 				// An override nothing calls by its own name (`validate_step`
 				// of a subclass) runs where its base class calls it.
-				if base := g.overridden(o); base != nil && base.fact.GradKnown &&
-					(!o.fact.GradKnown || o.fact.Grad != base.fact.Grad) {
-					o.fact.Grad, o.fact.GradKnown, changed = base.fact.Grad, true, true
+				if base := g.overridden(o); base != nil && base.fact.GradKnown {
+					if !o.fact.GradKnown || o.fact.Grad != base.fact.Grad {
+						o.fact.Grad, o.fact.GradKnown, changed = base.fact.Grad, true, true
+					}
+				} else if mode, ok := g.namedGrad(o); ok && (!o.fact.GradKnown || o.fact.Grad != mode) {
+					o.fact.Grad, o.fact.GradKnown, changed = mode, true, true
 				}
 				continue
 			}
@@ -691,6 +723,40 @@ func (g *Graph) fixGrad() {
 			o.fact.GradKnown = false
 		}
 	}
+}
+
+// namedGrad is the grad mode of a method that no call reaches by its own
+// ref, from the calls of a method of its name on objects of no known
+// class: disabled when there are some and every one disables grad, else
+// enabled. ok is false for a function that is not a method of a class,
+// and for `forward` and the dunder methods, which run where the object is
+// called or used.
+func (g *Graph) namedGrad(o *object) (mode analyzer.GradMode, ok bool) {
+	class, name, ok := strings.Cut(o.key.name, ".")
+	if !ok || strings.Contains(name, ".") || name == "forward" || strings.HasPrefix(name, "__") {
+		return 0, false // `forward` and dunders are called by what calls the object
+	}
+	if c := o.key.file.objs[class]; c == nil || c.kind != analyzer.ObjectClass {
+		return 0, false
+	}
+	mode = analyzer.GradEnabled
+	for _, e := range g.named[name] {
+		if !g.setsGrad(e) {
+			continue
+		}
+		m := e.site.Grad
+		if e.site.Inherit && e.caller != nil {
+			m = analyzer.GradEnabled
+			if e.caller.fact.GradKnown {
+				m = e.caller.fact.Grad
+			}
+		}
+		if m != analyzer.GradDisabled {
+			return analyzer.GradEnabled, true
+		}
+		mode = analyzer.GradDisabled
+	}
+	return mode, true
 }
 
 // overridden returns the method of a base class, in any file, that a
