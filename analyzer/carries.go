@@ -109,6 +109,17 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		if m.entriesConverted(expr) {
 			return false
 		}
+		switch vals, callee := m.dictEntry(expr); {
+		case vals == nil:
+		case !callee:
+			// `d["loss"]` of a dict literal of this function.
+			return slices.ContainsFunc(vals, func(v NodeID) bool { return m.carry(v) == carryYes })
+		case !slices.ContainsFunc(vals, func(v NodeID) bool { return !m.plainValue(v, 0) }):
+			// `out["acc"]` of a local function that returns
+			// `{"loss": loss, "acc": acc.item()}`: a number, whatever
+			// the other entries hold.
+			return false
+		}
 		return m.carry(f.Field(expr, FieldValue)) == carryYes
 	case KindCall:
 		return m.callCarries(expr)
@@ -192,7 +203,7 @@ func (m *Model) augCarries(name string, b *Binding, depth int) bool {
 func (m *Model) callCarries(call NodeID) bool {
 	f := m.File
 	method := m.MethodName(call)
-	if detachingMethods[method] {
+	if detachingMethods[method] || m.scalarResult(call) {
 		return false
 	}
 	q := m.CallName(call)
@@ -512,6 +523,137 @@ func (m *Model) ReturnValues(def NodeID) []NodeID {
 		})
 		return out
 	}).([]NodeID)
+}
+
+// scalarResult reports whether a call calls a function of this file
+// whose return annotation is a Python scalar type (`-> float`): a
+// coefficient, a count, a flag, never a tensor.
+func (m *Model) scalarResult(call NodeID) bool {
+	f := m.File
+	def := m.LocalCallee(call)
+	if def == NoNode {
+		return false
+	}
+	switch f.Text(f.Unparen(f.Field(def, FieldReturnType))) {
+	case "float", "int", "bool", "str":
+		return true
+	}
+	return false
+}
+
+// bodyOf returns the function a call of this file runs: a local function
+// or method, or the forward (else __call__) of an instance of a class of
+// this file. NoNode when the file does not define it.
+func (m *Model) bodyOf(call NodeID) NodeID {
+	if def := m.LocalCallee(call); def != NoNode {
+		return def
+	}
+	f := m.File
+	class := m.receiverClass(f.Unparen(f.Field(call, FieldFunction)))
+	if class == NoNode || f.Kind(class) != KindIdentifier {
+		return NoNode
+	}
+	cb := m.Resolve(class)
+	if cb == nil || cb.Kind != BindClass {
+		return NoNode
+	}
+	if def := m.MethodOf(cb.Stmt, "forward"); def != NoNode {
+		return def
+	}
+	return m.MethodOf(cb.Stmt, "__call__")
+}
+
+// dictEntry returns the values that `d["key"]` can hold, or nil where it
+// cannot tell: when d is a dict literal of this function, its entry and
+// the `d["key"] = v` before the use; when d is the result of a call of a
+// function of this file (`d = crit(out, y)`, or the call itself) whose
+// every return is a dict literal with that key, or a name bound to one
+// and filled by `d["key"] = v` there (callee is then true: the values
+// are in the callee's scope, where its parameters are unknown).
+func (m *Model) dictEntry(sub NodeID) (vals []NodeID, callee bool) {
+	f := m.File
+	key := f.Unparen(f.Field(sub, FieldSubscript))
+	if f.Kind(key) != KindString || strings.HasPrefix(f.Text(key), "f") {
+		return nil, false
+	}
+	v := f.Unparen(f.Field(sub, FieldValue))
+	if f.Kind(v) == KindIdentifier {
+		b := m.Resolve(v)
+		if b == nil || b.Kind != BindAssign || b.Unpacked {
+			return nil, false
+		}
+		if f.Kind(f.Unparen(b.Value)) == KindDictionary {
+			// A dict of this function: its literal and the entries
+			// assigned before this use.
+			return m.dictLiteralEntry(m.EnclosingFunction(sub), v, f.Text(key), f.N(sub).Start), false
+		}
+		v = f.Unparen(b.Value)
+	}
+	if f.Kind(v) != KindCall {
+		return nil, false
+	}
+	def := m.bodyOf(v)
+	if def == NoNode {
+		return nil, false
+	}
+	rets := m.ReturnValues(def)
+	if len(rets) == 0 {
+		return nil, false
+	}
+	for _, r := range rets {
+		got := m.dictLiteralEntry(def, f.Unparen(r), f.Text(key), f.N(r).Start)
+		if got == nil {
+			return nil, false
+		}
+		vals = append(vals, got...)
+	}
+	return vals, true
+}
+
+// dictLiteralEntry returns the values of key in r, a dict literal or a
+// name of def (NoNode: module level) that only a dict literal reaches
+// there, with the `name["key"] = v` of def before pos; nil when it has
+// none.
+func (m *Model) dictLiteralEntry(def, r NodeID, key string, pos uint32) []NodeID {
+	f := m.File
+	var vals []NodeID
+	literal := func(d NodeID) {
+		f.Children(d, func(p NodeID) bool {
+			if f.Kind(p) == KindPair && f.Text(f.Unparen(f.Field(p, FieldKey))) == key {
+				vals = append(vals, f.Field(p, FieldValue))
+			}
+			return true
+		})
+	}
+	switch f.Kind(r) {
+	case KindDictionary:
+		literal(r)
+	case KindIdentifier:
+		rb := m.ReachingBindings(r)
+		if len(rb) != 1 {
+			return nil
+		}
+		b := rb[0]
+		if b.Kind != BindAssign || b.Unpacked || f.Kind(f.Unparen(b.Value)) != KindDictionary {
+			return nil
+		}
+		literal(f.Unparen(b.Value))
+		body := Root
+		if def != NoNode {
+			body = f.Field(def, FieldBody)
+		}
+		f.Walk(body, func(id NodeID) {
+			if f.Kind(id) != KindAssignment || m.EnclosingFunction(id) != def || f.N(id).Start >= pos {
+				return
+			}
+			t := f.Field(id, FieldLeft)
+			if f.Kind(t) == KindSubscript && f.TextIs(f.Unparen(f.Field(t, FieldValue)), f.Text(r)) &&
+				f.Text(f.Unparen(f.Field(t, FieldSubscript))) == key {
+				vals = append(vals, f.Field(id, FieldRight))
+			}
+		})
+	}
+	return vals
 }
 
 // LocalCallee resolves a call to a function or method defined in this

@@ -348,6 +348,9 @@ func (m *Model) traceComputed(e NodeID, depth int) bool {
 // function, whatever its arguments.
 func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 	f := m.File
+	if m.scalarResult(call) {
+		return false // `coef * loss` with `def coef(self) -> float`
+	}
 	if method := m.MethodName(call); method != "" {
 		recv := m.Receiver(call)
 		switch {
@@ -632,8 +635,11 @@ func (m *Model) elementNoGraph(call NodeID, index int) bool {
 
 // plainValue reports whether a value is a Python number, string or bool
 // that no tensor flows into: a literal, a cast (`float(...)`, `.item()`),
-// `math` or `numpy` arithmetic, a local function that returns one, or
-// arithmetic on these.
+// `math` or `numpy` arithmetic, a tensor's sizes (`x.size(0)`,
+// `x.shape[0]`), `max`/`min`/`abs`/`round` of these, a
+// parameter declared a scalar, a name whose every binding is one (a
+// counter), an attribute of self assigned once to one, a local function
+// that returns one, or arithmetic on these.
 func (m *Model) plainValue(v NodeID, depth int) bool {
 	f := m.File
 	v = f.Unparen(v)
@@ -649,19 +655,55 @@ func (m *Model) plainValue(v NodeID, depth int) bool {
 		return m.plainValue(f.Field(v, FieldArgument), depth+1)
 	case KindIdentifier:
 		b := m.Resolve(v)
-		if b == nil || b.Kind != BindAssign || b.Unpacked {
+		if b != nil && b.Kind == BindParam {
+			return m.plainParam(b)
+		}
+		if b == nil || b.Kind != BindAssign && b.Kind != BindAugAssign {
 			return false
 		}
-		if c, ok := m.bindIndex[bindKey{b.Scope, f.view(v)}]; !ok || c.first != c.last {
+		c, ok := m.bindIndex[bindKey{b.Scope, f.view(v)}]
+		if !ok {
 			return false
 		}
-		return m.plainValue(b.Value, depth+1)
+		// Every binding of the name in its scope: `n = 0`, `n += 1`.
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			o := &m.binds[i]
+			if o.Kind != BindAssign && o.Kind != BindAugAssign || o.Unpacked && !m.sizes(o.Value) || !o.Unpacked && !m.plainValue(o.Value, depth+1) {
+				return false
+			}
+		}
+		return true
+	case KindSubscript:
+		// `x.shape[0]`: a Python int.
+		a := f.Unparen(f.Field(v, FieldValue))
+		return f.Kind(a) == KindAttribute && f.TextIs(f.Field(a, FieldAttribute), "shape")
+	case KindAttribute:
+		if f.TextIs(f.Field(v, FieldAttribute), "ndim") {
+			return true
+		}
+		// `self.weight` that its class assigns once, a plain value.
+		obj, class := f.Field(v, FieldObject), m.EnclosingClass(v)
+		if !f.TextIs(obj, "self") || class == NoNode {
+			return false
+		}
+		attrs := m.selfAttrs(class)
+		return attrs.count[f.Text(v)] == 1 && attrs.last[f.Text(v)] != NoNode && m.plainValue(attrs.last[f.Text(v)], depth+1)
 	case KindCall:
 		if q := m.CallName(v); castBuiltins[q] || strings.HasPrefix(q, "math.") || strings.HasPrefix(q, "numpy.") {
 			return true
 		}
-		if name := m.MethodName(v); name == "item" || name == "tolist" {
-			return true
+		if q := m.CallName(v); q == "max" || q == "min" || q == "abs" || q == "round" {
+			args := m.Args(v)
+			for _, a := range args {
+				if !m.plainValue(a, depth+1) {
+					return false
+				}
+			}
+			return len(args) > 0
+		}
+		switch m.MethodName(v) {
+		case "item", "tolist", "size", "numel", "dim":
+			return true // Python numbers, or a torch.Size of them
 		}
 		def := m.LocalCallee(v)
 		if def == NoNode {
@@ -674,6 +716,41 @@ func (m *Model) plainValue(v NodeID, depth int) bool {
 			}
 		}
 		return len(vals) > 0
+	}
+	return false
+}
+
+// sizes reports whether v is a tensor's sizes, unpacked into Python ints
+// (`n, c = x.shape`, `n, c = x.size()`).
+func (m *Model) sizes(v NodeID) bool {
+	f := m.File
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindAttribute:
+		return f.TextIs(f.Field(v, FieldAttribute), "shape")
+	case KindCall:
+		return m.MethodName(v) == "size" && len(m.Args(v)) == 0
+	}
+	return false
+}
+
+// plainParam reports whether a parameter is declared a Python scalar: by
+// its annotation (`w: float`) or by a number as its default (`w=10.0`).
+func (m *Model) plainParam(b *Binding) bool {
+	f := m.File
+	p := f.Parent(b.Name)
+	switch f.Kind(p) {
+	case KindTypedParameter, KindTypedDefaultParameter:
+		switch f.Text(f.Unparen(f.Field(p, FieldType))) {
+		case "float", "int", "bool", "str":
+			return true
+		}
+	}
+	if k := f.Kind(p); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+		switch f.Kind(f.Unparen(f.Field(p, FieldValue))) {
+		case KindInteger, KindFloat:
+			return true
+		}
 	}
 	return false
 }
