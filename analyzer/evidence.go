@@ -134,6 +134,22 @@ func (m *Model) gatherEvidence() {
 		}
 		if t := m.backpropTarget(id); t != NoNode {
 			backprops = append(backprops, t)
+		} else if def := m.LocalCallee(id); def != NoNode && len(m.Args(id)) > 0 {
+			// `self.input_grads(logit, x)` of a method that back-propagates
+			// its first parameter, given what a function of this file
+			// returned (`logit, _ = self.predict_logits(x)`): that
+			// function's result is back-propagated. Other arguments say
+			// little: a parameter may be an object with a backward() of
+			// its own, and a number may only reach the loss under no_grad.
+			for _, a := range m.backpropArgs(id) {
+				a = f.Unparen(a)
+				if f.Kind(a) == KindIdentifier {
+					if b := m.Resolve(a); b != nil && b.Kind == BindAssign && f.Kind(f.Unparen(b.Value)) == KindCall &&
+						m.LocalCallee(f.Unparen(b.Value)) != NoNode {
+						backprops = append(backprops, a)
+					}
+				}
+			}
 		}
 	}
 	for _, t := range backprops {
@@ -302,7 +318,12 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 	ok := false
 	switch b.Kind {
 	case BindAssign, BindWithTarget:
+		for _, v := range m.storesInto(b) {
+			// `out[i:j] = model(x)` into the back-propagated `out`.
+			ok = m.traceComputed(v, depth+1) || ok
+		}
 		switch {
+		case ok:
 		case literalValue(f, b.Value):
 		case b.Unpacked && m.elementNoGraph(f.Unparen(b.Value), b.Index):
 			// `loss, n, w = criterion(...)`: the callee returns a number there.
@@ -322,6 +343,32 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 		ev.graph[b] = true
 	}
 	return ok
+}
+
+// storesInto returns the values written into the object that binding b
+// holds by subscript assignments in its scope (`out[i] = v`), while no
+// other binding of the name is made there: the object is filled in place.
+func (m *Model) storesInto(b *Binding) []NodeID {
+	f := m.File
+	if b.Kind != BindAssign || b.Unpacked || f.Kind(b.Name) != KindIdentifier {
+		return nil
+	}
+	if c, ok := m.bindIndex[bindKey{b.Scope, f.view(b.Name)}]; !ok || c.first != c.last {
+		return nil
+	}
+	name := f.Text(b.Name)
+	body := m.Scopes[b.Scope].Node
+	var out []NodeID
+	f.Walk(body, func(id NodeID) {
+		if f.Kind(id) != KindAssignment || m.scopeOf[id] != b.Scope {
+			return
+		}
+		t := f.Field(id, FieldLeft)
+		if f.Kind(t) == KindSubscript && f.TextIs(f.Unparen(f.Field(t, FieldValue)), name) {
+			out = append(out, f.Field(id, FieldRight))
+		}
+	})
+	return out
 }
 
 // traceComputed follows an operand only when it is computed (a call, or

@@ -407,7 +407,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		switch {
 		case cur != nil:
 			if cur.first == analyzer.NoNode && (direct || opened) && (!cur.smoke || !smokeTest(m, id)) &&
-				(!cur.explicit || !dummyInput(m, id)) && (!smokeTest(m, id) || !discarded(m, id)) {
+				(!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) && (!smokeTest(m, id) || !discarded(m, id)) {
 				cur.first = id
 			}
 		case kept:
@@ -663,6 +663,34 @@ func assignedTo(m *analyzer.Model, call analyzer.NodeID) string {
 		return ""
 	}
 	return compactText(f, left)
+}
+
+// returnedForBackward reports whether a forward call's output is stored
+// (`out = model(x)`, `out[i:j] = model(x)`) in a name that fn returns,
+// where a caller back-propagates fn's result: a training path through
+// a model in evaluation mode (no dropout), not an evaluation.
+func returnedForBackward(m *analyzer.Model, fn, call analyzer.NodeID) bool {
+	f := m.File
+	if fn == analyzer.Root || !m.ResultBackpropagated(fn) {
+		return false
+	}
+	p := f.Parent(call)
+	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != call {
+		return false
+	}
+	left := f.Field(p, analyzer.FieldLeft)
+	if f.Kind(left) == analyzer.KindSubscript {
+		left = f.Unparen(f.Field(left, analyzer.FieldValue))
+	}
+	if f.Kind(left) != analyzer.KindIdentifier {
+		return false
+	}
+	for _, r := range m.ReturnValues(fn) {
+		if r = f.Unparen(r); f.Kind(r) == analyzer.KindIdentifier && f.Text(r) == f.Text(left) {
+			return true
+		}
+	}
+	return false
 }
 
 // classEvalAttrs returns the attributes of self (`self.model`) that a
@@ -1456,6 +1484,13 @@ func conditionalSince(m *analyzer.Model, call analyzer.NodeID, start uint32) boo
 // log-probability or entropy of a distribution (PPO's `evaluate(states,
 // actions)`): terms of a policy-gradient loss, not evaluation.
 func returnsPolicyTerms(m *analyzer.Model, fn analyzer.NodeID) bool {
+	return policyTerms(m, fn, 0)
+}
+
+// policyTerms is returnsPolicyTerms, following the functions of this file
+// whose results fn returns (`self.dist.get_log_probs(d, a)` that returns
+// `d.log_prob(a)`) to depth 3.
+func policyTerms(m *analyzer.Model, fn analyzer.NodeID, depth int) bool {
 	f := m.File
 	terms := func(e analyzer.NodeID) bool {
 		found := false
@@ -1464,6 +1499,10 @@ func returnsPolicyTerms(m *analyzer.Model, fn analyzer.NodeID) bool {
 				switch m.MethodName(id) {
 				case "log_prob", "entropy":
 					found = true
+				default:
+					if def := m.LocalCallee(id); def != analyzer.NoNode && def != fn && depth < 3 {
+						found = policyTerms(m, def, depth+1)
+					}
 				}
 			}
 		})
