@@ -87,6 +87,14 @@ type FuncSummary struct {
 	// back-propagates (`def step(loss): loss.backward()`): a caller's
 	// value passed there has had its backward.
 	BackpropParams []int `json:"backprop_params,omitempty"`
+	// BackpropAttrs are the attributes of self whose graph a method
+	// back-propagates (`self.loss_G.backward()`): what a subclass puts
+	// there before calling it has its backward.
+	BackpropAttrs []string `json:"backprop_attrs,omitempty"`
+	// BackpropVia are the methods of base classes in other files that
+	// the method calls on self (`super().backward_G()`): the attributes
+	// they back-propagate, it does too.
+	BackpropVia []string `json:"backprop_via,omitempty"`
 	// Forward is the first forward pass the body runs in the grad mode
 	// of its callers; EmptyCache the first torch.cuda.empty_cache() it
 	// calls on every run.
@@ -165,6 +173,8 @@ type Object struct {
 	// BackpropParams: the parameters whose graph a function
 	// back-propagates.
 	BackpropParams []int
+	// BackpropAttrs: the attributes of self a method back-propagates.
+	BackpropAttrs []string
 	// Grad is the mode a function's body runs in, as its decorators or
 	// every one of its callers in the project set it; GradKnown says
 	// whether they do.
@@ -898,6 +908,8 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 		fs.GraphParams = m.GraphParams(def)
 	}
 	fs.BackpropParams = m.BackpropParams(def)
+	fs.BackpropAttrs = m.BackpropAttrs(def)
+	fs.BackpropVia = m.backpropVia(def)
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {

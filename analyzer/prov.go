@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -97,6 +98,7 @@ type backpropReach struct {
 	// keys are the element and attribute keys (`losses[1]`,
 	// `self.total`) read on the way, without whitespace.
 	keys map[string]bool
+	fn   NodeID
 }
 
 type backpropReachKey struct{ fn NodeID }
@@ -108,7 +110,7 @@ type backpropReachKey struct{ fn NodeID }
 func (m *Model) backpropReach(fn NodeID) *backpropReach {
 	return m.Memo(backpropReachKey{fn}, func() any {
 		f := m.File
-		r := &backpropReach{binds: map[*Binding]bool{}, keys: map[string]bool{}}
+		r := &backpropReach{binds: map[*Binding]bool{}, keys: map[string]bool{}, fn: fn}
 		f.Walk(fn, func(id NodeID) {
 			if f.Kind(id) != KindCall {
 				return
@@ -116,6 +118,10 @@ func (m *Model) backpropReach(fn NodeID) *backpropReach {
 			if !m.IsBackwardCall(id) {
 				for _, a := range m.backpropArgs(id) {
 					m.reachExpr(r, a, 0)
+				}
+				for _, name := range m.backpropAttrsOf(id) {
+					// `self.loss_G = total; super().backward_G()`.
+					m.reachSelfAttr(r, fn, "self."+name)
 				}
 				return
 			}
@@ -134,6 +140,164 @@ func (m *Model) backpropReach(fn NodeID) *backpropReach {
 	}).(*backpropReach)
 }
 
+// reachSelfAttr reaches the values that fn assigns to attr (`self.loss`),
+// alone or in a tuple of targets, or adds to it.
+func (m *Model) reachSelfAttr(r *backpropReach, fn NodeID, attr string) {
+	f := m.File
+	if r.keys["="+attr] {
+		return
+	}
+	r.keys[attr], r.keys["="+attr] = true, true
+	f.Walk(fn, func(id NodeID) {
+		if k := f.Kind(id); k != KindAssignment && k != KindAugmentedAssignment || m.EnclosingFunction(id) != fn {
+			return
+		}
+		hit := false
+		f.Walk(f.Field(id, FieldLeft), func(t NodeID) {
+			if !hit && f.Kind(t) == KindAttribute && compactText(f, t) == attr {
+				hit = true
+			}
+		})
+		if hit {
+			m.reachExpr(r, f.Field(id, FieldRight), 1)
+		}
+	})
+}
+
+type backpropAttrsKey struct{ def NodeID }
+
+// BackpropAttrs returns the attributes of self (without `self.`) whose
+// graph a backward call of method def runs through
+// (`self.loss_G.backward()`), or that a method it calls on self
+// back-propagates.
+func (m *Model) BackpropAttrs(def NodeID) []string {
+	return m.MemoRecursive(backpropAttrsKey{def}, []string(nil), func() any {
+		f := m.File
+		if m.EnclosingClass(def) == NoNode {
+			return []string(nil)
+		}
+		var out []string
+		add := func(name string) {
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if f.Kind(id) != KindCall || m.EnclosingFunction(id) != def {
+				return
+			}
+			t := m.backpropTarget(id)
+			if t == NoNode {
+				for _, name := range m.backpropAttrsOf(id) {
+					add(name)
+				}
+				return
+			}
+			for t = f.Unparen(t); f.Kind(t) == KindCall && m.MethodName(t) != "" && !detachingMethods[m.MethodName(t)]; {
+				t = f.Unparen(m.Receiver(t)) // `self.loss.mean().backward()`
+			}
+			if f.Kind(t) == KindAttribute && f.TextIs(f.Field(t, FieldObject), "self") {
+				add(f.Text(f.Field(t, FieldAttribute)))
+			}
+		})
+		return out
+	}).([]string)
+}
+
+// backpropAttrsOf returns the attributes of self that a call of a method
+// on self (`self.backward_G()`, `super().backward_G()`) back-propagates:
+// a method of this file, or of a base class in another file.
+func (m *Model) backpropAttrsOf(call NodeID) []string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return nil
+	}
+	obj, name := f.Unparen(f.Field(fn, FieldObject)), f.Text(f.Field(fn, FieldAttribute))
+	class := m.EnclosingClass(call)
+	if class == NoNode {
+		return nil
+	}
+	switch {
+	case f.TextIs(obj, "self"):
+		if def := m.selfMethod(class, name); def != NoNode {
+			return m.BackpropAttrs(def)
+		}
+	case f.Kind(obj) == KindCall && f.TextIs(f.Field(obj, FieldFunction), "super"):
+		for _, b := range m.ClassBases(class) {
+			if cb := m.Resolve(f.Unparen(b)); cb != nil && cb.Kind == BindClass {
+				if def := m.selfMethod(cb.Stmt, name); def != NoNode {
+					return m.BackpropAttrs(def)
+				}
+			}
+		}
+	default:
+		return nil
+	}
+	if m.facts == nil || m.selfMethod(class, name) != NoNode && f.TextIs(obj, "self") {
+		return nil
+	}
+	for _, r := range m.baseMethodRefs(class, name) {
+		if o := m.lookup(r, WantParams|WantKind); o != nil {
+			return o.BackpropAttrs
+		}
+	}
+	return nil
+}
+
+// baseMethodRefs returns the refs of method name in the bases of class
+// that other files of the project define, in order, as Python's method
+// resolution meets them first (`class Seq(Mixin, Base)`).
+func (m *Model) baseMethodRefs(class NodeID, name string) []string {
+	f := m.File
+	var out []string
+	for _, b := range m.ClassBases(class) {
+		b = f.Unparen(b)
+		if k := f.Kind(b); k != KindIdentifier && k != KindAttribute {
+			continue
+		}
+		if cb := m.Resolve(b); cb != nil && cb.Kind == BindClass {
+			continue
+		}
+		if q := m.QualifiedName(b); q != "" && !isLibraryName(q) {
+			out = append(out, q+"."+name)
+		}
+	}
+	return out
+}
+
+// backpropVia returns, for the summary of method def, the refs of the
+// methods of base classes in other files that it calls on self or
+// super(), whose back-propagated attributes the project adds to its own.
+func (m *Model) backpropVia(def NodeID) []string {
+	f := m.File
+	class := m.EnclosingClass(def)
+	if class == NoNode {
+		return nil
+	}
+	var out []string
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindCall || m.EnclosingFunction(id) != def {
+			return
+		}
+		fn := f.Unparen(f.Field(id, FieldFunction))
+		if f.Kind(fn) != KindAttribute {
+			return
+		}
+		obj, name := f.Unparen(f.Field(fn, FieldObject)), f.Text(f.Field(fn, FieldAttribute))
+		isSuper := f.Kind(obj) == KindCall && f.TextIs(f.Field(obj, FieldFunction), "super")
+		if !isSuper && (!f.TextIs(obj, "self") || m.selfMethod(class, name) != NoNode) {
+			return
+		}
+		for _, r := range m.baseMethodRefs(class, name) {
+			if !slices.Contains(out, r) {
+				out = append(out, r)
+			}
+		}
+	})
+	return out
+}
+
 func (m *Model) reachExpr(r *backpropReach, e NodeID, depth int) {
 	f := m.File
 	e = f.Unparen(e)
@@ -148,6 +312,10 @@ func (m *Model) reachExpr(r *backpropReach, e NodeID, depth int) {
 		return
 	case KindAttribute:
 		if nonGradAttributes[f.Text(f.Field(e, FieldAttribute))] {
+			return
+		}
+		if f.TextIs(f.Field(e, FieldObject), "self") && r.fn != Root {
+			m.reachSelfAttr(r, r.fn, compactText(f, e)) // `self.loss = total` before `self.loss.backward()`
 			return
 		}
 		r.keys[compactText(f, e)] = true

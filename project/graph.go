@@ -84,7 +84,10 @@ type object struct {
 	callers []callEdge
 	callees []callEdge
 	returns []*object
-	escapes bool
+	// backpropVia: the methods of base classes in other files whose
+	// back-propagated attributes of self this method's calls reach.
+	backpropVia []*object
+	escapes     bool
 }
 
 type callEdge struct {
@@ -427,6 +430,7 @@ func (g *Graph) Solve() {
 			o.fact.TupleLen, o.fact.GraphElems = fn.TupleLen, fn.GraphElems
 			o.fact.GraphParams = fn.GraphParams
 			o.fact.BackpropParams = fn.BackpropParams
+			o.fact.BackpropAttrs = fn.BackpropAttrs
 			o.fact.Forward = g.site(fl, fn.Forward)
 			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
 			o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
@@ -469,6 +473,16 @@ func (g *Graph) Solve() {
 		}
 		for _, o := range escapes[i] {
 			o.escapes = true
+		}
+	}
+	for _, o := range g.objs {
+		if o.fn == nil {
+			continue
+		}
+		for _, r := range o.fn.BackpropVia {
+			if t := g.findObject(r, o.key.file); t != nil && t.kind == analyzer.ObjectFunction && t != o {
+				o.backpropVia = append(o.backpropVia, t)
+			}
 		}
 	}
 	g.fixModules()
@@ -642,6 +656,13 @@ func (g *Graph) fixFunctions() {
 					if r.fact.ReturnsGraph {
 						o.fact.ReturnsGraph, changed = true, true
 						break
+					}
+				}
+			}
+			for _, v := range o.backpropVia {
+				for _, a := range v.fact.BackpropAttrs {
+					if !slices.Contains(o.fact.BackpropAttrs, a) {
+						o.fact.BackpropAttrs, changed = append(slices.Clip(o.fact.BackpropAttrs), a), true
 					}
 				}
 			}
@@ -941,6 +962,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantParams != 0 && len(o.fact.BackpropParams) > 0 {
 		fact.BackpropParams, some = o.fact.BackpropParams, true
 	}
+	if want&analyzer.WantParams != 0 && len(o.fact.BackpropAttrs) > 0 {
+		fact.BackpropAttrs, some = o.fact.BackpropAttrs, true
+	}
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
 		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true
 	}
@@ -1050,8 +1074,8 @@ func answerKey(a any) string {
 		if v.ActivationAt != nil {
 			s += fmt.Sprintf(" A%d%s:%d", v.Activation, v.ActivationAt.Path, v.ActivationAt.Line)
 		}
-		if len(v.GraphParams) > 0 || len(v.BackpropParams) > 0 {
-			s += fmt.Sprintf(" G%v B%v", v.GraphParams, v.BackpropParams)
+		if len(v.GraphParams) > 0 || len(v.BackpropParams) > 0 || len(v.BackpropAttrs) > 0 {
+			s += fmt.Sprintf(" G%v B%v A%v", v.GraphParams, v.BackpropParams, v.BackpropAttrs)
 		}
 		if v.TupleLen > 0 {
 			s += fmt.Sprintf(" T%d%v", v.TupleLen, v.GraphElems)

@@ -1,0 +1,35 @@
+# A loss summed over the frames of one clip and back-propagated through an
+# attribute of self, in the same method or in a method of the same class.
+import torch
+import torch.nn as nn
+
+
+class Clip:
+    def __init__(self):
+        self.net = nn.Linear(8, 8)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.1)
+        self.l1 = nn.L1Loss()
+
+    def backward_same(self, frames, fakes):
+        rec = 0
+        for i in range(len(frames)):
+            rec += self.l1(fakes[i], frames[i])  # ok: back-propagated through self.loss
+        self.loss = rec / len(frames)
+        self.loss.backward()
+
+    def run_backward(self):
+        self.total.backward()
+
+    def backward_helper(self, frames, fakes):
+        rec = 0
+        for i in range(len(frames)):
+            rec += self.l1(fakes[i], frames[i])  # ok: run_backward back-propagates self.total
+        self.total = rec
+        self.run_backward()
+
+    def monitor(self, loader):
+        self.loss = 0
+        drift = 0
+        for x in loader:
+            drift += self.l1(self.net(x), x)  # want: TL101 "never back-propagated"
+        return drift.item()
