@@ -35,6 +35,13 @@ type evidence struct {
 	returnsGraph map[NodeID]bool
 	// traced memoizes traceGraph per binding.
 	traced map[*Binding]bool
+	// projectResults are the refs of functions of other files whose
+	// results are back-propagated here.
+	projectResults map[string]bool
+	// via: the results of functions of other files given to functions
+	// of other files, for the project to tell whether they are
+	// back-propagated there.
+	via []BackpropVia
 }
 
 // evKey names a callee: an identifier by the scope that binds it and its
@@ -101,7 +108,8 @@ var backwardWrappers = map[string]bool{
 func (m *Model) ev() *evidence {
 	if m.evidence == nil {
 		m.evidence = &evidence{graph: map[*Binding]bool{}, roles: map[evKey]Callable{},
-			paramRoles: map[string]Callable{}, producers: map[string]bool{}, returnsGraph: map[NodeID]bool{}, traced: map[*Binding]bool{}}
+			paramRoles: map[string]Callable{}, producers: map[string]bool{}, returnsGraph: map[NodeID]bool{}, traced: map[*Binding]bool{},
+			projectResults: map[string]bool{}}
 		m.gatherEvidence()
 	}
 	return m.evidence
@@ -134,7 +142,19 @@ func (m *Model) gatherEvidence() {
 		}
 		if t := m.backpropTarget(id); t != NoNode {
 			backprops = append(backprops, t)
-		} else if def := m.LocalCallee(id); def != NoNode && len(m.Args(id)) > 0 {
+		} else if callee := m.projectRef(id); callee != "" {
+			for i, a := range m.Args(id) {
+				a = f.Unparen(a)
+				if f.Kind(a) != KindIdentifier {
+					continue
+				}
+				if b := m.Resolve(a); b != nil && b.Kind == BindAssign && f.Kind(f.Unparen(b.Value)) == KindCall {
+					if r := m.projectRef(f.Unparen(b.Value)); r != "" {
+						m.evidence.via = append(m.evidence.via, BackpropVia{Callee: callee, Index: i, Result: r})
+					}
+				}
+			}
+		} else if len(m.Args(id)) > 0 && m.LocalCallee(id) != NoNode {
 			// `self.input_grads(logit, x)` of a method that back-propagates
 			// its first parameter, given what a function of this file
 			// returned (`logit, _ = self.predict_logits(x)`): that
@@ -407,6 +427,7 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 			return m.traceComputed(recv, depth+1)
 		}
 		if q := m.QualifiedName(f.Field(call, FieldFunction)); q != "" {
+			m.noteProjectResult(call) // `utils.predict(model, x)`
 			// `F.mse_loss(pred, y)`: the prediction comes first, the
 			// target after it is data.
 			if args := m.Args(call); isFunctionalLoss(q) && len(args) > 0 {
@@ -429,6 +450,7 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 	q := m.QualifiedName(fn)
 	switch {
 	case q != "":
+		m.noteProjectResult(call)
 		ok := false
 		if name, isTorch := strings.CutPrefix(q, "torch."); isTorch && !nonDifferentiable[name] {
 			for _, a := range m.Args(call) {
@@ -486,6 +508,35 @@ func (m *Model) traceUnknownCallee(call, fn NodeID, depth int, unpacked bool) bo
 	return true
 }
 
+// projectRef returns the ref of what call calls when it may be a
+// function or method of another file of the project (`predict(m, x)`
+// imported, `self.predict_logits(x)` of a base class there), else "".
+func (m *Model) projectRef(call NodeID) string {
+	f := m.File
+	if m.LocalCallee(call) != NoNode {
+		return ""
+	}
+	ref := m.calleeRef(call)
+	if ref == "" {
+		if fn := f.Unparen(f.Field(call, FieldFunction)); f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldObject), "self") {
+			ref = m.inheritedMethodRef(m.EnclosingClass(call), f.Text(f.Field(fn, FieldAttribute)))
+		}
+	}
+	if ref == "" || strings.HasPrefix(ref, "#") || !strings.Contains(ref, ".") {
+		return ""
+	}
+	return ref
+}
+
+// noteProjectResult records that the result of call, a call of a
+// function or method of another file of the project, is
+// back-propagated: the project tells its file.
+func (m *Model) noteProjectResult(call NodeID) {
+	if ref := m.projectRef(call); ref != "" {
+		m.evidence.projectResults[ref] = true
+	}
+}
+
 // selfSubmodule reports whether `self.name`, called, calls an attribute
 // that its class holds rather than a method: no method of the class has
 // that name, and the class either assigns it or has no base class that
@@ -510,6 +561,7 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 	if f.Kind(call) != KindCall {
 		return false
 	}
+	m.noteProjectResult(call)
 	fn := f.Unparen(f.Field(call, FieldFunction))
 	if def := m.LocalCallee(call); def != NoNode {
 		return m.markReturnsGraph(def, depth)
@@ -626,6 +678,9 @@ func (m *Model) ResultBackpropagated(def NodeID) bool {
 	e := m.ev()
 	if e.returnsGraph[def] {
 		return true
+	}
+	if o := m.lookup(m.localRef(def), WantBackprop); o != nil && o.ResultBackprop {
+		return true // by a caller in another file
 	}
 	if m.EnclosingClass(def) == NoNode {
 		return false

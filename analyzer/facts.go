@@ -42,6 +42,24 @@ type Summary struct {
 	// Test is set for a pytest file: its calls exercise an API in
 	// whatever grad mode a test needs, and set no function's mode.
 	Test bool `json:"test,omitempty"`
+	// Backprops are the refs of functions of other files whose results
+	// the file back-propagates (`logit, _ = self.predict_logits(x)`, a
+	// method of a base class, then `logit.backward()`).
+	Backprops []string `json:"backprops,omitempty"`
+	// BackpropsVia are the results of functions of other files passed to
+	// functions of other files that may back-propagate them
+	// (`self.input_grads(logit, x)` with `logit, _ = self.predict_logits(x)`):
+	// the result is back-propagated when the callee back-propagates that
+	// parameter.
+	BackpropsVia []BackpropVia `json:"backprops_via,omitempty"`
+}
+
+// BackpropVia is one argument of Callee, at Index, holding the result of
+// Result.
+type BackpropVia struct {
+	Callee string `json:"callee"`
+	Index  int    `json:"index"`
+	Result string `json:"result"`
 }
 
 // ClassSummary describes a module-level class.
@@ -202,6 +220,9 @@ type Object struct {
 	// Activation: the output layer a function's returns come from.
 	Activation   Activation
 	ActivationAt *Site
+	// ResultBackprop: a function whose result a caller back-propagates,
+	// in a file of the project, or through the functions that return it.
+	ResultBackprop bool
 }
 
 // runsNoForward reports whether a helper's answer (nil: nothing to say)
@@ -255,6 +276,7 @@ const (
 	// WantKind: Kind and Site alone, whatever else holds: whether the
 	// project defines the object.
 	WantKind
+	WantBackprop // ResultBackprop
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -829,6 +851,11 @@ func (m *Model) summarizeDefs(s *Summary) {
 		}
 	}
 	m.summarizeUses(s, funcIndex)
+	for r := range m.ev().projectResults {
+		s.Backprops = append(s.Backprops, r)
+	}
+	slices.Sort(s.Backprops)
+	s.BackpropsVia = m.ev().via
 }
 
 // noticing passes a file's questions on to its facts and notices whether

@@ -273,6 +273,13 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(c.Always)
 	}
 	e.strings(s.Escapes)
+	e.strings(s.Backprops)
+	e.count(len(s.BackpropsVia), s.BackpropsVia == nil)
+	for _, v := range s.BackpropsVia {
+		e.str(v.Callee)
+		e.int(int64(v.Index))
+		e.str(v.Result)
+	}
 	e.bool(s.Test)
 	return e.b
 }
@@ -382,6 +389,16 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 		}
 	}
 	s.Escapes = d.strings()
+	s.Backprops = d.strings()
+	if n, isNil := d.count(); !isNil {
+		s.BackpropsVia = make([]analyzer.BackpropVia, n)
+		for i := range s.BackpropsVia {
+			v := &s.BackpropsVia[i]
+			v.Callee = d.str()
+			v.Index = int(d.int())
+			v.Result = d.str()
+		}
+	}
 	s.Test = d.bool()
 	if err := d.done(); err != nil {
 		return nil, err

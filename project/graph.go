@@ -475,6 +475,23 @@ func (g *Graph) Solve() {
 			o.escapes = true
 		}
 	}
+	for _, p := range paths {
+		fl := g.files[p]
+		for _, r := range fl.sum.Backprops {
+			if t := g.findObject(r, fl); t != nil && t.kind == analyzer.ObjectFunction {
+				t.fact.ResultBackprop = true
+			}
+		}
+		for _, v := range fl.sum.BackpropsVia {
+			c := g.findObject(v.Callee, fl)
+			if c == nil || c.kind != analyzer.ObjectFunction || !slices.Contains(c.fact.BackpropParams, v.Index) {
+				continue
+			}
+			if t := g.findObject(v.Result, fl); t != nil && t.kind == analyzer.ObjectFunction {
+				t.fact.ResultBackprop = true
+			}
+		}
+	}
 	for _, o := range g.objs {
 		if o.fn == nil {
 			continue
@@ -656,6 +673,14 @@ func (g *Graph) fixFunctions() {
 					if r.fact.ReturnsGraph {
 						o.fact.ReturnsGraph, changed = true, true
 						break
+					}
+				}
+			}
+			if o.fact.ResultBackprop {
+				// What it returns is back-propagated too.
+				for _, r := range o.returns {
+					if !r.fact.ResultBackprop {
+						r.fact.ResultBackprop, changed = true, true
 					}
 				}
 			}
@@ -962,6 +987,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantParams != 0 && len(o.fact.BackpropParams) > 0 {
 		fact.BackpropParams, some = o.fact.BackpropParams, true
 	}
+	if want&analyzer.WantBackprop != 0 && o.fact.ResultBackprop {
+		fact.ResultBackprop, some = true, true
+	}
 	if want&analyzer.WantParams != 0 && len(o.fact.BackpropAttrs) > 0 {
 		fact.BackpropAttrs, some = o.fact.BackpropAttrs, true
 	}
@@ -1059,6 +1087,9 @@ func answerKey(a any) string {
 			return ""
 		}
 		s := fmt.Sprintf("%d %v %v %d %v %v %d", v.Kind, v.Module, v.ReturnsGraph, v.Grad, v.GradKnown, v.Site.Path, v.Site.Line)
+		if v.ResultBackprop {
+			s += " R"
+		}
 		if v.Forward != nil {
 			s += fmt.Sprintf(" F%s:%d:%s", v.Forward.Path, v.Forward.Line, v.Forward.Text)
 		}
