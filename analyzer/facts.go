@@ -854,6 +854,16 @@ func (m *Model) summarizeDefs(s *Summary) {
 	for r := range m.ev().projectResults {
 		s.Backprops = append(s.Backprops, r)
 	}
+	for def := range m.ev().returnsGraph {
+		// A method of this file whose result is back-propagated here:
+		// so is that of its overrides in other files (a base trainer
+		// that back-propagates what `self._compute_losses()` returns).
+		if m.EnclosingClass(def) != NoNode {
+			if ref := m.localRef(def); ref != "" {
+				s.Backprops = append(s.Backprops, ref)
+			}
+		}
+	}
 	slices.Sort(s.Backprops)
 	s.BackpropsVia = m.ev().via
 }

@@ -676,6 +676,12 @@ func (g *Graph) fixFunctions() {
 					}
 				}
 			}
+			if !o.fact.ResultBackprop {
+				// An override of a method whose result is back-propagated.
+				if base := g.overridden(o); base != nil && base.fact.ResultBackprop {
+					o.fact.ResultBackprop, changed = true, true
+				}
+			}
 			if o.fact.ResultBackprop {
 				// What it returns is back-propagated too.
 				for _, r := range o.returns {

@@ -411,7 +411,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				cur.first = id
 			}
 		case kept:
-			if attrRegion == nil {
+			if attrRegion == nil && !returnedForBackward(m, fn, id) {
 				why := fmt.Sprintf("on `%s`, which its class switches to evaluation mode and never back", receiverText(m, id))
 				if !inClass {
 					why = fmt.Sprintf("on `%s`, which this module switches to evaluation mode and never back", f.Text(modelExpr(m, id)))
@@ -665,16 +665,24 @@ func assignedTo(m *analyzer.Model, call analyzer.NodeID) string {
 	return compactText(f, left)
 }
 
-// returnedForBackward reports whether a forward call's output is stored
-// (`out = model(x)`, `out[i:j] = model(x)`) in a name that fn returns,
-// where a caller back-propagates fn's result: a training path through
-// a model in evaluation mode (no dropout), not an evaluation.
+// returnedForBackward reports whether a forward call's output reaches
+// what fn returns, where a caller back-propagates fn's result: a training
+// path through a model in evaluation mode (no dropout), not an
+// evaluation. The output reaches the return when the call is in a return
+// statement, or is stored (`out = model(x)`, `out[i:j] = model(x)`) in a
+// name that the returns read, directly or through the names assigned
+// from it (`pred = dec(out)`, `return {"loss": F.mse_loss(pred, y)}`).
 func returnedForBackward(m *analyzer.Model, fn, call analyzer.NodeID) bool {
 	f := m.File
 	if fn == analyzer.Root || !m.ResultBackpropagated(fn) {
 		return false
 	}
 	p := f.Parent(call)
+	for q := p; q != analyzer.NoNode && q != fn; q = f.Parent(q) {
+		if f.Kind(q) == analyzer.KindReturnStatement {
+			return true
+		}
+	}
 	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != call {
 		return false
 	}
@@ -685,12 +693,52 @@ func returnedForBackward(m *analyzer.Model, fn, call analyzer.NodeID) bool {
 	if f.Kind(left) != analyzer.KindIdentifier {
 		return false
 	}
-	for _, r := range m.ReturnValues(fn) {
-		if r = f.Unparen(r); f.Kind(r) == analyzer.KindIdentifier && f.Text(r) == f.Text(left) {
-			return true
+	return returnedNames(m, fn)[f.Text(left)]
+}
+
+type returnedNamesKey struct{ fn analyzer.NodeID }
+
+// returnedNames returns the names whose values reach what fn returns: the
+// names its return values read, and those read by the values assigned to
+// them, to a fixed point.
+func returnedNames(m *analyzer.Model, fn analyzer.NodeID) map[string]bool {
+	return m.Memo(returnedNamesKey{fn}, func() any {
+		f := m.File
+		names := map[string]bool{}
+		read := func(e analyzer.NodeID) bool {
+			grew := false
+			f.Walk(e, func(id analyzer.NodeID) {
+				if f.Kind(id) == analyzer.KindIdentifier && !names[f.Text(id)] {
+					names[f.Text(id)], grew = true, true
+				}
+			})
+			return grew
 		}
-	}
-	return false
+		for _, r := range m.ReturnValues(fn) {
+			if r != analyzer.NoNode {
+				read(r)
+			}
+		}
+		var assigns []analyzer.NodeID
+		f.Walk(fn, func(id analyzer.NodeID) {
+			if k := f.Kind(id); (k == analyzer.KindAssignment || k == analyzer.KindAugmentedAssignment) && m.ScopeNode(id) == fn {
+				assigns = append(assigns, id)
+			}
+		})
+		for grew := true; grew; {
+			grew = false
+			for _, a := range assigns {
+				left := f.Field(a, analyzer.FieldLeft)
+				if f.Kind(left) == analyzer.KindSubscript {
+					left = f.Unparen(f.Field(left, analyzer.FieldValue))
+				}
+				if f.Kind(left) == analyzer.KindIdentifier && names[f.Text(left)] && read(f.Field(a, analyzer.FieldRight)) {
+					grew = true
+				}
+			}
+		}
+		return names
+	}).(map[string]bool)
 }
 
 // classEvalAttrs returns the attributes of self (`self.model`) that a
