@@ -523,9 +523,16 @@ var parameterFree = map[string]bool{
 // parameters: one of parameterFree, or a normalisation layer built
 // without its affine weights (`nn.BatchNorm2d(c, affine=False)`,
 // `nn.InstanceNorm2d(c)`, `nn.LayerNorm(d, elementwise_affine=False)`),
-// which keeps running statistics at most.
+// which keeps running statistics at most; or a torchaudio or torchvision
+// transform (`torchaudio.transforms.MelSpectrogram(...)`).
 func (m *Model) freeLayer(call NodeID) bool {
-	name, ok := strings.CutPrefix(m.CallName(call), "torch.nn.")
+	q := m.CallName(call)
+	if strings.HasPrefix(q, "torchaudio.transforms.") || strings.HasPrefix(q, "torchvision.transforms.") {
+		// Signal and image transforms: buffers (windows, filter banks), no
+		// parameters.
+		return true
+	}
+	name, ok := strings.CutPrefix(q, "torch.nn.")
 	if !ok {
 		return false
 	}

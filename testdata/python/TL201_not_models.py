@@ -3,6 +3,7 @@ import ctypes
 
 import torch
 import torch.nn as nn
+import torchaudio
 from pytorch_lightning import Callback
 from torch.distributions import Categorical
 from augmentations import RandomFlip
@@ -422,3 +423,17 @@ def gather_features(extractor, batches):
 def score_features(batches):
     extractor = FrozenFeatures2().eval()
     return gather_features(extractor, batches)  # ok: its forward runs under its own no_grad
+
+
+def spectrogram_to_wave(spec):
+    # A signal transform holds buffers (its window), no parameters.
+    inverse = torchaudio.transforms.InverseSpectrogram(n_fft=512, hop_length=128)
+    inverse.eval()
+    wave = inverse(torch.from_numpy(spec))  # ok: no parameters to record a graph for
+    return wave.numpy()
+
+
+def wave_to_features(model, wave):
+    mel = torchaudio.transforms.MelSpectrogram(sample_rate=16000)
+    model.eval()
+    return model(mel(wave)).argmax(-1).tolist()  # want: TL201 "with grad enabled after"
