@@ -1424,13 +1424,27 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 			return all
 		})
 		return all && some
+	case analyzer.KindListComprehension: // `[torch.randn(b, h) for _ in range(n)]`
+		return isSynthetic(m, f.Field(e, analyzer.FieldBody), set, depth+1)
 	case analyzer.KindCall:
 		switch q := m.CallName(e); {
 		case set[q]:
 			return true
-		case q == "torch.autograd.Variable" || q == "torch.autograd.variable.Variable":
+		case q == "torch.autograd.Variable" || q == "torch.autograd.variable.Variable",
+			q == "torch.stack" || q == "torch.cat" || q == "torch.concat":
 			args := m.Args(e)
 			return len(args) > 0 && isSynthetic(m, args[0], set, depth+1)
+		}
+		if m.IsForwardCall(e) {
+			// What a model makes of random inputs (`disc(gen(noise))`).
+			args := m.Args(e)
+			all := len(args) > 0
+			for _, a := range args {
+				all = all && isSynthetic(m, a, set, depth+1)
+			}
+			if all {
+				return true
+			}
 		}
 		switch m.MethodName(e) {
 		case "to", "cuda", "float", "half", "double", "bfloat16", "unsqueeze", "contiguous":

@@ -437,3 +437,18 @@ def wave_to_features(model, wave):
     mel = torchaudio.transforms.MelSpectrogram(sample_rate=16000)
     model.eval()
     return model(mel(wave)).argmax(-1).tolist()  # want: TL201 "with grad enabled after"
+
+
+def test_generator_shapes(layers):
+    # A shape self-test: random inputs, stacked, and what models make of them.
+    gru, head = nn.GRU(4, 8, layers), nn.Linear(8, 1)
+    seq = torch.randn(5, 2, 4)
+    hidden = torch.stack([torch.randn(2, 8) for _ in range(layers)])
+    out, _ = gru(seq, hidden)  # ok: random inputs
+    print(head(out).shape)  # ok: a model's output on random inputs
+
+
+def score_fakes(gen, disc, loader):
+    disc.eval()
+    for x in loader:
+        print(disc(gen(x)).mean().item())  # want: TL201 "with grad enabled after"
