@@ -119,9 +119,11 @@ func (m *Model) backpropReach(fn NodeID) *backpropReach {
 				for _, a := range m.backpropArgs(id) {
 					m.reachExpr(r, a, 0)
 				}
-				for _, name := range m.backpropAttrsOf(id) {
-					// `self.loss_G = total; super().backward_G()`.
-					m.reachSelfAttr(r, fn, "self."+name)
+				if m.assignsSelfAttr(fn) {
+					for _, name := range m.backpropAttrsOf(id) {
+						// `self.loss_G = total; super().backward_G()`.
+						m.reachSelfAttr(r, fn, "self."+name)
+					}
 				}
 				return
 			}
@@ -238,11 +240,38 @@ func (m *Model) backpropAttrsOf(call NodeID) []string {
 		return nil
 	}
 	for _, r := range m.baseMethodRefs(class, name) {
-		if o := m.lookup(r, WantParams|WantKind); o != nil {
+		// WantParams alone: a method without such facts is answered
+		// nil, which does not change as the project is solved.
+		if o := m.lookup(r, WantParams); o != nil {
 			return o.BackpropAttrs
 		}
 	}
 	return nil
+}
+
+type assignsSelfAttrKey struct{ fn NodeID }
+
+// assignsSelfAttr reports whether function fn assigns or adds to an
+// attribute of self: only then can a method it calls back-propagate what
+// fn computed through self.
+func (m *Model) assignsSelfAttr(fn NodeID) bool {
+	return m.Memo(assignsSelfAttrKey{fn}, func() any {
+		f := m.File
+		found := false
+		f.Walk(fn, func(id NodeID) {
+			if found {
+				return
+			}
+			if k := f.Kind(id); (k == KindAssignment || k == KindAugmentedAssignment) && m.EnclosingFunction(id) == fn {
+				f.Walk(f.Field(id, FieldLeft), func(t NodeID) {
+					if f.Kind(t) == KindAttribute && f.TextIs(f.Field(t, FieldObject), "self") {
+						found = true
+					}
+				})
+			}
+		})
+		return found
+	}).(bool)
 }
 
 // baseMethodRefs returns the refs of method name in the bases of class
@@ -272,8 +301,8 @@ func (m *Model) baseMethodRefs(class NodeID, name string) []string {
 func (m *Model) backpropVia(def NodeID) []string {
 	f := m.File
 	class := m.EnclosingClass(def)
-	if class == NoNode {
-		return nil
+	if class == NoNode || !m.assignsSelfAttr(def) {
+		return nil // what it back-propagates on self, it put there
 	}
 	var out []string
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {

@@ -603,8 +603,12 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 		if c.Caller != "" {
 			caller = fl.objs[c.Caller]
 		}
+		if c.Callee[0] == '*' {
+			named = append(named, callEdge{caller: caller, site: c, file: fl})
+			continue
+		}
 		t := resolve(c.Callee)
-		if !t.found() && !t.cut && strings.Contains(c.Callee, ".") && (c.Callee[0] == '*' || g.ofProject(c.Callee)) {
+		if !t.found() && !t.cut && strings.Contains(c.Callee, ".") && g.ofProject(c.Callee) {
 			named = append(named, callEdge{caller: caller, site: c, file: fl})
 			continue
 		}
@@ -662,8 +666,25 @@ func (g *Graph) fixModules() {
 // emptying and what functions do to a step's state from callees to
 // callers.
 func (g *Graph) fixFunctions() {
+	// The overrides of methods whose results are back-propagated, found
+	// once: what they return is back-propagated too.
+	var overrides [][2]*object
+	if slices.ContainsFunc(g.objs, func(o *object) bool { return o.fact.ResultBackprop }) {
+		for _, o := range g.objs {
+			if o.kind == analyzer.ObjectFunction {
+				if base := g.overridden(o); base != nil {
+					overrides = append(overrides, [2]*object{o, base})
+				}
+			}
+		}
+	}
 	for changed := true; changed; {
 		changed = false
+		for _, ob := range overrides {
+			if o, base := ob[0], ob[1]; !o.fact.ResultBackprop && base.fact.ResultBackprop {
+				o.fact.ResultBackprop, changed = true, true
+			}
+		}
 		for _, o := range g.objs {
 			if o.kind != analyzer.ObjectFunction {
 				continue
@@ -674,12 +695,6 @@ func (g *Graph) fixFunctions() {
 						o.fact.ReturnsGraph, changed = true, true
 						break
 					}
-				}
-			}
-			if !o.fact.ResultBackprop {
-				// An override of a method whose result is back-propagated.
-				if base := g.overridden(o); base != nil && base.fact.ResultBackprop {
-					o.fact.ResultBackprop, changed = true, true
 				}
 			}
 			if o.fact.ResultBackprop {
@@ -781,8 +796,9 @@ func (g *Graph) fixGrad() {
 // ref, from the calls of a method of its name on objects of no known
 // class: disabled when there are some and every one disables grad, else
 // enabled. ok is false for a function that is not a method of a class,
-// and for `forward` and the dunder methods, which run where the object is
-// called or used.
+// for one that runs no forward pass in its caller's mode, and for
+// `forward` and the dunder methods, which run where the object is called
+// or used.
 func (g *Graph) namedGrad(o *object) (mode analyzer.GradMode, ok bool) {
 	class, name, ok := strings.Cut(o.key.name, ".")
 	if !ok || strings.Contains(name, ".") || name == "forward" || strings.HasPrefix(name, "__") {
@@ -790,6 +806,9 @@ func (g *Graph) namedGrad(o *object) (mode analyzer.GradMode, ok bool) {
 	}
 	if c := o.key.file.objs[class]; c == nil || c.kind != analyzer.ObjectClass {
 		return 0, false
+	}
+	if o.fact.Forward == nil && len(o.fact.ParamCalls) == 0 {
+		return 0, false // no forward pass whose mode its callers set
 	}
 	mode = analyzer.GradEnabled
 	for _, e := range g.named[name] {
