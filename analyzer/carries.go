@@ -525,6 +525,10 @@ func (m *Model) ReturnValues(def NodeID) []NodeID {
 	}).([]NodeID)
 }
 
+// Detaches reports whether calling a tensor method of this name gives a
+// value without its autograd history (`detach`, `item`, `argmax`).
+func Detaches(method string) bool { return detachingMethods[method] }
+
 // scalarResult reports whether a call calls a function of this file
 // whose return annotation is a Python scalar type (`-> float`): a
 // coefficient, a count, a flag, never a tensor.

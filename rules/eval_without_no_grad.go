@@ -411,7 +411,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				cur.first = id
 			}
 		case kept:
-			if attrRegion == nil && !returnedForBackward(m, fn, id) {
+			if attrRegion == nil {
 				why := fmt.Sprintf("on `%s`, which its class switches to evaluation mode and never back", receiverText(m, id))
 				if !inClass {
 					why = fmt.Sprintf("on `%s`, which this module switches to evaluation mode and never back", f.Text(modelExpr(m, id)))
@@ -705,12 +705,25 @@ func returnedNames(m *analyzer.Model, fn analyzer.NodeID) map[string]bool {
 	return m.Memo(returnedNamesKey{fn}, func() any {
 		f := m.File
 		names := map[string]bool{}
-		read := func(e analyzer.NodeID) bool {
+		// read adds the names e reads, except through a call that drops
+		// the graph (`q_next.detach()`).
+		var read func(e analyzer.NodeID) bool
+		read = func(e analyzer.NodeID) bool {
 			grew := false
-			f.Walk(e, func(id analyzer.NodeID) {
-				if f.Kind(id) == analyzer.KindIdentifier && !names[f.Text(id)] {
-					names[f.Text(id)], grew = true, true
+			switch f.Kind(e) {
+			case analyzer.KindIdentifier:
+				if !names[f.Text(e)] {
+					names[f.Text(e)], grew = true, true
 				}
+				return grew
+			case analyzer.KindCall:
+				if analyzer.Detaches(m.MethodName(e)) {
+					return false
+				}
+			}
+			f.Children(e, func(c analyzer.NodeID) bool {
+				grew = read(c) || grew
+				return true
 			})
 			return grew
 		}

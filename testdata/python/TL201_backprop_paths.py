@@ -100,3 +100,18 @@ class Policy:
         values = self.critic(obs).squeeze(-1)  # ok: evaluate returns the terms of a policy loss
         dist = self.wrap.dist(self.actor(obs))
         return values, self.wrap.log_probs(dist, actions), self.wrap.entropy(dist)
+
+
+def td_loss(q_net, target_net, s, a, r, s2):
+    target_net.eval()
+    q_next = target_net(s2)  # want: TL201 "with grad enabled after"
+    target = r + 0.99 * q_next.max(1).values.detach()
+    return F.mse_loss(q_net(s).gather(1, a).squeeze(1), target)
+
+
+def train_q(q_net, target_net, batches, opt):
+    for s, a, r, s2 in batches:
+        loss = td_loss(q_net, target_net, s, a, r, s2)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
