@@ -92,9 +92,21 @@ type object struct {
 
 type callEdge struct {
 	caller *object // nil at module level
-	callee *object
+	callee *object // nil for a call known by the method's name alone
 	site   *analyzer.CallSummary
 	file   *file
+}
+
+// mode is the grad mode the call runs in: the one its caller's code sets
+// there, else its caller's own (enabled while not known).
+func (e callEdge) mode() analyzer.GradMode {
+	if !e.site.Inherit || e.caller == nil {
+		return e.site.Grad
+	}
+	if e.caller.fact.GradKnown {
+		return e.caller.fact.Grad
+	}
+	return analyzer.GradEnabled
 }
 
 // NewGraph starts the module graph of the project in root. Absolute
@@ -760,17 +772,7 @@ func (g *Graph) fixGrad() {
 			// grad, enabled when any does not. A test's call sets nothing.
 			mode := analyzer.GradDisabled
 			for _, e := range o.callers {
-				if !g.setsGrad(e) {
-					continue
-				}
-				m := e.site.Grad
-				if e.site.Inherit && e.caller != nil {
-					m = analyzer.GradEnabled
-					if e.caller.fact.GradKnown {
-						m = e.caller.fact.Grad
-					}
-				}
-				if m != analyzer.GradDisabled {
+				if g.setsGrad(e) && e.mode() != analyzer.GradDisabled {
 					mode = analyzer.GradEnabled
 					break
 				}
@@ -815,14 +817,7 @@ func (g *Graph) namedGrad(o *object) (mode analyzer.GradMode, ok bool) {
 		if !g.setsGrad(e) {
 			continue
 		}
-		m := e.site.Grad
-		if e.site.Inherit && e.caller != nil {
-			m = analyzer.GradEnabled
-			if e.caller.fact.GradKnown {
-				m = e.caller.fact.Grad
-			}
-		}
-		if m != analyzer.GradDisabled {
+		if e.mode() != analyzer.GradDisabled {
 			return analyzer.GradEnabled, true
 		}
 		mode = analyzer.GradDisabled
