@@ -417,5 +417,45 @@ func clearsOtherOptimizer(m *analyzer.Model, id analyzer.NodeID, key string) (st
 	}
 	recv := f.Unparen(m.Receiver(id))
 	k := compactText(f, recv)
-	return k, k != key && isOptimizer(m, recv) && !isModuleValue(m, recv)
+	return k, k != key && optimizerAlias(m, recv) != aliasKey(m, id, key) && isOptimizer(m, recv) && !isModuleValue(m, recv)
+}
+
+// optimizerAlias returns the text of what an optimizer expression holds
+// when it only names another one: `self.gen_opt` assigned once, in its
+// class, the parameter `optimizer_g` that `self.optimizer_g` holds too,
+// or a name bound to another (`opt = self.optimizer`). Else its own text.
+func optimizerAlias(m *analyzer.Model, e analyzer.NodeID) string {
+	f := m.File
+	for range 3 {
+		var v analyzer.NodeID
+		switch f.Kind(e) {
+		case analyzer.KindAttribute:
+			if f.TextIs(f.Field(e, analyzer.FieldObject), "self") {
+				v = m.SelfAttrOnce(e)
+			}
+		case analyzer.KindIdentifier:
+			v = m.AssignedValue(e)
+		}
+		if v = f.Unparen(v); v == analyzer.NoNode || f.Kind(v) != analyzer.KindIdentifier && f.Kind(v) != analyzer.KindAttribute {
+			break
+		}
+		e = v
+	}
+	return compactText(f, e)
+}
+
+// aliasKey is optimizerAlias of the optimizer keyed key, found as it is
+// written in the scope of id.
+func aliasKey(m *analyzer.Model, id analyzer.NodeID, key string) string {
+	f := m.File
+	found := analyzer.NoNode
+	f.Walk(m.ScopeNode(id), func(n analyzer.NodeID) {
+		if found == analyzer.NoNode && (f.Kind(n) == analyzer.KindAttribute || f.Kind(n) == analyzer.KindIdentifier) && compactText(f, n) == key {
+			found = n
+		}
+	})
+	if found == analyzer.NoNode {
+		return key
+	}
+	return optimizerAlias(m, found)
 }

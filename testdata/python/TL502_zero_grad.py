@@ -273,3 +273,22 @@ def train_self_clearing(batches):
         loss.backward()
         enc_optim.step()  # ok
         dec_optim.step()  # ok
+
+
+class AliasedOptimizers:
+    # Two attributes hold the one optimizer the constructor is given;
+    # a third holds another.
+    def __init__(self, model, optimizer_g, optimizer_d, loader):
+        self.model = model
+        self.optimizer_g = optimizer_g
+        self.gen_opt = optimizer_g
+        self.disc_opt = optimizer_d
+        self.loader = loader
+
+    def train_epoch(self):
+        for x, y in self.loader:
+            self.optimizer_g.zero_grad()
+            loss = nn.functional.mse_loss(self.model(x), y)
+            loss.backward()
+            self.gen_opt.step()  # ok: the optimizer that optimizer_g holds
+            self.disc_opt.step()  # want: TL502 "it clears only `self.optimizer_g`"
