@@ -1276,6 +1276,13 @@ func (m *Model) nameOnlyRef(call NodeID) string {
 		}
 	case m.QualifiedName(obj) != "":
 		return ""
+	case f.Kind(obj) == KindString || f.Kind(obj) == KindConcatenatedString || f.Kind(obj) == KindList ||
+		f.Kind(obj) == KindDictionary || f.Kind(obj) == KindTuple || f.Kind(obj) == KindInteger || f.Kind(obj) == KindFloat:
+		return "" // `"a,b".split(",")`: a builtin's method
+	case f.Kind(obj) == KindCall:
+		if q := m.CallName(obj); q != "" && (isLibraryName(q) || builtinNames[q]) {
+			return "" // `json.dumps(d).encode()`, `str(x).strip()`: what a library returns
+		}
 	}
 	return "*." + f.Text(f.Field(fn, FieldAttribute))
 }
