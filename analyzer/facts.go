@@ -959,7 +959,12 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 				}
 			}
 		case KindAugmentedAssignment:
-			if m.ScopeNode(id) == def && f.TextIs(f.Field(id, FieldOperator), "+=") {
+			// A sum made with grad disabled (`@torch.no_grad()`, or a
+			// `with` block of the body) has no graph; an appended value
+			// keeps its own.
+			g, decided := m.localGradMode(id)
+			off := fs.GradSet && fs.Grad == GradDisabled || decided && g == GradDisabled
+			if m.ScopeNode(id) == def && f.TextIs(f.Field(id, FieldOperator), "+=") && !off {
 				fs.Keeps = m.keeps(def, f.Field(id, FieldLeft), f.Field(id, FieldRight), fs.Keeps)
 			}
 		case KindAssignment, KindDeleteStatement:

@@ -33,3 +33,35 @@ class Clip:
         for x in loader:
             drift += self.l1(self.net(x), x)  # want: TL101 "never back-propagated"
         return drift.item()
+
+
+class Canvas:
+    # Sums made with grad disabled keep no graph.
+    def __init__(self):
+        self.total = 0
+        self.running = 0
+
+    @torch.no_grad()
+    def paint(self, pred):
+        self.total += pred * 0.5
+
+    def paint_block(self, pred):
+        with torch.no_grad():
+            self.total += pred
+
+    def add(self, pred):
+        self.running += pred
+
+
+def paint_all(net, loader, opt):
+    canvas = Canvas()
+    for x in loader:
+        pred = net(x)
+        loss = pred.pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        canvas.paint(pred)  # ok: the sum is made under no_grad
+        canvas.paint_block(pred)  # ok: so is this one
+        canvas.add(pred)  # want: TL101 "adds it into"
+    return canvas
