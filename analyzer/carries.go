@@ -535,10 +535,13 @@ func Detaches(method string) bool { return detachingMethods[method] }
 func (m *Model) scalarResult(call NodeID) bool {
 	f := m.File
 	def := m.LocalCallee(call)
-	if def == NoNode {
-		return false
-	}
-	switch f.Text(f.Unparen(f.Field(def, FieldReturnType))) {
+	return def != NoNode && scalarType(f, f.Field(def, FieldReturnType))
+}
+
+// scalarType reports whether an annotation names a Python scalar type:
+// float, int, bool or str.
+func scalarType(f *File, t NodeID) bool {
+	switch f.Text(f.Unparen(t)) {
 	case "float", "int", "bool", "str":
 		return true
 	}

@@ -144,12 +144,8 @@ func (m *Model) gatherEvidence() {
 			backprops = append(backprops, t)
 		} else if callee := m.projectRef(id); callee != "" {
 			for i, a := range m.Args(id) {
-				a = f.Unparen(a)
-				if f.Kind(a) != KindIdentifier {
-					continue
-				}
-				if b := m.Resolve(a); b != nil && b.Kind == BindAssign && f.Kind(f.Unparen(b.Value)) == KindCall {
-					if r := m.projectRef(f.Unparen(b.Value)); r != "" {
+				if c := m.resultHeld(a); c != NoNode {
+					if r := m.projectRef(c); r != "" {
 						m.evidence.via = append(m.evidence.via, BackpropVia{Callee: callee, Index: i, Result: r})
 					}
 				}
@@ -162,12 +158,8 @@ func (m *Model) gatherEvidence() {
 			// little: a parameter may be an object with a backward() of
 			// its own, and a number may only reach the loss under no_grad.
 			for _, a := range m.backpropArgs(id) {
-				a = f.Unparen(a)
-				if f.Kind(a) == KindIdentifier {
-					if b := m.Resolve(a); b != nil && b.Kind == BindAssign && f.Kind(f.Unparen(b.Value)) == KindCall &&
-						m.LocalCallee(f.Unparen(b.Value)) != NoNode {
-						backprops = append(backprops, a)
-					}
+				if c := m.resultHeld(a); c != NoNode && m.LocalCallee(c) != NoNode {
+					backprops = append(backprops, f.Unparen(a))
 				}
 			}
 		}
@@ -363,6 +355,20 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 		ev.graph[b] = true
 	}
 	return ok
+}
+
+// resultHeld returns the call whose result a name holds, alone or
+// unpacked (`logit, _ = self.predict_logits(x)`), or NoNode.
+func (m *Model) resultHeld(a NodeID) NodeID {
+	f := m.File
+	a = f.Unparen(a)
+	if f.Kind(a) != KindIdentifier {
+		return NoNode
+	}
+	if b := m.Resolve(a); b != nil && b.Kind == BindAssign && f.Kind(f.Unparen(b.Value)) == KindCall {
+		return f.Unparen(b.Value)
+	}
+	return NoNode
 }
 
 // storesInto returns the values written into the object that binding b
@@ -841,12 +847,8 @@ func (m *Model) sizes(v NodeID) bool {
 func (m *Model) plainParam(b *Binding) bool {
 	f := m.File
 	p := f.Parent(b.Name)
-	switch f.Kind(p) {
-	case KindTypedParameter, KindTypedDefaultParameter:
-		switch f.Text(f.Unparen(f.Field(p, FieldType))) {
-		case "float", "int", "bool", "str":
-			return true
-		}
+	if k := f.Kind(p); (k == KindTypedParameter || k == KindTypedDefaultParameter) && scalarType(f, f.Field(p, FieldType)) {
+		return true
 	}
 	if k := f.Kind(p); k == KindDefaultParameter || k == KindTypedDefaultParameter {
 		switch f.Kind(f.Unparen(f.Field(p, FieldValue))) {

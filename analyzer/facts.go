@@ -496,21 +496,11 @@ func (m *Model) calleeRef(call NodeID) string {
 // about where they are judged, not recorded in the file's summary: most
 // such methods are a library's.
 func (m *Model) inheritedMethodRef(class NodeID, name string) string {
-	f := m.File
 	if class == NoNode || m.selfMethod(class, name) != NoNode {
 		return ""
 	}
-	for _, b := range m.ClassBases(class) {
-		b = f.Unparen(b)
-		if k := f.Kind(b); k != KindIdentifier && k != KindAttribute {
-			continue
-		}
-		if cb := m.Resolve(b); cb != nil && cb.Kind == BindClass {
-			continue // of this file: searched above
-		}
-		if q := m.QualifiedName(b); q != "" && !isLibraryName(q) {
-			return q + "." + name
-		}
+	if refs := m.baseMethodRefs(class, name); len(refs) > 0 {
+		return refs[0]
 	}
 	return ""
 }
@@ -962,9 +952,10 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 			// A sum made with grad disabled (`@torch.no_grad()`, or a
 			// `with` block of the body) has no graph; an appended value
 			// keeps its own.
-			g, decided := m.localGradMode(id)
-			off := fs.GradSet && fs.Grad == GradDisabled || decided && g == GradDisabled
-			if m.ScopeNode(id) == def && f.TextIs(f.Field(id, FieldOperator), "+=") && !off {
+			if m.ScopeNode(id) != def || !f.TextIs(f.Field(id, FieldOperator), "+=") || fs.GradSet && fs.Grad == GradDisabled {
+				return
+			}
+			if g, decided := m.localGradMode(id); !decided || g != GradDisabled {
 				fs.Keeps = m.keeps(def, f.Field(id, FieldLeft), f.Field(id, FieldRight), fs.Keeps)
 			}
 		case KindAssignment, KindDeleteStatement:

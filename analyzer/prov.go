@@ -215,17 +215,16 @@ func (m *Model) backpropAttrsOf(call NodeID) []string {
 	if f.Kind(fn) != KindAttribute {
 		return nil
 	}
-	obj, name := f.Unparen(f.Field(fn, FieldObject)), f.Text(f.Field(fn, FieldAttribute))
+	name, super := m.selfCall(call)
 	class := m.EnclosingClass(call)
-	if class == NoNode {
+	if name == "" || class == NoNode {
 		return nil
 	}
-	switch {
-	case f.TextIs(obj, "self"):
+	if !super {
 		if def := m.selfMethod(class, name); def != NoNode {
 			return m.BackpropAttrs(def)
 		}
-	case f.Kind(obj) == KindCall && f.TextIs(f.Field(obj, FieldFunction), "super"):
+	} else {
 		for _, b := range m.ClassBases(class) {
 			if cb := m.Resolve(f.Unparen(b)); cb != nil && cb.Kind == BindClass {
 				if def := m.selfMethod(cb.Stmt, name); def != NoNode {
@@ -233,10 +232,8 @@ func (m *Model) backpropAttrsOf(call NodeID) []string {
 				}
 			}
 		}
-	default:
-		return nil
 	}
-	if m.facts == nil || m.selfMethod(class, name) != NoNode && f.TextIs(obj, "self") {
+	if m.facts == nil {
 		return nil
 	}
 	for _, r := range m.baseMethodRefs(class, name) {
@@ -247,6 +244,26 @@ func (m *Model) backpropAttrsOf(call NodeID) []string {
 		}
 	}
 	return nil
+}
+
+// selfCall returns the name of the method a call calls on self
+// (`self.name(...)`, super false) or on super() (`super().name(...)`,
+// super true); "" for any other call.
+func (m *Model) selfCall(call NodeID) (name string, super bool) {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return "", false
+	}
+	obj := f.Unparen(f.Field(fn, FieldObject))
+	switch {
+	case f.TextIs(obj, "self"):
+	case f.Kind(obj) == KindCall && f.TextIs(f.Field(obj, FieldFunction), "super"):
+		super = true
+	default:
+		return "", false
+	}
+	return f.Text(f.Field(fn, FieldAttribute)), super
 }
 
 type assignsSelfAttrKey struct{ fn NodeID }
@@ -309,13 +326,8 @@ func (m *Model) backpropVia(def NodeID) []string {
 		if f.Kind(id) != KindCall || m.EnclosingFunction(id) != def {
 			return
 		}
-		fn := f.Unparen(f.Field(id, FieldFunction))
-		if f.Kind(fn) != KindAttribute {
-			return
-		}
-		obj, name := f.Unparen(f.Field(fn, FieldObject)), f.Text(f.Field(fn, FieldAttribute))
-		isSuper := f.Kind(obj) == KindCall && f.TextIs(f.Field(obj, FieldFunction), "super")
-		if !isSuper && (!f.TextIs(obj, "self") || m.selfMethod(class, name) != NoNode) {
+		name, super := m.selfCall(id)
+		if name == "" || !super && m.selfMethod(class, name) != NoNode {
 			return
 		}
 		for _, r := range m.baseMethodRefs(class, name) {

@@ -101,19 +101,20 @@ func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	key := strings.Join(strings.Fields(f.Text(opt)), "")
-	others, cleared := gradClears(m, loop, key)
+	st := stepped{key: key, alias: optimizerAlias(m, opt)}
+	others, cleared := gradClears(m, loop, st)
 	if cleared || rebuiltIn(m, loop, key) {
 		return
 	}
 	for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
-		if _, c := gradClears(m, outer, key); c {
+		if _, c := gradClears(m, outer, st); c {
 			return
 		}
 	}
 	if h := m.Steps(call); h != nil && h.ZeroGrad != nil {
 		return // an optimizer class whose step clears
 	}
-	if conditionalSince(m, call, m.File.N(loop).Start) && clearedBefore(m, loop, key) {
+	if conditionalSince(m, call, m.File.N(loop).Start) && clearedBefore(m, loop, st) {
 		// Cleared before the loop, stepped on some iterations: gradients
 		// accumulated over the loop and applied (`if last: opt.step()`).
 		return
@@ -268,10 +269,10 @@ func backwardLoop(m *analyzer.Model, call analyzer.NodeID) (loop, backward analy
 }
 
 // gradClears reports whether an iteration of loop may clear the
-// gradients the optimizer keyed key steps: any clear, itself or through
+// gradients the optimizer opt steps: any clear, itself or through
 // a function it calls, other than a `zero_grad()` of another optimizer,
 // which it lists.
-func gradClears(m *analyzer.Model, loop analyzer.NodeID, key string) (others []string, cleared bool) {
+func gradClears(m *analyzer.Model, loop analyzer.NodeID, opt stepped) (others []string, cleared bool) {
 	f := m.File
 	seen := map[string]bool{}
 	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
@@ -291,7 +292,7 @@ func gradClears(m *analyzer.Model, loop analyzer.NodeID, key string) (others []s
 			}
 			return
 		}
-		if k, other := clearsOtherOptimizer(m, id, key); other {
+		if k, other := clearsOtherOptimizer(m, id, opt); other {
 			if !seen[k] {
 				seen[k] = true
 				others = append(others, k)
@@ -386,9 +387,9 @@ func localOptimizerClass(m *analyzer.Model, class analyzer.NodeID) bool {
 }
 
 // clearedBefore reports whether the function (or module) holding loop
-// clears the gradients of the optimizer key, or of a module, before the
+// clears the gradients of the optimizer opt, or of a module, before the
 // loop and outside it.
-func clearedBefore(m *analyzer.Model, loop analyzer.NodeID, key string) bool {
+func clearedBefore(m *analyzer.Model, loop analyzer.NodeID, opt stepped) bool {
 	f := m.File
 	scope := m.ScopeNode(loop)
 	start := f.N(loop).Start
@@ -400,7 +401,7 @@ func clearedBefore(m *analyzer.Model, loop analyzer.NodeID, key string) bool {
 		if k := f.Kind(id); k != analyzer.KindCall && k != analyzer.KindAssignment || !m.ClearsGrad(id) {
 			return
 		}
-		if _, other := clearsOtherOptimizer(m, id, key); !other {
+		if _, other := clearsOtherOptimizer(m, id, opt); !other {
 			found = true
 		}
 	})
@@ -408,17 +409,22 @@ func clearedBefore(m *analyzer.Model, loop analyzer.NodeID, key string) bool {
 }
 
 // clearsOtherOptimizer reports whether id, a statement that clears
-// gradients, is the `zero_grad()` of an optimizer other than key (not of
-// a module, which clears every optimizer's parameters), and names it.
-func clearsOtherOptimizer(m *analyzer.Model, id analyzer.NodeID, key string) (string, bool) {
+// gradients, is the `zero_grad()` of an optimizer other than opt, by its
+// text or what it holds (not of a module, which clears every optimizer's
+// parameters), and names it.
+func clearsOtherOptimizer(m *analyzer.Model, id analyzer.NodeID, opt stepped) (string, bool) {
 	f := m.File
 	if f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "zero_grad" {
 		return "", false
 	}
 	recv := f.Unparen(m.Receiver(id))
 	k := compactText(f, recv)
-	return k, k != key && optimizerAlias(m, recv) != aliasKey(m, id, key) && isOptimizer(m, recv) && !isModuleValue(m, recv)
+	return k, k != opt.key && optimizerAlias(m, recv) != opt.alias && isOptimizer(m, recv) && !isModuleValue(m, recv)
 }
+
+// stepped names the optimizer a step steps: its text without whitespace,
+// and optimizerAlias of it.
+type stepped struct{ key, alias string }
 
 // optimizerAlias returns the text of what an optimizer expression holds
 // when it only names another one: `self.gen_opt` assigned once, in its
@@ -427,7 +433,7 @@ func clearsOtherOptimizer(m *analyzer.Model, id analyzer.NodeID, key string) (st
 func optimizerAlias(m *analyzer.Model, e analyzer.NodeID) string {
 	f := m.File
 	for range 3 {
-		var v analyzer.NodeID
+		v := analyzer.NoNode
 		switch f.Kind(e) {
 		case analyzer.KindAttribute:
 			if f.TextIs(f.Field(e, analyzer.FieldObject), "self") {
@@ -442,20 +448,4 @@ func optimizerAlias(m *analyzer.Model, e analyzer.NodeID) string {
 		e = v
 	}
 	return compactText(f, e)
-}
-
-// aliasKey is optimizerAlias of the optimizer keyed key, found as it is
-// written in the scope of id.
-func aliasKey(m *analyzer.Model, id analyzer.NodeID, key string) string {
-	f := m.File
-	found := analyzer.NoNode
-	f.Walk(m.ScopeNode(id), func(n analyzer.NodeID) {
-		if found == analyzer.NoNode && (f.Kind(n) == analyzer.KindAttribute || f.Kind(n) == analyzer.KindIdentifier) && compactText(f, n) == key {
-			found = n
-		}
-	})
-	if found == analyzer.NoNode {
-		return key
-	}
-	return optimizerAlias(m, found)
 }
