@@ -181,10 +181,16 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 				if c := m.instanceOf(b.Value, depth+1); c != CallableUnknown {
 					return c
 				}
+				if m.functionTableEntry(b.Value) {
+					return CallableOther // `gen = GENERATORS[key]`
+				}
 			}
 		case BindParam:
 			if c := m.annotatedCallable(b.Stmt); c != CallableUnknown {
 				return c
+			}
+			if m.plainCallableParam(b.Stmt) {
+				return CallableOther // `decode: Callable[[list[int]], str]`
 			}
 			if m.paramGivenFunctions(b, 0) {
 				return CallableOther // `policy=lambda s: greedy(qnet, s)` at every call
@@ -233,32 +239,68 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 // a parameter of the caller given one in turn. Calling it runs that
 // function, whatever the parameter's name says.
 func (m *Model) paramGivenFunctions(b *Binding, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	args, ok := m.paramArgs(b)
+	if !ok {
+		return false
+	}
+	for _, a := range args {
+		if !m.functionValue(a, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// paramArgs returns what the calls of a parameter's function in this
+// file pass for it (b is its binding), other than the function's calls
+// of itself; ok is false when there is no such call, when one passes
+// nothing for it or passes a splat, or when the function is used where
+// this file cannot see its calls.
+func (m *Model) paramArgs(b *Binding) (args []NodeID, ok bool) {
 	f := m.File
 	def := f.Parent(f.Parent(b.Stmt))
-	if depth > 4 || f.Kind(def) != KindFunctionDefinition {
-		return false
+	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+		return nil, false
 	}
 	m.indexCalls()
 	if m.escapes[def] {
-		return false // called from where this file cannot see
+		return nil, false // called from where this file cannot see
 	}
 	idx := slices.Index(m.positionalParams(def), b.Name)
 	name := f.Text(b.Name)
-	sites := 0
 	for _, c := range m.callSites[def] {
 		if f.Contains(def, c) {
 			continue
 		}
-		arg := m.Keyword(c, name)
-		if args := m.Args(c); arg == NoNode && idx >= 0 && idx < len(args) {
-			arg = args[idx]
+		arg, pos, splat := NoNode, 0, false
+		f.Children(f.Field(c, FieldArguments), func(a NodeID) bool {
+			switch f.Kind(a) {
+			case KindKeywordArgument:
+				if f.TextIs(f.Field(a, FieldName), name) {
+					arg = f.Field(a, FieldValue)
+				}
+			case KindListSplat, KindDictionarySplat:
+				splat = true
+			default:
+				if pos == idx {
+					arg = a
+				}
+				pos++
+			}
+			return true
+		})
+		if splat && arg == NoNode {
+			return nil, false
 		}
-		if arg == NoNode || !m.functionValue(arg, depth) {
-			return false
+		if arg == NoNode {
+			return nil, false
 		}
-		sites++
+		args = append(args, arg)
 	}
-	return sites > 0
+	return args, len(args) > 0
 }
 
 // functionValue reports whether e is a function: a lambda, a function of
@@ -284,6 +326,97 @@ func (m *Model) functionValue(e NodeID, depth int) bool {
 		}
 	}
 	return false
+}
+
+// plainCallableParam reports whether a parameter is annotated as a
+// function that is no model: a `Callable` whose result is a plain Python
+// value (`Callable[[list[int]], str]`), or one whose default is a
+// function of this file.
+func (m *Model) plainCallableParam(param NodeID) bool {
+	f := m.File
+	t := paramType(f, param)
+	for {
+		for f.Kind(t) == KindType {
+			t = f.FirstChild(t)
+		}
+		if f.Kind(t) == KindUnionType {
+			t = f.FirstChild(t) // `Callable[...] | None`
+			continue
+		}
+		if f.Kind(t) == KindGenericType && strings.HasSuffix(m.QualifiedName(f.FirstChild(t)), "Optional") {
+			t = f.FirstChild(f.ChildList(t)[1]) // `Optional[Callable[...]]`
+			continue
+		}
+		break
+	}
+	head := t
+	if f.Kind(t) == KindGenericType {
+		head = f.FirstChild(t)
+	}
+	if q := m.QualifiedName(head); q != "typing.Callable" && q != "collections.abc.Callable" {
+		return false
+	}
+	if k := f.Kind(param); k == KindTypedDefaultParameter && m.functionValue(f.Field(param, FieldValue), 0) {
+		return true
+	}
+	if f.Kind(t) != KindGenericType {
+		return false
+	}
+	// Callable, then its arguments and its result.
+	parts := f.ChildList(t)
+	if len(parts) != 2 {
+		return false
+	}
+	args := f.ChildList(parts[1])
+	if len(args) != 2 {
+		return false
+	}
+	ret := f.Unparen(args[1])
+	for f.Kind(ret) == KindType || f.Kind(ret) == KindGenericType {
+		ret = f.FirstChild(ret) // `str`, `list[str]`
+	}
+	return builtinPlainTypes[f.Text(ret)]
+}
+
+// builtinPlainTypes are the Python types of values that carry no graph.
+var builtinPlainTypes = map[string]bool{
+	"str": true, "int": true, "float": true, "bool": true, "None": true, "bytes": true,
+	"list": true, "dict": true, "tuple": true, "set": true, "List": true, "Dict": true, "Tuple": true,
+}
+
+// functionTableEntry reports whether v reads an entry of a dictionary of
+// functions of this file (`GENERATORS[key]`, with `GENERATORS = {"a":
+// gen_a, ...}` assigned once).
+func (m *Model) functionTableEntry(v NodeID) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if f.Kind(v) != KindSubscript {
+		return false
+	}
+	table := f.Unparen(f.Field(v, FieldValue))
+	if f.Kind(table) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(table)
+	if b == nil || b.Kind != BindAssign || b.Unpacked || !m.definiteBinding(b, table) {
+		return false
+	}
+	d := f.Unparen(b.Value)
+	if f.Kind(d) != KindDictionary {
+		return false
+	}
+	n := 0
+	all := true
+	f.Children(d, func(p NodeID) bool {
+		if f.Kind(p) == KindPair {
+			n++
+			all = m.functionValue(f.Field(p, FieldValue), 0)
+		} else if f.Kind(p) == KindDictionarySplat {
+			all = false
+		}
+		return all
+	})
+	return all && n > 0
 }
 
 func nameCallable(name string) Callable {

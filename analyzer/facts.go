@@ -69,6 +69,8 @@ type ClassSummary struct {
 	Bases []string `json:"bases,omitempty"` // refs
 	// Module is set when this file alone shows the class is an nn.Module.
 	Module bool `json:"module,omitempty"`
+	// NoGraph: calling an instance records no graph (NoGraphClass).
+	NoGraph bool `json:"no_graph,omitempty"`
 }
 
 // FuncSummary describes a module-level function or a method of a
@@ -180,6 +182,10 @@ type Object struct {
 	// Module: a class that is an nn.Module, or a module-level instance of
 	// one.
 	Module bool
+	// NoGraph: a module class, or a module-level instance of one, whose
+	// instances record no graph when called on inputs that need none
+	// (NoGraphClass).
+	NoGraph bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
 	// TupleLen and GraphElems: where in the tuple it returns the graph
@@ -277,6 +283,7 @@ const (
 	// project defines the object.
 	WantKind
 	WantBackprop // ResultBackprop
+	WantNoGraph  // NoGraph
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -916,6 +923,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 		}
 	}
 	cs.Module = m.IsModuleClass(class)
+	cs.NoGraph = cs.Module && m.NoGraphClass(class)
 	return cs
 }
 
@@ -971,7 +979,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" {
 				needsGrad = true
 			}
-			if !fs.GradSet && (fs.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) {
+			if !fs.GradSet && (fs.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphInstance(f.Field(id, FieldFunction)) {
 				switch g, decided := m.localGradMode(id); {
 				case !decided:
 					if fs.Forward == nil {

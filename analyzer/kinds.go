@@ -103,6 +103,10 @@ const (
 	KindRaiseStatement
 	KindAssertStatement
 	KindInterpolation
+	KindGenericType   // `Callable[[int], str]` in an annotation
+	KindUnionType     // `A | None` in an annotation
+	KindTypeParameter // the `[[int], str]` of a generic type
+	KindType          // an annotation, or one of a type parameter's types
 	kindCount
 )
 
@@ -202,6 +206,10 @@ var kindNames = [kindCount]string{
 	KindRaiseStatement:          "raise_statement",
 	KindAssertStatement:         "assert_statement",
 	KindInterpolation:           "interpolation",
+	KindGenericType:             "generic_type",
+	KindUnionType:               "union_type",
+	KindTypeParameter:           "type_parameter",
+	KindType:                    "type",
 }
 
 func (k Kind) String() string {

@@ -234,6 +234,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.int(int64(c.Line))
 		e.strings(c.Bases)
 		e.bool(c.Module)
+		e.bool(c.NoGraph)
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
@@ -343,6 +344,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.Line = int(d.int())
 			c.Bases = d.strings()
 			c.Module = d.bool()
+			c.NoGraph = d.bool()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

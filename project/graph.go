@@ -431,7 +431,7 @@ func (g *Graph) Solve() {
 		for i := range fl.sum.Classes {
 			c := &fl.sum.Classes[i]
 			o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
-			o.fact.Module = c.Module
+			o.fact.Module, o.fact.NoGraph = c.Module, c.NoGraph
 			o.key.file.objs[o.key.name] = o
 			g.objs = append(g.objs, o)
 		}
@@ -656,7 +656,8 @@ func (g *Graph) ofProject(ref string) bool {
 }
 
 // fixModules: a class is a module when a base in any file is; an
-// instance when its class is.
+// instance when its class is, and records no graph when its class does
+// not.
 func (g *Graph) fixModules() {
 	for changed := true; changed; {
 		changed = false
@@ -670,6 +671,11 @@ func (g *Graph) fixModules() {
 					break
 				}
 			}
+		}
+	}
+	for _, o := range g.objs {
+		if o.kind == analyzer.ObjectInstance && len(o.bases) == 1 {
+			o.fact.NoGraph = o.bases[0].fact.NoGraph // what its class records
 		}
 	}
 }
@@ -997,6 +1003,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantModule != 0 && o.fact.Module {
 		fact.Module, some = true, true
 	}
+	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
+		fact.NoGraph, some = true, true
+	}
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
 		fact.TupleLen, fact.GraphElems = o.fact.TupleLen, o.fact.GraphElems
@@ -1109,6 +1118,9 @@ func answerKey(a any) string {
 		s := fmt.Sprintf("%d %v %v %d %v %v %d", v.Kind, v.Module, v.ReturnsGraph, v.Grad, v.GradKnown, v.Site.Path, v.Site.Line)
 		if v.ResultBackprop {
 			s += " R"
+		}
+		if v.NoGraph {
+			s += " N"
 		}
 		if v.Forward != nil {
 			s += fmt.Sprintf(" F%s:%d:%s", v.Forward.Path, v.Forward.Line, v.Forward.Text)

@@ -105,7 +105,13 @@ every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
 ` + "`evaluate`" + ` that returns a sampled action's log-probability), nor a model
-whose parameters the file freezes (` + "`requires_grad_(False)`" + `). A forward pass
+whose parameters the file freezes (` + "`requires_grad_(False)`" + `), nor an instance
+of a module class, in any file of the project, whose constructor freezes
+every parameter it holds when given its default arguments (an FID
+network's ` + "`requires_grad=False`" + `), whose ` + "`forward`" + ` returns what it computes
+under ` + "`no_grad`" + `, or that holds no parameters; a function's parameter counts
+as such an instance when every call of the function in its file passes
+one (calls from other files are not seen). A forward pass
 that reaches the host through a function of another file is not taken as
 inference by its outputs: what that function keeps of them is not known.
 An evaluation region that calls a project helper running a forward pass
@@ -126,7 +132,10 @@ A model is recognised by what the code does with it (` + "`.eval()`" + `,
 ` + "`.parameters()`" + `, being wrapped in DDP, being back-propagated through, a
 ` + "`torch.load`" + ` result that is called, a class that derives from ` + "`nn.Module`" + `
 in any file of the project) before its name. A layer without parameters
-(` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes, a tensor
+(` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes, a function
+taken from a table of functions, a parameter annotated as a ` + "`Callable`" + ` that
+returns a plain value (` + "`Callable[[list[int]], str]`" + `) or defaulting to a
+function of the file, a tensor
 type, a call given only literals (` + "`make_noise(4, 8)`" + `) and a class held in a
 variable and constructed (its result used as a module, or returned by a
 ` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
@@ -806,10 +815,14 @@ type classEvalKey struct{ class analyzer.NodeID }
 // frozen reports whether the model a call runs has had every parameter
 // taken out of autograd (`model.requires_grad_(False)`, or
 // `p.requires_grad = False` for each of its `.parameters()`), in the
-// call's class or function: given inputs that need no gradient, its
-// forward pass records no graph.
+// call's class or function, or by its own class's constructor, or holds
+// none: given inputs that need no gradient, its forward pass records no
+// graph.
 func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	f := m.File
+	if callee := f.Field(call, analyzer.FieldFunction); m.NoGraphInstance(callee) || m.NoGraphParam(callee) {
+		return true // its class freezes what it holds, or holds nothing to train
+	}
 	set := frozenModels(m)
 	if len(set) == 0 {
 		return false
@@ -868,9 +881,9 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 			switch f.Nodes[i].Kind {
 			case analyzer.KindCall:
 				// `model.requires_grad_(False)`
-				if r := freezes(m, id); r != analyzer.NoNode {
+				if r := m.Freezes(id); r != analyzer.NoNode {
 					out[frozenKeyOf(m, r)] = true
-					if t := boundTo(f, id); t != analyzer.NoNode {
+					if t := f.BoundTo(id); t != analyzer.NoNode {
 						out[frozenKeyOf(m, t)] = true // `G = load(...).requires_grad_(False).to(dev)`
 					}
 				}
@@ -900,7 +913,7 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 					continue
 				}
 				f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
-					if r := freezes(m, n); r != analyzer.NoNode && f.Kind(r) == analyzer.KindIdentifier {
+					if r := m.Freezes(n); r != analyzer.NoNode && f.Kind(r) == analyzer.KindIdentifier {
 						if model, ok := models[f.Text(r)]; ok {
 							out[frozenKeyOf(m, model)] = true
 						}
@@ -913,52 +926,6 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 }
 
 type frozenKey struct{}
-
-// boundTo returns the name or attribute an assignment binds to call's
-// result, through methods chained on it (`.to(device)`, `.eval()`), or
-// NoNode.
-func boundTo(f *analyzer.File, call analyzer.NodeID) analyzer.NodeID {
-	top := call
-	for {
-		p := f.Parent(top)
-		if f.Kind(p) == analyzer.KindParenthesizedExpression {
-			top = p
-			continue
-		}
-		if f.Kind(p) != analyzer.KindAttribute || f.Field(p, analyzer.FieldObject) != top || f.Kind(f.Parent(p)) != analyzer.KindCall {
-			break
-		}
-		top = f.Parent(p)
-	}
-	a := f.Parent(top)
-	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != top {
-		return analyzer.NoNode
-	}
-	switch t := f.Field(a, analyzer.FieldLeft); f.Kind(t) {
-	case analyzer.KindIdentifier, analyzer.KindAttribute:
-		return t
-	}
-	return analyzer.NoNode
-}
-
-// freezes returns what node n takes out of autograd: x for
-// `x.requires_grad_(False)` or `x.requires_grad = False`; else NoNode.
-func freezes(m *analyzer.Model, n analyzer.NodeID) analyzer.NodeID {
-	f := m.File
-	switch f.Kind(n) {
-	case analyzer.KindCall:
-		if args := m.Args(n); m.MethodName(n) == "requires_grad_" && len(args) == 1 && f.Kind(args[0]) == analyzer.KindFalse {
-			return f.Unparen(m.Receiver(n))
-		}
-	case analyzer.KindAssignment:
-		left := f.Field(n, analyzer.FieldLeft)
-		if f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") &&
-			f.Kind(f.Field(n, analyzer.FieldRight)) == analyzer.KindFalse {
-			return f.Unparen(f.Field(left, analyzer.FieldObject))
-		}
-	}
-	return analyzer.NoNode
-}
 
 // frozenKeyOf names a model expression for frozenModels: its text, with
 // the class for one rooted at `self` and the scope that binds its first

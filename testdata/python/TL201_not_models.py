@@ -1,5 +1,8 @@
 """Calls that are not forward passes of a model, and hooks a framework runs without grad."""
 import ctypes
+import random
+from collections.abc import Callable, Sequence
+from typing import Optional
 
 import torch
 import torch.nn as nn
@@ -452,3 +455,37 @@ def score_fakes(gen, disc, loader):
     disc.eval()
     for x in loader:
         print(disc(gen(x)).mean().item())  # want: TL201 "with grad enabled after"
+
+
+# A parameter annotated as a function of plain values, or one whose
+# default is a function of this file, is no model, whatever its name;
+# nor is an entry of a table of functions.
+def validate_record(record, *, decoder: Callable[[Sequence[int]], str] | None = None):
+    if decoder is not None and decoder(record["ids"]) != record["text"]:  # ok: TL201 returns a str
+        raise ValueError("text does not decode from the ids")
+
+
+def test_decoding(ids, detokenize: Optional[Callable[[list], str]]):
+    print(detokenize(ids))  # ok: TL201 returns a str
+
+
+def flip_sample(lo, hi):
+    return [random.uniform(lo, hi) for _ in range(4)]
+
+
+def test_sampler(lo=0.0, hi=1.0, generator: Callable = flip_sample):
+    print(generator(lo, hi))  # ok: TL201 defaults to a function of this file
+
+
+GENERATORS = {"flip": flip_sample, "jitter": lambda lo, hi: [lo, hi]}
+
+
+def generate_all(n=10):
+    for key in sorted(GENERATORS):
+        generator = GENERATORS[key]
+        print([generator(0.0, 1.0) for _ in range(n)])  # ok: TL201 a function of the table
+
+
+def test_generator(generator: Callable[[torch.Tensor], torch.Tensor], z):
+    generator.eval()
+    print(generator(z).mean().item())  # want: TL201 "generator\(z\)"

@@ -1,0 +1,382 @@
+package analyzer
+
+import "strings"
+
+// NoGraphClass reports whether calling an instance of class, a module
+// class of this file built with its default arguments, records no
+// autograd graph for inputs that need none: it holds no parameters
+// (an augmentation written as a module), its constructor takes every
+// parameter it holds out of autograd (a frozen feature extractor for a
+// metric), or its forward returns what it computes under `no_grad`.
+func (m *Model) NoGraphClass(class NodeID) bool {
+	if !m.IsModuleClass(class) {
+		return false
+	}
+	return m.MemoRecursive(noGraphKey{class}, false, func() any {
+		if m.parameterFreeClass(class) || m.frozenClass(class) {
+			return true
+		}
+		def := m.MethodOf(class, "forward")
+		return def != NoNode && (m.returnsUnderNoGrad(def) || m.returnsNoValue(def)) && m.localHelperOf(def, 0).runsNoForward()
+	}).(bool)
+}
+
+type noGraphKey struct{ class NodeID }
+
+// NoGraphInstance reports whether fn, a callee (`model`, `self.metric`,
+// `model.forward`), is an instance of a module class that records no
+// graph (NoGraphClass), of this file or, as the project shows, of
+// another.
+func (m *Model) NoGraphInstance(fn NodeID) bool {
+	f := m.File
+	fn = f.Unparen(fn)
+	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
+		fn = f.Unparen(f.Field(fn, FieldObject))
+	}
+	if class := m.receiverClass(fn); class != NoNode {
+		return m.noGraphClassOf(class)
+	}
+	// A module-level instance of another file (`from nets import flow`).
+	if q := m.QualifiedName(fn); f.Kind(fn) == KindIdentifier && q != "" && !isLibraryName(q) {
+		if b := m.Resolve(fn); b != nil && b.Kind == BindImport {
+			o := m.lookup(q, WantNoGraph)
+			return o != nil && o.Kind == ObjectInstance && o.NoGraph
+		}
+	}
+	return false
+}
+
+// noGraphClassOf reports whether class, the callee of a constructor
+// (`InceptionV3`, `metrics.FID`), names a module class that records no
+// graph, of this file or, as the project shows, of another.
+func (m *Model) noGraphClassOf(class NodeID) bool {
+	f := m.File
+	if class == NoNode {
+		return false
+	}
+	if b := m.Resolve(class); f.Kind(class) == KindIdentifier && b != nil && b.Kind == BindClass {
+		return m.NoGraphClass(b.Stmt)
+	}
+	q := m.QualifiedName(class)
+	if q == "" || isLibraryName(q) {
+		return false
+	}
+	o := m.lookup(q, WantNoGraph)
+	return o != nil && o.NoGraph
+}
+
+// frozenClass reports whether the constructor of class, run with its
+// default arguments, takes every parameter the class holds out of
+// autograd: `self.requires_grad_(False)`, `p.requires_grad = False` for
+// each of `self.parameters()`, or the same for each attribute of self
+// that holds a layer; an attribute that holds a frozen module of this
+// file needs no freezing of its own.
+func (m *Model) frozenClass(class NodeID) bool {
+	f := m.File
+	init := m.MethodOf(class, "__init__")
+	if init == NoNode {
+		return false
+	}
+	frozen := m.initFreezes(init)
+	if frozen["self"] {
+		return true
+	}
+	for _, b := range m.ClassBases(class) {
+		if m.QualifiedName(b) != "torch.nn.Module" {
+			return false // a base may hold parameters of its own
+		}
+	}
+	// Something it holds is frozen, and nothing else it holds has
+	// parameters.
+	ok, held := true, len(frozen) > 0
+	f.Walk(f.Field(class, FieldBody), func(id NodeID) {
+		if !ok {
+			return
+		}
+		switch f.Kind(id) {
+		case KindCall:
+			switch m.MethodName(id) {
+			case "register_parameter", "register_module", "add_module":
+				ok = false
+			}
+			switch m.QualifiedName(f.Unparen(f.Field(id, FieldFunction))) {
+			case "torch.nn.Parameter", "setattr":
+				ok = false
+			}
+		case KindAssignment, KindAugmentedAssignment:
+			left := f.Field(id, FieldLeft)
+			if f.Kind(left) != KindAttribute || !f.TextIs(f.Field(left, FieldObject), "self") || frozen[f.Text(left)] {
+				return
+			}
+			v := f.Field(id, FieldRight)
+			if f.Kind(id) == KindAugmentedAssignment || !m.holdsNoParameters(init, v) {
+				ok = false
+			}
+			if c := constructed(f, v); c != NoNode {
+				if b := m.Resolve(c); b != nil && b.Kind == BindClass && !m.parameterFreeClass(b.Stmt) {
+					held = true // a frozen module of this file
+				}
+			}
+		}
+	})
+	return ok && held
+}
+
+// holdsNoParameters reports whether v, assigned to an attribute of self,
+// is a value that holds no parameters: a literal, a flag of the
+// constructor, a tensor, a layer without parameters, or an instance of a
+// module class of this file that records no graph.
+func (m *Model) holdsNoParameters(init, v NodeID) bool {
+	f := m.File
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
+		return true
+	case KindIdentifier:
+		b := m.Resolve(v)
+		if b == nil || b.Kind != BindParam || m.ScopeNode(b.Name) != init {
+			return false
+		}
+		switch k := f.Kind(b.Stmt); k {
+		case KindDefaultParameter, KindTypedDefaultParameter:
+			switch f.Kind(f.Unparen(f.Field(b.Stmt, FieldValue))) {
+			case KindInteger, KindFloat, KindString, KindTrue, KindFalse:
+				return true // `self.as_loss = as_loss`
+			}
+		}
+		return false
+	case KindCall:
+		if inner := movedFrom(f, v); inner != NoNode {
+			return m.holdsNoParameters(init, inner)
+		}
+		q := m.QualifiedName(f.Unparen(f.Field(v, FieldFunction)))
+		switch {
+		case m.freeLayer(v):
+			return true
+		case strings.HasPrefix(q, "torch.nn."):
+			return false
+		case strings.HasPrefix(q, "torch."):
+			return m.Keyword(v, "requires_grad") == NoNode // a buffer-like tensor
+		}
+		b := m.Resolve(f.Unparen(f.Field(v, FieldFunction)))
+		return b != nil && b.Kind == BindClass && m.NoGraphClass(b.Stmt)
+	}
+	return false
+}
+
+// initFreezes returns the texts of what constructor init freezes when
+// it runs with its default arguments ("self", "self.features").
+func (m *Model) initFreezes(init NodeID) map[string]bool {
+	f := m.File
+	out := map[string]bool{}
+	add := func(target NodeID, at NodeID) {
+		target = f.Unparen(target)
+		if k := f.Text(target); (k == "self" || f.Kind(target) == KindAttribute && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 1) && m.runsByDefault(init, at) {
+			out[k] = true
+		}
+	}
+	f.Walk(f.Field(init, FieldBody), func(id NodeID) {
+		switch f.Kind(id) {
+		case KindCall, KindAssignment:
+			r := m.freezesIn(init, id)
+			if r == NoNode {
+				return
+			}
+			add(r, id)
+			if f.Kind(id) == KindCall {
+				if t := f.BoundTo(id); t != NoNode {
+					add(t, id) // `self.net = Net().requires_grad_(False)`
+				}
+			}
+		case KindForStatement:
+			// `for p in self.features.parameters(): p.requires_grad = False`,
+			// `for name, p in self.named_parameters(): ...`
+			iter := f.Unparen(f.Field(id, FieldRight))
+			target := f.Field(id, FieldLeft)
+			if f.Kind(iter) != KindCall {
+				return
+			}
+			switch m.MethodName(iter) {
+			case "parameters":
+			case "named_parameters":
+				if vars := f.ChildList(target); len(vars) == 2 {
+					target = vars[1]
+				}
+			default:
+				return
+			}
+			if f.Kind(target) != KindIdentifier {
+				return
+			}
+			f.Walk(f.Field(id, FieldBody), func(n NodeID) {
+				if r := m.freezesIn(init, n); r != NoNode && f.TextIs(r, f.Text(target)) {
+					add(m.Receiver(iter), n)
+				}
+			})
+		}
+	})
+	return out
+}
+
+// Freezes returns what node n takes out of autograd: x for
+// `x.requires_grad_(False)` or `x.requires_grad = False`; else NoNode.
+func (m *Model) Freezes(n NodeID) NodeID {
+	return m.freezesIn(NoNode, n)
+}
+
+// freezesIn is Freezes, where a flag of def whose default is False
+// counts as False (`param.requires_grad = requires_grad`).
+func (m *Model) freezesIn(def, n NodeID) NodeID {
+	f := m.File
+	switch f.Kind(n) {
+	case KindCall:
+		if args := m.Args(n); m.MethodName(n) == "requires_grad_" && len(args) == 1 && m.falseByDefault(def, args[0]) {
+			return f.Unparen(m.Receiver(n))
+		}
+	case KindAssignment:
+		left := f.Field(n, FieldLeft)
+		if f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") &&
+			m.falseByDefault(def, f.Field(n, FieldRight)) {
+			return f.Unparen(f.Field(left, FieldObject))
+		}
+	}
+	return NoNode
+}
+
+// falseByDefault reports whether v is False, or a parameter of def whose
+// default is False.
+func (m *Model) falseByDefault(def, v NodeID) bool {
+	val, known := m.defaultTruth(def, v)
+	return known && !val
+}
+
+// defaultTruth evaluates a condition made of literals, `not` and
+// parameters of def with a literal True or False default, as it is
+// when def runs with its default arguments.
+func (m *Model) defaultTruth(def, v NodeID) (val, known bool) {
+	f := m.File
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindTrue:
+		return true, true
+	case KindFalse:
+		return false, true
+	case KindNotOperator:
+		val, known = m.defaultTruth(def, f.Field(v, FieldArgument))
+		return !val, known
+	case KindIdentifier:
+		if def == NoNode {
+			return false, false
+		}
+		b := m.Resolve(v)
+		if b == nil || b.Kind != BindParam || m.ScopeNode(b.Name) != def {
+			return false, false
+		}
+		if k := f.Kind(b.Stmt); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+			return m.defaultTruth(NoNode, f.Field(b.Stmt, FieldValue))
+		}
+	}
+	return false, false
+}
+
+// runsByDefault reports whether statement n of def's body runs whenever
+// def runs with its default arguments: the conditions of the ifs around
+// it hold for them.
+func (m *Model) runsByDefault(def, n NodeID) bool {
+	f := m.File
+	child := n
+	for p := f.Parent(n); p != NoNode && p != def; child, p = p, f.Parent(p) {
+		switch f.Kind(p) {
+		case KindFunctionDefinition, KindLambda, KindClassDefinition, KindElifClause, KindWhileStatement, KindTryStatement:
+			return false
+		case KindIfStatement:
+			val, known := m.defaultTruth(def, f.Field(p, FieldCondition))
+			switch {
+			case !known:
+				return false
+			case child == f.Field(p, FieldConsequence):
+				if !val {
+					return false
+				}
+			case f.Kind(child) == KindElseClause:
+				elif := false
+				f.Children(p, func(c NodeID) bool {
+					elif = elif || f.Kind(c) == KindElifClause
+					return !elif
+				})
+				if val || elif {
+					return false
+				}
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// BoundTo returns the name or attribute an assignment binds to call's
+// result, through methods chained on it (`.to(device)`, `.eval()`), or
+// NoNode.
+func (f *File) BoundTo(call NodeID) NodeID {
+	top := call
+	for {
+		p := f.Parent(top)
+		if f.Kind(p) == KindParenthesizedExpression {
+			top = p
+			continue
+		}
+		if f.Kind(p) != KindAttribute || f.Field(p, FieldObject) != top || f.Kind(f.Parent(p)) != KindCall {
+			break
+		}
+		top = f.Parent(p)
+	}
+	a := f.Parent(top)
+	if f.Kind(a) != KindAssignment || f.Field(a, FieldRight) != top {
+		return NoNode
+	}
+	switch t := f.Field(a, FieldLeft); f.Kind(t) {
+	case KindIdentifier, KindAttribute:
+		return t
+	}
+	return NoNode
+}
+
+// NoGraphParam reports whether param, a parameter of a function of this
+// file, is given a module that records no graph (NoGraphInstance) by
+// every call of the function in this file, directly or through the
+// callers' own parameters (`get_activations(files, model)` called with
+// `InceptionV3([idx])`, whose constructor freezes it). Calls from other
+// files are not seen.
+func (m *Model) NoGraphParam(param NodeID) bool {
+	return m.noGraphParam(param, 0)
+}
+
+func (m *Model) noGraphParam(param NodeID, depth int) bool {
+	f := m.File
+	param = f.Unparen(param)
+	if depth > 4 || f.Kind(param) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(param)
+	if b == nil || b.Kind != BindParam {
+		return false
+	}
+	args, ok := m.paramArgs(b)
+	for _, a := range args {
+		ok = ok && (m.noGraphValue(a) || m.noGraphParam(a, depth+1))
+	}
+	return ok
+}
+
+// noGraphValue reports whether v is a module that records no graph: an
+// instance NoGraphInstance names, or one built in place
+// (`InceptionV3([idx]).to(dev)`).
+func (m *Model) noGraphValue(v NodeID) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if f.Kind(v) != KindCall {
+		return m.NoGraphInstance(v)
+	}
+	return m.noGraphClassOf(constructed(f, v))
+}

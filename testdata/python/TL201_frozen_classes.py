@@ -1,0 +1,143 @@
+# A module whose own constructor takes every parameter it holds out of
+# autograd (with its default arguments) records no graph on inputs that
+# need none: a metric's feature extractor, an FID network. Running it
+# after `.eval()` without no_grad costs nothing. A flag that keeps the
+# parameters trainable, a layer left unfrozen, or a parameter of its own
+# keeps the finding.
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+class FeatureNet(nn.Module):
+    """Freezes all it holds unless asked not to (pytorch-fid's shape)."""
+
+    def __init__(self, blocks=2, requires_grad=False):
+        super().__init__()
+        self.blocks = nn.ModuleList([nn.Conv2d(3, 3, 3) for _ in range(blocks)])
+        for param in self.parameters():
+            param.requires_grad = requires_grad
+
+    def forward(self, x):
+        for b in self.blocks:
+            x = b(x)
+        return [x]
+
+
+class Extractor(nn.Module):
+    def __init__(self, freeze=True):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())
+        self.scale = 0.5
+        if freeze:
+            for _, p in self.features.named_parameters():
+                p.requires_grad = False
+
+    def forward(self, x):
+        return self.features(x) * self.scale
+
+
+class Distance(nn.Module):
+    """Holds only a frozen module of this file: nothing to train."""
+
+    def __init__(self):
+        super().__init__()
+        self.extractor = Extractor().eval()
+
+    def forward(self, x, y):
+        return (self.extractor(x) - self.extractor(y)).pow(2).mean()
+
+
+class Trainable(nn.Module):
+    """Freezes the backbone, trains the head."""
+
+    def __init__(self):
+        super().__init__()
+        self.backbone = nn.Conv2d(3, 8, 3)
+        self.head = nn.Linear(8, 2)
+        self.backbone.requires_grad_(False)
+
+    def forward(self, x):
+        return self.head(self.backbone(x).mean((2, 3)))
+
+
+class Opted(nn.Module):
+    """Freezes only when asked: with its defaults it trains."""
+
+    def __init__(self, freeze=False):
+        super().__init__()
+        self.net = nn.Linear(4, 4)
+        if freeze:
+            self.net.requires_grad_(False)
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class Scaled(nn.Module):
+    """A parameter of its own is not frozen with the extractor."""
+
+    def __init__(self):
+        super().__init__()
+        self.extractor = Extractor()
+        self.gain = nn.Parameter(torch.ones(1))
+
+    def forward(self, x):
+        return self.extractor(x) * self.gain
+
+
+def get_activations(batches, model):
+    model.eval()
+    feats = []
+    for batch in batches:
+        pred = model(batch)[0]  # ok: TL201 every call passes a frozen FeatureNet
+        feats.append(pred.cpu().numpy().reshape(pred.size(0), -1))
+    return np.concatenate(feats)
+
+
+def statistics(batches, model):
+    act = get_activations(batches, model)
+    return act.mean(axis=0), np.cov(act, rowvar=False)
+
+
+def fid_stats(batches):
+    return statistics(batches, FeatureNet(blocks=3).to("cpu"))
+
+
+def distances(pairs):
+    metric = Distance()
+    return [metric(a, b).item() for a, b in pairs]  # ok: TL201 holds a frozen extractor
+
+
+def features(images):
+    net = Extractor()
+    net.eval()
+    return [net(x).cpu().numpy() for x in images]  # ok: TL201 frozen by its constructor
+
+
+def head_scores(images):
+    model = Trainable()
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in images]  # want: TL201 "model\(x\)"
+
+
+def opted_scores(images):
+    model = Opted()
+    model.eval()
+    return [model(x).tolist() for x in images]  # want: TL201 "model\(x\)"
+
+
+def scaled_scores(images):
+    model = Scaled()
+    model.eval()
+    return [model(x).tolist() for x in images]  # want: TL201 "model\(x\)"
+
+
+def score(model, images):
+    model.eval()
+    return [model(x).tolist() for x in images]  # want: TL201 "model\(x\)"
+
+
+def run_scores(images):
+    # One caller passes a frozen extractor, the other a trainable model.
+    return score(Extractor(), images), score(Trainable(), images)
