@@ -109,19 +109,17 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		if m.entriesConverted(expr) {
 			return false
 		}
-		switch vals, callee := m.dictEntry(expr); {
-		case vals == nil:
-		case !callee:
-			// `d["loss"]` of a dict literal of this function.
-			return slices.ContainsFunc(vals, func(v NodeID) bool { return m.carry(v) == carryYes })
-		case !slices.ContainsFunc(vals, func(v NodeID) bool { return !m.plainValue(v, 0) }):
-			// `out["acc"]` of a local function that returns
-			// `{"loss": loss, "acc": acc.item()}`: a number, whatever
-			// the other entries hold.
-			return false
+		if carries, known := m.entryCarries(f.Field(expr, FieldValue), f.Field(expr, FieldSubscript), expr); known {
+			return carries
 		}
 		return m.carry(f.Field(expr, FieldValue)) == carryYes
 	case KindCall:
+		if args := m.Args(expr); m.MethodName(expr) == "get" && len(args) > 0 && len(args) <= 2 {
+			// `d.get("acc", 0.0)`: the entry, or the default.
+			if carries, known := m.entryCarries(m.Receiver(expr), args[0], expr); known && (len(args) == 1 || m.carry(args[1]) != carryYes) {
+				return carries
+			}
+		}
 		return m.callCarries(expr)
 	case KindBinaryOperator:
 		if m.GradModeAt(expr) == GradDisabled {
@@ -570,51 +568,82 @@ func (m *Model) bodyOf(call NodeID) NodeID {
 	return m.MethodOf(cb.Stmt, "__call__")
 }
 
-// dictEntry returns the values that `d["key"]` can hold, or nil where it
-// cannot tell: when d is a dict literal of this function, its entry and
-// the `d["key"] = v` before the use; when d is the result of a call of a
-// function of this file (`d = crit(out, y)`, or the call itself) whose
-// every return is a dict literal with that key, or a name bound to one
-// and filled by `d["key"] = v` there (callee is then true: the values
-// are in the callee's scope, where its parameters are unknown).
-func (m *Model) dictEntry(sub NodeID) (vals []NodeID, callee bool) {
+// entryCarries answers for `d["key"]` or `d.get("key")` (d and key given,
+// at the use) what dictEntry knows of the entry: known is false when it
+// knows nothing.
+func (m *Model) entryCarries(d, key, at NodeID) (carries, known bool) {
 	f := m.File
-	key := f.Unparen(f.Field(sub, FieldSubscript))
-	if f.Kind(key) != KindString || strings.HasPrefix(f.Text(key), "f") {
-		return nil, false
+	vals, call, def := m.dictEntry(d, key, at)
+	switch {
+	case vals == nil:
+		return false, false
+	case call == NoNode:
+		// `d["loss"]` of a dict literal of this function.
+		return slices.ContainsFunc(vals, func(v NodeID) bool { return m.carry(v) == carryYes }), true
 	}
-	v := f.Unparen(f.Field(sub, FieldValue))
+	// `out["acc"]` of a local function that returns `{"loss": loss,
+	// "acc": acc.item(), "w": self.w * n}`: whatever the other entries
+	// hold, this one has a graph only where its own values do, in the
+	// callee or through the arguments the call gives the parameters they
+	// derive from.
+	params := m.positionalParams(def)
+	// Only arguments by position are matched with parameters.
+	byPosition := len(m.Args(call)) == len(f.ChildList(f.Field(call, FieldArguments))) &&
+		!slices.ContainsFunc(m.Args(call), func(a NodeID) bool { return f.Kind(a) == KindListSplat })
+	for _, v := range vals {
+		if !m.plainValue(v, 0) && (!byPosition || m.carry(v) == carryYes || m.argsFeed(call, m.paramsReaching(def, params, []NodeID{v}))) {
+			return m.carry(d) == carryYes, true
+		}
+	}
+	return false, true
+}
+
+// dictEntry returns the values that entry key of d (`d["key"]`, used at
+// at) can hold, or nil where it cannot tell: when d is a dict literal of
+// this function, its entry and the `d["key"] = v` before the use; when d
+// is the result of a call of a function of this file (`d = crit(out,
+// y)`, or the call itself) whose every return is a dict literal with
+// that key, or a name bound to one and filled by `d["key"] = v` there
+// (call and def are then that call and its function: the values are in
+// def's scope).
+func (m *Model) dictEntry(d, key, at NodeID) (vals []NodeID, call, def NodeID) {
+	f := m.File
+	key = f.Unparen(key)
+	if f.Kind(key) != KindString || strings.HasPrefix(f.Text(key), "f") {
+		return nil, NoNode, NoNode
+	}
+	v := f.Unparen(d)
 	if f.Kind(v) == KindIdentifier {
 		b := m.Resolve(v)
 		if b == nil || b.Kind != BindAssign || b.Unpacked {
-			return nil, false
+			return nil, NoNode, NoNode
 		}
 		if f.Kind(f.Unparen(b.Value)) == KindDictionary {
 			// A dict of this function: its literal and the entries
 			// assigned before this use.
-			return m.dictLiteralEntry(m.EnclosingFunction(sub), v, f.Text(key), f.N(sub).Start), false
+			return m.dictLiteralEntry(m.EnclosingFunction(at), v, f.Text(key), f.N(at).Start), NoNode, NoNode
 		}
 		v = f.Unparen(b.Value)
 	}
 	if f.Kind(v) != KindCall {
-		return nil, false
+		return nil, NoNode, NoNode
 	}
-	def := m.bodyOf(v)
+	def = m.bodyOf(v)
 	if def == NoNode {
-		return nil, false
+		return nil, NoNode, NoNode
 	}
 	rets := m.ReturnValues(def)
 	if len(rets) == 0 {
-		return nil, false
+		return nil, NoNode, NoNode
 	}
 	for _, r := range rets {
 		got := m.dictLiteralEntry(def, f.Unparen(r), f.Text(key), f.N(r).Start)
 		if got == nil {
-			return nil, false
+			return nil, NoNode, NoNode
 		}
 		vals = append(vals, got...)
 	}
-	return vals, true
+	return vals, v, def
 }
 
 // dictLiteralEntry returns the values of key in r, a dict literal or a
