@@ -353,7 +353,9 @@ func (m *Model) plainCallableParam(param NodeID) bool {
 	if f.Kind(t) == KindGenericType {
 		head = f.FirstChild(t)
 	}
-	if q := m.QualifiedName(head); q != "typing.Callable" && q != "collections.abc.Callable" {
+	// `Callable` of typing, also through `from typing import *`.
+	if q := m.QualifiedName(head); q != "typing.Callable" && q != "collections.abc.Callable" &&
+		(q != "" || !f.TextIs(head, "Callable") || m.Resolve(head) != nil) {
 		return false
 	}
 	if k := f.Kind(param); k == KindTypedDefaultParameter && m.functionValue(f.Field(param, FieldValue), 0) {
