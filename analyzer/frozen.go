@@ -364,19 +364,47 @@ func (m *Model) noGraphParam(param NodeID, depth int) bool {
 	}
 	args, ok := m.paramArgs(b)
 	for _, a := range args {
-		ok = ok && (m.noGraphValue(a) || m.noGraphParam(a, depth+1))
+		ok = ok && (m.NoGraphValue(a) || m.noGraphParam(a, depth+1))
 	}
 	return ok
 }
 
-// noGraphValue reports whether v is a module that records no graph: an
-// instance NoGraphInstance names, or one built in place
-// (`InceptionV3([idx]).to(dev)`).
-func (m *Model) noGraphValue(v NodeID) bool {
+// NoGraphValue reports whether v is a module that records no graph: an
+// instance NoGraphInstance names, one built in place
+// (`InceptionV3([idx]).to(dev)`), one wrapped in DataParallel, or a name
+// every binding reaching v binds to one of these.
+func (m *Model) NoGraphValue(v NodeID) bool {
+	return m.noGraphValueAt(v, 0)
+}
+
+func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 	f := m.File
 	v = f.Unparen(v)
-	if f.Kind(v) != KindCall {
-		return m.NoGraphInstance(v)
+	if depth > 6 {
+		return false
 	}
-	return m.noGraphClassOf(constructed(f, v))
+	switch f.Kind(v) {
+	case KindCall:
+		if inner := movedFrom(f, v); inner != NoNode {
+			return m.noGraphValueAt(inner, depth+1) // `net.cuda()`
+		}
+		switch m.CallName(v) {
+		case "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel":
+			args := m.Args(v)
+			return len(args) > 0 && m.noGraphValueAt(args[0], depth+1)
+		}
+		return m.noGraphClassOf(constructed(f, v))
+	case KindIdentifier:
+		if b := m.Resolve(v); b == nil || b.Kind != BindAssign {
+			return m.NoGraphInstance(v)
+		}
+		rb := m.ReachingBindings(v)
+		for _, b := range rb {
+			if b.Kind != BindAssign || b.Unpacked || !m.noGraphValueAt(b.Value, depth+1) {
+				return false
+			}
+		}
+		return len(rb) > 0
+	}
+	return m.NoGraphInstance(v)
 }

@@ -820,7 +820,7 @@ type classEvalKey struct{ class analyzer.NodeID }
 // graph.
 func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	f := m.File
-	if callee := f.Field(call, analyzer.FieldFunction); m.NoGraphInstance(callee) || m.NoGraphParam(callee) {
+	if callee := f.Field(call, analyzer.FieldFunction); m.NoGraphValue(callee) || m.NoGraphParam(callee) {
 		return true // its class freezes what it holds, or holds nothing to train
 	}
 	set := frozenModels(m)

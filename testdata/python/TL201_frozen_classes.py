@@ -141,3 +141,19 @@ def score(model, images):
 def run_scores(images):
     # One caller passes a frozen extractor, the other a trainable model.
     return score(Extractor(), images), score(Trainable(), images)
+
+
+def wrapped_features(images, cuda=False):
+    net = FeatureNet()
+    if cuda:
+        net = nn.DataParallel(net.cuda())
+    net.eval()
+    return [net(x)[0].cpu().numpy() for x in images]  # ok: TL201 a frozen FeatureNet, wrapped or not
+
+
+def wrapped_scores(images, cuda=False):
+    net = Trainable()
+    if cuda:
+        net = nn.DataParallel(net.cuda())
+    net.eval()
+    return [net(x).tolist() for x in images]  # want: TL201 "net\(x\)"
