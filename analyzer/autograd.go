@@ -118,6 +118,11 @@ func (m *Model) isModuleClass(class NodeID) bool {
 	if len(bases) == 0 {
 		return false
 	}
+	for _, b := range bases {
+		if foreignFramework(m.QualifiedName(b)) {
+			return false // an `mlx.nn.Module`, a `keras.Model`
+		}
+	}
 	if m.MethodOf(class, "forward") != NoNode {
 		return true
 	}
@@ -421,6 +426,20 @@ func (m *Model) functionTableEntry(v NodeID) bool {
 	return all && n > 0
 }
 
+// foreignFramework reports whether a qualified name belongs to a
+// framework other than PyTorch, whose models record no autograd graph of
+// torch's: OpenCV's DNN module, TensorFlow and Keras, JAX, MLX, ONNX
+// Runtime and the like.
+func foreignFramework(q string) bool {
+	root, _, _ := strings.Cut(q, ".")
+	switch root {
+	case "cv2", "tensorflow", "keras", "tf_keras", "jax", "flax", "haiku", "mlx", "onnxruntime", "sklearn",
+		"paddle", "mindspore", "openvino", "tensorrt", "ncnn", "tflite_runtime", "coremltools":
+		return true
+	}
+	return false
+}
+
 func nameCallable(name string) Callable {
 	switch {
 	case lossLikeName(name):
@@ -468,6 +487,8 @@ func (m *Model) annotatedCallable(param NodeID) Callable {
 	switch {
 	case q == "":
 		return CallableUnknown
+	case foreignFramework(q):
+		return CallableOther // `net: cv2.dnn.Net`, `model: mlx.nn.Module`
 	case strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss"):
 		return CallableLoss
 	case strings.HasPrefix(q, "torch.nn.") || strings.HasSuffix(q, ".LightningModule") || strings.HasSuffix(q, "PreTrainedModel"):
@@ -587,6 +608,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 	case q == "torch.hub.load" || q == "torch.jit.load" || q == "torch.load":
 		// A torch.load result that is called is a pickled module.
 		return CallableModel
+	case foreignFramework(q):
+		return CallableOther // `cv2.dnn.readNetFromONNX(path)`: no autograd of torch's
 	case q != "":
 		if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectClass && o.Module {
 			// A module class of another file of the project.
