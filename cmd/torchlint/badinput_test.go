@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/torchlint/torchlint/analyzer"
 )
 
 // goodFile has one finding, which every bad-input run must still report.
@@ -101,14 +103,16 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestLargeModuleWithoutLimit lints the 50 MB module when the limit is
-// lifted: it parses and lints, without a syntax error.
+// TestLargeModuleWithoutLimit lints a module twice the default size limit
+// when the limit is lifted: it parses and lints, without a syntax error.
+// (Twice, not more: the parser's own time limit for one file must stay
+// far off on a loaded machine.)
 func TestLargeModuleWithoutLimit(t *testing.T) {
 	if testing.Short() {
-		t.Skip("lints 50 MB")
+		t.Skip("lints 20 MB")
 	}
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"big.py": generatedModule(50 << 20)})
+	writeTree(t, dir, map[string]string{"big.py": generatedModule(2 * analyzer.DefaultMaxFileSize)})
 	code, out, stderr := runIn(t, dir, "check", "--no-cache", "--max-file-size", "-1", "--output-format", "concise", "big.py")
 	if code != 0 || stderr != "" || !strings.Contains(out, "All checks passed!") {
 		t.Errorf("exit %d, stderr %q\n%s", code, stderr, head(out))
