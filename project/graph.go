@@ -232,6 +232,16 @@ func (t target) found() bool { return t.obj != nil || t.module != nil }
 // A ref other than a name of the file's own ("#x") depends only on the
 // folder it is written in, and goes through the graph's memo.
 func (g *Graph) resolve(ref string, from *file, depth int) target {
+	return g.resolveIn(ref, from, depth, nil)
+}
+
+// visits are the attribute lookups (module and chain) one resolution has
+// under way or done: a package whose modules star-import one another is
+// searched once per lookup, not once per path to it.
+type visits map[string]bool
+
+// resolveIn is resolve within a resolution that has made visits.
+func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target {
 	if ref == "" {
 		return target{}
 	}
@@ -247,7 +257,7 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 		if depth > 16 {
 			return target{cut: true}
 		}
-		return g.search(ref, from, depth)
+		return g.search(ref, from, depth, seen)
 	}
 	k := resolveKey{dir: from.dir, ref: ref}
 	memo := g.memo.Load()
@@ -259,7 +269,7 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 	if depth > 16 {
 		return target{cut: true}
 	}
-	t := g.search(ref, from, depth)
+	t := g.search(ref, from, depth, seen)
 	if memo != nil && !t.cut {
 		memo.Store(k, t)
 	}
@@ -267,12 +277,12 @@ func (g *Graph) resolve(ref string, from *file, depth int) target {
 }
 
 // search is resolve without the memo.
-func (g *Graph) search(ref string, from *file, depth int) target {
+func (g *Graph) search(ref string, from *file, depth int, seen visits) target {
 	if local, ok := strings.CutPrefix(ref, "#"); ok {
 		if !strings.Contains(local, ".") {
-			return g.attr(from, []string{local}, depth+1)
+			return g.attr(from, []string{local}, depth+1, seen)
 		}
-		return g.attr(from, strings.Split(local, "."), depth+1)
+		return g.attr(from, strings.Split(local, "."), depth+1, seen)
 	}
 	var dirs []string
 	name := ref
@@ -322,7 +332,7 @@ func (g *Graph) search(ref string, from *file, depth int) target {
 			if i == len(parts) {
 				return target{module: mod, cut: cut}
 			}
-			t := g.attr(mod, parts[i:], depth+1)
+			t := g.attr(mod, parts[i:], depth+1, seen)
 			cut = cut || t.cut
 			if t.found() {
 				t.cut = cut
@@ -336,12 +346,25 @@ func (g *Graph) search(ref string, from *file, depth int) target {
 // attr resolves an attribute chain in a module: a definition, a name it
 // imports or aliases (a re-export), an instance, or a name its star
 // imports bring in.
-func (g *Graph) attr(mod *file, chain []string, depth int) target {
+func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 	if len(chain) == 0 {
 		return target{module: mod}
 	}
 	if depth > 16 {
 		return target{cut: true}
+	}
+	if len(mod.sum.Stars) > 0 || strings.HasSuffix(mod.path, "__init__.py") {
+		// Where the search can branch. A lookup met again within one
+		// resolution is under way or failed: cut, so that what it
+		// leaves unfound is not kept in the memo.
+		k := mod.path + "\x00" + strings.Join(chain, ".")
+		if seen[k] {
+			return target{cut: true}
+		}
+		if seen == nil {
+			seen = visits{}
+		}
+		seen[k] = true
 	}
 	name := chain[0]
 	if len(chain) == 2 {
@@ -359,17 +382,17 @@ func (g *Graph) attr(mod *file, chain []string, depth int) target {
 		if len(chain) > 1 {
 			r += "." + strings.Join(chain[1:], ".")
 		}
-		return g.resolve(r, mod, depth+1)
+		return g.resolveIn(r, mod, depth+1, seen)
 	}
 	cut := false
 	for _, star := range mod.sum.Stars {
 		if !exported(mod, name) {
 			break
 		}
-		t := g.resolve(star, mod, depth+1)
+		t := g.resolveIn(star, mod, depth+1, seen)
 		cut = cut || t.cut
 		if t.module != nil && t.obj == nil {
-			t := g.attr(t.module, chain, depth+1)
+			t := g.attr(t.module, chain, depth+1, seen)
 			cut = cut || t.cut
 			if t.found() {
 				t.cut = cut
@@ -380,7 +403,7 @@ func (g *Graph) attr(mod *file, chain []string, depth int) target {
 	// A submodule of a package: `import models` then `models.resnet.Net`.
 	if strings.HasSuffix(mod.path, "__init__.py") {
 		if sub := g.findModule(mod.dir, []string{name}); sub != nil {
-			t := g.attr(sub, chain[1:], depth+1)
+			t := g.attr(sub, chain[1:], depth+1, seen)
 			t.cut = t.cut || cut
 			return t
 		}

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,5 +161,62 @@ func TestAnswerKeyParams(t *testing.T) {
 		if answerKey(o) == answerKey(base) {
 			t.Errorf("%+v and %+v share the key %q", o, base, answerKey(o))
 		}
+	}
+}
+
+// TestStarImportWeb resolves names through a package whose modules
+// star-import one another and the package itself, as some research code
+// does: a name found deep in the web, and one found nowhere. Each lookup
+// is searched once per resolution, so this finishes at once; searching
+// every path to it took hours.
+func TestStarImportWeb(t *testing.T) {
+	root := t.TempDir()
+	const n = 12
+	write := func(rel, text string) {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var init strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&init, "from .m%d import *\n", i)
+		var mod strings.Builder
+		mod.WriteString("from . import *\n")
+		for j := 0; j < n; j++ {
+			if j != i {
+				fmt.Fprintf(&mod, "from .m%d import *\n", j)
+			}
+		}
+		if i == n-1 {
+			mod.WriteString("import torch.nn as nn\n\n\nclass Deep(nn.Module):\n    def forward(self, x):\n        return x\n")
+		}
+		write(fmt.Sprintf("pkg/m%d.py", i), mod.String())
+	}
+	write("pkg/__init__.py", init.String())
+	write("train.py", "from pkg import Deep, Missing\n")
+	files, err := projectFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newLinter(t).Runner
+	g := NewGraph(root, nil)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Add(f, r.Summarize(f, src))
+	}
+	g.Solve()
+	facts := g.Facts(filepath.Join(root, "train.py"))
+	if o := facts.Lookup("pkg.Deep", analyzer.WantModule); o == nil || !o.Module || o.Site.Path != filepath.Join("pkg", fmt.Sprintf("m%d.py", n-1)) {
+		t.Errorf("pkg.Deep: %+v, want the module class of pkg/m%d.py", o, n-1)
+	}
+	if o := facts.Lookup("pkg.Missing", analyzer.WantKind); o != nil {
+		t.Errorf("pkg.Missing: %+v, want nothing", o)
 	}
 }
