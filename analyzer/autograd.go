@@ -870,9 +870,11 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		obj := f.Unparen(f.Field(fn, FieldObject))
 		return m.ClassifyCallee(obj) == CallableModel && !m.parameterFree(obj)
 	}
-	if f.TextIs(fn, "self") {
+	if f.TextIs(fn, "self") || f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "__call__") &&
+		f.Kind(f.Unparen(f.Field(fn, FieldObject))) == KindCall && m.CallName(f.Unparen(f.Field(fn, FieldObject))) == "super" {
+		// `self(x)`, or `super().__call__(x)` in an override of __call__.
 		class := m.EnclosingClass(call)
-		return class != NoNode && m.IsModuleClass(class) && m.Resolve(fn) != nil && !m.parameterFreeClass(class)
+		return class != NoNode && m.IsModuleClass(class) && (!f.TextIs(fn, "self") || m.Resolve(fn) != nil) && !m.parameterFreeClass(class)
 	}
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
@@ -950,6 +952,11 @@ func (m *Model) callOfInstance(fn NodeID) (ref string, def NodeID) {
 	// a graph too (parameterFree judges the module instead).
 	if cb := m.Resolve(class); f.Kind(class) == KindIdentifier && cb != nil && cb.Kind == BindClass {
 		if m.IsModuleClass(cb.Stmt) {
+			if def := m.MethodOf(cb.Stmt, "__call__"); def != NoNode && m.scopeOf[cb.Stmt] == 0 {
+				// A module that overrides __call__ (ultralytics' `Model`
+				// runs `predict`): what calling it runs.
+				return m.localRef(def), def
+			}
 			if def := m.MethodOf(cb.Stmt, "forward"); def != NoNode && (m.returnsUnderNoGrad(def) || m.returnsNoValue(def)) {
 				// `with torch.no_grad(): return ...`: its whole result; or
 				// a forward that returns nothing (it keeps statistics):
@@ -960,6 +967,9 @@ func (m *Model) callOfInstance(fn NodeID) (ref string, def NodeID) {
 		}
 	} else if q := m.QualifiedName(class); q != "" && !isLibraryName(q) {
 		if o := m.lookup(q, WantModule); o != nil && o.Module {
+			if m.lookup(q+".__call__", WantKind) != nil {
+				return q + ".__call__", NoNode // it, or a base of the project, overrides __call__
+			}
 			return "", NoNode
 		}
 	}
