@@ -231,8 +231,8 @@ func (t target) found() bool { return t.obj != nil || t.module != nil }
 // resolve finds what ref, written in file from, refers to in the project.
 // A ref other than a name of the file's own ("#x") depends only on the
 // folder it is written in, and goes through the graph's memo.
-func (g *Graph) resolve(ref string, from *file, depth int) target {
-	return g.resolveIn(ref, from, depth, nil)
+func (g *Graph) resolve(ref string, from *file) target {
+	return g.resolveIn(ref, from, 0, nil)
 }
 
 // visits are the attribute lookups (module and chain) one resolution has
@@ -604,7 +604,7 @@ func (g *Graph) site(fl *file, s *analyzer.Site) *analyzer.Site {
 // name alone, and the functions passed as values, are returned for the
 // caller to record.
 func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
-	resolve := func(ref string) target { return g.resolve(ref, fl, 0) }
+	resolve := func(ref string) target { return g.resolve(ref, fl) }
 	for i := range fl.sum.Classes {
 		c := &fl.sum.Classes[i]
 		o := fl.objs[c.Name]
@@ -983,7 +983,7 @@ func (g *Graph) lookupObject(ref string, fl *file) *object {
 
 // findObject is lookupObject without its cache.
 func (g *Graph) findObject(ref string, fl *file) *object {
-	t := g.resolve(ref, fl, 0)
+	t := g.resolve(ref, fl)
 	if t.obj != nil || t.module != nil {
 		return t.obj
 	}
@@ -991,7 +991,7 @@ func (g *Graph) findObject(ref string, fl *file) *object {
 	if i <= 0 {
 		return nil
 	}
-	c := g.resolve(ref[:i], fl, 0).obj
+	c := g.resolve(ref[:i], fl).obj
 	if c == nil || c.kind != analyzer.ObjectClass {
 		return nil
 	}
@@ -1087,14 +1087,14 @@ func (ff *FileFacts) Star(name string) string {
 
 func (g *Graph) star(fl *file, name string) string {
 	for _, s := range fl.sum.Stars {
-		t := g.resolve(s, fl, 0)
+		t := g.resolve(s, fl)
 		mod := t.module
 		if mod == nil || t.obj != nil || !exported(mod, name) {
 			continue
 		}
 		if r, ok := mod.sum.Bindings[name]; ok {
 			if strings.HasPrefix(r, ".") || strings.HasPrefix(r, "#") {
-				if t := g.resolve(r, mod, 0); t.obj != nil && t.obj.key.file.module != "" {
+				if t := g.resolve(r, mod); t.obj != nil && t.obj.key.file.module != "" {
 					return t.obj.key.file.module + "." + t.obj.key.name
 				}
 				continue

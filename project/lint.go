@@ -847,7 +847,7 @@ func importLevels(g *Graph, units []*unit, imports [][]string) [][]*unit {
 		}
 		seen := map[int]bool{}
 		dep := func(ref string) {
-			if t := g.resolve(ref, fl, 0); t.module != nil {
+			if t := g.resolve(ref, fl); t.module != nil {
 				if j, ok := index[t.module]; ok && j != i && !seen[j] {
 					seen[j] = true
 					deps[i] = append(deps[i], j)
