@@ -224,6 +224,10 @@ type target struct {
 	obj    *object
 	module *file
 	cut    bool
+	// partial: a lookup the resolution had made already was not made
+	// again, so what is not found is not found from here alone, and not
+	// memoized.
+	partial bool
 }
 
 func (t target) found() bool { return t.obj != nil || t.module != nil }
@@ -236,9 +240,10 @@ func (g *Graph) resolve(ref string, from *file) target {
 }
 
 // visits are the attribute lookups (module and chain) one resolution has
-// under way or done: a package whose modules star-import one another is
-// searched once per lookup, not once per path to it.
-type visits map[string]bool
+// under way or done, with the least depth each was made at: a package
+// whose modules star-import one another is searched once per lookup and
+// depth, not once per path to it.
+type visits map[string]int
 
 // resolveIn is resolve within a resolution that has made visits.
 func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target {
@@ -270,7 +275,7 @@ func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target
 		return target{cut: true}
 	}
 	t := g.search(ref, from, depth, seen)
-	if memo != nil && !t.cut {
+	if memo != nil && !t.cut && !t.partial {
 		memo.Store(k, t)
 	}
 	return t
@@ -301,7 +306,7 @@ func (g *Graph) search(ref string, from *file, depth int, seen visits) target {
 	if name != "" {
 		parts = strings.Split(name, ".")
 	}
-	cut := false
+	cut, partial := false, false
 	for _, dir := range dirs {
 		// The longest run of leading parts that names a folder or a file
 		// of the graph: no module is longer.
@@ -330,17 +335,17 @@ func (g *Graph) search(ref string, from *file, depth int, seen visits) target {
 				continue
 			}
 			if i == len(parts) {
-				return target{module: mod, cut: cut}
+				return target{module: mod, cut: cut, partial: partial}
 			}
 			t := g.attr(mod, parts[i:], depth+1, seen)
-			cut = cut || t.cut
+			cut, partial = cut || t.cut, partial || t.partial
 			if t.found() {
-				t.cut = cut
+				t.cut, t.partial = cut, partial
 				return t
 			}
 		}
 	}
-	return target{cut: cut}
+	return target{cut: cut, partial: partial}
 }
 
 // attr resolves an attribute chain in a module: a definition, a name it
@@ -355,16 +360,18 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 	}
 	if len(mod.sum.Stars) > 0 || strings.HasSuffix(mod.path, "__init__.py") {
 		// Where the search can branch. A lookup met again within one
-		// resolution is under way or failed: cut, so that what it
+		// resolution is under way or failed: partial, so that what it
 		// leaves unfound is not kept in the memo.
+		// Made again at a greater depth, it can find no more than it did
+		// (or will).
 		k := mod.path + "\x00" + strings.Join(chain, ".")
-		if seen[k] {
-			return target{cut: true}
+		if d, ok := seen[k]; ok && d <= depth {
+			return target{partial: true}
 		}
 		if seen == nil {
 			seen = visits{}
 		}
-		seen[k] = true
+		seen[k] = depth
 	}
 	name := chain[0]
 	if len(chain) == 2 {
@@ -384,18 +391,18 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 		}
 		return g.resolveIn(r, mod, depth+1, seen)
 	}
-	cut := false
+	cut, partial := false, false
 	for _, star := range mod.sum.Stars {
 		if !exported(mod, name) {
 			break
 		}
 		t := g.resolveIn(star, mod, depth+1, seen)
-		cut = cut || t.cut
+		cut, partial = cut || t.cut, partial || t.partial
 		if t.module != nil && t.obj == nil {
 			t := g.attr(t.module, chain, depth+1, seen)
-			cut = cut || t.cut
+			cut, partial = cut || t.cut, partial || t.partial
 			if t.found() {
-				t.cut = cut
+				t.cut, t.partial = cut, partial
 				return t
 			}
 		}
@@ -404,11 +411,11 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 	if strings.HasSuffix(mod.path, "__init__.py") {
 		if sub := g.findModule(mod.dir, []string{name}); sub != nil {
 			t := g.attr(sub, chain[1:], depth+1, seen)
-			t.cut = t.cut || cut
+			t.cut, t.partial = t.cut || cut, t.partial || partial
 			return t
 		}
 	}
-	return target{cut: cut}
+	return target{cut: cut, partial: partial}
 }
 
 // exported reports whether `from mod import *` binds name: listed in its

@@ -219,4 +219,9 @@ func TestStarImportWeb(t *testing.T) {
 	if o := facts.Lookup("pkg.Missing", analyzer.WantKind); o != nil {
 		t.Errorf("pkg.Missing: %+v, want nothing", o)
 	}
+	// Not found is an answer, not a search cut short: a call of it may
+	// be matched by its name.
+	if tg := g.resolve("pkg.Missing", g.files[filepath.Join(root, "train.py")]); tg.found() || tg.cut {
+		t.Errorf("pkg.Missing resolves to %+v, want not found and not cut", tg)
+	}
 }
