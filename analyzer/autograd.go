@@ -893,6 +893,22 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)
 }
 
+// OnlyLiteralArgs reports whether call is given positional arguments,
+// all of them literals (`make_noise(4, 8)`, `trainer.eval_model("prior")`):
+// a forward pass takes an input.
+func (m *Model) OnlyLiteralArgs(call NodeID) bool {
+	f := m.File
+	args := m.Args(call)
+	for _, a := range args {
+		switch f.Kind(f.Unparen(a)) {
+		case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
+		default:
+			return false
+		}
+	}
+	return len(args) > 0
+}
+
 // methodRunsNoForward reports whether call calls a method of a model,
 // other than its forward, that the project shows runs no forward pass in
 // its caller's grad mode: `net.fuse_model()`, which rewires modules, or

@@ -979,7 +979,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" {
 				needsGrad = true
 			}
-			if !fs.GradSet && (fs.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) {
+			if !fs.GradSet && (fs.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) && !m.OnlyLiteralArgs(id) {
 				switch g, decided := m.localGradMode(id); {
 				case !decided:
 					if fs.Forward == nil {

@@ -1008,23 +1008,7 @@ func receiverText(m *analyzer.Model, call analyzer.NodeID) string {
 // from a registry (`cls = MODELS[name]`) or a tensor type
 // (`Tensor = torch.cuda.FloatTensor`).
 func notForward(m *analyzer.Model, call analyzer.NodeID) bool {
-	f := m.File
-	args := m.Args(call)
-	literal := len(args) > 0
-	for _, a := range args {
-		if k := f.Kind(f.Unparen(a)); k == analyzer.KindKeywordArgument {
-			a = f.Field(a, analyzer.FieldValue)
-		}
-		switch f.Kind(f.Unparen(a)) {
-		case analyzer.KindInteger, analyzer.KindFloat, analyzer.KindString, analyzer.KindTrue, analyzer.KindFalse, analyzer.KindNone:
-		default:
-			literal = false
-		}
-	}
-	if literal {
-		return true
-	}
-	return !m.IsModelValue(f.Field(call, analyzer.FieldFunction))
+	return m.OnlyLiteralArgs(call) || !m.IsModelValue(m.File.Field(call, analyzer.FieldFunction))
 }
 
 // outputsOnlyToHost reports whether all that a forward call's output

@@ -161,7 +161,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	key := accumulatorKey(f, target)
-	if resetInIteration(f, m, loop, n, target) || startsAsMapping(m, target) {
+	if resetInIteration(f, m, loop, n, target) || startsAsContainer(m, target) {
 		return
 	}
 	for withinStep(m, loop) {
@@ -278,10 +278,11 @@ func periodicReset(m *analyzer.Model, loop, n analyzer.NodeID, key string) int {
 	return line
 }
 
-// startsAsMapping reports whether every binding of a name that reaches
-// its `+=` other than the `+=` itself is a dict or set: `+=` of a tensor
-// then raises TypeError on the first step, and keeps nothing.
-func startsAsMapping(m *analyzer.Model, target analyzer.NodeID) bool {
+// startsAsContainer reports whether every binding of a name that reaches
+// its `+=` other than the `+=` itself is a dict, a set or a list: `+=` of
+// a tensor raises TypeError on a dict or a set, and extends a list with
+// its elements (a store, which TL102 judges), so nothing is summed.
+func startsAsContainer(m *analyzer.Model, target analyzer.NodeID) bool {
 	f := m.File
 	if f.Kind(target) != analyzer.KindIdentifier {
 		return false
@@ -295,10 +296,11 @@ func startsAsMapping(m *analyzer.Model, target analyzer.NodeID) bool {
 			return false
 		}
 		switch v := f.Unparen(b.Value); f.Kind(v) {
-		case analyzer.KindDictionary, analyzer.KindDictionaryComprehension, analyzer.KindSet, analyzer.KindSetComprehension:
+		case analyzer.KindDictionary, analyzer.KindDictionaryComprehension, analyzer.KindSet, analyzer.KindSetComprehension,
+			analyzer.KindList, analyzer.KindListComprehension:
 			some = true
 		default:
-			if q := m.CallName(v); q != "dict" && q != "set" && q != "collections.defaultdict" && q != "collections.OrderedDict" {
+			if q := m.CallName(v); q != "dict" && q != "set" && q != "list" && q != "collections.defaultdict" && q != "collections.OrderedDict" {
 				return false
 			}
 			some = true

@@ -241,3 +241,21 @@ def generate_with_attention(decoder, x, steps):
         total += h.sum()  # want: TL101
     print(total.item())
     return rows
+
+
+def collect_folds(run_dirs, load_trainer):
+    # `+=` on a list extends it: nothing is summed.
+    distances = []
+    for run_dir in run_dirs:
+        trainer = load_trainer(run_dir)
+        dist = trainer.model(trainer.batch)
+        distances += dist  # ok: extends a list
+    return distances
+
+
+def sum_folds(run_dirs, load_trainer):
+    total = 0
+    for run_dir in run_dirs:
+        trainer = load_trainer(run_dir)
+        total += trainer.model(trainer.batch).sum()  # want: TL101 "never back-propagated"
+    print(total)
