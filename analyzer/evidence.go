@@ -339,13 +339,19 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 		case literalValue(f, b.Value):
 		case b.Unpacked && m.elementNoGraph(f.Unparen(b.Value), b.Index):
 			// `loss, n, w = criterion(...)`: the callee returns a number there.
+		case b.Unpacked && m.hostSibling(b):
+			// `s2, r, done, _ = env.step(a)` and `torch.tensor(s2)`: the
+			// call returns host data, not a graph.
 		case b.Unpacked:
 			ok = m.traceProducer(f.Unparen(b.Value), depth+1)
 		default:
 			ok = m.traceGraph(b.Value, depth+1, false)
 		}
 	case BindAugAssign:
-		ok = m.traceComputed(b.Value, depth+1)
+		if m.GradModeAt(b.Stmt) != GradDisabled {
+			// What is added with grad disabled brings no graph.
+			ok = m.traceComputed(b.Value, depth+1)
+		}
 		if prior := m.ResolveName(f.Text(b.Name), b.Scope, f.N(b.Stmt).Start); prior != nil && prior != b {
 			ok = m.traceBinding(prior, depth+1, false) || ok
 		}
@@ -355,6 +361,32 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 		ev.graph[b] = true
 	}
 	return ok
+}
+
+// hostSibling reports whether another name unpacked by the statement
+// that binds b is made into a tensor in its scope (`torch.tensor(s2)`,
+// `torch.from_numpy(obs)`): what the call returns is host data.
+func (m *Model) hostSibling(b *Binding) bool {
+	f := m.File
+	found := false
+	f.Walk(m.Scopes[b.Scope].Node, func(id NodeID) {
+		if found || f.Kind(id) != KindCall || m.scopeOf[id] != b.Scope {
+			return
+		}
+		switch m.CallName(id) {
+		case "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.FloatTensor", "torch.Tensor":
+		default:
+			return
+		}
+		args := m.Args(id)
+		if len(args) == 0 || f.Kind(f.Unparen(args[0])) != KindIdentifier {
+			return
+		}
+		if r := m.Resolve(f.Unparen(args[0])); r != nil && r != b && r.Unpacked && r.Stmt == b.Stmt {
+			found = true
+		}
+	})
+	return found
 }
 
 // resultHeld returns the call whose result a name holds, alone or

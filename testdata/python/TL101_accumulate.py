@@ -259,3 +259,44 @@ def sum_folds(run_dirs, load_trainer):
         trainer = load_trainer(run_dir)
         total += trainer.model(trainer.batch).sum()  # want: TL101 "never back-propagated"
     print(total)
+
+
+def actor_critic(env, policy, value_net, opt, gamma=0.99):
+    # env.step returns host data: its next state is made into a tensor.
+    state, total_reward, total_value = env.reset(), 0, 0
+    for _ in range(100):
+        s = torch.tensor(state).unsqueeze(0)
+        probs, value = policy(s), value_net(s)
+        action = torch.multinomial(probs, 1).item()
+        next_state, reward, done, _ = env.step(action)
+        target = reward + gamma * value_net(torch.tensor(next_state).unsqueeze(0)).detach()
+        loss = -torch.log(probs[0, action]) * (target - value.detach()) + (value - target).pow(2).sum()
+        opt.zero_grad()
+        loss.sum().backward()
+        opt.step()
+        total_reward += reward  # ok: a Python number from env.step
+        total_value += value  # want: TL101 "after its backward"
+        state = next_state
+    print(total_reward, total_value)
+
+
+def penalized(model, scorer, batches, words, opt, weight):
+    running, running_aux = 0.0, 0.0
+    for x in batches:
+        recon = ((model(x) - x) ** 2).mean()
+        with torch.no_grad():
+            penalty = 0.0
+            for w in words:
+                penalty += scorer(w).item() ** 2  # ok: under no_grad, and a float
+            penalty /= len(words)
+        penalty *= weight
+        aux = 0.0
+        for w in words:
+            aux += model(w).mean()  # ok: summed into the loss, back-propagated
+        loss = recon + penalty + aux
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += penalty  # ok: computed with grad disabled
+        running_aux += aux  # want: TL101 "after its backward"
+    print(running, running_aux)
