@@ -141,7 +141,8 @@ variable and constructed (its result used as a module, or returned by a
 ` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
 and steps an optimizer itself runs a training step. A dry run on a
 constant input whose result is unused, and a random input after
-` + "`.eval()`" + `, check that the model runs or count its operations. Code after a
+` + "`.eval()`" + ` (` + "`torch.randn`" + `, or a fresh tensor filled by ` + "`.normal_()`" + `), check that
+the model runs or count its operations. Code after a
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
@@ -1413,9 +1414,21 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 		switch m.MethodName(e) {
 		case "to", "cuda", "float", "half", "double", "bfloat16", "unsqueeze", "contiguous":
 			return isSynthetic(m, m.Receiver(e), set, depth+1)
+		case "normal_", "uniform_", "random_", "bernoulli_", "exponential_":
+			// `torch.FloatTensor(8, 16).normal_()`: a fresh tensor filled
+			// with random numbers.
+			r := f.Unparen(m.Receiver(e))
+			return f.Kind(r) == analyzer.KindCall && (freshTensors[m.CallName(r)] || isSynthetic(m, r, syntheticTensors, depth+1))
 		}
 	}
 	return false
+}
+
+// freshTensors are torch constructors of tensors of a given size, filled
+// later.
+var freshTensors = map[string]bool{
+	"torch.Tensor": true, "torch.FloatTensor": true, "torch.DoubleTensor": true, "torch.HalfTensor": true,
+	"torch.cuda.FloatTensor": true, "torch.cuda.HalfTensor": true, "torch.cuda.DoubleTensor": true, "torch.empty": true,
 }
 
 // isModelReceiver reports whether recv, in `recv.eval()`, is a model.

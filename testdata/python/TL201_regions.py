@@ -344,3 +344,19 @@ class Detector(nn.Module):
     def score(self, x):
         feats = self.codec(x)
         return self.head(feats.mean((2, 3)))  # ok: the codec's forward returns features, not a model in eval mode
+
+
+def build_lazy_modules(model, shape, batch_size=8):
+    # A dry run that builds lazy modules, on a fresh tensor filled with
+    # random numbers.
+    model.eval()
+    data = torch.FloatTensor(batch_size, *shape).normal_()
+    model(data)  # ok: TL201 random input after .eval()
+
+
+def evaluate_filled(model, batches):
+    model.eval()
+    out = torch.FloatTensor(len(batches), 2)
+    for i, x in enumerate(batches):
+        out[i] = model(x.fill_(1.0)).mean()  # want: TL201 "model\(x.fill_\(1.0\)\)"
+    return out.tolist()
