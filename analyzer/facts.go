@@ -86,6 +86,11 @@ type FuncSummary struct {
 	// function it is given; WrapsSet says whether it sets one.
 	Wraps    GradMode `json:"wraps,omitempty"`
 	WrapsSet bool     `json:"wraps_set,omitempty"`
+	// Enters is the mode a `with` on the function's result sets: every
+	// return is a grad switch of that mode (`return torch.no_grad()`);
+	// EntersSet says whether they are.
+	Enters    GradMode `json:"enters,omitempty"`
+	EntersSet bool     `json:"enters_set,omitempty"`
 	// Escapes is set when the file uses the function other than by
 	// calling it.
 	Escapes bool `json:"escapes,omitempty"`
@@ -209,6 +214,11 @@ type Object struct {
 	// it sets one.
 	Wraps      GradMode
 	WrapsKnown bool
+	// Enters is the mode a `with` on a function's result sets (`with
+	// no_grad_for(model):`, defined by the project); EntersKnown says
+	// whether it sets one.
+	Enters      GradMode
+	EntersKnown bool
 	// Forward: a forward pass the function runs, itself or through the
 	// functions it calls, in its callers' grad mode.
 	Forward *Site
@@ -935,6 +945,7 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 		fs.Grad, fs.GradSet = GradDisabled, true
 	}
 	fs.Wraps, fs.WrapsSet = m.decoratorGrad(def)
+	fs.Enters, fs.EntersSet = m.returnedSwitch(def)
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
 	if fs.ReturnsGraph {
 		fs.TupleLen, fs.GraphElems = m.tupleReturns(def)

@@ -62,16 +62,20 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 	// by that alone, not by its name.
 	if f.Kind(expr) == KindIdentifier {
 		if b := m.Resolve(expr); b != nil && b.Kind != BindImport {
-			if call == NoNode && b.Kind == BindFunction {
+			switch {
+			case call == NoNode && b.Kind == BindFunction:
 				return m.decoratorGrad(b.Stmt)
+			case b.Kind == BindFunction:
+				// `with no_grad_for(model):`, whose every return is a switch.
+				return m.returnedSwitch(b.Stmt)
 			}
 			return GradEnabled, false
 		}
 	}
-	if call == NoNode {
-		if o := m.lookup(m.valueRef(expr), WantGrad); o != nil && o.WrapsKnown {
-			return o.Wraps, true
-		}
+	if o := m.lookup(m.valueRef(expr), WantGrad); o != nil && call == NoNode && o.WrapsKnown {
+		return o.Wraps, true
+	} else if o != nil && call != NoNode && o.EntersKnown {
+		return o.Enters, true
 	}
 	// A wrapper imported from elsewhere that the project does not show,
 	// such as yolov5's @smart_inference_mode(), by its name.
@@ -530,3 +534,33 @@ func (m *Model) switchAround(id, def NodeID) GradMode {
 	}
 	return GradUnknown
 }
+
+// returnedSwitch returns the grad mode a `with` on the result of def, a
+// function of this file, sets, and whether it is a switch: every value
+// def returns is a grad switch (`return torch.no_grad()`, or
+// `torch.inference_mode()` on another branch). The mode is GradUnknown
+// where they differ or one is not known (`torch.set_grad_enabled(flag)`).
+func (m *Model) returnedSwitch(def NodeID) (GradMode, bool) {
+	const none = GradMode(255)
+	g := m.MemoRecursive(returnedSwitchKey{def}, none, func() any {
+		mode := none
+		for _, v := range m.ReturnValues(def) {
+			g, ok := m.gradSwitch(v)
+			switch {
+			case !ok || m.File.Kind(m.File.Unparen(v)) != KindCall:
+				return none
+			case mode == none:
+				mode = g
+			case g != mode:
+				mode = GradUnknown
+			}
+		}
+		return mode
+	}).(GradMode)
+	if g == none {
+		return GradEnabled, false
+	}
+	return g, true
+}
+
+type returnedSwitchKey struct{ def NodeID }

@@ -486,6 +486,7 @@ func (g *Graph) Solve() {
 				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 			}
 			o.fact.Wraps, o.fact.WrapsKnown = fn.Wraps, fn.WrapsSet
+			o.fact.Enters, o.fact.EntersKnown = fn.Enters, fn.EntersSet
 			o.key.file.objs[o.key.name] = o
 			g.objs = append(g.objs, o)
 		}
@@ -1058,6 +1059,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantGrad != 0 && o.fact.WrapsKnown {
 		fact.Wraps, fact.WrapsKnown, some = o.fact.Wraps, true, true
 	}
+	if want&analyzer.WantGrad != 0 && o.fact.EntersKnown {
+		fact.Enters, fact.EntersKnown, some = o.fact.Enters, true, true
+	}
 	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || o.fact.EmptyCache != nil || len(o.fact.ParamCalls) > 0) {
 		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, o.fact.EmptyCache, o.fact.ParamCalls, true
 	}
@@ -1172,6 +1176,9 @@ func answerKey(a any) string {
 		}
 		if v.TupleLen > 0 {
 			s += fmt.Sprintf(" T%d%v", v.TupleLen, v.GraphElems)
+		}
+		if v.EntersKnown {
+			s += fmt.Sprintf(" X%d", v.Enters)
 		}
 		if v.WrapsKnown {
 			s += fmt.Sprintf(" W%d", v.Wraps)

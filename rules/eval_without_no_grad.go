@@ -100,7 +100,8 @@ function's results would stop getting gradients.
 A function runs with grad disabled when its decorators say so (the
 innermost switch wins; a decorator of the project's own counts when it
 returns ` + "`torch.no_grad()(fn)`" + ` or a wrapper that calls ` + "`fn`" + ` under a switch,
-wherever it is defined, whatever its name), or when
+wherever it is defined, whatever its name; so does a function of the
+project whose every return is a switch, entered with ` + "`with`" + `), or when
 every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
