@@ -763,6 +763,18 @@ func (m *Model) IsBackwardCall(call NodeID) bool {
 	return false
 }
 
+// derivativeTerm reports whether call takes a derivative to be
+// differentiated again (`torch.autograd.grad(y, x, create_graph=True)`
+// for a divergence or a gradient penalty, or with create_graph given by
+// the caller): a term of a loss, not a backward step.
+func (m *Model) derivativeTerm(call NodeID) bool {
+	if m.CallName(call) != "torch.autograd.grad" {
+		return false
+	}
+	k := m.Keyword(call, "create_graph")
+	return k != NoNode && m.File.Kind(m.File.Unparen(k)) != KindFalse
+}
+
 // ExprKeys returns the names an expression mentions: identifiers and
 // attribute chains (`self.total`), which is how accumulators are keyed.
 func (m *Model) ExprKeys(expr NodeID, into map[string]bool) {
@@ -990,6 +1002,10 @@ type LoopActivity struct {
 	Forward  bool // runs a model forward pass
 	Loss     bool // computes a loss
 	Backward bool // back-propagates or steps an optimizer
+	// Derivatives: what back-propagates is only derivatives taken to be
+	// differentiated again (derivativeTerm: a divergence's terms), and
+	// no optimizer steps: work on every pass, but no training step.
+	Derivatives bool
 	// Once: the body ends in an unconditional break, return or raise,
 	// so that at most one iteration runs to its end (a first batch
 	// taken to inspect its gradients).
@@ -1028,7 +1044,7 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	case KindBreakStatement, KindReturnStatement, KindRaiseStatement:
 		a.Once = true
 	}
-	clears := false
+	clears, terms := false, true
 	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
 		if f.Kind(id) != KindCall || m.statementLoop(id) != loop {
 			return
@@ -1036,11 +1052,13 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 		switch {
 		case m.IsBackwardCall(id):
 			a.Backward = true
+			terms = terms && m.derivativeTerm(id)
 		case m.MethodName(id) == "step" || m.MethodName(id) == "zero_grad":
 			recv := strings.ToLower(lastName(f, m.Receiver(id)))
 			if strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || recv == "opt" {
 				a.Backward = a.Backward || m.MethodName(id) == "step"
 				clears = clears || m.MethodName(id) == "zero_grad"
+				terms = false
 			}
 		case m.IsForwardCall(id):
 			a.Forward = true
@@ -1053,6 +1071,7 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 		// `optimizer.zero_grad()` before its batches) is not a step.
 		a.Backward = !m.stepsNested(loop)
 	}
+	a.Derivatives = a.Backward && terms
 	return a
 }
 

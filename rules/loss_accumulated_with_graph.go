@@ -115,7 +115,10 @@ a tuple from a function that cannot be seen, the element that is
 back-propagated is the loss and the others are what it reports. An unknown
 function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A sum that
 is back-propagated on purpose (a multi-task loss built in a loop and then
-` + "`backward()`" + `-ed, or returned to the caller) is not reported; this follows
+` + "`backward()`" + `-ed, or returned to the caller, also when the loop takes derivatives
+to be differentiated again, ` + "`torch.autograd.grad(..., create_graph=True)`" + `,
+as a divergence does) is not reported; a list that ` + "`+=`" + ` extends is no sum;
+this follows
 the statements in order, so a name summed again in a later loop, or re-bound
 after the loop, is judged by the value it holds there. A loop within one
 optimizer step (over environments or tasks, with the step after the loop)
@@ -193,7 +196,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if m.BackpropagatedAt(fn, n, target) {
 		return // a loss summed on purpose and back-propagated
 	}
-	if a := m.Loop(loop); !a.Batches && !a.Backward && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
+	if a := m.Loop(loop); !a.Batches && (!a.Backward || a.Derivatives) && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
 		(m.IsReturned(fn, key) || m.IsReturned(fn, accumulatorKey(f, storedBase(f, target))) || isForwardMethod(m, fn)) {
 		// A sum within one forward pass or one loss (residual branches,
 		// skip connections, heads, terms): the caller back-propagates it.

@@ -148,7 +148,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	if loop != analyzer.NoNode {
-		if a := m.Loop(loop); !a.Batches && (!a.Backward || differentiableGradsOnly(m, loop)) && !storedRunsSteps(m, loop) && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
+		if a := m.Loop(loop); !a.Batches && (!a.Backward || a.Derivatives) && !storedRunsSteps(m, loop) && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
 			(local || storedReturned(m, fn, key) || isForwardMethod(m, fn)) {
 			// A list that one call builds over something other than
 			// batches and hands on: skip connections, an unrolled RNN's
@@ -570,25 +570,4 @@ func frozenOrigin(m *analyzer.Model, value analyzer.NodeID) bool {
 		v = f.Unparen(m.AssignedValue(v))
 	}
 	return f.Kind(v) == analyzer.KindCall && (m.IsForwardCall(v) || m.LocalCallee(v) != analyzer.NoNode) && frozen(m, v)
-}
-
-// differentiableGradsOnly reports whether the only gradients a loop takes
-// are `torch.autograd.grad(..., create_graph=True)`: values computed from
-// a graph, to be back-propagated later, not a training step's backward.
-func differentiableGradsOnly(m *analyzer.Model, loop analyzer.NodeID) bool {
-	f := m.File
-	only, any := true, false
-	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
-		if !only || f.Kind(id) != analyzer.KindCall {
-			return
-		}
-		switch {
-		case m.CallName(id) == "torch.autograd.grad":
-			any = true
-			only = f.Kind(m.Keyword(id, "create_graph")) == analyzer.KindTrue
-		case m.IsBackwardCall(id):
-			only = false
-		}
-	})
-	return only && any
 }

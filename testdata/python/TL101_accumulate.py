@@ -300,3 +300,24 @@ def penalized(model, scorer, batches, words, opt, weight):
         running += penalty  # ok: computed with grad disabled
         running_aux += aux  # want: TL101 "after its backward"
     print(running, running_aux)
+
+
+def divergence(y, x):
+    # A sum over the components of one divergence, returned into a loss.
+    div = 0.0
+    for i in range(y.shape[-1]):
+        div += torch.autograd.grad(y[..., i], x, torch.ones_like(y[..., i]), create_graph=True)[0][..., i]  # ok: returned
+    return div
+
+
+def gradient_penalty_steps(model, batches, opt):
+    norms = 0.0
+    for x in batches:
+        x = x.requires_grad_(True)
+        loss = model(x).sum()
+        g = torch.autograd.grad(loss, x, create_graph=True)[0]
+        opt.zero_grad()
+        (loss + g.pow(2).sum()).backward()
+        opt.step()
+        norms += g.norm()  # want: TL101 "after its backward"
+    return norms
