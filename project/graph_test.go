@@ -17,6 +17,12 @@ func graphOf(t *testing.T, name string) (*Graph, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return graphAt(t, root), root
+}
+
+// graphAt summarizes every file of the project at root and solves it.
+func graphAt(t *testing.T, root string) *Graph {
+	t.Helper()
 	files, err := projectFiles(root)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +37,7 @@ func graphOf(t *testing.T, name string) (*Graph, string) {
 		g.Add(f, r.Summarize(f, src))
 	}
 	g.Solve()
-	return g, root
+	return g
 }
 
 const all = analyzer.WantModule | analyzer.WantReturns | analyzer.WantGrad | analyzer.WantHelper
@@ -198,20 +204,7 @@ func TestStarImportWeb(t *testing.T) {
 	}
 	write("pkg/__init__.py", init.String())
 	write("train.py", "from pkg import Deep, Missing\n")
-	files, err := projectFiles(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newLinter(t).Runner
-	g := NewGraph(root, nil)
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.Add(f, r.Summarize(f, src))
-	}
-	g.Solve()
+	g := graphAt(t, root)
 	facts := g.Facts(filepath.Join(root, "train.py"))
 	if o := facts.Lookup("pkg.Deep", analyzer.WantModule); o == nil || !o.Module || o.Site.Path != filepath.Join("pkg", fmt.Sprintf("m%d.py", n-1)) {
 		t.Errorf("pkg.Deep: %+v, want the module class of pkg/m%d.py", o, n-1)
