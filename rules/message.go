@@ -22,8 +22,8 @@ func code(m *analyzer.Model, id analyzer.NodeID, n int, words string) string {
 		return words
 	}
 	args := "(...)"
-	if len(m.Args(id)) == 0 {
-		args = "()"
+	if len(f.ChildList(f.Field(id, analyzer.FieldArguments))) == 0 {
+		args = "()" // no argument, by position or by keyword
 	}
 	fn := f.Field(id, analyzer.FieldFunction)
 	if name := strings.Join(strings.Fields(f.Text(fn)), " "); utf8.RuneCountInString(name)+len(args) <= n {
