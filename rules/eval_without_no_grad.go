@@ -1306,16 +1306,24 @@ func discarded(m *analyzer.Model, call analyzer.NodeID) bool {
 // 64), torch.tensor([10, 20]))`, a batch of timesteps): one synthetic
 // tensor at least makes the call a dummy run.
 func fedOnly(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool {
-	synthetic := false
-	for _, a := range m.Args(call) {
+	f := m.File
+	synthetic, ok := false, true
+	f.Children(f.Field(call, analyzer.FieldArguments), func(a analyzer.NodeID) bool {
+		if f.Kind(a) == analyzer.KindKeywordArgument {
+			a = f.Field(a, analyzer.FieldValue) // `model(src=x, mask=None)`
+			if f.Kind(f.Unparen(a)) == analyzer.KindNone {
+				return true
+			}
+		}
 		switch {
 		case isSynthetic(m, a, set, 0):
 			synthetic = true
 		case !isConstantTensor(m, a, 0):
-			return false
+			ok = false
 		}
-	}
-	return synthetic
+		return ok
+	})
+	return ok && synthetic
 }
 
 // isConstantTensor reports whether e is a tensor made from literal
@@ -1397,7 +1405,7 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 		case set[q]:
 			return true
 		case q == "torch.autograd.Variable" || q == "torch.autograd.variable.Variable",
-			q == "torch.stack" || q == "torch.cat" || q == "torch.concat":
+			q == "torch.stack" || q == "torch.cat" || q == "torch.concat", q == "torch.nn.utils.rnn.pad_sequence":
 			args := m.Args(e)
 			return len(args) > 0 && isSynthetic(m, args[0], set, depth+1)
 		}
@@ -1413,7 +1421,7 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 			}
 		}
 		switch m.MethodName(e) {
-		case "to", "cuda", "float", "half", "double", "bfloat16", "unsqueeze", "contiguous":
+		case "to", "cuda", "float", "half", "double", "bfloat16", "unsqueeze", "contiguous", "bool", "long", "int":
 			return isSynthetic(m, m.Receiver(e), set, depth+1)
 		case "normal_", "uniform_", "random_", "bernoulli_", "exponential_":
 			// `torch.FloatTensor(8, 16).normal_()`: a fresh tensor filled

@@ -360,3 +360,16 @@ def evaluate_filled(model, batches):
     for i, x in enumerate(batches):
         out[i] = model(x.fill_(1.0)).mean()  # want: TL201 "model\(x.fill_\(1.0\)\)"
     return out.tolist()
+
+
+def score_pairs(model, pairs):
+    model.eval()
+    # A call by keywords alone is shown with its arguments elided, not as `model()`.
+    return [model(source_sequence=src, target_sequence=tgt, attention_mask=None).argmax(-1).tolist() for src, tgt in pairs]  # want: TL201 "`model\(\.\.\.\)`"
+
+
+# A shape demo at module level, given random tensors and a mask by keyword.
+demo = nn.MultiheadAttention(16, 2, batch_first=True)
+demo_mask = torch.nn.utils.rnn.pad_sequence([torch.ones(n) for n in [3, 5]], batch_first=True).bool()
+demo_out, _ = demo(query=torch.randn(2, 5, 16), key=torch.randn(2, 5, 16), value=torch.randn(2, 5, 16), key_padding_mask=demo_mask)  # ok: TL201 random inputs
+print(demo_out.shape)
