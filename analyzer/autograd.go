@@ -610,6 +610,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 		return CallableModel
 	case foreignFramework(q):
 		return CallableOther // `cv2.dnn.readNetFromONNX(path)`: no autograd of torch's
+	case q == "transformers.pipeline" || strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "Pipeline"):
+		return CallableOther // a pipeline runs its model under its own no_grad
 	case q != "":
 		if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectClass && o.Module {
 			// A module class of another file of the project.

@@ -47,3 +47,12 @@ def evaluate_torch(batches):
 
 
 print(evaluate_torch([torch.randn(4, 16)]))
+
+
+
+# A transformers pipeline runs its model under its own no_grad.
+from transformers import pipeline  # noqa: E402
+
+classifier = pipeline("zero-shot-classification", model="local/model")
+for sentence in ["good", "bad"]:
+    print(classifier(sentence, ["positive", "negative"])["labels"][0])  # ok: TL201 a pipeline
