@@ -722,11 +722,36 @@ func (m *Model) bindingClass(b *Binding, recv NodeID, depth int) NodeID {
 		if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier && from != recv {
 			return m.receiverClassAt(from, depth+1) // `m = model.to(device)`
 		}
-		return constructed(f, v)
+		return m.madeBy(constructed(f, v), depth)
 	case BindParam:
 		return paramType(f, b.Stmt)
 	}
 	return NoNode
+}
+
+// madeBy returns the class a callee makes: the callee itself, or, for a
+// function of this file whose every return builds an instance of one
+// class of this file (`def create(name): ...; return AutoShape(net)`),
+// that class.
+func (m *Model) madeBy(callee NodeID, depth int) NodeID {
+	f := m.File
+	b := m.Resolve(callee)
+	if f.Kind(callee) != KindIdentifier || b == nil || b.Kind != BindFunction || depth > 4 {
+		return callee
+	}
+	var class *Binding
+	for _, r := range m.ReturnValues(b.Stmt) {
+		c := m.madeBy(constructed(f, r), depth+1)
+		cb := m.Resolve(c)
+		if f.Kind(c) != KindIdentifier || cb == nil || cb.Kind != BindClass || class != nil && cb.Stmt != class.Stmt {
+			return callee
+		}
+		class = cb
+	}
+	if class == nil {
+		return callee
+	}
+	return class.Name
 }
 
 // constructed returns the callee of a call value (`Net` of `Net(4)`), or

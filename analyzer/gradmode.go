@@ -538,7 +538,9 @@ func (m *Model) switchAround(id, def NodeID) GradMode {
 // returnedSwitch returns the grad mode a `with` on the result of def, a
 // function of this file, sets, and whether it is a switch: every value
 // def returns is a grad switch (`return torch.no_grad()`, or
-// `torch.inference_mode()` on another branch). The mode is GradUnknown
+// `torch.inference_mode()` on another branch), or a decorator defined in
+// def that runs the function it is given under one (a decorator factory,
+// applied as `@smart_inference_mode()`). The mode is GradUnknown
 // where they differ or one is not known (`torch.set_grad_enabled(flag)`).
 func (m *Model) returnedSwitch(def NodeID) (GradMode, bool) {
 	const none = GradMode(255)
@@ -546,8 +548,15 @@ func (m *Model) returnedSwitch(def NodeID) (GradMode, bool) {
 		mode := none
 		for _, v := range m.ReturnValues(def) {
 			g, ok := m.gradSwitch(v)
+			if b := m.Resolve(m.File.Unparen(v)); b != nil && b.Kind == BindFunction && m.File.Contains(def, b.Stmt) {
+				// A decorator factory (`smart_inference_mode()`): the mode
+				// its decorator runs a function in.
+				g, ok = m.decoratorGrad(b.Stmt)
+			} else if m.File.Kind(m.File.Unparen(v)) != KindCall {
+				ok = false
+			}
 			switch {
-			case !ok || m.File.Kind(m.File.Unparen(v)) != KindCall:
+			case !ok:
 				return none
 			case mode == none:
 				mode = g
