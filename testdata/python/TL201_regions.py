@@ -373,3 +373,5 @@ demo = nn.MultiheadAttention(16, 2, batch_first=True)
 demo_mask = torch.nn.utils.rnn.pad_sequence([torch.ones(n) for n in [3, 5]], batch_first=True).bool()
 demo_out, _ = demo(query=torch.randn(2, 5, 16), key=torch.randn(2, 5, 16), value=torch.randn(2, 5, 16), key_padding_mask=demo_mask)  # ok: TL201 random inputs
 print(demo_out.shape)
+demo_out2 = demo(torch.randn(2, 5, 16), torch.randn(2, 5, 16), torch.randn(2, 5, 16), need_weights=False)  # ok: TL201 random inputs, an option by keyword
+print(demo_out2[0].shape)
