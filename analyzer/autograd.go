@@ -260,10 +260,10 @@ func (m *Model) paramGivenFunctions(b *Binding, depth int) bool {
 }
 
 // paramArgs returns what the calls of a parameter's function in this
-// file pass for it (b is its binding), other than the function's calls
-// of itself; ok is false when there is no such call, when one passes
-// nothing for it or passes a splat, or when the function is used where
-// this file cannot see its calls.
+// file pass for it (b is its binding), by position or by keyword, other
+// than the function's calls of itself; ok is false when there is no such
+// call, when one passes nothing for it that the file shows (`f(**kw)`),
+// or when the function is used where this file cannot see its calls.
 func (m *Model) paramArgs(b *Binding) (args []NodeID, ok bool) {
 	f := m.File
 	def := f.Parent(f.Parent(b.Stmt))
@@ -280,7 +280,7 @@ func (m *Model) paramArgs(b *Binding) (args []NodeID, ok bool) {
 		if f.Contains(def, c) {
 			continue
 		}
-		arg, pos, splat := NoNode, 0, false
+		arg, pos := NoNode, 0
 		f.Children(f.Field(c, FieldArguments), func(a NodeID) bool {
 			switch f.Kind(a) {
 			case KindKeywordArgument:
@@ -288,7 +288,7 @@ func (m *Model) paramArgs(b *Binding) (args []NodeID, ok bool) {
 					arg = f.Field(a, FieldValue)
 				}
 			case KindListSplat, KindDictionarySplat:
-				splat = true
+				// No argument by name or position.
 			default:
 				if pos == idx {
 					arg = a
@@ -297,9 +297,6 @@ func (m *Model) paramArgs(b *Binding) (args []NodeID, ok bool) {
 			}
 			return true
 		})
-		if splat && arg == NoNode {
-			return nil, false
-		}
 		if arg == NoNode {
 			return nil, false
 		}
@@ -872,8 +869,7 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		obj := f.Unparen(f.Field(fn, FieldObject))
 		return m.ClassifyCallee(obj) == CallableModel && !m.parameterFree(obj)
 	}
-	if f.TextIs(fn, "self") || f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "__call__") &&
-		f.Kind(f.Unparen(f.Field(fn, FieldObject))) == KindCall && m.CallName(f.Unparen(f.Field(fn, FieldObject))) == "super" {
+	if name, super := m.selfCall(call); f.TextIs(fn, "self") || super && name == "__call__" {
 		// `self(x)`, or `super().__call__(x)` in an override of __call__.
 		class := m.EnclosingClass(call)
 		return class != NoNode && m.IsModuleClass(class) && (!f.TextIs(fn, "self") || m.Resolve(fn) != nil) && !m.parameterFreeClass(class)

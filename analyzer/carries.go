@@ -588,8 +588,9 @@ func (m *Model) entryCarries(d, key, at NodeID) (carries, known bool) {
 	// derive from.
 	params := m.positionalParams(def)
 	// Only arguments by position are matched with parameters.
-	byPosition := len(m.Args(call)) == len(f.ChildList(f.Field(call, FieldArguments))) &&
-		!slices.ContainsFunc(m.Args(call), func(a NodeID) bool { return f.Kind(a) == KindListSplat })
+	args := m.Args(call)
+	byPosition := len(args) == len(f.ChildList(f.Field(call, FieldArguments))) &&
+		!slices.ContainsFunc(args, func(a NodeID) bool { return f.Kind(a) == KindListSplat })
 	for _, v := range vals {
 		if !m.plainValue(v, 0) && (!byPosition || m.carry(v) == carryYes || m.argsFeed(call, m.paramsReaching(def, params, []NodeID{v}))) {
 			return m.carry(d) == carryYes, true

@@ -23,11 +23,11 @@ func (m *Model) NoGraphClass(class NodeID) bool {
 
 type noGraphKey struct{ class NodeID }
 
-// NoGraphInstance reports whether fn, a callee (`model`, `self.metric`,
+// noGraphInstance reports whether fn, a callee (`model`, `self.metric`,
 // `model.forward`), is an instance of a module class that records no
 // graph (NoGraphClass), of this file or, as the project shows, of
 // another.
-func (m *Model) NoGraphInstance(fn NodeID) bool {
+func (m *Model) noGraphInstance(fn NodeID) bool {
 	f := m.File
 	fn = f.Unparen(fn)
 	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
@@ -343,7 +343,7 @@ func (f *File) BoundTo(call NodeID) NodeID {
 }
 
 // NoGraphParam reports whether param, a parameter of a function of this
-// file, is given a module that records no graph (NoGraphInstance) by
+// file, is given a module that records no graph (NoGraphValue) by
 // every call of the function in this file, directly or through the
 // callers' own parameters (`get_activations(files, model)` called with
 // `InceptionV3([idx])`, whose constructor freezes it). Calls from other
@@ -370,7 +370,7 @@ func (m *Model) noGraphParam(param NodeID, depth int) bool {
 }
 
 // NoGraphValue reports whether v is a module that records no graph: an
-// instance NoGraphInstance names, one built in place
+// instance noGraphInstance names, one built in place
 // (`InceptionV3([idx]).to(dev)`), one wrapped in DataParallel, or a name
 // every binding reaching v binds to one of these.
 func (m *Model) NoGraphValue(v NodeID) bool {
@@ -396,7 +396,7 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 		return m.noGraphClassOf(constructed(f, v))
 	case KindIdentifier:
 		if b := m.Resolve(v); b == nil || b.Kind != BindAssign {
-			return m.NoGraphInstance(v)
+			return m.noGraphInstance(v)
 		}
 		rb := m.ReachingBindings(v)
 		for _, b := range rb {
@@ -406,5 +406,5 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 		}
 		return len(rb) > 0
 	}
-	return m.NoGraphInstance(v)
+	return m.noGraphInstance(v)
 }

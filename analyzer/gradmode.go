@@ -72,10 +72,13 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 			return GradEnabled, false
 		}
 	}
-	if o := m.lookup(m.valueRef(expr), WantGrad); o != nil && call == NoNode && o.WrapsKnown {
-		return o.Wraps, true
-	} else if o != nil && call != NoNode && o.EntersKnown {
-		return o.Enters, true
+	if o := m.lookup(m.valueRef(expr), WantGrad); o != nil {
+		switch {
+		case call == NoNode && o.WrapsKnown:
+			return o.Wraps, true // `@nograd`
+		case call != NoNode && o.EntersKnown:
+			return o.Enters, true // `with no_grad_for(model):`, `@inference()`
+		}
 	}
 	// A wrapper imported from elsewhere that the project does not show,
 	// such as yolov5's @smart_inference_mode(), by its name.
@@ -544,17 +547,19 @@ func (m *Model) switchAround(id, def NodeID) GradMode {
 // where they differ or one is not known (`torch.set_grad_enabled(flag)`).
 func (m *Model) returnedSwitch(def NodeID) (GradMode, bool) {
 	const none = GradMode(255)
+	f := m.File
 	g := m.MemoRecursive(returnedSwitchKey{def}, none, func() any {
 		mode := none
 		for _, v := range m.ReturnValues(def) {
-			g, ok := m.gradSwitch(v)
-			if b := m.Resolve(m.File.Unparen(v)); b != nil && b.Kind == BindFunction && m.File.Contains(def, b.Stmt) {
-				// A decorator factory (`smart_inference_mode()`): the mode
-				// its decorator runs a function in.
-				g, ok = m.decoratorGrad(b.Stmt)
-			} else if m.File.Kind(m.File.Unparen(v)) != KindCall {
-				ok = false
+			v = f.Unparen(v)
+			if f.Kind(v) != KindCall {
+				// Else only a decorator def defines (`smart_inference_mode()`
+				// returns `decorate`), whose mode gradSwitch reads.
+				if b := m.Resolve(v); f.Kind(v) != KindIdentifier || b == nil || b.Kind != BindFunction || !f.Contains(def, b.Stmt) {
+					return none
+				}
 			}
+			g, ok := m.gradSwitch(v)
 			switch {
 			case !ok:
 				return none
