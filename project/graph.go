@@ -217,17 +217,25 @@ func (g *Graph) importDirs(dir string) []string {
 }
 
 // target is what a ref resolves to: an object, or a module with no
-// attribute left. cut is set when the search gave up on a chain too deep
-// (an import cycle) on its way: such an answer depends on the depth it
-// was asked from, and is not kept.
+// attribute left, and what its search left out on its way.
 type target struct {
 	obj    *object
 	module *file
-	cut    bool
-	// partial: a lookup the resolution had made already was not made
-	// again, so what is not found is not found from here alone, and not
-	// memoized.
-	partial bool
+	gaps
+}
+
+// gaps says what a search left out. cut: it gave up on a chain too deep
+// (an import cycle), so the answer depends on the depth it was asked
+// from. partial: a lookup the resolution had made already was not made
+// again, so what is not found is not found from here alone. An answer
+// with either is not memoized.
+type gaps struct {
+	cut, partial bool
+}
+
+// and is what two searches left out together.
+func (g gaps) and(o gaps) gaps {
+	return gaps{cut: g.cut || o.cut, partial: g.partial || o.partial}
 }
 
 func (t target) found() bool { return t.obj != nil || t.module != nil }
@@ -260,7 +268,7 @@ func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target
 		// A name of the file's own is a lookup or two: not worth the
 		// memo, which keeps what it is bound to (by folder) instead.
 		if depth > 16 {
-			return target{cut: true}
+			return target{gaps: gaps{cut: true}}
 		}
 		return g.search(ref, from, depth, seen)
 	}
@@ -272,10 +280,10 @@ func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target
 		}
 	}
 	if depth > 16 {
-		return target{cut: true}
+		return target{gaps: gaps{cut: true}}
 	}
 	t := g.search(ref, from, depth, seen)
-	if memo != nil && !t.cut && !t.partial {
+	if memo != nil && t.gaps == (gaps{}) {
 		memo.Store(k, t)
 	}
 	return t
@@ -306,7 +314,7 @@ func (g *Graph) search(ref string, from *file, depth int, seen visits) target {
 	if name != "" {
 		parts = strings.Split(name, ".")
 	}
-	cut, partial := false, false
+	var left gaps
 	for _, dir := range dirs {
 		// The longest run of leading parts that names a folder or a file
 		// of the graph: no module is longer.
@@ -335,17 +343,17 @@ func (g *Graph) search(ref string, from *file, depth int, seen visits) target {
 				continue
 			}
 			if i == len(parts) {
-				return target{module: mod, cut: cut, partial: partial}
+				return target{module: mod, gaps: left}
 			}
 			t := g.attr(mod, parts[i:], depth+1, seen)
-			cut, partial = cut || t.cut, partial || t.partial
+			left = left.and(t.gaps)
 			if t.found() {
-				t.cut, t.partial = cut, partial
+				t.gaps = left
 				return t
 			}
 		}
 	}
-	return target{cut: cut, partial: partial}
+	return target{gaps: left}
 }
 
 // attr resolves an attribute chain in a module: a definition, a name it
@@ -356,17 +364,16 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 		return target{module: mod}
 	}
 	if depth > 16 {
-		return target{cut: true}
+		return target{gaps: gaps{cut: true}}
 	}
 	if len(mod.sum.Stars) > 0 || strings.HasSuffix(mod.path, "__init__.py") {
 		// Where the search can branch. A lookup met again within one
-		// resolution is under way or failed: partial, so that what it
-		// leaves unfound is not kept in the memo.
-		// Made again at a greater depth, it can find no more than it did
-		// (or will).
+		// resolution, at no smaller depth, is under way or failed, and
+		// can find no more than it did (or will): partial, so that what
+		// it leaves unfound is not kept in the memo.
 		k := mod.path + "\x00" + strings.Join(chain, ".")
 		if d, ok := seen[k]; ok && d <= depth {
-			return target{partial: true}
+			return target{gaps: gaps{partial: true}}
 		}
 		if seen == nil {
 			seen = visits{}
@@ -391,18 +398,18 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 		}
 		return g.resolveIn(r, mod, depth+1, seen)
 	}
-	cut, partial := false, false
+	var left gaps
 	for _, star := range mod.sum.Stars {
 		if !exported(mod, name) {
 			break
 		}
 		t := g.resolveIn(star, mod, depth+1, seen)
-		cut, partial = cut || t.cut, partial || t.partial
+		left = left.and(t.gaps)
 		if t.module != nil && t.obj == nil {
 			t := g.attr(t.module, chain, depth+1, seen)
-			cut, partial = cut || t.cut, partial || t.partial
+			left = left.and(t.gaps)
 			if t.found() {
-				t.cut, t.partial = cut, partial
+				t.gaps = left
 				return t
 			}
 		}
@@ -411,11 +418,11 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 	if strings.HasSuffix(mod.path, "__init__.py") {
 		if sub := g.findModule(mod.dir, []string{name}); sub != nil {
 			t := g.attr(sub, chain[1:], depth+1, seen)
-			t.cut, t.partial = t.cut || cut, t.partial || partial
+			t.gaps = t.and(left)
 			return t
 		}
 	}
-	return target{cut: cut, partial: partial}
+	return target{gaps: left}
 }
 
 // exported reports whether `from mod import *` binds name: listed in its
