@@ -1428,15 +1428,15 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 			// `torch.FloatTensor(8, 16).normal_()`: a fresh tensor filled
 			// with random numbers.
 			r := f.Unparen(m.Receiver(e))
-			return f.Kind(r) == analyzer.KindCall && (freshTensors[m.CallName(r)] || isSynthetic(m, r, syntheticTensors, depth+1))
+			return f.Kind(r) == analyzer.KindCall && (unfilledTensors[m.CallName(r)] || isSynthetic(m, r, syntheticTensors, depth+1))
 		}
 	}
 	return false
 }
 
-// freshTensors are torch constructors of tensors of a given size, filled
+// unfilledTensors are torch constructors of tensors of a given size, filled
 // later.
-var freshTensors = map[string]bool{
+var unfilledTensors = map[string]bool{
 	"torch.Tensor": true, "torch.FloatTensor": true, "torch.DoubleTensor": true, "torch.HalfTensor": true,
 	"torch.cuda.FloatTensor": true, "torch.cuda.HalfTensor": true, "torch.cuda.DoubleTensor": true, "torch.empty": true,
 }
