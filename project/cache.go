@@ -36,7 +36,7 @@ const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a 
 const restatsWorthSaving = 64
 
 // cacheFormat changes whenever the stored layout does.
-const cacheFormat = 15
+const cacheFormat = 16
 
 // Cache keeps the findings of each file of a run, keyed by the file's
 // path and the rules enabled for it, for the torchlint build, and valid
@@ -75,6 +75,7 @@ type cacheEntry struct {
 	Linted  bool
 	Asked   []byte
 	Digest  [32]byte
+	SumHash [32]byte // of Summary
 }
 
 // toolID identifies this build, so that a rebuilt binary never reads
@@ -228,14 +229,26 @@ func (c *Cache) Entry(path string, sum *[32]byte, st Stat) (*Entry, bool) {
 		}
 	}
 	c.use(k, e)
-	return &Entry{Linted: e.Linted, Diags: diags, Hash: e.Hash, Digest: e.Digest, summaryEnc: e.Summary, askedEnc: e.Asked}, true
+	return &Entry{Linted: e.Linted, Diags: diags, Hash: e.Hash, Digest: e.Digest, SumHash: e.SumHash, summaryEnc: e.Summary, askedEnc: e.Asked}, true
+}
+
+// Previous implements Store. The entry's findings are left out: it
+// serves for its summary and its questions.
+func (c *Cache) Previous(path string) (*Entry, bool) {
+	c.mu.Lock()
+	e, ok := c.old[c.key(path)]
+	c.mu.Unlock()
+	if !ok || e.Summary == nil {
+		return nil, false
+	}
+	return &Entry{Linted: e.Linted, Hash: e.Hash, Digest: e.Digest, SumHash: e.SumHash, summaryEnc: e.Summary, askedEnc: e.Asked}, true
 }
 
 // Keep implements Store.
 func (c *Cache) Keep(path string, st Stat, e *Entry) {
 	ce := c.entry(e.Hash, st, e.Diags)
 	sum, asked := e.encoded()
-	ce.Summary, ce.Linted, ce.Asked, ce.Digest = sum, e.Linted, asked, e.Digest
+	ce.Summary, ce.Linted, ce.Asked, ce.Digest, ce.SumHash = sum, e.Linted, asked, e.Digest, e.SumHash
 	c.store(path, ce)
 }
 
@@ -392,6 +405,7 @@ func writeCache(w io.Writer, tool string, entries map[string]cacheEntry) error {
 		e.bool(ce.Linted)
 		blob(ce.Asked)
 		e.b = append(e.b, ce.Digest[:]...)
+		e.b = append(e.b, ce.SumHash[:]...)
 	}
 	flush()
 	if err := bw.Flush(); err != nil {
@@ -430,6 +444,7 @@ func decodeCache(data []byte, tool string) (map[string]cacheEntry, error) {
 		ce.Linted = d.bool()
 		ce.Asked = d.bytes()
 		copy(ce.Digest[:], d.raw(32))
+		copy(ce.SumHash[:], d.raw(32))
 		if d.err != nil {
 			return nil, d.err
 		}

@@ -365,3 +365,94 @@ func TestCacheSavesStatsWhenWorthIt(t *testing.T) {
 		t.Errorf("%d files read again after their stats were saved", c.restats)
 	}
 }
+
+// TestCacheEditsWithoutSolving: after an edit that leaves the edited
+// file's summary as it was (a comment, a change inside a body), its
+// findings are made with the answers its last version got, and the
+// project's facts are not worked out again; after any other edit they
+// are. Whichever way, every run gives what a run without the cache
+// gives, for the files named and the files they were linted with.
+func TestCacheEditsWithoutSolving(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"pyproject.toml": "[project]\nname = \"p\"\n",
+		"nets.py":        "import torch.nn as nn\n\nclass Classifier(nn.Module):\n    pass\n",
+		"helpers.py":     "def score(model, x):\n    return model(x)\n",
+		"train.py": "from nets import Classifier\nfrom helpers import score\n\n" +
+			"def evaluate(x, outs):\n    clf = Classifier()\n    outs.append(clf(x))\n    return score(clf, x)\n",
+	})
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	all := []string{filepath.Join(dir, "helpers.py"), filepath.Join(dir, "nets.py"), filepath.Join(dir, "train.py")}
+	train := all[2:]
+	lint := func(named []string, store bool) (found []string, solved bool) {
+		t.Helper()
+		l := &Linter{Runner: newDefaultRunner(), Files: projectFiles}
+		var cache *Cache
+		if store {
+			var err error
+			if cache, err = OpenCache(cacheDir, testVersion, func(string) string { return "default" }); err != nil {
+				t.Fatal(err)
+			}
+			l.Store = cache
+		}
+		diags, errs := l.Lint(named, nil)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if cache != nil {
+			if err := cache.Save(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, solved = l.solved.Load(dir)
+		return keys(diags), solved
+	}
+	edit := func(name string, change func(string) string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeTree(t, dir, map[string]string{name: change(string(b))})
+	}
+	appendLine := func(line string) func(string) string { return func(s string) string { return s + line } }
+	steps := []struct {
+		what   string
+		named  []string
+		file   string
+		change func(string) string
+		solves bool
+	}{
+		{"first run", all, "", nil, true},
+		{"a comment appended to the target", all, "train.py", appendLine("# tuned\n"), false},
+		{"a body changed on its own line", all, "train.py", func(s string) string {
+			return strings.Replace(s, "    return score(clf, x)\n", "    return score(clf, x);\n", 1)
+		}, false},
+		{"a line inserted above the definitions", all, "train.py", func(s string) string { return "# header\n" + s }, true},
+		{"a helper that now disables grad", all, "helpers.py", func(string) string {
+			return "import torch\n\n@torch.no_grad()\ndef score(model, x):\n    return model(x)\n"
+		}, true},
+		{"a comment appended to a file not named", train, "nets.py", appendLine("# layers\n"), false},
+		{"a file not named whose class stops being a module", train, "nets.py", func(string) string {
+			return "class Classifier:\n    pass\n"
+		}, true},
+		{"nothing changed", train, "", nil, false},
+	}
+	for i, st := range steps {
+		if st.change != nil {
+			edit(st.file, st.change)
+		}
+		got, solved := lint(st.named, true)
+		want, _ := lint(st.named, false)
+		if i == 0 && len(got) == 0 {
+			t.Fatal("the project gives no finding to keep")
+		}
+		t.Logf("%s: %v", st.what, got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: with the cache %v, without %v", st.what, got, want)
+		}
+		if solved != st.solves {
+			t.Errorf("%s: facts worked out again: %v, want %v", st.what, solved, st.solves)
+		}
+	}
+}

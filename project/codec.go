@@ -557,3 +557,87 @@ func decodeFindings(b []byte, path string, byCode func(string) *analyzer.Rule) (
 	}
 	return diags, nil
 }
+
+// encodeAnswer writes the answer a question about the project got, as a
+// string that changes whenever the answer does and that decodeAnswer
+// reads back: "" for none (nil).
+func encodeAnswer(o *analyzer.Object) string {
+	if o == nil {
+		return ""
+	}
+	var e encoder
+	e.uint(uint64(o.Kind) + 1) // never 0: the string is never empty
+	e.str(o.Site.Path)
+	e.str(o.Site.Abs)
+	e.int(int64(o.Site.Line))
+	e.int(int64(o.Site.Column))
+	e.str(o.Site.Text)
+	e.bool(o.Module)
+	e.bool(o.NoGraph)
+	e.bool(o.ReturnsGraph)
+	e.int(int64(o.TupleLen))
+	e.ints(o.GraphElems)
+	e.ints(o.GraphParams)
+	e.ints(o.BackpropParams)
+	e.strings(o.BackpropAttrs)
+	e.uint(uint64(o.Grad))
+	e.bool(o.GradKnown)
+	e.uint(uint64(o.Wraps))
+	e.bool(o.WrapsKnown)
+	e.uint(uint64(o.Enters))
+	e.bool(o.EntersKnown)
+	e.site(o.Forward)
+	e.paramCalls(o.ParamCalls)
+	e.site(o.EmptyCache)
+	e.paramCalls(o.Keeps)
+	for _, s := range o.StepFields() {
+		e.site(*s)
+	}
+	e.uint(uint64(o.Activation))
+	e.site(o.ActivationAt)
+	e.bool(o.ResultBackprop)
+	return string(e.b)
+}
+
+// decodeAnswer reads what encodeAnswer wrote.
+func decodeAnswer(s string) (*analyzer.Object, error) {
+	if s == "" {
+		return nil, nil
+	}
+	d := decoder{b: []byte(s)}
+	o := &analyzer.Object{}
+	kind := d.uint()
+	if kind == 0 {
+		d.fail()
+	}
+	o.Kind = analyzer.ObjectKind(kind - 1)
+	o.Site = analyzer.Site{Path: d.str(), Abs: d.str(), Line: int(d.int()), Column: int(d.int()), Text: d.str()}
+	o.Module = d.bool()
+	o.NoGraph = d.bool()
+	o.ReturnsGraph = d.bool()
+	o.TupleLen = int(d.int())
+	o.GraphElems = d.ints()
+	o.GraphParams = d.ints()
+	o.BackpropParams = d.ints()
+	o.BackpropAttrs = d.strings()
+	o.Grad = d.grad()
+	o.GradKnown = d.bool()
+	o.Wraps = d.grad()
+	o.WrapsKnown = d.bool()
+	o.Enters = d.grad()
+	o.EntersKnown = d.bool()
+	o.Forward = d.site()
+	o.ParamCalls = d.paramCalls()
+	o.EmptyCache = d.site()
+	o.Keeps = d.paramCalls()
+	for _, s := range o.StepFields() {
+		*s = d.site()
+	}
+	o.Activation = analyzer.Activation(d.uint())
+	o.ActivationAt = d.site()
+	o.ResultBackprop = d.bool()
+	if err := d.done(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}

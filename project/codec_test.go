@@ -146,3 +146,28 @@ func TestCacheFileDamage(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerCodecRoundTrip: an answer of the project reads back whole,
+// so that an edited file linted with its previous answers (replayFacts)
+// sees what the solved project told its last version.
+func TestAnswerCodecRoundTrip(t *testing.T) {
+	var full analyzer.Object
+	n := 0
+	fill(t, reflect.ValueOf(&full).Elem(), &n, nil)
+	for _, o := range []*analyzer.Object{&full, {Kind: analyzer.ObjectFunction}, nil} {
+		s := encodeAnswer(o)
+		if (s == "") != (o == nil) {
+			t.Errorf("%+v encodes as %q: only no answer may be empty", o, s)
+		}
+		got, err := decodeAnswer(s)
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		if !reflect.DeepEqual(got, o) {
+			t.Errorf("round trip changed the answer:\n got %+v\nwant %+v", got, o)
+		}
+	}
+	if _, err := decodeAnswer(encodeAnswer(&full)[:10]); err == nil {
+		t.Error("a cut answer decoded")
+	}
+}

@@ -1145,7 +1145,8 @@ func (ff *FileFacts) record(q string, answer any) {
 	ff.Asked[q] = answerKey(answer)
 }
 
-// answerKey writes an answer as a string that changes when it does.
+// answerKey writes an answer as a string that changes when it does; an
+// object's is encodeAnswer's, which replayFacts reads back.
 func answerKey(a any) string {
 	switch v := a.(type) {
 	case nil:
@@ -1153,55 +1154,9 @@ func answerKey(a any) string {
 	case string:
 		return v
 	case *analyzer.Object:
-		if v == nil {
-			return ""
-		}
-		s := fmt.Sprintf("%d %v %v %d %v %v %d", v.Kind, v.Module, v.ReturnsGraph, v.Grad, v.GradKnown, v.Site.Path, v.Site.Line)
-		if v.ResultBackprop {
-			s += " R"
-		}
-		if v.NoGraph {
-			s += " N"
-		}
-		if v.Forward != nil {
-			s += fmt.Sprintf(" F%s:%d:%s", v.Forward.Path, v.Forward.Line, v.Forward.Text)
-		}
-		if v.EmptyCache != nil {
-			s += fmt.Sprintf(" E%s:%d", v.EmptyCache.Path, v.EmptyCache.Line)
-		}
-		for _, pc := range v.ParamCalls {
-			s += paramKey("P", pc)
-		}
-		for _, k := range v.Keeps {
-			s += paramKey("K", k)
-		}
-		if v.ActivationAt != nil {
-			s += fmt.Sprintf(" A%d%s:%d", v.Activation, v.ActivationAt.Path, v.ActivationAt.Line)
-		}
-		if len(v.GraphParams) > 0 || len(v.BackpropParams) > 0 || len(v.BackpropAttrs) > 0 {
-			s += fmt.Sprintf(" G%v B%v A%v", v.GraphParams, v.BackpropParams, v.BackpropAttrs)
-		}
-		if v.TupleLen > 0 {
-			s += fmt.Sprintf(" T%d%v", v.TupleLen, v.GraphElems)
-		}
-		if v.EntersKnown {
-			s += fmt.Sprintf(" X%d", v.Enters)
-		}
-		if v.WrapsKnown {
-			s += fmt.Sprintf(" W%d", v.Wraps)
-		}
-		for i, st := range v.StepFields() {
-			if st := *st; st != nil {
-				s += fmt.Sprintf(" S%d%s:%d:%s", i, st.Path, st.Line, st.Text)
-			}
-		}
-		return s
+		return encodeAnswer(v)
 	}
 	return fmt.Sprint(a)
-}
-
-func paramKey(kind string, pc analyzer.ParamCall) string {
-	return fmt.Sprintf(" %s%d:%s:%d:%s", kind, pc.Index, pc.Site.Path, pc.Site.Line, pc.Site.Text)
 }
 
 // Stale reports whether any question asked earlier (asked, from a

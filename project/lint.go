@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -123,6 +125,9 @@ type Store interface {
 	// Keep keeps e for the contents whose SHA-256 is e.Hash, of the file
 	// at path whose stat, taken before they were read, is st.
 	Keep(path string, st Stat, e *Entry)
+	// Previous returns the entry last kept for the file at path, whatever
+	// contents it was kept for: what an edited file was before.
+	Previous(path string) (*Entry, bool)
 }
 
 // Stat is what a file's metadata says of its contents, taken before the
@@ -165,8 +170,9 @@ type Entry struct {
 	Asked  map[string]string
 	// Hash is the SHA-256 of the contents the entry holds for; Digest
 	// that of the project the findings were found in (see digest): while
-	// it is the same, the findings hold without asking anything.
-	Hash, Digest [32]byte
+	// it is the same, the findings hold without asking anything. SumHash
+	// is the SHA-256 of the encoded summary, of which the digest is made.
+	Hash, Digest, SumHash [32]byte
 
 	// A stored entry's summary and questions as stored, for Keep to
 	// store again without encoding them; Summary and Asked are decoded
@@ -347,9 +353,8 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 func (l *Linter) lintProject(root string, targets []string, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
 	order := l.units(root, targets)
 	l.load(order, override)
-	digest := l.digest(root, order)
-	if !l.settled(order, digest) {
-		l.solve(root, order, digest, override)
+	if !l.reuse(root, order) {
+		l.solve(root, order, override)
 	}
 	var diags []analyzer.Diagnostic
 	var errs []error
@@ -371,12 +376,11 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 }
 
 // digest names the state of a project: its root, its import roots and
-// the contents of each of its files. Findings made in a project with the
-// same digest asked questions that get the same answers.
-func (l *Linter) digest(root string, order []*unit) [32]byte {
-	if l.Store == nil {
-		return [32]byte{}
-	}
+// the summary of each of its files (sum gives the SHA-256 of a unit's).
+// The facts are solved from the summaries alone, so that findings made
+// in a project with the same digest asked questions that get the same
+// answers, whatever else changed in the files.
+func (l *Linter) digest(root string, order []*unit, sum func(*unit) [32]byte) [32]byte {
 	sorted := slices.Clone(order)
 	slices.SortFunc(sorted, func(a, b *unit) int { return strings.Compare(a.abs, b.abs) })
 	h := sha256.New()
@@ -388,32 +392,185 @@ func (l *Linter) digest(root string, order []*unit) [32]byte {
 			continue
 		}
 		h.Write([]byte{0})
-		h.Write(u.hash[:])
+		s := sum(u)
+		h.Write(s[:])
 	}
 	var d [32]byte
 	h.Sum(d[:0])
 	return d
 }
 
-// settled reports whether every target's stored findings were made in a
-// project with this digest, so that they hold without the project's
-// facts being worked out.
-func (l *Linter) settled(order []*unit, digest [32]byte) bool {
+// entrySum is the SHA-256 of the summary of a unit's entry.
+func entrySum(u *unit) [32]byte {
+	if u.entry == nil {
+		return [32]byte{}
+	}
+	return u.entry.SumHash
+}
+
+// seal encodes the summary of a fresh entry and hashes it, for the
+// store and the project's digest.
+func (l *Linter) seal(e *Entry) *Entry {
+	if l.Store != nil && e.Summary != nil && e.summaryEnc == nil {
+		e.summaryEnc = encodeSummary(e.Summary)
+		e.SumHash = sha256.Sum256(e.summaryEnc)
+	}
+	return e
+}
+
+// reuse brings the targets' findings up to date without solving the
+// project's facts, where the store allows: when every target's stored
+// findings were made in a project with the summaries of now (its
+// digest), or when the few files that changed since keep their
+// summaries and each changed target asks only questions its previous
+// version asked, whose answers then still hold. It reports whether it
+// did; otherwise the entries it made serve solve, whose check of every
+// answer against the solved facts has the last word.
+func (l *Linter) reuse(root string, order []*unit) bool {
 	if l.Store == nil {
 		return false
 	}
+	var changed []*unit
 	for _, u := range order {
-		if u.target && u.err == nil && u.readErr == nil && (u.entry == nil || !u.entry.Linted || u.entry.Digest != digest) {
+		if u.err == nil && u.entry == nil {
+			changed = append(changed, u)
+		}
+	}
+	if len(changed) > fewToParse {
+		return false
+	}
+	prev := make(map[*unit]*Entry, len(changed))
+	for _, u := range changed {
+		p, ok := l.Store.Previous(u.abs)
+		if !ok || (u.target && !p.Linted) {
 			return false
+		}
+		prev[u] = p
+	}
+	digest := l.digest(root, order, func(u *unit) [32]byte {
+		if p := prev[u]; p != nil {
+			return p.SumHash
+		}
+		return entrySum(u)
+	})
+	for _, u := range order {
+		if !u.target || u.err != nil || u.readErr != nil {
+			continue
+		}
+		if e := u.entry; e == nil && prev[u].Digest != digest || e != nil && e.Digest != digest {
+			return false
+		}
+	}
+	var failed atomic.Bool
+	l.parallel(len(changed), func(i int) {
+		u := changed[i]
+		p := prev[u]
+		if !u.target {
+			u.entry = l.seal(&Entry{Summary: l.summarize(u), Hash: u.hash})
+			l.Store.Keep(u.abs, u.stat, u.entry)
+			u.src = nil
+		} else {
+			p.decodeAsked()
+			rf := &replayFacts{was: p.Asked}
+			d, s := l.analyze(u, rf, true)
+			if u.err != nil {
+				u.entry = &Entry{}
+				failed.Store(true)
+				return // a rule failed: nothing to keep
+			}
+			u.entry = l.seal(&Entry{Summary: s, Linted: true, Diags: d, Asked: rf.Asked, Hash: u.hash})
+			u.fresh = true
+			if rf.missed {
+				failed.Store(true)
+			}
+		}
+		if u.entry.SumHash != p.SumHash {
+			failed.Store(true)
+		}
+	})
+	if failed.Load() {
+		return false
+	}
+	for _, u := range changed {
+		if u.target {
+			u.entry.Digest = digest
+			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
 	}
 	return true
 }
 
+// replayFacts answers the questions of an edited file with the answers
+// its previous version got (was), in a project whose summaries are still
+// those it was linted in: a question that version did not ask is
+// missed, and answered with none.
+type replayFacts struct {
+	was   map[string]string
+	stars bool // the file star-imports
+	// Asked records the questions and answers, as FileFacts does; a
+	// missed question is recorded with an answer no answer equals.
+	Asked  map[string]string
+	missed bool
+}
+
+// missedAnswer records a question replayFacts could not answer.
+const missedAnswer = "!"
+
+func (r *replayFacts) answer(q string) (string, bool) {
+	a, ok := r.was[q]
+	if !ok {
+		r.missed, a = true, missedAnswer
+	}
+	if r.Asked == nil {
+		r.Asked = map[string]string{}
+	}
+	r.Asked[q] = a
+	return a, ok
+}
+
+// Lookup implements analyzer.Facts, as FileFacts.Lookup asks.
+func (r *replayFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
+	if ref != "" && ref[0] != '#' && ref[0] != '.' && ref[0] != '*' {
+		head, _, _ := strings.Cut(ref, ".")
+		if a, ok := r.was["H"+head]; ok && a == "" {
+			r.answer("H" + head) // names nothing of the project
+			return nil
+		}
+	}
+	a, ok := r.answer("L" + strconv.Itoa(int(want)) + " " + ref)
+	if !ok {
+		return nil
+	}
+	o, err := decodeAnswer(a)
+	if err != nil {
+		r.missed = true
+		r.Asked["L"+strconv.Itoa(int(want))+" "+ref] = missedAnswer
+		return nil
+	}
+	return o
+}
+
+// Star implements analyzer.Facts, as FileFacts.Star asks.
+func (r *replayFacts) Star(name string) string {
+	if !r.stars {
+		return ""
+	}
+	a, ok := r.answer("S" + name)
+	if !ok {
+		return ""
+	}
+	return a
+}
+
+// UseSummary takes what FileFacts takes of the file's own summary.
+func (r *replayFacts) UseSummary(s *analyzer.Summary) {
+	r.stars = len(s.Stars) > 0
+}
+
 // solve works out the project's facts and the findings of its targets
 // that the store does not have for this digest, and stores them. It
 // returns the solved graph.
-func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map[string][]byte) *Graph {
+func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *Graph {
 	l.parallel(len(order), func(i int) {
 		if e := order[i].entry; e != nil {
 			e.decodeSummary()
@@ -487,6 +644,10 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 	}
 	g.Solve()
 	l.solved.Store(root, g)
+	var digest [32]byte
+	if l.Store != nil {
+		digest = l.digest(root, order, entrySum)
+	}
 	// Second pass: a target whose questions now get other answers is
 	// linted again with the project's facts; each target's findings are
 	// stored with the digest they now hold for.
@@ -513,14 +674,15 @@ func (l *Linter) solve(root string, order []*unit, digest [32]byte, override map
 			if u.err != nil {
 				return // a rule failed: nothing to keep
 			}
-			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.entry.Hash, summaryEnc: u.entry.summaryEnc}
+			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.entry.Hash,
+				SumHash: u.entry.SumHash, summaryEnc: u.entry.summaryEnc}
 			u.fresh = true
 		}
 		u.src = nil
 		if l.Store != nil && (u.fresh || u.entry.Digest != digest) {
 			e := u.entry
 			u.entry = &Entry{Summary: e.Summary, Linted: true, Diags: e.Diags, Asked: e.Asked, Hash: e.Hash, Digest: digest,
-				summaryEnc: e.summaryEnc, askedEnc: e.askedEnc}
+				SumHash: e.SumHash, summaryEnc: e.summaryEnc, askedEnc: e.askedEnc}
 			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
 	})
@@ -606,7 +768,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 func (l *Linter) firstPass(u *unit, g *Graph) {
 	u.fresh = true
 	if !u.target {
-		u.entry = &Entry{Summary: l.summarize(u), Hash: u.hash}
+		u.entry = l.seal(&Entry{Summary: l.summarize(u), Hash: u.hash})
 		if l.Store != nil {
 			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
@@ -619,7 +781,7 @@ func (l *Linter) firstPass(u *unit, g *Graph) {
 		u.entry = &Entry{}
 		return // a rule failed: the file has no findings to report or keep
 	}
-	u.entry = &Entry{Summary: s, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.hash}
+	u.entry = l.seal(&Entry{Summary: s, Linted: true, Diags: d, Asked: ff.Asked, Hash: u.hash})
 	u.src = nil // read again only to lint again
 }
 
@@ -649,7 +811,7 @@ func overridden(u *unit, override map[string][]byte) ([]byte, bool) {
 
 // analyze lints (and, with summarize, summarizes) one unit; a panic in
 // a rule becomes an error naming the file, never fatal to the others.
-func (l *Linter) analyze(u *unit, ff *FileFacts, summarize bool) (diags []analyzer.Diagnostic, sum *analyzer.Summary) {
+func (l *Linter) analyze(u *unit, ff analyzer.Facts, summarize bool) (diags []analyzer.Diagnostic, sum *analyzer.Summary) {
 	defer func() {
 		if p := recover(); p != nil {
 			diags, sum = nil, nil
@@ -712,7 +874,7 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 			u.target = false // only summaries are needed
 		}
 		l.load(units, override)
-		graphs[r] = l.solve(r, units, [32]byte{}, override)
+		graphs[r] = l.solve(r, units, override)
 	}
 	return func(path string) analyzer.Facts {
 		g := graphs[l.root(path)]
@@ -1089,6 +1251,14 @@ func (m *MemoryStore) Entry(path string, sum *[32]byte, _ Stat) (*Entry, bool) {
 		return nil, false
 	}
 	return e.entry, true
+}
+
+// Previous implements Store.
+func (m *MemoryStore) Previous(path string) (*Entry, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e, ok := m.entries[path]
+	return e.entry, ok
 }
 
 // Keep implements Store.

@@ -3,9 +3,11 @@ package project
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -254,5 +256,46 @@ func TestLintAhead(t *testing.T) {
 	got := keys(ahead)
 	if strings.Join(got, "\n") != strings.Join(keys(want), "\n") || !strings.Contains(strings.Join(got, "\n"), "TL301") {
 		t.Errorf("ahead:\n%s\nproject lint:\n%s", strings.Join(got, "\n"), strings.Join(keys(want), "\n"))
+	}
+}
+
+// TestReplayFacts: an edited file's questions get the answers its last
+// version got; a question it did not ask is missed, and recorded with an
+// answer that no solved project gives, so that the file is linted again.
+func TestReplayFacts(t *testing.T) {
+	classifier := &analyzer.Object{Kind: analyzer.ObjectClass, Module: true, Site: analyzer.Site{Path: "nets.py", Line: 3, Text: "Classifier"}}
+	was := map[string]string{
+		"L1 nets.Classifier": answerKey(classifier),
+		"Hnumpy":             "",
+		"Sx":                 "pkg.x",
+	}
+	r := &replayFacts{was: was}
+	r.UseSummary(&analyzer.Summary{Stars: []string{".pkg"}})
+	if o := r.Lookup("nets.Classifier", analyzer.WantModule); o == nil || !o.Module || o.Site != classifier.Site {
+		t.Errorf("nets.Classifier: %+v, want %+v", o, classifier)
+	}
+	if o := r.Lookup("numpy.zeros", analyzer.WantReturns); o != nil {
+		t.Errorf("numpy.zeros: %+v, want none", o)
+	}
+	if got := r.Star("x"); got != "pkg.x" {
+		t.Errorf("star-imported x: %q", got)
+	}
+	if r.missed || !maps.Equal(r.Asked, was) {
+		t.Errorf("the questions asked before: missed %v, recorded %v", r.missed, r.Asked)
+	}
+	if o := r.Lookup("nets.Classifier", analyzer.WantModule|analyzer.WantGrad); o != nil || !r.missed {
+		t.Errorf("a question not asked before: %+v, missed %v", o, r.missed)
+	}
+	g := NewGraph("/p", nil)
+	g.Add("/p/nets.py", &analyzer.Summary{})
+	g.Solve()
+	missed := map[string]string{"L" + strconv.Itoa(int(analyzer.WantModule|analyzer.WantGrad)) + " nets.Classifier": missedAnswer}
+	want := maps.Clone(was)
+	maps.Copy(want, missed)
+	if !maps.Equal(r.Asked, want) {
+		t.Errorf("recorded %v, want %v", r.Asked, want)
+	}
+	if !g.Facts("/p/train.py").Stale(missed) {
+		t.Error("a missed question does not make the file stale")
 	}
 }
