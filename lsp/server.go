@@ -118,7 +118,7 @@ func (s *server) reset() {
 		return func(r *analyzer.Rule) bool { return set[r] }
 	}
 	d := &project.Discoverer{Configs: configs, Warn: func(string) {}}
-	s.linter = &project.Linter{Runner: s.runner, Store: project.NewMemoryStore(), Named: []string{s.cwd}, Files: func(root string) ([]string, error) {
+	s.linter = &project.Linter{Runner: s.runner, Store: project.NewMemoryStore(), Ahead: true, Named: []string{s.cwd}, Files: func(root string) ([]string, error) {
 		return d.Discover([]string{root})
 	}, Src: configs.SrcFor}
 }

@@ -386,7 +386,7 @@ func TestCacheEditsWithoutSolving(t *testing.T) {
 	train := all[2:]
 	lint := func(named []string, store bool) (found []string, solved bool) {
 		t.Helper()
-		l := &Linter{Runner: newDefaultRunner(), Files: projectFiles}
+		l := &Linter{Runner: newDefaultRunner(), Files: projectFiles, Ahead: true}
 		var cache *Cache
 		if store {
 			var err error

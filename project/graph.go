@@ -448,6 +448,12 @@ func (g *Graph) Solve() {
 	g.memo.Store(nil) // objects are made afresh: nothing resolves until they are
 	g.solved = false
 	g.inherits.Clear()
+	// The objects of an earlier solve are let go before the new ones are
+	// made, so that the two are never held at once.
+	g.objs, g.methods, g.named = nil, nil, nil
+	for _, fl := range g.files {
+		fl.objs = nil
+	}
 	paths := make([]string, 0, len(g.files))
 	n := 0
 	for p, fl := range g.files {

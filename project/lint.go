@@ -40,6 +40,11 @@ type Linter struct {
 	Store Store
 	// Workers is the number of files analysed at once; 0 means GOMAXPROCS.
 	Workers int
+	// Ahead keeps the facts of each project once solved, for LintAhead
+	// (an editor's answers as it types). Without it, a project's facts
+	// are freed once its files are linted, so that a run over many
+	// projects holds one at a time.
+	Ahead bool
 
 	roots   sync.Map // folder → its project root
 	solved  sync.Map // project root → its last solved *Graph
@@ -238,6 +243,11 @@ type unit struct {
 	fresh   bool     // entry was computed in this run
 	stat    Stat     // taken before src was read
 	hash    [32]byte // of the contents, with a Store
+	// What a scan of the text of a file to parse shows, taken when it is
+	// first read: its source is then dropped, and read again to parse it,
+	// so that a run holds the sources of the files being parsed only.
+	imports []string
+	light   *analyzer.Summary
 }
 
 // FindRoot returns the root of the project a file belongs to: the closest
@@ -353,7 +363,7 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 func (l *Linter) lintProject(root string, targets []string, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
 	order := l.units(root, targets)
 	l.load(order, override)
-	if !l.reuse(root, order) {
+	if !l.reuse(root, order, override) {
 		l.solve(root, order, override)
 	}
 	var diags []analyzer.Diagnostic
@@ -426,7 +436,7 @@ func (l *Linter) seal(e *Entry) *Entry {
 // version asked, whose answers then still hold. It reports whether it
 // did; otherwise the entries it made serve solve, whose check of every
 // answer against the solved facts has the last word.
-func (l *Linter) reuse(root string, order []*unit) bool {
+func (l *Linter) reuse(root string, order []*unit, override map[string][]byte) bool {
 	if l.Store == nil {
 		return false
 	}
@@ -465,6 +475,10 @@ func (l *Linter) reuse(root string, order []*unit) bool {
 	l.parallel(len(changed), func(i int) {
 		u := changed[i]
 		p := prev[u]
+		if !l.source(u, override) {
+			failed.Store(true)
+			return
+		}
 		if !u.target {
 			u.entry = l.seal(&Entry{Summary: l.summarize(u), Hash: u.hash})
 			l.Store.Keep(u.abs, u.stat, u.entry)
@@ -599,22 +613,20 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 		// get other answers are linted again below, which costs less than
 		// a solve of the whole graph.
 		l.parallel(len(parse), func(i int) {
-			l.firstPass(parse[i], g)
+			l.firstPass(parse[i], g, override)
 		})
 		for _, u := range parse {
 			g.Add(u.abs, u.entry.Summary)
 		}
 	case len(parse) > 0:
-		// The text scans of the files (their imports, their bindings) run
-		// on all cores; the graph is then filled in order.
+		// The scans of the files' text (their imports, their bindings),
+		// made as load read them, fill the graph and order the files.
 		imports := make([][]string, len(parse))
 		light := make([]*analyzer.Summary, len(parse))
-		l.parallel(len(parse), func(i int) {
-			if src := parse[i].src; src != nil {
-				imports[i] = importedModules(src)
-			}
-			light[i] = lightSummary(parse[i].src)
-		})
+		for i, u := range parse {
+			imports[i], light[i] = u.imports, u.light
+			u.imports, u.light = nil, nil
+		}
 		levels := importLevels(g, parse, imports)
 		for i, u := range parse {
 			g.Add(u.abs, light[i])
@@ -632,7 +644,7 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 		for start := 0; start < len(ordered); start += chunk {
 			part := ordered[start:min(start+chunk, len(ordered))]
 			l.parallel(len(part), func(i int) {
-				l.firstPass(part[i], g)
+				l.firstPass(part[i], g, override)
 			})
 			for _, u := range part {
 				g.Add(u.abs, u.entry.Summary)
@@ -643,7 +655,9 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 		}
 	}
 	g.Solve()
-	l.solved.Store(root, g)
+	if l.Ahead {
+		l.solved.Store(root, g)
+	}
 	var digest [32]byte
 	if l.Store != nil {
 		digest = l.digest(root, order, entrySum)
@@ -759,13 +773,44 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 				u.src = nil
 			}
 		}
+		if u.src != nil && u.entry == nil {
+			u.imports, u.light = importedModules(u.src), lightSummary(u.src)
+			u.src = nil
+		}
 	})
+}
+
+// source reads a unit's source again, for it to be parsed, and reports
+// whether it has one. A file changed since load is parsed as it is now,
+// under the hash of what is parsed; one that can no longer be read gets
+// the entry of a file that cannot be read.
+func (l *Linter) source(u *unit, override map[string][]byte) bool {
+	if u.src != nil {
+		return true
+	}
+	u.src, u.readErr, u.err = l.read(u, override)
+	switch {
+	case u.err != nil:
+		u.entry = &Entry{}
+	case u.readErr != nil:
+		u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
+	default:
+		if l.Store != nil {
+			u.hash = sha256.Sum256(u.src)
+		}
+		return true
+	}
+	u.src = nil
+	return false
 }
 
 // firstPass summarizes a file and, for a target, lints it with the facts
 // solved so far, recording what it asked. Its source is dropped: it is
 // read again if needed.
-func (l *Linter) firstPass(u *unit, g *Graph) {
+func (l *Linter) firstPass(u *unit, g *Graph, override map[string][]byte) {
+	if !l.source(u, override) {
+		return
+	}
 	u.fresh = true
 	if !u.target {
 		u.entry = l.seal(&Entry{Summary: l.summarize(u), Hash: u.hash})
@@ -836,8 +881,8 @@ func (l *Linter) summarize(u *unit) (sum *analyzer.Summary) {
 // had when it was last solved, reading no other file: the findings an
 // editor shows while Lint brings the project up to date. They differ
 // from Lint's only where the file's own last edit changed what the rest
-// of the project answers it. ok is false for a notebook, or before the
-// file's project was first solved.
+// of the project answers it. ok is false for a notebook, without Ahead,
+// or before the file's project was first solved.
 func (l *Linter) LintAhead(path string, src []byte) (diags []analyzer.Diagnostic, ok bool, err error) {
 	if analyzer.IsNotebook(path) {
 		return nil, false, nil
@@ -1004,7 +1049,7 @@ func importLevels(g *Graph, units []*unit, imports [][]string) [][]*unit {
 	}
 	for i, u := range units {
 		fl := g.files[u.abs]
-		if fl == nil || u.src == nil {
+		if fl == nil {
 			continue
 		}
 		seen := map[int]bool{}

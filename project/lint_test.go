@@ -237,7 +237,7 @@ func TestLintAhead(t *testing.T) {
 	write("helpers.py", "import torch\n\n\ndef release():\n    torch.cuda.empty_cache()\n")
 	train := write("train.py", "from helpers import release\n\n\ndef fit(model, loader, opt):\n    for x in loader:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n")
 	l := newLinter(t)
-	l.Store = NewMemoryStore()
+	l.Store, l.Ahead = NewMemoryStore(), true
 	edited := []byte("from helpers import release\n\n\ndef fit(model, loader, opt):\n    for x in loader:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n        release()\n")
 	if _, ok, err := l.LintAhead(train, edited); ok || err != nil {
 		t.Fatalf("LintAhead before any lint: ok=%v err=%v", ok, err)
