@@ -5,6 +5,8 @@
 //	benchtool pick LIST     choose the two files that the edit runs use
 //	benchtool lsp [flags] -- SERVER-COMMAND...
 //	                        time a language server's diagnostics
+//	benchtool plot TITLE XLABEL YLABEL
+//	                        draw the table on standard input as an SVG line chart
 //
 // LIST names one file a line, relative to the working folder, as
 // `torchlint check --show-files` prints them; "-" reads the list from
@@ -45,6 +47,7 @@ const usage = `Usage:
   benchtool parse LIST
   benchtool pick LIST
   benchtool lsp -root DIR -edit FILE [-other FILE] [-append TEXT] [-grace D] [-timeout D] -- SERVER-COMMAND...
+  benchtool plot TITLE XLABEL YLABEL < TABLE > SVG
 `
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -68,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = pick(args[1], stdout)
 	case "lsp":
 		return lspCommand(args[1:], stdout, stderr)
+	case "plot":
+		err = plot(args[1:], os.Stdin, stdout)
 	default:
 		fmt.Fprint(stderr, usage)
 		return 2
