@@ -551,14 +551,14 @@ func (r *replayFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 			return nil
 		}
 	}
-	a, ok := r.answer("L" + strconv.Itoa(int(want)) + " " + ref)
+	q := "L" + strconv.Itoa(int(want)) + " " + ref
+	a, ok := r.answer(q)
 	if !ok {
 		return nil
 	}
 	o, err := decodeAnswer(a)
 	if err != nil {
-		r.missed = true
-		r.Asked["L"+strconv.Itoa(int(want))+" "+ref] = missedAnswer
+		r.missed, r.Asked[q] = true, missedAnswer
 		return nil
 	}
 	return o
@@ -621,15 +621,10 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 	case len(parse) > 0:
 		// The scans of the files' text (their imports, their bindings),
 		// made as load read them, fill the graph and order the files.
-		imports := make([][]string, len(parse))
-		light := make([]*analyzer.Summary, len(parse))
-		for i, u := range parse {
-			imports[i], light[i] = u.imports, u.light
+		levels := importLevels(g, parse)
+		for _, u := range parse {
+			g.Add(u.abs, u.light)
 			u.imports, u.light = nil, nil
-		}
-		levels := importLevels(g, parse, imports)
-		for i, u := range parse {
-			g.Add(u.abs, light[i])
 		}
 		g.Solve()
 		// Solving costs a walk of every summary, so the graph is solved
@@ -1038,8 +1033,8 @@ func importedModules(src []byte) []string {
 // files it imports, as far as the text of its import lines shows (a
 // cycle is cut anywhere): level 0 imports nothing of the project.
 // Files that cannot be read come first; they are left out of the graph.
-// imports[i] lists the modules units[i] imports (importedModules).
-func importLevels(g *Graph, units []*unit, imports [][]string) [][]*unit {
+// A unit's imports are those its text scan found (importedModules).
+func importLevels(g *Graph, units []*unit) [][]*unit {
 	deps := make([][]int, len(units))
 	index := map[*file]int{}
 	for i, u := range units {
@@ -1061,7 +1056,7 @@ func importLevels(g *Graph, units []*unit, imports [][]string) [][]*unit {
 				}
 			}
 		}
-		for _, mod := range imports[i] {
+		for _, mod := range u.imports {
 			dep(mod)
 		}
 	}
