@@ -456,6 +456,19 @@ func (m *Model) localHelperOf(def NodeID, depth int) *Object {
 // localRef returns the ref of a module-level function or class, or of a
 // method of a module-level class, defined by def; "" for anything else.
 func (m *Model) localRef(def NodeID) string {
+	if r, ok := m.localRefs[def]; ok {
+		return r
+	}
+	if m.localRefs == nil {
+		m.localRefs = map[NodeID]string{}
+	}
+	r := m.findLocalRef(def)
+	m.localRefs[def] = r
+	return r
+}
+
+// findLocalRef is localRef without its memo.
+func (m *Model) findLocalRef(def NodeID) string {
 	f := m.File
 	name := f.Text(f.Field(def, FieldName))
 	s := m.scopeOf[def]
@@ -898,6 +911,17 @@ func (m *Model) summarizeDefs(s *Summary) {
 	}
 	slices.Sort(s.Backprops)
 	s.BackpropsVia = m.ev().via
+	// A project holds every file's summary until its facts are solved:
+	// the room append left at the end of the big lists goes back now.
+	s.Funcs, s.Calls = trim(s.Funcs), trim(s.Calls)
+}
+
+// trim returns list without spare capacity, copied where it had any.
+func trim[T any](list []T) []T {
+	if cap(list)-len(list) < 4 {
+		return list
+	}
+	return slices.Clone(list)
 }
 
 // noticing passes a file's questions on to its facts and notices whether

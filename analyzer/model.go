@@ -30,6 +30,7 @@ type Model struct {
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	memo              map[any]any
 	callNames         map[NodeID]string
+	localRefs         map[NodeID]string  // localRef's answers, shared by the summary's records
 	helpers           map[NodeID]*Object // call → Helper's answer, which TL201 and TL301 both ask
 	gradAt            []int8             // memoized GradModeAt per node, -1 unknown
 	forwardAt         []int8             // memoized IsForwardCall per node: 0 not asked, 1 no, 2 yes

@@ -38,6 +38,11 @@ type Graph struct {
 	memo atomic.Pointer[sync.Map] // resolveKey → target
 	// inherits caches lookupObject's answers once the graph is solved.
 	inherits sync.Map // resolveKey → *object (nil: none)
+	// answers holds one copy of each answer recorded: many files ask
+	// about the same objects, and keep their answers until the project
+	// is solved.
+	answers  sync.Map // string → string
+	nanswers atomic.Int64
 	// methods holds every method of the project's classes by its name,
 	// in the order of paths, once solved.
 	methods map[string][]*object
@@ -448,6 +453,12 @@ func (g *Graph) Solve() {
 	g.memo.Store(nil) // objects are made afresh: nothing resolves until they are
 	g.solved = false
 	g.inherits.Clear()
+	if g.nanswers.Load() > 1<<16 {
+		// A long-lived graph (the language server's) keeps the answers
+		// of the files linted lately, not of every edit it has seen.
+		g.answers.Clear()
+		g.nanswers.Store(0)
+	}
 	// The objects of an earlier solve are let go before the new ones are
 	// made, so that the two are never held at once.
 	g.objs, g.methods, g.named = nil, nil, nil
@@ -1148,7 +1159,16 @@ func (ff *FileFacts) record(q string, answer any) {
 	if ff.Asked == nil {
 		ff.Asked = map[string]string{}
 	}
-	ff.Asked[q] = answerKey(answer)
+	a := answerKey(answer)
+	if len(a) > 16 && ff.g != nil {
+		if v, ok := ff.g.answers.Load(a); ok {
+			a = v.(string)
+		} else {
+			ff.g.answers.Store(a, a)
+			ff.g.nanswers.Add(1)
+		}
+	}
+	ff.Asked[q] = a
 }
 
 // answerKey writes an answer as a string that changes when it does; an
