@@ -1270,6 +1270,7 @@ type MemoryStore struct {
 
 type memoryEntry struct {
 	sum   [32]byte
+	stat  Stat // of the file when the entry was kept
 	entry *Entry
 }
 
@@ -1280,15 +1281,25 @@ func NewMemoryStore() *MemoryStore {
 
 // Entry implements Store. It goes by contents only: a nil sum finds
 // nothing.
-func (m *MemoryStore) Entry(path string, sum *[32]byte, _ Stat) (*Entry, bool) {
-	if sum == nil {
-		return nil, false
-	}
+func (m *MemoryStore) Entry(path string, sum *[32]byte, st Stat) (*Entry, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.entries[path]
-	if !ok || e.sum != *sum {
+	switch {
+	case !ok:
 		return nil, false
+	case sum == nil:
+		// A file whose stat vouches that it is as it was is not read
+		// again: an edit in an editor re-lints its project without
+		// reading every file of it.
+		if !st.Vouches() || e.stat != st {
+			return nil, false
+		}
+	case e.sum != *sum:
+		return nil, false
+	case st.Vouches() && e.stat != st:
+		e.stat = st // touched, not changed
+		m.entries[path] = e
 	}
 	return e.entry, true
 }
@@ -1302,8 +1313,8 @@ func (m *MemoryStore) Previous(path string) (*Entry, bool) {
 }
 
 // Keep implements Store.
-func (m *MemoryStore) Keep(path string, _ Stat, e *Entry) {
+func (m *MemoryStore) Keep(path string, st Stat, e *Entry) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.entries[path] = memoryEntry{e.Hash, e}
+	m.entries[path] = memoryEntry{e.Hash, st, e}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/torchlint/torchlint/analyzer"
 	"github.com/torchlint/torchlint/internal/testtool"
@@ -297,5 +298,60 @@ func TestReplayFacts(t *testing.T) {
 	}
 	if !g.Facts("/p/train.py").Stale(missed) {
 		t.Error("a missed question does not make the file stale")
+	}
+}
+
+// TestMemoryStoreStat: the language server's store serves a file whose
+// stat vouches that it is unchanged without reading it, as the cache
+// does, and reads it again once its stat changes.
+func TestMemoryStoreStat(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string, at time.Time) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old := time.Now().Add(-time.Hour)
+	write("pyproject.toml", "[project]\nname = \"stat\"\n", old)
+	// Two helpers of the same size: one empties the cache, one does not.
+	emptying := "import torch\n\n\ndef release():\n    torch.cuda.empty_cache()\n"
+	harmless := "import torch\n\n\ndef release():\n    torch.cuda.synchronize()\n"
+	if len(emptying) != len(harmless) {
+		t.Fatal("the two helpers must have the same size")
+	}
+	helpers := write("helpers.py", emptying, old)
+	train := write("train.py", "from helpers import release\n\n\ndef fit(model, loader, opt):\n    for x in loader:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n        release()\n", old)
+	l := newLinter(t)
+	l.Store = NewMemoryStore()
+	lint := func() string {
+		t.Helper()
+		d, errs := l.Lint([]string{train}, nil)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		return strings.Join(keys(d), "\n")
+	}
+	first := lint()
+	if !strings.Contains(first, "TL301") {
+		t.Fatalf("the helper's empty_cache() in the loop is not reported:\n%s", first)
+	}
+	// Same size, same modification time: the stat vouches for the old
+	// contents, and the store's entry is served.
+	write("helpers.py", harmless, old)
+	if got := lint(); got != first {
+		t.Errorf("with an unchanged stat the file was read again:\n%s\nwant:\n%s", got, first)
+	}
+	// A new modification time: the file is read, and its facts change.
+	at := old.Add(time.Minute)
+	if err := os.Chtimes(helpers, at, at); err != nil {
+		t.Fatal(err)
+	}
+	if got := lint(); strings.Contains(got, "TL301") {
+		t.Errorf("after the helper changed, still:\n%s", got)
 	}
 }
