@@ -32,6 +32,7 @@ type Graph struct {
 	heads map[string]bool
 
 	objs   []*object // every file's objects, in the order of paths
+	store  []object  // where they are held, made over to the next solve's
 	solved bool
 	// memo caches what a ref resolves to from a file; Add and Solve
 	// start it afresh.
@@ -52,6 +53,8 @@ type Graph struct {
 	// project), for the grad mode of methods that no call reaches by
 	// their own ref.
 	named map[string][]callEdge
+	// The room of the callers and named lists, reused by the next solve.
+	callerRoom, namedRoom []callEdge
 }
 
 // resolveKey is what the resolution of a ref that is not a name of the
@@ -70,6 +73,9 @@ type file struct {
 	objs   map[string]*object // by objKey.name, once solved
 	funcs  map[string]*analyzer.FuncSummary
 	class  map[string]*analyzer.ClassSummary
+	// Where link holds the callees of the file's functions, reused by
+	// the next solve.
+	callees []callEdge
 }
 
 type objKey struct {
@@ -93,6 +99,8 @@ type object struct {
 	// back-propagated attributes of self this method's calls reach.
 	backpropVia []*object
 	escapes     bool
+	// count is a tally a solve keeps while it sizes the lists above.
+	count int32
 }
 
 type callEdge struct {
@@ -186,20 +194,19 @@ func (g *Graph) moduleName(path string) string {
 // under dir (clean, absolute). The paths are joined by hand: the parts
 // are identifiers, so nothing needs cleaning.
 func (g *Graph) findModule(dir string, parts []string) *file {
-	var b strings.Builder
-	b.WriteString(dir)
+	var buf [256]byte
+	b := append(buf[:0], dir...)
 	for _, p := range parts {
 		if p == "" || p == "." || p == ".." {
 			return nil
 		}
-		b.WriteByte(filepath.Separator)
-		b.WriteString(p)
+		b = append(append(b, filepath.Separator), p...)
 	}
-	base := b.String()
-	if fl := g.files[base+".py"]; fl != nil {
+	// Looked up without making a string of each path tried.
+	if fl := g.files[string(append(b, ".py"...))]; fl != nil {
 		return fl
 	}
-	return g.files[base+string(filepath.Separator)+"__init__.py"]
+	return g.files[string(append(append(b, filepath.Separator), "__init__.py"...))]
 }
 
 // importDirs are the folders an absolute import written in dir resolves
@@ -210,6 +217,24 @@ func (g *Graph) findModule(dir string, parts []string) *file {
 // The nearest folder wins where two sub-projects have a package of the
 // same name.
 func (g *Graph) importDirs(dir string) []string {
+	memo := g.memo.Load()
+	if memo != nil {
+		if d, ok := memo.Load(dirsKey(dir)); ok {
+			return d.([]string)
+		}
+	}
+	dirs := g.findImportDirs(dir)
+	if memo != nil {
+		memo.Store(dirsKey(dir), dirs)
+	}
+	return dirs
+}
+
+// dirsKey keys importDirs's answers in the memo.
+type dirsKey string
+
+// findImportDirs is importDirs without the memo.
+func (g *Graph) findImportDirs(dir string) []string {
 	dirs := []string{dir}
 	if dir != g.Root && within(dir, g.Root) {
 		for d := filepath.Dir(dir); d != g.Root; d = filepath.Dir(d) {
@@ -256,7 +281,13 @@ func (g *Graph) resolve(ref string, from *file) target {
 // under way or done, with the least depth each was made at: a package
 // whose modules star-import one another is searched once per lookup and
 // depth, not once per path to it.
-type visits map[string]int
+type visits map[visit]int
+
+// visit is a lookup of a dotted chain of names in a module.
+type visit struct {
+	mod   *file
+	chain string
+}
 
 // resolveIn is resolve within a resolution that has made visits.
 func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target {
@@ -323,10 +354,11 @@ func (g *Graph) search(ref string, from *file, depth int, seen visits) target {
 	for _, dir := range dirs {
 		// The longest run of leading parts that names a folder or a file
 		// of the graph: no module is longer.
-		n, p := 0, dir
+		var buf [256]byte
+		n, p := 0, append(buf[:0], dir...)
 		for n < len(parts) {
-			p += string(filepath.Separator) + parts[n]
-			if !g.entries[p] {
+			p = append(append(p, filepath.Separator), parts[n]...)
+			if !g.entries[string(p)] {
 				break
 			}
 			n++
@@ -376,7 +408,10 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 		// resolution, at no smaller depth, is under way or failed, and
 		// can find no more than it did (or will): partial, so that what
 		// it leaves unfound is not kept in the memo.
-		k := mod.path + "\x00" + strings.Join(chain, ".")
+		k := visit{mod, chain[0]}
+		if len(chain) > 1 {
+			k.chain = strings.Join(chain, ".")
+		}
 		if d, ok := seen[k]; ok && d <= depth {
 			return target{gaps: gaps{partial: true}}
 		}
@@ -387,7 +422,9 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 	}
 	name := chain[0]
 	if len(chain) == 2 {
-		if o := mod.objs[name+"."+chain[1]]; o != nil {
+		var buf [128]byte
+		k := append(append(append(buf[:0], name...), '.'), chain[1]...)
+		if o := mod.objs[string(k)]; o != nil {
 			return target{obj: o}
 		}
 	}
@@ -460,10 +497,12 @@ func (g *Graph) Solve() {
 		g.nanswers.Store(0)
 	}
 	// The objects of an earlier solve are let go before the new ones are
-	// made, so that the two are never held at once.
-	g.objs, g.methods, g.named = nil, nil, nil
+	// made, so that the two are never held at once; their room is made
+	// over to the new ones (nothing outside the graph holds an object).
+	clear(g.objs)
+	g.objs, g.methods, g.named = g.objs[:0], nil, nil
 	for _, fl := range g.files {
-		fl.objs = nil
+		clear(fl.objs)
 	}
 	paths := make([]string, 0, len(g.files))
 	n := 0
@@ -472,8 +511,14 @@ func (g *Graph) Solve() {
 		n += len(fl.sum.Classes) + len(fl.sum.Funcs) + len(fl.sum.Instances)
 	}
 	sort.Strings(paths)
-	g.objs = make([]*object, 0, n)
-	store := make([]object, n)
+	if cap(g.objs) < n {
+		g.objs = make([]*object, 0, n)
+	}
+	if cap(g.store) < n {
+		g.store = make([]object, n+n/8) // room for the files still to come
+	}
+	clear(g.store) // nothing of the solve before is held past it
+	store := g.store[:n]
 	alloc := func(o object) *object {
 		p := &store[0]
 		*p, store = o, store[1:]
@@ -481,7 +526,9 @@ func (g *Graph) Solve() {
 	}
 	for _, p := range paths {
 		fl := g.files[p]
-		fl.objs = make(map[string]*object, len(fl.sum.Classes)+len(fl.sum.Funcs)+len(fl.sum.Instances))
+		if fl.objs == nil {
+			fl.objs = make(map[string]*object, len(fl.sum.Classes)+len(fl.sum.Funcs)+len(fl.sum.Instances))
+		}
 		for i := range fl.sum.Classes {
 			c := &fl.sum.Classes[i]
 			o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
@@ -529,13 +576,41 @@ func (g *Graph) Solve() {
 	workers.Run(0, len(paths), func(i int) {
 		calls[i], named[i], escapes[i] = g.link(g.files[paths[i]])
 	})
-	g.named = map[string][]callEdge{}
+	// The lists of callers and of calls by method name are sized first,
+	// then filled in the order of paths, in room kept from solve to solve.
+	ncalls, nnamed := 0, 0
+	methodName := func(e callEdge) string { return e.site.Callee[strings.LastIndexByte(e.site.Callee, '.')+1:] }
+	counts := map[string]int{}
+	for i := range paths {
+		ncalls += len(calls[i])
+		for _, e := range calls[i] {
+			e.callee.count++
+		}
+		nnamed += len(named[i])
+		for _, e := range named[i] {
+			counts[methodName(e)]++
+		}
+	}
+	g.callerRoom = roomFor(g.callerRoom, ncalls)
+	room := g.callerRoom
+	for _, o := range g.objs {
+		if o.count > 0 {
+			o.callers, room = room[:0:o.count], room[o.count:]
+			o.count = 0
+		}
+	}
+	g.namedRoom = roomFor(g.namedRoom, nnamed)
+	room = g.namedRoom
+	g.named = make(map[string][]callEdge, len(counts))
+	for name, n := range counts {
+		g.named[name], room = room[:0:n], room[n:]
+	}
 	for i := range paths {
 		for _, e := range calls[i] {
 			e.callee.callers = append(e.callee.callers, e)
 		}
 		for _, e := range named[i] {
-			name := e.site.Callee[strings.LastIndexByte(e.site.Callee, '.')+1:]
+			name := methodName(e)
 			g.named[name] = append(g.named[name], e)
 		}
 		for _, o := range escapes[i] {
@@ -572,13 +647,25 @@ func (g *Graph) Solve() {
 	g.fixModules()
 	g.fixFunctions()
 	g.fixGrad()
-	g.methods = map[string][]*object{}
+	// The methods by name, sized first and held in one list.
+	var methods []*object
+	counts = map[string]int{}
 	for _, o := range g.objs {
 		if class, name, ok := strings.Cut(o.key.name, "."); ok && o.kind == analyzer.ObjectFunction && !strings.Contains(name, ".") {
 			if c := o.key.file.objs[class]; c != nil && c.kind == analyzer.ObjectClass {
-				g.methods[name] = append(g.methods[name], o)
+				methods = append(methods, o)
+				counts[name]++
 			}
 		}
+	}
+	byName := make([]*object, len(methods))
+	g.methods = make(map[string][]*object, len(counts))
+	for name, n := range counts {
+		g.methods[name], byName = byName[:0:n], byName[n:]
+	}
+	for _, o := range methods {
+		name := o.key.name[strings.IndexByte(o.key.name, '.')+1:]
+		g.methods[name] = append(g.methods[name], o)
 	}
 	g.solved = true
 }
@@ -688,7 +775,27 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 		e := callEdge{caller: caller, callee: t.obj, site: c, file: fl}
 		calls = append(calls, e)
 		if caller != nil {
-			caller.callees = append(caller.callees, e)
+			caller.count++
+		}
+	}
+	// Each caller's list of callees, sized first, in room of the file's.
+	n := 0
+	for _, e := range calls {
+		if e.caller != nil {
+			n++
+		}
+	}
+	fl.callees = roomFor(fl.callees, n)
+	room := fl.callees
+	for _, e := range calls {
+		if o := e.caller; o != nil && o.count > 0 {
+			o.callees, room = room[:0:o.count], room[o.count:]
+			o.count = 0
+		}
+	}
+	for _, e := range calls {
+		if e.caller != nil {
+			e.caller.callees = append(e.caller.callees, e)
 		}
 	}
 	for _, r := range fl.sum.Escapes {
@@ -697,6 +804,18 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 		}
 	}
 	return calls, named, escapes
+}
+
+// roomFor returns room for n call edges: room itself when it is large
+// enough.
+func roomFor(room []callEdge, n int) []callEdge {
+	if cap(room) < n {
+		return make([]callEdge, n, n+n/8)
+	}
+	// What the room held past n is let go: it points into the objects
+	// of the solve before.
+	clear(room[n:cap(room)])
+	return room[:n]
 }
 
 // ofProject reports whether a ref names something of the project by its
@@ -810,16 +929,34 @@ func (g *Graph) fixFunctions() {
 // settle (a function passed as a value is unknown from the start), so
 // the iteration ends.
 func (g *Graph) fixGrad() {
+	// What the iteration reads and does not change, worked out once: the
+	// functions whose mode is not their own decorator's, and for each
+	// one no call in the project sets the mode of, the method it
+	// overrides.
+	type pending struct {
+		o      *object
+		called bool    // a call that sets its mode reaches it, or it escapes
+		base   *object // for one not called: the method it overrides
+	}
+	fns := make([]pending, 0, len(g.objs))
+	for _, o := range g.objs {
+		if o.kind != analyzer.ObjectFunction || o.fn != nil && o.fn.GradSet {
+			continue
+		}
+		p := pending{o: o, called: o.escapes || slices.ContainsFunc(o.callers, g.setsGrad)}
+		if !p.called {
+			p.base = g.overridden(o)
+		}
+		fns = append(fns, p)
+	}
 	for changed := true; changed; {
 		changed = false
-		for _, o := range g.objs {
-			if o.kind != analyzer.ObjectFunction || o.fn != nil && o.fn.GradSet {
-				continue
-			}
-			if !o.escapes && !slices.ContainsFunc(o.callers, g.setsGrad) {
+		for _, p := range fns {
+			o := p.o
+			if !p.called {
 				// An override nothing calls by its own name (`validate_step`
 				// of a subclass) runs where its base class calls it.
-				if base := g.overridden(o); base != nil && base.fact.GradKnown {
+				if base := p.base; base != nil && base.fact.GradKnown {
 					if !o.fact.GradKnown || o.fact.Grad != base.fact.Grad {
 						o.fact.Grad, o.fact.GradKnown, changed = base.fact.Grad, true, true
 					}
@@ -832,14 +969,15 @@ func (g *Graph) fixGrad() {
 			// mode is unknown; else disabled when every call disables
 			// grad, enabled when any does not. A test's call sets nothing.
 			mode := analyzer.GradDisabled
-			for _, e := range o.callers {
-				if g.setsGrad(e) && e.mode() != analyzer.GradDisabled {
-					mode = analyzer.GradEnabled
-					break
-				}
-			}
 			if o.escapes {
 				mode = analyzer.GradUnknown
+			} else {
+				for _, e := range o.callers {
+					if g.setsGrad(e) && e.mode() != analyzer.GradDisabled {
+						mode = analyzer.GradEnabled
+						break
+					}
+				}
 			}
 			if !o.fact.GradKnown || o.fact.Grad != mode {
 				o.fact.Grad, o.fact.GradKnown, changed = mode, true, true
@@ -1033,16 +1171,35 @@ func (g *Graph) findObject(ref string, fl *file) *object {
 // inherited returns the method of the nearest base class of c (breadth
 // first) that defines it, or nil.
 func inherited(c *object, method string) *object {
-	seen := map[*object]bool{c: true}
-	queue := slices.Clone(c.bases)
-	for len(queue) > 0 {
-		b := queue[0]
-		queue = queue[1:]
-		if seen[b] {
+	if len(c.bases) == 0 {
+		return nil // most classes: nothing to search, nothing to allocate
+	}
+	// Hierarchies are shallow: the classes seen are kept in a short list
+	// on the stack, and in a map only past it.
+	var seenBuf, queueBuf [16]*object
+	seen, queue := append(seenBuf[:0], c), append(queueBuf[:0], c.bases...)
+	var seenMap map[*object]bool
+	var key [128]byte
+	for i := 0; i < len(queue); i++ {
+		b := queue[i]
+		switch {
+		case seenMap != nil:
+			if seenMap[b] {
+				continue
+			}
+			seenMap[b] = true
+		case slices.Contains(seen, b):
 			continue
+		case len(seen) < len(seenBuf):
+			seen = append(seen, b)
+		default:
+			seenMap = map[*object]bool{b: true}
+			for _, o := range seen {
+				seenMap[o] = true
+			}
 		}
-		seen[b] = true
-		if m := b.key.file.objs[b.key.name+"."+method]; m != nil && m.kind == analyzer.ObjectFunction {
+		k := append(append(append(key[:0], b.key.name...), '.'), method...)
+		if m := b.key.file.objs[string(k)]; m != nil && m.kind == analyzer.ObjectFunction {
 			return m
 		}
 		queue = append(queue, b.bases...)
