@@ -25,9 +25,12 @@ import (
 // debounce is how long the server waits after the last change of a
 // document before linting its project again; aheadDelay, before
 // linting the document alone with the facts the project last had, so
-// that a burst of changes is linted once.
+// that a burst of changes is linted once. Project lints after edits run
+// one at a time: a change made while one runs is linted once it ends,
+// with every other change made meanwhile, so that the delay can be short
+// without a fast typist's keystrokes piling up lints.
 const (
-	debounce   = 250 * time.Millisecond
+	debounce   = 50 * time.Millisecond
 	aheadDelay = 10 * time.Millisecond
 )
 
@@ -50,6 +53,14 @@ type server struct {
 	docs     map[protocol.DocumentURI]*openDoc
 	shutdown bool
 	exited   chan struct{} // closed by the exit notification
+
+	// linting: a project lint after an edit runs; again: the document
+	// whose edit asked for another while it ran, "" for none.
+	lintMu  sync.Mutex
+	linting bool
+	again   protocol.DocumentURI
+	// afterEdit is the project lint lintAfterEdit runs: lintWithOthers.
+	afterEdit func(protocol.DocumentURI)
 }
 
 // openDoc is an open document: its text, version, the findings of its last
@@ -93,6 +104,7 @@ var errNoShutdown = errors.New("the client left without shutdown and exit")
 func Serve(in io.Reader, out io.Writer, opts Options) error {
 	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(stdio{in, out}))
 	s := &server{conn: conn, cwd: opts.Cwd, version: opts.Version, docs: map[protocol.DocumentURI]*openDoc{}, exited: make(chan struct{})}
+	s.afterEdit = s.lintWithOthers
 	s.reset()
 	conn.Go(context.Background(), protocol.Handlers(s.handle))
 	select {
@@ -207,7 +219,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 				d.ahead.Stop()
 			}
 			d.ahead = time.AfterFunc(aheadDelay, func() { s.lintAhead(u) })
-			d.timer = time.AfterFunc(debounce, func() { s.lintWithOthers(u) })
+			d.timer = time.AfterFunc(debounce, func() { s.lintAfterEdit(u) })
 		}
 		s.mu.Unlock()
 		return reply(ctx, nil, nil)
@@ -292,6 +304,32 @@ func (s *server) lintWithOthers(u protocol.DocumentURI) {
 	sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
 	for _, o := range others {
 		s.publish(o, texts[o], byPath[o.Filename()], true)
+	}
+}
+
+// lintAfterEdit runs lintWithOthers for an edit of u, unless a project
+// lint after an edit runs already: then that one lints again when it
+// ends, once for all the edits made meanwhile (each lint reads every
+// open document as it is then).
+func (s *server) lintAfterEdit(u protocol.DocumentURI) {
+	s.lintMu.Lock()
+	if s.linting {
+		s.again = u
+		s.lintMu.Unlock()
+		return
+	}
+	s.linting = true
+	s.lintMu.Unlock()
+	for {
+		s.afterEdit(u)
+		s.lintMu.Lock()
+		if s.again == "" {
+			s.linting = false
+			s.lintMu.Unlock()
+			return
+		}
+		u, s.again = s.again, ""
+		s.lintMu.Unlock()
 	}
 }
 

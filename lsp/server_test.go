@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -131,10 +133,92 @@ func TestServerProjectFacts(t *testing.T) {
 	if got := codesFor(evalURI); got != "" {
 		t.Errorf("evaluate.py after the edit of models.py: %q, want nothing", got)
 	}
+	// A burst of edits, each one switching Net between a module and not,
+	// faster than a project lint: the lints run one at a time, and the
+	// last one is of the last text, whichever edits it took in.
+	for v := int32(3); v < 23; v++ {
+		text := files["models.py"]
+		if v%2 == 0 {
+			text = edited
+		}
+		_ = conn.Notify(ctx, protocol.MethodTextDocumentDidChange, protocol.DidChangeTextDocumentParams{
+			TextDocument:   protocol.VersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: modelsURI}, Version: v},
+			ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: text}},
+		})
+		time.Sleep(time.Duration(v%4) * 15 * time.Millisecond)
+	}
+	// The last edit (version 22) made Net no module again: evaluate.py's
+	// last findings, once the server is quiet, are none.
+	last := "unpublished"
+	for quiet := false; !quiet; {
+		select {
+		case p := <-published:
+			if p.URI == evalURI {
+				var codes []string
+				for _, d := range p.Diagnostics {
+					codes = append(codes, fmt.Sprint(d.Code))
+				}
+				last = strings.Join(codes, ",")
+			}
+		case <-time.After(time.Second):
+			quiet = true
+		}
+	}
+	if last != "" && last != "unpublished" {
+		t.Errorf("evaluate.py after a burst of edits ending with Net no module: %q, want nothing", last)
+	}
 	if _, err := conn.Call(ctx, protocol.MethodShutdown, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	_ = conn.Notify(ctx, protocol.MethodExit, nil)
+}
+
+// TestLintAfterEditCoalesces: project lints after edits run one at a
+// time; the edits made while one runs are linted once, after it, as the
+// last of them asked.
+func TestLintAfterEditCoalesces(t *testing.T) {
+	s := &server{}
+	started, release := make(chan struct{}), make(chan struct{})
+	var mu sync.Mutex
+	var linted []protocol.DocumentURI
+	s.afterEdit = func(u protocol.DocumentURI) {
+		mu.Lock()
+		linted = append(linted, u)
+		first := len(linted) == 1
+		mu.Unlock()
+		if first {
+			close(started)
+			<-release
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		s.lintAfterEdit("file:///a.py")
+		close(done)
+	}()
+	<-started
+	// Three edits while the first lint runs: none starts a lint of its own.
+	for _, u := range []protocol.DocumentURI{"file:///b.py", "file:///a.py", "file:///c.py"} {
+		s.lintAfterEdit(u)
+	}
+	close(release)
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lints after the first never ended")
+	}
+	mu.Lock()
+	got := slices.Clone(linted)
+	mu.Unlock()
+	if want := []protocol.DocumentURI{"file:///a.py", "file:///c.py"}; !slices.Equal(got, want) {
+		t.Errorf("project lints: %v, want %v", got, want)
+	}
+	s.lintAfterEdit("file:///d.py") // none runs: this one runs at once
+	mu.Lock()
+	defer mu.Unlock()
+	if n := len(linted); n != 3 || linted[2] != "file:///d.py" {
+		t.Errorf("a lint after the others ended: %v", linted)
+	}
 }
 
 // startServer serves the protocol over pipes with cwd as the working
