@@ -313,7 +313,7 @@ func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
 			diags, err = nil, fmt.Errorf("internal error while linting %s: %v", path, p)
 		}
 	}()
-	src, rerr := r.readFile(path)
+	src, rerr := r.readFile(path, nil)
 	if rerr != nil {
 		return []Diagnostic{r.ioDiagnostic(path, rerr)}, nil
 	}
@@ -337,7 +337,13 @@ func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
 // be read, or is over the size limit, gives the read diagnostic (TL002)
 // to report in its place.
 func (r *Runner) ReadSource(path string) ([]byte, *Diagnostic) {
-	src, err := r.readFile(path)
+	return r.ReadSourceInto(path, nil)
+}
+
+// ReadSourceInto is ReadSource reading into buf where it has the room: for
+// a caller that is done with one source before it reads the next.
+func (r *Runner) ReadSourceInto(path string, buf []byte) ([]byte, *Diagnostic) {
+	src, err := r.readFile(path, buf)
 	if err != nil {
 		d := r.ioDiagnostic(path, err)
 		return nil, &d
@@ -403,7 +409,7 @@ const DefaultMaxFileSize = 10 << 20
 
 // readFile reads a file unless it is over the size limit; the error says
 // why it was not read.
-func (r *Runner) readFile(path string) ([]byte, error) {
+func (r *Runner) readFile(path string, room []byte) ([]byte, error) {
 	// O_NONBLOCK: opening a FIFO for reading must not wait for a writer.
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -429,7 +435,7 @@ func (r *Runner) readFile(path string) ([]byte, error) {
 	}
 	// Sized by the stat, with room to see the end without growing: a
 	// file read whole in one buffer (io.ReadAll doubles its way up).
-	var buf bytes.Buffer
+	buf := bytes.NewBuffer(room[:0])
 	buf.Grow(int(info.Size()) + bytes.MinRead)
 	if _, err := buf.ReadFrom(f); err != nil {
 		return nil, fmt.Errorf("cannot read file: %w", unwrapPathError(err))

@@ -95,7 +95,7 @@ func (m *Model) buildScopes() {
 	f := m.File
 	m.Scopes = append(m.Scopes[:0], Scope{Kind: ScopeModule, Node: Root, Parent: -1})
 	m.scopeOf = make([]ScopeID, len(f.Nodes))
-	m.binds = make([]Binding, 0, len(f.Nodes)/32)
+	m.binds = make([]Binding, 0, len(f.Nodes)/12+16) // about one binding in 13 nodes on real code
 	m.bindIndex = make(map[bindKey]bindChain, len(f.Nodes)/64)
 	m.defScope = make(map[NodeID]ScopeID)
 	for i := 1; i < len(f.Nodes); i++ {

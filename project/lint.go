@@ -757,7 +757,14 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 				return
 			}
 		}
-		u.src, u.readErr, u.err = l.read(u, override)
+		// The source is dropped once scanned or found in the store: it is
+		// read into the room of a source read and dropped before.
+		room := scanRoom.Get().(*[]byte)
+		defer scanRoom.Put(room)
+		u.src, u.readErr, u.err = l.readInto(u, override, *room)
+		if _, over := overridden(u, override); !over && cap(u.src) > cap(*room) {
+			*room = u.src[:0]
+		}
 		switch {
 		case u.err != nil:
 		case u.readErr != nil:
@@ -774,6 +781,9 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 		}
 	})
 }
+
+// scanRoom holds the room of the sources load reads and drops.
+var scanRoom = sync.Pool{New: func() any { return new([]byte) }}
 
 // source reads a unit's source again, for it to be parsed, and reports
 // whether it has one. A file changed since load is parsed as it is now,
@@ -829,10 +839,15 @@ func (l *Linter) firstPass(u *unit, g *Graph, override map[string][]byte) {
 // runner's read diagnostic (TL002), as when linted alone; another file
 // of the project that cannot be read is left out of the graph.
 func (l *Linter) read(u *unit, override map[string][]byte) ([]byte, *analyzer.Diagnostic, error) {
+	return l.readInto(u, override, nil)
+}
+
+// readInto is read, reading a file into room where it has the room.
+func (l *Linter) readInto(u *unit, override map[string][]byte, room []byte) ([]byte, *analyzer.Diagnostic, error) {
 	if src, ok := overridden(u, override); ok {
 		return src, nil, nil
 	}
-	src, d := l.Runner.ReadSource(u.path)
+	src, d := l.Runner.ReadSourceInto(u.path, room)
 	if d != nil && !u.target {
 		return nil, nil, fmt.Errorf("%s: %s", u.path, d.Message)
 	}
