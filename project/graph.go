@@ -645,8 +645,9 @@ func (g *Graph) Solve() {
 		}
 	}
 	g.fixModules()
-	g.fixFunctions()
-	g.fixGrad()
+	order := g.callOrder()
+	g.fixFunctions(order)
+	g.fixGrad(order)
 	// The methods by name, sized first and held in one list.
 	var methods []*object
 	counts = map[string]int{}
@@ -857,7 +858,64 @@ func (g *Graph) fixModules() {
 // fixFunctions propagates returned graphs, forward passes, cache
 // emptying and what functions do to a step's state from callees to
 // callers.
-func (g *Graph) fixFunctions() {
+// callOrder lists the project's functions callees first: each after the
+// functions it calls, returns the results of, or reaches through
+// back-propagated attributes, but where they call one another. The
+// fixpoints below reach the same facts in any order; swept in this one
+// (or its reverse, for what flows from callers to callees) they settle
+// in about two sweeps rather than six.
+func (g *Graph) callOrder() []*object {
+	order := make([]*object, 0, len(g.objs))
+	const (
+		unseen = iota
+		open
+		done
+	)
+	state := make(map[*object]uint8, len(g.objs))
+	type frame struct {
+		o    *object
+		next int // the next successor to visit
+	}
+	succ := func(o *object, i int) *object {
+		if i < len(o.callees) {
+			return o.callees[i].callee
+		}
+		i -= len(o.callees)
+		if i < len(o.returns) {
+			return o.returns[i]
+		}
+		i -= len(o.returns)
+		if i < len(o.backpropVia) {
+			return o.backpropVia[i]
+		}
+		return nil
+	}
+	var stack []frame
+	for _, root := range g.objs {
+		if root.kind != analyzer.ObjectFunction || state[root] != unseen {
+			continue
+		}
+		state[root] = open
+		stack = append(stack[:0], frame{o: root})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if s := succ(top.o, top.next); s != nil {
+				top.next++
+				if state[s] == unseen && s.kind == analyzer.ObjectFunction {
+					state[s] = open
+					stack = append(stack, frame{o: s})
+				}
+				continue
+			}
+			state[top.o] = done
+			order = append(order, top.o)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return order
+}
+
+func (g *Graph) fixFunctions(order []*object) {
 	// The overrides of methods whose results are back-propagated, found
 	// once: what they return is back-propagated too.
 	var overrides [][2]*object
@@ -877,10 +935,7 @@ func (g *Graph) fixFunctions() {
 				o.fact.ResultBackprop, changed = true, true
 			}
 		}
-		for _, o := range g.objs {
-			if o.kind != analyzer.ObjectFunction {
-				continue
-			}
+		for _, o := range order {
 			if !o.fact.ReturnsGraph {
 				for _, r := range o.returns {
 					if r.fact.ReturnsGraph {
@@ -928,7 +983,7 @@ func (g *Graph) fixFunctions() {
 // enabled, and a mode only changes from enabled to disabled as callers
 // settle (a function passed as a value is unknown from the start), so
 // the iteration ends.
-func (g *Graph) fixGrad() {
+func (g *Graph) fixGrad(order []*object) {
 	// What the iteration reads and does not change, worked out once: the
 	// functions whose mode is not their own decorator's, and for each
 	// one no call in the project sets the mode of, the method it
@@ -937,20 +992,26 @@ func (g *Graph) fixGrad() {
 		o      *object
 		called bool    // a call that sets its mode reaches it, or it escapes
 		base   *object // for one not called: the method it overrides
+		named  string  // for one not called: the name namedMethod gives, if any
 	}
-	fns := make([]pending, 0, len(g.objs))
-	for _, o := range g.objs {
-		if o.kind != analyzer.ObjectFunction || o.fn != nil && o.fn.GradSet {
+	fns := make([]pending, 0, len(order))
+	for i := len(order) - 1; i >= 0; i-- { // callers first
+		o := order[i]
+		if o.fn != nil && o.fn.GradSet {
 			continue
 		}
 		p := pending{o: o, called: o.escapes || slices.ContainsFunc(o.callers, g.setsGrad)}
 		if !p.called {
 			p.base = g.overridden(o)
+			p.named, _ = g.namedMethod(o)
 		}
 		fns = append(fns, p)
 	}
+	// The mode of the calls by each method name, worked out once a sweep.
+	namedModes := map[string]analyzer.GradMode{}
 	for changed := true; changed; {
 		changed = false
+		clear(namedModes)
 		for _, p := range fns {
 			o := p.o
 			if !p.called {
@@ -960,8 +1021,15 @@ func (g *Graph) fixGrad() {
 					if !o.fact.GradKnown || o.fact.Grad != base.fact.Grad {
 						o.fact.Grad, o.fact.GradKnown, changed = base.fact.Grad, true, true
 					}
-				} else if mode, ok := g.namedGrad(o); ok && (!o.fact.GradKnown || o.fact.Grad != mode) {
-					o.fact.Grad, o.fact.GradKnown, changed = mode, true, true
+				} else if p.named != "" {
+					mode, ok := namedModes[p.named]
+					if !ok {
+						mode = g.namedMode(p.named)
+						namedModes[p.named] = mode
+					}
+					if !o.fact.GradKnown || o.fact.Grad != mode {
+						o.fact.Grad, o.fact.GradKnown, changed = mode, true, true
+					}
 				}
 				continue
 			}
@@ -993,35 +1061,41 @@ func (g *Graph) fixGrad() {
 	}
 }
 
-// namedGrad is the grad mode of a method that no call reaches by its own
-// ref, from the calls of a method of its name on objects of no known
-// class: disabled when there are some and every one disables grad, else
-// enabled. ok is false for a function that is not a method of a class,
-// for one that runs no forward pass in its caller's mode, and for
-// `forward` and the dunder methods, which run where the object is called
-// or used.
-func (g *Graph) namedGrad(o *object) (mode analyzer.GradMode, ok bool) {
+// namedMethod says whether a method that no call reaches by its own ref
+// gets its grad mode from the calls of a method of its name on objects of
+// no known class (namedMode), and under which name: not for a function
+// that is not a method of a class, for one that runs no forward pass in
+// its caller's mode, or for `forward` and the dunder methods, which run
+// where the object is called or used.
+func (g *Graph) namedMethod(o *object) (string, bool) {
 	class, name, ok := strings.Cut(o.key.name, ".")
 	if !ok || strings.Contains(name, ".") || name == "forward" || strings.HasPrefix(name, "__") {
-		return 0, false // `forward` and dunders are called by what calls the object
+		return "", false // `forward` and dunders are called by what calls the object
 	}
 	if c := o.key.file.objs[class]; c == nil || c.kind != analyzer.ObjectClass {
-		return 0, false
+		return "", false
 	}
 	if o.fact.Forward == nil && len(o.fact.ParamCalls) == 0 {
-		return 0, false // no forward pass whose mode its callers set
+		return "", false // no forward pass whose mode its callers set
 	}
-	mode = analyzer.GradEnabled
+	return name, true
+}
+
+// namedMode is the grad mode the calls of a method named name on objects
+// of no known class run it in: disabled when there are some and every one
+// disables grad, else enabled.
+func (g *Graph) namedMode(name string) analyzer.GradMode {
+	mode := analyzer.GradEnabled
 	for _, e := range g.named[name] {
 		if !g.setsGrad(e) {
 			continue
 		}
 		if e.mode() != analyzer.GradDisabled {
-			return analyzer.GradEnabled, true
+			return analyzer.GradEnabled
 		}
 		mode = analyzer.GradDisabled
 	}
-	return mode, true
+	return mode
 }
 
 // overridden returns the method of a base class, in any file, that a
