@@ -45,8 +45,9 @@ type Graph struct {
 	answers  sync.Map // string → string
 	nanswers atomic.Int64
 	// methods holds every method of the project's classes by its name,
-	// in the order of paths, once solved.
-	methods map[string][]*object
+	// in the order of paths, made by methodsOnce once solved.
+	methods     map[string][]*object
+	methodsOnce *sync.Once
 	// named holds, by method name, the calls of a method on an object of
 	// no known class (`dec.decode(x)`, `self._predict(x)` that only a
 	// subclass defines, or a ref that resolves to nothing of the
@@ -518,63 +519,36 @@ func (g *Graph) Solve() {
 		g.store = make([]object, n+n/8) // room for the files still to come
 	}
 	clear(g.store) // nothing of the solve before is held past it
-	store := g.store[:n]
-	alloc := func(o object) *object {
-		p := &store[0]
-		*p, store = o, store[1:]
-		return p
-	}
-	for _, p := range paths {
+	// Each file's objects are made in its own stretch of the store, all
+	// files at once, and listed in the order of paths.
+	start := make([]int, len(paths)+1)
+	for i, p := range paths {
 		fl := g.files[p]
-		if fl.objs == nil {
-			fl.objs = make(map[string]*object, len(fl.sum.Classes)+len(fl.sum.Funcs)+len(fl.sum.Instances))
-		}
-		for i := range fl.sum.Classes {
-			c := &fl.sum.Classes[i]
-			o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
-			o.fact.Module, o.fact.NoGraph = c.Module, c.NoGraph
-			o.key.file.objs[o.key.name] = o
-			g.objs = append(g.objs, o)
-		}
-		for i := range fl.sum.Funcs {
-			fn := &fl.sum.Funcs[i]
-			o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
-			o.fact.ReturnsGraph = fn.ReturnsGraph
-			o.fact.TupleLen, o.fact.GraphElems = fn.TupleLen, fn.GraphElems
-			o.fact.GraphParams = fn.GraphParams
-			o.fact.BackpropParams = fn.BackpropParams
-			o.fact.BackpropAttrs = fn.BackpropAttrs
-			o.fact.Forward = g.site(fl, fn.Forward)
-			o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
-			o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
-			o.fact.Keeps = g.paramSites(fl, fn.Keeps)
-			o.fact.StepSites = fn.StepSites
-			for _, s := range o.fact.StepFields() {
-				*s = g.site(fl, *s)
-			}
-			o.fact.Activation, o.fact.ActivationAt = fn.Activation, g.site(fl, fn.ActivationAt)
-			if fn.GradSet {
-				o.fact.Grad, o.fact.GradKnown = fn.Grad, true
-			}
-			o.fact.Wraps, o.fact.WrapsKnown = fn.Wraps, fn.WrapsSet
-			o.fact.Enters, o.fact.EntersKnown = fn.Enters, fn.EntersSet
-			o.key.file.objs[o.key.name] = o
-			g.objs = append(g.objs, o)
-		}
-		for name := range fl.sum.Instances {
-			if fl.objs[name] == nil {
-				o := alloc(object{key: objKey{fl, name}, kind: analyzer.ObjectInstance})
-				o.key.file.objs[o.key.name] = o
-				g.objs = append(g.objs, o)
-			}
+		start[i+1] = start[i] + len(fl.sum.Classes) + len(fl.sum.Funcs) + len(fl.sum.Instances)
+	}
+	fileObjs := make([][]object, len(paths))
+	workers.Run(0, len(paths), func(i int) {
+		fileObjs[i] = g.makeObjects(g.files[paths[i]], g.store[start[i]:start[i+1]])
+	})
+	for i := range paths {
+		for j := range fileObjs[i] {
+			g.objs = append(g.objs, &fileObjs[i][j])
 		}
 	}
 	g.memo.Store(new(sync.Map))
+	// Then each file's links: first the bases of classes and instances,
+	// which the lookups of the other links read (inherited methods).
+	workers.Run(0, len(paths), func(i int) {
+		g.linkBases(g.files[paths[i]])
+	})
 	calls := make([][]callEdge, len(paths))
 	named := make([][]callEdge, len(paths))
 	escapes := make([][]*object, len(paths))
+	backprops := make([][]*object, len(paths))
 	workers.Run(0, len(paths), func(i int) {
-		calls[i], named[i], escapes[i] = g.link(g.files[paths[i]])
+		fl := g.files[paths[i]]
+		calls[i], named[i], escapes[i] = g.link(fl)
+		backprops[i] = g.linkBackprops(fl, fileObjs[i])
 	})
 	// The lists of callers and of calls by method name are sized first,
 	// then filled in the order of paths, in room kept from solve to solve.
@@ -617,40 +591,24 @@ func (g *Graph) Solve() {
 			o.escapes = true
 		}
 	}
-	for _, p := range paths {
-		fl := g.files[p]
-		for _, r := range fl.sum.Backprops {
-			if t := g.findObject(r, fl); t != nil && t.kind == analyzer.ObjectFunction {
-				t.fact.ResultBackprop = true
-			}
-		}
-		for _, v := range fl.sum.BackpropsVia {
-			c := g.findObject(v.Callee, fl)
-			if c == nil || c.kind != analyzer.ObjectFunction || !slices.Contains(c.fact.BackpropParams, v.Index) {
-				continue
-			}
-			if t := g.findObject(v.Result, fl); t != nil && t.kind == analyzer.ObjectFunction {
-				t.fact.ResultBackprop = true
-			}
-		}
-	}
-	for _, o := range g.objs {
-		if o.fn == nil {
-			continue
-		}
-		for _, r := range o.fn.BackpropVia {
-			if t := g.findObject(r, o.key.file); t != nil && t.kind == analyzer.ObjectFunction && t != o {
-				o.backpropVia = append(o.backpropVia, t)
-			}
+	for i := range paths {
+		for _, t := range backprops[i] {
+			t.fact.ResultBackprop = true
 		}
 	}
 	g.fixModules()
 	order := g.callOrder()
 	g.fixFunctions(order)
 	g.fixGrad(order)
-	// The methods by name, sized first and held in one list.
+	g.methodsOnce = new(sync.Once)
+	g.solved = true
+}
+
+// indexMethods lists the methods of the project's classes by name, once
+// a solve, when a lookup first needs them: sized first, held in one list.
+func (g *Graph) indexMethods() {
 	var methods []*object
-	counts = map[string]int{}
+	counts := map[string]int{}
 	for _, o := range g.objs {
 		if class, name, ok := strings.Cut(o.key.name, "."); ok && o.kind == analyzer.ObjectFunction && !strings.Contains(name, ".") {
 			if c := o.key.file.objs[class]; c != nil && c.kind == analyzer.ObjectClass {
@@ -668,7 +626,6 @@ func (g *Graph) Solve() {
 		name := o.key.name[strings.IndexByte(o.key.name, '.')+1:]
 		g.methods[name] = append(g.methods[name], o)
 	}
-	g.solved = true
 }
 
 // anyMethod answers the ref "*.name", a method called on an object whose
@@ -678,6 +635,7 @@ func (g *Graph) Solve() {
 // `@torch.no_grad()` or a decorator that sets the mode, or the forward
 // passes it runs are all under its own `no_grad`), else nil.
 func (g *Graph) anyMethod(name string) *analyzer.Object {
+	g.methodsOnce.Do(g.indexMethods)
 	ms := g.methods[name]
 	if len(ms) == 0 {
 		return nil
@@ -725,24 +683,6 @@ func (g *Graph) site(fl *file, s *analyzer.Site) *analyzer.Site {
 // caller to record.
 func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 	resolve := func(ref string) target { return g.resolve(ref, fl) }
-	for i := range fl.sum.Classes {
-		c := &fl.sum.Classes[i]
-		o := fl.objs[c.Name]
-		for _, b := range c.Bases {
-			if t := resolve(b); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj != o {
-				o.bases = append(o.bases, t.obj)
-			}
-		}
-	}
-	for name, ref := range fl.sum.Instances {
-		o := fl.objs[name]
-		if o == nil || o.kind != analyzer.ObjectInstance {
-			continue
-		}
-		if t := resolve(ref); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
-			o.bases = append(o.bases, t.obj)
-		}
-	}
 	for i := range fl.sum.Funcs {
 		fn := &fl.sum.Funcs[i]
 		o := fl.objs[fn.Name]
@@ -805,6 +745,115 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 		}
 	}
 	return calls, named, escapes
+}
+
+// makeObjects makes the objects of a file's summary in room, which has
+// room for all of them, and returns those it made.
+func (g *Graph) makeObjects(fl *file, room []object) []object {
+	if fl.objs == nil {
+		fl.objs = make(map[string]*object, len(room))
+	}
+	n := 0
+	alloc := func(o object) *object {
+		p := &room[n]
+		*p = o
+		n++
+		return p
+	}
+	for i := range fl.sum.Classes {
+		c := &fl.sum.Classes[i]
+		o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
+		o.fact.Module, o.fact.NoGraph = c.Module, c.NoGraph
+		fl.objs[o.key.name] = o
+	}
+	for i := range fl.sum.Funcs {
+		fn := &fl.sum.Funcs[i]
+		o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
+		o.fact.ReturnsGraph = fn.ReturnsGraph
+		o.fact.TupleLen, o.fact.GraphElems = fn.TupleLen, fn.GraphElems
+		o.fact.GraphParams = fn.GraphParams
+		o.fact.BackpropParams = fn.BackpropParams
+		o.fact.BackpropAttrs = fn.BackpropAttrs
+		o.fact.Forward = g.site(fl, fn.Forward)
+		o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
+		o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
+		o.fact.Keeps = g.paramSites(fl, fn.Keeps)
+		o.fact.StepSites = fn.StepSites
+		for _, s := range o.fact.StepFields() {
+			*s = g.site(fl, *s)
+		}
+		o.fact.Activation, o.fact.ActivationAt = fn.Activation, g.site(fl, fn.ActivationAt)
+		if fn.GradSet {
+			o.fact.Grad, o.fact.GradKnown = fn.Grad, true
+		}
+		o.fact.Wraps, o.fact.WrapsKnown = fn.Wraps, fn.WrapsSet
+		o.fact.Enters, o.fact.EntersKnown = fn.Enters, fn.EntersSet
+		fl.objs[o.key.name] = o
+	}
+	for name := range fl.sum.Instances {
+		if fl.objs[name] == nil {
+			o := alloc(object{key: objKey{fl, name}, kind: analyzer.ObjectInstance})
+			fl.objs[o.key.name] = o
+		}
+	}
+	return room[:n]
+}
+
+// linkBases resolves the bases of a file's classes and the classes of
+// its instances. It changes only the file's own objects.
+func (g *Graph) linkBases(fl *file) {
+	for i := range fl.sum.Classes {
+		c := &fl.sum.Classes[i]
+		o := fl.objs[c.Name]
+		for _, b := range c.Bases {
+			if t := g.resolve(b, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj != o {
+				o.bases = append(o.bases, t.obj)
+			}
+		}
+	}
+	for name, ref := range fl.sum.Instances {
+		o := fl.objs[name]
+		if o == nil || o.kind != analyzer.ObjectInstance {
+			continue
+		}
+		if t := g.resolve(ref, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
+			o.bases = append(o.bases, t.obj)
+		}
+	}
+}
+
+// linkBackprops finds, once the bases are linked, the functions whose
+// results a file back-propagates (itself, or through a function it
+// passes them to), returned for the caller to mark, and the methods of
+// base classes in other files whose back-propagated attributes of self
+// each of its own functions (objs) reaches.
+func (g *Graph) linkBackprops(fl *file, objs []object) (marked []*object) {
+	for _, r := range fl.sum.Backprops {
+		if t := g.findObject(r, fl); t != nil && t.kind == analyzer.ObjectFunction {
+			marked = append(marked, t)
+		}
+	}
+	for _, v := range fl.sum.BackpropsVia {
+		c := g.findObject(v.Callee, fl)
+		if c == nil || c.kind != analyzer.ObjectFunction || !slices.Contains(c.fact.BackpropParams, v.Index) {
+			continue
+		}
+		if t := g.findObject(v.Result, fl); t != nil && t.kind == analyzer.ObjectFunction {
+			marked = append(marked, t)
+		}
+	}
+	for i := range objs {
+		o := &objs[i]
+		if o.fn == nil {
+			continue
+		}
+		for _, r := range o.fn.BackpropVia {
+			if t := g.findObject(r, fl); t != nil && t.kind == analyzer.ObjectFunction && t != o {
+				o.backpropVia = append(o.backpropVia, t)
+			}
+		}
+	}
+	return marked
 }
 
 // roomFor returns room for n call edges: room itself when it is large
