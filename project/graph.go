@@ -72,8 +72,6 @@ type file struct {
 	module string // dotted module name from the first import root holding it
 	sum    *analyzer.Summary
 	objs   map[string]*object // by objKey.name, once solved
-	funcs  map[string]*analyzer.FuncSummary
-	class  map[string]*analyzer.ClassSummary
 	// Where link holds the callees of the file's functions, reused by
 	// the next solve.
 	callees []callEdge
@@ -148,7 +146,7 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 		s = &analyzer.Summary{}
 	}
 	path = filepath.Clean(path)
-	fl := &file{path: path, dir: filepath.Dir(path), sum: s, funcs: map[string]*analyzer.FuncSummary{}, class: map[string]*analyzer.ClassSummary{}}
+	fl := &file{path: path, dir: filepath.Dir(path), sum: s}
 	if rel, err := filepath.Rel(g.Root, path); err == nil {
 		fl.rel = filepath.ToSlash(rel)
 	} else {
@@ -163,12 +161,6 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 			break
 		}
 		p = parent
-	}
-	for i := range s.Funcs {
-		fl.funcs[s.Funcs[i].Name] = &s.Funcs[i]
-	}
-	for i := range s.Classes {
-		fl.class[s.Classes[i].Name] = &s.Classes[i]
 	}
 	g.files[path] = fl
 	g.solved = false
@@ -1416,10 +1408,8 @@ func (g *Graph) star(fl *file, name string) string {
 			}
 			return r
 		}
-		_, fn := mod.funcs[name]
-		_, class := mod.class[name]
-		_, instance := mod.sum.Instances[name]
-		if (fn || class || instance) && mod.module != "" {
+		// A function, class or instance of the module: one of its objects.
+		if mod.objs[name] != nil && mod.module != "" {
 			return mod.module + "." + name
 		}
 	}
