@@ -223,6 +223,9 @@ func TestBenchScript(t *testing.T) {
 			`that file alone, edited again +\|`,
 			`server: open it, to diagnostics +\| +` + num + ` \| +- \|`,
 			`server: edit it, to its diagnostics +\| +` + num + ` \|`,
+			// The evaluation the added helper's edit changes gets new
+			// findings: a time, never "none".
+			`server: edit a helper, to the buffer it changes +\| +` + num + ` \|`,
 			`server: whole session +\| +- \| +` + num + ` \| +` + num + ` \|`,
 		} {
 			if !regexp.MustCompile(`(?m)^\| ` + repo + ` +\| ` + row).MatchString(report) {
