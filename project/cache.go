@@ -171,21 +171,17 @@ func (c *Cache) lookup(path string, sum *[32]byte, st Stat) (string, cacheEntry,
 	c.mu.Lock()
 	e, ok := c.old[k]
 	c.mu.Unlock()
-	switch {
-	case !ok:
-		return k, e, false
-	case sum == nil:
-		return k, e, st.Vouches() && e.Stat == st
-	case e.Hash != *sum:
+	if !ok {
 		return k, e, false
 	}
-	if st.Vouches() && e.Stat != st {
-		e.Stat = st // touched, not changed: the next run need not read it
+	ok, restat := holds(e.Hash, e.Stat, sum, st)
+	if restat {
+		e.Stat = st
 		c.mu.Lock()
 		c.restats++
 		c.mu.Unlock()
 	}
-	return k, e, true
+	return k, e, ok
 }
 
 // Get returns the stored findings of path with content src.
@@ -229,7 +225,15 @@ func (c *Cache) Entry(path string, sum *[32]byte, st Stat) (*Entry, bool) {
 		}
 	}
 	c.use(k, e)
-	return &Entry{Linted: e.Linted, Diags: diags, Hash: e.Hash, Digest: e.Digest, SumHash: e.SumHash, summaryEnc: e.Summary, askedEnc: e.Asked}, true
+	entry := e.entry()
+	entry.Diags = diags
+	return entry, true
+}
+
+// entry is a stored entry as a Store gives it, without its findings:
+// its summary and questions are decoded when needed.
+func (ce cacheEntry) entry() *Entry {
+	return &Entry{Linted: ce.Linted, Hash: ce.Hash, Digest: ce.Digest, SumHash: ce.SumHash, summaryEnc: ce.Summary, askedEnc: ce.Asked}
 }
 
 // Previous implements Store. The entry's findings are left out: it
@@ -241,7 +245,7 @@ func (c *Cache) Previous(path string) (*Entry, bool) {
 	if !ok || e.Summary == nil {
 		return nil, false
 	}
-	return &Entry{Linted: e.Linted, Hash: e.Hash, Digest: e.Digest, SumHash: e.SumHash, summaryEnc: e.Summary, askedEnc: e.Asked}, true
+	return e.entry(), true
 }
 
 // Keep implements Store.

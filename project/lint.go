@@ -154,6 +154,23 @@ const settleTime = 2 * time.Second
 // contents it had when an equal stat was taken.
 func (s Stat) Vouches() bool { return s.Settled }
 
+// holds reports whether an entry kept for contents whose SHA-256 is
+// keptSum, of a file whose stat was then keptStat, holds for the file
+// now: with sum, the SHA-256 of its contents, when they are the same;
+// with sum nil, when its stat st vouches that it is unchanged. restat
+// says that the contents are the same and the stat is not (the file was
+// touched, not changed): the entry's stat is then st, so that the next
+// run need not read the file.
+func holds(keptSum [32]byte, keptStat Stat, sum *[32]byte, st Stat) (ok, restat bool) {
+	if sum == nil {
+		return st.Vouches() && keptStat == st, false
+	}
+	if keptSum != *sum {
+		return false, false
+	}
+	return true, st.Vouches() && keptStat != st
+}
+
 // statFile returns the stat of the file at path; the zero Stat, which
 // vouches for nothing, when it cannot be taken.
 func statFile(path string, now time.Time) Stat {
@@ -1294,27 +1311,24 @@ func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{entries: map[string]memoryEntry{}}
 }
 
-// Entry implements Store. It goes by contents only: a nil sum finds
-// nothing.
+// Entry implements Store: the entry kept for path, where it holds for
+// the contents whose SHA-256 is sum or, with sum nil, for those the
+// file's stat st vouches for. An edit in an editor thus re-lints its
+// project without reading every file of it.
 func (m *MemoryStore) Entry(path string, sum *[32]byte, st Stat) (*Entry, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	e, ok := m.entries[path]
-	switch {
-	case !ok:
+	if !ok {
 		return nil, false
-	case sum == nil:
-		// A file whose stat vouches that it is as it was is not read
-		// again: an edit in an editor re-lints its project without
-		// reading every file of it.
-		if !st.Vouches() || e.stat != st {
-			return nil, false
-		}
-	case e.sum != *sum:
-		return nil, false
-	case st.Vouches() && e.stat != st:
-		e.stat = st // touched, not changed
+	}
+	ok, restat := holds(e.sum, e.stat, sum, st)
+	if restat {
+		e.stat = st
 		m.entries[path] = e
+	}
+	if !ok {
+		return nil, false
 	}
 	return e.entry, true
 }
