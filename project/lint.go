@@ -685,15 +685,8 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 		ff := g.Facts(u.abs)
 		u.entry.decodeAsked()
 		if ff.Stale(u.entry.Asked) {
-			if u.src == nil {
-				u.src, u.readErr, u.err = l.read(u, override)
-				if u.err != nil || u.readErr != nil {
-					u.entry = &Entry{Linted: true}
-					if u.readErr != nil {
-						u.entry.Diags = []analyzer.Diagnostic{*u.readErr}
-					}
-					return
-				}
+			if !l.source(u, override) {
+				return // no longer readable: its read diagnostic, or an error
 			}
 			ff = g.Facts(u.abs)
 			d, _ := l.analyze(u, ff, false)
