@@ -98,7 +98,7 @@ type object struct {
 	// back-propagated attributes of self this method's calls reach.
 	backpropVia []*object
 	escapes     bool
-	// count is a tally a solve keeps while it sizes the lists above.
+	// count is the tally spread keeps while it sizes the lists above.
 	count int32
 }
 
@@ -542,48 +542,17 @@ func (g *Graph) Solve() {
 		calls[i], named[i], escapes[i] = g.link(fl)
 		backprops[i] = g.linkBackprops(fl, fileObjs[i])
 	})
-	// The lists of callers and of calls by method name are sized first,
-	// then filled in the order of paths, in room kept from solve to solve.
-	ncalls, nnamed := 0, 0
-	methodName := func(e callEdge) string { return e.site.Callee[strings.LastIndexByte(e.site.Callee, '.')+1:] }
-	counts := map[string]int{}
+	// The callers of each function, and the calls by each method name, in
+	// the order of paths, in room kept from solve to solve.
+	g.callerRoom = spread(g.callerRoom, calls, func(e callEdge) *object { return e.callee },
+		func(o *object) *[]callEdge { return &o.callers })
+	g.named, g.namedRoom = byName(g.namedRoom, named, func(e callEdge) string {
+		return e.site.Callee[strings.LastIndexByte(e.site.Callee, '.')+1:]
+	})
 	for i := range paths {
-		ncalls += len(calls[i])
-		for _, e := range calls[i] {
-			e.callee.count++
-		}
-		nnamed += len(named[i])
-		for _, e := range named[i] {
-			counts[methodName(e)]++
-		}
-	}
-	g.callerRoom = roomFor(g.callerRoom, ncalls)
-	room := g.callerRoom
-	for _, o := range g.objs {
-		if o.count > 0 {
-			o.callers, room = room[:0:o.count], room[o.count:]
-			o.count = 0
-		}
-	}
-	g.namedRoom = roomFor(g.namedRoom, nnamed)
-	room = g.namedRoom
-	g.named = make(map[string][]callEdge, len(counts))
-	for name, n := range counts {
-		g.named[name], room = room[:0:n], room[n:]
-	}
-	for i := range paths {
-		for _, e := range calls[i] {
-			e.callee.callers = append(e.callee.callers, e)
-		}
-		for _, e := range named[i] {
-			name := methodName(e)
-			g.named[name] = append(g.named[name], e)
-		}
 		for _, o := range escapes[i] {
 			o.escapes = true
 		}
-	}
-	for i := range paths {
 		for _, t := range backprops[i] {
 			t.fact.ResultBackprop = true
 		}
@@ -597,27 +566,17 @@ func (g *Graph) Solve() {
 }
 
 // indexMethods lists the methods of the project's classes by name, once
-// a solve, when a lookup first needs them: sized first, held in one list.
+// a solve, when a lookup first needs them.
 func (g *Graph) indexMethods() {
 	var methods []*object
-	counts := map[string]int{}
 	for _, o := range g.objs {
 		if class, name, ok := strings.Cut(o.key.name, "."); ok && o.kind == analyzer.ObjectFunction && !strings.Contains(name, ".") {
 			if c := o.key.file.objs[class]; c != nil && c.kind == analyzer.ObjectClass {
 				methods = append(methods, o)
-				counts[name]++
 			}
 		}
 	}
-	byName := make([]*object, len(methods))
-	g.methods = make(map[string][]*object, len(counts))
-	for name, n := range counts {
-		g.methods[name], byName = byName[:0:n], byName[n:]
-	}
-	for _, o := range methods {
-		name := o.key.name[strings.IndexByte(o.key.name, '.')+1:]
-		g.methods[name] = append(g.methods[name], o)
-	}
+	g.methods, _ = byName(nil, [][]*object{methods}, func(o *object) string { return o.key.name[strings.IndexByte(o.key.name, '.')+1:] })
 }
 
 // anyMethod answers the ref "*.name", a method called on an object whose
@@ -705,32 +664,11 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 		if caller == t.obj {
 			continue // recursion runs in the mode of the outer call
 		}
-		e := callEdge{caller: caller, callee: t.obj, site: c, file: fl}
-		calls = append(calls, e)
-		if caller != nil {
-			caller.count++
-		}
+		calls = append(calls, callEdge{caller: caller, callee: t.obj, site: c, file: fl})
 	}
-	// Each caller's list of callees, sized first, in room of the file's.
-	n := 0
-	for _, e := range calls {
-		if e.caller != nil {
-			n++
-		}
-	}
-	fl.callees = roomFor(fl.callees, n)
-	room := fl.callees
-	for _, e := range calls {
-		if o := e.caller; o != nil && o.count > 0 {
-			o.callees, room = room[:0:o.count], room[o.count:]
-			o.count = 0
-		}
-	}
-	for _, e := range calls {
-		if e.caller != nil {
-			e.caller.callees = append(e.caller.callees, e)
-		}
-	}
+	// Each caller's list of callees, in room of the file's.
+	fl.callees = spread(fl.callees, [][]callEdge{calls}, func(e callEdge) *object { return e.caller },
+		func(o *object) *[]callEdge { return &o.callees })
 	for _, r := range fl.sum.Escapes {
 		if t := resolve(r); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
 			escapes = append(escapes, t.obj)
@@ -848,16 +786,76 @@ func (g *Graph) linkBackprops(fl *file, objs []object) (marked []*object) {
 	return marked
 }
 
-// roomFor returns room for n call edges: room itself when it is large
-// enough.
-func roomFor(room []callEdge, n int) []callEdge {
+// roomFor returns room for n items: room itself when it is large enough.
+func roomFor[T any](room []T, n int) []T {
 	if cap(room) < n {
-		return make([]callEdge, n, n+n/8)
+		return make([]T, n, n+n/8)
 	}
 	// What the room held past n is let go: it points into the objects
 	// of the solve before.
 	clear(room[n:cap(room)])
 	return room[:n]
+}
+
+// spread gives each object the edges owner gives it (nil: none), in the
+// order of lists, as one list of list(o), all held in room: sized first,
+// so that no list grows. It returns the room, grown where short.
+func spread(room []callEdge, lists [][]callEdge, owner func(callEdge) *object, list func(*object) *[]callEdge) []callEdge {
+	n := 0
+	for _, l := range lists {
+		for _, e := range l {
+			if o := owner(e); o != nil {
+				o.count++
+				n++
+			}
+		}
+	}
+	room = roomFor(room, n)
+	rest := room
+	for _, l := range lists {
+		for _, e := range l {
+			if o := owner(e); o != nil && o.count > 0 {
+				*list(o), rest = rest[:0:o.count], rest[o.count:]
+				o.count = 0
+			}
+		}
+	}
+	for _, l := range lists {
+		for _, e := range l {
+			if o := owner(e); o != nil {
+				p := list(o)
+				*p = append(*p, e)
+			}
+		}
+	}
+	return room
+}
+
+// byName groups the items of lists by their names, each group in the
+// order of lists, all held in room: sized first, so that no group grows.
+// It returns the groups and the room, grown where short.
+func byName[T any](room []T, lists [][]T, name func(T) string) (map[string][]T, []T) {
+	counts := map[string]int{}
+	n := 0
+	for _, l := range lists {
+		for _, x := range l {
+			counts[name(x)]++
+		}
+		n += len(l)
+	}
+	room = roomFor(room, n)
+	rest := room
+	groups := make(map[string][]T, len(counts))
+	for k, c := range counts {
+		groups[k], rest = rest[:0:c], rest[c:]
+	}
+	for _, l := range lists {
+		for _, x := range l {
+			k := name(x)
+			groups[k] = append(groups[k], x)
+		}
+	}
+	return groups, room
 }
 
 // ofProject reports whether a ref names something of the project by its
@@ -896,9 +894,6 @@ func (g *Graph) fixModules() {
 	}
 }
 
-// fixFunctions propagates returned graphs, forward passes, cache
-// emptying and what functions do to a step's state from callees to
-// callers.
 // callOrder lists the project's functions callees first: each after the
 // functions it calls, returns the results of, or reaches through
 // back-propagated attributes, but where they call one another. The
@@ -956,6 +951,9 @@ func (g *Graph) callOrder() []*object {
 	return order
 }
 
+// fixFunctions propagates returned graphs, forward passes, cache
+// emptying and what functions do to a step's state from callees to
+// callers, sweeping the functions in order (callOrder).
 func (g *Graph) fixFunctions(order []*object) {
 	// The overrides of methods whose results are back-propagated, found
 	// once: what they return is back-propagated too.
