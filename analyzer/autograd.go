@@ -898,9 +898,7 @@ func (m *Model) OnlyLiteralArgs(call NodeID) bool {
 	f := m.File
 	args := m.Args(call)
 	for _, a := range args {
-		switch f.Kind(f.Unparen(a)) {
-		case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
-		default:
+		if !ScalarLiteral(f, a) {
 			return false
 		}
 	}

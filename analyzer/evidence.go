@@ -693,7 +693,17 @@ func (m *Model) returnsParsedArgs(def NodeID) bool {
 // None, or an empty container.
 func literalValue(f *File, v NodeID) bool {
 	switch f.Kind(f.Unparen(v)) {
-	case KindInteger, KindFloat, KindString, KindNone, KindTrue, KindFalse, KindList, KindDictionary, KindTuple, KindSet:
+	case KindList, KindDictionary, KindTuple, KindSet:
+		return true
+	}
+	return ScalarLiteral(f, v)
+}
+
+// ScalarLiteral reports whether a value is a number, a string, True,
+// False or None written as such.
+func ScalarLiteral(f *File, v NodeID) bool {
+	switch f.Kind(f.Unparen(v)) {
+	case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
 		return true
 	}
 	return false
@@ -786,9 +796,10 @@ func (m *Model) plainValue(v NodeID, depth int) bool {
 	if depth > 8 {
 		return false
 	}
-	switch f.Kind(v) {
-	case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
+	if ScalarLiteral(f, v) {
 		return true
+	}
+	switch f.Kind(v) {
 	case KindBinaryOperator:
 		return m.plainValue(f.Field(v, FieldLeft), depth+1) && m.plainValue(f.Field(v, FieldRight), depth+1)
 	case KindUnaryOperator:

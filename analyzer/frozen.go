@@ -129,9 +129,10 @@ func (m *Model) frozenClass(class NodeID) bool {
 func (m *Model) holdsNoParameters(init, v NodeID) bool {
 	f := m.File
 	v = f.Unparen(v)
-	switch f.Kind(v) {
-	case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
+	if ScalarLiteral(f, v) {
 		return true
+	}
+	switch f.Kind(v) {
 	case KindIdentifier:
 		b := m.Resolve(v)
 		if b == nil || b.Kind != BindParam || m.ScopeNode(b.Name) != init {

@@ -1311,8 +1311,7 @@ func fedOnly(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool 
 	f.Children(f.Field(call, analyzer.FieldArguments), func(a analyzer.NodeID) bool {
 		if f.Kind(a) == analyzer.KindKeywordArgument {
 			a = f.Field(a, analyzer.FieldValue) // `model(src=x, mask=None)`
-			switch f.Kind(f.Unparen(a)) {
-			case analyzer.KindNone, analyzer.KindTrue, analyzer.KindFalse, analyzer.KindInteger, analyzer.KindFloat, analyzer.KindString:
+			if analyzer.ScalarLiteral(f, a) {
 				return true // an option, not an input
 			}
 		}
