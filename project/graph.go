@@ -87,7 +87,7 @@ type object struct {
 	kind analyzer.ObjectKind
 	line int
 	fn   *analyzer.FuncSummary // a function's summary
-	fact analyzer.Object
+	fact facts
 	// For classes: the resolved bases; for instances: the class.
 	bases []*object
 	// For functions: the calls of it, and what it calls.
@@ -101,6 +101,27 @@ type object struct {
 	// count is the tally spread keeps while it sizes the lists above.
 	count int32
 }
+
+// facts is what the graph works out of an object: the fields of the
+// analyzer.Object that answers a question about it, less its kind and
+// site (the object's own) and the facts of a function that its summary
+// holds and the solve leaves as they are (read from fn when answered).
+// The project holds an object for each definition: it is kept small.
+type facts struct {
+	BackpropAttrs     []string
+	ParamCalls, Keeps []analyzer.ParamCall
+	analyzer.StepSites
+	Forward, EmptyCache, ActivationAt *analyzer.Site
+
+	Grad, Wraps, Enters analyzer.GradMode
+	Activation          analyzer.Activation
+
+	Module, NoGraph, ReturnsGraph, ResultBackprop bool
+	GradKnown, WrapsKnown, EntersKnown            bool
+}
+
+// noFunc is the summary of no function.
+var noFunc analyzer.FuncSummary
 
 type callEdge struct {
 	caller *object // nil at module level
@@ -700,9 +721,6 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 		fn := &fl.sum.Funcs[i]
 		o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
 		o.fact.ReturnsGraph = fn.ReturnsGraph
-		o.fact.TupleLen, o.fact.GraphElems = fn.TupleLen, fn.GraphElems
-		o.fact.GraphParams = fn.GraphParams
-		o.fact.BackpropParams = fn.BackpropParams
 		o.fact.BackpropAttrs = fn.BackpropAttrs
 		o.fact.Forward = g.site(fl, fn.Forward)
 		o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
@@ -765,7 +783,7 @@ func (g *Graph) linkBackprops(fl *file, objs []object) (marked []*object) {
 	}
 	for _, v := range fl.sum.BackpropsVia {
 		c := g.findObject(v.Callee, fl)
-		if c == nil || c.kind != analyzer.ObjectFunction || !slices.Contains(c.fact.BackpropParams, v.Index) {
+		if c == nil || c.kind != analyzer.ObjectFunction || !slices.Contains(c.fn.BackpropParams, v.Index) {
 			continue
 		}
 		if t := g.findObject(v.Result, fl); t != nil && t.kind == analyzer.ObjectFunction {
@@ -1331,15 +1349,19 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
 	}
+	fn := o.fn
+	if fn == nil {
+		fn = &noFunc // a class's or an instance's
+	}
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
-		fact.TupleLen, fact.GraphElems = o.fact.TupleLen, o.fact.GraphElems
+		fact.TupleLen, fact.GraphElems = fn.TupleLen, fn.GraphElems
 	}
-	if want&analyzer.WantParams != 0 && len(o.fact.GraphParams) > 0 {
-		fact.GraphParams, some = o.fact.GraphParams, true
+	if want&analyzer.WantParams != 0 && len(fn.GraphParams) > 0 {
+		fact.GraphParams, some = fn.GraphParams, true
 	}
-	if want&analyzer.WantParams != 0 && len(o.fact.BackpropParams) > 0 {
-		fact.BackpropParams, some = o.fact.BackpropParams, true
+	if want&analyzer.WantParams != 0 && len(fn.BackpropParams) > 0 {
+		fact.BackpropParams, some = fn.BackpropParams, true
 	}
 	if want&analyzer.WantBackprop != 0 && o.fact.ResultBackprop {
 		fact.ResultBackprop, some = true, true
