@@ -427,9 +427,14 @@ func (d *decoder) site() *analyzer.Site {
 	return &analyzer.Site{Path: d.str(), Abs: d.str(), Line: int(d.int()), Column: int(d.int()), Text: d.str()}
 }
 
-func encodeAsked(m map[string]string) []byte {
+// encodeAsked writes questions as strMap writes a map of them.
+func encodeAsked(qs Questions) []byte {
 	var e encoder
-	e.strMap(m)
+	e.count(len(qs), qs == nil)
+	for _, q := range qs {
+		e.str(q.Q)
+		e.str(q.A)
+	}
 	return e.b
 }
 
@@ -446,10 +451,22 @@ func (d *decoder) paramCalls() []analyzer.ParamCall {
 	return pcs
 }
 
-func decodeAsked(b []byte) (map[string]string, error) {
+// decodeAsked reads what encodeAsked wrote: questions in order, each
+// once.
+func decodeAsked(b []byte) (Questions, error) {
 	d := decoder{b: b}
-	m := d.strMap()
-	return m, d.done()
+	n, isNil := d.count()
+	if isNil || d.err != nil {
+		return nil, d.done()
+	}
+	qs := make(Questions, n)
+	for i := range qs {
+		qs[i] = Question{d.str(), d.str()}
+		if i > 0 && qs[i-1].Q >= qs[i].Q && d.err == nil {
+			d.err = errCorrupt
+		}
+	}
+	return qs, d.done()
 }
 
 // encodeFindings writes diagnostics without their rule and path: the

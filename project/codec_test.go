@@ -103,9 +103,21 @@ func TestFindingsCodecRoundTrip(t *testing.T) {
 	if _, err := decodeFindings(encodeFindings([]analyzer.Diagnostic{d}), d.Path, func(string) *analyzer.Rule { return nil }); err == nil {
 		t.Error("a finding of an unknown rule decoded")
 	}
-	asked := map[string]string{"Ha": "", "mod.f": "F.1"}
+	asked := Questions{{"Ha", ""}, {"mod.f", "F.1"}}
 	if got, err := decodeAsked(encodeAsked(asked)); err != nil || !reflect.DeepEqual(got, asked) {
 		t.Errorf("asked round trip: %v, %v", got, err)
+	}
+	// The questions are written as a map of them was, which older
+	// caches hold; out of order, or twice, they are damage.
+	var e encoder
+	e.strMap(map[string]string{"Ha": "", "mod.f": "F.1"})
+	if got, err := decodeAsked(e.b); err != nil || !reflect.DeepEqual(got, asked) {
+		t.Errorf("questions written as a map: %v, %v", got, err)
+	}
+	for _, qs := range []Questions{{{"mod.f", "F.1"}, {"Ha", ""}}, {{"Ha", ""}, {"Ha", ""}}} {
+		if got, err := decodeAsked(encodeAsked(qs)); err == nil {
+			t.Errorf("questions %v decoded as %v", qs, got)
+		}
 	}
 }
 
@@ -117,7 +129,7 @@ func TestCacheFileDamage(t *testing.T) {
 	fill(t, reflect.ValueOf(&s).Elem(), &n, nil)
 	entries := map[string]cacheEntry{
 		"/p/a.py\x00TL101": {Hash: [32]byte{1}, Stat: Stat{Size: 10, ModTime: 99, Mode: 0o644, Settled: true},
-			Diags: encodeFindings(nil), Summary: encodeSummary(&s), Linted: true, Asked: encodeAsked(map[string]string{"x": "y"}), Digest: [32]byte{2}},
+			Diags: encodeFindings(nil), Summary: encodeSummary(&s), Linted: true, Asked: encodeAsked(Questions{{"x", "y"}}), Digest: [32]byte{2}},
 		"/p/b.ipynb\x00TL101": {Hash: [32]byte{3}, Diags: encodeFindings(nil)},
 	}
 	data := encodeCache("tool", entries)

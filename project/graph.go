@@ -1475,10 +1475,42 @@ func answerKey(a any) string {
 	return fmt.Sprint(a)
 }
 
+// Question is a question a file asked of its project's facts, as
+// FileFacts records it, and the answer it got.
+type Question struct{ Q, A string }
+
+// Questions are a file's questions, each once, sorted by Q: a project
+// holds every target's until its facts are solved, in less room than
+// a map takes.
+type Questions []Question
+
+// QuestionsOf lists the questions and answers of m (Asked).
+func QuestionsOf(m map[string]string) Questions {
+	if m == nil {
+		return nil
+	}
+	qs := make(Questions, 0, len(m))
+	for q, a := range m {
+		qs = append(qs, Question{q, a})
+	}
+	slices.SortFunc(qs, func(a, b Question) int { return strings.Compare(a.Q, b.Q) })
+	return qs
+}
+
+// Answer returns the answer q got, if it was asked.
+func (qs Questions) Answer(q string) (string, bool) {
+	i, ok := slices.BinarySearchFunc(qs, q, func(e Question, q string) int { return strings.Compare(e.Q, q) })
+	if !ok {
+		return "", false
+	}
+	return qs[i].A, true
+}
+
 // Stale reports whether any question asked earlier (asked, from a
 // FileFacts of an earlier run or pass) gets another answer now.
-func (ff *FileFacts) Stale(asked map[string]string) bool {
-	for q, was := range asked {
+func (ff *FileFacts) Stale(asked Questions) bool {
+	for _, qa := range asked {
+		q, was := qa.Q, qa.A
 		var now string
 		switch q[0] {
 		case 'L':
