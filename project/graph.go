@@ -106,18 +106,44 @@ type object struct {
 // analyzer.Object that answers a question about it, less its kind and
 // site (the object's own) and the facts of a function that its summary
 // holds and the solve leaves as they are (read from fn when answered).
-// The project holds an object for each definition: it is kept small.
+// The project holds an object for each definition: it is kept small,
+// and the facts few objects have are kept apart (more).
 type facts struct {
-	BackpropAttrs     []string
-	ParamCalls, Keeps []analyzer.ParamCall
-	analyzer.StepSites
-	Forward, EmptyCache, ActivationAt *analyzer.Site
+	Forward *analyzer.Site
+	more    *moreFacts // nil while none of them holds
 
 	Grad, Wraps, Enters analyzer.GradMode
 	Activation          analyzer.Activation
 
 	Module, NoGraph, ReturnsGraph, ResultBackprop bool
 	GradKnown, WrapsKnown, EntersKnown            bool
+}
+
+// moreFacts are the facts of an object that few objects have.
+type moreFacts struct {
+	BackpropAttrs     []string
+	ParamCalls, Keeps []analyzer.ParamCall
+	analyzer.StepSites
+	EmptyCache, ActivationAt *analyzer.Site
+}
+
+// noMoreFacts are the facts of an object without more; never changed.
+var noMoreFacts moreFacts
+
+// rare returns the object's rare facts, to read.
+func (f *facts) rare() *moreFacts {
+	if f.more == nil {
+		return &noMoreFacts
+	}
+	return f.more
+}
+
+// setRare returns the object's rare facts, to change.
+func (f *facts) setRare() *moreFacts {
+	if f.more == nil {
+		f.more = new(moreFacts)
+	}
+	return f.more
 }
 
 // noFunc is the summary of no function.
@@ -619,7 +645,7 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 			body = o.fact.Grad
 		}
 		switch {
-		case body == analyzer.GradEnabled && (o.fn == nil || !o.fn.OwnNoGrad || o.fact.Forward != nil || len(o.fact.ParamCalls) > 0):
+		case body == analyzer.GradEnabled && (o.fn == nil || !o.fn.OwnNoGrad || o.fact.Forward != nil || len(o.fact.rare().ParamCalls) > 0):
 			return nil
 		case body == analyzer.GradUnknown:
 			mode = body
@@ -721,16 +747,21 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 		fn := &fl.sum.Funcs[i]
 		o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
 		o.fact.ReturnsGraph = fn.ReturnsGraph
-		o.fact.BackpropAttrs = fn.BackpropAttrs
 		o.fact.Forward = g.site(fl, fn.Forward)
-		o.fact.EmptyCache = g.site(fl, fn.EmptyCache)
-		o.fact.ParamCalls = g.paramSites(fl, fn.ParamCalls)
-		o.fact.Keeps = g.paramSites(fl, fn.Keeps)
-		o.fact.StepSites = fn.StepSites
-		for _, s := range o.fact.StepFields() {
-			*s = g.site(fl, *s)
+		if len(fn.BackpropAttrs) > 0 || fn.EmptyCache != nil || len(fn.ParamCalls) > 0 || len(fn.Keeps) > 0 ||
+			fn.HasSteps() || fn.ActivationAt != nil {
+			m := o.fact.setRare()
+			m.BackpropAttrs = fn.BackpropAttrs
+			m.EmptyCache = g.site(fl, fn.EmptyCache)
+			m.ParamCalls = g.paramSites(fl, fn.ParamCalls)
+			m.Keeps = g.paramSites(fl, fn.Keeps)
+			m.StepSites = fn.StepSites
+			for _, s := range m.StepFields() {
+				*s = g.site(fl, *s)
+			}
+			m.ActivationAt = g.site(fl, fn.ActivationAt)
 		}
-		o.fact.Activation, o.fact.ActivationAt = fn.Activation, g.site(fl, fn.ActivationAt)
+		o.fact.Activation = fn.Activation
 		if fn.GradSet {
 			o.fact.Grad, o.fact.GradKnown = fn.Grad, true
 		}
@@ -1010,9 +1041,10 @@ func (g *Graph) fixFunctions(order []*object) {
 				}
 			}
 			for _, v := range o.backpropVia {
-				for _, a := range v.fact.BackpropAttrs {
-					if !slices.Contains(o.fact.BackpropAttrs, a) {
-						o.fact.BackpropAttrs, changed = append(slices.Clip(o.fact.BackpropAttrs), a), true
+				for _, a := range v.fact.rare().BackpropAttrs {
+					if !slices.Contains(o.fact.rare().BackpropAttrs, a) {
+						m := o.fact.setRare()
+						m.BackpropAttrs, changed = append(slices.Clip(m.BackpropAttrs), a), true
 					}
 				}
 			}
@@ -1021,10 +1053,10 @@ func (g *Graph) fixFunctions(order []*object) {
 				if o.fact.Forward == nil && !set && e.site.Inherit && e.callee.fact.Forward != nil {
 					o.fact.Forward, changed = e.callee.fact.Forward, true
 				}
-				if o.fact.EmptyCache == nil && e.site.Always && e.callee.fact.EmptyCache != nil {
-					o.fact.EmptyCache, changed = e.callee.fact.EmptyCache, true
+				if o.fact.rare().EmptyCache == nil && e.site.Always && e.callee.fact.rare().EmptyCache != nil {
+					o.fact.setRare().EmptyCache, changed = e.callee.fact.rare().EmptyCache, true
 				}
-				if o.fact.MergeSteps(&e.callee.fact.StepSites) {
+				if steps := &e.callee.fact.rare().StepSites; steps.HasSteps() && o.fact.setRare().MergeSteps(steps) {
 					changed = true
 				}
 			}
@@ -1132,7 +1164,7 @@ func (g *Graph) namedMethod(o *object) (string, bool) {
 	if c := o.key.file.objs[class]; c == nil || c.kind != analyzer.ObjectClass {
 		return "", false
 	}
-	if o.fact.Forward == nil && len(o.fact.ParamCalls) == 0 {
+	if o.fact.Forward == nil && len(o.fact.rare().ParamCalls) == 0 {
 		return "", false // no forward pass whose mode its callers set
 	}
 	return name, true
@@ -1366,8 +1398,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantBackprop != 0 && o.fact.ResultBackprop {
 		fact.ResultBackprop, some = true, true
 	}
-	if want&analyzer.WantParams != 0 && len(o.fact.BackpropAttrs) > 0 {
-		fact.BackpropAttrs, some = o.fact.BackpropAttrs, true
+	more := o.fact.rare()
+	if want&analyzer.WantParams != 0 && len(more.BackpropAttrs) > 0 {
+		fact.BackpropAttrs, some = more.BackpropAttrs, true
 	}
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
 		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true
@@ -1378,17 +1411,17 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantGrad != 0 && o.fact.EntersKnown {
 		fact.Enters, fact.EntersKnown, some = o.fact.Enters, true, true
 	}
-	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || o.fact.EmptyCache != nil || len(o.fact.ParamCalls) > 0) {
-		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, o.fact.EmptyCache, o.fact.ParamCalls, true
+	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || more.EmptyCache != nil || len(more.ParamCalls) > 0) {
+		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, more.EmptyCache, more.ParamCalls, true
 	}
-	if want&analyzer.WantKeeps != 0 && len(o.fact.Keeps) > 0 {
-		fact.Keeps, some = o.fact.Keeps, true
+	if want&analyzer.WantKeeps != 0 && len(more.Keeps) > 0 {
+		fact.Keeps, some = more.Keeps, true
 	}
-	if want&analyzer.WantSteps != 0 && o.fact.HasSteps() {
-		fact.StepSites, some = o.fact.StepSites, true
+	if want&analyzer.WantSteps != 0 && more.HasSteps() {
+		fact.StepSites, some = more.StepSites, true
 	}
 	if want&analyzer.WantActivation != 0 && o.fact.Activation != analyzer.NoActivation {
-		fact.Activation, fact.ActivationAt, some = o.fact.Activation, o.fact.ActivationAt, true
+		fact.Activation, fact.ActivationAt, some = o.fact.Activation, more.ActivationAt, true
 	}
 	if !some {
 		return nil
