@@ -74,7 +74,8 @@ type ClassSummary struct {
 }
 
 // FuncSummary describes a module-level function or a method of a
-// module-level class.
+// module-level class. A project holds one for each function it defines:
+// what few functions do is kept apart, in Rare.
 type FuncSummary struct {
 	Name string `json:"name"` // "f" or "Class.f"
 	Line int    `json:"line"`
@@ -95,10 +96,26 @@ type FuncSummary struct {
 	// calling it.
 	Escapes bool `json:"escapes,omitempty"`
 	// ReturnsGraph is set when the file alone shows the function returns
-	// a value with autograd history; Returns are the refs whose results
-	// it returns, for what other files show.
-	ReturnsGraph bool     `json:"returns_graph,omitempty"`
-	Returns      []string `json:"returns,omitempty"`
+	// a value with autograd history (Rare's Returns are the refs whose
+	// results it returns, for what other files show).
+	ReturnsGraph bool `json:"returns_graph,omitempty"`
+	// OwnNoGrad is set when the body runs a forward pass under a
+	// `no_grad` of its own (`with torch.no_grad(): self.model(x)`).
+	OwnNoGrad bool `json:"own_no_grad,omitempty"`
+	// Activation is the output layer every return of the function comes
+	// from, computed at Rare's ActivationAt.
+	Activation Activation `json:"activation,omitempty"`
+	// needsGrad: the function back-propagates or asks for gradients.
+	needsGrad bool
+	// Rare is what the function does that few functions do, nil when it
+	// does none of it; RareFacts reads it.
+	Rare *RareFuncFacts `json:"rare,omitempty"`
+}
+
+// RareFuncFacts are the facts of a function that few functions have.
+type RareFuncFacts struct {
+	// Returns are the refs whose results the function returns.
+	Returns []string `json:"returns,omitempty"`
 	// TupleLen is the length of the tuple every return of the function
 	// builds (`return out, loss, dist`), 0 where they do not; GraphElems
 	// are the positions of its elements with autograd history.
@@ -125,9 +142,6 @@ type FuncSummary struct {
 	// calls on every run.
 	Forward    *Site `json:"forward,omitempty"`
 	EmptyCache *Site `json:"empty_cache,omitempty"`
-	// OwnNoGrad is set when the body runs a forward pass under a
-	// `no_grad` of its own (`with torch.no_grad(): self.model(x)`).
-	OwnNoGrad bool `json:"own_no_grad,omitempty"`
 	// ParamCalls are the positional parameters the body calls in its
 	// callers' grad mode (`m(x)` in `def run(m, x)`), each with the first
 	// such call: a forward pass when the caller passes a model.
@@ -141,12 +155,28 @@ type FuncSummary struct {
 	// back-propagates, switches a module's mode or reads a tensor on the
 	// host.
 	StepSites
-	// Activation is the output layer every return of the function comes
-	// from, computed at ActivationAt.
-	Activation   Activation `json:"activation,omitempty"`
-	ActivationAt *Site      `json:"activation_at,omitempty"`
-	// needsGrad: the function back-propagates or asks for gradients.
-	needsGrad bool
+	// ActivationAt is where the function's Activation is computed.
+	ActivationAt *Site `json:"activation_at,omitempty"`
+}
+
+// noRareFuncFacts are those of a function without any.
+var noRareFuncFacts RareFuncFacts
+
+// RareFacts returns fs.Rare, or none when it is nil. What it returns is
+// not to be changed.
+func (fs *FuncSummary) RareFacts() *RareFuncFacts {
+	if fs.Rare == nil {
+		return &noRareFuncFacts
+	}
+	return fs.Rare
+}
+
+// IsZero reports whether r holds none of the facts.
+func (r *RareFuncFacts) IsZero() bool {
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 &&
+		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
+		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
+		!r.HasSteps() && r.ActivationAt == nil
 }
 
 // ParamCall is a call of a function's parameter by its position among
@@ -368,10 +398,10 @@ func (m *Model) Keeper(call NodeID) *Object {
 		}
 		return m.Memo(keeperKey{def}, func() any {
 			fs := m.summarizeFunc(def, ref[1:])
-			if len(fs.Keeps) == 0 {
+			if len(fs.RareFacts().Keeps) == 0 {
 				return (*Object)(nil)
 			}
-			o := &Object{Kind: ObjectFunction, Keeps: fs.Keeps}
+			o := &Object{Kind: ObjectFunction, Keeps: fs.Rare.Keeps}
 			m.ownSites(o, def)
 			return o
 		}).(*Object)
@@ -419,7 +449,8 @@ func (m *Model) localHelperOf(def NodeID, depth int) *Object {
 	return m.Memo(helperKey{def}, func() any {
 		f := m.File
 		fs := m.summarizeFunc(def, m.defName(def))
-		o := &Object{Kind: ObjectFunction, Forward: fs.Forward, EmptyCache: fs.EmptyCache, ParamCalls: fs.ParamCalls}
+		r := fs.RareFacts()
+		o := &Object{Kind: ObjectFunction, Forward: r.Forward, EmptyCache: r.EmptyCache, ParamCalls: r.ParamCalls}
 		if !fs.GradSet && !fs.needsGrad {
 			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 				if f.Kind(id) != KindCall || m.ScopeNode(id) != def || o.Forward != nil && o.EmptyCache != nil {
@@ -989,6 +1020,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	f := m.File
 	fs := FuncSummary{Name: name, Line: f.Position(f.N(def).Start).Line, Escapes: m.escapes[def]}
+	var r RareFuncFacts
 	fs.Grad, fs.GradSet = m.decoratedGrad(def)
 	if !fs.GradSet && m.IsLightningEvalHook(def) {
 		fs.Grad, fs.GradSet = GradDisabled, true
@@ -997,22 +1029,22 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	fs.Enters, fs.EntersSet = m.returnedSwitch(def)
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
 	if fs.ReturnsGraph {
-		fs.TupleLen, fs.GraphElems = m.tupleReturns(def)
+		r.TupleLen, r.GraphElems = m.tupleReturns(def)
 	}
 	if !fs.ReturnsGraph {
-		fs.GraphParams = m.GraphParams(def)
+		r.GraphParams = m.GraphParams(def)
 	}
-	fs.BackpropParams = m.BackpropParams(def)
-	fs.BackpropAttrs = m.BackpropAttrs(def)
-	fs.BackpropVia = m.backpropVia(def)
+	r.BackpropParams = m.BackpropParams(def)
+	r.BackpropAttrs = m.BackpropAttrs(def)
+	r.BackpropVia = m.backpropVia(def)
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {
 		case KindReturnStatement:
 			if m.EnclosingFunction(id) == def {
 				if v := f.Unparen(f.FirstChild(id)); f.Kind(v) == KindCall {
-					if r := m.calleeRef(v); r != "" {
-						fs.Returns = append(fs.Returns, r)
+					if ref := m.calleeRef(v); ref != "" {
+						r.Returns = append(r.Returns, ref)
 					}
 				}
 			}
@@ -1024,53 +1056,56 @@ func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 				return
 			}
 			if g, decided := m.localGradMode(id); !decided || g != GradDisabled {
-				fs.Keeps = m.keeps(def, f.Field(id, FieldLeft), f.Field(id, FieldRight), fs.Keeps)
+				r.Keeps = m.keeps(def, f.Field(id, FieldLeft), f.Field(id, FieldRight), r.Keeps)
 			}
 		case KindAssignment, KindDeleteStatement:
 			if m.ScopeNode(id) == def {
-				m.stepFact(id, &fs)
+				m.stepFact(id, &r.StepSites)
 			}
 		case KindCall:
 			if m.ScopeNode(id) != def {
 				return
 			}
-			m.stepFact(id, &fs)
+			m.stepFact(id, &r.StepSites)
 			q := m.CallName(id)
 			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" {
 				needsGrad = true
 			}
-			if !fs.GradSet && (fs.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) && !m.OnlyLiteralArgs(id) {
+			if !fs.GradSet && (r.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) && !m.OnlyLiteralArgs(id) {
 				switch g, decided := m.localGradMode(id); {
 				case !decided:
-					if fs.Forward == nil {
-						fs.Forward = m.site(id)
+					if r.Forward == nil {
+						r.Forward = m.site(id)
 					}
 				case g == GradDisabled:
 					fs.OwnNoGrad = true
 				}
 			}
 			if i := m.paramIndex(def, m.File.Field(id, FieldFunction)); i >= 0 && !fs.GradSet {
-				if _, decided := m.localGradMode(id); !decided && !hasParamCall(fs.ParamCalls, i) {
-					fs.ParamCalls = append(fs.ParamCalls, ParamCall{Index: i, Site: m.site(id)})
+				if _, decided := m.localGradMode(id); !decided && !hasParamCall(r.ParamCalls, i) {
+					r.ParamCalls = append(r.ParamCalls, ParamCall{Index: i, Site: m.site(id)})
 				}
 			}
 			if m.MethodName(id) == "append" && len(m.Args(id)) == 1 {
-				fs.Keeps = m.keeps(def, m.Receiver(id), m.Args(id)[0], fs.Keeps)
+				r.Keeps = m.keeps(def, m.Receiver(id), m.Args(id)[0], r.Keeps)
 			}
-			if fs.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode {
+			if r.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode {
 				// In a loop of its own, the helper is reported there.
-				fs.EmptyCache = m.site(id)
+				r.EmptyCache = m.site(id)
 			}
 		}
 	})
 	if a, at := m.returnsActivation(def, 0); at != nil && (at.Path == "" || at.Abs == f.Path) {
 		// What other files return is theirs to tell.
-		fs.Activation, fs.ActivationAt = a, &Site{Line: at.Line, Column: at.Column, Text: at.Text}
+		fs.Activation, r.ActivationAt = a, &Site{Line: at.Line, Column: at.Column, Text: at.Text}
 	}
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
 		// forward pass is there to be back-propagated.
-		fs.Forward, fs.ParamCalls, fs.needsGrad = nil, nil, true
+		r.Forward, r.ParamCalls, fs.needsGrad = nil, nil, true
+	}
+	if !r.IsZero() {
+		fs.Rare = &r
 	}
 	return fs
 }

@@ -159,7 +159,7 @@ func (m *Model) ModeSwitch(call NodeID) (eval, train bool) {
 }
 
 // stepFacts fills in what def's own body does to a step's state.
-func (m *Model) stepFacts(def NodeID, fs *FuncSummary) {
+func (m *Model) stepFacts(def NodeID, fs *StepSites) {
 	f := m.File
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {
@@ -173,7 +173,7 @@ func (m *Model) stepFacts(def NodeID, fs *FuncSummary) {
 
 // stepFact adds to fs what node id, a call, assignment or deletion in
 // the function's own scope, does to a step's state.
-func (m *Model) stepFact(id NodeID, fs *FuncSummary) {
+func (m *Model) stepFact(id NodeID, fs *StepSites) {
 	if fs.ZeroGrad == nil && m.ClearsGrad(id) {
 		fs.ZeroGrad = m.site(id)
 	}
@@ -265,9 +265,9 @@ func (m *Model) stepsOf(def NodeID, depth int) *Object {
 	}
 	return m.Memo(stepsKey{def}, func() any {
 		f := m.File
-		var fs FuncSummary
-		m.stepFacts(def, &fs)
-		o := &Object{Kind: ObjectFunction, StepSites: fs.StepSites}
+		var steps StepSites
+		m.stepFacts(def, &steps)
+		o := &Object{Kind: ObjectFunction, StepSites: steps}
 		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 			if f.Kind(id) != KindCall || m.ScopeNode(id) != def {
 				return

@@ -238,32 +238,33 @@ func encodeSummary(s *analyzer.Summary) []byte {
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
+		r := f.RareFacts()
 		e.str(f.Name)
 		e.int(int64(f.Line))
 		e.uint(uint64(f.Grad))
 		e.bool(f.GradSet)
 		e.bool(f.Escapes)
 		e.bool(f.ReturnsGraph)
-		e.strings(f.Returns)
-		e.site(f.Forward)
-		e.site(f.EmptyCache)
-		e.paramCalls(f.ParamCalls)
-		e.paramCalls(f.Keeps)
-		for _, s := range f.StepFields() {
+		e.strings(r.Returns)
+		e.site(r.Forward)
+		e.site(r.EmptyCache)
+		e.paramCalls(r.ParamCalls)
+		e.paramCalls(r.Keeps)
+		for _, s := range r.StepFields() {
 			e.site(*s)
 		}
 		e.uint(uint64(f.Activation))
-		e.site(f.ActivationAt)
-		e.ints(f.GraphParams)
-		e.ints(f.BackpropParams)
-		e.strings(f.BackpropAttrs)
-		e.strings(f.BackpropVia)
+		e.site(r.ActivationAt)
+		e.ints(r.GraphParams)
+		e.ints(r.BackpropParams)
+		e.strings(r.BackpropAttrs)
+		e.strings(r.BackpropVia)
 		e.uint(uint64(f.Wraps))
 		e.bool(f.WrapsSet)
 		e.uint(uint64(f.Enters))
 		e.bool(f.EntersSet)
-		e.int(int64(f.TupleLen))
-		e.ints(f.GraphElems)
+		e.int(int64(r.TupleLen))
+		e.ints(r.GraphElems)
 		e.bool(f.OwnNoGrad)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
@@ -351,35 +352,41 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 	}
 	if n, isNil := d.count(); !isNil {
 		s.Funcs = make([]analyzer.FuncSummary, n)
+		var r analyzer.RareFuncFacts
 		for i := range s.Funcs {
 			f := &s.Funcs[i]
+			r = analyzer.RareFuncFacts{}
 			f.Name = d.str()
 			f.Line = int(d.int())
 			f.Grad = d.grad()
 			f.GradSet = d.bool()
 			f.Escapes = d.bool()
 			f.ReturnsGraph = d.bool()
-			f.Returns = d.strings()
-			f.Forward = d.site()
-			f.EmptyCache = d.site()
-			f.ParamCalls = d.paramCalls()
-			f.Keeps = d.paramCalls()
-			for _, s := range f.StepFields() {
+			r.Returns = d.strings()
+			r.Forward = d.site()
+			r.EmptyCache = d.site()
+			r.ParamCalls = d.paramCalls()
+			r.Keeps = d.paramCalls()
+			for _, s := range r.StepFields() {
 				*s = d.site()
 			}
 			f.Activation = analyzer.Activation(d.uint())
-			f.ActivationAt = d.site()
-			f.GraphParams = d.ints()
-			f.BackpropParams = d.ints()
-			f.BackpropAttrs = d.strings()
-			f.BackpropVia = d.strings()
+			r.ActivationAt = d.site()
+			r.GraphParams = d.ints()
+			r.BackpropParams = d.ints()
+			r.BackpropAttrs = d.strings()
+			r.BackpropVia = d.strings()
 			f.Wraps = d.grad()
 			f.WrapsSet = d.bool()
 			f.Enters = d.grad()
 			f.EntersSet = d.bool()
-			f.TupleLen = int(d.int())
-			f.GraphElems = d.ints()
+			r.TupleLen = int(d.int())
+			r.GraphElems = d.ints()
 			f.OwnNoGrad = d.bool()
+			if !r.IsZero() {
+				rare := r
+				f.Rare = &rare
+			}
 		}
 	}
 	if n, isNil := d.count(); !isNil {

@@ -684,7 +684,7 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 	for i := range fl.sum.Funcs {
 		fn := &fl.sum.Funcs[i]
 		o := fl.objs[fn.Name]
-		for _, r := range fn.Returns {
+		for _, r := range fn.RareFacts().Returns {
 			if t := resolve(r); t.obj != nil && t.obj.kind == analyzer.ObjectFunction {
 				o.returns = append(o.returns, t.obj)
 			}
@@ -747,19 +747,20 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 		fn := &fl.sum.Funcs[i]
 		o := alloc(object{key: objKey{fl, fn.Name}, kind: analyzer.ObjectFunction, line: fn.Line, fn: fn, escapes: fn.Escapes})
 		o.fact.ReturnsGraph = fn.ReturnsGraph
-		o.fact.Forward = g.site(fl, fn.Forward)
-		if len(fn.BackpropAttrs) > 0 || fn.EmptyCache != nil || len(fn.ParamCalls) > 0 || len(fn.Keeps) > 0 ||
-			fn.HasSteps() || fn.ActivationAt != nil {
+		r := fn.RareFacts()
+		o.fact.Forward = g.site(fl, r.Forward)
+		if len(r.BackpropAttrs) > 0 || r.EmptyCache != nil || len(r.ParamCalls) > 0 || len(r.Keeps) > 0 ||
+			r.HasSteps() || r.ActivationAt != nil {
 			m := o.fact.setRare()
-			m.BackpropAttrs = fn.BackpropAttrs
-			m.EmptyCache = g.site(fl, fn.EmptyCache)
-			m.ParamCalls = g.paramSites(fl, fn.ParamCalls)
-			m.Keeps = g.paramSites(fl, fn.Keeps)
-			m.StepSites = fn.StepSites
+			m.BackpropAttrs = r.BackpropAttrs
+			m.EmptyCache = g.site(fl, r.EmptyCache)
+			m.ParamCalls = g.paramSites(fl, r.ParamCalls)
+			m.Keeps = g.paramSites(fl, r.Keeps)
+			m.StepSites = r.StepSites
 			for _, s := range m.StepFields() {
 				*s = g.site(fl, *s)
 			}
-			m.ActivationAt = g.site(fl, fn.ActivationAt)
+			m.ActivationAt = g.site(fl, r.ActivationAt)
 		}
 		o.fact.Activation = fn.Activation
 		if fn.GradSet {
@@ -814,7 +815,7 @@ func (g *Graph) linkBackprops(fl *file, objs []object) (marked []*object) {
 	}
 	for _, v := range fl.sum.BackpropsVia {
 		c := g.findObject(v.Callee, fl)
-		if c == nil || c.kind != analyzer.ObjectFunction || !slices.Contains(c.fn.BackpropParams, v.Index) {
+		if c == nil || c.kind != analyzer.ObjectFunction || !slices.Contains(c.fn.RareFacts().BackpropParams, v.Index) {
 			continue
 		}
 		if t := g.findObject(v.Result, fl); t != nil && t.kind == analyzer.ObjectFunction {
@@ -826,7 +827,7 @@ func (g *Graph) linkBackprops(fl *file, objs []object) (marked []*object) {
 		if o.fn == nil {
 			continue
 		}
-		for _, r := range o.fn.BackpropVia {
+		for _, r := range o.fn.RareFacts().BackpropVia {
 			if t := g.findObject(r, fl); t != nil && t.kind == analyzer.ObjectFunction && t != o {
 				o.backpropVia = append(o.backpropVia, t)
 			}
@@ -1381,9 +1382,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
 	}
-	fn := o.fn
-	if fn == nil {
-		fn = &noFunc // a class's or an instance's
+	fn := noFunc.RareFacts() // a class's or an instance's: none
+	if o.fn != nil {
+		fn = o.fn.RareFacts()
 	}
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
