@@ -945,6 +945,17 @@ func (m *Model) summarizeDefs(s *Summary) {
 	// A project holds every file's summary until its facts are solved:
 	// the room append left at the end of the big lists goes back now.
 	s.Funcs, s.Calls = trim(s.Funcs), trim(s.Calls)
+	// The same callee is often called from many places, each call
+	// making its ref anew: the summary keeps one copy.
+	refs := make(map[string]string, len(s.Calls))
+	for i := range s.Calls {
+		c := &s.Calls[i]
+		if r, ok := refs[c.Callee]; ok {
+			c.Callee = r
+		} else {
+			refs[c.Callee] = c.Callee
+		}
+	}
 }
 
 // trim returns list without spare capacity, copied where it had any.
