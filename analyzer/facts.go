@@ -186,7 +186,8 @@ type ParamCall struct {
 	Site  *Site `json:"site"`
 }
 
-// CallSummary is one call of a ref.
+// CallSummary is a call of a ref: the first of the calls of the same
+// ref by the same caller in the same mode.
 type CallSummary struct {
 	Callee string `json:"callee"`
 	Caller string `json:"caller,omitempty"` // the summarized function it is in; "" at module level
@@ -1309,7 +1310,7 @@ func (m *Model) ParamForward(o *Object, call NodeID) *Site {
 func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 	f := m.File
 	escaped := map[string]bool{}
-	named := map[CallSummary]bool{}
+	seen := map[CallSummary]bool{}
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
@@ -1337,15 +1338,15 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				fn = Root
 			}
 			cs.Always = m.always(id, fn)
-			if strings.HasPrefix(ref, "*.") {
-				// Matched by name alone: one call per caller and mode is enough.
-				k := cs
-				k.Line = 0
-				if named[k] {
-					continue
-				}
-				named[k] = true
+			// What the project works out from a call is the same for
+			// every call of the same callee by the same caller in the
+			// same mode: the first stands for them all.
+			k := cs
+			k.Line = 0
+			if seen[k] {
+				continue
 			}
+			seen[k] = true
 			s.Calls = append(s.Calls, cs)
 		case KindIdentifier, KindAttribute:
 			if fl := f.N(id).Field; fl == FieldFunction || fl == FieldAttribute || fl == FieldName || fl == FieldObject {
