@@ -23,16 +23,16 @@ import (
 type Summary struct {
 	// Bindings maps the module-level names that refer to something
 	// elsewhere (imports, aliases such as `Net = ResNet`) to their refs.
-	Bindings map[string]string `json:"bindings,omitempty"`
+	Bindings Refs `json:"bindings,omitempty"`
 	// Stars are the modules the file star-imports, as written.
 	Stars []string `json:"stars,omitempty"`
 	// All is the file's literal __all__, if it has one.
 	All []string `json:"all,omitempty"`
 	// Instances maps module-level names bound to a call (`net = Net()`)
 	// to the ref of what was called.
-	Instances map[string]string `json:"instances,omitempty"`
-	Classes   []ClassSummary    `json:"classes,omitempty"`
-	Funcs     []FuncSummary     `json:"funcs,omitempty"`
+	Instances Refs           `json:"instances,omitempty"`
+	Classes   []ClassSummary `json:"classes,omitempty"`
+	Funcs     []FuncSummary  `json:"funcs,omitempty"`
 	// Calls are the calls of refs, from module level and from the
 	// summarized functions.
 	Calls []CallSummary `json:"calls,omitempty"`
@@ -52,6 +52,35 @@ type Summary struct {
 	// the result is back-propagated when the callee back-propagates that
 	// parameter.
 	BackpropsVia []BackpropVia `json:"backprops_via,omitempty"`
+}
+
+// Ref is a module-level name and the ref it refers to.
+type Ref struct{ Name, Ref string }
+
+// Refs map names to refs: a list sorted by name, each name once, which a
+// project holds for every file in less room than a map takes.
+type Refs []Ref
+
+// RefsOf lists the names of m and their refs; nil for nil.
+func RefsOf(m map[string]string) Refs {
+	if m == nil {
+		return nil
+	}
+	rs := make(Refs, 0, len(m))
+	for name, ref := range m {
+		rs = append(rs, Ref{name, ref})
+	}
+	slices.SortFunc(rs, func(a, b Ref) int { return strings.Compare(a.Name, b.Name) })
+	return rs
+}
+
+// Get returns the ref of name, and whether name has one.
+func (rs Refs) Get(name string) (string, bool) {
+	i, ok := slices.BinarySearchFunc(rs, name, func(r Ref, name string) int { return strings.Compare(r.Name, name) })
+	if !ok {
+		return "", false
+	}
+	return rs[i].Ref, true
 }
 
 // BackpropVia is one argument of Callee, at Index, holding the result of
@@ -861,6 +890,7 @@ func (m *Model) Summarize() *Summary {
 func (m *Model) summarizeNames() *Summary {
 	f := m.File
 	s := &Summary{Test: m.IsPytestFile()}
+	var bindings, instances map[string]string
 	m.indexCalls()
 	for i := range m.binds {
 		b := &m.binds[i]
@@ -870,7 +900,7 @@ func (m *Model) summarizeNames() *Summary {
 		name := f.Text(b.Name)
 		switch b.Kind {
 		case BindImport:
-			setRef(&s.Bindings, name, b.Qualified)
+			setRef(&bindings, name, b.Qualified)
 		case BindAssign:
 			if b.Unpacked {
 				continue
@@ -879,11 +909,11 @@ func (m *Model) summarizeNames() *Summary {
 			switch f.Kind(v) {
 			case KindIdentifier, KindAttribute:
 				if r := m.valueRef(v); r != "" {
-					setRef(&s.Bindings, name, r)
+					setRef(&bindings, name, r)
 				}
 			case KindCall:
 				if r := m.calleeRef(v); r != "" {
-					setRef(&s.Instances, name, r)
+					setRef(&instances, name, r)
 				}
 			case KindList, KindTuple:
 				if name == "__all__" {
@@ -905,6 +935,7 @@ func (m *Model) summarizeNames() *Summary {
 		}
 		return true
 	})
+	s.Bindings, s.Instances = RefsOf(bindings), RefsOf(instances)
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,5 +64,28 @@ func TestSummaryIgnoresFacts(t *testing.T) {
 	}
 	if n < 20 || loud.asked == 0 || quiet.asked == 0 {
 		t.Fatalf("%d files, %d and %d questions: the fixtures did not exercise the facts", n, loud.asked, quiet.asked)
+	}
+}
+
+// TestRefs: RefsOf lists a map's names in order, keeps nil apart from
+// empty, and Get finds every name it lists and no other.
+func TestRefs(t *testing.T) {
+	m := map[string]string{"np": "numpy", "F": "torch.nn.functional", "net": "#Net", "_x": ".x"}
+	rs := analyzer.RefsOf(m)
+	if len(rs) != len(m) || !slices.IsSortedFunc(rs, func(a, b analyzer.Ref) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Fatalf("analyzer.RefsOf(%v) = %v", m, rs)
+	}
+	for name, want := range m {
+		if got, ok := rs.Get(name); !ok || got != want {
+			t.Errorf("Get(%q) = %q, %v; want %q", name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"", "a", "nn", "z", "np2"} {
+		if got, ok := rs.Get(name); ok {
+			t.Errorf("Get(%q) = %q for a name not bound", name, got)
+		}
+	}
+	if analyzer.RefsOf(nil) != nil || analyzer.RefsOf(map[string]string{}) == nil {
+		t.Error("RefsOf does not keep nil apart from empty")
 	}
 }

@@ -3,7 +3,6 @@ package project
 import (
 	"encoding/binary"
 	"errors"
-	"slices"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -75,18 +74,13 @@ func (e *encoder) strings(ss []string) {
 	}
 }
 
-// strMap writes a map in the order of its keys, so that equal maps give
-// equal bytes.
-func (e *encoder) strMap(m map[string]string) {
-	e.count(len(m), m == nil)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		e.str(k)
-		e.str(m[k])
+// refs writes names and their refs in the order of the names, as a map
+// of them was written.
+func (e *encoder) refs(rs analyzer.Refs) {
+	e.count(len(rs), rs == nil)
+	for _, r := range rs {
+		e.str(r.Name)
+		e.str(r.Ref)
 	}
 }
 
@@ -201,17 +195,20 @@ func (d *decoder) strings() []string {
 	return ss
 }
 
-func (d *decoder) strMap() map[string]string {
+// refs reads what refs wrote: names in order, each once.
+func (d *decoder) refs() analyzer.Refs {
 	n, isNil := d.count()
-	if isNil {
+	if isNil || d.err != nil {
 		return nil
 	}
-	m := make(map[string]string, n)
-	for range n {
-		k := d.str()
-		m[k] = d.str()
+	rs := make(analyzer.Refs, n)
+	for i := range rs {
+		rs[i] = analyzer.Ref{Name: d.str(), Ref: d.str()}
+		if i > 0 && rs[i-1].Name >= rs[i].Name {
+			d.fail()
+		}
 	}
-	return m
+	return rs
 }
 
 // done reports the decoder's error, or damage when bytes are left over.
@@ -224,10 +221,10 @@ func (d *decoder) done() error {
 
 func encodeSummary(s *analyzer.Summary) []byte {
 	var e encoder
-	e.strMap(s.Bindings)
+	e.refs(s.Bindings)
 	e.strings(s.Stars)
 	e.strings(s.All)
-	e.strMap(s.Instances)
+	e.refs(s.Instances)
 	e.count(len(s.Classes), s.Classes == nil)
 	for _, c := range s.Classes {
 		e.str(c.Name)
@@ -334,10 +331,10 @@ func (d *decoder) ints() []int {
 func decodeSummary(b []byte) (*analyzer.Summary, error) {
 	d := decoder{b: b}
 	s := &analyzer.Summary{
-		Bindings:  d.strMap(),
+		Bindings:  d.refs(),
 		Stars:     d.strings(),
 		All:       d.strings(),
-		Instances: d.strMap(),
+		Instances: d.refs(),
 	}
 	if n, isNil := d.count(); !isNil {
 		s.Classes = make([]analyzer.ClassSummary, n)
@@ -434,7 +431,7 @@ func (d *decoder) site() *analyzer.Site {
 	return &analyzer.Site{Path: d.str(), Abs: d.str(), Line: int(d.int()), Column: int(d.int()), Text: d.str()}
 }
 
-// encodeAsked writes questions as strMap writes a map of them.
+// encodeAsked writes questions in order, as a map of them was written.
 func encodeAsked(qs Questions) []byte {
 	var e encoder
 	e.count(len(qs), qs == nil)
@@ -469,8 +466,8 @@ func decodeAsked(b []byte) (Questions, error) {
 	qs := make(Questions, n)
 	for i := range qs {
 		qs[i] = Question{d.str(), d.str()}
-		if i > 0 && qs[i-1].Q >= qs[i].Q && d.err == nil {
-			d.err = errCorrupt
+		if i > 0 && qs[i-1].Q >= qs[i].Q {
+			d.fail()
 		}
 	}
 	return qs, d.done()

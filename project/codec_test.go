@@ -16,6 +16,10 @@ import (
 func fill(t *testing.T, v reflect.Value, n *int, skip map[string]bool) {
 	*n++
 	switch v.Type() {
+	case reflect.TypeFor[analyzer.Refs]():
+		// Names in order, each once, as RefsOf lists them.
+		v.Set(reflect.ValueOf(analyzer.Refs{{Name: fmt.Sprintf("a%d", *n), Ref: "s1"}, {Name: fmt.Sprintf("b%d", *n), Ref: "s2"}}))
+		return
 	case reflect.TypeFor[analyzer.GradMode]():
 		v.SetUint(uint64(analyzer.GradDisabled + analyzer.GradMode(*n%2)))
 		return
@@ -79,6 +83,12 @@ func TestSummaryCodecRoundTrip(t *testing.T) {
 			t.Errorf("round trip changed the summary:\n got %+v\nwant %+v", got, s)
 		}
 	}
+	// Names out of order, or twice, are damage: Get could not find them.
+	for _, rs := range []analyzer.Refs{{{Name: "b", Ref: "x"}, {Name: "a", Ref: "y"}}, {{Name: "a", Ref: "x"}, {Name: "a", Ref: "y"}}} {
+		if got, err := decodeSummary(encodeSummary(&analyzer.Summary{Instances: rs})); err == nil {
+			t.Errorf("instances %v decoded as %v", rs, got.Instances)
+		}
+	}
 	// Interning: a string repeated across fields is written once.
 	if b := encodeSummary(&full); strings.Count(string(b), "s3") != 1 {
 		t.Errorf("repeated string written %d times, want once", strings.Count(string(b), "s3"))
@@ -107,10 +117,14 @@ func TestFindingsCodecRoundTrip(t *testing.T) {
 	if got, err := decodeAsked(encodeAsked(asked)); err != nil || !reflect.DeepEqual(got, asked) {
 		t.Errorf("asked round trip: %v, %v", got, err)
 	}
-	// The questions are written as a map of them was, which older
-	// caches hold; out of order, or twice, they are damage.
+	// The questions are written as a map of them was (its length, then
+	// each key and value in the order of the keys), which older caches
+	// hold; out of order, or twice, they are damage.
 	var e encoder
-	e.strMap(map[string]string{"Ha": "", "mod.f": "F.1"})
+	e.count(2, false)
+	for _, s := range []string{"Ha", "", "mod.f", "F.1"} {
+		e.str(s)
+	}
 	if got, err := decodeAsked(e.b); err != nil || !reflect.DeepEqual(got, asked) {
 		t.Errorf("questions written as a map: %v, %v", got, err)
 	}

@@ -474,7 +474,7 @@ func (g *Graph) attr(mod *file, chain []string, depth int, seen visits) target {
 		}
 		return target{} // an attribute of a function or instance
 	}
-	if r, ok := mod.sum.Bindings[name]; ok {
+	if r, ok := mod.sum.Bindings.Get(name); ok {
 		if len(chain) > 1 {
 			r += "." + strings.Join(chain[1:], ".")
 		}
@@ -770,9 +770,9 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 		o.fact.Enters, o.fact.EntersKnown = fn.Enters, fn.EntersSet
 		fl.objs[o.key.name] = o
 	}
-	for name := range fl.sum.Instances {
-		if fl.objs[name] == nil {
-			o := alloc(object{key: objKey{fl, name}, kind: analyzer.ObjectInstance})
+	for _, inst := range fl.sum.Instances {
+		if fl.objs[inst.Name] == nil {
+			o := alloc(object{key: objKey{fl, inst.Name}, kind: analyzer.ObjectInstance})
 			fl.objs[o.key.name] = o
 		}
 	}
@@ -791,12 +791,12 @@ func (g *Graph) linkBases(fl *file) {
 			}
 		}
 	}
-	for name, ref := range fl.sum.Instances {
-		o := fl.objs[name]
+	for _, inst := range fl.sum.Instances {
+		o := fl.objs[inst.Name]
 		if o == nil || o.kind != analyzer.ObjectInstance {
 			continue
 		}
-		if t := g.resolve(ref, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
+		if t := g.resolve(inst.Ref, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
 			o.bases = append(o.bases, t.obj)
 		}
 	}
@@ -1453,7 +1453,7 @@ func (g *Graph) star(fl *file, name string) string {
 		if mod == nil || t.obj != nil || !exported(mod, name) {
 			continue
 		}
-		if r, ok := mod.sum.Bindings[name]; ok {
+		if r, ok := mod.sum.Bindings.Get(name); ok {
 			if strings.HasPrefix(r, ".") || strings.HasPrefix(r, "#") {
 				if t := g.resolve(r, mod); t.obj != nil && t.obj.key.file.module != "" {
 					return t.obj.key.file.module + "." + t.obj.key.name

@@ -135,11 +135,11 @@ class Head(B, metaclass=Meta):
 `)
 	s := lightSummary(src)
 	for name, want := range map[string]string{"nn": "torch.nn", "os": "os", "np": "numpy", "B": ".base.Base", "Other": ""} {
-		if got := s.Bindings[name]; got != want {
+		if got, _ := s.Bindings.Get(name); got != want {
 			t.Errorf("binding %s = %q, want %q", name, got, want)
 		}
 	}
-	if _, ok := s.Bindings["helpers"]; ok {
+	if _, ok := s.Bindings.Get("helpers"); ok {
 		t.Error("an import inside a function is bound at module level")
 	}
 	if len(s.Stars) != 1 || s.Stars[0] != ".losses" {

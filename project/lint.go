@@ -1193,7 +1193,8 @@ func components(deps [][]int) componentSet {
 // any file is linted, which classes are modules. The file's summary
 // replaces it once the file is parsed.
 func lightSummary(src []byte) *analyzer.Summary {
-	s := &analyzer.Summary{Bindings: map[string]string{}}
+	bindings := map[string]string{}
+	s := &analyzer.Summary{}
 	scanImports(src, func(st importStmt) {
 		if st.indented {
 			return
@@ -1204,14 +1205,14 @@ func lightSummary(src []byte) *analyzer.Summary {
 			case st.from != "" && name == "*":
 				s.Stars = append(s.Stars, st.from)
 			case st.from != "" && alias != "":
-				s.Bindings[alias] = st.join(name)
+				bindings[alias] = st.join(name)
 			case st.from != "":
-				s.Bindings[name] = st.join(name)
+				bindings[name] = st.join(name)
 			case alias != "":
-				s.Bindings[alias] = name
+				bindings[alias] = name
 			default:
 				first, _, _ := strings.Cut(name, ".")
-				s.Bindings[first] = first
+				bindings[first] = first
 			}
 		}
 	})
@@ -1267,8 +1268,8 @@ func lightSummary(src []byte) *analyzer.Summary {
 			first, more, _ := strings.Cut(b, ".")
 			ref := ""
 			switch {
-			case s.Bindings[first] != "":
-				ref = s.Bindings[first]
+			case bindings[first] != "":
+				ref = bindings[first]
 				if more != "" {
 					ref += "." + more
 				}
@@ -1283,6 +1284,7 @@ func lightSummary(src []byte) *analyzer.Summary {
 		}
 		s.Classes = append(s.Classes, cs)
 	}
+	s.Bindings = analyzer.RefsOf(bindings)
 	return s
 }
 
