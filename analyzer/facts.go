@@ -23,14 +23,14 @@ import (
 type Summary struct {
 	// Bindings maps the module-level names that refer to something
 	// elsewhere (imports, aliases such as `Net = ResNet`) to their refs.
-	Bindings Refs `json:"bindings,omitempty"`
+	Bindings Pairs `json:"bindings,omitempty"`
 	// Stars are the modules the file star-imports, as written.
 	Stars []string `json:"stars,omitempty"`
 	// All is the file's literal __all__, if it has one.
 	All []string `json:"all,omitempty"`
 	// Instances maps module-level names bound to a call (`net = Net()`)
 	// to the ref of what was called.
-	Instances Refs           `json:"instances,omitempty"`
+	Instances Pairs          `json:"instances,omitempty"`
 	Classes   []ClassSummary `json:"classes,omitempty"`
 	Funcs     []FuncSummary  `json:"funcs,omitempty"`
 	// Calls are the calls of refs, from module level and from the
@@ -54,33 +54,33 @@ type Summary struct {
 	BackpropsVia []BackpropVia `json:"backprops_via,omitempty"`
 }
 
-// Ref is a module-level name and the ref it refers to.
-type Ref struct{ Name, Ref string }
+// Pair is a key and its value.
+type Pair struct{ Key, Value string }
 
-// Refs map names to refs: a list sorted by name, each name once, which a
-// project holds for every file in less room than a map takes.
-type Refs []Ref
+// Pairs map strings to strings: a list sorted by key, each key once,
+// which a project holds for every file in less room than a map takes.
+type Pairs []Pair
 
-// RefsOf lists the names of m and their refs; nil for nil.
-func RefsOf(m map[string]string) Refs {
+// PairsOf lists the keys of m and their values; nil for nil.
+func PairsOf(m map[string]string) Pairs {
 	if m == nil {
 		return nil
 	}
-	rs := make(Refs, 0, len(m))
-	for name, ref := range m {
-		rs = append(rs, Ref{name, ref})
+	ps := make(Pairs, 0, len(m))
+	for k, v := range m {
+		ps = append(ps, Pair{k, v})
 	}
-	slices.SortFunc(rs, func(a, b Ref) int { return strings.Compare(a.Name, b.Name) })
-	return rs
+	slices.SortFunc(ps, func(a, b Pair) int { return strings.Compare(a.Key, b.Key) })
+	return ps
 }
 
-// Get returns the ref of name, and whether name has one.
-func (rs Refs) Get(name string) (string, bool) {
-	i, ok := slices.BinarySearchFunc(rs, name, func(r Ref, name string) int { return strings.Compare(r.Name, name) })
+// Get returns the value of key, and whether key has one.
+func (ps Pairs) Get(key string) (string, bool) {
+	i, ok := slices.BinarySearchFunc(ps, key, func(p Pair, key string) int { return strings.Compare(p.Key, key) })
 	if !ok {
 		return "", false
 	}
-	return rs[i].Ref, true
+	return ps[i].Value, true
 }
 
 // BackpropVia is one argument of Callee, at Index, holding the result of
@@ -935,7 +935,7 @@ func (m *Model) summarizeNames() *Summary {
 		}
 		return true
 	})
-	s.Bindings, s.Instances = RefsOf(bindings), RefsOf(instances)
+	s.Bindings, s.Instances = PairsOf(bindings), PairsOf(instances)
 	return s
 }
 

@@ -67,13 +67,13 @@ func TestSummaryIgnoresFacts(t *testing.T) {
 	}
 }
 
-// TestRefs: RefsOf lists a map's names in order, keeps nil apart from
-// empty, and Get finds every name it lists and no other.
-func TestRefs(t *testing.T) {
+// TestPairs: PairsOf lists a map's keys in order, keeps nil apart from
+// empty, and Get finds every key it lists and no other.
+func TestPairs(t *testing.T) {
 	m := map[string]string{"np": "numpy", "F": "torch.nn.functional", "net": "#Net", "_x": ".x"}
-	rs := analyzer.RefsOf(m)
-	if len(rs) != len(m) || !slices.IsSortedFunc(rs, func(a, b analyzer.Ref) int { return strings.Compare(a.Name, b.Name) }) {
-		t.Fatalf("analyzer.RefsOf(%v) = %v", m, rs)
+	rs := analyzer.PairsOf(m)
+	if len(rs) != len(m) || !slices.IsSortedFunc(rs, func(a, b analyzer.Pair) int { return strings.Compare(a.Key, b.Key) }) {
+		t.Fatalf("analyzer.PairsOf(%v) = %v", m, rs)
 	}
 	for name, want := range m {
 		if got, ok := rs.Get(name); !ok || got != want {
@@ -85,7 +85,7 @@ func TestRefs(t *testing.T) {
 			t.Errorf("Get(%q) = %q for a name not bound", name, got)
 		}
 	}
-	if analyzer.RefsOf(nil) != nil || analyzer.RefsOf(map[string]string{}) == nil {
-		t.Error("RefsOf does not keep nil apart from empty")
+	if analyzer.PairsOf(nil) != nil || analyzer.PairsOf(map[string]string{}) == nil {
+		t.Error("PairsOf does not keep nil apart from empty")
 	}
 }

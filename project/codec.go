@@ -74,13 +74,13 @@ func (e *encoder) strings(ss []string) {
 	}
 }
 
-// refs writes names and their refs in the order of the names, as a map
+// pairs writes keys and their values in the order of the keys, as a map
 // of them was written.
-func (e *encoder) refs(rs analyzer.Refs) {
-	e.count(len(rs), rs == nil)
-	for _, r := range rs {
-		e.str(r.Name)
-		e.str(r.Ref)
+func (e *encoder) pairs(ps analyzer.Pairs) {
+	e.count(len(ps), ps == nil)
+	for _, p := range ps {
+		e.str(p.Key)
+		e.str(p.Value)
 	}
 }
 
@@ -195,20 +195,20 @@ func (d *decoder) strings() []string {
 	return ss
 }
 
-// refs reads what refs wrote: names in order, each once.
-func (d *decoder) refs() analyzer.Refs {
+// pairs reads what pairs wrote: keys in order, each once.
+func (d *decoder) pairs() analyzer.Pairs {
 	n, isNil := d.count()
 	if isNil || d.err != nil {
 		return nil
 	}
-	rs := make(analyzer.Refs, n)
-	for i := range rs {
-		rs[i] = analyzer.Ref{Name: d.str(), Ref: d.str()}
-		if i > 0 && rs[i-1].Name >= rs[i].Name {
+	ps := make(analyzer.Pairs, n)
+	for i := range ps {
+		ps[i] = analyzer.Pair{Key: d.str(), Value: d.str()}
+		if i > 0 && ps[i-1].Key >= ps[i].Key {
 			d.fail()
 		}
 	}
-	return rs
+	return ps
 }
 
 // done reports the decoder's error, or damage when bytes are left over.
@@ -221,10 +221,10 @@ func (d *decoder) done() error {
 
 func encodeSummary(s *analyzer.Summary) []byte {
 	var e encoder
-	e.refs(s.Bindings)
+	e.pairs(s.Bindings)
 	e.strings(s.Stars)
 	e.strings(s.All)
-	e.refs(s.Instances)
+	e.pairs(s.Instances)
 	e.count(len(s.Classes), s.Classes == nil)
 	for _, c := range s.Classes {
 		e.str(c.Name)
@@ -331,10 +331,10 @@ func (d *decoder) ints() []int {
 func decodeSummary(b []byte) (*analyzer.Summary, error) {
 	d := decoder{b: b}
 	s := &analyzer.Summary{
-		Bindings:  d.refs(),
+		Bindings:  d.pairs(),
 		Stars:     d.strings(),
 		All:       d.strings(),
-		Instances: d.refs(),
+		Instances: d.pairs(),
 	}
 	if n, isNil := d.count(); !isNil {
 		s.Classes = make([]analyzer.ClassSummary, n)
@@ -431,14 +431,11 @@ func (d *decoder) site() *analyzer.Site {
 	return &analyzer.Site{Path: d.str(), Abs: d.str(), Line: int(d.int()), Column: int(d.int()), Text: d.str()}
 }
 
-// encodeAsked writes questions in order, as a map of them was written.
+// encodeAsked writes questions and their answers in order, as a map of
+// them was written.
 func encodeAsked(qs Questions) []byte {
 	var e encoder
-	e.count(len(qs), qs == nil)
-	for _, q := range qs {
-		e.str(q.Q)
-		e.str(q.A)
-	}
+	e.pairs(qs)
 	return e.b
 }
 
@@ -455,21 +452,10 @@ func (d *decoder) paramCalls() []analyzer.ParamCall {
 	return pcs
 }
 
-// decodeAsked reads what encodeAsked wrote: questions in order, each
-// once.
+// decodeAsked reads what encodeAsked wrote.
 func decodeAsked(b []byte) (Questions, error) {
 	d := decoder{b: b}
-	n, isNil := d.count()
-	if isNil || d.err != nil {
-		return nil, d.done()
-	}
-	qs := make(Questions, n)
-	for i := range qs {
-		qs[i] = Question{d.str(), d.str()}
-		if i > 0 && qs[i-1].Q >= qs[i].Q {
-			d.fail()
-		}
-	}
+	qs := d.pairs()
 	return qs, d.done()
 }
 

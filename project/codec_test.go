@@ -16,9 +16,9 @@ import (
 func fill(t *testing.T, v reflect.Value, n *int, skip map[string]bool) {
 	*n++
 	switch v.Type() {
-	case reflect.TypeFor[analyzer.Refs]():
-		// Names in order, each once, as RefsOf lists them.
-		v.Set(reflect.ValueOf(analyzer.Refs{{Name: fmt.Sprintf("a%d", *n), Ref: "s1"}, {Name: fmt.Sprintf("b%d", *n), Ref: "s2"}}))
+	case reflect.TypeFor[analyzer.Pairs]():
+		// Keys in order, each once, as PairsOf lists them.
+		v.Set(reflect.ValueOf(analyzer.Pairs{{Key: fmt.Sprintf("a%d", *n), Value: "s1"}, {Key: fmt.Sprintf("b%d", *n), Value: "s2"}}))
 		return
 	case reflect.TypeFor[analyzer.GradMode]():
 		v.SetUint(uint64(analyzer.GradDisabled + analyzer.GradMode(*n%2)))
@@ -84,7 +84,7 @@ func TestSummaryCodecRoundTrip(t *testing.T) {
 		}
 	}
 	// Names out of order, or twice, are damage: Get could not find them.
-	for _, rs := range []analyzer.Refs{{{Name: "b", Ref: "x"}, {Name: "a", Ref: "y"}}, {{Name: "a", Ref: "x"}, {Name: "a", Ref: "y"}}} {
+	for _, rs := range []analyzer.Pairs{{{Key: "b", Value: "x"}, {Key: "a", Value: "y"}}, {{Key: "a", Value: "x"}, {Key: "a", Value: "y"}}} {
 		if got, err := decodeSummary(encodeSummary(&analyzer.Summary{Instances: rs})); err == nil {
 			t.Errorf("instances %v decoded as %v", rs, got.Instances)
 		}
@@ -113,7 +113,7 @@ func TestFindingsCodecRoundTrip(t *testing.T) {
 	if _, err := decodeFindings(encodeFindings([]analyzer.Diagnostic{d}), d.Path, func(string) *analyzer.Rule { return nil }); err == nil {
 		t.Error("a finding of an unknown rule decoded")
 	}
-	asked := Questions{{"Ha", ""}, {"mod.f", "F.1"}}
+	asked := Questions{{Key: "Ha", Value: ""}, {Key: "mod.f", Value: "F.1"}}
 	if got, err := decodeAsked(encodeAsked(asked)); err != nil || !reflect.DeepEqual(got, asked) {
 		t.Errorf("asked round trip: %v, %v", got, err)
 	}
@@ -128,7 +128,7 @@ func TestFindingsCodecRoundTrip(t *testing.T) {
 	if got, err := decodeAsked(e.b); err != nil || !reflect.DeepEqual(got, asked) {
 		t.Errorf("questions written as a map: %v, %v", got, err)
 	}
-	for _, qs := range []Questions{{{"mod.f", "F.1"}, {"Ha", ""}}, {{"Ha", ""}, {"Ha", ""}}} {
+	for _, qs := range []Questions{{{Key: "mod.f", Value: "F.1"}, {Key: "Ha", Value: ""}}, {{Key: "Ha", Value: ""}, {Key: "Ha", Value: ""}}} {
 		if got, err := decodeAsked(encodeAsked(qs)); err == nil {
 			t.Errorf("questions %v decoded as %v", qs, got)
 		}
@@ -143,7 +143,7 @@ func TestCacheFileDamage(t *testing.T) {
 	fill(t, reflect.ValueOf(&s).Elem(), &n, nil)
 	entries := map[string]cacheEntry{
 		"/p/a.py\x00TL101": {Hash: [32]byte{1}, Stat: Stat{Size: 10, ModTime: 99, Mode: 0o644, Settled: true},
-			Diags: encodeFindings(nil), Summary: encodeSummary(&s), Linted: true, Asked: encodeAsked(Questions{{"x", "y"}}), Digest: [32]byte{2}},
+			Diags: encodeFindings(nil), Summary: encodeSummary(&s), Linted: true, Asked: encodeAsked(Questions{{Key: "x", Value: "y"}}), Digest: [32]byte{2}},
 		"/p/b.ipynb\x00TL101": {Hash: [32]byte{3}, Diags: encodeFindings(nil)},
 	}
 	data := encodeCache("tool", entries)

@@ -771,8 +771,8 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 		fl.objs[o.key.name] = o
 	}
 	for _, inst := range fl.sum.Instances {
-		if fl.objs[inst.Name] == nil {
-			o := alloc(object{key: objKey{fl, inst.Name}, kind: analyzer.ObjectInstance})
+		if fl.objs[inst.Key] == nil {
+			o := alloc(object{key: objKey{fl, inst.Key}, kind: analyzer.ObjectInstance})
 			fl.objs[o.key.name] = o
 		}
 	}
@@ -792,11 +792,11 @@ func (g *Graph) linkBases(fl *file) {
 		}
 	}
 	for _, inst := range fl.sum.Instances {
-		o := fl.objs[inst.Name]
+		o := fl.objs[inst.Key]
 		if o == nil || o.kind != analyzer.ObjectInstance {
 			continue
 		}
-		if t := g.resolve(inst.Ref, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
+		if t := g.resolve(inst.Value, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
 			o.bases = append(o.bases, t.obj)
 		}
 	}
@@ -1509,42 +1509,16 @@ func answerKey(a any) string {
 	return fmt.Sprint(a)
 }
 
-// Question is a question a file asked of its project's facts, as
-// FileFacts records it, and the answer it got.
-type Question struct{ Q, A string }
-
-// Questions are a file's questions, each once, sorted by Q: a project
-// holds every target's until its facts are solved, in less room than
-// a map takes.
-type Questions []Question
-
-// QuestionsOf lists the questions and answers of m (Asked).
-func QuestionsOf(m map[string]string) Questions {
-	if m == nil {
-		return nil
-	}
-	qs := make(Questions, 0, len(m))
-	for q, a := range m {
-		qs = append(qs, Question{q, a})
-	}
-	slices.SortFunc(qs, func(a, b Question) int { return strings.Compare(a.Q, b.Q) })
-	return qs
-}
-
-// Answer returns the answer q got, if it was asked.
-func (qs Questions) Answer(q string) (string, bool) {
-	i, ok := slices.BinarySearchFunc(qs, q, func(e Question, q string) int { return strings.Compare(e.Q, q) })
-	if !ok {
-		return "", false
-	}
-	return qs[i].A, true
-}
+// Questions are a file's questions, as FileFacts records them (Asked),
+// and the answers they got: a project holds every target's until its
+// facts are solved.
+type Questions = analyzer.Pairs
 
 // Stale reports whether any question asked earlier (asked, from a
 // FileFacts of an earlier run or pass) gets another answer now.
 func (ff *FileFacts) Stale(asked Questions) bool {
 	for _, qa := range asked {
-		q, was := qa.Q, qa.A
+		q, was := qa.Key, qa.Value
 		var now string
 		switch q[0] {
 		case 'L':

@@ -94,10 +94,10 @@ func TestGraphResolvesAndSolves(t *testing.T) {
 	if len(star.Asked) != 3 {
 		t.Errorf("recorded %d questions, want 3", len(star.Asked))
 	}
-	if star.Stale(QuestionsOf(star.Asked)) {
+	if star.Stale(analyzer.PairsOf(star.Asked)) {
 		t.Error("the same answers are reported stale")
 	}
-	if !star.Stale(Questions{{"Storch", "numpy"}}) {
+	if !star.Stale(Questions{{Key: "Storch", Value: "numpy"}}) {
 		t.Error("a changed answer is not reported stale")
 	}
 }

@@ -224,7 +224,7 @@ func (e *Entry) decodeAsked() {
 		if e.Asked == nil && e.askedEnc != nil {
 			var err error
 			if e.Asked, err = decodeAsked(e.askedEnc); err != nil {
-				e.Asked, e.askedEnc = Questions{{"!undecodable", "!"}}, nil
+				e.Asked, e.askedEnc = Questions{{Key: "!undecodable", Value: "!"}}, nil
 			}
 		}
 	})
@@ -509,7 +509,7 @@ func (l *Linter) reuse(root string, order []*unit, override map[string][]byte) b
 				failed.Store(true)
 				return // a rule failed: nothing to keep
 			}
-			u.entry = l.seal(&Entry{Summary: s, Linted: true, Diags: d, Asked: QuestionsOf(rf.Asked), Hash: u.hash})
+			u.entry = l.seal(&Entry{Summary: s, Linted: true, Diags: d, Asked: analyzer.PairsOf(rf.Asked), Hash: u.hash})
 			u.fresh = true
 			if rf.missed {
 				failed.Store(true)
@@ -548,7 +548,7 @@ type replayFacts struct {
 const missedAnswer = "!"
 
 func (r *replayFacts) answer(q string) (string, bool) {
-	a, ok := r.was.Answer(q)
+	a, ok := r.was.Get(q)
 	if !ok {
 		r.missed, a = true, missedAnswer
 	}
@@ -563,7 +563,7 @@ func (r *replayFacts) answer(q string) (string, bool) {
 func (r *replayFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	if ref != "" && ref[0] != '#' && ref[0] != '.' && ref[0] != '*' {
 		head, _, _ := strings.Cut(ref, ".")
-		if a, ok := r.was.Answer("H" + head); ok && a == "" {
+		if a, ok := r.was.Get("H" + head); ok && a == "" {
 			r.answer("H" + head) // names nothing of the project
 			return nil
 		}
@@ -693,7 +693,7 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 			if u.err != nil {
 				return // a rule failed: nothing to keep
 			}
-			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: QuestionsOf(ff.Asked), Hash: u.entry.Hash,
+			u.entry = &Entry{Summary: u.entry.Summary, Linted: true, Diags: d, Asked: analyzer.PairsOf(ff.Asked), Hash: u.entry.Hash,
 				SumHash: u.entry.SumHash, summaryEnc: u.entry.summaryEnc}
 			u.fresh = true
 		}
@@ -841,7 +841,7 @@ func (l *Linter) firstPass(u *unit, g *Graph, override map[string][]byte) {
 		u.entry = &Entry{}
 		return // a rule failed: the file has no findings to report or keep
 	}
-	u.entry = l.seal(&Entry{Summary: s, Linted: true, Diags: d, Asked: QuestionsOf(ff.Asked), Hash: u.hash})
+	u.entry = l.seal(&Entry{Summary: s, Linted: true, Diags: d, Asked: analyzer.PairsOf(ff.Asked), Hash: u.hash})
 	u.src = nil // read again only to lint again
 }
 
@@ -1284,7 +1284,7 @@ func lightSummary(src []byte) *analyzer.Summary {
 		}
 		s.Classes = append(s.Classes, cs)
 	}
-	s.Bindings = analyzer.RefsOf(bindings)
+	s.Bindings = analyzer.PairsOf(bindings)
 	return s
 }
 

@@ -270,7 +270,7 @@ func TestReplayFacts(t *testing.T) {
 		"Hnumpy":             "",
 		"Sx":                 "pkg.x",
 	}
-	r := &replayFacts{was: QuestionsOf(was)}
+	r := &replayFacts{was: analyzer.PairsOf(was)}
 	r.UseSummary(&analyzer.Summary{Stars: []string{".pkg"}})
 	if o := r.Lookup("nets.Classifier", analyzer.WantModule); o == nil || !o.Module || o.Site != classifier.Site {
 		t.Errorf("nets.Classifier: %+v, want %+v", o, classifier)
@@ -296,7 +296,7 @@ func TestReplayFacts(t *testing.T) {
 	if !maps.Equal(r.Asked, want) {
 		t.Errorf("recorded %v, want %v", r.Asked, want)
 	}
-	if !g.Facts("/p/train.py").Stale(QuestionsOf(missed)) {
+	if !g.Facts("/p/train.py").Stale(analyzer.PairsOf(missed)) {
 		t.Error("a missed question does not make the file stale")
 	}
 }
