@@ -187,13 +187,16 @@ var trainWords = map[string]bool{"train": true, "training": true, "fit": true, "
 
 func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
+	fn := m.ScopeNode(call)
+	if testCode(m, fn) {
+		return // evalForwards judges none of it
+	}
 	// The cheap tests first: most calls are neither forward passes nor
 	// helpers that run one, and the function's findings say which are.
 	direct := m.IsForwardCall(call)
 	if m.GradModeAt(call) != analyzer.GradEnabled || !direct && m.Helper(call) == nil {
 		return
 	}
-	fn := m.ScopeNode(call)
 	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
 	i := slices.IndexFunc(found, func(e evalFinding) bool { return e.call == call })
 	if i < 0 {
@@ -324,8 +327,8 @@ type evalRegion struct {
 // evaluation mode and never back opens one over its method.
 func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	f := m.File
-	if m.IsPytestFile() || fn != analyzer.Root && isTestFunction(m, fn) {
-		return nil // test code: small models, and tests may need grad
+	if testCode(m, fn) {
+		return nil
 	}
 	// A model's own methods run in their callers' grad mode: they are
 	// judged only where they switch to evaluation mode themselves.
@@ -1474,6 +1477,16 @@ func isEvalName(name string) bool {
 // test: a test* function of a pytest module, a method of a TestCase, or a
 // test_* method of a test class or mixin in a tests/ folder, which pytest
 // collects through the subclasses that use it.
+// testCode reports whether fn (or the module, Root) is test code, which
+// the rule does not judge: small models, and tests may need grad.
+func testCode(m *analyzer.Model, fn analyzer.NodeID) bool {
+	return m.Memo(testCodeKey{fn}, func() any {
+		return m.IsPytestFile() || fn != analyzer.Root && isTestFunction(m, fn)
+	}).(bool)
+}
+
+type testCodeKey struct{ fn analyzer.NodeID }
+
 func isTestFunction(m *analyzer.Model, fn analyzer.NodeID) bool {
 	name := m.FunctionName(fn)
 	if !strings.HasPrefix(name, "test") {
