@@ -13,7 +13,7 @@ import (
 // fill sets every exported field reachable from v to a value that is not
 // its zero value and differs from the others, so that a field the codec
 // forgets fails the round trip. skip names fields left alone.
-func fill(t *testing.T, v reflect.Value, n *int, skip map[string]bool) {
+func fill(t testing.TB, v reflect.Value, n *int, skip map[string]bool) {
 	*n++
 	switch v.Type() {
 	case reflect.TypeFor[analyzer.Pairs]():
