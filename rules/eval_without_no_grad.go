@@ -193,8 +193,11 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	// The cheap tests first: most calls are neither forward passes nor
 	// helpers that run one, and the function's findings say which are.
+	// The grad mode comes last: it may depend on the function's callers
+	// in other files, and a file that asks it is linted again when they
+	// change it.
 	direct := m.IsForwardCall(call)
-	if m.GradModeAt(call) != analyzer.GradEnabled || !direct && m.Helper(call) == nil {
+	if !direct && m.Helper(call) == nil || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
 	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
