@@ -120,6 +120,17 @@ import os, numpy as np
 from .base import (Base as B,
     Other)
 from .losses import *
+from .blocks import (  # noqa
+    Down2D,  # the one the nets use
+    Up2D,
+)
+from .heads import first, \
+    second as snd
+
+"""
+from .doc import (example,
+    1 + 2 is not a name, nor are (these)
+"""
 
 
 def f():
@@ -134,7 +145,9 @@ class Head(B, metaclass=Meta):
     pass
 `)
 	s := lightSummary(src)
-	for name, want := range map[string]string{"nn": "torch.nn", "os": "os", "np": "numpy", "B": ".base.Base", "Other": ""} {
+	for name, want := range map[string]string{"nn": "torch.nn", "os": "os", "np": "numpy", "B": ".base.Base", "Other": ".base.Other",
+		"Down2D": ".blocks.Down2D", "Up2D": ".blocks.Up2D", "first": ".heads.first", "snd": ".heads.second", "example": ".doc.example",
+		"second": "", "1": "", "+": "", "is": "", "these": "", "Head": ""} {
 		if got, _ := s.Bindings.Get(name); got != want {
 			t.Errorf("binding %s = %q, want %q", name, got, want)
 		}
@@ -149,7 +162,7 @@ class Head(B, metaclass=Meta):
 		t.Errorf("classes: %+v", s.Classes)
 	}
 	mods := strings.Join(importedModules(src), " ")
-	if want := "torch.nn os numpy .base .base.Base .losses helpers"; mods != want { // Other is on the second line
+	if want := "torch.nn os numpy .base .base.Base .base.Other .losses .blocks .blocks.Down2D .blocks.Up2D .heads .heads.first .heads.second .doc .doc.example helpers"; mods != want {
 		t.Errorf("importedModules: %q, want %q", mods, want)
 	}
 }

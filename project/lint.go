@@ -972,53 +972,81 @@ type importStmt struct {
 }
 
 // scanImports calls each for every line that starts, after any
-// indentation, with `import` or `from ... import`, reading its text
-// alone (a parenthesised list that runs over several lines is read as
-// far as its first line).
+// indentation, with `import` or `from ... import`, reading its text and,
+// for a parenthesised list or a line ended by a backslash, the lines it
+// runs over; comments are left out.
 func scanImports(src []byte, each func(importStmt)) {
-	for len(src) > 0 {
-		line := src
+	// next returns the next line without its comment; it is taken only
+	// when take says so.
+	next := func(take func(line []byte) bool) ([]byte, bool) {
+		line, rest := src, []byte(nil)
 		if i := bytes.IndexByte(src, '\n'); i >= 0 {
-			line, src = src[:i], src[i+1:]
-		} else {
-			src = nil
+			line, rest = src[:i], src[i+1:]
 		}
+		if i := bytes.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		line = bytes.TrimRight(line, " \t\r")
+		if !take(line) {
+			return nil, false
+		}
+		src = rest
+		return line, true
+	}
+	always := func([]byte) bool { return true }
+	for len(src) > 0 {
+		line, _ := next(always)
 		trimmed := bytes.TrimLeft(line, " \t")
-		if i := bytes.IndexByte(trimmed, '#'); i >= 0 {
-			trimmed = trimmed[:i]
-		}
 		st := importStmt{indented: len(line) > 0 && (line[0] == ' ' || line[0] == '\t')}
-		var words []string
+		isImport, isFrom := bytes.HasPrefix(trimmed, []byte("import ")), bytes.HasPrefix(trimmed, []byte("from "))
+		if !isImport && !isFrom {
+			continue
+		}
+		// The lines a statement runs over: inside its parentheses, or
+		// after a backslash, while they hold only names (an import in a
+		// docstring may never be closed).
+		text := string(trimmed)
+		open := strings.Count(text, "(") > strings.Count(text, ")")
+		for (open || strings.HasSuffix(text, "\\")) && len(src) > 0 {
+			more, ok := next(namesOnly)
+			if !ok {
+				break
+			}
+			text = strings.TrimSuffix(text, "\\") + " " + string(bytes.TrimSpace(more))
+			open = strings.Count(text, "(") > strings.Count(text, ")")
+		}
 		switch {
-		case bytes.HasPrefix(trimmed, []byte("import ")):
-			for _, part := range strings.Split(string(trimmed[len("import "):]), ",") {
-				words = strings.Fields(part)
+		case isImport:
+			for _, part := range strings.Split(text[len("import "):], ",") {
+				words := strings.Fields(part)
 				switch {
-				case len(words) == 1:
+				case len(words) == 1 && dottedName(words[0]):
 					st.names = append(st.names, [2]string{words[0], ""})
-				case len(words) == 3 && words[1] == "as":
+				case len(words) == 3 && words[1] == "as" && dottedName(words[0]) && dottedName(words[2]):
 					st.names = append(st.names, [2]string{words[0], words[2]})
 				}
 			}
-		case bytes.HasPrefix(trimmed, []byte("from ")):
-			f := strings.Fields(string(trimmed[len("from "):]))
+		default:
+			f := strings.Fields(text[len("from "):])
 			if len(f) < 3 || f[1] != "import" {
 				continue
 			}
 			st.from = f[0]
-			words = strings.FieldsFunc(strings.Join(f[2:], " "), func(r rune) bool {
+			words := strings.FieldsFunc(strings.Join(f[2:], " "), func(r rune) bool {
 				return r == ',' || r == ' ' || r == '(' || r == ')' || r == '\\'
 			})
 			for i := 0; i < len(words); i++ {
 				if i+2 < len(words) && words[i+1] == "as" {
-					st.names = append(st.names, [2]string{words[i], words[i+2]})
+					if dottedName(words[i]) && dottedName(words[i+2]) {
+						st.names = append(st.names, [2]string{words[i], words[i+2]})
+					}
 					i += 2
 					continue
 				}
-				st.names = append(st.names, [2]string{words[i], ""})
+				if words[i] == "*" || dottedName(words[i]) {
+					st.names = append(st.names, [2]string{words[i], ""})
+				}
 			}
-		default:
-			continue
 		}
 		each(st)
 	}
@@ -1026,6 +1054,40 @@ func scanImports(src []byte, each func(importStmt)) {
 
 // join appends a name to a from-module: `.` + `x` is `.x`, `a` + `b`
 // is `a.b`.
+// namesOnly reports whether a line holds nothing but what a list of
+// imported names does: names, dots, commas, parentheses and backslashes.
+func namesOnly(line []byte) bool {
+	for _, c := range line {
+		if !nameByte(c) && strings.IndexByte(" \t.,()\\*", c) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// nameByte reports whether c can be part of a name (any byte of a
+// character past ASCII can).
+func nameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// dottedName reports whether s is a name or a dotted name (`os.path`):
+// what a scan of text that is not an import after all (a docstring's)
+// does not bind.
+func dottedName(s string) bool {
+	for part := range strings.SplitSeq(s, ".") {
+		if part == "" || part[0] >= '0' && part[0] <= '9' {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if !nameByte(part[i]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 func (st importStmt) join(name string) string {
 	if strings.HasSuffix(st.from, ".") {
 		return st.from + name
