@@ -110,7 +110,7 @@ type object struct {
 // and the facts few objects have are kept apart (more).
 type facts struct {
 	Forward *analyzer.Site
-	more    *moreFacts // nil while none of them holds
+	more    *rareFacts // nil while none of them holds (rare, setRare)
 
 	Grad, Wraps, Enters analyzer.GradMode
 	Activation          analyzer.Activation
@@ -119,29 +119,29 @@ type facts struct {
 	GradKnown, WrapsKnown, EntersKnown            bool
 }
 
-// moreFacts are the facts of an object that few objects have.
-type moreFacts struct {
+// rareFacts are the facts that few objects have.
+type rareFacts struct {
 	BackpropAttrs     []string
 	ParamCalls, Keeps []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
 }
 
-// noMoreFacts are the facts of an object without more; never changed.
-var noMoreFacts moreFacts
+// noRareFacts are the facts of an object without more; never changed.
+var noRareFacts rareFacts
 
 // rare returns the object's rare facts, to read.
-func (f *facts) rare() *moreFacts {
+func (f *facts) rare() *rareFacts {
 	if f.more == nil {
-		return &noMoreFacts
+		return &noRareFacts
 	}
 	return f.more
 }
 
 // setRare returns the object's rare facts, to change.
-func (f *facts) setRare() *moreFacts {
+func (f *facts) setRare() *rareFacts {
 	if f.more == nil {
-		f.more = new(moreFacts)
+		f.more = new(rareFacts)
 	}
 	return f.more
 }
@@ -1382,19 +1382,21 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
 	}
-	fn := noFunc.RareFacts() // a class's or an instance's: none
+	var summary *analyzer.RareFuncFacts
 	if o.fn != nil {
-		fn = o.fn.RareFacts()
+		summary = o.fn.RareFacts()
+	} else {
+		summary = noFunc.RareFacts() // a class's or an instance's: none
 	}
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
-		fact.TupleLen, fact.GraphElems = fn.TupleLen, fn.GraphElems
+		fact.TupleLen, fact.GraphElems = summary.TupleLen, summary.GraphElems
 	}
-	if want&analyzer.WantParams != 0 && len(fn.GraphParams) > 0 {
-		fact.GraphParams, some = fn.GraphParams, true
+	if want&analyzer.WantParams != 0 && len(summary.GraphParams) > 0 {
+		fact.GraphParams, some = summary.GraphParams, true
 	}
-	if want&analyzer.WantParams != 0 && len(fn.BackpropParams) > 0 {
-		fact.BackpropParams, some = fn.BackpropParams, true
+	if want&analyzer.WantParams != 0 && len(summary.BackpropParams) > 0 {
+		fact.BackpropParams, some = summary.BackpropParams, true
 	}
 	if want&analyzer.WantBackprop != 0 && o.fact.ResultBackprop {
 		fact.ResultBackprop, some = true, true
