@@ -218,9 +218,9 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 				return n, err, true
 			}
 			t.brackets = t.brackets[:len(t.brackets)-1]
-		case isIdentStart(c):
+		case IdentStart(c):
 			j := i
-			for j < n && isIdentByte(src[j]) {
+			for j < n && IdentByte(src[j]) {
 				j++
 			}
 			if first == "" {
@@ -283,7 +283,7 @@ func (t *tokenScanner) openHeader(first string, start, lastColon int) (tokenErro
 func (t *tokenScanner) asyncHeader(start int) (string, bool) {
 	rest := bytes.TrimLeft(t.src[start+len("async"):], " \t\f")
 	for _, kw := range []string{"def", "for", "with"} {
-		if bytes.HasPrefix(rest, []byte(kw)) && (len(rest) == len(kw) || !isIdentByte(rest[len(kw)])) {
+		if bytes.HasPrefix(rest, []byte(kw)) && (len(rest) == len(kw) || !IdentByte(rest[len(kw)])) {
 			return blockKeywords[kw], true
 		}
 	}
@@ -359,9 +359,12 @@ func skipNewline(src []byte, i int) int {
 	return i
 }
 
-func isIdentStart(c byte) bool { return isLetter(c) || c == '_' || c >= 0x80 }
+// IdentStart reports whether c can start a Python identifier (any byte
+// of a character past ASCII can).
+func IdentStart(c byte) bool { return isLetter(c) || c == '_' || c >= 0x80 }
 
-func isIdentByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
+// IdentByte reports whether c can be part of a Python identifier.
+func IdentByte(c byte) bool { return isAlnum(c) || c >= 0x80 }
 
 // compileError returns the first statement that CPython's compiler
 // refuses where it stands, in a file that parsed: `return`, `yield` or

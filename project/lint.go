@@ -1058,17 +1058,11 @@ func scanImports(src []byte, each func(importStmt)) {
 // imported names does: names, dots, commas, parentheses and backslashes.
 func namesOnly(line []byte) bool {
 	for _, c := range line {
-		if !nameByte(c) && strings.IndexByte(" \t.,()\\*", c) < 0 {
+		if !analyzer.IdentByte(c) && strings.IndexByte(" \t.,()\\*", c) < 0 {
 			return false
 		}
 	}
 	return true
-}
-
-// nameByte reports whether c can be part of a name (any byte of a
-// character past ASCII can).
-func nameByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // dottedName reports whether s is a name or a dotted name (`os.path`):
@@ -1076,11 +1070,11 @@ func nameByte(c byte) bool {
 // does not bind.
 func dottedName(s string) bool {
 	for part := range strings.SplitSeq(s, ".") {
-		if part == "" || part[0] >= '0' && part[0] <= '9' {
+		if part == "" || !analyzer.IdentStart(part[0]) {
 			return false
 		}
-		for i := 0; i < len(part); i++ {
-			if !nameByte(part[i]) {
+		for i := 1; i < len(part); i++ {
+			if !analyzer.IdentByte(part[i]) {
 				return false
 			}
 		}
