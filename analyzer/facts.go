@@ -191,10 +191,11 @@ type RareFuncFacts struct {
 // noRareFuncFacts are those of a function without any.
 var noRareFuncFacts RareFuncFacts
 
-// RareFacts returns fs.Rare, or none when it is nil. What it returns is
-// not to be changed.
+// RareFacts returns fs.Rare, or none when it is nil or fs is (a class
+// or an instance has no summary of a function). What it returns is not
+// to be changed.
 func (fs *FuncSummary) RareFacts() *RareFuncFacts {
-	if fs.Rare == nil {
+	if fs == nil || fs.Rare == nil {
 		return &noRareFuncFacts
 	}
 	return fs.Rare
@@ -428,10 +429,11 @@ func (m *Model) Keeper(call NodeID) *Object {
 		}
 		return m.Memo(keeperKey{def}, func() any {
 			fs := m.summarizeFunc(def, ref[1:])
-			if len(fs.RareFacts().Keeps) == 0 {
+			keeps := fs.RareFacts().Keeps
+			if len(keeps) == 0 {
 				return (*Object)(nil)
 			}
-			o := &Object{Kind: ObjectFunction, Keeps: fs.Rare.Keeps}
+			o := &Object{Kind: ObjectFunction, Keeps: keeps}
 			m.ownSites(o, def)
 			return o
 		}).(*Object)
@@ -977,17 +979,6 @@ func (m *Model) summarizeDefs(s *Summary) {
 	// A project holds every file's summary until its facts are solved:
 	// the room append left at the end of the big lists goes back now.
 	s.Funcs, s.Calls = trim(s.Funcs), trim(s.Calls)
-	// The same callee is often called from many places, each call
-	// making its ref anew: the summary keeps one copy.
-	refs := make(map[string]string, len(s.Calls))
-	for i := range s.Calls {
-		c := &s.Calls[i]
-		if r, ok := refs[c.Callee]; ok {
-			c.Callee = r
-		} else {
-			refs[c.Callee] = c.Callee
-		}
-	}
 }
 
 // trim returns list without spare capacity, copied where it had any.
@@ -1342,6 +1333,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 	f := m.File
 	escaped := map[string]bool{}
 	seen := map[CallSummary]bool{}
+	refs := map[string]string{}
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
@@ -1378,6 +1370,13 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				continue
 			}
 			seen[k] = true
+			// The same callee is often called from many places, each
+			// call making its ref anew: the summary keeps one copy.
+			if r, ok := refs[cs.Callee]; ok {
+				cs.Callee = r
+			} else {
+				refs[cs.Callee] = cs.Callee
+			}
 			s.Calls = append(s.Calls, cs)
 		case KindIdentifier, KindAttribute:
 			if fl := f.N(id).Field; fl == FieldFunction || fl == FieldAttribute || fl == FieldName || fl == FieldObject {

@@ -146,9 +146,6 @@ func (f *facts) setRare() *rareFacts {
 	return f.more
 }
 
-// noFunc is the summary of no function.
-var noFunc analyzer.FuncSummary
-
 type callEdge struct {
 	caller *object // nil at module level
 	callee *object // nil for a call known by the method's name alone
@@ -1382,12 +1379,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
 	}
-	var summary *analyzer.RareFuncFacts
-	if o.fn != nil {
-		summary = o.fn.RareFacts()
-	} else {
-		summary = noFunc.RareFacts() // a class's or an instance's: none
-	}
+	summary := o.fn.RareFacts() // a class's or an instance's: none
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
 		fact.TupleLen, fact.GraphElems = summary.TupleLen, summary.GraphElems
