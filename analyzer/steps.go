@@ -159,42 +159,42 @@ func (m *Model) ModeSwitch(call NodeID) (eval, train bool) {
 }
 
 // stepFacts fills in what def's own body does to a step's state.
-func (m *Model) stepFacts(def NodeID, fs *StepSites) {
+func (m *Model) stepFacts(def NodeID, steps *StepSites) {
 	f := m.File
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {
 		case KindCall, KindAssignment, KindDeleteStatement:
 			if m.ScopeNode(id) == def {
-				m.stepFact(id, fs)
+				m.stepFact(id, steps)
 			}
 		}
 	})
 }
 
-// stepFact adds to fs what node id, a call, assignment or deletion in
+// stepFact adds to steps what node id, a call, assignment or deletion in
 // the function's own scope, does to a step's state.
-func (m *Model) stepFact(id NodeID, fs *StepSites) {
-	if fs.ZeroGrad == nil && m.ClearsGrad(id) {
-		fs.ZeroGrad = m.site(id)
+func (m *Model) stepFact(id NodeID, steps *StepSites) {
+	if steps.ZeroGrad == nil && m.ClearsGrad(id) {
+		steps.ZeroGrad = m.site(id)
 	}
 	if m.File.Kind(id) != KindCall {
 		return
 	}
-	if fs.HostRead == nil && m.ReadsOnHost(id) {
-		fs.HostRead = m.site(id)
+	if steps.HostRead == nil && m.ReadsOnHost(id) {
+		steps.HostRead = m.site(id)
 	}
-	if fs.Backward == nil && m.AddsGrad(id) {
-		fs.Backward = m.site(id)
+	if steps.Backward == nil && m.AddsGrad(id) {
+		steps.Backward = m.site(id)
 	}
 	eval, train := m.ModeSwitch(id)
 	if (eval || train) && m.ownCopy(m.Receiver(id), 0) {
 		return // a copy the function made: its callers' module keeps its mode
 	}
-	if fs.Eval == nil && eval {
-		fs.Eval = m.site(id)
+	if steps.Eval == nil && eval {
+		steps.Eval = m.site(id)
 	}
-	if fs.Train == nil && train {
-		fs.Train = m.site(id)
+	if steps.Train == nil && train {
+		steps.Train = m.site(id)
 	}
 }
 
