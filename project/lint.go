@@ -55,7 +55,10 @@ type Linter struct {
 	}
 }
 
-// root returns the project root of a file, worked out once per folder.
+// root returns the project root of a file, worked out once per folder:
+// FindRoot's, except that a file with no marker above it has for a root
+// the outermost named folder that holds it, if any (lifted above the
+// packages it is in, as the file's own folder is).
 func (l *Linter) root(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -67,10 +70,22 @@ func (l *Linter) root(path string) string {
 	}
 	r := l.markers.root(dir)
 	if r == "" {
-		r = l.namedDir(dir)
+		r = l.markers.abovePackages(l.namedDir(dir))
 	}
 	l.roots.Store(dir, r)
 	return r
+}
+
+// belongs reports whether a Python file that discovery finds under root
+// is a file of the project rooted there: one whose root is root, or,
+// under a root that has no marker, one that has none either, whatever
+// unmarked folder it is in.
+func (l *Linter) belongs(path, root string) bool {
+	if l.root(path) == root {
+		return true
+	}
+	abs, err := filepath.Abs(path)
+	return err == nil && l.markers.root(filepath.Dir(abs)) == "" && l.markers.root(root) == ""
 }
 
 // namedDir returns the outermost named folder that holds dir, else dir:
@@ -270,7 +285,9 @@ type unit struct {
 // FindRoot returns the root of the project a file belongs to: the closest
 // folder above it with a pyproject.toml that has a [tool.torchlint]
 // table, else the closest with a pyproject.toml, setup.py, setup.cfg or
-// .git, else the file's own folder. Where the command runs plays no part.
+// .git, else the file's own folder, or, in a package (a folder with an
+// __init__.py), the folder its outermost package is imported from. Where
+// the command runs plays no part.
 func FindRoot(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -280,7 +297,7 @@ func FindRoot(path string) string {
 	if r := m.root(filepath.Dir(abs)); r != "" {
 		return r
 	}
-	return filepath.Dir(abs)
+	return m.abovePackages(filepath.Dir(abs))
 }
 
 // markers remembers what each folder holds of the files that mark a
@@ -294,6 +311,7 @@ type markers struct {
 type marks struct {
 	torchlint bool // a pyproject.toml with [tool.torchlint]
 	project   bool // a pyproject.toml, setup.py, setup.cfg or .git
+	pkg       bool // an __init__.py: a package, imported from above
 }
 
 func (m *markers) of(dir string) marks {
@@ -308,6 +326,7 @@ func (m *markers) of(dir string) marks {
 	}
 	mk.project = mk.project || exists(filepath.Join(dir, "setup.py")) || exists(filepath.Join(dir, "setup.cfg")) ||
 		exists(filepath.Join(dir, ".git"))
+	mk.pkg = exists(filepath.Join(dir, "__init__.py"))
 	m.seen.Store(dir, mk)
 	return mk
 }
@@ -331,6 +350,16 @@ func (m *markers) root(dir string) string {
 		}
 	}
 	return marked
+}
+
+// abovePackages returns the folder that dir's outermost package is
+// imported from: dir itself when it is not a package (has no
+// __init__.py), else the first folder above it that is not.
+func (m *markers) abovePackages(dir string) string {
+	for m.of(dir).pkg && filepath.Dir(dir) != dir {
+		dir = filepath.Dir(dir)
+	}
+	return dir
 }
 
 func exists(p string) bool {
@@ -737,7 +766,7 @@ func (l *Linter) units(root string, targets []string) []*unit {
 	if l.Files != nil {
 		if files, err := l.Files(root); err == nil {
 			for _, f := range files {
-				if strings.HasSuffix(f, ".py") && l.root(f) == root {
+				if strings.HasSuffix(f, ".py") && l.belongs(f, root) {
 					add(f, false)
 				}
 			}

@@ -186,7 +186,8 @@ func TestFindRoot(t *testing.T) {
 // TestRootOfUnmarkedFolders: without a configured pyproject.toml above
 // it, the closest marker (a pyproject.toml, setup.py, setup.cfg or .git)
 // is a file's root; without any, the outermost named folder holding it,
-// else its own folder, never the working directory.
+// else its own folder, never the working directory, and a package's files
+// have the folder above the package for a root.
 func TestRootOfUnmarkedFolders(t *testing.T) {
 	dir := t.TempDir()
 	for p, text := range map[string]string{
@@ -194,6 +195,10 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 		"vendor/lib/.git/HEAD":  "ref: refs/heads/main\n",
 		"vendor/lib/lib/ops.py": "import torch\n",
 		"unmarked/a/b/run.py":   "import torch\n",
+		// A package two deep: its files are imported from unmarked/a/b.
+		"unmarked/a/b/pkg/__init__.py":     "",
+		"unmarked/a/b/pkg/sub/__init__.py": "",
+		"unmarked/a/b/pkg/sub/net.py":      "import torch\n",
 	} {
 		p = filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -217,6 +222,20 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 	l := &Linter{Named: []string{filepath.Join(dir, "unmarked", "a"), filepath.Join(dir, "unmarked")}}
 	if got, want := l.root(run), filepath.Join(dir, "unmarked"); got != want {
 		t.Errorf("with named folders: root = %s, want the outermost %s", got, want)
+	}
+	net := filepath.Join(dir, "unmarked", "a", "b", "pkg", "sub", "net.py")
+	if got, want := FindRoot(net), filepath.Dir(run); got != want {
+		t.Errorf("in a package: FindRoot = %s, want the folder above the package %s", got, want)
+	}
+	l = &Linter{Named: []string{filepath.Join(dir, "unmarked", "a", "b", "pkg")}}
+	if got, want := l.root(net), filepath.Dir(run); got != want {
+		t.Errorf("in a named package: root = %s, want the folder above the package %s", got, want)
+	}
+	if !l.belongs(run, filepath.Dir(run)) || !l.belongs(net, filepath.Dir(run)) {
+		t.Errorf("the unmarked files under %s do not belong to its project", filepath.Dir(run))
+	}
+	if ops := filepath.Join(dir, "vendor", "lib", "lib", "ops.py"); l.belongs(ops, dir) {
+		t.Errorf("%s, under its own marker, belongs to the unmarked project in %s", ops, dir)
 	}
 }
 

@@ -300,7 +300,17 @@ func TestProjectRootNotWorkingDir(t *testing.T) {
 				t.Errorf("from the parent:\n%s\nfrom the root:\n%s", strings.Join(got, "\n"), joined)
 			}
 			if name == "unmarked" {
-				return // a file alone has only its own folder for a root
+				// With no marker, a file alone has for a root its own
+				// folder, or the folder its outermost package is imported
+				// from, and the unmarked folders under that are its
+				// project: the files there agree with the whole run.
+				for _, rel := range []string{"detection/train.py", "detection/engine/loop.py"} {
+					got := concise(t, parent, "--no-cache", filepath.Join(name, rel))
+					if len(got) != 1 || !strings.Contains(joined, got[0]) {
+						t.Errorf("%s alone: %v, want its finding of\n%s", rel, got, joined)
+					}
+				}
+				return // scripts/finetune.py alone has scripts/ for a root
 			}
 			var alone []string
 			err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
