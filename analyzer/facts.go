@@ -433,7 +433,7 @@ func (m *Model) Keeper(call NodeID) *Object {
 			if len(keeps) == 0 {
 				return (*Object)(nil)
 			}
-			o := &Object{Kind: ObjectFunction, Keeps: keeps}
+			o := &Object{Kind: ObjectFunction, Keeps: slices.Clone(keeps)} // ownSites rewrites its sites
 			m.ownSites(o, def)
 			return o
 		}).(*Object)
@@ -482,7 +482,9 @@ func (m *Model) localHelperOf(def NodeID, depth int) *Object {
 		f := m.File
 		fs := m.summarizeFunc(def, m.defName(def))
 		r := fs.RareFacts()
-		o := &Object{Kind: ObjectFunction, Forward: r.Forward, EmptyCache: r.EmptyCache, ParamCalls: r.ParamCalls}
+		// ownSites rewrites the sites of o's lists: copies, not the
+		// summary's own.
+		o := &Object{Kind: ObjectFunction, Forward: r.Forward, EmptyCache: r.EmptyCache, ParamCalls: slices.Clone(r.ParamCalls)}
 		if !fs.GradSet && !fs.needsGrad {
 			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 				if f.Kind(id) != KindCall || m.ScopeNode(id) != def || o.Forward != nil && o.EmptyCache != nil {
@@ -1051,9 +1053,20 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	return cs
 }
 
+// summarizeFunc returns the summary of function def under name. It is
+// worked out once per function: the file's summary, its helper and its
+// keeper facts all read it.
 func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
+	fs := m.Memo(funcSummaryKey{def}, func() any { return m.summarizeFuncOnce(def) }).(FuncSummary)
+	fs.Name = name
+	return fs
+}
+
+type funcSummaryKey struct{ def NodeID }
+
+func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	f := m.File
-	fs := FuncSummary{Name: name, Line: f.Position(f.N(def).Start).Line, Escapes: m.escapes[def]}
+	fs := FuncSummary{Line: f.Position(f.N(def).Start).Line, Escapes: m.escapes[def]}
 	var r RareFuncFacts
 	fs.Grad, fs.GradSet = m.decoratedGrad(def)
 	if !fs.GradSet && m.IsLightningEvalHook(def) {
