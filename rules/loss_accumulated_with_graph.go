@@ -340,7 +340,7 @@ func accumulateAdvice(m *analyzer.Model, target, value analyzer.NodeID) (string,
 func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 	f, m := p.File, p.Model
 	loop := m.EnclosingLoop(call)
-	if loop == analyzer.NoNode || m.GradModeAt(call) == analyzer.GradDisabled {
+	if loop == analyzer.NoNode {
 		return
 	}
 	recv := f.Unparen(m.Receiver(call))
@@ -350,8 +350,11 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 	if b := m.Resolve(recv); b != nil && f.Contains(f.Field(loop, analyzer.FieldBody), b.Stmt) {
 		return // an object made afresh in each iteration
 	}
+	// The grad mode last: it may depend on the function's callers in
+	// other files, and a file that asks it is linted again when they
+	// change it.
 	o := m.Keeper(call)
-	if o == nil {
+	if o == nil || m.GradModeAt(call) == analyzer.GradDisabled {
 		return
 	}
 	args := m.Args(call)
