@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -161,9 +162,149 @@ class Head(B, metaclass=Meta):
 	if len(s.Classes) != 2 || !s.Classes[0].Module || s.Classes[1].Module || len(s.Classes[1].Bases) != 1 || s.Classes[1].Bases[0] != ".base.Base" {
 		t.Errorf("classes: %+v", s.Classes)
 	}
-	mods := strings.Join(importedModules(src), " ")
+	var flat []string
+	for _, group := range importedModules(src) {
+		flat = append(flat, group...)
+	}
+	mods := strings.Join(flat, " ")
 	if want := "torch.nn os numpy .base .base.Base .base.Other .losses .blocks .blocks.Down2D .blocks.Up2D .heads .heads.first .heads.second .doc .doc.example helpers"; mods != want {
 		t.Errorf("importedModules: %q, want %q", mods, want)
+	}
+}
+
+// TestLightSummaryDefinitions: the scan of a file's text finds the
+// functions and methods its summary has, on the lines of their def, and
+// the names imported at module level inside blocks, not those of a def.
+func TestLightSummaryDefinitions(t *testing.T) {
+	src := []byte(`from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .impl import Lazy
+try:
+    from .fast import kernel
+except ImportError:
+    kernel = None
+
+
+@decorated
+def top(x):
+    def nested():
+        pass
+    return x
+
+
+async def fetch():
+    pass
+
+
+def spread(
+    a,
+    b,
+):
+    from .late import hidden
+    return a
+
+
+class Plain:
+    """A class without bases.
+    """
+
+    def method(self):
+        def inner():
+            pass
+
+    async def amethod(self):
+        pass
+
+
+class Net(
+    nn.Module,
+):
+    def forward(self, x):
+        return x
+`)
+	s := lightSummary(src)
+	var funcs []string
+	for _, f := range s.Funcs {
+		funcs = append(funcs, fmt.Sprintf("%s:%d", f.Name, f.Line))
+	}
+	if got, want := strings.Join(funcs, " "), "top:12 fetch:18 spread:22 Plain.method:34 Plain.amethod:38 Net.forward:45"; got != want {
+		t.Errorf("functions: %s, want %s", got, want)
+	}
+	var classes []string
+	for _, c := range s.Classes {
+		classes = append(classes, fmt.Sprintf("%s:%d", c.Name, c.Line))
+	}
+	if got, want := strings.Join(classes, " "), "Plain:30 Net:42"; got != want {
+		t.Errorf("classes: %s, want %s", got, want)
+	}
+	for name, want := range map[string]string{"Lazy": ".impl.Lazy", "kernel": ".fast.kernel", "hidden": "", "TYPE_CHECKING": "typing.TYPE_CHECKING"} {
+		if got, _ := s.Bindings.Get(name); got != want {
+			t.Errorf("binding %s = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestImportLevelsFollowNames: a file that imports a name from a package
+// comes after the module that defines it, not in one cycle with the
+// package's __init__.py, which imports that module and is imported back
+// for a constant.
+func TestImportLevelsFollowNames(t *testing.T) {
+	root := t.TempDir()
+	g := NewGraph(root, nil)
+	var units []*unit
+	for _, f := range []struct{ path, src string }{
+		{"pkg/__init__.py", "from .impl import run\n__version__ = \"1.0\"\n"},
+		{"pkg/impl.py", "from pkg import __version__\n\n\ndef run(model):\n    return model\n"},
+		{"main.py", "from pkg import run\n"},
+	} {
+		u := &unit{path: f.path, abs: filepath.Join(root, filepath.FromSlash(f.path))}
+		u.imports = importedModules([]byte(f.src))
+		g.Add(u.abs, lightSummary([]byte(f.src)))
+		units = append(units, u)
+	}
+	g.Solve()
+	level := map[string]int{}
+	for i, lv := range importLevels(g, units) {
+		for _, u := range lv {
+			level[u.path] = i
+		}
+	}
+	if level["pkg/impl.py"] >= level["pkg/__init__.py"] || level["pkg/impl.py"] >= level["main.py"] {
+		t.Errorf("levels %v: pkg/impl.py must come before the package and main.py", level)
+	}
+}
+
+// TestChunks: the runs of files between two solves end where a level
+// does, unless a level is too large for one.
+func TestChunks(t *testing.T) {
+	level := func(n int) []*unit {
+		out := make([]*unit, n)
+		for i := range out {
+			out[i] = &unit{}
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		levels []int
+		want   []int
+	}{
+		{[]int{30, 40, 50}, []int{70, 50}},             // 30+40 and then 50: the third would exceed 100
+		{[]int{10, 300, 20}, []int{100, 100, 110, 20}}, // a level too large is cut
+		{[]int{120}, []int{120}},                       // up to half as large again fits
+		{[]int{5, 5, 5}, []int{15}},
+	} {
+		var levels [][]*unit
+		for _, n := range tc.levels {
+			levels = append(levels, level(n))
+		}
+		var got []int
+		for _, c := range chunks(levels, 100) {
+			got = append(got, len(c))
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("chunks of levels %v: %v, want %v", tc.levels, got, tc.want)
+		}
 	}
 }
 

@@ -278,7 +278,7 @@ type unit struct {
 	// What a scan of the text of a file to parse shows, taken when it is
 	// first read: its source is then dropped, and read again to parse it,
 	// so that a run holds the sources of the files being parsed only.
-	imports []string
+	imports [][]string // each import's module, then the names it takes from it (importedModules)
 	light   *analyzer.Summary
 }
 
@@ -667,30 +667,30 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 	case len(parse) > 0:
 		// The scans of the files' text (their imports, their bindings),
 		// made as load read them, fill the graph and order the files.
-		levels := importLevels(g, parse)
+		// The imports are followed through the bindings the scans found,
+		// to the files that define what they import.
 		for _, u := range parse {
 			g.Add(u.abs, u.light)
-			u.imports, u.light = nil, nil
+			u.light = nil
 		}
 		g.Solve()
-		// Solving costs a walk of every summary, so the graph is solved
-		// again only after each fifth of the files: the files between two
-		// solves see the same facts, and are linted together, in import
-		// order, with no wait between levels.
-		var ordered []*unit
-		for _, level := range levels {
-			ordered = append(ordered, level...)
+		levels := importLevels(g, parse)
+		for _, u := range parse {
+			u.imports = nil
 		}
-		chunk := max(64, len(order)/5)
-		for start := 0; start < len(ordered); start += chunk {
-			part := ordered[start:min(start+chunk, len(ordered))]
+		// Solving costs a walk of every summary, so the graph is solved
+		// again only after about each fifth of the files: the files
+		// between two solves see the same facts, and are linted together,
+		// in import order, with no wait between levels.
+		parts := chunks(levels, max(64, len(order)/5))
+		for i, part := range parts {
 			l.parallel(len(part), func(i int) {
 				l.firstPass(part[i], g, override)
 			})
 			for _, u := range part {
 				g.Add(u.abs, u.entry.Summary)
 			}
-			if start+chunk < len(ordered) {
+			if i < len(parts)-1 {
 				g.Solve()
 			}
 		}
@@ -989,9 +989,10 @@ func (l *Linter) parallel(n int, do func(i int)) {
 
 // importStmt is an import statement as the text of its line shows it.
 type importStmt struct {
-	// indented is set for an import inside a block (a function, a try):
-	// it binds nothing at module level.
-	indented bool
+	// local is set for an import inside a function or a class: it binds
+	// nothing at module level. One under `if TYPE_CHECKING:`, in a `try`
+	// or any other block of the module binds its names in the module.
+	local bool
 	// from is the module of `from module import ...`, as written.
 	from string
 	// names are the imported names with their aliases ("" for none):
@@ -1023,10 +1024,30 @@ func scanImports(src []byte, each func(importStmt)) {
 		return line, true
 	}
 	always := func([]byte) bool { return true }
+	// blocks holds the headers of the blocks a line is in, by their
+	// indentation: a def or class makes what it holds local.
+	type block struct {
+		indent int
+		scope  bool
+	}
+	var blocks []block
 	for len(src) > 0 {
 		line, _ := next(always)
 		trimmed := bytes.TrimLeft(line, " \t")
-		st := importStmt{indented: len(line) > 0 && (line[0] == ' ' || line[0] == '\t')}
+		if len(trimmed) == 0 || bytes.IndexByte([]byte(")]}"), trimmed[0]) >= 0 {
+			continue // nothing, or the end of a statement over several lines
+		}
+		indent := len(line) - len(trimmed)
+		for len(blocks) > 0 && blocks[len(blocks)-1].indent >= indent {
+			blocks = blocks[:len(blocks)-1]
+		}
+		st := importStmt{local: slices.ContainsFunc(blocks, func(b block) bool { return b.scope })}
+		// A def's body is below its first line, wherever its header ends.
+		scope := bytes.HasPrefix(trimmed, []byte("def ")) || bytes.HasPrefix(trimmed, []byte("class ")) ||
+			bytes.HasPrefix(trimmed, []byte("async def "))
+		if scope || trimmed[len(trimmed)-1] == ':' {
+			blocks = append(blocks, block{indent, scope})
+		}
 		isImport, isFrom := bytes.HasPrefix(trimmed, []byte("import ")), bytes.HasPrefix(trimmed, []byte("from "))
 		if !isImport && !isFrom {
 			continue
@@ -1118,23 +1139,25 @@ func (st importStmt) join(name string) string {
 	return st.from + "." + name
 }
 
-// importedModules returns the modules a source's import lines name, and
-// for `from` imports each name as a possible submodule.
-func importedModules(src []byte) []string {
-	var out []string
+// importedModules returns what a source's import lines name, one group
+// per import: the module, then for `from` imports each name it takes
+// (a submodule, or a name the module binds).
+func importedModules(src []byte) [][]string {
+	var out [][]string
 	scanImports(src, func(st importStmt) {
 		if st.from == "" {
 			for _, n := range st.names {
-				out = append(out, n[0])
+				out = append(out, []string{n[0]})
 			}
 			return
 		}
-		out = append(out, st.from)
+		group := []string{st.from}
 		for _, n := range st.names {
 			if n[0] != "*" {
-				out = append(out, st.join(n[0]))
+				group = append(group, st.join(n[0]))
 			}
 		}
+		out = append(out, group)
 	})
 	return out
 }
@@ -1158,16 +1181,38 @@ func importLevels(g *Graph, units []*unit) [][]*unit {
 			continue
 		}
 		seen := map[int]bool{}
-		dep := func(ref string) {
-			if t := g.resolve(ref, fl); t.module != nil {
-				if j, ok := index[t.module]; ok && j != i && !seen[j] {
-					seen[j] = true
-					deps[i] = append(deps[i], j)
-				}
+		// dep records that the file imports module, when module is
+		// another of the files ordered.
+		dep := func(module *file) {
+			if j, ok := index[module]; ok && j != i && !seen[j] {
+				seen[j] = true
+				deps[i] = append(deps[i], j)
 			}
 		}
-		for _, mod := range u.imports {
-			dep(mod)
+		for _, group := range u.imports {
+			// `from pkg import name` needs the file that defines name,
+			// followed through pkg's re-exports. pkg itself is needed for
+			// a name it binds that the scan cannot follow, unless pkg is a
+			// package's __init__.py: such a name is then a constant or a
+			// lazy export, and a package imports its modules, which import
+			// it back, so that an edge to it would put all of them in one
+			// cycle.
+			needsModule := len(group) == 1
+			for _, name := range group[1:] {
+				switch t := g.resolve(name, fl); {
+				case t.module != nil:
+					dep(t.module) // a submodule
+				case t.obj != nil:
+					dep(t.obj.key.file)
+				default:
+					needsModule = true
+				}
+			}
+			if needsModule {
+				if t := g.resolve(group[0], fl); t.module != nil && (len(group) == 1 || filepath.Base(t.module.path) != "__init__.py") {
+					dep(t.module)
+				}
+			}
 		}
 	}
 	// Files that import each other, directly or not, form one component
@@ -1194,6 +1239,38 @@ func importLevels(g *Graph, units []*unit) [][]*unit {
 			out = append(out, nil)
 		}
 		out[level[i]] = append(out[level[i]], u)
+	}
+	return out
+}
+
+// chunks cuts the levels of the import order into runs of about size
+// files, each linted with the facts solved from the runs before it. A run
+// ends where a level does, so that a file and the files it imports are
+// not linted at once, unless a level is too large for one run; a run may
+// then end inside it.
+func chunks(levels [][]*unit, size int) [][]*unit {
+	var out [][]*unit
+	var cur []*unit
+	for _, level := range levels {
+		if len(cur) >= size/2 && len(cur)+len(level) > size {
+			out = append(out, cur)
+			cur = nil
+		}
+		for len(cur)+len(level) > size*3/2 {
+			take := max(0, size-len(cur))
+			cur = append(cur, level[:take]...)
+			level = level[take:]
+			out = append(out, cur)
+			cur = nil
+		}
+		cur = append(cur, level...)
+		if len(cur) >= size {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
 	}
 	return out
 }
@@ -1273,15 +1350,16 @@ func components(deps [][]int) componentSet {
 	return cs
 }
 
-// lightSummary is what a file's text shows of its module-level imports
-// and classes without parsing it: enough for the graph to tell, before
-// any file is linted, which classes are modules. The file's summary
+// lightSummary is what a file's text shows of its module-level imports,
+// classes and functions without parsing it: enough for the graph to tell,
+// before any file is linted, which classes are modules, what the project
+// defines and where an imported name is defined. The file's summary
 // replaces it once the file is parsed.
 func lightSummary(src []byte) *analyzer.Summary {
 	bindings := map[string]string{}
 	s := &analyzer.Summary{}
 	scanImports(src, func(st importStmt) {
-		if st.indented {
+		if st.local {
 			return
 		}
 		for _, n := range st.names {
@@ -1308,6 +1386,10 @@ func lightSummary(src []byte) *analyzer.Summary {
 		bases []string
 	}
 	var classes []class
+	// The functions of the module and the methods of its classes, by the
+	// line of their def, as the summary has them: a question whether the
+	// project defines one then gets its final answer.
+	inClass, classIndent := "", 0
 	line := 0
 	for rest := src; len(rest) > 0; {
 		cur := rest
@@ -1317,12 +1399,45 @@ func lightSummary(src []byte) *analyzer.Summary {
 			rest = nil
 		}
 		line++
+		body := bytes.TrimLeft(cur, " \t")
+		indent := len(cur) - len(body)
+		switch {
+		case len(body) == 0 || body[0] == '#' || body[0] == '\r':
+			continue
+		case indent == 0 && (body[0] == ')' || body[0] == ']' || body[0] == '}'):
+			continue // the end of a statement over several lines
+		case indent == 0:
+			inClass = ""
+			if name := defName(body); name != "" {
+				s.Funcs = append(s.Funcs, analyzer.FuncSummary{Name: name, Line: line})
+				continue
+			}
+		case inClass != "":
+			if name := defName(body); name != "" {
+				if classIndent == 0 {
+					classIndent = indent
+				}
+				if indent == classIndent {
+					s.Funcs = append(s.Funcs, analyzer.FuncSummary{Name: inClass + "." + name, Line: line})
+				}
+			}
+			continue
+		default:
+			continue
+		}
 		if !bytes.HasPrefix(cur, []byte("class ")) {
 			continue
 		}
 		head := cur[len("class "):]
+		if name := identPrefix(head); name != "" {
+			inClass, classIndent = name, 0
+		}
 		open := bytes.IndexByte(head, '(')
 		if open <= 0 {
+			if inClass != "" {
+				classes = append(classes, class{inClass, line, nil})
+				local[inClass] = true
+			}
 			continue
 		}
 		name := strings.TrimSpace(string(head[:open]))
@@ -1371,6 +1486,32 @@ func lightSummary(src []byte) *analyzer.Summary {
 	}
 	s.Bindings = analyzer.PairsOf(bindings)
 	return s
+}
+
+// defName returns the name a line that starts with `def` or `async def`
+// defines, else "".
+func defName(line []byte) string {
+	if rest, ok := bytes.CutPrefix(line, []byte("async ")); ok {
+		line = bytes.TrimLeft(rest, " \t")
+	}
+	rest, ok := bytes.CutPrefix(line, []byte("def "))
+	if !ok {
+		return ""
+	}
+	return identPrefix(bytes.TrimLeft(rest, " \t"))
+}
+
+// identPrefix returns the identifier b starts with, if what follows it
+// can end a name in a def or class statement.
+func identPrefix(b []byte) string {
+	n := 0
+	for n < len(b) && (n == 0 && analyzer.IdentStart(b[n]) || n > 0 && analyzer.IdentByte(b[n])) {
+		n++
+	}
+	if n == 0 || n < len(b) && b[n] != '(' && b[n] != ':' && b[n] != ' ' && b[n] != '\t' && b[n] != '[' {
+		return ""
+	}
+	return string(b[:n])
 }
 
 // MemoryStore is a Store held in memory, for a long-running process (the
