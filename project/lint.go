@@ -57,8 +57,7 @@ type Linter struct {
 
 // root returns the project root of a file, worked out once per folder:
 // FindRoot's, except that a file with no marker above it has for a root
-// the outermost named folder that holds it, if any (lifted above the
-// packages it is in, as the file's own folder is).
+// the outermost named folder that holds it, if any.
 func (l *Linter) root(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -70,7 +69,7 @@ func (l *Linter) root(path string) string {
 	}
 	r := l.markers.root(dir)
 	if r == "" {
-		r = l.markers.abovePackages(l.namedDir(dir))
+		r = l.namedDir(dir)
 	}
 	l.roots.Store(dir, r)
 	return r
@@ -78,14 +77,29 @@ func (l *Linter) root(path string) string {
 
 // belongs reports whether a Python file that discovery finds under root
 // is a file of the project rooted there: one whose root is root, or,
-// under a root that has no marker, one that has none either, whatever
-// unmarked folder it is in.
+// under a root that has no marker, one of a package that root's scripts
+// can import: every folder from the root down to the file's holds an
+// __init__.py, and none has a marker. Other folders under an unmarked
+// root (a scripts folder, another project, a home folder's contents) are
+// left out.
 func (l *Linter) belongs(path, root string) bool {
 	if l.root(path) == root {
 		return true
 	}
 	abs, err := filepath.Abs(path)
-	return err == nil && l.markers.root(filepath.Dir(abs)) == "" && l.markers.root(root) == ""
+	if err != nil || l.markers.root(root) != "" {
+		return false
+	}
+	dir := filepath.Dir(abs)
+	if dir == root || !within(dir, root) {
+		return false
+	}
+	for d := dir; d != root; d = filepath.Dir(d) {
+		if mk := l.markers.of(d); !mk.pkg || mk.project || mk.torchlint {
+			return false
+		}
+	}
+	return true
 }
 
 // namedDir returns the outermost named folder that holds dir, else dir:
@@ -285,9 +299,7 @@ type unit struct {
 // FindRoot returns the root of the project a file belongs to: the closest
 // folder above it with a pyproject.toml that has a [tool.torchlint]
 // table, else the closest with a pyproject.toml, setup.py, setup.cfg or
-// .git, else the file's own folder, or, in a package (a folder with an
-// __init__.py), the folder its outermost package is imported from. Where
-// the command runs plays no part.
+// .git, else the file's own folder. Where the command runs plays no part.
 func FindRoot(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -297,7 +309,7 @@ func FindRoot(path string) string {
 	if r := m.root(filepath.Dir(abs)); r != "" {
 		return r
 	}
-	return m.abovePackages(filepath.Dir(abs))
+	return filepath.Dir(abs)
 }
 
 // markers remembers what each folder holds of the files that mark a
@@ -311,7 +323,7 @@ type markers struct {
 type marks struct {
 	torchlint bool // a pyproject.toml with [tool.torchlint]
 	project   bool // a pyproject.toml, setup.py, setup.cfg or .git
-	pkg       bool // an __init__.py: a package, imported from above
+	pkg       bool // an __init__.py: a package
 }
 
 func (m *markers) of(dir string) marks {
@@ -350,16 +362,6 @@ func (m *markers) root(dir string) string {
 		}
 	}
 	return marked
-}
-
-// abovePackages returns the folder that dir's outermost package is
-// imported from: dir itself when it is not a package (has no
-// __init__.py), else the first folder above it that is not.
-func (m *markers) abovePackages(dir string) string {
-	for m.of(dir).pkg && filepath.Dir(dir) != dir {
-		dir = filepath.Dir(dir)
-	}
-	return dir
 }
 
 func exists(p string) bool {

@@ -186,8 +186,9 @@ func TestFindRoot(t *testing.T) {
 // TestRootOfUnmarkedFolders: without a configured pyproject.toml above
 // it, the closest marker (a pyproject.toml, setup.py, setup.cfg or .git)
 // is a file's root; without any, the outermost named folder holding it,
-// else its own folder, never the working directory, and a package's files
-// have the folder above the package for a root.
+// else its own folder, never the working directory. Under such a root,
+// the packages its scripts can import belong to the project, no other
+// folder.
 func TestRootOfUnmarkedFolders(t *testing.T) {
 	dir := t.TempDir()
 	for p, text := range map[string]string{
@@ -195,10 +196,14 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 		"vendor/lib/.git/HEAD":  "ref: refs/heads/main\n",
 		"vendor/lib/lib/ops.py": "import torch\n",
 		"unmarked/a/b/run.py":   "import torch\n",
-		// A package two deep: its files are imported from unmarked/a/b.
-		"unmarked/a/b/pkg/__init__.py":     "",
-		"unmarked/a/b/pkg/sub/__init__.py": "",
-		"unmarked/a/b/pkg/sub/net.py":      "import torch\n",
+		// A package two deep, which run.py can import, beside a folder
+		// that is no package and a package inside it.
+		"unmarked/a/b/pkg/__init__.py":           "",
+		"unmarked/a/b/pkg/sub/__init__.py":       "",
+		"unmarked/a/b/pkg/sub/net.py":            "import torch\n",
+		"unmarked/a/b/scripts/tool.py":           "import torch\n",
+		"unmarked/a/b/scripts/inner/__init__.py": "",
+		"unmarked/a/b/scripts/inner/mod.py":      "import torch\n",
 	} {
 		p = filepath.Join(dir, p)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -223,16 +228,24 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 	if got, want := l.root(run), filepath.Join(dir, "unmarked"); got != want {
 		t.Errorf("with named folders: root = %s, want the outermost %s", got, want)
 	}
-	net := filepath.Join(dir, "unmarked", "a", "b", "pkg", "sub", "net.py")
-	if got, want := FindRoot(net), filepath.Dir(run); got != want {
-		t.Errorf("in a package: FindRoot = %s, want the folder above the package %s", got, want)
+	b := filepath.Dir(run)
+	net := filepath.Join(b, "pkg", "sub", "net.py")
+	if got, want := FindRoot(net), filepath.Dir(net); got != want {
+		t.Errorf("in a package: FindRoot = %s, want the file's folder %s", got, want)
 	}
-	l = &Linter{Named: []string{filepath.Join(dir, "unmarked", "a", "b", "pkg")}}
-	if got, want := l.root(net), filepath.Dir(run); got != want {
-		t.Errorf("in a named package: root = %s, want the folder above the package %s", got, want)
+	pkg := filepath.Join(b, "pkg")
+	l = &Linter{Named: []string{pkg}}
+	if got := l.root(net); got != pkg {
+		t.Errorf("in a named package: root = %s, want the named folder %s, never one above", got, pkg)
 	}
-	if !l.belongs(run, filepath.Dir(run)) || !l.belongs(net, filepath.Dir(run)) {
-		t.Errorf("the unmarked files under %s do not belong to its project", filepath.Dir(run))
+	l = &Linter{}
+	if !l.belongs(run, b) || !l.belongs(net, b) {
+		t.Errorf("run.py and the package it can import do not belong to the project in %s", b)
+	}
+	for _, p := range []string{filepath.Join(b, "scripts", "tool.py"), filepath.Join(b, "scripts", "inner", "mod.py")} {
+		if l.belongs(p, b) {
+			t.Errorf("%s, in a folder that is no package, belongs to the project in %s", p, b)
+		}
 	}
 	if ops := filepath.Join(dir, "vendor", "lib", "lib", "ops.py"); l.belongs(ops, dir) {
 		t.Errorf("%s, under its own marker, belongs to the unmarked project in %s", ops, dir)
