@@ -1054,8 +1054,9 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 }
 
 // summarizeFunc returns the summary of function def under name. It is
-// worked out once per function: the file's summary, its helper and its
-// keeper facts all read it.
+// worked out once per model: the helper and keeper facts read it, and so
+// does the file's summary unless the project's answers cleared the memo
+// (see Runner.Analyze).
 func (m *Model) summarizeFunc(def NodeID, name string) FuncSummary {
 	fs := m.Memo(funcSummaryKey{def}, func() any { return m.summarizeFuncOnce(def) }).(FuncSummary)
 	fs.Name = name

@@ -222,20 +222,40 @@ class Net(
 ):
     def forward(self, x):
         return x
+
+
+class Outer:
+    class Meta:
+        def inner(self):
+            pass
+
+    def step(self):
+        pass
+
+
+class Wide(
+        Base):
+    def run(self):
+        pass
+
+
+class Box[T](Base):  # generic
+    def get(self):
+        pass
 `)
 	s := lightSummary(src)
 	var funcs []string
 	for _, f := range s.Funcs {
 		funcs = append(funcs, fmt.Sprintf("%s:%d", f.Name, f.Line))
 	}
-	if got, want := strings.Join(funcs, " "), "top:12 fetch:18 spread:22 Plain.method:34 Plain.amethod:38 Net.forward:45"; got != want {
+	if got, want := strings.Join(funcs, " "), "top:12 fetch:18 spread:22 Plain.method:34 Plain.amethod:38 Net.forward:45 Outer.step:54 Wide.run:60 Box.get:65"; got != want {
 		t.Errorf("functions: %s, want %s", got, want)
 	}
 	var classes []string
 	for _, c := range s.Classes {
 		classes = append(classes, fmt.Sprintf("%s:%d", c.Name, c.Line))
 	}
-	if got, want := strings.Join(classes, " "), "Plain:30 Net:42"; got != want {
+	if got, want := strings.Join(classes, " "), "Plain:30 Net:42 Outer:49 Wide:58 Box:64"; got != want {
 		t.Errorf("classes: %s, want %s", got, want)
 	}
 	for name, want := range map[string]string{"Lazy": ".impl.Lazy", "kernel": ".fast.kernel", "hidden": "", "TYPE_CHECKING": "typing.TYPE_CHECKING"} {
@@ -289,9 +309,9 @@ func TestChunks(t *testing.T) {
 		levels []int
 		want   []int
 	}{
-		{[]int{30, 40, 50}, []int{70, 50}},             // 30+40 and then 50: the third would exceed 100
-		{[]int{10, 300, 20}, []int{100, 100, 110, 20}}, // a level too large is cut
-		{[]int{120}, []int{120}},                       // up to half as large again fits
+		{[]int{30, 40, 50}, []int{70, 50}},                 // 30+40 and then 50: the third would exceed 100
+		{[]int{10, 300, 20}, []int{10, 100, 100, 100, 20}}, // a level too large is cut, after the run before it
+		{[]int{120}, []int{120}},                           // up to half as large again fits
 		{[]int{5, 5, 5}, []int{15}},
 	} {
 		var levels [][]*unit
@@ -304,6 +324,20 @@ func TestChunks(t *testing.T) {
 		}
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("chunks of levels %v: %v, want %v", tc.levels, got, tc.want)
+		}
+	}
+	// A size too small for a run is taken as 2: every file once, no
+	// empty run.
+	for _, size := range []int{0, 1} {
+		n := 0
+		for _, c := range chunks([][]*unit{level(3), level(2)}, size) {
+			if len(c) == 0 {
+				t.Errorf("size %d: an empty run", size)
+			}
+			n += len(c)
+		}
+		if n != 5 {
+			t.Errorf("size %d: %d files in the runs, want 5", size, n)
 		}
 	}
 }

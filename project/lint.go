@@ -1026,29 +1026,26 @@ func scanImports(src []byte, each func(importStmt)) {
 		return line, true
 	}
 	always := func([]byte) bool { return true }
-	// blocks holds the headers of the blocks a line is in, by their
-	// indentation: a def or class makes what it holds local.
-	type block struct {
-		indent int
-		scope  bool
-	}
-	var blocks []block
+	// scopes holds the indentation of the def and class headers a line
+	// is under: what they hold is local. (A line of a string or bracket
+	// further left than the code around it ends them early: the scan
+	// reads lines, not tokens.)
+	var scopes []int
 	for len(src) > 0 {
 		line, _ := next(always)
 		trimmed := bytes.TrimLeft(line, " \t")
-		if len(trimmed) == 0 || bytes.IndexByte([]byte(")]}"), trimmed[0]) >= 0 {
+		if len(trimmed) == 0 || strings.IndexByte(")]}", trimmed[0]) >= 0 {
 			continue // nothing, or the end of a statement over several lines
 		}
 		indent := len(line) - len(trimmed)
-		for len(blocks) > 0 && blocks[len(blocks)-1].indent >= indent {
-			blocks = blocks[:len(blocks)-1]
+		for len(scopes) > 0 && scopes[len(scopes)-1] >= indent {
+			scopes = scopes[:len(scopes)-1]
 		}
-		st := importStmt{local: slices.ContainsFunc(blocks, func(b block) bool { return b.scope })}
+		st := importStmt{local: len(scopes) > 0}
 		// A def's body is below its first line, wherever its header ends.
-		scope := bytes.HasPrefix(trimmed, []byte("def ")) || bytes.HasPrefix(trimmed, []byte("class ")) ||
-			bytes.HasPrefix(trimmed, []byte("async def "))
-		if scope || trimmed[len(trimmed)-1] == ':' {
-			blocks = append(blocks, block{indent, scope})
+		if bytes.HasPrefix(trimmed, []byte("def ")) || bytes.HasPrefix(trimmed, []byte("class ")) ||
+			bytes.HasPrefix(trimmed, []byte("async def ")) {
+			scopes = append(scopes, indent)
 		}
 		isImport, isFrom := bytes.HasPrefix(trimmed, []byte("import ")), bytes.HasPrefix(trimmed, []byte("from "))
 		if !isImport && !isFrom {
@@ -1166,9 +1163,10 @@ func importedModules(src []byte) [][]string {
 
 // importLevels orders a project's files so that a file comes after the
 // files it imports, as far as the text of its import lines shows (a
-// cycle is cut anywhere): level 0 imports nothing of the project.
-// Files that cannot be read come first; they are left out of the graph.
-// A unit's imports are those its text scan found (importedModules).
+// cycle is cut anywhere): level 0 imports nothing of the project. An
+// import is followed through the bindings the graph holds, so g must be
+// solved over the units' scans. A unit's imports are those its text scan
+// found (importedModules).
 func importLevels(g *Graph, units []*unit) [][]*unit {
 	deps := make([][]int, len(units))
 	index := map[*file]int{}
@@ -1251,6 +1249,7 @@ func importLevels(g *Graph, units []*unit) [][]*unit {
 // not linted at once, unless a level is too large for one run; a run may
 // then end inside it.
 func chunks(levels [][]*unit, size int) [][]*unit {
+	size = max(size, 2)
 	var out [][]*unit
 	var cur []*unit
 	for _, level := range levels {
@@ -1259,9 +1258,14 @@ func chunks(levels [][]*unit, size int) [][]*unit {
 			cur = nil
 		}
 		for len(cur)+len(level) > size*3/2 {
-			take := max(0, size-len(cur))
-			cur = append(cur, level[:take]...)
-			level = level[take:]
+			// Too large: the run so far ends before the level, which is
+			// then cut.
+			if len(cur) > 0 {
+				out = append(out, cur)
+				cur = nil
+				continue
+			}
+			cur, level = level[:size], level[size:]
 			out = append(out, cur)
 			cur = nil
 		}
@@ -1391,7 +1395,7 @@ func lightSummary(src []byte) *analyzer.Summary {
 	// The functions of the module and the methods of its classes, by the
 	// line of their def, as the summary has them: a question whether the
 	// project defines one then gets its final answer.
-	inClass, classIndent := "", 0
+	inClass, classIndent, inHeader := "", 0, false
 	line := 0
 	for rest := src; len(rest) > 0; {
 		cur := rest
@@ -1407,7 +1411,10 @@ func lightSummary(src []byte) *analyzer.Summary {
 		case len(body) == 0 || body[0] == '#' || body[0] == '\r':
 			continue
 		case indent == 0 && (body[0] == ')' || body[0] == ']' || body[0] == '}'):
-			continue // the end of a statement over several lines
+			// The end of a statement over several lines: a class header's
+			// when it ends with its colon.
+			inHeader = inHeader && !endsBlockHeader(body)
+			continue
 		case indent == 0:
 			inClass = ""
 			if name := defName(body); name != "" {
@@ -1415,13 +1422,15 @@ func lightSummary(src []byte) *analyzer.Summary {
 				continue
 			}
 		case inClass != "":
-			if name := defName(body); name != "" {
-				if classIndent == 0 {
-					classIndent = indent
-				}
-				if indent == classIndent {
-					s.Funcs = append(s.Funcs, analyzer.FuncSummary{Name: inClass + "." + name, Line: line})
-				}
+			if inHeader {
+				inHeader = !endsBlockHeader(body) // bases over several lines
+				continue
+			}
+			if classIndent == 0 {
+				classIndent = indent // the body's first line
+			}
+			if name := defName(body); name != "" && indent == classIndent {
+				s.Funcs = append(s.Funcs, analyzer.FuncSummary{Name: inClass + "." + name, Line: line})
 			}
 			continue
 		default:
@@ -1432,7 +1441,7 @@ func lightSummary(src []byte) *analyzer.Summary {
 		}
 		head := cur[len("class "):]
 		if name := identPrefix(head); name != "" {
-			inClass, classIndent = name, 0
+			inClass, classIndent, inHeader = name, 0, !endsBlockHeader(body)
 		}
 		open := bytes.IndexByte(head, '(')
 		if open <= 0 {
@@ -1442,7 +1451,10 @@ func lightSummary(src []byte) *analyzer.Summary {
 			}
 			continue
 		}
-		name := strings.TrimSpace(string(head[:open]))
+		name := inClass // `class Box[T](Base)` is Box
+		if name == "" {
+			continue
+		}
 		// The bases may run over several lines: up to the closing
 		// parenthesis.
 		text := string(head[open+1:])
@@ -1488,6 +1500,16 @@ func lightSummary(src []byte) *analyzer.Summary {
 	}
 	s.Bindings = analyzer.PairsOf(bindings)
 	return s
+}
+
+// endsBlockHeader reports whether a line ends with the colon of a block
+// header, before any comment.
+func endsBlockHeader(line []byte) bool {
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	line = bytes.TrimRight(line, " \t\r")
+	return len(line) > 0 && line[len(line)-1] == ':'
 }
 
 // defName returns the name a line that starts with `def` or `async def`
