@@ -39,6 +39,9 @@ type Graph struct {
 	memo atomic.Pointer[sync.Map] // resolveKey → target
 	// inherits caches lookupObject's answers once the graph is solved.
 	inherits sync.Map // resolveKey → *object (nil: none)
+	// fresh holds the summaries of the files summarized since the last
+	// solve (see Fresh), by cleaned absolute path.
+	fresh sync.Map // string → *analyzer.Summary
 	// answers holds one copy of each answer recorded: many files ask
 	// about the same objects, and keep their answers until the project
 	// is solved.
@@ -527,6 +530,7 @@ func (g *Graph) Solve() {
 	g.memo.Store(nil) // objects are made afresh: nothing resolves until they are
 	g.solved = false
 	g.inherits.Clear()
+	g.fresh.Clear() // their summaries have been added
 	if g.nanswers.Load() > 1<<16 {
 		// A long-lived graph (the language server's) keeps the answers
 		// of the files linted lately, not of every edit it has seen.
@@ -1290,10 +1294,50 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	default:
 		if o := ff.g.lookupObject(ref, ff.file); o != nil {
 			out = project(o, want)
+			if want == analyzer.WantParams && o.kind == analyzer.ObjectFunction {
+				out = ff.g.freshParams(o, out)
+			}
 		}
 	}
 	ff.record("L"+strconv.Itoa(int(want))+" "+ref, out)
 	return out
+}
+
+// Fresh records the summary of a file just summarized, while the graph
+// still holds the one it had (its text scan's) until the next solve: a
+// question about a function's parameters, which only its own summary
+// answers, then gets its final answer from a file linted earlier in the
+// same run, and the file that asks it need not be linted again. Safe for
+// concurrent use with lookups.
+func (g *Graph) Fresh(path string, s *analyzer.Summary) {
+	if s != nil {
+		g.fresh.Store(filepath.Clean(path), s)
+	}
+}
+
+// freshParams is project(o, WantParams) from the fresh summary of o's
+// file, if there is one; else out.
+func (g *Graph) freshParams(o *object, out *analyzer.Object) *analyzer.Object {
+	v, ok := g.fresh.Load(o.key.file.path)
+	if !ok {
+		return out
+	}
+	s := v.(*analyzer.Summary)
+	i := len(s.Funcs) - 1 // the last of a name, as link keeps it
+	for i >= 0 && s.Funcs[i].Name != o.key.name {
+		i--
+	}
+	if i < 0 {
+		return out
+	}
+	fs := &s.Funcs[i]
+	r := fs.RareFacts()
+	if len(r.GraphParams) == 0 && len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 {
+		return nil
+	}
+	fl := o.key.file
+	return &analyzer.Object{Kind: o.kind, Site: analyzer.Site{Path: fl.rel, Abs: fl.path, Line: fs.Line, Text: o.key.name},
+		GraphParams: r.GraphParams, BackpropParams: r.BackpropParams, BackpropAttrs: r.BackpropAttrs}
 }
 
 // lookupObject resolves ref from fl once the graph is solved: an object

@@ -295,6 +295,35 @@ func TestImportLevelsFollowNames(t *testing.T) {
 	}
 }
 
+// TestFreshParams: a question about a function's parameters gets from
+// the summary of a file summarized since the last solve the answer the
+// next solve gives, and from the text scan's summary before that none.
+func TestFreshParams(t *testing.T) {
+	root := t.TempDir()
+	lib, main := filepath.Join(root, "lib.py"), filepath.Join(root, "main.py")
+	libSrc := "def add_loss(total, loss):\n    return total + loss\n"
+	g := NewGraph(root, nil)
+	g.Add(lib, lightSummary([]byte(libSrc)))
+	g.Add(main, lightSummary([]byte("from lib import add_loss\n")))
+	g.Solve()
+	full := &analyzer.Summary{Funcs: []analyzer.FuncSummary{{Name: "add_loss", Line: 1,
+		Rare: &analyzer.RareFuncFacts{GraphParams: []int{0, 1}}}}}
+	ask := func() *analyzer.Object { return g.Facts(main).Lookup("lib.add_loss", analyzer.WantParams) }
+	if o := ask(); o != nil {
+		t.Fatalf("from the text scan: %+v, want none", o)
+	}
+	g.Fresh(lib, full)
+	fresh := ask()
+	if fresh == nil || !slices.Equal(fresh.GraphParams, []int{0, 1}) {
+		t.Fatalf("from the fresh summary: %+v, want GraphParams [0 1]", fresh)
+	}
+	g.Add(lib, full)
+	g.Solve()
+	if solved := ask(); answerKey(solved) != answerKey(fresh) {
+		t.Errorf("after the solve: %+v, want the fresh answer %+v", solved, fresh)
+	}
+}
+
 // TestChunks: the runs of files between two solves end where a level
 // does, unless a level is too large for one.
 func TestChunks(t *testing.T) {

@@ -860,6 +860,7 @@ func (l *Linter) firstPass(u *unit, g *Graph, override map[string][]byte) {
 	u.fresh = true
 	if !u.target {
 		u.entry = l.seal(&Entry{Summary: l.summarize(u), Hash: u.hash})
+		g.Fresh(u.abs, u.entry.Summary)
 		if l.Store != nil {
 			l.Store.Keep(u.abs, u.stat, u.entry)
 		}
@@ -873,6 +874,7 @@ func (l *Linter) firstPass(u *unit, g *Graph, override map[string][]byte) {
 		return // a rule failed: the file has no findings to report or keep
 	}
 	u.entry = l.seal(&Entry{Summary: s, Linted: true, Diags: d, Asked: analyzer.PairsOf(ff.Asked), Hash: u.hash})
+	g.Fresh(u.abs, s)
 	u.src = nil // read again only to lint again
 }
 
