@@ -115,6 +115,17 @@ func TestGraphRelativeAndSrcImports(t *testing.T) {
 	}
 }
 
+// lightSummary and importedModules are the two halves of scanText.
+func lightSummary(src []byte) *analyzer.Summary {
+	_, s := scanText(src)
+	return s
+}
+
+func importedModules(src []byte) [][]string {
+	imports, _ := scanText(src)
+	return imports
+}
+
 func TestLightSummary(t *testing.T) {
 	src := []byte(`import torch.nn as nn  # layers
 import os, numpy as np

@@ -292,7 +292,7 @@ type unit struct {
 	// What a scan of the text of a file to parse shows, taken when it is
 	// first read: its source is then dropped, and read again to parse it,
 	// so that a run holds the sources of the files being parsed only.
-	imports [][]string // each import's module, then the names it takes from it (importedModules)
+	imports [][]string // each import's module, then the names it takes from it (importGroups)
 	light   *analyzer.Summary
 }
 
@@ -817,7 +817,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 			}
 		}
 		if u.src != nil && u.entry == nil {
-			u.imports, u.light = importedModules(u.src), lightSummary(u.src)
+			u.imports, u.light = scanText(u.src)
 			u.src = nil
 		}
 	})
@@ -1140,27 +1140,23 @@ func (st importStmt) join(name string) string {
 	return st.from + "." + name
 }
 
-// importedModules returns what a source's import lines name, one group
-// per import: the module, then for `from` imports each name it takes
+// importGroups returns what an import statement names, one group per
+// imported module: the module, then for `from` imports each name it takes
 // (a submodule, or a name the module binds).
-func importedModules(src []byte) [][]string {
-	var out [][]string
-	scanImports(src, func(st importStmt) {
-		if st.from == "" {
-			for _, n := range st.names {
-				out = append(out, []string{n[0]})
-			}
-			return
-		}
-		group := []string{st.from}
+func (st importStmt) importGroups(out [][]string) [][]string {
+	if st.from == "" {
 		for _, n := range st.names {
-			if n[0] != "*" {
-				group = append(group, st.join(n[0]))
-			}
+			out = append(out, []string{n[0]})
 		}
-		out = append(out, group)
-	})
-	return out
+		return out
+	}
+	group := []string{st.from}
+	for _, n := range st.names {
+		if n[0] != "*" {
+			group = append(group, st.join(n[0]))
+		}
+	}
+	return append(out, group)
 }
 
 // importLevels orders a project's files so that a file comes after the
@@ -1168,7 +1164,7 @@ func importedModules(src []byte) [][]string {
 // cycle is cut anywhere): level 0 imports nothing of the project. An
 // import is followed through the bindings the graph holds, so g must be
 // solved over the units' scans. A unit's imports are those its text scan
-// found (importedModules).
+// found (scanText).
 func importLevels(g *Graph, units []*unit) [][]*unit {
 	deps := make([][]int, len(units))
 	index := map[*file]int{}
@@ -1358,15 +1354,18 @@ func components(deps [][]int) componentSet {
 	return cs
 }
 
-// lightSummary is what a file's text shows of its module-level imports,
-// classes and functions without parsing it: enough for the graph to tell,
-// before any file is linted, which classes are modules, what the project
-// defines and where an imported name is defined. The file's summary
-// replaces it once the file is parsed.
-func lightSummary(src []byte) *analyzer.Summary {
+// scanText reads, in one scan of a file's text, what its imports name
+// (each import's groups, importGroups), which orders the files, and its
+// light summary: what the text shows of its module-level imports, classes
+// and functions without parsing it, enough for the graph to tell, before
+// any file is linted, which classes are modules, what the project defines
+// and where an imported name is defined. The file's summary replaces the
+// light one once the file is parsed.
+func scanText(src []byte) (imports [][]string, light *analyzer.Summary) {
 	bindings := map[string]string{}
 	s := &analyzer.Summary{}
 	scanImports(src, func(st importStmt) {
+		imports = st.importGroups(imports)
 		if st.local {
 			return
 		}
@@ -1501,7 +1500,7 @@ func lightSummary(src []byte) *analyzer.Summary {
 		s.Classes = append(s.Classes, cs)
 	}
 	s.Bindings = analyzer.PairsOf(bindings)
-	return s
+	return imports, s
 }
 
 // endsBlockHeader reports whether a line ends with the colon of a block
