@@ -1332,12 +1332,11 @@ func (g *Graph) freshParams(o *object, out *analyzer.Object) *analyzer.Object {
 	}
 	fs := &s.Funcs[i]
 	r := fs.RareFacts()
-	if len(r.GraphParams) == 0 && len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 {
+	fact := &analyzer.Object{Kind: o.kind, Site: o.site(fs.Line)}
+	if !setParams(fact, r.GraphParams, r.BackpropParams, r.BackpropAttrs) {
 		return nil
 	}
-	fl := o.key.file
-	return &analyzer.Object{Kind: o.kind, Site: analyzer.Site{Path: fl.rel, Abs: fl.path, Line: fs.Line, Text: o.key.name},
-		GraphParams: r.GraphParams, BackpropParams: r.BackpropParams, BackpropAttrs: r.BackpropAttrs}
+	return fact
 }
 
 // lookupObject resolves ref from fl once the graph is solved: an object
@@ -1428,18 +1427,12 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		fact.ReturnsGraph, some = true, true
 		fact.TupleLen, fact.GraphElems = summary.TupleLen, summary.GraphElems
 	}
-	if want&analyzer.WantParams != 0 && len(summary.GraphParams) > 0 {
-		fact.GraphParams, some = summary.GraphParams, true
-	}
-	if want&analyzer.WantParams != 0 && len(summary.BackpropParams) > 0 {
-		fact.BackpropParams, some = summary.BackpropParams, true
+	more := o.fact.rare()
+	if want&analyzer.WantParams != 0 && setParams(&fact, summary.GraphParams, summary.BackpropParams, more.BackpropAttrs) {
+		some = true
 	}
 	if want&analyzer.WantBackprop != 0 && o.fact.ResultBackprop {
 		fact.ResultBackprop, some = true, true
-	}
-	more := o.fact.rare()
-	if want&analyzer.WantParams != 0 && len(more.BackpropAttrs) > 0 {
-		fact.BackpropAttrs, some = more.BackpropAttrs, true
 	}
 	if want&analyzer.WantGrad != 0 && o.fact.GradKnown {
 		fact.Grad, fact.GradKnown, some = o.fact.Grad, true, true
@@ -1465,9 +1458,28 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if !some {
 		return nil
 	}
-	fact.Kind = o.kind
-	fact.Site = analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}
+	fact.Kind, fact.Site = o.kind, o.site(o.line)
 	return &fact
+}
+
+// setParams sets a function's parameter facts (WantParams) that it has
+// on fact, and reports whether it has any.
+func setParams(fact *analyzer.Object, graph, backprop []int, attrs []string) (some bool) {
+	if len(graph) > 0 {
+		fact.GraphParams, some = graph, true
+	}
+	if len(backprop) > 0 {
+		fact.BackpropParams, some = backprop, true
+	}
+	if len(attrs) > 0 {
+		fact.BackpropAttrs, some = attrs, true
+	}
+	return some
+}
+
+// site is where an answer about o says o is, at line.
+func (o *object) site(line int) analyzer.Site {
+	return analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: line, Text: o.key.name}
 }
 
 // Star implements analyzer.Facts: the name as the star-imported module
