@@ -34,6 +34,7 @@ type Model struct {
 	helpers           map[NodeID]*Object // call → Helper's answer, which TL201 and TL301 both ask
 	gradAt            []int8             // memoized GradModeAt per node, -1 unknown
 	forwardAt         []int8             // memoized IsForwardCall per node: 0 not asked, 1 no, 2 yes
+	resolved          []int32            // memoized Resolve per node: 0 not asked, -1 nil, else the binding's index + 1
 	evidence          *evidence
 	facts             Facts // what the rest of the project knows; nil for a file alone
 }

@@ -359,3 +359,49 @@ func TestLongBindingChains(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveRemembers: Resolve answers each identifier from a memo after
+// the first time; every answer, first or remembered, is the binding that
+// ResolveName finds, in a fixture with shadowing, globals, class scopes,
+// comprehensions and rebinding.
+func TestResolveRemembers(t *testing.T) {
+	src := `import torch
+x = 1
+def f(x, y=x):
+    global z
+    z = x
+    for x in range(3):
+        y = [x for x in y]
+    class C:
+        x = y
+        def g(self):
+            return x, C
+    return lambda x: x + y
+x = f(x)
+print(x, z, undefined)
+`
+	m := model(t, src)
+	f := m.File
+	ids, bound := 0, 0
+	for round := 0; round < 2; round++ {
+		for i := range f.Nodes {
+			id := NodeID(i)
+			if f.Kind(id) != KindIdentifier {
+				continue
+			}
+			want := m.ResolveName(f.Text(id), m.scopeOf[id], f.N(id).Start)
+			if got := m.Resolve(id); got != want {
+				t.Fatalf("round %d: %q at %d: Resolve gives %v, ResolveName %v", round, f.Text(id), f.N(id).Start, got, want)
+			}
+			if round == 0 {
+				ids++
+				if want != nil {
+					bound++
+				}
+			}
+		}
+	}
+	if ids < 30 || bound == 0 || bound == ids {
+		t.Fatalf("%d identifiers, %d bound: the fixture does not exercise both answers", ids, bound)
+	}
+}

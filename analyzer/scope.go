@@ -379,12 +379,36 @@ func (m *Model) Resolve(use NodeID) *Binding {
 	if f.Kind(use) != KindIdentifier {
 		return nil
 	}
-	// ResolveName keeps nothing of the name: a view of the source serves.
-	return m.ResolveName(f.view(use), m.scopeOf[use], f.N(use).Start)
+	// Rules ask it of the same names again and again.
+	if m.resolved == nil {
+		m.resolved = make([]int32, len(f.Nodes))
+	}
+	switch r := m.resolved[use]; {
+	case r > 0:
+		return &m.binds[r-1]
+	case r < 0:
+		return nil
+	}
+	// resolveName keeps nothing of the name: a view of the source serves.
+	i := m.resolveName(f.view(use), m.scopeOf[use], f.N(use).Start)
+	if i < 0 {
+		m.resolved[use] = -1
+		return nil
+	}
+	m.resolved[use] = i + 1
+	return &m.binds[i]
 }
 
 // ResolveName resolves name as if used at byte offset pos in scope s.
 func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
+	if i := m.resolveName(name, s, pos); i >= 0 {
+		return &m.binds[i]
+	}
+	return nil
+}
+
+// resolveName is ResolveName as an index into m.binds, -1 for none.
+func (m *Model) resolveName(name string, s ScopeID, pos uint32) int32 {
 	own := s
 	for s >= 0 {
 		sc := &m.Scopes[s]
@@ -397,18 +421,16 @@ func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
 			continue
 		}
 		if c, ok := m.bindIndex[bindKey{s, name}]; ok {
-			var pick *Binding
 			if s == own {
-				pick = m.lastBindingBefore(bindKey{s, name}, c, pos)
+				if i := m.lastBindingBefore(bindKey{s, name}, c, pos); i >= 0 {
+					return i
+				}
 			}
-			if pick == nil {
-				pick = &m.binds[c.last]
-			}
-			return pick
+			return c.last
 		}
 		s = sc.Parent
 	}
-	return nil
+	return -1
 }
 
 // longChain is the number of bindings of one name in one scope above
@@ -416,8 +438,8 @@ func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
 const longChain = 16
 
 // lastBindingBefore returns the binding of key in effect at pos: the last
-// one whose position precedes pos, or nil.
-func (m *Model) lastBindingBefore(key bindKey, c bindChain, pos uint32) *Binding {
+// one whose position precedes pos, as an index into m.binds, or -1.
+func (m *Model) lastBindingBefore(key bindKey, c bindChain, pos uint32) int32 {
 	if idx, ok := m.chainIndex[key]; ok || m.chainLen(c) > longChain {
 		if !ok {
 			for i := c.first; i >= 0; i = m.binds[i].next {
@@ -431,14 +453,14 @@ func (m *Model) lastBindingBefore(key bindKey, c bindChain, pos uint32) *Binding
 		}
 		n := sort.Search(len(idx), func(i int) bool { return m.bindingPos(&m.binds[idx[i]]) >= pos })
 		if n == 0 {
-			return nil
+			return -1
 		}
-		return &m.binds[idx[n-1]]
+		return idx[n-1]
 	}
-	var pick *Binding
+	pick := int32(-1)
 	for i := c.first; i >= 0; i = m.binds[i].next {
 		if m.bindingPos(&m.binds[i]) < pos {
-			pick = &m.binds[i]
+			pick = i
 		}
 	}
 	return pick
