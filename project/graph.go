@@ -1267,6 +1267,8 @@ type FileFacts struct {
 	file *file
 	// Asked maps each question to the answer it got.
 	Asked map[string]string
+	// memo holds the object each Lookup question got, by its key in Asked.
+	memo map[string]*analyzer.Object
 }
 
 // Lookup implements analyzer.Facts. An object the project knows nothing
@@ -1285,6 +1287,12 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 			return nil
 		}
 	}
+	q := "L" + strconv.Itoa(int(want)) + " " + ref
+	if o, ok := ff.memo[q]; ok {
+		// Asked again (rules ask the same of many calls): the answer it
+		// got, encoded and recorded once.
+		return o
+	}
 	switch name, any := strings.CutPrefix(ref, "*."); {
 	case ff.g == nil || !ff.g.solved:
 	case any:
@@ -1299,7 +1307,11 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 			}
 		}
 	}
-	ff.record("L"+strconv.Itoa(int(want))+" "+ref, out)
+	ff.record(q, out)
+	if ff.memo == nil {
+		ff.memo = map[string]*analyzer.Object{}
+	}
+	ff.memo[q] = out
 	return out
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -332,6 +333,34 @@ func TestFreshParams(t *testing.T) {
 	g.Solve()
 	if solved := ask(); answerKey(solved) != answerKey(fresh) {
 		t.Errorf("after the solve: %+v, want the fresh answer %+v", solved, fresh)
+	}
+}
+
+// TestLookupOnceAFile: one file's facts answer a question asked again
+// with the answer it got the first time, even when a fresh summary
+// arrives in between, so that its findings and the answer recorded for
+// them agree; the file's next facts see the fresh summary.
+func TestLookupOnceAFile(t *testing.T) {
+	root := t.TempDir()
+	lib, main := filepath.Join(root, "lib.py"), filepath.Join(root, "main.py")
+	g := NewGraph(root, nil)
+	g.Add(lib, lightSummary([]byte("def add_loss(total, loss):\n    return total + loss\n")))
+	g.Add(main, lightSummary([]byte("from lib import add_loss\n")))
+	g.Solve()
+	ff := g.Facts(main)
+	if o := ff.Lookup("lib.add_loss", analyzer.WantParams); o != nil {
+		t.Fatalf("from the text scan: %+v, want none", o)
+	}
+	g.Fresh(lib, &analyzer.Summary{Funcs: []analyzer.FuncSummary{{Name: "add_loss", Line: 1,
+		Rare: &analyzer.RareFuncFacts{GraphParams: []int{0, 1}}}}})
+	if o := ff.Lookup("lib.add_loss", analyzer.WantParams); o != nil {
+		t.Errorf("asked again of the same facts: %+v, want the first answer (none)", o)
+	}
+	if got := ff.Asked["L"+strconv.Itoa(int(analyzer.WantParams))+" lib.add_loss"]; got != "" {
+		t.Errorf("recorded answer %q, want the first (none)", got)
+	}
+	if o := g.Facts(main).Lookup("lib.add_loss", analyzer.WantParams); o == nil || !slices.Equal(o.GraphParams, []int{0, 1}) {
+		t.Errorf("new facts of the file: %+v, want GraphParams [0 1]", o)
 	}
 }
 
