@@ -59,10 +59,14 @@ func (m *Model) IsPytestFile() bool {
 
 type pytestKey struct{}
 
+// importSeparators turns the punctuation of an import statement into
+// spaces; built once, as every file's imports are read.
+var importSeparators = strings.NewReplacer(",", " ", "(", " ", ")", " ")
+
 // importsPytest reports whether an import statement imports pytest or
 // one of its modules.
 func importsPytest(stmt string) bool {
-	words := strings.Fields(strings.NewReplacer(",", " ", "(", " ", ")", " ").Replace(stmt))
+	words := strings.Fields(importSeparators.Replace(stmt))
 	if len(words) < 2 {
 		return false
 	}
