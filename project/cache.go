@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -81,7 +83,7 @@ type cacheEntry struct {
 // toolID identifies this build, so that a rebuilt binary never reads
 // another's results: its version and what names its source exactly (the
 // module's checksum for `go install`, the commit of a clean checkout),
-// else the hash of its executable.
+// else what identifies its executable (exeIdentity).
 func toolID(version string) string {
 	h := sha256.New()
 	h.Write([]byte(version))
@@ -89,12 +91,82 @@ func toolID(version string) string {
 	if id := sourceIdentity(info, ok); id != "" {
 		h.Write([]byte("\x00" + id))
 	} else if exe, err := os.Executable(); err == nil {
-		if f, err := os.Open(exe); err == nil {
-			_, _ = io.Copy(h, f)
-			_ = f.Close()
-		}
+		h.Write([]byte("\x00" + exeIdentity(exe)))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// exeIdentity identifies the executable file at path: by the build ID
+// that the Go linker writes into it (the hashes of what the build read
+// and of the binary it made, as `go tool buildid` prints them), else by
+// the SHA-256 of its contents, "" if it cannot be read. Reading the ID
+// costs a few reads of the file's headers; hashing a 12 MB executable
+// took 40 ms on a CPU without SHA instructions, half of a warm check of
+// one file.
+func exeIdentity(path string) string {
+	if id := goBuildID(path); id != "" {
+		return "buildid " + id
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = f.Close() }()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return "sha256 " + hex.EncodeToString(h.Sum(nil))
+}
+
+// goBuildMarker starts the build ID that the Go linker writes at the
+// start of the text of a Mach-O or PE executable; an ELF executable holds
+// it in a note instead.
+var goBuildMarker = []byte("\xff Go build ID: \"")
+
+// goBuildID returns the Go build ID of the executable at path, or "" for
+// none (a file that is not a Go executable, or one linked with
+// -buildid=).
+func goBuildID(path string) string {
+	if ef, err := elf.Open(path); err == nil {
+		defer func() { _ = ef.Close() }()
+		sec := ef.Section(".note.go.buildid")
+		if sec == nil || sec.Size > 1<<12 {
+			return ""
+		}
+		note, err := sec.Data()
+		// namesz, descsz, type 4, "Go\0\0", then the ID.
+		if err != nil || len(note) < 16 || string(note[12:16]) != "Go\x00\x00" || ef.ByteOrder.Uint32(note[8:12]) != 4 {
+			return ""
+		}
+		n := int(ef.ByteOrder.Uint32(note[4:8]))
+		if n > len(note)-16 {
+			return ""
+		}
+		return string(note[16 : 16+n])
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = f.Close() }()
+	head := make([]byte, 32<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	i := bytes.Index(head, goBuildMarker)
+	if i < 0 {
+		return ""
+	}
+	rest := head[i+len(goBuildMarker)-1:] // from the opening quote
+	end := bytes.Index(rest, []byte("\"\n \xff"))
+	if end < 0 {
+		return ""
+	}
+	id, err := strconv.Unquote(string(rest[:end+1]))
+	if err != nil {
+		return ""
+	}
+	return id
 }
 
 // sourceIdentity names the exact source of a build, or "" when the build

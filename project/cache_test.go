@@ -2,8 +2,11 @@ package project
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -454,5 +457,42 @@ func TestCacheEditsWithoutSolving(t *testing.T) {
 		if solved != st.solves {
 			t.Errorf("%s: facts worked out again: %v, want %v", st.what, solved, st.solves)
 		}
+	}
+}
+
+// TestExeIdentity: a Go executable is known by the build ID its linker
+// wrote, the one `go tool buildid` prints; any other file by the hash of
+// its contents.
+func TestExeIdentity(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	out, err := exec.Command("go", "tool", "buildid", exe).Output()
+	if err != nil {
+		t.Skipf("go tool buildid: %v", err)
+	}
+	want := strings.TrimSpace(string(out))
+	if want == "" {
+		t.Skip("the test binary has no build ID")
+	}
+	if got := exeIdentity(exe); got != "buildid "+want {
+		t.Errorf("the test binary: %q, want the build ID %q", got, want)
+	}
+	// A file that is not a Go executable, even one that starts as an
+	// ELF file would, is hashed.
+	dir := t.TempDir()
+	for _, src := range []string{"#!/bin/sh\necho hi\n", "\x7fELF not really"} {
+		p := filepath.Join(dir, "tool")
+		if err := os.WriteFile(p, []byte(src), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256([]byte(src))
+		if got, want := exeIdentity(p), "sha256 "+hex.EncodeToString(sum[:]); got != want {
+			t.Errorf("%q: %q, want %q", src, got, want)
+		}
+	}
+	if got := exeIdentity(filepath.Join(dir, "missing")); got != "" {
+		t.Errorf("a missing file: %q, want none", got)
 	}
 }
