@@ -176,9 +176,10 @@ func TestLSP(t *testing.T) {
 	}
 }
 
-// TestBenchScript runs scripts/bench for one round on the small corpus
-// in testdata/ecosystem and checks that its table has every row, and
-// runs ShellCheck over it.
+// TestBenchScript runs scripts/bench for one round, with --growth, on the
+// small corpus in testdata/ecosystem and a repository with a symbolic
+// link, and checks that its tables have every row, and runs ShellCheck
+// over it.
 func TestBenchScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds torchlint and runs it about twenty times")
@@ -196,7 +197,30 @@ func TestBenchScript(t *testing.T) {
 		t.Skip("/usr/bin/time is not installed (Debian package time)")
 	}
 	corpus := filepath.Join(root, "testdata", "ecosystem")
-	cmd := exec.Command(script, "--runs", "1", filepath.Join(corpus, "train-loop"), filepath.Join(corpus, "notebook-repo"))
+	// A third repository whose first file is a relative symbolic link to
+	// its last: the growth projects made of the first files must hold
+	// the file it names, not a link to nothing.
+	links := filepath.Join(t.TempDir(), "links")
+	for name, src := range map[string]string{
+		"z/real.py": "import torch\n\n\ndef f(x):\n    return x\n",
+		"a/b.py":    "import torch\n",
+		"z/w1.py":   "x = 1\n",
+		"z/w2.py":   "x = 2\n",
+	} {
+		p := filepath.Join(links, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../z/real.py", filepath.Join(links, "a", "a_link.py")); err != nil {
+		t.Skipf("cannot make a symbolic link: %v", err)
+	}
+	svg := filepath.Join(t.TempDir(), "growth.svg")
+	cmd := exec.Command(script, "--runs", "1", "--growth", svg,
+		filepath.Join(corpus, "train-loop"), filepath.Join(corpus, "notebook-repo"), links)
 	cmd.Env = append(os.Environ(), "TMPDIR="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -235,6 +259,14 @@ func TestBenchScript(t *testing.T) {
 	}
 	if !regexp.MustCompile(`(?m)^\| train-loop +\| server: edit it, to the other file +\| +none \|`).MatchString(report) {
 		t.Errorf("the other file of train-loop should have had no new diagnostics:\n%s", report)
+	}
+	// 2 + 1 + 5 Python files (the notebook is left out): the project of
+	// the first half holds train-loop's two, src/step.py and the link.
+	if strings.Contains(report, "no such file") || !regexp.MustCompile(`(?m)^\| 4 \| .*\n\| 8 \| `).MatchString(report) {
+		t.Errorf("the growth projects of the first 4 and 8 files should hold them all:\n%s", report)
+	}
+	if _, err := os.Stat(svg); err != nil {
+		t.Errorf("no growth plot: %v", err)
 	}
 	if !regexp.MustCompile(`(?m)^\| all repositories +\| check, no cache +\| +` + num + ` \|`).MatchString(report) {
 		t.Errorf("no total row:\n%s", report)
