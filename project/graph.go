@@ -36,7 +36,7 @@ type Graph struct {
 	solved bool
 	// memo caches what a ref resolves to from a file; Add and Solve
 	// start it afresh.
-	memo atomic.Pointer[sync.Map] // resolveKey → target
+	memo atomic.Pointer[resolveMemo]
 	// inherits caches lookupObject's answers once the graph is solved.
 	inherits sync.Map // resolveKey → *object (nil: none)
 	// fresh holds the summaries of the files summarized since the last
@@ -211,7 +211,7 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 	}
 	g.files[path] = fl
 	g.solved = false
-	g.memo.Store(new(sync.Map))
+	g.memo.Store(new(resolveMemo))
 	g.inherits.Clear()
 }
 
@@ -259,19 +259,33 @@ func (g *Graph) findModule(dir string, parts []string) *file {
 func (g *Graph) importDirs(dir string) []string {
 	memo := g.memo.Load()
 	if memo != nil {
-		if d, ok := memo.Load(dirsKey(dir)); ok {
-			return d.([]string)
+		memo.mu.RLock()
+		d, ok := memo.dirs[dir]
+		memo.mu.RUnlock()
+		if ok {
+			return d
 		}
 	}
 	dirs := g.findImportDirs(dir)
 	if memo != nil {
-		memo.Store(dirsKey(dir), dirs)
+		memo.mu.Lock()
+		if memo.dirs == nil {
+			memo.dirs = map[string][]string{}
+		}
+		memo.dirs[dir] = dirs
+		memo.mu.Unlock()
 	}
 	return dirs
 }
 
-// dirsKey keys importDirs's answers in the memo.
-type dirsKey string
+// resolveMemo holds what refs resolve to from each folder, and the
+// import folders of each, between two changes of the graph; safe for
+// concurrent use. Typed maps: a sync.Map would box every key it is asked.
+type resolveMemo struct {
+	mu      sync.RWMutex
+	targets map[resolveKey]target
+	dirs    map[string][]string
+}
 
 // findImportDirs is importDirs without the memo.
 func (g *Graph) findImportDirs(dir string) []string {
@@ -351,8 +365,11 @@ func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target
 	k := resolveKey{dir: from.dir, ref: ref}
 	memo := g.memo.Load()
 	if memo != nil {
-		if t, ok := memo.Load(k); ok {
-			return t.(target)
+		memo.mu.RLock()
+		t, ok := memo.targets[k]
+		memo.mu.RUnlock()
+		if ok {
+			return t
 		}
 	}
 	if depth > 16 {
@@ -360,7 +377,12 @@ func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target
 	}
 	t := g.search(ref, from, depth, seen)
 	if memo != nil && t.gaps == (gaps{}) {
-		memo.Store(k, t)
+		memo.mu.Lock()
+		if memo.targets == nil {
+			memo.targets = map[resolveKey]target{}
+		}
+		memo.targets[k] = t
+		memo.mu.Unlock()
 	}
 	return t
 }
@@ -575,7 +597,7 @@ func (g *Graph) Solve() {
 			g.objs = append(g.objs, &fileObjs[i][j])
 		}
 	}
-	g.memo.Store(new(sync.Map))
+	g.memo.Store(new(resolveMemo))
 	// Then each file's links: first the bases of classes and instances,
 	// which the lookups of the other links read (inherited methods).
 	workers.Run(0, len(paths), func(i int) {
