@@ -34,11 +34,9 @@ type Graph struct {
 	objs   []*object // every file's objects, in the order of paths
 	store  []object  // where they are held, made over to the next solve's
 	solved bool
-	// memo caches what a ref resolves to from a file; Add and Solve
-	// start it afresh.
+	// memo caches what a ref resolves to from a file, and lookupObject's
+	// answers once the graph is solved; Add and Solve start it afresh.
 	memo atomic.Pointer[resolveMemo]
-	// inherits caches lookupObject's answers once the graph is solved.
-	inherits sync.Map // resolveKey → *object (nil: none)
 	// fresh holds the summaries of the files summarized since the last
 	// solve (see Fresh), by cleaned absolute path.
 	fresh sync.Map // string → *analyzer.Summary
@@ -212,7 +210,6 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 	g.files[path] = fl
 	g.solved = false
 	g.memo.Store(new(resolveMemo))
-	g.inherits.Clear()
 }
 
 // moduleName is the dotted name a file is imported by from the first
@@ -259,32 +256,44 @@ func (g *Graph) findModule(dir string, parts []string) *file {
 func (g *Graph) importDirs(dir string) []string {
 	memo := g.memo.Load()
 	if memo != nil {
-		memo.mu.RLock()
-		d, ok := memo.dirs[dir]
-		memo.mu.RUnlock()
-		if ok {
+		if d, ok := memoGet(memo, &memo.dirs, dir); ok {
 			return d
 		}
 	}
 	dirs := g.findImportDirs(dir)
 	if memo != nil {
-		memo.mu.Lock()
-		if memo.dirs == nil {
-			memo.dirs = map[string][]string{}
-		}
-		memo.dirs[dir] = dirs
-		memo.mu.Unlock()
+		memoPut(memo, &memo.dirs, dir, dirs)
 	}
 	return dirs
 }
 
-// resolveMemo holds what refs resolve to from each folder, and the
-// import folders of each, between two changes of the graph; safe for
-// concurrent use. Typed maps: a sync.Map would box every key it is asked.
+// resolveMemo holds what refs resolve to from each folder, the import
+// folders of each, and lookupObject's answers, between two changes of the
+// graph; safe for concurrent use through memoGet and memoPut. Typed maps:
+// a sync.Map would box every key it is asked.
 type resolveMemo struct {
 	mu      sync.RWMutex
 	targets map[resolveKey]target
 	dirs    map[string][]string
+	objects map[resolveKey]*object // nil: none
+}
+
+// memoGet reads one of memo's maps (m points into memo) under its lock.
+func memoGet[K comparable, V any](memo *resolveMemo, m *map[K]V, k K) (V, bool) {
+	memo.mu.RLock()
+	defer memo.mu.RUnlock()
+	v, ok := (*m)[k]
+	return v, ok
+}
+
+// memoPut writes one of memo's maps (m points into memo) under its lock.
+func memoPut[K comparable, V any](memo *resolveMemo, m *map[K]V, k K, v V) {
+	memo.mu.Lock()
+	defer memo.mu.Unlock()
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }
 
 // findImportDirs is importDirs without the memo.
@@ -365,10 +374,7 @@ func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target
 	k := resolveKey{dir: from.dir, ref: ref}
 	memo := g.memo.Load()
 	if memo != nil {
-		memo.mu.RLock()
-		t, ok := memo.targets[k]
-		memo.mu.RUnlock()
-		if ok {
+		if t, ok := memoGet(memo, &memo.targets, k); ok {
 			return t
 		}
 	}
@@ -377,12 +383,7 @@ func (g *Graph) resolveIn(ref string, from *file, depth int, seen visits) target
 	}
 	t := g.search(ref, from, depth, seen)
 	if memo != nil && t.gaps == (gaps{}) {
-		memo.mu.Lock()
-		if memo.targets == nil {
-			memo.targets = map[resolveKey]target{}
-		}
-		memo.targets[k] = t
-		memo.mu.Unlock()
+		memoPut(memo, &memo.targets, k, t)
 	}
 	return t
 }
@@ -551,7 +552,6 @@ func exported(mod *file, name string) bool {
 func (g *Graph) Solve() {
 	g.memo.Store(nil) // objects are made afresh: nothing resolves until they are
 	g.solved = false
-	g.inherits.Clear()
 	g.fresh.Clear() // their summaries have been added
 	if g.nanswers.Load() > 1<<16 {
 		// A long-lived graph (the language server's) keeps the answers
@@ -1381,11 +1381,16 @@ func (g *Graph) lookupObject(ref string, fl *file) *object {
 	if strings.HasPrefix(ref, "#") {
 		k.dir = fl.path // a name of the file's own
 	}
-	if o, ok := g.inherits.Load(k); ok {
-		return o.(*object)
+	memo := g.memo.Load()
+	if memo != nil {
+		if o, ok := memoGet(memo, &memo.objects, k); ok {
+			return o
+		}
 	}
 	o := g.findObject(ref, fl)
-	g.inherits.Store(k, o)
+	if memo != nil {
+		memoPut(memo, &memo.objects, k, o)
+	}
 	return o
 }
 
