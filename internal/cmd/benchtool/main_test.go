@@ -198,8 +198,8 @@ func TestBenchScript(t *testing.T) {
 	}
 	corpus := filepath.Join(root, "testdata", "ecosystem")
 	// A third repository whose first file is a relative symbolic link to
-	// its last: the growth projects made of the first files must hold
-	// the file it names, not a link to nothing.
+	// a file further down the list: the growth projects made of the
+	// first files must hold the file it names, not a link to nothing.
 	links := filepath.Join(t.TempDir(), "links")
 	for name, src := range map[string]string{
 		"z/real.py": "import torch\n\n\ndef f(x):\n    return x\n",
