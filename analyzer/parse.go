@@ -165,6 +165,21 @@ func ParseOnly(src []byte) error {
 	return nil
 }
 
+// ParseCopy parses src as a check does, the tree copied into a node
+// array reused from file to file, and returns the number of nodes kept.
+// It is the floor of a check that the bench compares with ParseOnly: the
+// cost of the parse and of the copy the analysis reads, without the
+// analysis.
+func ParseCopy(src []byte) (int, error) {
+	f, err := parseInto("", src, getNodeBuffer())
+	if err != nil {
+		return 0, err
+	}
+	n := len(f.Nodes)
+	putNodeBuffer(f.Nodes)
+	return n, nil
+}
+
 // SyntaxError is where CPython would reject the file.
 type SyntaxError struct {
 	// Node is the tree-sitter node of the error, or NoNode for one found

@@ -45,6 +45,7 @@ func main() {
 
 const usage = `Usage:
   benchtool parse LIST
+  benchtool copy LIST
   benchtool pick LIST
   benchtool lsp -root DIR -edit FILE [-other FILE] [-append TEXT] [-grace D] [-timeout D] -- SERVER-COMMAND...
   benchtool plot TITLE XLABEL YLABEL < TABLE > SVG
@@ -62,7 +63,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprint(stderr, usage)
 			return 2
 		}
-		err = parse(args[1], stdout)
+		err = parse(args[1], false, stdout)
+	case "copy":
+		if len(args) != 2 {
+			fmt.Fprint(stderr, usage)
+			return 2
+		}
+		err = parse(args[1], true, stdout)
 	case "pick":
 		if len(args) != 2 {
 			fmt.Fprint(stderr, usage)
@@ -114,8 +121,10 @@ func isPython(path string) bool {
 // parse is the floor that a check is compared with: it reads each Python
 // file of the list and parses it with tree-sitter, on GOMAXPROCS
 // goroutines, and does nothing else. It prints how many files and bytes
-// it parsed.
-func parse(list string, stdout io.Writer) error {
+// it parsed. With withCopy, each file is parsed as a check parses it, its
+// tree copied into the node array the analysis reads, and the number of
+// nodes kept is printed too.
+func parse(list string, withCopy bool, stdout io.Writer) error {
 	all, err := readList(list)
 	if err != nil {
 		return err
@@ -126,7 +135,7 @@ func parse(list string, stdout io.Writer) error {
 			paths = append(paths, p)
 		}
 	}
-	var size atomic.Int64
+	var size, nodes atomic.Int64
 	errs := make([]error, len(paths))
 	workers.Run(0, len(paths), func(i int) {
 		src, err := os.ReadFile(paths[i])
@@ -135,12 +144,24 @@ func parse(list string, stdout io.Writer) error {
 			return
 		}
 		size.Add(int64(len(src)))
-		errs[i] = analyzer.ParseOnly(src)
+		if !withCopy {
+			errs[i] = analyzer.ParseOnly(src)
+			return
+		}
+		n, err := analyzer.ParseCopy(src)
+		if err != nil {
+			errs[i] = fmt.Errorf("%s: %w", paths[i], err)
+		}
+		nodes.Add(int64(n))
 	})
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d files, %d bytes\n", len(paths), size.Load())
+	fmt.Fprintf(stdout, "%d files, %d bytes", len(paths), size.Load())
+	if withCopy {
+		fmt.Fprintf(stdout, ", %d nodes", nodes.Load())
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 

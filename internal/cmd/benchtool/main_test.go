@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/torchlint/torchlint/analyzer"
 	"github.com/torchlint/torchlint/internal/testtool"
 	"github.com/torchlint/torchlint/lsp"
 )
@@ -50,7 +51,8 @@ func runTool(t *testing.T, dir string, args ...string) (int, string, string) {
 
 // TestParse: the parse baseline reads and parses every Python file of
 // the list, fixtures with syntax errors and non-UTF-8 text included,
-// leaves notebooks out, and fails on a file it cannot read.
+// leaves notebooks out, and fails on a file it cannot read; so does the
+// copy floor, which also counts the nodes a check's parse keeps.
 func TestParse(t *testing.T) {
 	dir := filepath.Join(repoRoot(), "testdata", "python")
 	entries, err := os.ReadDir(dir)
@@ -58,16 +60,21 @@ func TestParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	var list strings.Builder
-	files, size := 0, int64(0)
+	files, size, nodes := 0, int64(0), 0
 	for _, e := range entries {
 		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".py") {
-			info, err := e.Info()
+			src, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := analyzer.Parse(e.Name(), src)
 			if err != nil {
 				t.Fatal(err)
 			}
 			list.WriteString(e.Name() + "\n")
 			files++
-			size += info.Size()
+			size += int64(len(src))
+			nodes += len(f.Nodes)
 		}
 	}
 	list.WriteString("notebook.ipynb\n")
@@ -79,13 +86,19 @@ func TestParse(t *testing.T) {
 	if want := fmt.Sprintf("%d files, %d bytes\n", files, size); code != 0 || stdout != want {
 		t.Errorf("parse: exit %d, %q (stderr %q), want %q", code, stdout, stderr, want)
 	}
+	code, stdout, stderr = runTool(t, dir, "copy", listFile)
+	if want := fmt.Sprintf("%d files, %d bytes, %d nodes\n", files, size, nodes); code != 0 || stdout != want {
+		t.Errorf("copy: exit %d, %q (stderr %q), want %q", code, stdout, stderr, want)
+	}
 
 	if err := os.WriteFile(listFile, []byte("TL101_accumulate.py\nmissing.py\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, stderr = runTool(t, dir, "parse", listFile)
-	if code != 1 || !strings.Contains(stderr, "missing.py") {
-		t.Errorf("parse of a missing file: exit %d, stderr %q", code, stderr)
+	for _, cmd := range []string{"parse", "copy"} {
+		code, _, stderr = runTool(t, dir, cmd, listFile)
+		if code != 1 || !strings.Contains(stderr, "missing.py") {
+			t.Errorf("%s of a missing file: exit %d, stderr %q", cmd, code, stderr)
+		}
 	}
 }
 
@@ -239,6 +252,7 @@ func TestBenchScript(t *testing.T) {
 	for _, repo := range []string{"train-loop", "notebook-repo"} {
 		for _, row := range []string{
 			`parse baseline +\| +` + num + ` \| +` + num + ` \| +` + num + ` \| +1\.00 \|`,
+			`parse and copy of the tree +\| +` + num + ` \| +` + num + ` \| +` + num + ` \| +` + num + ` \|`,
 			`check, no cache +\| +` + num + ` \| +` + num + ` \| +` + num + ` \| +` + num + ` \|`,
 			`check, filling a new cache +\|`,
 			`check, warm cache, unchanged +\|`,
