@@ -1152,6 +1152,11 @@ var moduleUses = map[string]bool{
 var moduleMoves = map[string]bool{"to": true, "cuda": true, "cpu": true, "half": true, "float": true, "double": true,
 	"register_buffer": true, "requires_grad_": true, "zero_grad": true}
 
+// moduleSelfMoves are methods of nn.Module that move or cast it and
+// return the module itself (`Model(cfg).to(device)`).
+var moduleSelfMoves = map[string]bool{"to": true, "cuda": true, "cpu": true, "half": true, "float": true, "double": true,
+	"bfloat16": true, "requires_grad_": true, "share_memory": true}
+
 // constructorVerbs start the names of functions that build and return a
 // model (`get_model`, `build_net`).
 var constructorVerbs = map[string]bool{
@@ -1161,11 +1166,31 @@ var constructorVerbs = map[string]bool{
 
 // Constructs reports whether a call of a value taken for a module builds
 // a module instead: its result is used as a module (`D = Discriminator(d);
-// D.eval()`, `G(z)`), or returned by a function that builds one
-// (`def get_model(...): return model(n_classes)`). The value called is a
-// class held in a variable or a parameter.
+// D.eval()`, `G(z)`, `Model(cfg).eval()`), or returned by a function that
+// builds one (`def get_model(...): return model(n_classes)`), also after
+// the moves that return the module itself (`net = Model(envs).to(device);
+// net.load_state_dict(...)`). The value called is a class held in a
+// variable or a parameter.
 func (m *Model) Constructs(call NodeID) bool {
 	f := m.File
+	for {
+		attr := f.Parent(call)
+		if f.Kind(attr) != KindAttribute || f.Field(attr, FieldObject) != call {
+			break
+		}
+		c := f.Parent(attr)
+		if f.Kind(c) != KindCall || f.Field(c, FieldFunction) != attr {
+			break
+		}
+		name := f.Text(f.Field(attr, FieldAttribute))
+		if moduleUses[name] {
+			return true // a module's own method, called on the result
+		}
+		if !moduleSelfMoves[name] {
+			break
+		}
+		call = c // a tensor's moves return a tensor, a module's the module
+	}
 	p := f.Parent(call)
 	switch f.Kind(p) {
 	case KindReturnStatement:

@@ -262,6 +262,32 @@ def get_segmenter(model, n_classes):
     return model(n_classes)  # ok: a function that builds and returns a model
 
 
+# The same class, moved or switched as it is built: the moves return the
+# module, and a module's own method shows that one was built.
+def load_for_eval(Model, envs, path, device):
+    net = Model(envs).to(device)  # ok: builds the model, moves it, loads it
+    net.load_state_dict(torch.load(path, map_location=device))
+    net.eval()
+    return net
+
+
+def evaluate_checkpoint(Model, cfg, x):
+    net = Model(cfg).eval()  # ok: builds the model it switches to evaluation mode
+    return net(x).argmax(1)  # want: TL201 "in `evaluate_checkpoint`"
+
+
+def score_on(Model, cfg, x, device):
+    net = Model(cfg).cuda().float().eval()  # ok: builds, moves and switches it
+    return net(x.to(device)).argmax(1)  # want: TL201 "outputs only reach the host"
+
+
+# A forward pass whose output is moved stays one.
+def predict_on(model, x, device):
+    model.eval()
+    y = model(x).to(device)  # want: TL201 "in `predict_on`"
+    return y.argmax(1)
+
+
 # Gradients asked for through a helper nested in the evaluating function.
 def neumann_step(model, batch, params):
     model.eval()
