@@ -138,8 +138,9 @@ taken from a table of functions, a parameter annotated as a ` + "`Callable`" + `
 returns a plain value (` + "`Callable[[list[int]], str]`" + `) or defaulting to a
 function of the file, a tensor
 type, a call given only literals (` + "`make_noise(4, 8)`" + `) and a class held in a
-variable and constructed (its result used as a module, or returned by a
-` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
+variable and constructed (its result used as a module, also after the
+moves that return the module, as in ` + "`net = Model(envs).to(device)`" + `, or
+returned by a ` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
 and steps an optimizer itself runs a training step. A dry run on a
 constant input whose result is unused, and a random input after
 ` + "`.eval()`" + ` (` + "`torch.randn`" + `, or a fresh tensor filled by ` + "`.normal_()`" + `), check that
