@@ -629,6 +629,10 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 	return out
 }
 
+// PositionalParams returns the names of the parameters of function def
+// that positional arguments fill, less a method's self or cls.
+func (m *Model) PositionalParams(def NodeID) []NodeID { return m.positionalParams(def) }
+
 // positionalParams returns the names of def's positional parameters, self
 // and cls of a method left out.
 func (m *Model) positionalParams(def NodeID) []NodeID {

@@ -164,6 +164,15 @@ a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`"
 A switch back to training under an ` + "`if`" + ` does not end a region: the ` + "`if`" + ` may
 not run.
 
+A forward pass whose output reaches ` + "`.numpy()`" + ` with its history kept
+(through ` + "`.cpu()`" + `, ` + "`.float()`" + `, a name, or a parameter of a function of
+the file), and every other forward pass of that model there, is not
+reported: PyTorch raises on ` + "`.numpy()`" + ` of a tensor that requires grad,
+so code that runs it shows that the model records no graph (a frozen
+TorchScript feature network, or a caller's ` + "`no_grad`" + `). ` + "`.detach()`" + `,
+` + "`.data`" + `, ` + "`.item()`" + `, ` + "`argmax`" + ` and an entry of the outputs
+(` + "`outputs[0][\"labels\"]`" + `, which may hold integers) show nothing.
+
 A forward pass whose outputs are returned, stored or handed to a
 function the file cannot see is not taken as inference by its outputs
 alone: a caller may back-propagate through them.
@@ -832,6 +841,9 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	if callee := f.Field(call, analyzer.FieldFunction); m.NoGraphValue(callee) || m.NoGraphParam(callee) {
 		return true // its class freezes what it holds, or holds nothing to train
 	}
+	if numpyShowsNoGraph(m)[frozenKeyOf(m, modelExpr(m, call))] {
+		return true
+	}
 	set := frozenModels(m)
 	if len(set) == 0 {
 		return false
@@ -952,6 +964,95 @@ func frozenKeyOf(m *analyzer.Model, e analyzer.NodeID) string {
 		return fmt.Sprintf("s%d:%s", b.Scope, f.Text(e))
 	}
 	return f.Text(e)
+}
+
+// numpyShowsNoGraph returns the models (keyed as frozenKeyOf keys them)
+// an output of whose forward passes, in this file, reaches `.numpy()`
+// through methods that keep autograd history: PyTorch raises on
+// `.numpy()` of a tensor that requires grad, so code that runs it shows
+// that the model records no graph there (its parameters are frozen,
+// as a TorchScript feature network's often are, or its caller disabled
+// grad). `.detach()`, `.data`, `.item()`, `argmax` and the like prove
+// nothing: they work on any output.
+func numpyShowsNoGraph(m *analyzer.Model) map[string]bool {
+	return m.Memo(numpyKey{}, func() any {
+		f := m.File
+		out := map[string]bool{}
+		for i := range f.Nodes {
+			id := analyzer.NodeID(i)
+			if f.Nodes[i].Kind == analyzer.KindCall && reachesNumpy(m, id, 0) && m.IsForwardCall(id) {
+				out[frozenKeyOf(m, modelExpr(m, id))] = true
+			}
+		}
+		return out
+	}).(map[string]bool)
+}
+
+type numpyKey struct{}
+
+// keepsHistory are tensor methods whose result requires grad when the
+// tensor does.
+var keepsHistory = map[string]bool{"cpu": true, "cuda": true, "to": true, "float": true, "double": true, "half": true,
+	"bfloat16": true, "squeeze": true, "unsqueeze": true, "view": true, "reshape": true, "permute": true,
+	"transpose": true, "flatten": true, "contiguous": true, "clone": true}
+
+// reachesNumpy reports whether value e reaches `.numpy()` through
+// methods that keep autograd history, a name it is bound to, or a
+// parameter of a function of this file it is passed to. A subscript
+// stops it: an entry of a model's outputs may be an integer tensor
+// (`outputs[0]["labels"]`), which has no grad to raise on.
+func reachesNumpy(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+	f := m.File
+	if depth > 3 {
+		return false
+	}
+	uses := func(name analyzer.NodeID) bool {
+		return slices.ContainsFunc(m.UsesOf(name), func(u analyzer.NodeID) bool { return reachesNumpy(m, u, depth+1) })
+	}
+	for {
+		p := f.Parent(e)
+		switch f.Kind(p) {
+		case analyzer.KindParenthesizedExpression:
+			e = p
+			continue
+		case analyzer.KindAttribute:
+			c := f.Parent(p)
+			if f.Field(p, analyzer.FieldObject) != e || f.Kind(c) != analyzer.KindCall || f.Field(c, analyzer.FieldFunction) != p {
+				return false
+			}
+			name := f.Text(f.Field(p, analyzer.FieldAttribute))
+			if name == "numpy" {
+				return f.FirstChild(f.Field(c, analyzer.FieldArguments)) == analyzer.NoNode // not numpy(force=True)
+			}
+			if !keepsHistory[name] || !floatCast(f, c) {
+				return false
+			}
+			e = c
+			continue
+		case analyzer.KindAssignment:
+			left := f.Field(p, analyzer.FieldLeft)
+			if f.Field(p, analyzer.FieldRight) != e || f.Kind(left) != analyzer.KindIdentifier {
+				return false
+			}
+			return uses(left)
+		case analyzer.KindArgumentList:
+			def := m.LocalCallee(f.Parent(p))
+			if def == analyzer.NoNode {
+				return false
+			}
+			i, params := slices.Index(m.Args(f.Parent(p)), e), m.PositionalParams(def)
+			return i >= 0 && i < len(params) && uses(params[i])
+		}
+		return false
+	}
+}
+
+// floatCast reports whether a move or cast call keeps a floating-point
+// tensor's dtype floating: `.to(torch.long)` gives a tensor without
+// grad.
+func floatCast(f *analyzer.File, call analyzer.NodeID) bool {
+	args := f.Text(f.Field(call, analyzer.FieldArguments))
+	return !strings.Contains(args, "int") && !strings.Contains(args, "long") && !strings.Contains(args, "bool")
 }
 
 // modelExpr is the model a call runs: `model` for `model(x)` and for

@@ -246,7 +246,7 @@ class OpenFeatures(nn.Module):
 
 def extract_open_features(waves):
     extractor = OpenFeatures()
-    return [extractor(w).numpy() for w in waves]  # want: TL201 "host"
+    return [extractor(w).detach().numpy() for w in waves]  # want: TL201 "host"
 
 
 def whiten(images):
@@ -262,7 +262,7 @@ def whiten(images):
 
 def whiten_affine(images):
     inorm = nn.InstanceNorm2d(3, affine=True)
-    return inorm(images).cpu().numpy()  # want: TL201 "host"
+    return inorm(images).detach().cpu().numpy()  # want: TL201 "host"
 
 
 class BoxOverlap(nn.Module):

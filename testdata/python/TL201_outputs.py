@@ -317,3 +317,54 @@ class OnnxPipeline:
     def encode(self, ids):
         embeds = self.text_encoder(input_ids=ids.astype(np.int32))[0]  # ok: an ONNX Runtime session
         return np.repeat(embeds, 2, axis=0).tolist()
+
+
+# `.numpy()` raises on a tensor that requires grad: an output that reaches
+# it with its history kept shows that the model records no graph (a
+# frozen TorchScript feature network).
+def feature_rows(path, loader):
+    detector = torch.jit.load(path).eval()
+    return [detector(images).cpu().numpy() for images in loader]  # ok: `.numpy()` works, so no graph
+
+
+class FeatureRows:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, x):
+        self.rows.append(x.float().cpu().numpy())
+
+
+def feature_table(path, loader):
+    table = FeatureRows()
+    detector = torch.jit.load(path).eval()
+    for images in loader:
+        features = detector(images)  # ok: `FeatureRows.add` calls `.numpy()` on it
+        table.add(features)
+    return table.rows
+
+
+# What works on any output proves nothing.
+def detached_rows(model, loader):
+    model.eval()
+    return [model(x).detach().cpu().numpy() for x in loader]  # want: TL201 "after `model.eval\(\)`"
+
+
+def class_rows(model, loader):
+    model.eval()
+    return [model(x).to(torch.long).numpy() for x in loader]  # want: TL201 "after `model.eval\(\)`"
+
+
+# An entry of the outputs may be an integer tensor: its `.numpy()` works
+# whatever the model records.
+def detect(model, image):
+    model.eval()
+    outputs = model(image)  # want: TL201 "after `model.eval\(\)`"
+    labels = outputs[0]["labels"].cpu().numpy()
+    scores = outputs[0]["scores"].detach().cpu().numpy()
+    return labels, scores
+
+
+def forced_rows(model, loader):
+    model.eval()
+    return [model(x).cpu().numpy(force=True) for x in loader]  # want: TL201 "after `model.eval\(\)`"

@@ -176,7 +176,7 @@ def check_denoiser(denoiser, seed_steps):
     out = denoiser(x, steps)  # ok: random images beside literal timesteps
     assert out.shape == x.shape
     denoised = denoiser(x, seed_steps)  # want: TL201 "after `denoiser.eval\(\)`"
-    return denoised.cpu().numpy()
+    return denoised.detach().cpu().numpy()
 
 
 def export(model_path):
@@ -297,7 +297,7 @@ def features_both_arms(backbone, wav, frozen):
     else:
         backbone.eval()
         feat = backbone(wav)  # want: TL201 "after `backbone.eval\(\)`"
-    return feat.cpu().numpy()
+    return feat.detach().cpu().numpy()
 
 
 def after_both_arms(backbone, wav, frozen):

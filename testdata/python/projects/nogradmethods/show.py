@@ -32,4 +32,4 @@ def save_samples(model, n, path):
 
 def save_refine_netd(model, z, path):
     out = model.refine_net(z)  # want: TL201 "outputs only reach the host"
-    np.save(path, out.cpu().numpy())
+    np.save(path, out.detach().cpu().numpy())
