@@ -978,6 +978,11 @@ func numpyShowsNoGraph(m *analyzer.Model) map[string]bool {
 	return m.Memo(numpyKey{}, func() any {
 		f := m.File
 		out := map[string]bool{}
+		// Following every call's output costs a walk of its scope per
+		// name it is bound to: only a file that calls `.numpy()` pays it.
+		if !callsNumpy(f) {
+			return out
+		}
 		for i := range f.Nodes {
 			id := analyzer.NodeID(i)
 			if f.Nodes[i].Kind == analyzer.KindCall && reachesNumpy(m, id, 0) && m.IsForwardCall(id) {
@@ -989,6 +994,18 @@ func numpyShowsNoGraph(m *analyzer.Model) map[string]bool {
 }
 
 type numpyKey struct{}
+
+// callsNumpy reports whether the file calls a method named `numpy`.
+func callsNumpy(f *analyzer.File) bool {
+	for i := range f.Nodes {
+		id := analyzer.NodeID(i)
+		if f.Nodes[i].Kind == analyzer.KindAttribute && f.TextIs(f.Field(id, analyzer.FieldAttribute), "numpy") &&
+			f.Kind(f.Parent(id)) == analyzer.KindCall && f.Field(f.Parent(id), analyzer.FieldFunction) == id {
+			return true
+		}
+	}
+	return false
+}
 
 // keepsHistory are tensor methods whose result requires grad when the
 // tensor does.
