@@ -47,7 +47,7 @@ var activationModules = map[string]Activation{
 // they are called on.
 var moduleSelfMethods = map[string]bool{
 	"to": true, "cuda": true, "cpu": true, "float": true, "double": true, "half": true, "bfloat16": true,
-	"train": true, "eval": true, "requires_grad_": true, "type": true,
+	"train": true, "eval": true, "requires_grad_": true, "type": true, "share_memory": true,
 }
 
 // keepsActivation are tensor methods whose result holds the same values

@@ -1152,11 +1152,6 @@ var moduleUses = map[string]bool{
 var moduleMoves = map[string]bool{"to": true, "cuda": true, "cpu": true, "half": true, "float": true, "double": true,
 	"register_buffer": true, "requires_grad_": true, "zero_grad": true}
 
-// moduleSelfMoves are methods of nn.Module that move or cast it and
-// return the module itself (`Model(cfg).to(device)`).
-var moduleSelfMoves = map[string]bool{"to": true, "cuda": true, "cpu": true, "half": true, "float": true, "double": true,
-	"bfloat16": true, "requires_grad_": true, "share_memory": true}
-
 // constructorVerbs start the names of functions that build and return a
 // model (`get_model`, `build_net`).
 var constructorVerbs = map[string]bool{
@@ -1186,7 +1181,7 @@ func (m *Model) Constructs(call NodeID) bool {
 		if moduleUses[name] {
 			return true // a module's own method, called on the result
 		}
-		if !moduleSelfMoves[name] {
+		if !moduleSelfMethods[name] {
 			break
 		}
 		call = c // a tensor's moves return a tensor, a module's the module
