@@ -137,7 +137,7 @@ func (r *Runner) AddNoqaFile(path string) (orig []byte, res AddNoqaResult, err e
 // wantsNoqa reports whether add-noqa gives d a directive: any finding
 // not yet suppressed, except syntax and read errors and TL900's.
 func (r *Runner) wantsNoqa(d *Diagnostic) bool {
-	return !d.Suppressed && d.Rule != r.syntax && d.Rule != r.ioErr && d.Rule.Code != UnusedNoqaCode
+	return !d.Suppressed && r.shown(d) && d.Rule != r.syntax && d.Rule != r.ioErr && d.Rule.Code != UnusedNoqaCode
 }
 
 // noqaEdits returns the edits that give each finding that want accepts a

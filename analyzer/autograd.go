@@ -176,7 +176,7 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if c := m.evidenceRole(callee); c != CallableUnknown {
 				return c
 			}
-			return nameCallable(name)
+			return m.nameCallable(name)
 		}
 		switch b.Kind {
 		case BindFunction, BindClass, BindImport:
@@ -207,7 +207,7 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		if c := m.evidenceRole(callee); c != CallableUnknown {
 			return c
 		}
-		return nameCallable(name)
+		return m.nameCallable(name)
 	case KindAttribute:
 		obj, attr := f.Field(callee, FieldObject), f.Text(f.Field(callee, FieldAttribute))
 		if attr == "module" || attr == "_orig_mod" {
@@ -231,7 +231,7 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		if c := m.evidenceRole(callee); c != CallableUnknown {
 			return c
 		}
-		return nameCallable(attr)
+		return m.nameCallable(attr)
 	case KindLambda:
 		return CallableOther
 	}
@@ -435,6 +435,15 @@ func foreignFramework(q string) bool {
 		return true
 	}
 	return false
+}
+
+// nameCallable is what a callee's name says it is, unless the model is
+// asked to judge without names (WithoutNames).
+func (m *Model) nameCallable(name string) Callable {
+	if m.noNames {
+		return CallableUnknown
+	}
+	return nameCallable(name)
 }
 
 func nameCallable(name string) Callable {

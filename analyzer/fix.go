@@ -119,7 +119,7 @@ func (r *Runner) FixSource(path string, src []byte, unsafe bool) FixResult {
 		var fixes []*Diagnostic
 		for i := range diags {
 			d := &diags[i]
-			if d.Fix.Applicable(unsafe) && !d.Suppressed && !dropped[fixKey(cur, d)] {
+			if d.Fix.Applicable(unsafe) && !d.Suppressed && r.shown(d) && !dropped[fixKey(cur, d)] {
 				fixes = append(fixes, d)
 			}
 		}

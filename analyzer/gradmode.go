@@ -350,8 +350,16 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		// An override no code of this file calls directly (`validate_step`
 		// of a subclass) runs where its base class calls `self.name(...)`.
 		if base := m.overridden(def); base != NoNode {
-			return m.FunctionGradMode(base)
+			g := m.FunctionGradMode(base)
+			if m.uncalled[base] {
+				m.uncalled[def] = true
+			}
+			return g
 		}
+		if m.uncalled == nil {
+			m.uncalled = make(map[NodeID]bool)
+		}
+		m.uncalled[def] = true
 		return GradEnabled
 	}
 	return GradDisabled

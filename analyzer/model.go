@@ -25,6 +25,7 @@ type Model struct {
 	callSites         map[NodeID][]NodeID // function definition → calls of it in this file
 	escapes           map[NodeID]bool     // function definition → also used other than by a call
 	funcGrad          map[NodeID]GradMode
+	uncalled          map[NodeID]bool     // functions whose grad mode is enabled for want of any caller
 	decoGrad          map[NodeID]GradMode // decoratorGrad
 	carries           map[NodeID]carryState
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
@@ -37,6 +38,7 @@ type Model struct {
 	resolved          []int32            // memoized Resolve per node: 0 not asked, -1 nil, else the binding's index + 1
 	evidence          *evidence
 	facts             Facts // what the rest of the project knows; nil for a file alone
+	noNames           bool  // callees are judged by evidence alone (WithoutNames)
 }
 
 // NewModel builds the semantic model of f.

@@ -83,8 +83,15 @@ type Diagnostic struct {
 	Suppressed bool
 	// Related are other places the finding involves, in this file or
 	// another of the project (the helper a call runs), as SARIF's
-	// relatedLocations.
+	// relatedLocations: the helper a call runs, and the evidence the
+	// finding rests on.
 	Related []Related
+	// Assumed lists the links of the finding's reasoning that the
+	// analysis did not see but took on trust; Once says why its pattern
+	// costs one graph rather than one per step. Both lower its
+	// Confidence.
+	Assumed []string
+	Once    string
 }
 
 // Related is a place a finding involves besides its own.

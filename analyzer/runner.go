@@ -77,6 +77,11 @@ type Runner struct {
 	// configuration and ignores): a rule it returns false for is not run
 	// there. The runner's own diagnostics are always on.
 	RulesFor func(path string) func(*Rule) bool
+	// MinConfidence, when set, gives the lowest confidence of the
+	// findings shown for a file: the fixes and the noqa comments of
+	// findings below it are not applied or added. The findings
+	// themselves are all returned (see Confident).
+	MinConfidence func(path string) Confidence
 }
 
 // Cache stores the findings of a file by its path and content (and

@@ -129,6 +129,7 @@ func (s *server) reset() {
 		set := configs.RulesFor(rules.Selection{}, path)
 		return func(r *analyzer.Rule) bool { return set[r] }
 	}
+	s.runner.MinConfidence = configs.ConfidenceFor
 	d := &project.Discoverer{Configs: configs, Warn: func(string) {}}
 	s.linter = &project.Linter{Runner: s.runner, Store: project.NewMemoryStore(), Ahead: true, Named: []string{s.cwd}, Files: func(root string) ([]string, error) {
 		return d.Discover([]string{root})
@@ -274,7 +275,7 @@ func (s *server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 // other answers, are linted again.
 func (s *server) lintWithOthers(u protocol.DocumentURI) {
 	s.mu.Lock()
-	linter := s.linter
+	linter, minConfidence := s.linter, s.runner.MinConfidence
 	open := map[string][]byte{}
 	texts := map[protocol.DocumentURI]string{}
 	var paths []string
@@ -296,7 +297,8 @@ func (s *server) lintWithOthers(u protocol.DocumentURI) {
 	sort.Strings(paths)
 	all, _ := linter.Lint(paths, open)
 	byPath := map[string][]analyzer.Diagnostic{}
-	for _, d := range analyzer.Unsuppressed(all) {
+	shown, _, _ := analyzer.Confident(analyzer.Unsuppressed(all), minConfidence)
+	for _, d := range shown {
 		byPath[d.Path] = append(byPath[d.Path], d)
 	}
 	// Published already where lintAhead found the same for this text.
@@ -339,7 +341,7 @@ func (s *server) lintAfterEdit(u protocol.DocumentURI) {
 // publishes again only what changed.
 func (s *server) lintAhead(u protocol.DocumentURI) {
 	s.mu.Lock()
-	linter := s.linter
+	linter, minConfidence := s.linter, s.runner.MinConfidence
 	d := s.docs[u]
 	if d == nil {
 		s.mu.Unlock()
@@ -351,7 +353,8 @@ func (s *server) lintAhead(u protocol.DocumentURI) {
 	if !ok || err != nil {
 		return // the project lint that follows answers
 	}
-	s.publishFor(u, text, analyzer.Unsuppressed(diags), true, true)
+	shown, _, _ := analyzer.Confident(analyzer.Unsuppressed(diags), minConfidence)
+	s.publishFor(u, text, shown, true, true)
 }
 
 // publish publishes the findings of a document's text, unless the

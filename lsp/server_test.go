@@ -80,7 +80,9 @@ func TestServerProtocol(t *testing.T) {
 func TestServerProjectFacts(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"pyproject.toml": "[tool.torchlint]\n",
+		// The finding is of low confidence (a function named for
+		// evaluation that no code calls): the configuration shows it.
+		"pyproject.toml": "[tool.torchlint]\nconfidence = \"low\"\n",
 		"models.py":      "import torch.nn as nn\n\n\nclass Net(nn.Module):\n    pass\n",
 		"evaluate.py":    "from models import Net\n\n\ndef evaluate(batches):\n    clf = Net()\n    return [clf(b) for b in batches]\n",
 	}

@@ -496,6 +496,8 @@ func encodeFindings(diags []analyzer.Diagnostic) []byte {
 			e.int(int64(r.Column))
 			e.str(r.Message)
 		}
+		e.strings(d.Assumed)
+		e.str(d.Once)
 	}
 	return e.b
 }
@@ -554,6 +556,8 @@ func decodeFindings(b []byte, path string, byCode func(string) *analyzer.Rule) (
 				diag.Related[i] = analyzer.Related{Path: d.str(), Line: int(d.int()), Column: int(d.int()), Message: d.str()}
 			}
 		}
+		diag.Assumed = d.strings()
+		diag.Once = d.str()
 		if d.err != nil {
 			return nil, d.err
 		}

@@ -44,6 +44,7 @@ type fileConfig struct {
 	ForceExclude     *bool               `toml:"force-exclude"`
 	MaxFileSize      *float64            `toml:"max-file-size"`
 	Src              *[]string           `toml:"src"`
+	Confidence       *string             `toml:"confidence"`
 }
 
 // configError is a problem in a configuration file, reported as
@@ -90,6 +91,9 @@ type Settings struct {
 	// Src are the folders absolute imports resolve against besides the
 	// root and root/src (Ruff's `src`), absolute.
 	Src []string
+	// Confidence is the lowest confidence of the findings shown; 0 keeps
+	// the default (analyzer.DefaultConfidence).
+	Confidence analyzer.Confidence
 }
 
 // perFileIgnore turns rules off for the files matching a pattern.
@@ -221,6 +225,13 @@ func loadConfigDepth(path string, seen map[string]bool) (*Settings, error) {
 	if fc.MaxFileSize != nil {
 		s.MaxFileSizeMB = *fc.MaxFileSize
 	}
+	if fc.Confidence != nil {
+		c, err := analyzer.ParseConfidence(*fc.Confidence)
+		if err != nil {
+			return nil, &configError{Path: path, Line: keyLine(data, path, "confidence"), Reason: "`confidence`: " + err.Error()}
+		}
+		s.Confidence = c
+	}
 	if fc.Src != nil {
 		s.Src = nil
 		for _, d := range *fc.Src {
@@ -308,6 +319,8 @@ func typeReason(key []string, msg string) string {
 		want = "a path (a string)"
 	case key[0] == "max-file-size":
 		want = "a number of megabytes"
+	case key[0] == "confidence":
+		want = "high, medium or low (a string)"
 	default:
 		want = "an array of strings"
 	}
@@ -325,7 +338,7 @@ func article(tomlType string) string {
 }
 
 func configKeys() string {
-	return "select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, extend, respect-gitignore, force-exclude, max-file-size, src"
+	return "select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, extend, respect-gitignore, force-exclude, max-file-size, src, confidence"
 }
 
 // keyLine finds the line of a key of the torchlint table, for errors
@@ -519,6 +532,15 @@ func (c *Configs) SrcFor(root string) []string {
 		return nil
 	}
 	return s.Src
+}
+
+// ConfidenceFor is the lowest confidence of the findings shown for a
+// file: its configuration's `confidence`, or the default.
+func (c *Configs) ConfidenceFor(path string) analyzer.Confidence {
+	if s, err := c.forFile(path); err == nil && s.Confidence != 0 {
+		return s.Confidence
+	}
+	return analyzer.DefaultConfidence
 }
 
 // forFile returns the settings of the directory holding path.

@@ -84,9 +84,9 @@ func TestConfigDiscoveryAndLayers(t *testing.T) {
 	}
 	none := rules.Selection{}
 	for _, c := range []struct{ file, want string }{
-		{"src/pkg/a.py", "TL101,TL103,TL401,TL402"},
-		{"src/pkg/sub/__init__.py", "TL103,TL401,TL402"},
-		{"scripts/run.py", "TL101"}, // TL4 by the pattern, TL103 by the negated one
+		{"src/pkg/a.py", "TL101,TL102,TL103,TL401,TL402"},
+		{"src/pkg/sub/__init__.py", "TL102,TL103,TL401,TL402"},
+		{"scripts/run.py", "TL101,TL102"}, // TL4 by the pattern, TL103 by the negated one
 	} {
 		if got := enabledCodes(t, top, none, filepath.Join(dir, c.file)); got != c.want {
 			t.Errorf("%s: %s, want %s", c.file, got, c.want)
@@ -97,10 +97,10 @@ func TestConfigDiscoveryAndLayers(t *testing.T) {
 	// asked twice, without command-line flags, then with.
 	cli := rules.Selection{ExtendSelect: []string{"TL202"}, Ignore: []string{"TL301"}}
 	cases := []struct{ file, want, withCLI string }{
-		{"src/pkg/a.py", "TL101,TL103,TL401,TL402", "TL101,TL103,TL202,TL401,TL402"},
-		{"src/pkg/sub/__init__.py", "TL103,TL401,TL402", "TL103,TL202,TL401,TL402"},
-		{"scripts/run.py", "TL101", "TL101,TL202"},
-		{"scripts/__init__.py", "", "TL202"},
+		{"src/pkg/a.py", "TL101,TL102,TL103,TL401,TL402", "TL101,TL102,TL103,TL202,TL401,TL402"},
+		{"src/pkg/sub/__init__.py", "TL102,TL103,TL401,TL402", "TL102,TL103,TL202,TL401,TL402"},
+		{"scripts/run.py", "TL101,TL102", "TL101,TL102,TL202"},
+		{"scripts/__init__.py", "TL102", "TL102,TL202"},
 		{"other/x.py", "TL201,TL301", "TL201,TL202"},
 	}
 	for _, sel := range []rules.Selection{none, cli} {

@@ -1167,11 +1167,23 @@ func (g *Graph) fixGrad(order []*object) {
 	}
 	// A mode its own file gives the function alone is no fact: the file
 	// works it out the same, and its findings need not wait for others.
+	// Unless its file sees no call of it: then the mode is enabled there
+	// for want of a caller, and the fact tells that callers elsewhere set
+	// it (a finding that rests on it assumes nothing).
 	for _, o := range g.objs {
-		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) {
+		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) && g.calledInFile(o) {
 			o.fact.GradKnown = false
 		}
 	}
+}
+
+// calledInFile reports whether the file of a function sets its grad mode
+// itself: by a decorator, by passing it as a value, or by a call of it.
+func (g *Graph) calledInFile(o *object) bool {
+	if o.fn == nil || o.fn.GradSet || o.fn.Escapes {
+		return true
+	}
+	return slices.ContainsFunc(o.callers, func(e callEdge) bool { return e.file == o.key.file })
 }
 
 // namedMethod says whether a method that no call reaches by its own ref

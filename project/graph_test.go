@@ -64,14 +64,15 @@ func TestGraphResolvesAndSolves(t *testing.T) {
 			return o != nil && o.GradKnown && o.Grad == analyzer.GradDisabled
 		}, "every caller, in train.py and infer.py, disables grad"},
 		{"engine.run_batch", func(o *analyzer.Object) bool {
-			return o != nil && !o.GradKnown && o.Forward != nil && o.Forward.Line == 7 && o.ReturnsGraph
-		}, "runs and returns a forward pass; called with grad enabled, as engine.py alone would judge"},
-		{"engine.saliency", func(o *analyzer.Object) bool { return o == nil },
-			"no fact: it needs gradients, so its forward pass is not one to disable"},
+			return o != nil && o.GradKnown && o.Grad == analyzer.GradEnabled && o.Forward != nil && o.Forward.Line == 7 && o.ReturnsGraph
+		}, "runs and returns a forward pass; called with grad enabled by train.py, where engine.py sees no call"},
+		{"engine.saliency", func(o *analyzer.Object) bool {
+			return o != nil && o.Forward == nil && o.GradKnown && o.Grad == analyzer.GradEnabled
+		}, "no forward pass: it needs gradients, so its forward pass is not one to disable; called with grad enabled by train.py"},
 		{"engine.step_fn", func(o *analyzer.Object) bool {
 			return o != nil && o.EmptyCache != nil && o.EmptyCache.Path == "engine.py" && o.EmptyCache.Line == 18
 		}, "empties the cache on every call"},
-		{"engine.maybe_clear", func(o *analyzer.Object) bool { return o == nil },
+		{"engine.maybe_clear", func(o *analyzer.Object) bool { return o != nil && o.EmptyCache == nil },
 			"empties the cache only under a condition"},
 		{"engine.accuracy", func(o *analyzer.Object) bool {
 			return o != nil && !o.ReturnsGraph && o.GradKnown && o.Grad == analyzer.GradDisabled

@@ -141,6 +141,9 @@ func checkWants(t *testing.T, files []string, diags []analyzer.Diagnostic) {
 		found := false
 		for i, d := range diags {
 			if !used[i] && d.Path == w.file && d.Pos.Line == w.Line && d.Rule.Code == w.Code && (w.RE == nil || w.RE.MatchString(d.Message)) {
+				if w.Level != "" && d.Confidence().String() != w.Level {
+					t.Errorf("%s:%d: %s confidence %s, want %s (assumed %q, once %q)", w.file, w.Line, w.Code, d.Confidence(), w.Level, d.Assumed, d.Once)
+				}
 				used[i], found = true, true
 				break
 			}

@@ -323,6 +323,8 @@ type ruleStats struct {
 	Count        int    `json:"count"`
 	Fixable      bool   `json:"fixable"` // all of them
 	FixableCount int    `json:"fixable_count"`
+	// Confidence counts them per level, by its name.
+	Confidence map[string]int `json:"confidence"`
 }
 
 // statisticsFormats are the output formats --statistics can be written
@@ -344,11 +346,12 @@ func statistics(r *Report) []ruleStats {
 		d := &r.Diagnostics[i]
 		s := byCode[d.Rule.Code]
 		if s == nil {
-			s = &ruleStats{Code: d.Rule.Code, Name: d.Rule.Name}
+			s = &ruleStats{Code: d.Rule.Code, Name: d.Rule.Name, Confidence: map[string]int{}}
 			byCode[d.Rule.Code] = s
 			out = append(out, s)
 		}
 		s.Count++
+		s.Confidence[d.Confidence().String()]++
 		if d.Fix.Applicable(r.Unsafe) {
 			s.FixableCount++
 		}
@@ -365,6 +368,21 @@ func statistics(r *Report) []ruleStats {
 		stats[i] = *s
 	}
 	return stats
+}
+
+// levelCounts is "\t(2 high, 1 medium)" for a rule with findings below
+// high confidence, and "" when all are high.
+func levelCounts(s ruleStats) string {
+	if s.Confidence[analyzer.ConfidenceHigh.String()] == s.Count {
+		return ""
+	}
+	var parts []string
+	for _, c := range analyzer.Confidences {
+		if n := s.Confidence[c.String()]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, c))
+		}
+	}
+	return "\t(" + strings.Join(parts, ", ") + ")"
 }
 
 // WriteStatistics writes --statistics: in json, an array of per-rule
@@ -403,8 +421,8 @@ func WriteStatistics(out io.Writer, r *Report, format string) error {
 		default:
 			mark = "[ ] "
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s%s\n", r.paint(fmt.Sprintf("%*d", countWidth, s.Count), sgrBold),
-			r.paint(fmt.Sprintf("%-*s", codeWidth, s.Code), sgrRedBold), mark, s.Name)
+		fmt.Fprintf(w, "%s\t%s\t%s%s%s\n", r.paint(fmt.Sprintf("%*d", countWidth, s.Count), sgrBold),
+			r.paint(fmt.Sprintf("%-*s", codeWidth, s.Code), sgrRedBold), mark, s.Name, levelCounts(s))
 	}
 	writeSummary(w, r)
 	return w.err

@@ -376,9 +376,9 @@ func TestStatistics(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStats := []ruleStats{
-		{Code: "TL901", Name: "warn-rule", Count: 12, Fixable: false, FixableCount: 3},
-		{Code: "TL403", Name: "torch-load-without-map-location", Count: 3, Fixable: true, FixableCount: 3},
-		{Code: "TL902", Name: "error-rule", Count: 1, Fixable: false, FixableCount: 0},
+		{Code: "TL901", Name: "warn-rule", Count: 12, Fixable: false, FixableCount: 3, Confidence: map[string]int{"high": 12}},
+		{Code: "TL403", Name: "torch-load-without-map-location", Count: 3, Fixable: true, FixableCount: 3, Confidence: map[string]int{"high": 3}},
+		{Code: "TL902", Name: "error-rule", Count: 1, Fixable: false, FixableCount: 0, Confidence: map[string]int{"high": 1}},
 	}
 	if mustJSON(t, stats) != mustJSON(t, wantStats) {
 		t.Errorf("json statistics %s", buf.String())

@@ -64,6 +64,11 @@ type Report struct {
 	// Suppressed counts the findings silenced by noqa comments; they are
 	// not in Diagnostics.
 	Suppressed int
+	// Hidden counts the findings below the confidence level shown, and
+	// Lowest is the level of the least sure of them; they are not in
+	// Diagnostics.
+	Hidden int
+	Lowest analyzer.Confidence
 	// Errors counts the internal errors and failures reported beside the
 	// findings: with any, a clean run is not "All checks passed!".
 	Errors int
@@ -103,12 +108,21 @@ func (r *Report) marker(d *analyzer.Diagnostic) string {
 	return ""
 }
 
+// level is " (medium)" or " (low)" after the code of a finding below
+// high confidence, and "" for a sure one.
+func (r *Report) level(d *analyzer.Diagnostic) string {
+	if c := d.Confidence(); c != analyzer.ConfidenceHigh {
+		return " " + r.paint("("+c.String()+")", sgrCyan)
+	}
+	return ""
+}
+
 // headline is a finding's first line in the text formats:
-// path:line:col: CODE [*] message.
+// path:line:col: CODE (level) [*] message.
 func (r *Report) headline(d *analyzer.Diagnostic) string {
 	sep := r.paint(":", sgrCyan)
-	return fmt.Sprintf("%s%s%s%d%s%d%s %s%s %s", r.paint(r.displayPath(d.Path), sgrBold), sep, cellPrefix(d, sep), d.Pos.Line, sep, d.Pos.Column, sep,
-		r.paint(d.Rule.Code, sgrRedBold), r.marker(d), d.Message)
+	return fmt.Sprintf("%s%s%s%d%s%d%s %s%s%s %s", r.paint(r.displayPath(d.Path), sgrBold), sep, cellPrefix(d, sep), d.Pos.Line, sep, d.Pos.Column, sep,
+		r.paint(d.Rule.Code, sgrRedBold), r.level(d), r.marker(d), d.Message)
 }
 
 // cellPrefix is "cell N:" for a finding in a notebook, as Ruff writes
@@ -164,9 +178,11 @@ func writeSummary(w io.Writer, r *Report) {
 	switch {
 	case n == 0 && fixed == 0 && r.Errors > 0:
 		fmt.Fprintf(w, "No findings, but %s kept part of the check from running (see below).\n", Plural(r.Errors, "error", "errors"))
+		writeHiddenNote(w, r)
 		return
 	case n == 0 && fixed == 0 && r.Suppressed > 0:
 		fmt.Fprintf(w, "All checks passed! (%d suppressed)\n", r.Suppressed)
+		writeHiddenNote(w, r)
 		return
 	case fixed > 0 || r.Suppressed > 0:
 		// The parts add up to the total, as in Ruff's "(F fixed, R remaining)".
@@ -181,6 +197,7 @@ func writeSummary(w io.Writer, r *Report) {
 		fmt.Fprintf(w, "Found %s (%s).\n", Plural(n+fixed+r.Suppressed, "error", "errors"), strings.Join(parts, ", "))
 	case n == 0:
 		fmt.Fprintln(w, "All checks passed!")
+		writeHiddenNote(w, r)
 		return
 	default:
 		fmt.Fprintf(w, "Found %s.\n", Plural(n, "error", "errors"))
@@ -194,6 +211,7 @@ func writeSummary(w io.Writer, r *Report) {
 			hidden++
 		}
 	}
+	defer writeHiddenNote(w, r)
 	hiddenNote := ""
 	if hidden > 0 {
 		hiddenNote = fmt.Sprintf(" (%s can be enabled with the `--unsafe-fixes` option)", Plural(hidden, "hidden fix", "hidden fixes"))
@@ -204,6 +222,16 @@ func writeSummary(w io.Writer, r *Report) {
 	case hidden > 0:
 		fmt.Fprintf(w, "No fixes available%s.\n", hiddenNote)
 	}
+}
+
+// writeHiddenNote says how many findings the confidence level shown
+// left out, and which option shows them.
+func writeHiddenNote(w io.Writer, r *Report) {
+	if r.Quiet || r.Hidden == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s of lower confidence not shown (`--confidence %s` shows %s).\n",
+		Plural(r.Hidden, "finding", "findings"), r.Lowest, map[bool]string{true: "it", false: "them"}[r.Hidden == 1])
 }
 
 // writeConcise writes one line per finding: path:line:col: CODE message.
@@ -239,18 +267,39 @@ func writeFull(out io.Writer, r *Report) error {
 				}
 			}
 			fmt.Fprintln(w, gutter)
+			eq := r.paint(pad+" =", sgrBlueBold)
 			if d.Fix != nil {
 				unsafe := ""
 				if d.Fix.Applicability == analyzer.Unsafe {
 					unsafe = " (unsafe)"
 				}
-				fmt.Fprintf(w, "%s %s: %s%s\n", r.paint(pad+" =", sgrBlueBold), r.paint("help", sgrBold), printable(d.Fix.Message), unsafe)
+				fmt.Fprintf(w, "%s %s: %s%s\n", eq, r.paint("help", sgrBold), printable(d.Fix.Message), unsafe)
+			}
+			for _, note := range r.notes(d) {
+				fmt.Fprintf(w, "%s %s: %s\n", eq, r.paint("note", sgrBold), printable(note))
 			}
 		}
 		fmt.Fprintln(w)
 	}
 	writeSummary(w, r)
 	return w.err
+}
+
+// notes are what the full format says under a finding's source: what
+// its reasoning assumed, why it costs one graph only, and the other
+// places it rests on.
+func (r *Report) notes(d *analyzer.Diagnostic) []string {
+	var out []string
+	for _, a := range d.Assumed {
+		out = append(out, "assumed: "+a)
+	}
+	if d.Once != "" {
+		out = append(out, "once: "+d.Once)
+	}
+	for _, rel := range d.Related {
+		out = append(out, fmt.Sprintf("%s:%d: %s", r.displayPath(rel.Path), rel.Line, rel.Message))
+	}
+	return out
 }
 
 // printable replaces control characters of a source line (NUL, ESC, ...)
@@ -342,6 +391,9 @@ type jsonDiagnostic struct {
 	NoqaRow     int           `json:"noqa_row"`
 	URL         string        `json:"url"`
 	Related     []jsonRelated `json:"related,omitempty"`
+	Confidence  string        `json:"confidence"`
+	Assumed     []string      `json:"assumed,omitempty"`
+	Once        string        `json:"once,omitempty"`
 }
 
 // jsonRelated is another place a finding involves.
@@ -379,6 +431,9 @@ func jsonDiagnostics(r *Report) []jsonDiagnostic {
 			EndLocation: jsonLocation{Row: d.EndPos.Line, Column: d.EndPos.Column},
 			NoqaRow:     d.Pos.Line + d.NoqaOffset,
 			URL:         d.Rule.URL(),
+			Confidence:  d.Confidence().String(),
+			Assumed:     d.Assumed,
+			Once:        d.Once,
 		})
 		if d.Cell > 0 {
 			cell := d.Cell

@@ -58,7 +58,17 @@ func writeSARIF(w io.Writer, r *Report) error {
 		if base != "" {
 			loc.URIBaseId = &base
 		}
+		rank := float32(d.Confidence().Rank())
+		props := sarif.Properties{"confidence": d.Confidence().String()}
+		if len(d.Assumed) > 0 {
+			props["assumed"] = d.Assumed
+		}
+		if d.Once != "" {
+			props["once"] = d.Once
+		}
 		run.Results = append(run.Results, &sarif.Result{
+			PropertyBag:      sarif.PropertyBag{Properties: props},
+			Rank:             &rank,
 			RuleID:           &id,
 			RuleIndex:        &idx,
 			Level:            &level,

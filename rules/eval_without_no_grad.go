@@ -232,14 +232,50 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	site := code(m, call, 40, "this call")
 	if direct {
 		p.ReportFix(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s%s", site, where, cost), fix)
-		return
-	}
-	p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s` (%s), which runs `%s`%s",
-		site, where, helper.Site.Text, helper.Forward.Where(), helper.Forward.Text, cost),
-		analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
-	if fix != nil {
+	} else {
+		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s` (%s), which runs `%s`%s",
+			site, where, helper.Site.Text, helper.Forward.Where(), helper.Forward.Text, cost),
+			analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
 		p.Fix(fix)
 	}
+	evalEvidence(p, fn, call, direct, found[i])
+}
+
+// evalEvidence tells how sure a TL201 finding is: what it rests on that
+// the project shows (the switch to evaluation mode, as a related
+// location) and what it takes on trust.
+func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e evalFinding) {
+	m, f := p.Model, p.File
+	if e.sw != analyzer.NoNode {
+		p.Evidence(p.RelatedNode(e.sw, "the switch to evaluation mode"))
+	}
+	if e.named && e.sw == analyzer.NoNode {
+		p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, with no switch to evaluation mode", m.FunctionName(fn)))
+	}
+	if direct && !m.WithoutNames(func() bool { return m.IsForwardCall(call) }) {
+		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(f.Text(f.Field(call, analyzer.FieldFunction)), 30)))
+	}
+	gradAssumption(p, call)
+	if runsOnce(m, fn, call) {
+		p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
+	}
+}
+
+// runsOnce reports whether a forward pass runs once per run of the
+// program: in module-level code (a script, an `if __name__ ==
+// "__main__":` block), outside any loop, with no loop after it there.
+func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID) bool {
+	f := m.File
+	if fn != analyzer.Root || m.EnclosingLoop(call) != analyzer.NoNode {
+		return false
+	}
+	at, loop := f.N(call).End, false
+	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+		if k := f.Kind(id); !loop && (k == analyzer.KindForStatement || k == analyzer.KindWhileStatement) && f.N(id).Start > at && m.ScopeNode(id) == analyzer.Root {
+			loop = true
+		}
+	})
+	return !loop
 }
 
 // helperForward returns the project function a call runs when
@@ -304,7 +340,8 @@ type evalKey struct{ fn analyzer.NodeID }
 type evalFinding struct {
 	call  analyzer.NodeID
 	why   string
-	named bool // in a function named for evaluation
+	named bool            // in a function named for evaluation
+	sw    analyzer.NodeID // the switch to evaluation mode that opened its region, or NoNode
 }
 
 // evalRegion is a stretch of one function that evaluates: from a switch
@@ -316,7 +353,7 @@ type evalRegion struct {
 	// to evaluation mode, rather than by its function's name.
 	explicit bool
 	key      string          // the model an explicit region switched (`model`, `self.net`)
-	sw       analyzer.NodeID // the switch that opened an explicit region
+	sw       analyzer.NodeID // the switch that opened an explicit region; in a function named for evaluation, its first switch
 	first    analyzer.NodeID // its first grad-enabled forward pass
 	why      string          // what makes it evaluation, for the message
 	// smoke is true for a function named as a test (`test`,
@@ -368,7 +405,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var byName, attrRegion *evalRegion
 	open := map[string]*evalRegion{} // explicit regions by the model they switched
 	if named {
-		byName = &evalRegion{first: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
+		byName = &evalRegion{first: analyzer.NoNode, sw: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
 			smoke: namesTest(m.FunctionName(fn))}
 		regions = append(regions, byName)
 	}
@@ -393,6 +430,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		switch sw, key := modeSwitchOf(m, id); sw {
 		case switchEval:
+			if byName != nil && byName.end == end && byName.sw == analyzer.NoNode {
+				byName.sw = id // the function named for evaluation switches to it too
+			}
 			if prev := open[key]; (prev == nil || analyzer.ExclusiveBranches(f, prev.sw, id)) && (byName == nil || byName.end != end) {
 				r := &evalRegion{first: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
 					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
@@ -454,11 +494,15 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var out []evalFinding
 	for _, r := range regions {
 		if r.first != analyzer.NoNode && !anyWithin(grads, r.start, r.end) {
-			out = append(out, evalFinding{call: r.first, why: r.why, named: r == byName})
+			sw := analyzer.NoNode
+			if r.explicit || r == byName && r.sw != analyzer.NoNode && f.N(r.sw).Start < f.N(r.first).Start {
+				sw = r.sw
+			}
+			out = append(out, evalFinding{call: r.first, why: r.why, named: r == byName, sw: sw})
 		}
 	}
 	if hostOnly != analyzer.NoNode {
-		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host"})
+		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host", sw: analyzer.NoNode})
 	}
 	return out
 }
@@ -909,7 +953,8 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 					}
 				}
 			case analyzer.KindForStatement:
-				// `for p in model.parameters(): p.requires_grad = False`, and
+				// `for p in model.parameters(): p.requires_grad = False`, its
+				// `named_parameters()` form, and
 				// `for q, k in zip(net.parameters(), key_net.parameters()):`
 				// with `k.requires_grad = False`.
 				iter := f.Unparen(f.Field(id, analyzer.FieldRight))
@@ -921,6 +966,11 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 				switch {
 				case m.MethodName(iter) == "parameters" && f.Kind(target) == analyzer.KindIdentifier:
 					models[f.Text(target)] = f.Unparen(m.Receiver(iter))
+				case m.MethodName(iter) == "named_parameters":
+					// `for k, v in model.named_parameters(): v.requires_grad = False`
+					if vars := f.ChildList(target); len(vars) == 2 && f.Kind(vars[1]) == analyzer.KindIdentifier {
+						models[f.Text(vars[1])] = f.Unparen(m.Receiver(iter))
+					}
 				case m.CallName(iter) == "zip":
 					vars, args := f.ChildList(target), m.Args(iter)
 					for i, v := range vars {

@@ -220,22 +220,23 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		chain = "a chain of autograd nodes"
 		until = fmt.Sprintf("until the reset at line %d", line)
 	}
-	if body := f.Field(loop, analyzer.FieldBody); valueBackpropagated(m, value, m.BackpropKeys(body, fn)) {
-		if retainedBackward(m, body) {
-			p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive, and its backward(retain_graph=True) "+
-				"frees none of the activations it saved: they stay on the GPU %s; %s",
-				stmt, steps, until, advice), fix)
-			return
-		}
+	where := onDevice(f)
+	switch body := f.Field(loop, analyzer.FieldBody); {
+	case valueBackpropagated(m, value, m.BackpropKeys(body, fn)) && retainedBackward(m, body):
+		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive, and its backward(retain_graph=True) "+
+			"frees none of the activations it saved: they stay %s %s; %s",
+			stmt, steps, where, until, advice), fix)
+	case valueBackpropagated(m, value, m.BackpropKeys(body, fn)):
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive after its backward(): "+
-			"no GPU activations, but %s in host memory, and `%s` stays a tensor that requires grad; %s",
+			"no activations, but %s in host memory, and `%s` stays a tensor that requires grad; %s",
 			stmt, steps, chain, analyzer.Snippet(f.Text(target), 30), advice), fix)
-		return
+	default:
+		p.ReportFix(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph no backward() of this loop is seen to run through: "+
+			"every step's graph stays alive %s, with the activations of any forward pass that no backward() "+
+			"ran through still %s; %s",
+			stmt, until, where, advice), fix)
 	}
-	p.ReportFix(n, fmt.Sprintf("`%s` accumulates a tensor whose autograd graph is never back-propagated: "+
-		"every step's graph stays alive %s, with the activations of any forward pass that no backward() "+
-		"ran through still on the GPU; %s",
-		stmt, until, advice), fix)
+	graphAssumptions(p, value, n)
 }
 
 // periodicReset returns the line of a statement in loop, after the
@@ -369,9 +370,9 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		fn := m.ScopeNode(call)
 		stmt := analyzer.Snippet(f.Text(call), 60)
 		cost := "every step's autograd graph stays alive with it, with the activations of any forward pass that no " +
-			"backward() ran through still on the GPU"
+			"backward() ran through still " + onDevice(f)
 		if body := f.Field(loop, analyzer.FieldBody); valueBackpropagated(m, arg, m.BackpropKeys(body, fn)) && !retainedBackward(m, body) {
-			cost = "every step's autograd graph stays alive with it after its backward(): no GPU activations, but a " +
+			cost = "every step's autograd graph stays alive with it after its backward(): no activations, but a " +
 				"growing chain of autograd nodes in host memory"
 		}
 		p.ReportRelated(call, fmt.Sprintf("`%s` passes a tensor with autograd history to `%s`, which adds it into `%s` (%s) "+
@@ -379,6 +380,7 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 			stmt, o.Site.Text, k.Site.Text, k.Site.Where(), cost, detachHint(m, arg)),
 			analyzer.RelatedSite(k.Site, "where `"+o.Site.Text+"` keeps it"))
 		p.Fix(detachFix(m, arg, "Pass", ""))
+		graphAssumptions(p, arg, call)
 		return
 	}
 }

@@ -142,21 +142,25 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	site := analyzer.Snippet(f.Text(call), 50)
 	names := rgNames(holders)
+	where := onDevice(f)
 	if step == analyzer.NoNode {
 		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
-			"on the GPU until `%s` returns (through the optimizer step and the rest of the step) instead of freeing them during "+
-			"backward; drop `retain_graph=True`", site, m.FunctionName(fn)))
+			"%s until `%s` returns (through the optimizer step and the rest of the step) instead of freeing them during "+
+			"backward; drop `retain_graph=True`", site, where, m.FunctionName(fn)))
+		if !rgStepCalled(m, fn) {
+			p.Assume(fmt.Sprintf("`%s` runs once per training step: known by its name alone", m.FunctionName(fn)))
+		}
 		return
 	}
 	if acc := g.accumulation(step, roots); acc != analyzer.NoNode {
 		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph, and `%s` keeps it reachable across steps: "+
-			"every step's saved activations stay on the GPU and memory grows each step; drop `retain_graph=True` and accumulate a "+
-			"detached value (`.item()`)", site, analyzer.Snippet(f.Text(acc), 40)))
+			"every step's saved activations stay %s and memory grows each step; drop `retain_graph=True` and accumulate a "+
+			"detached value (`.item()`)", site, analyzer.Snippet(f.Text(acc), 40), where))
 		return
 	}
 	p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
-		"on the GPU until %s rebound in the next iteration, so peak memory holds about two steps' activations; "+
-		"drop `retain_graph=True`", site, names))
+		"%s until %s rebound in the next iteration, so peak memory holds about two steps' activations; "+
+		"drop `retain_graph=True`", site, where, names))
 }
 
 // retainsGraphLiterally reports whether a backward call passes
@@ -264,9 +268,12 @@ var stepFunctionNames = map[string]bool{
 // rgIsStepFunction reports whether fn trains one step: it is named so, or
 // a loop of this file that runs once per batch calls it.
 func rgIsStepFunction(m *analyzer.Model, fn analyzer.NodeID) bool {
-	if stepFunctionNames[strings.TrimLeft(m.FunctionName(fn), "_")] {
-		return true
-	}
+	return stepFunctionNames[strings.TrimLeft(m.FunctionName(fn), "_")] || rgStepCalled(m, fn)
+}
+
+// rgStepCalled reports whether fn is called per step in this file (see
+// rgCalledPerStep), once per function.
+func rgStepCalled(m *analyzer.Model, fn analyzer.NodeID) bool {
 	return m.Memo(rgStepFnKey{fn}, func() any { return rgCalledPerStep(m, fn) }).(bool)
 }
 

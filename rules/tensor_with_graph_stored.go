@@ -14,12 +14,11 @@ var TensorWithGraphStored = &analyzer.Rule{
 	Summary:   "A tensor that carries autograd history is stored where it outlives the step",
 	Severity:  analyzer.SeverityWarning,
 	Precision: "medium",
-	Preview:   true,
 	Tags:      []string{"memory", "autograd"},
 	Kinds:     []analyzer.Kind{analyzer.KindCall, analyzer.KindAssignment},
 	Check:     checkTensorWithGraphStored,
 	Doc: `## What it does
-Off by default: select it with ` + "`--extend-select TL102`" + `. Checks for a tensor that still carries autograd history (a loss, a model
+Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being stored, while grad is enabled, in a
 container that outlives the training or evaluation step that made it:
 ` + "`outputs.append(out)`" + `, ` + "`preds.extend(...)`" + `, ` + "`preds[i] = logits`" + `,
@@ -168,21 +167,22 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	hint := storedHint(f, m, value)
-	if valueBackpropagated(m, value, stepKeys) {
-		if retainedBackward(m, region) {
-			p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable, and its backward(retain_graph=True) "+
-				"frees none of the activations it saved: every stored tensor keeps them on the GPU; store %s instead", stmt, hint))
-			return
-		}
+	where := onDevice(f)
+	switch {
+	case valueBackpropagated(m, value, stepKeys) && retainedBackward(m, region):
+		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable, and its backward(retain_graph=True) "+
+			"frees none of the activations it saved: every stored tensor keeps them %s; store %s instead", stmt, where, hint))
+	case valueBackpropagated(m, value, stepKeys):
 		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable after its backward(): "+
-			"no GPU activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+
+			"no activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+
 			"store %s instead", stmt, hint))
-		return
+	default:
+		p.Report(n, fmt.Sprintf("`%s` stores a tensor whose autograd graph no backward() of this step is seen to run through: "+
+			"every step's graph stays alive for as long as `%s` holds it, with the activations of any forward pass that "+
+			"no backward() ran through still %s; store %s instead",
+			stmt, analyzer.Snippet(f.Text(base), 30), where, hint))
 	}
-	p.Report(n, fmt.Sprintf("`%s` stores a tensor whose autograd graph is never back-propagated: "+
-		"every step's graph stays alive for as long as `%s` holds it, with the activations of any forward pass that "+
-		"no backward() ran through still on the GPU; store %s instead",
-		stmt, analyzer.Snippet(f.Text(base), 30), hint))
+	graphAssumptions(p, value, n)
 }
 
 // storedTarget returns the container and the stored value of

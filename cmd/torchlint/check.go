@@ -37,6 +37,8 @@ type checkFlags struct {
 	exclude, extendExclude                                             []string
 	respectGitignore, noRespectGitignore, forceExclude, noForceExclude bool
 
+	confidence string
+
 	noCache       bool
 	cacheDir      string
 	maxFileSizeMB float64
@@ -63,6 +65,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.fixOnly, "fix-only", false, "apply fixes and report only what was fixed; implies --fix")
 	fs.BoolVar(&cf.diff, "diff", false, "write a diff of the fixes to standard output instead of changing files; implies --fix-only")
 	fs.BoolVar(&cf.showFixes, "show-fixes", false, "list the fixes applied, per file and rule")
+	fs.StringVar(&cf.confidence, "confidence", "", "show findings of this confidence or higher: high, medium or low (default: the configured `confidence`, else high)")
 	fs.BoolVar(&cf.statistics, "statistics", false, "show the number of findings per rule instead of the findings")
 	fs.BoolVar(&cf.exitZero, "exit-zero", false, "exit with status 0 even when there are findings (errors still exit 2)")
 	fs.BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only: no summary, no warnings")
@@ -122,6 +125,13 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
 		return exitError
 	}
+	var cliConfidence analyzer.Confidence
+	if cf.confidence != "" {
+		if cliConfidence, err = analyzer.ParseConfidence(cf.confidence); err != nil {
+			fmt.Fprintf(stderr, "torchlint: error: --confidence: %v\n", err)
+			return exitError
+		}
+	}
 	cli := rules.Selection{Select: cf.selectRules, ExtendSelect: cf.extendSelect, Ignore: cf.ignore, SelectSet: fs.Changed("select")}
 	if _, err := rules.ResolveLayers([]rules.Selection{cli}); err != nil {
 		fmt.Fprintf(stderr, "torchlint: error: %v\n", err)
@@ -142,6 +152,12 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	runner.RulesFor = func(path string) func(*analyzer.Rule) bool {
 		set := rulesOf(path)
 		return func(r *analyzer.Rule) bool { return set[r] }
+	}
+	runner.MinConfidence = func(path string) analyzer.Confidence {
+		if cliConfidence != 0 {
+			return cliConfidence
+		}
+		return configs.ConfidenceFor(path)
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
@@ -264,6 +280,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	all := len(rep.Diagnostics)
 	rep.Diagnostics = analyzer.Unsuppressed(rep.Diagnostics)
 	rep.Suppressed = all - len(rep.Diagnostics)
+	rep.Diagnostics, rep.Hidden, rep.Lowest = analyzer.Confident(rep.Diagnostics, runner.MinConfidence)
 	if in != nil && fixing && !cf.diff {
 		// As with Ruff, the fixed source goes to standard output and the
 		// report to standard error.

@@ -131,7 +131,8 @@ func TestGolden(t *testing.T) {
 	t.Setenv("CI_PROJECT_DIR", "")
 	for _, format := range []string{"full", "concise", "grouped", "json", "json-lines", "sarif", "github", "gitlab", "junit", "pylint"} {
 		t.Run(format, func(t *testing.T) {
-			code, out, stderr := runIn(t, root, "check", "--output-format", format, "testdata/golden/sample.py", "testdata/golden/clean.py")
+			// Every level, so that each format shows how it tells them apart.
+			code, out, stderr := runIn(t, root, "check", "--confidence", "low", "--output-format", format, "testdata/golden/sample.py", "testdata/golden/clean.py")
 			if code != 1 {
 				t.Fatalf("exit %d, stderr %s", code, stderr)
 			}
@@ -420,10 +421,10 @@ func TestQuiet(t *testing.T) {
 	root := repoRoot(t)
 	_, loud, _ := runIn(t, root, "check", "--output-format", "concise", "testdata/golden/sample.py")
 	code, out, _ := runIn(t, root, "check", "-q", "--output-format", "concise", "testdata/golden/sample.py")
-	if code != 1 || strings.Count(out, "\n") != 4 || strings.Contains(out, "Found") {
+	if code != 1 || strings.Count(out, "\n") != 3 || strings.Contains(out, "Found") || strings.Contains(out, "not shown") {
 		t.Errorf("-q: exit %d, output:\n%s", code, out)
 	}
-	if !strings.HasPrefix(loud, out) || !strings.Contains(loud, "Found 4 errors.") {
+	if !strings.HasPrefix(loud, out) || !strings.Contains(loud, "Found 3 errors.") || !strings.Contains(loud, "1 finding of lower confidence not shown (`--confidence low` shows it).") {
 		t.Errorf("-q printed other findings than the default:\n%s\nvs\n%s", out, loud)
 	}
 	for _, format := range []string{"full", "grouped", "concise"} {
@@ -503,20 +504,23 @@ func TestColorFlag(t *testing.T) {
 
 func TestStatisticsFlag(t *testing.T) {
 	root := repoRoot(t)
-	code, out, _ := runIn(t, root, "check", "--statistics", "testdata/golden/sample.py", "testdata/golden/clean.py")
-	if code != 1 || !strings.HasPrefix(out, "2\tTL201\teval-without-no-grad\n1\tTL101\tloss-accumulated-with-graph\n1\tTL301\tempty-cache-in-loop\nFound 4 errors.\n") {
+	code, out, _ := runIn(t, root, "check", "--statistics", "--confidence", "low", "testdata/golden/sample.py", "testdata/golden/clean.py")
+	if code != 1 || !strings.HasPrefix(out, "2\tTL201\teval-without-no-grad\t(1 medium, 1 low)\n1\tTL101\tloss-accumulated-with-graph\n1\tTL301\tempty-cache-in-loop\nFound 4 errors.\n") {
 		t.Errorf("--statistics: exit %d:\n%s", code, out)
 	}
 	code, out, _ = runIn(t, root, "check", "--statistics", "--unsafe-fixes", "testdata/golden/sample.py")
-	if code != 1 || !strings.HasPrefix(out, "2\tTL201\t[*] eval-without-no-grad\n1\tTL101\t[*] loss-accumulated-with-graph\n1\tTL301\t[ ] empty-cache-in-loop\n") {
+	if code != 1 || !strings.HasPrefix(out, "1\tTL101\t[*] loss-accumulated-with-graph\n1\tTL201\t[*] eval-without-no-grad\t(1 medium)\n1\tTL301\t[ ] empty-cache-in-loop\n") ||
+		!strings.HasSuffix(out, "1 finding of lower confidence not shown (`--confidence low` shows it).\n") {
 		t.Errorf("--statistics --unsafe-fixes: exit %d:\n%s", code, out)
 	}
-	code, out, _ = runIn(t, root, "check", "--statistics", "--output-format", "json", "testdata/golden/sample.py")
+	code, out, _ = runIn(t, root, "check", "--statistics", "--confidence", "low", "--output-format", "json", "testdata/golden/sample.py")
 	var stats []struct {
-		Code  string `json:"code"`
-		Count int    `json:"count"`
+		Code       string         `json:"code"`
+		Count      int            `json:"count"`
+		Confidence map[string]int `json:"confidence"`
 	}
-	if err := json.Unmarshal([]byte(out), &stats); err != nil || code != 1 || len(stats) != 3 || stats[0].Code != "TL201" || stats[0].Count != 2 {
+	if err := json.Unmarshal([]byte(out), &stats); err != nil || code != 1 || len(stats) != 3 || stats[0].Code != "TL201" || stats[0].Count != 2 ||
+		stats[0].Confidence["medium"] != 1 || stats[0].Confidence["low"] != 1 || stats[1].Confidence["high"] != 1 {
 		t.Errorf("--statistics json: exit %d, %v:\n%s", code, err, out)
 	}
 	code, out, _ = runIn(t, root, "check", "--statistics", "testdata/golden/clean.py")

@@ -145,11 +145,12 @@ func ActionScripts(yaml string) []ActionScript {
 	return out
 }
 
-// The fixture annotations: `# want: CODE ["regexp"] ...` on a line that
-// must be reported, `# ok: why` on a look-alike that must stay silent.
+// The fixture annotations: `# want: CODE[(level)] ["regexp"] ...` on a
+// line that must be reported (at that confidence level, when one is
+// given), `# ok: why` on a look-alike that must stay silent.
 var (
 	wantComment = regexp.MustCompile(`#\s*want:\s*(.*)$`)
-	wantItem    = regexp.MustCompile(`(TL\d{3})(?:\s+"((?:[^"\\]|\\.)*)")?`)
+	wantItem    = regexp.MustCompile(`(TL\d{3})(?:\((high|medium|low)\))?(?:\s+"((?:[^"\\]|\\.)*)")?`)
 	okComment   = regexp.MustCompile(`#\s*ok:\s*\S`)
 )
 
@@ -158,6 +159,8 @@ type Want struct {
 	Line int
 	Code string
 	RE   *regexp.Regexp // the message must match it; nil: any message
+	// Level is the confidence the finding must have; "": any.
+	Level string
 }
 
 // ParseWants reads the `# want:` annotations of a fixture and counts its
@@ -177,9 +180,9 @@ func ParseWants(t testing.TB, path string, src []byte) (wants []Want, oks int) {
 			t.Fatalf("%s:%d: malformed want comment %q", path, i+1, m[0])
 		}
 		for _, it := range items {
-			w := Want{Line: i + 1, Code: it[1]}
-			if it[2] != "" {
-				re, err := regexp.Compile(strings.ReplaceAll(it[2], `\"`, `"`))
+			w := Want{Line: i + 1, Code: it[1], Level: it[2]}
+			if it[3] != "" {
+				re, err := regexp.Compile(strings.ReplaceAll(it[3], `\"`, `"`))
 				if err != nil {
 					t.Fatalf("%s:%d: bad regexp: %v", path, i+1, err)
 				}

@@ -8,7 +8,7 @@ def validate(model, loader):
         model = model.cuda()  # want: TL001 "IndentationError: unexpected indent"
     for x, y in loader:
         logits = model(x)  # want: TL201
-        total += F.cross_entropy(logits, y)  # want: TL101 "never back-propagated"
+        total += F.cross_entropy(logits, y)  # want: TL101 "seen to run through"
     return total.item()
 
 

@@ -9,5 +9,5 @@ def report(loss):
 def evaluate(model, loader):
     total = 0
     for x, y in loader:
-        total += torch.nn.functional.cross_entropy(model(x), y)  # want: TL201, TL101 "never back-propagated"
+        total += torch.nn.functional.cross_entropy(model(x), y)  # want: TL201, TL101 "seen to run through"
     return total

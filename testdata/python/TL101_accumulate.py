@@ -49,7 +49,7 @@ def validate(model, loader):
             stats["loss"] += F.cross_entropy(model(x), y)  # ok: accumulated under no_grad
     for x, y in loader:
         logits = model(x)  # want: TL201
-        stats["loss"] += F.cross_entropy(logits, y)  # want: TL101 "never back-propagated.*GPU"
+        stats["loss"] += F.cross_entropy(logits, y)  # want: TL101 "seen to run through.*GPU"
         seen += y.numel()  # ok: a plain count
     return stats
 
@@ -63,7 +63,7 @@ def train_with_metric(model, loader, optimizer):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        running_l1 += F.l1_loss(out, y)  # want: TL101 "never back-propagated"
+        running_l1 += F.l1_loss(out, y)  # want: TL101 "seen to run through"
         correct += (out.argmax(1) == y).sum()  # ok: a comparison carries no history
         running_l1 += F.l1_loss(out, y).detach()  # ok: detached
     return running_l1, correct
@@ -257,7 +257,7 @@ def sum_folds(run_dirs, load_trainer):
     total = 0
     for run_dir in run_dirs:
         trainer = load_trainer(run_dir)
-        total += trainer.model(trainer.batch).sum()  # want: TL101 "never back-propagated"
+        total += trainer.model(trainer.batch).sum()  # want: TL101 "seen to run through"
     print(total)
 
 

@@ -76,7 +76,7 @@ def evaluate(net, loader, crit):
     net.eval()
     val = 0
     for x, y in loader:
-        val += crit(net(x), y)  # want: TL101 "never back-propagated" TL201
+        val += crit(net(x), y)  # want: TL101 "seen to run through" TL201
     return val
 
 

@@ -14,7 +14,7 @@ def fit_then_score(net, train_batches, val_batches, optim):
         optim.step()
     err = 0
     for xb, yb in val_batches:
-        err = err + F.smooth_l1_loss(net(xb), yb)  # want: TL101 "never back-propagated"
+        err = err + F.smooth_l1_loss(net(xb), yb)  # want: TL101 "seen to run through"
     return err.item()
 
 

@@ -10,7 +10,7 @@ data = [(th.randn(4, 8), th.randn(4, 1)) for _ in range(10)]
 
 total = 0
 for x, y in data:
-    total += mse(model(x), y)  # want: TL101 "never back-propagated"
+    total += mse(model(x), y)  # want: TL101 "seen to run through"
 
 with ng():
     total = 0

@@ -31,7 +31,7 @@ class Clip:
         self.loss = 0
         drift = 0
         for x in loader:
-            drift += self.l1(self.net(x), x)  # want: TL101 "never back-propagated"
+            drift += self.l1(self.net(x), x)  # want: TL101 "seen to run through"
         return drift.item()
 
 

@@ -21,7 +21,7 @@ def scaled_chain(model, criterion, loader, accum_steps, weight):
         loss = criterion(model(x), y)
         loss /= accum_steps
         loss *= weight
-        total += loss  # want: TL101 "never back-propagated"
+        total += loss  # want: TL101 "seen to run through"
     return total.item()
 
 

@@ -33,7 +33,7 @@ def collect_predictions(model, loader):
     all_logits = []
     for x, _ in loader:
         logits = model(x)
-        all_logits.append(logits)  # want: TL102 "never back-propagated.*activations of any forward pass.*still on the GPU"
+        all_logits.append(logits)  # want: TL102 "seen to run through.*activations of any forward pass.*still on the GPU"
     return torch.cat(all_logits)
 
 
@@ -60,7 +60,7 @@ def fill_preallocated(model, loader, n, classes):
     stats = {}
     for i, (x, _) in enumerate(loader):
         out = model(x)
-        preds[i] = out  # want: TL102 "never back-propagated"
+        preds[i] = out  # want: TL102 "seen to run through"
         stats["last"] = out.detach()  # ok: one slot, overwritten every step
     return preds, stats
 

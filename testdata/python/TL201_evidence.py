@@ -8,7 +8,7 @@ def make_fakes(G_AB, loader):
     G_AB.eval()
     fakes = []
     for x in loader:
-        fakes.append(G_AB(x).cpu())  # want: TL201
+        fakes.append(G_AB(x).cpu())  # want: TL201 TL102
     return fakes
 
 

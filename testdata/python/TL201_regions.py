@@ -358,7 +358,7 @@ def evaluate_filled(model, batches):
     model.eval()
     out = torch.FloatTensor(len(batches), 2)
     for i, x in enumerate(batches):
-        out[i] = model(x.fill_(1.0)).mean()  # want: TL201 "model\(x.fill_\(1.0\)\)"
+        out[i] = model(x.fill_(1.0)).mean()  # want: TL201 "model\(x.fill_\(1.0\)\)" TL102
     return out.tolist()
 
 

@@ -37,7 +37,7 @@ def train(loader, opt):
     for step, (x, y) in enumerate(loader):
         step_fn(net, x, opt)  # want: TL301 "through `step_fn` \(engine.py:18\)"
         maybe_clear(step)  # ok: the helper empties the cache only every 100 steps
-        total += compute_loss(net, x, y)  # want: TL101 "never back-propagated"
+        total += compute_loss(net, x, y)  # want: TL101 "seen to run through"
         with torch.no_grad():
             acc += accuracy(net(x), y)  # ok: grad disabled
         out, n = forward_with_count(net, x)

@@ -17,5 +17,5 @@ class DomainTrainer(SimpleEngine):
     def score(self, domains):
         total = 0
         for x, y in domains:
-            total += (self.head(x) - y).pow(2).mean()  # want: TL101 "never back-propagated"
+            total += (self.head(x) - y).pow(2).mean()  # want: TL101 "seen to run through"
         print(float(total))

@@ -18,5 +18,5 @@ class Trainer(BaseTrainer):
     def score(self, batches):
         total = 0
         for real, fake in batches:
-            total += (self.dis(real) - self.dis(fake)).mean()  # want: TL101 "never back-propagated"
+            total += (self.dis(real) - self.dis(fake)).mean()  # want: TL101 "seen to run through"
         return total

@@ -16,5 +16,5 @@ def score_with_grad(batches):
     net_d = torch.nn.Linear(8, 1)
     total = 0
     for x in batches:
-        total += generator_term(net_d(x))  # want: TL101 "never back-propagated"
+        total += generator_term(net_d(x))  # want: TL101 "seen to run through"
     return total

@@ -16,6 +16,6 @@ def train(loader, epochs):
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-            dist_total = dist_total + dist  # want: TL101 "never back-propagated"
+            dist_total = dist_total + dist  # want: TL101 "seen to run through"
             seen += n  # ok: the count, a number
     return dist_total, seen

@@ -5,14 +5,14 @@ from trainer.errors import first_column_error, scaled, squared_error
 def score(net, batches):
     total = 0
     for xb, yb in batches:
-        total += squared_error(net(xb), yb)  # want: TL101 "never back-propagated"
+        total += squared_error(net(xb), yb)  # want: TL101 "seen to run through"
     return total
 
 
 def score_first(net, batches):
     total = 0
     for xb, yb in batches:
-        total += first_column_error(net(xb), yb)  # want: TL101 "never back-propagated"
+        total += first_column_error(net(xb), yb)  # want: TL101 "seen to run through"
     return total
 
 

@@ -11,4 +11,4 @@ def evaluate_quiet(states):
 
 def evaluate(states):
     pi = Policy()
-    return [pi(s) for s in states]  # want: TL201
+    return [pi(s) for s in states]  # want: TL201(low)

@@ -1,0 +1,207 @@
+package analyzer
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Confidence is how sure torchlint is of a finding, from what the
+// analysis saw when it made it. The order of the values is the order of
+// the levels: a higher value is surer.
+type Confidence uint8
+
+// The confidence levels.
+const (
+	// ConfidenceLow: more than one link of the finding's reasoning was
+	// assumed, or one was and the pattern costs little.
+	ConfidenceLow Confidence = iota + 1
+	// ConfidenceMedium: one link was assumed (a model known by its name,
+	// a function's grad mode with no caller in the project), or every
+	// link was seen but the pattern runs once and costs one graph.
+	ConfidenceMedium
+	// ConfidenceHigh: every link was seen in the project's code.
+	ConfidenceHigh
+)
+
+// Confidences lists the levels from the surest down.
+var Confidences = []Confidence{ConfidenceHigh, ConfidenceMedium, ConfidenceLow}
+
+func (c Confidence) String() string {
+	switch c {
+	case ConfidenceHigh:
+		return "high"
+	case ConfidenceMedium:
+		return "medium"
+	case ConfidenceLow:
+		return "low"
+	}
+	return fmt.Sprintf("Confidence(%d)", uint8(c))
+}
+
+// Rank is the finding's rank for SARIF (0 to 100, higher is surer):
+// what code scanning sorts and filters results by.
+func (c Confidence) Rank() int {
+	switch c {
+	case ConfidenceHigh:
+		return 90
+	case ConfidenceMedium:
+		return 60
+	}
+	return 30
+}
+
+// ParseConfidence reads a level by its name, in any case.
+func ParseConfidence(s string) (Confidence, error) {
+	for _, c := range Confidences {
+		if strings.EqualFold(s, c.String()) {
+			return c, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown confidence level %q (expected high, medium or low)", s)
+}
+
+// DefaultConfidence is the lowest level shown when neither the command
+// line nor a configuration chooses one.
+const DefaultConfidence = ConfidenceMedium
+
+// Confidence is how sure the finding is: high when its reasoning
+// assumed nothing and the pattern repeats, one level lower for each
+// assumption and for a pattern that runs once. Findings of the runner
+// (syntax and read errors) and of rules that judge what the code says
+// rather than what it does are high.
+func (d *Diagnostic) Confidence() Confidence {
+	n := len(d.Assumed)
+	if d.Once != "" {
+		n++
+	}
+	switch n {
+	case 0:
+		return ConfidenceHigh
+	case 1:
+		return ConfidenceMedium
+	}
+	return ConfidenceLow
+}
+
+// Assume records, on the last reported diagnostic, a link of its
+// reasoning that the analysis did not see in the project's code and took
+// on trust: "`net` is a model: known by its name". Each assumption lowers
+// the finding's confidence by one level.
+func (p *Pass) Assume(why string) {
+	if why == "" {
+		return
+	}
+	d := &(*p.out)[len(*p.out)-1]
+	d.Assumed = append(d.Assumed, why)
+}
+
+// Once records, on the last reported diagnostic, why its pattern costs
+// one graph rather than one per step (a forward pass run once, on one
+// input); it lowers the finding's confidence by one level.
+func (p *Pass) Once(why string) {
+	(*p.out)[len(*p.out)-1].Once = why
+}
+
+// Evidence adds, to the last reported diagnostic, places of the project
+// that its reasoning rests on (where the model was switched to
+// evaluation mode, where grad was judged), as related locations.
+func (p *Pass) Evidence(rel ...Related) {
+	d := &(*p.out)[len(*p.out)-1]
+	d.Related = append(d.Related, rel...)
+}
+
+// RelatedNode is a related location at a node of the file being linted.
+func (p *Pass) RelatedNode(node NodeID, message string) Related {
+	pos := p.File.Position(p.File.N(node).Start)
+	return Related{Path: p.File.Path, Line: pos.Line, Column: pos.Column, Message: message}
+}
+
+// Confident keeps the findings whose confidence is at least the level
+// min gives for their file (nil: every finding); hidden counts the
+// others, and lowest is the level of the least sure of them.
+func Confident(diags []Diagnostic, min func(path string) Confidence) (kept []Diagnostic, hidden int, lowest Confidence) {
+	if min == nil {
+		return diags, 0, 0
+	}
+	kept = diags[:0:0]
+	for i := range diags {
+		c := diags[i].Confidence()
+		if c >= min(diags[i].Path) {
+			kept = append(kept, diags[i])
+			continue
+		}
+		hidden++
+		if lowest == 0 || c < lowest {
+			lowest = c
+		}
+	}
+	if hidden == 0 {
+		return diags, 0, 0
+	}
+	return kept, hidden, lowest
+}
+
+// shown reports whether a finding is at the confidence level the runner
+// shows for its file, and so whether a fix or a noqa comment may be
+// added for it.
+func (r *Runner) shown(d *Diagnostic) bool {
+	return r.MinConfidence == nil || d.Confidence() >= r.MinConfidence(d.Path)
+}
+
+// WithoutNames answers question with callees judged by what the code
+// does with them alone: a callee that only its name (`net`, `criterion`)
+// makes a model or a loss is unknown. A rule asks it of a finding it is
+// about to report, to tell whether the finding rests on a name. The
+// memoized answers of the model are set aside meanwhile, so that answers
+// worked out with names do not leak into it, and restored after.
+func (m *Model) WithoutNames(question func() bool) bool {
+	if m.noNames {
+		return question()
+	}
+	carries, memo, forwardAt, helpers := m.carries, m.memo, m.forwardAt, m.helpers
+	m.carries, m.memo, m.forwardAt, m.helpers = make(map[NodeID]carryState), nil, nil, nil
+	m.noNames = true
+	defer func() {
+		m.carries, m.memo, m.forwardAt, m.helpers = carries, memo, forwardAt, helpers
+		m.noNames = false
+	}()
+	return question()
+}
+
+// GradAssumed reports whether grad is enabled at id only because no code
+// of the project calls the function id is in: its callers (a script of
+// another project, a framework's loop, a test runner) may disable it.
+func (m *Model) GradAssumed(id NodeID) bool {
+	f := m.File
+	def := m.EnclosingFunction(id)
+	if def == NoNode || m.GradModeAt(id) != GradEnabled {
+		return false
+	}
+	// Only the function's own mode reaches id: no switch of the function
+	// encloses it (a `with torch.enable_grad():` is seen).
+	for x := f.Parent(id); x != def && x != NoNode; x = f.Parent(x) {
+		if f.Kind(x) == KindWithStatement {
+			if _, ok := m.withSwitch(x); ok {
+				return false
+			}
+		}
+	}
+	return m.FunctionGradMode(def) == GradEnabled && m.uncalled[def] && !m.backpropagates(def)
+}
+
+// backpropagates reports whether a function back-propagates itself (a
+// backward, torch.autograd.grad): it is written to run with grad
+// enabled, whoever calls it.
+func (m *Model) backpropagates(def NodeID) bool {
+	return m.Memo(backpropagatesKey{def}, func() any {
+		f, found := m.File, false
+		f.Walk(def, func(id NodeID) {
+			if !found && f.Kind(id) == KindCall && m.IsBackwardCall(id) && m.EnclosingFunction(id) == def {
+				found = true
+			}
+		})
+		return found
+	}).(bool)
+}
+
+type backpropagatesKey struct{ def NodeID }
