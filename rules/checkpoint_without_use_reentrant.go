@@ -25,7 +25,8 @@ Checks for calls of ` + "`torch.utils.checkpoint.checkpoint`" + ` and
 ## Why is this bad?
 Activation checkpointing trades compute for memory by recomputing
 activations in the backward pass. Without an explicit ` + "`use_reentrant`" + `,
-PyTorch warns on every call, and the default, reentrant variant does not
+PyTorch warns (a ` + "`UserWarning`" + `, which Python's default filter shows once
+per process; checked with PyTorch 2.11.0), and the default, reentrant variant does not
 work with ` + "`torch.autograd.grad`" + `, ignores inputs that do not require grad
 (so a checkpointed block whose inputs are frozen gets no gradients), and
 does not support keyword arguments. ` + "`use_reentrant=False`" + ` is the variant
@@ -72,7 +73,7 @@ func checkCheckpointWithoutUseReentrant(p *analyzer.Pass, call analyzer.NodeID) 
 		if e, ok := appendArgument(p.File, call, "use_reentrant=False"); ok {
 			fix = &analyzer.Fix{Message: "Pass `use_reentrant=False`", Applicability: analyzer.Unsafe, Edits: []analyzer.Edit{e}}
 		}
-		p.ReportFix(call, fmt.Sprintf("`%s` without `use_reentrant` warns on every call and uses the reentrant variant, "+
+		p.ReportFix(call, fmt.Sprintf("`%s` without `use_reentrant` uses the reentrant variant, "+
 			"which ignores inputs that do not require grad and breaks `torch.autograd.grad`; pass `use_reentrant=False`", q), fix)
 	}
 }

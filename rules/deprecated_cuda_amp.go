@@ -26,8 +26,11 @@ imported (` + "`from torch.cuda.amp import autocast`" + ` included).
 
 ## Why is this bad?
 PyTorch deprecated the device-specific AMP entry points in favour of the
-device-generic ones in ` + "`torch.amp`" + `; every call emits a ` + "`FutureWarning`" + `
-and they will be removed. The replacements take the device type as their
+device-generic ones in ` + "`torch.amp`" + `, and will remove them. Each emits a
+` + "`FutureWarning`" + ` when it runs, which Python's default warning filter
+shows once for each line of code that calls it (or, for ` + "`custom_fwd`" + ` and
+` + "`custom_bwd`" + `, that decorates with it): a loop does not print it again
+(checked with PyTorch 2.11.0). The replacements take the device type as their
 first argument.
 
 ## Example
@@ -113,7 +116,7 @@ func checkDeprecatedCudaAmp(p *analyzer.Pass, n analyzer.NodeID) {
 	if !ok || versionFallback(m, n) {
 		return
 	}
-	p.ReportFix(target, fmt.Sprintf("`%s` is deprecated and warns on every call; use `%s`", q, use), cudaAmpFix(m, n, target, q))
+	p.ReportFix(target, fmt.Sprintf("`%s` is deprecated (a `FutureWarning` once for this line, and removal in a later release); use `%s`", q, use), cudaAmpFix(m, n, target, q))
 }
 
 // cudaAmpBases are the last names of the deprecated entry points.
@@ -164,7 +167,7 @@ func checkCudaAmpValue(p *analyzer.Pass, n analyzer.NodeID) {
 	if strings.HasPrefix(use, "torch.amp.custom_") {
 		bound = `device_type="cuda"`
 	}
-	p.Report(n, fmt.Sprintf("`%s` is deprecated and warns on every call of the value kept here; keep `functools.partial(%s, %s)` instead",
+	p.Report(n, fmt.Sprintf("`%s` is deprecated (a `FutureWarning` once for each line that calls the value kept here, and removal in a later release); keep `functools.partial(%s, %s)` instead",
 		q, use[:strings.IndexByte(use, '(')], bound))
 }
 
