@@ -252,8 +252,12 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	if e.named && e.sw == analyzer.NoNode {
 		p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, with no switch to evaluation mode", m.FunctionName(fn)))
 	}
-	if direct && !m.WithoutNames(func() bool { return m.IsForwardCall(call) }) {
-		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(f.Text(f.Field(call, analyzer.FieldFunction)), 30)))
+	// The model switched to evaluation mode, or a submodule of it, is a
+	// module: only a module has `.eval()`.
+	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
+	switched := e.key != "" && (callee == e.key || strings.HasPrefix(callee, e.key+"."))
+	if direct && !switched && !m.WithoutNames(func() bool { return m.IsForwardCall(call) }) {
+		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
 	}
 	gradAssumption(p, call)
 	if runsOnce(m, fn, call) {
@@ -342,6 +346,7 @@ type evalFinding struct {
 	why   string
 	named bool            // in a function named for evaluation
 	sw    analyzer.NodeID // the switch to evaluation mode that opened its region, or NoNode
+	key   string          // the model that switch switched
 }
 
 // evalRegion is a stretch of one function that evaluates: from a switch
@@ -431,7 +436,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		switch sw, key := modeSwitchOf(m, id); sw {
 		case switchEval:
 			if byName != nil && byName.end == end && byName.sw == analyzer.NoNode {
-				byName.sw = id // the function named for evaluation switches to it too
+				byName.sw, byName.key = id, key // the function named for evaluation switches to it too
 			}
 			if prev := open[key]; (prev == nil || analyzer.ExclusiveBranches(f, prev.sw, id)) && (byName == nil || byName.end != end) {
 				r := &evalRegion{first: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
@@ -494,11 +499,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var out []evalFinding
 	for _, r := range regions {
 		if r.first != analyzer.NoNode && !anyWithin(grads, r.start, r.end) {
-			sw := analyzer.NoNode
+			e := evalFinding{call: r.first, why: r.why, named: r == byName, sw: analyzer.NoNode}
 			if r.explicit || r == byName && r.sw != analyzer.NoNode && f.N(r.sw).Start < f.N(r.first).Start {
-				sw = r.sw
+				e.sw, e.key = r.sw, r.key
 			}
-			out = append(out, evalFinding{call: r.first, why: r.why, named: r == byName, sw: sw})
+			out = append(out, e)
 		}
 	}
 	if hostOnly != analyzer.NoNode {

@@ -84,12 +84,27 @@ def denoise_listed(model, images):
     return [model(x).clamp(0, 1) for x in images]  # want: TL201(medium)
 
 
+def load_net(path):
+    net = torch.hub.load_state_dict_from_url(path)
+    net.eval()
+    return net
+
+
+def report(path, batches):
+    # `model` comes from a function that switched it to evaluation mode:
+    # only a module has `.eval()`, so its name is not what makes it one.
+    model = load_net(path)
+    for b in batches:
+        print(model(b).argmax(1))  # want: TL201(high)
+
+
 def rollout(env, steps):
     for _ in range(steps):
         env.step(select_action(env.policy, env.state))
 
 
 scores = test_epoch(range(3))
+report("checkpoint.pt", [])
 net = Net()
 net.eval()
 print(net(torch.ones(1, 4)))  # want: TL201(medium)
