@@ -100,6 +100,10 @@ type Related struct {
 	Line    int
 	Column  int
 	Message string
+	// Cell is, in a notebook, the 1-based index of the cell the place is
+	// in (Line and Column then count within the cell), and RawLine the
+	// line of the notebook file that holds it; both are 0 elsewhere.
+	Cell, RawLine int
 }
 
 const maxSourceLines = 4

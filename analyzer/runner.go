@@ -407,6 +407,29 @@ func (nb *Notebook) place(d *Diagnostic) {
 			e.Pos, e.EndPos = Position{Line: l, Column: c}, Position{Line: el, Column: ec}
 		}
 	}
+	for j := range d.Related {
+		if rel := &d.Related[j]; rel.Path == d.Path && rel.Cell == 0 {
+			rel.Cell, rel.Line, rel.Column, rel.RawLine = nb.Locate(nb.offset(rel.Line, rel.Column))
+		}
+	}
+}
+
+// offset is the byte offset of a 1-based line and code-point column of
+// the joined source.
+func (nb *Notebook) offset(line, col int) uint32 {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(nb.Source[off:], '\n')
+		if i < 0 {
+			return uint32(len(nb.Source))
+		}
+		off += i + 1
+	}
+	for c := 1; c < col && off < len(nb.Source) && nb.Source[off] != '\n'; c++ {
+		_, size := utf8.DecodeRune(nb.Source[off:])
+		off += size
+	}
+	return uint32(off)
 }
 
 // DefaultMaxFileSize is the size over which a file is not linted.

@@ -495,6 +495,8 @@ func encodeFindings(diags []analyzer.Diagnostic) []byte {
 			e.int(int64(r.Line))
 			e.int(int64(r.Column))
 			e.str(r.Message)
+			e.int(int64(r.Cell))
+			e.int(int64(r.RawLine))
 		}
 		e.strings(d.Assumed)
 		e.str(d.Once)
@@ -553,7 +555,8 @@ func decodeFindings(b []byte, path string, byCode func(string) *analyzer.Rule) (
 		if m, isNil := d.count(); !isNil {
 			diag.Related = make([]analyzer.Related, m)
 			for i := range diag.Related {
-				diag.Related[i] = analyzer.Related{Path: d.str(), Line: int(d.int()), Column: int(d.int()), Message: d.str()}
+				diag.Related[i] = analyzer.Related{Path: d.str(), Line: int(d.int()), Column: int(d.int()), Message: d.str(),
+					Cell: int(d.int()), RawLine: int(d.int())}
 			}
 		}
 		diag.Assumed = d.strings()

@@ -297,7 +297,11 @@ func (r *Report) notes(d *analyzer.Diagnostic) []string {
 		out = append(out, "once: "+d.Once)
 	}
 	for _, rel := range d.Related {
-		out = append(out, fmt.Sprintf("%s:%d: %s", r.displayPath(rel.Path), rel.Line, rel.Message))
+		cell := ""
+		if rel.Cell > 0 {
+			cell = fmt.Sprintf("cell %d:", rel.Cell)
+		}
+		out = append(out, fmt.Sprintf("%s:%s%d: %s", r.displayPath(rel.Path), cell, rel.Line, rel.Message))
 	}
 	return out
 }
@@ -398,6 +402,7 @@ type jsonDiagnostic struct {
 
 // jsonRelated is another place a finding involves.
 type jsonRelated struct {
+	Cell     *int         `json:"cell,omitempty"`
 	Filename string       `json:"filename"`
 	Location jsonLocation `json:"location"`
 	Message  string       `json:"message"`
@@ -440,8 +445,16 @@ func jsonDiagnostics(r *Report) []jsonDiagnostic {
 			out[len(out)-1].Cell = &cell
 		}
 		for _, rel := range d.Related {
-			out[len(out)-1].Related = append(out[len(out)-1].Related, jsonRelated{Filename: filepath.ToSlash(rel.Path),
-				Location: jsonLocation{Row: rel.Line, Column: rel.Column}, Message: rel.Message})
+			relName := rel.Path
+			if abs, err := filepath.Abs(rel.Path); err == nil {
+				relName = abs
+			}
+			jr := jsonRelated{Filename: filepath.ToSlash(relName), Location: jsonLocation{Row: rel.Line, Column: rel.Column}, Message: rel.Message}
+			if rel.Cell > 0 {
+				cell := rel.Cell
+				jr.Cell = &cell
+			}
+			out[len(out)-1].Related = append(out[len(out)-1].Related, jr)
 		}
 	}
 	return out

@@ -100,7 +100,10 @@ func sarifRelated(r *Report, d *analyzer.Diagnostic) []*sarif.Location {
 			loc.URIBaseId = &base
 		}
 		region := &sarif.Region{StartLine: intp(rel.Line)}
-		if rel.Column > 0 {
+		switch {
+		case rel.Cell > 0:
+			region.StartLine = intp(rel.RawLine) // the line of the .ipynb file, as for the result
+		case rel.Column > 0:
 			region.StartColumn = intp(rel.Column)
 		}
 		msg := rel.Message

@@ -260,26 +260,30 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
 	}
 	gradAssumption(p, call)
-	if runsOnce(m, fn, call) {
+	if runsOnce(m, fn, call, e.end) {
 		p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
 	}
 }
 
 // runsOnce reports whether a forward pass runs once per run of the
 // program: in module-level code (a script, an `if __name__ ==
-// "__main__":` block), outside any loop, with no loop after it there.
-func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID) bool {
+// "__main__":` block, a notebook), outside any loop, with no loop after
+// it and before end (where its region ends) that calls the same model.
+func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	f := m.File
 	if fn != analyzer.Root || m.EnclosingLoop(call) != analyzer.NoNode {
 		return false
 	}
-	at, loop := f.N(call).End, false
+	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
+	at, again := f.N(call).End, false
 	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
-		if k := f.Kind(id); !loop && (k == analyzer.KindForStatement || k == analyzer.KindWhileStatement) && f.N(id).Start > at && m.ScopeNode(id) == analyzer.Root {
-			loop = true
+		if again || f.Kind(id) != analyzer.KindCall || f.N(id).Start < at || f.N(id).Start >= end || m.ScopeNode(id) != analyzer.Root ||
+			m.EnclosingLoop(id) == analyzer.NoNode {
+			return
 		}
+		again = compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee
 	})
-	return !loop
+	return !again
 }
 
 // helperForward returns the project function a call runs when
@@ -347,6 +351,7 @@ type evalFinding struct {
 	named bool            // in a function named for evaluation
 	sw    analyzer.NodeID // the switch to evaluation mode that opened its region, or NoNode
 	key   string          // the model that switch switched
+	end   uint32          // where its region ends
 }
 
 // evalRegion is a stretch of one function that evaluates: from a switch
@@ -499,7 +504,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var out []evalFinding
 	for _, r := range regions {
 		if r.first != analyzer.NoNode && !anyWithin(grads, r.start, r.end) {
-			e := evalFinding{call: r.first, why: r.why, named: r == byName, sw: analyzer.NoNode}
+			e := evalFinding{call: r.first, why: r.why, named: r == byName, sw: analyzer.NoNode, end: r.end}
 			if r.explicit || r == byName && r.sw != analyzer.NoNode && f.N(r.sw).Start < f.N(r.first).Start {
 				e.sw, e.key = r.sw, r.key
 			}
@@ -507,7 +512,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 	}
 	if hostOnly != analyzer.NoNode {
-		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host", sw: analyzer.NoNode})
+		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end})
 	}
 	return out
 }

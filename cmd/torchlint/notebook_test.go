@@ -16,6 +16,7 @@ func TestNotebookLocations(t *testing.T) {
 	root := repoRoot(t)
 	code, out, _ := runIn(t, root, "check", "--no-cache", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
 	want := []string{
+		"testdata/notebooks/evaluation.ipynb:cell 4:2:7: TL201 (medium) ",
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
 		"testdata/notebooks/fixable.ipynb:cell 3:1:6: TL401 [*] ",
@@ -54,6 +55,44 @@ func TestNotebookLocations(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestNotebookRelated: the places a finding in a notebook rests on are
+// given in their cells too, in every format.
+func TestNotebookRelated(t *testing.T) {
+	root := repoRoot(t)
+	path := "testdata/notebooks/evaluation.ipynb"
+	_, full, _ := runIn(t, root, "check", "--no-cache", "--output-format", "full", path)
+	for _, w := range []string{path + ":cell 4:2:7: TL201 (medium) ", "= note: " + path + ":cell 3:1: the switch to evaluation mode", "= note: once: "} {
+		if !strings.Contains(full, w) {
+			t.Errorf("full output lacks %q:\n%s", w, full)
+		}
+	}
+	_, js, _ := runIn(t, root, "check", "--no-cache", "--output-format", "json", path)
+	var findings []struct {
+		Confidence string `json:"confidence"`
+		Related    []struct {
+			Cell     *int   `json:"cell"`
+			Filename string `json:"filename"`
+			Location struct{ Row, Column int }
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &findings); err != nil || len(findings) != 1 || findings[0].Confidence != "medium" || len(findings[0].Related) != 1 {
+		t.Fatalf("JSON: %s (err %v)", js, err)
+	}
+	rel := findings[0].Related[0]
+	if rel.Cell == nil || *rel.Cell != 3 || rel.Location.Row != 1 || !filepath.IsAbs(rel.Filename) {
+		t.Errorf("related location %+v, want cell 3, row 1, an absolute file name", rel)
+	}
+	raw, err := os.ReadFile(filepath.Join(root, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawLine := strings.Count(string(raw[:strings.Index(string(raw), `"model.eval()"`)]), "\n") + 1
+	_, sarif, _ := runIn(t, root, "check", "--no-cache", "--output-format", "sarif", path)
+	if !strings.Contains(sarif, `"startLine": `+itoa(rawLine)) || !strings.Contains(sarif, `"rank": 60`) {
+		t.Errorf("SARIF: want the related location at line %d of the .ipynb file and rank 60:\n%s", rawLine, sarif)
+	}
+}
 
 // TestNotebookFix fixes a notebook: only the source of the fixed cells
 // changes; outputs, metadata, key order, indentation, non-ASCII text and

@@ -108,3 +108,11 @@ report("checkpoint.pt", [])
 net = Net()
 net.eval()
 print(net(torch.ones(1, 4)))  # want: TL201(medium)
+for name, weight in net.named_parameters():
+    print(name, weight.shape)  # a loop that runs no forward pass of `net`: the one above runs once
+
+probe = Net()
+probe.eval()
+print(probe(torch.ones(1, 4)))  # want: TL201(high)
+for batch in [torch.zeros(1, 4)] * 3:
+    print(probe(batch).argmax(1))  # the model runs again per batch, in the same region
