@@ -1073,14 +1073,28 @@ func (m *Model) parameterFree(fn NodeID) bool {
 
 // parameterFreeClass is parameterFree for a class of this file.
 func (m *Model) parameterFreeClass(class NodeID) bool {
-	f := m.File
 	if !m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode {
 		return false // a stub (`class Gen(nn.Module): pass`) stands for a model
 	}
 	// A class that holds itself is not known free.
+	return m.classHoldsNoParameters(class)
+}
+
+// classHoldsNoParameters reports whether a module class of this file,
+// and the bases it has in this file, build no layer and no parameter:
+// its bases are torch.nn.Module, abc.ABC or such classes of the file
+// (an abstract `Embedding(nn.Module, ABC)` whose subclass computes sines).
+func (m *Model) classHoldsNoParameters(class NodeID) bool {
+	f := m.File
 	return m.MemoRecursive(parameterFreeKey{class}, false, func() any {
 		for _, b := range m.ClassBases(class) {
-			if m.QualifiedName(b) != "torch.nn.Module" {
+			switch q := m.QualifiedName(b); {
+			case q == "torch.nn.Module" || q == "abc.ABC":
+			case q == "" && f.Kind(b) == KindIdentifier:
+				if r := m.Resolve(b); r == nil || r.Kind != BindClass || !m.classHoldsNoParameters(r.Stmt) {
+					return false
+				}
+			default:
 				return false // a layer's subclass, or a class that may hold some
 			}
 		}

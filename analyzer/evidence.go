@@ -662,10 +662,23 @@ func (m *Model) markReturnsGraph(def NodeID, depth int) bool {
 // back-propagated, and so is what that was computed from:
 // `return F.mse_loss(_predict(model, x), y)`.
 func (m *Model) traceReturns(def NodeID, depth int) {
+	f := m.File
 	for _, v := range m.ReturnValues(def) {
-		if v != NoNode {
-			m.traceComputed(v, depth+1)
+		if v == NoNode {
+			continue
 		}
+		if v = f.Unparen(v); f.Kind(v) == KindDictionary {
+			// `return {"rgb": rgb, "depth": d}`: the caller takes an entry
+			// out to back-propagate, any of them.
+			f.Children(v, func(pair NodeID) bool {
+				if f.Kind(pair) == KindPair {
+					m.traceComputed(f.Field(pair, FieldValue), depth+1)
+				}
+				return true
+			})
+			continue
+		}
+		m.traceComputed(v, depth+1)
 	}
 }
 

@@ -105,7 +105,9 @@ project whose every return is a switch, entered with ` + "`with`" + `), or when
 every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
-` + "`evaluate`" + ` that returns a sampled action's log-probability), nor a model
+` + "`evaluate`" + ` that returns a sampled action's log-probability, a renderer's
+nested ` + "`inference`" + ` whose output reaches a loss through an entry of the dict
+its caller returns), nor a model
 whose parameters the file freezes (` + "`requires_grad_(False)`" + `), nor an instance
 of a module class, in any file of the project, whose constructor freezes
 every parameter it holds when given its default arguments (an FID
@@ -158,7 +160,8 @@ Lightning's ` + "`validation_step`" + `, ` + "`test_step`" + ` and ` + "`predict
 Lightning ` + "`Callback`" + `, run under ` + "`no_grad`" + ` and are not reported. A method that
 overrides one of a base class, in any file of the project, runs where the base class
 calls it. A module class with no parameters and no submodules (an
-augmentation written as a module), a C function reached through ` + "`ctypes`" + `, and
+augmentation written as a module, a positional encoding, also one whose
+bases of the same file hold none), a C function reached through ` + "`ctypes`" + `, and
 a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`" + ` (PPO's
 ` + "`evaluate(states, actions)`" + `, the terms of its loss) are not evaluation.
 A switch back to training under an ` + "`if`" + ` does not end a region: the ` + "`if`" + ` may

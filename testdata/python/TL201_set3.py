@@ -1,0 +1,82 @@
+"""TL201: classes seen on real code, each beside its look-alikes."""
+from abc import ABC, abstractmethod
+
+import torch
+import torch.nn as nn
+
+
+# A nested helper named for inference that is the training forward pass:
+# what it computes reaches a loss through an entry of a returned dict.
+def render_rays(nets, rays, chunk=512):
+    def inference(net, pts):
+        outs = []
+        for i in range(0, pts.shape[0], chunk):
+            outs += [net(pts[i:i + chunk])]  # ok: its result, an entry of render_rays's dict, is back-propagated
+        return torch.cat(outs, 0)
+
+    rgb = inference(nets[0], rays).sigmoid()
+    return {"rgb": rgb, "opacity": rgb.mean(-1)}
+
+
+def fit_rays(nets, opt, batches):
+    for rays, target in batches:
+        loss = (render_rays(nets, rays)["rgb"] - target).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+def render_preview(nets, rays):
+    def inference(net, pts):
+        return net(pts)  # want: TL201(low)
+
+    rgb = inference(nets[0], rays).sigmoid()
+    return {"rgb": rgb}
+
+
+def show(nets, rays):
+    print(render_preview(nets, rays)["rgb"].mean().item())
+
+
+# A module class without parameters, through an abstract base of the file:
+# on an input that needs no grad, its forward pass records nothing.
+class Encoding(nn.Module, ABC):
+    @property
+    @abstractmethod
+    def width(self):
+        pass
+
+
+class Fourier(Encoding):
+    def __init__(self, n):
+        super().__init__()
+        self.n = n
+
+    @property
+    def width(self):
+        return 2 * self.n
+
+    def forward(self, x):
+        k = torch.arange(1, self.n + 1, device=x.device) * torch.pi
+        return torch.cat([(x * k).sin(), (x * k).cos()], -1)
+
+
+class LearnedFourier(Encoding):
+    def __init__(self, n):
+        super().__init__()
+        self.proj = nn.Linear(1, n)
+
+    @property
+    def width(self):
+        return 2 * self.proj.out_features
+
+    def forward(self, x):
+        z = self.proj(x)
+        return torch.cat([z.sin(), z.cos()], -1)
+
+
+grid = torch.linspace(0, 1, 50)[:, None]
+enc = Fourier(4)
+print(enc(grid).shape)  # ok: no parameters, and an input that needs no grad: nothing is recorded
+learned = LearnedFourier(4)
+print(learned(grid).sum().item())  # want: TL201(medium)
