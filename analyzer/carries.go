@@ -754,7 +754,9 @@ func (m *Model) returnsGraph(def NodeID) bool {
 // `torch.autograd.backward(...)` or `torch.autograd.grad(...)`.
 func (m *Model) IsBackwardCall(call NodeID) bool {
 	switch m.MethodName(call) {
-	case "backward", "manual_backward":
+	case "backward":
+		return !m.ownBackwardMethod(call)
+	case "manual_backward":
 		return true
 	}
 	switch m.CallName(call) {
@@ -762,6 +764,15 @@ func (m *Model) IsBackwardCall(call NodeID) bool {
 		return true
 	}
 	return false
+}
+
+// ownBackwardMethod reports whether `x.backward(...)` calls a method of
+// a class of this file that defines it and back-propagates nothing
+// itself (a normalizing flow's inverse pass, `flow.backward(z)`): not
+// back-propagation.
+func (m *Model) ownBackwardMethod(call NodeID) bool {
+	def := m.LocalCallee(call)
+	return def != NoNode && m.EnclosingClass(def) != NoNode && !m.backpropagates(def)
 }
 
 // derivativeTerm reports whether call takes a derivative to be

@@ -193,7 +193,7 @@ func (m *Model) GradAssumed(id NodeID) bool {
 // backward, torch.autograd.grad): it is written to run with grad
 // enabled, whoever calls it.
 func (m *Model) backpropagates(def NodeID) bool {
-	return m.Memo(backpropagatesKey{def}, func() any {
+	return m.MemoRecursive(backpropagatesKey{def}, false, func() any {
 		f, found := m.File, false
 		f.Walk(def, func(id NodeID) {
 			if !found && f.Kind(id) == KindCall && m.IsBackwardCall(id) && m.EnclosingFunction(id) == def {

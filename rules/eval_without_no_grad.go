@@ -150,7 +150,11 @@ the model runs or count its operations. Code after a
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
-those of the functions it calls, and is not reported. Test code is
+those of the functions it calls, and is not reported. A method named
+` + "`backward`" + ` that a class of the file defines and that back-propagates nothing
+itself (a normalizing flow's inverse pass, ` + "`flow.backward(z)`" + `) is no
+back-propagation; called on an object whose class the file does not show,
+it is taken for one. Test code is
 recognised as pytest and unittest recognise it (a module that imports
 pytest, a conftest.py, a ` + "`unittest.TestCase`" + `, a test_*.py module that
 defines test functions), never by a file name alone; in a function named

@@ -80,3 +80,45 @@ enc = Fourier(4)
 print(enc(grid).shape)  # ok: no parameters, and an input that needs no grad: nothing is recorded
 learned = LearnedFourier(4)
 print(learned(grid).sum().item())  # want: TL201(medium)
+
+
+# A normalizing flow whose inverse pass is a method named `backward`:
+# calling it is not back-propagation.
+class Flow(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.shift = nn.Parameter(torch.zeros(2))
+
+    def forward(self, x):
+        return x + self.shift
+
+    def backward(self, z):
+        return z - self.shift
+
+
+def plot_flow(state, x, grid):
+    flow = Flow()
+    flow.load_state_dict(state)
+    flow.eval()
+    z = flow(x)  # want: TL201(medium)
+    xs = flow.backward(grid)
+    return z.detach().tolist(), xs.detach().tolist()
+
+
+class SelfStepping(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(2, 1)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def backward(self, loss):
+        loss.backward()
+
+
+def probe_then_step(x):
+    stepper = SelfStepping()
+    stepper.eval()
+    loss = stepper(x).pow(2).mean()  # ok: its own backward method back-propagates the loss
+    stepper.backward(loss)
