@@ -1171,19 +1171,25 @@ func (g *Graph) fixGrad(order []*object) {
 	// for want of a caller, and the fact tells that callers elsewhere set
 	// it (a finding that rests on it assumes nothing).
 	for _, o := range g.objs {
-		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) && g.calledInFile(o) {
+		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) && !g.calledElsewhereOnly(o) {
 			o.fact.GradKnown = false
 		}
 	}
 }
 
-// calledInFile reports whether the file of a function sets its grad mode
-// itself: by a decorator, by passing it as a value, or by a call of it.
-func (g *Graph) calledInFile(o *object) bool {
-	if o.fn == nil || o.fn.GradSet || o.fn.Escapes {
+// calledElsewhereOnly reports whether the grad mode of a function is set
+// by calls in other files (of it, or of its method name on objects of no
+// known class) while its own file sets none: no decorator, no use as a
+// value, no call.
+func (g *Graph) calledElsewhereOnly(o *object) bool {
+	if o.fn == nil || o.fn.GradSet || o.fn.Escapes || slices.ContainsFunc(o.callers, func(e callEdge) bool { return e.file == o.key.file }) {
+		return false
+	}
+	if slices.ContainsFunc(o.callers, g.setsGrad) {
 		return true
 	}
-	return slices.ContainsFunc(o.callers, func(e callEdge) bool { return e.file == o.key.file })
+	name, ok := g.namedMethod(o)
+	return ok && slices.ContainsFunc(g.named[name], g.setsGrad)
 }
 
 // namedMethod says whether a method that no call reaches by its own ref

@@ -36,7 +36,11 @@ what the code does:
 - a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
   ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`print`" + `, plotting, saving) and never a loss, a
   backward or code the file cannot see, whatever its function is called
-  (` + "`select_action`" + `, ` + "`detect`" + `, ` + "`sample`" + `).
+  (` + "`select_action`" + `, ` + "`detect`" + `, ` + "`sample`" + `): followed through the names a
+  tuple is unpacked into (` + "`_, adv = q_net(s)`" + `, ` + "`p, cls = probs.topk(1)`" + `),
+  torch functions that reduce or join tensors (` + "`torch.norm`" + `, ` + "`torch.cat`" + `,
+  ` + "`torch.mm`" + `) and the distribution a policy returns (` + "`dist.mean`" + `,
+  ` + "`dist.sample()`" + `).
 
 Each region is judged by the back-propagation inside it, not anywhere
 in the function, and gets its own finding, at its first forward pass. A
@@ -1220,9 +1224,10 @@ func hostOrReturned(m *analyzer.Model, call analyzer.NodeID, depth int) bool {
 }
 
 // hostEndMethods end a tensor's way on the host or as indices, which carry
-// no graph.
+// no graph; so does a distribution's sample.
 var hostEndMethods = map[string]bool{
-	"item": true, "tolist": true, "numpy": true, "argmax": true, "argmin": true, "argsort": true,
+	"sample": true,
+	"item":   true, "tolist": true, "numpy": true, "argmax": true, "argmin": true, "argsort": true,
 	"long": true, "int": true, "bool": true, "byte": true, "eq": true, "ne": true, "gt": true,
 	"lt": true, "ge": true, "le": true, "size": true, "dim": true, "numel": true,
 	// logging and plotting objects
@@ -1256,6 +1261,10 @@ var passFunctions = map[string]bool{
 	"torch.nn.functional.softmax": true, "torch.nn.functional.log_softmax": true, "torch.softmax": true,
 	"torch.sigmoid": true, "torch.exp": true, "torch.round": true, "torch.clamp": true, "torch.squeeze": true,
 	"torch.nn.functional.sigmoid": true, "torch.tanh": true, "torch.max": true, "torch.topk": true, "torch.sort": true,
+	"torch.norm": true, "torch.linalg.norm": true, "torch.nn.functional.normalize": true, "torch.abs": true,
+	"torch.mean": true, "torch.sum": true, "torch.log": true, "torch.sqrt": true, "torch.min": true,
+	// several tensors in, one out: the output ends where the result does
+	"torch.cat": true, "torch.stack": true, "torch.mm": true, "torch.matmul": true, "torch.bmm": true,
 }
 
 // hostBound reports whether value e (a forward output or what it
@@ -1275,14 +1284,16 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 			return false
 		}
 		name := f.Text(f.Field(p, analyzer.FieldAttribute))
-		switch name {
-		case "shape", "dtype", "device":
-			return true
-		case "data":
-			return hostBound(m, p, ret, depth+1)
-		}
 		call := f.Parent(p)
 		if f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != p {
+			switch name {
+			case "shape", "dtype", "device":
+				return true
+			case "data", "mean", "stddev", "variance", "probs", "logits", "loc", "scale", "mode":
+				// a tensor's data, or a parameter of the distribution a
+				// policy returns (`dist.mean`)
+				return hostBound(m, p, ret, depth+1)
+			}
 			return false
 		}
 		switch {
@@ -1307,11 +1318,19 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		return hostArgument(m, f.Parent(p), ret, depth)
 	case analyzer.KindArgumentList:
 		return hostArgument(m, p, ret, depth)
+	case analyzer.KindTuple, analyzer.KindList:
+		// `torch.cat((z[src], z[dst]), 1)`: the sequence a function joins.
+		if args := f.Parent(p); f.Kind(args) == analyzer.KindArgumentList {
+			if q := m.CallName(f.Parent(args)); q == "torch.cat" || q == "torch.stack" {
+				return hostArgument(m, args, ret, depth)
+			}
+		}
+		return false
 	case analyzer.KindAssignment:
 		if f.Field(p, analyzer.FieldRight) != e {
 			return false
 		}
-		if !hostName(m, f.Field(p, analyzer.FieldLeft), ret, depth) {
+		if !hostTargets(m, f.Field(p, analyzer.FieldLeft), ret, depth) {
 			return false
 		}
 		if outer := f.Parent(p); f.Kind(outer) == analyzer.KindAssignment && f.Field(outer, analyzer.FieldRight) == p {
@@ -1347,6 +1366,31 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) 
 		return false
 	}
 	return hostEndMethods[m.MethodName(call)]
+}
+
+// hostTargets is hostName for the target of an assignment, a name or the
+// names a tuple is unpacked into (`_, adv = q_net(s)`, `p, cls =
+// ps.topk(1)`): each used only in ways that end on the host or never
+// read, and one used at least.
+func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
+	f := m.File
+	switch f.Kind(target) {
+	case analyzer.KindPatternList, analyzer.KindTuplePattern:
+	default:
+		return hostName(m, target, ret, depth)
+	}
+	used := false
+	for _, t := range f.ChildList(target) {
+		switch {
+		case f.Kind(t) == analyzer.KindIdentifier && len(m.UsesOf(t)) == 0:
+			// `_`, or a name never read: discarded
+		case f.Kind(t) != analyzer.KindIdentifier || !hostName(m, t, ret, depth):
+			return false
+		default:
+			used = true
+		}
+	}
+	return used
 }
 
 // hostName reports whether a name assigned a value uses it, after the

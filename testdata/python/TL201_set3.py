@@ -122,3 +122,76 @@ def probe_then_step(x):
     stepper.eval()
     loss = stepper(x).pow(2).mean()  # ok: its own backward method back-propagates the loss
     stepper.backward(loss)
+
+
+# Outputs that reach the host through unpacked tuples, torch functions that
+# join tensors, and the distribution a policy returns.
+class TwoHeaded(nn.Module):
+    def __init__(self, n_in, n_out):
+        super().__init__()
+        self.body = nn.Linear(n_in, 32)
+        self.value = nn.Linear(32, 1)
+        self.adv = nn.Linear(32, n_out)
+
+    def forward(self, x):
+        h = torch.relu(self.body(x))
+        return self.value(h), self.adv(h)
+
+
+class Gaussian(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mu = nn.Linear(3, 1)
+
+    def forward(self, obs):
+        return torch.distributions.Normal(self.mu(obs), 1.0)
+
+
+class Agent:
+    def __init__(self):
+        self.q = TwoHeaded(4, 2)
+        self.pi = Gaussian()
+
+    def act(self, obs):
+        _, adv = self.q(obs)  # want: TL201
+        return adv.argmax().item()
+
+    def act_and_learn(self, obs):
+        value, adv = self.q(obs)  # ok: the value head is back-propagated
+        value.sum().backward()
+        return adv.argmax().item()
+
+    def explore(self, obs, noisy):
+        dist = self.pi(obs)  # want: TL201
+        action = dist.sample() if noisy else dist.mean
+        return action.clamp(-1, 1).tolist()
+
+    def act_log_prob(self, obs):
+        dist = self.pi(obs)  # ok: returns the log-probability, a loss term for the caller
+        action = dist.sample()
+        return action, dist.log_prob(action)
+
+
+def link_scores(model, nodes, src, dst):
+    z = model(nodes)  # want: TL201
+    pairs = torch.cat((z[src], z[dst]), 1)
+    probs = torch.mm(pairs, model.head).softmax(1)[:, 0]
+    return probs.detach().cpu().numpy()
+
+
+def link_loss(model, nodes, src, dst, labels):
+    z = model(nodes)  # ok: the pairs it joins reach the returned loss
+    pairs = torch.cat((z[src], z[dst]), 1)
+    return nn.functional.cross_entropy(torch.mm(pairs, model.head), labels)
+
+
+def top1(model, images):
+    probs = torch.exp(model(images))  # want: TL201
+    conf, cls = probs.topk(1, dim=1)
+    return cls.squeeze(1).tolist()
+
+
+def top1_scored(model, images):
+    probs = torch.exp(model(images))  # ok: the confidence is returned, where a caller may back-propagate it
+    conf, cls = probs.topk(1, dim=1)
+    return conf, cls.tolist()

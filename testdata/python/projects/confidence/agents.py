@@ -1,0 +1,15 @@
+import torch.nn as nn
+
+
+class Greedy:
+    def __init__(self, n_obs, n_actions):
+        self.q = nn.Linear(n_obs, n_actions)
+
+    def act(self, obs):
+        # rollout.py calls `act` on an agent of no known class, with grad
+        # enabled: the call by its name sets the mode, and is seen.
+        return self.q(obs).argmax(-1).tolist()  # want: TL201(high)
+
+    def explore(self, obs):
+        # No code of the project calls a method of this name.
+        return self.q(obs).softmax(-1).tolist()  # want: TL201(medium)
