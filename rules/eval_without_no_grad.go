@@ -150,7 +150,8 @@ returned by a ` + "`get_model`" + `) are not forward passes; a module whose ` + 
 and steps an optimizer itself runs a training step. A dry run on a
 constant input whose result is unused, and a random input after
 ` + "`.eval()`" + ` (` + "`torch.randn`" + `, or a fresh tensor filled by ` + "`.normal_()`" + `), check that
-the model runs or count its operations. Code after a
+the model runs or count its operations; in a loop, fresh noise samples a
+generator every few steps, and is reported. Code after a
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
@@ -1493,11 +1494,12 @@ var syntheticTensors = map[string]bool{
 	"torch.ones": true, "torch.empty": true, "torch.full": true, "torch.arange": true,
 }
 
-// smokeTest reports whether a forward call only feeds the model synthetic
-// tensors (`net(torch.randn(1, 3, 32, 32))`): a shape check, not an
-// evaluation of trained weights.
+// smokeTest reports whether a forward call outside any loop only feeds
+// the model synthetic tensors (`net(torch.randn(1, 3, 32, 32))`): a shape
+// check, not an evaluation of trained weights. In a loop, fresh noise
+// every few steps samples a generator.
 func smokeTest(m *analyzer.Model, call analyzer.NodeID) bool {
-	return fedOnly(m, call, syntheticTensors)
+	return m.EnclosingLoop(call) == analyzer.NoNode && fedOnly(m, call, syntheticTensors)
 }
 
 // randomTensors are torch factories of random tensors.
@@ -1505,12 +1507,12 @@ var randomTensors = map[string]bool{
 	"torch.randn": true, "torch.rand": true, "torch.randint": true, "torch.randn_like": true, "torch.rand_like": true,
 }
 
-// dummyInput reports whether a forward call only feeds the model random
-// tensors (`model(torch.rand(1, 3, 224, 224))`): a dummy input to count
-// operations, trace or check shapes. A constant tensor can be a real
+// dummyInput reports whether a forward call outside any loop only feeds
+// the model random tensors (`model(torch.rand(1, 3, 224, 224))`): a dummy
+// input to count operations, trace or check shapes. A constant tensor can be a real
 // input (the seed of a generation), and is not one.
 func dummyInput(m *analyzer.Model, call analyzer.NodeID) bool {
-	return fedOnly(m, call, randomTensors)
+	return m.EnclosingLoop(call) == analyzer.NoNode && fedOnly(m, call, randomTensors)
 }
 
 // discarded reports whether nothing reads a call's result: a statement

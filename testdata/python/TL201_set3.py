@@ -195,3 +195,26 @@ def top1_scored(model, images):
     probs = torch.exp(model(images))  # ok: the confidence is returned, where a caller may back-propagate it
     conf, cls = probs.topk(1, dim=1)
     return conf, cls.tolist()
+
+
+# Fresh noise in a training loop samples the generator every few steps; the
+# same input outside any loop is a shape check.
+def train_gan(gen, disc, g_opt, d_opt, batches, every):
+    for it, real in enumerate(batches):
+        z = torch.randn(real.size(0), 8)
+        d_loss = nn.functional.softplus(-disc(real)).mean() + nn.functional.softplus(disc(gen(z).detach())).mean()
+        d_opt.zero_grad()
+        d_loss.backward()
+        d_opt.step()
+        g_loss = nn.functional.softplus(-disc(gen(z))).mean()
+        g_opt.zero_grad()
+        g_loss.backward()
+        g_opt.step()
+        if it % every == 0:
+            print(gen(torch.randn(16, 8)).data.mean().item())  # want: TL201
+
+
+def check_generator(gen):
+    gen.eval()
+    out = gen(torch.randn(2, 8))  # ok: a shape check on random input, outside any loop
+    assert out.shape == (2, 784)
