@@ -60,9 +60,28 @@ func ParseConfidence(s string) (Confidence, error) {
 	return 0, fmt.Errorf("unknown confidence level %q (expected high, medium or low)", s)
 }
 
-// DefaultConfidence is the lowest level shown when neither the command
-// line nor a configuration chooses one.
+// DefaultConfidence is the lowest level of a rule's findings shown when
+// neither the command line nor a configuration chooses one, and the rule
+// does not set its own (Rule.Confidence).
 const DefaultConfidence = ConfidenceMedium
+
+// ShownFrom is the lowest confidence of the rule's findings shown by
+// default.
+func (r *Rule) ShownFrom() Confidence {
+	if r.Confidence != 0 {
+		return r.Confidence
+	}
+	return DefaultConfidence
+}
+
+// threshold is the lowest confidence shown of a finding: min's answer for
+// its file, or its rule's own where min gives none (0).
+func threshold(d *Diagnostic, min func(path string) Confidence) Confidence {
+	if c := min(d.Path); c != 0 {
+		return c
+	}
+	return d.Rule.ShownFrom()
+}
 
 // Confidence is how sure the finding is: high when its reasoning
 // assumed nothing and the pattern repeats, one level lower for each
@@ -117,8 +136,9 @@ func (p *Pass) RelatedNode(node NodeID, message string) Related {
 }
 
 // Confident keeps the findings whose confidence is at least the level
-// min gives for their file (nil: every finding); hidden counts the
-// others, and lowest is the level of the least sure of them.
+// min gives for their file, or their rule's own where it gives 0 (nil:
+// every finding); hidden counts the others, and lowest is the level of
+// the least sure of them.
 func Confident(diags []Diagnostic, min func(path string) Confidence) (kept []Diagnostic, hidden int, lowest Confidence) {
 	if min == nil {
 		return diags, 0, 0
@@ -126,7 +146,7 @@ func Confident(diags []Diagnostic, min func(path string) Confidence) (kept []Dia
 	kept = diags[:0:0]
 	for i := range diags {
 		c := diags[i].Confidence()
-		if c >= min(diags[i].Path) {
+		if c >= threshold(&diags[i], min) {
 			kept = append(kept, diags[i])
 			continue
 		}
@@ -145,7 +165,7 @@ func Confident(diags []Diagnostic, min func(path string) Confidence) (kept []Dia
 // shows for its file, and so whether a fix or a noqa comment may be
 // added for it.
 func (r *Runner) shown(d *Diagnostic) bool {
-	return r.MinConfidence == nil || d.Confidence() >= r.MinConfidence(d.Path)
+	return r.MinConfidence == nil || d.Confidence() >= threshold(d, r.MinConfidence)
 }
 
 // WithoutNames answers question with callees judged by what the code

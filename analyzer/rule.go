@@ -38,6 +38,9 @@ type Rule struct {
 	Tags      []string // SARIF tags
 	// Preview rules must be selected by their exact code or name.
 	Preview bool
+	// Confidence is the lowest confidence of the rule's findings shown
+	// when the user chooses none; 0 means DefaultConfidence.
+	Confidence Confidence
 	// Fixable rules offer a fix for some of their findings; their doc has
 	// a "Fix safety" section.
 	Fixable bool

@@ -78,9 +78,10 @@ type Runner struct {
 	// there. The runner's own diagnostics are always on.
 	RulesFor func(path string) func(*Rule) bool
 	// MinConfidence, when set, gives the lowest confidence of the
-	// findings shown for a file: the fixes and the noqa comments of
-	// findings below it are not applied or added. The findings
-	// themselves are all returned (see Confident).
+	// findings shown for a file, or 0 for each rule's own
+	// (Rule.ShownFrom): the fixes and the noqa comments of findings below
+	// it are not applied or added. The findings themselves are all
+	// returned (see Confident).
 	MinConfidence func(path string) Confidence
 }
 

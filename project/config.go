@@ -92,7 +92,7 @@ type Settings struct {
 	// root and root/src (Ruff's `src`), absolute.
 	Src []string
 	// Confidence is the lowest confidence of the findings shown; 0 keeps
-	// the default (analyzer.DefaultConfidence).
+	// each rule's own (analyzer.Rule.ShownFrom).
 	Confidence analyzer.Confidence
 }
 
@@ -535,12 +535,12 @@ func (c *Configs) SrcFor(root string) []string {
 }
 
 // ConfidenceFor is the lowest confidence of the findings shown for a
-// file: its configuration's `confidence`, or the default.
+// file: its configuration's `confidence`, or 0 for each rule's own.
 func (c *Configs) ConfidenceFor(path string) analyzer.Confidence {
-	if s, err := c.forFile(path); err == nil && s.Confidence != 0 {
+	if s, err := c.forFile(path); err == nil {
 		return s.Confidence
 	}
-	return analyzer.DefaultConfidence
+	return 0
 }
 
 // forFile returns the settings of the directory holding path.

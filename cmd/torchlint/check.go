@@ -65,7 +65,7 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cf.fixOnly, "fix-only", false, "apply fixes and report only what was fixed; implies --fix")
 	fs.BoolVar(&cf.diff, "diff", false, "write a diff of the fixes to standard output instead of changing files; implies --fix-only")
 	fs.BoolVar(&cf.showFixes, "show-fixes", false, "list the fixes applied, per file and rule")
-	fs.StringVar(&cf.confidence, "confidence", "", "show findings of this confidence or higher: high, medium or low (default: the configured `confidence`, else high)")
+	fs.StringVar(&cf.confidence, "confidence", "", "show findings of this confidence or higher: high, medium or low (default: the configured `confidence`, else each rule's own level)")
 	fs.BoolVar(&cf.statistics, "statistics", false, "show the number of findings per rule instead of the findings")
 	fs.BoolVar(&cf.exitZero, "exit-zero", false, "exit with status 0 even when there are findings (errors still exit 2)")
 	fs.BoolVarP(&cf.quiet, "quiet", "q", false, "print the findings only: no summary, no warnings")

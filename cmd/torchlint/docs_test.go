@@ -14,7 +14,7 @@ import (
 func ruleIndex() string {
 	var b strings.Builder
 	b.WriteString("# torchlint rules\n\nGenerated from the rule definitions in `rules/` by `go test ./cmd/torchlint -run TestRuleDocs -update`; do not edit.\n\n")
-	b.WriteString("| Code | Name | Summary | Fix | Default |\n|---|---|---|---|---|\n")
+	b.WriteString("| Code | Name | Summary | Fix | Default | Shown from |\n|---|---|---|---|---|---|\n")
 	for _, r := range rules.All {
 		fix, on := "", "on"
 		if r.Fixable {
@@ -23,7 +23,7 @@ func ruleIndex() string {
 		if r.Preview {
 			on = "off"
 		}
-		fmt.Fprintf(&b, "| [%s](%s.md) | `%s` | %s | %s | %s |\n", r.Code, r.Code, r.Name, strings.ReplaceAll(r.Summary, "|", `\|`), fix, on)
+		fmt.Fprintf(&b, "| [%s](%s.md) | `%s` | %s | %s | %s | %s |\n", r.Code, r.Code, r.Name, strings.ReplaceAll(r.Summary, "|", `\|`), fix, on, r.ShownFrom())
 	}
 	return b.String()
 }

@@ -132,7 +132,8 @@ func explain(code string, stdout, stderr io.Writer) int {
 // RuleMarkdown is a rule's documentation page, as printed by
 // `torchlint rule` and published under docs/rules.
 func RuleMarkdown(r *analyzer.Rule) string {
-	return fmt.Sprintf("# %s (%s)\n\n%s.\n\n%s", r.Name, r.Code, r.Summary, r.Doc)
+	return fmt.Sprintf("# %s (%s)\n\n%s.\n\nShown by default: findings of confidence %s or higher (`--confidence` chooses another level).\n\n%s",
+		r.Name, r.Code, r.Summary, r.ShownFrom(), r.Doc)
 }
 
 // runClean removes the cache folder: `torchlint clean [--cache-dir DIR]`.
