@@ -200,6 +200,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if m.paramGivenFunctions(b, 0) {
 				return CallableOther // `policy=lambda s: greedy(qnet, s)` at every call
 			}
+			if depth < 4 && m.paramGivenModels(b, depth) {
+				return CallableModel // `generate(netG, z)` where every call passes a module
+			}
 			if name == "self" {
 				return CallableOther
 			}
@@ -254,6 +257,23 @@ func (m *Model) paramGivenFunctions(b *Binding, depth int) bool {
 	for _, a := range args {
 		if !m.functionValue(a, depth) {
 			return false
+		}
+	}
+	return true
+}
+
+// paramGivenModels reports whether a parameter (its binding) is given a
+// module that records a graph at every call of its function in this
+// file, one call at least: a torch.load result, an instance of a module
+// class, a name bound to one.
+func (m *Model) paramGivenModels(b *Binding, depth int) bool {
+	args, ok := m.paramArgs(b)
+	if !ok {
+		return false
+	}
+	for _, a := range args {
+		if m.instanceOf(a, depth+1) != CallableModel || m.NoGraphValue(a) {
+			return false // not a module, or one that records no graph
 		}
 	}
 	return true

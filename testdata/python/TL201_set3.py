@@ -218,3 +218,19 @@ def check_generator(gen):
     gen.eval()
     out = gen(torch.randn(2, 8))  # ok: a shape check on random input, outside any loop
     assert out.shape == (2, 784)
+
+
+# A parameter whose every caller in the file passes a module is a model,
+# whatever its name.
+def save_samples(g_xy, noise, n):
+    for i in range(n):
+        torch.save(g_xy(noise[i]).detach().cpu(), "sample_%d.pt" % i)  # want: TL201
+
+
+def save_transformed(fn, noise, n):
+    for i in range(n):
+        torch.save(fn(noise[i]).detach().cpu(), "t_%d.pt" % i)  # ok: every caller passes a function, not a module
+
+
+save_samples(torch.load("g_xy.pt"), torch.load("noise.pt"), 4)
+save_transformed(lambda z: z * 2, torch.load("noise.pt"), 4)
