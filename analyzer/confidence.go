@@ -13,11 +13,10 @@ type Confidence uint8
 // The confidence levels.
 const (
 	// ConfidenceLow: more than one link of the finding's reasoning was
-	// assumed, or one was and the pattern costs little.
+	// assumed, or the pattern runs once and costs one graph.
 	ConfidenceLow Confidence = iota + 1
 	// ConfidenceMedium: one link was assumed (a model known by its name,
-	// a function's grad mode with no caller in the project), or every
-	// link was seen but the pattern runs once and costs one graph.
+	// a function's grad mode with no caller in the project).
 	ConfidenceMedium
 	// ConfidenceHigh: every link was seen in the project's code.
 	ConfidenceHigh
@@ -85,13 +84,15 @@ func threshold(d *Diagnostic, min func(path string) Confidence) Confidence {
 
 // Confidence is how sure the finding is: high when its reasoning
 // assumed nothing and the pattern repeats, one level lower for each
-// assumption and for a pattern that runs once. Findings of the runner
+// assumption, and low for a pattern that runs once (a demo's one print,
+// a `__main__` smoke test): what it costs is one graph, and readings of
+// real code found such findings right but minor. Findings of the runner
 // (syntax and read errors) and of rules that judge what the code says
 // rather than what it does are high.
 func (d *Diagnostic) Confidence() Confidence {
 	n := len(d.Assumed)
 	if d.Once != "" {
-		n++
+		n += 2
 	}
 	switch n {
 	case 0:
@@ -116,7 +117,7 @@ func (p *Pass) Assume(why string) {
 
 // Once records, on the last reported diagnostic, why its pattern costs
 // one graph rather than one per step (a forward pass run once, on one
-// input); it lowers the finding's confidence by one level.
+// input); it makes the finding's confidence low.
 func (p *Pass) Once(why string) {
 	(*p.out)[len(*p.out)-1].Once = why
 }

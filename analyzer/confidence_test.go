@@ -10,7 +10,7 @@ func TestConfidenceLevels(t *testing.T) {
 	}{
 		{nil, "", ConfidenceHigh},
 		{[]string{"a name"}, "", ConfidenceMedium},
-		{nil, "runs once", ConfidenceMedium},
+		{nil, "runs once", ConfidenceLow},
 		{[]string{"a name", "a caller"}, "", ConfidenceLow},
 		{[]string{"a name"}, "runs once", ConfidenceLow},
 		{[]string{"a", "b", "c"}, "runs once", ConfidenceLow},

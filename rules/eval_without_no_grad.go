@@ -15,10 +15,13 @@ var EvalWithoutNoGrad = &analyzer.Rule{
 	Summary:   "Evaluation or inference code runs a model forward pass with grad enabled",
 	Severity:  analyzer.SeverityWarning,
 	Precision: "high",
-	Tags:      []string{"memory", "autograd", "performance"},
-	Fixable:   true,
-	Kinds:     []analyzer.Kind{analyzer.KindCall},
-	Check:     checkEvalWithoutNoGrad,
+	// Read on code none of us wrote, its findings of every level were
+	// right (or right but minor) at least 90% of the time.
+	Confidence: analyzer.ConfidenceLow,
+	Tags:       []string{"memory", "autograd", "performance"},
+	Fixable:    true,
+	Kinds:      []analyzer.Kind{analyzer.KindCall},
+	Check:      checkEvalWithoutNoGrad,
 	Doc: `## What it does
 Checks for evaluation and inference code that runs a model forward pass
 while grad is enabled and never back-propagates. Evaluation is known by

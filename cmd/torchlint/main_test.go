@@ -421,11 +421,18 @@ func TestQuiet(t *testing.T) {
 	root := repoRoot(t)
 	_, loud, _ := runIn(t, root, "check", "--output-format", "concise", "testdata/golden/sample.py")
 	code, out, _ := runIn(t, root, "check", "-q", "--output-format", "concise", "testdata/golden/sample.py")
-	if code != 1 || strings.Count(out, "\n") != 3 || strings.Contains(out, "Found") || strings.Contains(out, "not shown") {
+	if code != 1 || strings.Count(out, "\n") != 4 || strings.Contains(out, "Found") {
 		t.Errorf("-q: exit %d, output:\n%s", code, out)
 	}
-	if !strings.HasPrefix(loud, out) || !strings.Contains(loud, "Found 3 errors.") || !strings.Contains(loud, "1 finding of lower confidence not shown (`--confidence low` shows it).") {
+	if !strings.HasPrefix(loud, out) || !strings.Contains(loud, "Found 4 errors.") {
 		t.Errorf("-q printed other findings than the default:\n%s\nvs\n%s", out, loud)
+	}
+	// A level that leaves findings out says so, unless quiet.
+	_, loud, _ = runIn(t, root, "check", "--confidence", "medium", "--output-format", "concise", "testdata/golden/sample.py")
+	_, out, _ = runIn(t, root, "check", "-q", "--confidence", "medium", "--output-format", "concise", "testdata/golden/sample.py")
+	if !strings.Contains(loud, "Found 3 errors.") || !strings.HasSuffix(loud, "1 finding of lower confidence not shown (`--confidence low` shows it).\n") ||
+		strings.Count(out, "\n") != 3 || strings.Contains(out, "not shown") {
+		t.Errorf("--confidence medium:\n%s\nand with -q:\n%s", loud, out)
 	}
 	for _, format := range []string{"full", "grouped", "concise"} {
 		code, out, stderr := runIn(t, root, "check", "--quiet", "--output-format", format, "testdata/golden/clean.py")
@@ -508,7 +515,7 @@ func TestStatisticsFlag(t *testing.T) {
 	if code != 1 || !strings.HasPrefix(out, "2\tTL201\teval-without-no-grad\t(1 medium, 1 low)\n1\tTL101\tloss-accumulated-with-graph\n1\tTL301\tempty-cache-in-loop\nFound 4 errors.\n") {
 		t.Errorf("--statistics: exit %d:\n%s", code, out)
 	}
-	code, out, _ = runIn(t, root, "check", "--statistics", "--unsafe-fixes", "testdata/golden/sample.py")
+	code, out, _ = runIn(t, root, "check", "--statistics", "--unsafe-fixes", "--confidence", "medium", "testdata/golden/sample.py")
 	if code != 1 || !strings.HasPrefix(out, "1\tTL101\t[*] loss-accumulated-with-graph\n1\tTL201\t[*] eval-without-no-grad\t(1 medium)\n1\tTL301\t[ ] empty-cache-in-loop\n") ||
 		!strings.HasSuffix(out, "1 finding of lower confidence not shown (`--confidence low` shows it).\n") {
 		t.Errorf("--statistics --unsafe-fixes: exit %d:\n%s", code, out)

@@ -16,7 +16,7 @@ func TestNotebookLocations(t *testing.T) {
 	root := repoRoot(t)
 	code, out, _ := runIn(t, root, "check", "--no-cache", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
 	want := []string{
-		"testdata/notebooks/evaluation.ipynb:cell 4:2:7: TL201 (medium) ",
+		"testdata/notebooks/evaluation.ipynb:cell 4:2:7: TL201 (low) ",
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
 		"testdata/notebooks/fixable.ipynb:cell 3:1:6: TL401 [*] ",
@@ -62,7 +62,7 @@ func TestNotebookRelated(t *testing.T) {
 	root := repoRoot(t)
 	path := "testdata/notebooks/evaluation.ipynb"
 	_, full, _ := runIn(t, root, "check", "--no-cache", "--output-format", "full", path)
-	for _, w := range []string{path + ":cell 4:2:7: TL201 (medium) ", "= note: " + path + ":cell 3:1: the switch to evaluation mode", "= note: once: "} {
+	for _, w := range []string{path + ":cell 4:2:7: TL201 (low) ", "= note: " + path + ":cell 3:1: the switch to evaluation mode", "= note: once: "} {
 		if !strings.Contains(full, w) {
 			t.Errorf("full output lacks %q:\n%s", w, full)
 		}
@@ -76,7 +76,7 @@ func TestNotebookRelated(t *testing.T) {
 			Location struct{ Row, Column int }
 		}
 	}
-	if err := json.Unmarshal([]byte(js), &findings); err != nil || len(findings) != 1 || findings[0].Confidence != "medium" || len(findings[0].Related) != 1 {
+	if err := json.Unmarshal([]byte(js), &findings); err != nil || len(findings) != 1 || findings[0].Confidence != "low" || len(findings[0].Related) != 1 {
 		t.Fatalf("JSON: %s (err %v)", js, err)
 	}
 	rel := findings[0].Related[0]
@@ -89,8 +89,8 @@ func TestNotebookRelated(t *testing.T) {
 	}
 	rawLine := strings.Count(string(raw[:strings.Index(string(raw), `"model.eval()"`)]), "\n") + 1
 	_, sarif, _ := runIn(t, root, "check", "--no-cache", "--output-format", "sarif", path)
-	if !strings.Contains(sarif, `"startLine": `+itoa(rawLine)) || !strings.Contains(sarif, `"rank": 60`) {
-		t.Errorf("SARIF: want the related location at line %d of the .ipynb file and rank 60:\n%s", rawLine, sarif)
+	if !strings.Contains(sarif, `"startLine": `+itoa(rawLine)) || !strings.Contains(sarif, `"rank": 30`) {
+		t.Errorf("SARIF: want the related location at line %d of the .ipynb file and rank 30:\n%s", rawLine, sarif)
 	}
 }
 

@@ -107,7 +107,7 @@ scores = test_epoch(range(3))
 report("checkpoint.pt", [])
 net = Net()
 net.eval()
-print(net(torch.ones(1, 4)))  # want: TL201(medium)
+print(net(torch.ones(1, 4)))  # want: TL201(low)
 for name, weight in net.named_parameters():
     print(name, weight.shape)  # a loop that runs no forward pass of `net`: the one above runs once
 

@@ -79,7 +79,7 @@ grid = torch.linspace(0, 1, 50)[:, None]
 enc = Fourier(4)
 print(enc(grid).shape)  # ok: no parameters, and an input that needs no grad: nothing is recorded
 learned = LearnedFourier(4)
-print(learned(grid).sum().item())  # want: TL201(medium)
+print(learned(grid).sum().item())  # want: TL201(low)
 
 
 # A normalizing flow whose inverse pass is a method named `backward`:
