@@ -90,8 +90,8 @@ computed with grad disabled, detached, or indices (` + "`argmax`" + `, the
 indices of ` + "`topk`" + `) have none; nor does an attribute of an imported module
 (` + "`np.float32`" + `). Whether two losses share a graph is judged from the
 assignments in the function: a name the later loss reads that is re-bound
-on every path after the retained backward (a second update's fresh forward
-pass into the same ` + "`q`" + `) holds a new graph. A function counts as a
+on every path after the retained loss read it (a second update's fresh
+forward pass into the same ` + "`q`" + `) holds a new graph. A function counts as a
 training step by its optimizer step, its name or by being called,
 directly or through an instance of its class, from a training loop in the
 same file; a step function known by none of these (called only from another
