@@ -340,6 +340,9 @@ func (fl *Flow) mayCarry(key string, at NodeID) bool {
 		}
 	}
 	if f.Kind(at) == KindAttribute {
+		if importedChain(m, at) {
+			return false // `np.float32`, `torch.float16`: a module's constant
+		}
 		if fl.FreshData {
 			// self.x set in another method: what it is set to there.
 			return fl.attrCarries(at)
@@ -664,4 +667,17 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 		return t(body)
 	}
 	return false
+}
+
+// importedChain reports whether an attribute chain hangs from a name an
+// import binds (`np.float32`, `torch.float16`): an attribute of a module,
+// which holds no tensor of this function's graph.
+func importedChain(m *Model, attr NodeID) bool {
+	f := m.File
+	root := attr
+	for f.Kind(root) == KindAttribute {
+		root = f.Field(root, FieldObject)
+	}
+	b := m.Resolve(root)
+	return b != nil && b.Kind == BindImport
 }

@@ -86,7 +86,8 @@ func (m *Model) runsOuterModule(loop NodeID) bool {
 
 // ModelRunIn returns the first call in loop's own body (not its nested
 // loops) that runs a model on each iteration through a method or a
-// function: `self.forward(x)`, `self.test()` whose body runs the model,
+// function: `self.forward(x)`, `self.blocks[name](x)` (heldModuleCall),
+// `self.test()` whose body runs the model,
 // `tracker.track(frame)` for a tracker whose class, in this file or
 // another of the project, runs a model in `track`. NoNode when there is
 // none; direct forward passes are Loop's.
@@ -97,7 +98,7 @@ func (m *Model) ModelRunIn(loop NodeID) NodeID {
 		if found != NoNode || f.Kind(id) != KindCall || m.statementLoop(id) != loop {
 			return
 		}
-		if m.isSelfForward(id) || m.callRunsModel(id, 0) || m.projectHelperRunsModel(id, loop) {
+		if m.isSelfForward(id) || m.heldModuleCall(id) || m.callRunsModel(id, 0) || m.projectHelperRunsModel(id, loop) {
 			found = id
 		}
 	})
@@ -346,22 +347,128 @@ func isPipelineName(name string) bool {
 
 // HotLoop returns the loop whose every iteration runs id: the innermost
 // loop around id, in its function, of a hot role, with id not confined
-// to selected iterations of it (OnSomeIterations). A loop over modules
-// on the way out ends the search: what runs in it runs once per module.
+// to selected iterations of it (OnSomeIterations). What runs in a loop
+// over modules, or on some iterations of a hot loop, runs once per
+// module or per selected iteration; it still runs on every iteration of
+// a loop around that one which is hot, or which runs the model on each
+// of its items inside it (runsItemIn: `for chunk in chunks:` around `for
+// level in range(n): nets[level](chunk)`). Such a loop, of no hot role
+// of its own, is returned too. A loop that waits for a person on every
+// iteration (`input()`) ends the search: it is no throughput loop.
 // NoNode when there is none.
 func (m *Model) HotLoop(id NodeID) NodeID {
+	passed := NoNode // a loop over modules, or a hot one id runs on some iterations of
 	for loop := m.EnclosingLoop(id); loop != NoNode; loop = m.EnclosingLoop(loop) {
-		switch role := m.LoopRole(loop); {
-		case role == LoopModules:
+		if m.waitsForPerson(loop) {
 			return NoNode
-		case role.Hot():
-			if m.OnSomeIterations(loop, id) {
-				return NoNode
+		}
+		role := m.LoopRole(loop)
+		switch {
+		case role == LoopModules:
+			passed = loop
+		case role.Hot() || passed != NoNode && m.runsItemIn(loop, passed):
+			if !m.OnSomeIterations(loop, id) {
+				return loop
 			}
-			return loop
+			passed = loop
 		}
 	}
 	return NoNode
+}
+
+// runsItemIn reports whether loop runs a model, inside the loop inner
+// nested in it, on what each of its iterations draws (loopItems), and
+// the loops between them draw nothing that call is given: a chunk of
+// rays run through each level's model, a frame through each block.
+func (m *Model) runsItemIn(loop, inner NodeID) bool {
+	f := m.File
+	items := m.loopItems(loop)
+	if len(items) == 0 {
+		return false
+	}
+	scope := m.ScopeNode(loop)
+	found := false
+	f.Walk(inner, func(id NodeID) {
+		if found || f.Kind(id) != KindCall || m.ScopeNode(id) != scope {
+			return
+		}
+		if !m.IsForwardCall(id) && !m.isSelfForward(id) && !m.heldModuleCall(id) && !m.callRunsModel(id, 0) {
+			return
+		}
+		given := map[string]bool{}
+		for _, a := range m.Args(id) {
+			if f.Kind(a) == KindKeywordArgument {
+				a = f.Field(a, FieldValue)
+			}
+			for n := range identifiers(f, a) {
+				given[n] = true
+			}
+		}
+		passes := false
+		for n := range given {
+			passes = passes || items[n]
+		}
+		for l := m.statementLoop(id); passes && l != loop && l != NoNode; l = m.EnclosingLoop(l) {
+			if f.Kind(l) != KindForStatement && f.Kind(l) != KindWhileStatement {
+				continue
+			}
+			if m.Loop(l).Batches {
+				passes = false
+			}
+			for n := range m.loopItems(l) {
+				passes = passes && !given[n]
+			}
+		}
+		found = passes
+	})
+	return found
+}
+
+// heldModuleCall reports whether a call runs a module picked from a
+// container of modules by a key (`self.blocks[name](x)` for an
+// nn.ModuleDict or nn.ModuleList): a forward pass of that module.
+func (m *Model) heldModuleCall(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindSubscript {
+		return false
+	}
+	c := f.Unparen(f.Field(fn, FieldValue))
+	return (f.Kind(c) == KindIdentifier || f.Kind(c) == KindAttribute) && m.ClassifyCallee(c) == CallableModel && m.IsModelValue(c)
+}
+
+// waitsForPerson reports whether every iteration of loop waits for a
+// person: its own body calls the builtin `input()` on every pass (an
+// interactive loop, paced by whoever types).
+func (m *Model) waitsForPerson(loop NodeID) bool {
+	f := m.File
+	body := f.Field(loop, FieldBody)
+	found := false
+	f.Walk(body, func(id NodeID) {
+		if found || f.Kind(id) != KindCall || m.statementLoop(id) != loop {
+			return
+		}
+		if fn := f.Field(id, FieldFunction); !f.TextIs(fn, "input") || f.Kind(fn) != KindIdentifier || m.Resolve(fn) != nil {
+			return // not the builtin
+		}
+		found = everyPass(f, id, body)
+	})
+	return found
+}
+
+// everyPass reports whether id runs on every pass through block: no
+// branch, loop or handler lies between them (a try's own body does not
+// count as one).
+func everyPass(f *File, id, block NodeID) bool {
+	for p := f.Parent(id); p != NoNode && p != block; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case KindIfStatement, KindElifClause, KindElseClause, KindForStatement, KindWhileStatement,
+			KindExceptClause, KindMatchStatement, KindConditionalExpression, KindBooleanOperator,
+			KindFunctionDefinition, KindLambda:
+			return false
+		}
+	}
+	return true
 }
 
 // OnSomeIterations reports whether id, in loop, runs only on some of its
@@ -540,4 +647,26 @@ func periodic(f *File, e NodeID) bool {
 		found = found || f.Kind(id) == KindBinaryOperator && f.TextIs(f.Field(id, FieldOperator), "%")
 	})
 	return found
+}
+
+// HotIterating returns the for loop whose iterable holds call
+// (`for batch in make_batches(...)`, `enumerate(stream(...))`) when each
+// of its iterations runs once per step or item (a hot role, no person
+// waited for); NoNode otherwise. What the iterable runs to yield each
+// item then runs on every iteration of that loop.
+func (m *Model) HotIterating(call NodeID) NodeID {
+	f := m.File
+	for n := f.Parent(call); n != NoNode; n = f.Parent(n) {
+		switch f.Kind(n) {
+		case KindForStatement:
+			if !f.Contains(f.Field(n, FieldRight), call) || !m.LoopRole(n).Hot() || m.waitsForPerson(n) {
+				return NoNode
+			}
+			return n
+		case KindCall, KindArgumentList, KindKeywordArgument, KindParenthesizedExpression:
+		default:
+			return NoNode
+		}
+	}
+	return NoNode
 }

@@ -21,9 +21,15 @@ Checks for ` + "`torch.cuda.empty_cache()`" + ` (however imported) that runs on 
 iteration of a loop that runs once per step or per item: a loop over a
 data loader, one that back-propagates or steps an optimizer, or one that
 runs a model on each item (a frame, an image, a sample), directly, through
-` + "`self.forward`" + `, or through a method or function of the project whose body
+` + "`self.forward`" + `, a module of an ` + "`nn.ModuleDict`" + ` or ` + "`nn.ModuleList`" + `
+(` + "`self.blocks[name](frame)`" + `), or through a method or function of the project whose body
 runs the model (` + "`tracker.track(frame)`" + `). The call may sit in a loop nested in
-that one: it still runs on each of its iterations.
+that one: it still runs on each of its iterations, even where the nested
+loop runs it once per model or on some of its own iterations only (per
+chunk of rays, ` + "`for level in range(n):`" + ` runs each level's model, or
+flushes under ` + "`if level == 0:`" + `). A generator of the file that calls it each
+time it yields is reported where such a loop iterates it
+(` + "`for batch in make_batches(prompts):`" + `).
 
 ## Why is this bad?
 ` + "`empty_cache()`" + ` returns the CUDA caching allocator's *unused* blocks to the
@@ -73,6 +79,8 @@ out-of-memory error, before a smaller retry) runs only when a step fails, and
 so does one in a branch that leaves the iteration (a recovery path that
 skips the step: ` + "`if isnan(loss.item()): ...; continue`" + `). An epoch loop's
 ` + "`optimizer.zero_grad()`" + ` before its loop of steps does not make it a loop of steps.
+A loop that waits for a person on every iteration (` + "`path = input(...)`" + `) is
+no throughput loop: the flush costs nothing against the wait.
 
 A helper function, in this file or another of the project, that calls
 ` + "`empty_cache()`" + ` every time it runs is reported where a per-step loop
@@ -85,7 +93,10 @@ annotated with it, or an attribute of ` + "`self`" + ` assigned once. A function
 another file is taken to run the model on each item when the project
 says it runs one and the call passes the iteration's item (not a loader,
 not only a counter); whether it loops over that item's parts is not known
-there.
+there. A loop around a nested one counts as running the model on each of
+its items only where the model is given what it draws (` + "`rays_chunk`" + `) and
+nothing the nested loops draw; and a generator is followed only in the
+file that defines it, with the flush in the block of its ` + "`yield`" + `.
 
 ## References
 - [CUDA semantics: memory management](https://pytorch.org/docs/stable/notes/cuda.html#memory-management)
@@ -95,8 +106,22 @@ there.
 
 func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	m := p.Model
+	const cost = ": it cannot free memory that live tensors hold, " +
+		"only cached blocks the next step would reuse, so each step pays for cudaFree/cudaMalloc again; " +
+		"remove it, or call it once between phases"
 	var helper *analyzer.Object
 	if m.CallName(call) != "torch.cuda.empty_cache" {
+		if loop, flush := generatorFlush(m, call); flush != analyzer.NoNode {
+			f := p.File
+			def := m.LocalCallee(call)
+			pos := f.Position(f.N(flush).Start)
+			p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s, through the generator `%s`, which calls it "+
+				"each time it yields (line %d)%s", analyzer.Snippet(f.Text(call), 40), tl301Often(m, loop, "this loop"),
+				m.FunctionName(def), pos.Line, cost),
+				analyzer.Related{Path: f.Path, Line: pos.Line, Column: pos.Column,
+					Message: "`torch.cuda.empty_cache()` called after each item `" + m.FunctionName(def) + "` yields"})
+			return
+		}
 		if helper = m.Helper(call); helper == nil || helper.EmptyCache == nil {
 			return
 		}
@@ -109,13 +134,7 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	if loop != m.EnclosingLoop(call) {
 		where = fmt.Sprintf("the loop at line %d", p.File.Position(p.File.N(loop).Start).Line)
 	}
-	every := "every step of " + where
-	if m.LoopRole(loop) == analyzer.LoopItem {
-		every = "every iteration of " + where + ", each of which runs the model"
-	}
-	const cost = ": it cannot free memory that live tensors hold, " +
-		"only cached blocks the next step would reuse, so each step pays for cudaFree/cudaMalloc again; " +
-		"remove it, or call it once between phases"
+	every := tl301Often(m, loop, where)
 	if helper == nil {
 		p.Report(call, "`torch.cuda.empty_cache()` runs on "+every+cost)
 		return
@@ -123,6 +142,97 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s, through `%s` (%s)%s",
 		analyzer.Snippet(p.File.Text(call), 40), every, helper.Site.Text, helper.EmptyCache.Where(), cost),
 		analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
+}
+
+// tl301Often says how often a call runs in a hot loop, for a
+// message: "every step of this loop", or, in a loop that runs the model
+// on each item (a loop of no hot role of its own is one: HotLoop),
+// "every iteration of this loop, each of which runs the model".
+func tl301Often(m *analyzer.Model, loop analyzer.NodeID, where string) string {
+	if role := m.LoopRole(loop); role == analyzer.LoopItem || !role.Hot() {
+		return "every iteration of " + where + ", each of which runs the model"
+	}
+	return "every step of " + where
+}
+
+// generatorFlush returns, for a call of a generator function of this
+// file that a hot loop iterates (`for batch in make_batches(...)`), that
+// loop and the `torch.cuda.empty_cache()` the generator calls each time
+// it yields: in the block of a `yield`, with nothing between them that
+// could leave it. Each item the loop takes resumes the generator through
+// it. A flush the generator's own loop already runs per step is reported
+// there instead.
+func generatorFlush(m *analyzer.Model, call analyzer.NodeID) (loop, flush analyzer.NodeID) {
+	f := m.File
+	def := m.LocalCallee(call)
+	if def == analyzer.NoNode {
+		return analyzer.NoNode, analyzer.NoNode
+	}
+	var yields []analyzer.NodeID
+	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindYield && m.ScopeNode(id) == def {
+			yields = append(yields, id)
+		}
+	})
+	if len(yields) == 0 {
+		return analyzer.NoNode, analyzer.NoNode
+	}
+	if loop = m.HotIterating(call); loop == analyzer.NoNode {
+		return analyzer.NoNode, analyzer.NoNode
+	}
+	flush = analyzer.NoNode
+	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if flush != analyzer.NoNode || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def ||
+			m.CallName(id) != "torch.cuda.empty_cache" || m.HotLoop(id) != analyzer.NoNode {
+			return
+		}
+		for _, y := range yields {
+			if sameRun(f, id, y) {
+				flush = id
+				return
+			}
+		}
+	})
+	if flush == analyzer.NoNode {
+		return analyzer.NoNode, analyzer.NoNode
+	}
+	return loop, flush
+}
+
+// sameRun reports whether two nodes sit in statements of one block with
+// only plain statements between them (expressions, assignments, `del`):
+// whenever one of them runs, so does the other.
+func sameRun(f *analyzer.File, a, b analyzer.NodeID) bool {
+	sa, sb := blockStatement(f, a), blockStatement(f, b)
+	if sa == analyzer.NoNode || sb == analyzer.NoNode || f.Parent(sa) != f.Parent(sb) {
+		return false
+	}
+	if f.N(sb).Start < f.N(sa).Start {
+		sa, sb = sb, sa
+	}
+	for s := f.N(sa).NextSibling; s != analyzer.NoNode && s != sb; s = f.N(s).NextSibling {
+		switch f.Kind(s) {
+		case analyzer.KindExpressionStatement, analyzer.KindAssignment, analyzer.KindAugmentedAssignment,
+			analyzer.KindDeleteStatement, analyzer.KindComment:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// blockStatement returns the statement around id that is a child of a
+// block, or NoNode where a function or class comes first.
+func blockStatement(f *analyzer.File, id analyzer.NodeID) analyzer.NodeID {
+	for s := id; s != analyzer.NoNode; s = f.Parent(s) {
+		switch f.Kind(f.Parent(s)) {
+		case analyzer.KindBlock:
+			return s
+		case analyzer.KindFunctionDefinition, analyzer.KindClassDefinition, analyzer.KindLambda:
+			return analyzer.NoNode
+		}
+	}
+	return analyzer.NoNode
 }
 
 // onSelectedIterations (TL501's test; TL301 asks the analyzer's

@@ -24,9 +24,10 @@ Checks for ` + "`backward(retain_graph=True)`" + ` (also ` + "`torch.autograd.ba
 ` + "`retain_graph=True`" + `) that is the last backward through a training step's
 graph: nothing after it in the step back-propagates through the same
 graph again. A training step is one iteration of a loop that builds the
-graph afresh in every iteration, or a function that trains one step
-(` + "`train_step`" + `, ` + "`training_step`" + `, ...) or is called from a training loop of
-the same file.
+graph afresh in every iteration, or a function that trains one step: it
+steps an optimizer once, outside any loop of its own (an agent's
+` + "`learn()`" + `), it is named so (` + "`train_step`" + `, ` + "`training_step`" + `, ...), or it is
+called from a training loop of the same file.
 
 ## Why is this bad?
 ` + "`backward()`" + ` normally frees the saved activations of the graph as it runs
@@ -86,11 +87,15 @@ attribute set elsewhere) has a graph only where the code shows it has one:
 it is back-propagated, or another method sets it to a model's output; in a
 loop with no data of its own, any value from outside may have one. Values
 computed with grad disabled, detached, or indices (` + "`argmax`" + `, the
-indices of ` + "`topk`" + `) have none. Whether two losses share a graph is
-judged from the assignments in the function. A function counts as a
-training step by its name or by being called, directly or through an
-instance of its class, from a training loop in the same file; a step
-function called only from another module is not checked.
+indices of ` + "`topk`" + `) have none; nor does an attribute of an imported module
+(` + "`np.float32`" + `). Whether two losses share a graph is judged from the
+assignments in the function: a name the later loss reads that is re-bound
+on every path after the retained loss read it (a second update's fresh
+forward pass into the same ` + "`q`" + `) holds a new graph. A function counts as a
+training step by its optimizer step, its name or by being called,
+directly or through an instance of its class, from a training loop in the
+same file; a step function known by none of these (called only from another
+module, stepping no optimizer itself) is not checked.
 
 ## References
 - [torch.Tensor.backward](https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
@@ -147,7 +152,7 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
 			"%s until `%s` returns (through the optimizer step and the rest of the step) instead of freeing them during "+
 			"backward; drop `retain_graph=True`", site, where, m.FunctionName(fn)))
-		if !rgStepCalled(m, fn) {
+		if !rgStepCalled(m, fn) && !rgUpdatesOnce(m, fn) {
 			p.Assume(fmt.Sprintf("`%s` runs once per training step: known by its name alone", m.FunctionName(fn)))
 		}
 		return
@@ -265,11 +270,34 @@ var stepFunctionNames = map[string]bool{
 	"optimize_parameters": true, "train_one_batch": true, "update_step": true,
 }
 
-// rgIsStepFunction reports whether fn trains one step: it is named so, or
-// a loop of this file that runs once per batch calls it.
+// rgIsStepFunction reports whether fn trains one step: it is named so, it
+// steps an optimizer once (rgUpdatesOnce), or a loop of this file that
+// runs once per batch calls it.
 func rgIsStepFunction(m *analyzer.Model, fn analyzer.NodeID) bool {
-	return stepFunctionNames[strings.TrimLeft(m.FunctionName(fn), "_")] || rgStepCalled(m, fn)
+	return stepFunctionNames[strings.TrimLeft(m.FunctionName(fn), "_")] || rgUpdatesOnce(m, fn) || rgStepCalled(m, fn)
 }
+
+// rgUpdatesOnce reports whether fn's own body, outside any loop of its
+// own, steps an optimizer (`self.opt.step()`): whatever its name
+// (`learn`, `update`), one call is one training step.
+func rgUpdatesOnce(m *analyzer.Model, fn analyzer.NodeID) bool {
+	if fn == analyzer.Root {
+		return false
+	}
+	return m.Memo(rgUpdatesKey{fn}, func() any {
+		f := m.File
+		found := false
+		f.Walk(f.Field(fn, analyzer.FieldBody), func(id analyzer.NodeID) {
+			if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || m.EnclosingLoop(id) != analyzer.NoNode {
+				return
+			}
+			_, found = optimizerStep(m, id)
+		})
+		return found
+	}).(bool)
+}
+
+type rgUpdatesKey struct{ fn analyzer.NodeID }
 
 // rgStepCalled reports whether fn is called per step in this file (see
 // rgCalledPerStep), once per function.
@@ -392,7 +420,7 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 		})
 		later := g.Reach(exprs)
 		for k, uses := range later {
-			if _, ok := roots[k]; ok && g.MayCarry(k, uses[0]) {
+			if rootUses, ok := roots[k]; ok && g.MayCarry(k, uses[0]) && g.sameValues(rootUses, uses) {
 				shares = true
 				return
 			}
@@ -413,6 +441,45 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 		shares = !any
 	})
 	return shares
+}
+
+// sameValues reports whether two sets of uses of one key may read the
+// same value: a name re-bound between them (`q = self.critic(...)` again,
+// for a second update's fresh forward pass) holds a new graph at the
+// later uses. Uses whose bindings cannot be told apart (an attribute of
+// self, a parameter, a name of an enclosing scope) may.
+func (g *retainGraph) sameValues(a, b []analyzer.NodeID) bool {
+	sa, oka := g.bindingsAt(a)
+	sb, okb := g.bindingsAt(b)
+	if !oka || !okb || len(sa) == 0 || len(sb) == 0 {
+		return true
+	}
+	for s := range sa {
+		if sb[s] {
+			return true
+		}
+	}
+	return false
+}
+
+// bindingsAt returns the statements whose bindings may reach the uses,
+// all names of the function's own scope; ok is false where a use is
+// something else.
+func (g *retainGraph) bindingsAt(uses []analyzer.NodeID) (map[analyzer.NodeID]bool, bool) {
+	f, m := g.f, g.m
+	stmts := map[analyzer.NodeID]bool{}
+	for _, u := range uses {
+		if f.Kind(u) != analyzer.KindIdentifier || m.ScopeNode(u) != g.fn {
+			return nil, false
+		}
+		for _, b := range m.ReachingBindings(u) {
+			if b.Kind == analyzer.BindParam {
+				return nil, false
+			}
+			stmts[b.Stmt] = true
+		}
+	}
+	return stmts, true
 }
 
 // sameForward reports whether two sets of keys hold outputs of the same
