@@ -170,11 +170,22 @@ func (m *Model) calledActivation(v NodeID, depth int) (Activation, *Site) {
 // elementActivation reports the activation of the element at index (a
 // Binding.Index) of a value unpacked into names: of a tuple written out
 // (`probs, y = F.softmax(z, 1), t`), or of the tuple every return of the
-// function a call runs builds (`return logits, probs`).
+// function a call runs builds (`return logits, probs`), also through a
+// name bound to either.
 func (m *Model) elementActivation(v NodeID, index, depth int) (Activation, *Site) {
 	f := m.File
 	v = f.Unparen(v)
+	if depth > 8 {
+		return NoActivation, nil
+	}
 	switch f.Kind(v) {
+	case KindIdentifier:
+		// `out = self.policy(s)`, then `logits, probs = out`.
+		b := m.Resolve(v)
+		if b == nil || b.Kind != BindAssign || b.Unpacked || b.Value == NoNode || !f.Contains(m.ScopeNode(v), b.Stmt) || m.mayNotReach(b.Stmt, v) {
+			return NoActivation, nil
+		}
+		return m.elementActivation(b.Value, index, depth+1)
 	case KindExpressionList, KindTuple:
 		kids := f.ChildList(v)
 		if i := elementPos(index, len(kids)); i >= 0 && f.Kind(kids[i]) != KindListSplat {
@@ -233,29 +244,18 @@ func (m *Model) returnsElementActivation(def NodeID, index, depth int) (Activati
 }
 
 // subscriptElementActivation reports the activation of `v[i]`, an
-// integer index into the tuple a call returns (`self.policy(s)[1]`, or
-// `out[1]` with `out = self.policy(s)`).
+// integer index into a tuple (`self.policy(s)[1]`, or `out[1]` with `out
+// = self.policy(s)`).
 func (m *Model) subscriptElementActivation(sub NodeID, depth int) (Activation, *Site) {
 	f := m.File
 	i, ok := intLiteral(f, f.Unparen(f.Field(sub, FieldSubscript)))
 	if !ok {
 		return NoActivation, nil
 	}
-	v := f.Unparen(f.Field(sub, FieldValue))
-	if f.Kind(v) == KindIdentifier {
-		b := m.Resolve(v)
-		if b == nil || b.Kind != BindAssign || b.Unpacked || b.Value == NoNode || !f.Contains(m.ScopeNode(v), b.Stmt) || m.mayNotReach(b.Stmt, v) {
-			return NoActivation, nil
-		}
-		v = f.Unparen(b.Value)
-	}
-	if f.Kind(v) != KindCall {
-		return NoActivation, nil
-	}
 	if i < 0 {
 		i-- // Binding.Index counts from the end from -2
 	}
-	return m.elementActivation(v, i, depth)
+	return m.elementActivation(f.Field(sub, FieldValue), i, depth)
 }
 
 // intLiteral reads an integer literal, negative or not.
