@@ -1,9 +1,6 @@
 package analyzer
 
-import (
-	"path/filepath"
-	"strings"
-)
+import "path/filepath"
 
 // Activation says which output layer a value comes from: probabilities
 // of a softmax or a sigmoid, or log-probabilities of a log-softmax.
@@ -101,7 +98,7 @@ func (m *Model) activationOf(expr NodeID, depth int) (Activation, *Site) {
 		return m.returnedActivation(expr, depth)
 	case KindIdentifier:
 		b := m.Resolve(expr)
-		if b == nil || b.Kind != BindAssign || b.Unpacked || b.Value == NoNode || !f.Contains(m.ScopeNode(expr), b.Stmt) {
+		if b == nil || b.Kind != BindAssign || b.Value == NoNode || !f.Contains(m.ScopeNode(expr), b.Stmt) {
 			return NoActivation, nil
 		}
 		if m.mayNotReach(b.Stmt, expr) {
@@ -109,9 +106,22 @@ func (m *Model) activationOf(expr NodeID, depth int) (Activation, *Site) {
 			// layer is applied on some calls only.
 			return NoActivation, nil
 		}
+		if b.Unpacked {
+			if b.Index == -1 {
+				return NoActivation, nil
+			}
+			return m.elementActivation(b.Value, b.Index, depth+1)
+		}
 		return m.activationOf(b.Value, depth+1)
 	case KindSubscript:
-		return m.activationOf(f.Field(expr, FieldValue), depth+1)
+		if a, at := m.activationOf(f.Field(expr, FieldValue), depth+1); a != NoActivation {
+			return a, at
+		}
+		return m.subscriptElementActivation(expr, depth+1)
+	case KindAttribute:
+		if f.TextIs(f.Field(expr, FieldAttribute), "probs") {
+			return m.distributionProbs(f.Field(expr, FieldObject), depth+1)
+		}
 	}
 	return NoActivation, nil
 }
@@ -155,43 +165,26 @@ func (m *Model) activationModule(callee NodeID, depth int) Activation {
 }
 
 // returnedActivation reports the activation a call's function returns:
-// a function of this file, one of the project, or the forward of the
-// class of a model called.
+// a function of this file, one of the project, the forward of the class
+// of a model called (of its own class for `self(x)`), or what calling
+// the values the callers of a parameter pass for it returns.
 func (m *Model) returnedActivation(call NodeID, depth int) (Activation, *Site) {
 	f := m.File
-	def := m.LocalCallee(call)
-	ref := ""
-	if def == NoNode {
-		fn := f.Unparen(f.Field(call, FieldFunction))
-		switch class := m.receiverClass(fn); {
-		case class == NoNode:
-			ref = m.calleeRef(call)
-		case f.Kind(class) == KindIdentifier:
-			if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
-				def = m.MethodOf(cb.Stmt, "forward")
-				break
-			}
-			fallthrough
-		default:
-			if q := m.QualifiedName(class); q != "" && !isLibraryName(q) {
-				ref = q + ".forward"
-			}
+	if def := m.LocalCallee(call); def != NoNode {
+		return m.defActivation(def, "", depth)
+	}
+	if def, ref := m.selfCallTarget(call); def != NoNode || ref != "" {
+		return m.defActivation(def, ref, depth)
+	}
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if class := m.receiverClass(fn); class != NoNode {
+		if a, at := m.instanceActivation(class, depth); a != NoActivation {
+			return a, at
 		}
+	} else if ref := m.calleeRef(call); ref != "" {
+		return m.defActivation(NoNode, ref, depth)
 	}
-	if def != NoNode {
-		a, at := m.returnsActivation(def, depth+1)
-		if at != nil && at.Path == "" {
-			at = m.localSite(at)
-		}
-		return a, at
-	}
-	if ref == "" || strings.HasPrefix(ref, "#") {
-		return NoActivation, nil
-	}
-	if o := m.lookup(ref, WantActivation); o != nil && o.Activation != NoActivation {
-		return o.Activation, o.ActivationAt
-	}
-	return NoActivation, nil
+	return m.paramCallActivation(fn, depth)
 }
 
 // localSite names a site of this file by the file's base name, for
@@ -203,7 +196,10 @@ func (m *Model) localSite(s *Site) *Site {
 	return &c
 }
 
-type activationKey struct{ def NodeID }
+type activationKey struct {
+	def       NodeID
+	exporting bool
+}
 
 type activationAnswer struct {
 	a  Activation
@@ -213,7 +209,7 @@ type activationAnswer struct {
 // returnsActivation reports the activation every return of a function
 // returns, if they all return the same one.
 func (m *Model) returnsActivation(def NodeID, depth int) (Activation, *Site) {
-	ans := m.Memo(activationKey{def}, func() any {
+	ans := m.Memo(activationKey{def, m.exporting}, func() any {
 		var out activationAnswer
 		for _, v := range m.ReturnValues(def) {
 			a, at := m.activationOf(v, depth)

@@ -1143,7 +1143,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 			}
 		}
 	})
-	if a, at := m.returnsActivation(def, 0); at != nil && (at.Path == "" || at.Abs == f.Path) {
+	if a, at := m.exportedActivation(def); at != nil && (at.Path == "" || at.Abs == f.Path) {
 		// What other files return is theirs to tell.
 		fs.Activation, r.ActivationAt = a, &Site{Line: at.Line, Column: at.Column, Text: at.Text}
 	}

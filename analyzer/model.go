@@ -39,6 +39,7 @@ type Model struct {
 	evidence          *evidence
 	facts             Facts // what the rest of the project knows; nil for a file alone
 	noNames           bool  // callees are judged by evidence alone (WithoutNames)
+	exporting         bool  // what other files are told is worked out (exportedActivation)
 }
 
 // NewModel builds the semantic model of f.

@@ -33,7 +33,18 @@ and casts (` + "`.view`" + `, ` + "`.float()`" + `), functions of this file or a
 file of the project that return it, ` + "`nn.Softmax`" + ` modules (alone or as
 the last layer of an ` + "`nn.Sequential`" + `, moved or cast with ` + "`.to(device)`" + `,
 ` + "`.cuda()`" + ` or the like), and a model whose ` + "`forward`" + ` returns it, wherever
-its class is defined.
+its class is defined, including a model calling itself (` + "`self(x)`" + `,
+` + "`self.__call__(x)`" + `). It is also followed into one element of a tuple
+that a function of this file or a model's ` + "`forward`" + ` returns
+(` + "`logits, probs = self.policy(s)`" + `, ` + "`out[1]`" + `), and to the ` + "`.probs`" + ` of a
+distribution built from logits: ` + "`Categorical(logits=z).probs`" + ` is a softmax,
+` + "`Bernoulli(logits=z).probs`" + ` a sigmoid.
+
+A model or a loss module handed in as a parameter
+(` + "`def fit(model, criterion)`" + `, ` + "`self.criterion = criterion`" + ` in ` + "`__init__`" + `
+or a setter) is known by what every call of its function, or of its
+class, in the same file passes for it, or by the parameter's default; a
+loss parameter also by its annotation (` + "`criterion: nn.CrossEntropyLoss`" + `).
 
 ## Why is this bad?
 ` + "`cross_entropy`" + ` computes ` + "`log_softmax`" + ` of its input itself. Given
@@ -71,10 +82,14 @@ Or keep ` + "`log_softmax`" + ` in the model and use ` + "`F.nll_loss`" + `, whi
 reported.
 
 ## Known problems
-A loss object is recognised where it is constructed in the same function
-or assigned once to an attribute of ` + "`self`" + `; one built by a factory
-function or passed in as a parameter is not followed. A model returning a
-tuple is not followed. A softmax applied on some paths only (` + "`if softmax: x = self.softmax(x)`" + `
+A loss object is recognised where it is constructed in the same function,
+assigned once to an attribute of ` + "`self`" + `, or handed in as a parameter
+whose values this file shows; one built by a factory function is not
+followed. A parameter is not known by the calls of another file, nor
+where the calls of this file disagree, pass it unpacked (` + "`fit(*args)`" + `)
+or hand the function on as a callback. A tuple returned by a function
+of another file is not followed into its elements. A softmax applied on
+some paths only (` + "`if softmax: x = self.softmax(x)`" + `
 before ` + "`return x`" + `) is not taken as the model's output: which path a call
 takes is not followed.
 
@@ -166,14 +181,50 @@ func overBatch(call string) bool {
 
 // lossOf reports whether a call computes a loss that expects logits: a
 // functional one, or a loss module constructed in place, bound to a name
-// once, or assigned once to an attribute of self.
+// once, assigned once to an attribute of self, or handed in as a
+// parameter (see lossClass).
 func lossOf(m *analyzer.Model, call analyzer.NodeID) (logitLoss, bool) {
 	f := m.File
 	if l, ok := logitLossFuncs[m.CallName(call)]; ok {
 		return l, true
 	}
-	l, ok := logitLossModules[constructor(m, f.Unparen(f.Field(call, analyzer.FieldFunction)))]
+	l, ok := logitLossModules[lossClass(m, f.Unparen(f.Field(call, analyzer.FieldFunction)), 0)]
 	return l, ok
+}
+
+// lossClass is constructor for a loss module, which also follows a
+// parameter: one annotated with a loss class, or given an instance of
+// one class by every call of its function in the file (`self.criterion
+// = criterion` in `__init__`, with `Trainer(net, nn.CrossEntropyLoss())`).
+func lossClass(m *analyzer.Model, callee analyzer.NodeID, depth int) string {
+	f := m.File
+	v := f.Unparen(callee)
+	if k := f.Kind(v); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
+		if b := boundValue(m, v); b != analyzer.NoNode {
+			v = f.Unparen(b)
+		}
+	}
+	if f.Kind(v) != analyzer.KindIdentifier || depth >= 4 {
+		return constructor(m, v)
+	}
+	if t := m.ParamAnnotation(v); t != analyzer.NoNode {
+		if q := m.QualifiedName(t); logitLossModules[q].name != "" {
+			return q
+		}
+	}
+	vals, ok := m.ParamValues(v)
+	if !ok {
+		return ""
+	}
+	class := ""
+	for _, a := range vals {
+		c := lossClass(m, a, depth+1)
+		if c == "" || class != "" && c != class {
+			return ""
+		}
+		class = c
+	}
+	return class
 }
 
 // constructor returns the qualified name of the class that made a
