@@ -257,6 +257,7 @@ def cli(run):
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--path", default="")
     parser.add_argument("--repeat", type=int, default=1, help="repetitions within the process, for the timed programs")
+    parser.add_argument("--epochs", type=int, default=0, help="epochs of the training-step programs (0: their own)")
     args = parser.parse_args()
     out = run(variants[args.variant], args)
     out.update(variant=args.variant, model=args.model, steps=args.steps)

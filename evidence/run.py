@@ -3,19 +3,27 @@ repeated, and writes the medians to results.json, the median per-step
 traces to traces.json, and one plot per rule.
 
     python3 evidence/run.py --out docs/evidence                       # the full run, one GPU
-    python3 evidence/run.py --out /tmp/evidence --steps 30 --reps 1   # a smoke test
+    python3 evidence/run.py --out /tmp/evidence --steps 30 --reps 1 --epochs 1  # a smoke test
 
-The full run takes about 9 minutes on one H100. It can be split in two
-(each under 10 minutes): `--phase memory --out DIR` writes DIR/raw-memory.json,
-and `--phase timing --merge DIR/raw-memory.json` runs the rest and writes
-the results.
+The full run of the memory and timing programs takes about 9 minutes on
+one H100. It can be split in two (each under 10 minutes):
+`--phase memory --out DIR` writes DIR/raw-memory.json, and
+`--phase timing --merge DIR/raw-memory.json` runs the rest and writes
+the results. The training-step programs (TL502 to TL506) take about 5
+minutes more on one H200 and run with the memory phase; to keep each
+part under 10 minutes, run them on their own, replacing their cases in
+the results of an earlier run:
+
+    python3 evidence/run.py --update --only tl502,tl503,tl504,tl505,tl506
 
 Runs that only measure memory go in parallel (each process reads its
-own allocator and RSS), one process per repetition; runs that measure
-time go one at a time, alone on the GPU, and the evaluation (TL201,
-TL202) and empty_cache (TL301) programs repeat their loop within one
-process per variant. PYTORCH_CUDA_ALLOC_CONF is removed from the environment of
-every run.
+own allocator and RSS), one process per repetition, and so do the
+training-step runs, each repeating over its seeds within one process;
+runs that measure time go one at a time, alone on the GPU, and the
+evaluation (TL201, TL202) and empty_cache (TL301) programs repeat their
+loop within one process per variant. PYTORCH_CUDA_ALLOC_CONF is removed
+from the environment of every run. compare.py compares two runs of the
+training-step programs and keeps the second's figures beside the first's.
 """
 import argparse
 import concurrent.futures
@@ -39,13 +47,25 @@ MEMORY_PROGRAMS = [
 SMALL_MODELS = ["cnn", "transformer"]
 SYNC_MODELS = ["cnn", "transformer", "gpt2", "cnn_host", "cnn_blocking"]
 SYNC_VARIANTS = ["bad_item_every_step", "fixed_detach", "ref_item_every_50"]
+TRAINING_PROGRAMS = [
+    # rule, program, bad variant, fixed variant, settings (--model)
+    ("TL502", "tl502_zero_grad.py", "bad_no_zero_grad", "fixed_zero_grad", ["sgd", "adam"]),
+    ("TL503", "tl503_eval_mode.py", "bad_left_in_eval", "fixed_train_each_epoch", ["cnn", "plain"]),
+    ("TL504", "tl504_softmax.py", "bad_softmax", "fixed_logits", ["sgd", "adam"]),
+    ("TL505", "tl505_set_epoch.py", "bad_no_set_epoch", "fixed_set_epoch", ["sgd"]),
+    ("TL506", "tl506_accumulation.py", "bad_unscaled", "fixed_scaled", ["sgd", "sgd_low_lr", "adam", "sgd_clip", "adam_clip"]),
+]
+TRAINING_FILES = {program for _, program, _, _, _ in TRAINING_PROGRAMS}
+TRAINING_CURVES = ("test_acc", "test_acc_min", "test_acc_max", "test_loss", "test_loss_min", "test_loss_max",
+                   "train_loss", "train_loss_min", "train_loss_max")
 
 
 class Case:
-    def __init__(self, rules, program, variant, model="", steps=0, serial=False, path="", repeat=0):
+    def __init__(self, rules, program, variant, model="", steps=0, serial=False, path="", repeat=0, epochs=0):
         self.rules, self.program, self.variant = rules, program, variant
         self.model, self.steps, self.serial, self.path = model, steps, serial, path
         self.repeat = repeat  # repetitions within one process instead of one process each
+        self.epochs = epochs
 
     @property
     def key(self):
@@ -61,6 +81,8 @@ class Case:
             argv += ["--path", self.path]
         if self.repeat:
             argv += ["--repeat", str(self.repeat)]
+        if self.epochs:
+            argv += ["--epochs", str(self.epochs)]
         return argv
 
 
@@ -85,7 +107,19 @@ def cases(args, checkpoint):
         for variant in SYNC_VARIANTS:
             steps = args.gpt_steps if model == "gpt2" else args.sync_steps
             out.append(Case(["TL501"], "tl501_host_sync.py", variant, model, steps, serial=True, repeat=args.reps))
+    # The training-step programs measure outcomes, not time or memory: they
+    # run in parallel, each repeating over its seeds within one process.
+    for rule, program, bad, fixed, settings in TRAINING_PROGRAMS:
+        for setting in settings:
+            for variant in (bad, fixed):
+                out.append(Case([rule], program, variant, setting, repeat=args.reps, epochs=args.epochs))
     return out
+
+
+def selected(key, only):
+    """Whether a case's key is selected by --only: it contains one of the
+    comma-separated parts (all when only is empty)."""
+    return not only or any(part and part in key for part in only.split(","))
 
 
 def child_env():
@@ -152,7 +186,7 @@ def median_trace(runs):
     if not traces:
         return {}
     out = {}
-    for k in ("alloc_mib", "peak_mib", "reserved_mib", "rss_kib"):
+    for k in ("alloc_mib", "peak_mib", "reserved_mib", "rss_kib") + TRAINING_CURVES:
         series = [t[k] for t in traces if t.get(k)]
         if not series:
             continue
@@ -243,7 +277,39 @@ def summarise(results):
         }
         sync[model] = per
     rules["TL501"] = {"program": "evidence/tl501_host_sync.py", "plot": "docs/evidence/TL501.png", "figures": sync}
+
+    for rule, program, bad, fixed, settings in TRAINING_PROGRAMS:
+        stem = program.removesuffix(".py")
+        per = {}
+        for setting in settings:
+            b, f = fig(f"{stem} {bad} {setting}"), fig(f"{stem} {fixed} {setting}")
+
+            def gap(key, b=b, f=f):
+                bm, fm = (b.get(key) or {}).get("median"), (f.get(key) or {}).get("median")
+                return rounded(fm - bm) if bm is not None and fm is not None else None
+
+            per[setting] = {"bad": b, "fixed": f, "differences": {
+                "test_acc_fixed_minus_bad": gap("test_acc"),
+                "test_loss_fixed_minus_bad": gap("test_loss"),
+                "train_loss_fixed_minus_bad": gap("train_loss"),
+            }}
+        rules[rule] = {"program": "evidence/" + program, "plot": f"docs/evidence/{rule}.png", "figures": per}
+
+    for rule, entry in rules.items():
+        entry["measured_on"] = measured_on(results, rule)
     return rules
+
+
+def measured_on(results, rule):
+    """The GPU, PyTorch version and date of the run that measured a rule's
+    cases: the latest --update that ran any of them, else the first run."""
+    keys = [k for k, c in results["cases"].items() if rule in c["rules"]]
+    run = {"environment": results.get("environment", {}), "date": results.get("date")}
+    for update in results.get("updates", []):
+        if any(selected(k, update.get("only", "")) for k in keys):
+            run = update
+    env = run.get("environment", {})
+    return {"gpu": env.get("gpu"), "torch": env.get("torch"), "date": run.get("date")}
 
 
 def run_cases(todo, args, started, parallel):
@@ -254,7 +320,7 @@ def run_cases(todo, args, started, parallel):
     def one(case):
         if args.deadline and time.time() - started > args.deadline:
             return case, {"error": "skipped: deadline"}
-        return case, run_once(case, 300)
+        return case, run_once(case, 540 if case.program in TRAINING_FILES else 300)
 
     order = [c for rep in range(args.reps) for c in todo if rep == 0 or not c.repeat]
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs if parallel else 1) as pool:
@@ -289,7 +355,10 @@ def main():
                         help="keep the cases of OUT/results.json that this run (--only) does not run")
     parser.add_argument("--jobs", type=int, default=12, help="memory-only runs in parallel")
     parser.add_argument("--deadline", type=float, default=0, help="seconds after which no new run starts (0: none)")
-    parser.add_argument("--only", default="", help="run only the cases whose key contains this")
+    parser.add_argument("--epochs", type=int, default=0,
+                        help="epochs of the training-step programs (0: each program's own; fewer for a smoke test)")
+    parser.add_argument("--only", default="", help="run only the cases whose key contains this, or one of these "
+                                                   "comma-separated parts (tl502,tl503)")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     started = time.time()
@@ -297,10 +366,10 @@ def main():
     settings = {"reps": args.reps, "steps": args.steps, "budget_gib": 1, "warmup_steps": 20,
                 "eval_steps": args.eval_steps, "eval_warmup": 3, "epoch_steps": args.epoch_steps,
                 "alloc_steps": args.alloc_steps, "sync_steps": args.sync_steps, "gpt_steps": args.gpt_steps,
-                "parallel_jobs": args.jobs}
+                "parallel_jobs": args.jobs, "train_epochs": args.epochs}
     env = environment()
     print(json.dumps(env), flush=True)
-    todo = [c for c in cases(args, checkpoint) if args.only in c.key]
+    todo = [c for c in cases(args, checkpoint) if selected(c.key, args.only)]
     runs, memory_env = {}, None
     if args.phase in ("all", "memory"):
         runs.update(run_cases([c for c in todo if not c.serial], args, started, parallel=True))
@@ -352,7 +421,13 @@ def main():
         traces[case.key] = median_trace(ok)
         for e in errors:
             print(f"{case.key}: {e}", file=sys.stderr, flush=True)
+    earlier = results.get("rules", {})
     results["rules"] = summarise(results)
+    ran = {r for c in todo for r in c.rules}
+    for rule, entry in earlier.items():
+        # A second run kept by compare.py stays with the figures it checked.
+        if "second_run" in entry and rule in results["rules"] and rule not in ran:
+            results["rules"][rule]["second_run"] = entry["second_run"]
     with open(os.path.join(args.out, "results.json"), "w") as f:
         json.dump(results, f, indent=1)
         f.write("\n")
@@ -364,7 +439,8 @@ def main():
     except ImportError as err:
         print(f"no plots: {err}", file=sys.stderr)
         return
-    plots.all_plots(results, traces, args.out)
+    # An update draws only the plots of the rules it ran.
+    plots.all_plots(results, traces, args.out, {r for c in todo for r in c.rules} if args.update else None)
     print(f"done in {time.time() - started:.0f} s", flush=True)
 
 

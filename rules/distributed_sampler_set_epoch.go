@@ -39,6 +39,21 @@ they draw the same batches, and the averaged gradient is that of one
 rank's batch: every GPU but one does no useful work. With different
 seeds, an epoch processes the dataset once per rank.
 
+Measured: on an NVIDIA H200 with PyTorch 2.11.0, 5 seeds each ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL505.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl505_set_epoch.py)):
+two data-parallel ranks were simulated in one process, each with a
+` + "`DistributedSampler(dataset, num_replicas=2, rank=r)`" + ` and its own
+loader, built without a process group, and each step back-propagated the
+mean of the two ranks' losses, the gradient DDP averages. A small CNN
+trained so for 15 epochs on a synthetic ten-class image task ended at
+92.5 % held-out accuracy without ` + "`set_epoch`" + ` (90.5 to 94.0 over the
+seeds) against 92.7 % (89.8 to 93.8) with it; a second run measured 92.6
+% against 92.1 %. The same order every epoch cost no accuracy measurable
+beyond the spread between seeds here: the first epoch, the same in both
+by construction, already differed by as much (91.0 % against 91.2 %),
+from the nondeterminism of the GPU's kernels. A
+` + "`DataLoader(shuffle=True)`" + ` without a sampler under DDP, the rule's
+second pattern, was not measured.
+
 ## Example
 ` + "```python" + `
 sampler = DistributedSampler(dataset)

@@ -36,10 +36,31 @@ var (
 
 // evidenceResults is the part of results.json the tests read.
 type evidenceResults struct {
-	Rules map[string]struct {
-		Program string `json:"program"`
-		Plot    string `json:"plot"`
+	Environment evidenceEnv `json:"environment"`
+	Rules       map[string]struct {
+		Program    string       `json:"program"`
+		Plot       string       `json:"plot"`
+		MeasuredOn *evidenceEnv `json:"measured_on"`
 	} `json:"rules"`
+}
+
+// evidenceEnv is what a run was measured on: the GPU as PyTorch names it
+// ("NVIDIA H100 80GB HBM3") and PyTorch's version ("2.11.0+cu130").
+type evidenceEnv struct {
+	GPU   string `json:"gpu"`
+	Torch string `json:"torch"`
+}
+
+// measuredOn returns the GPU and the PyTorch version (without its local
+// part, "+cu130") a rule's results were measured with: its own record,
+// else the first run's environment.
+func (res evidenceResults) measuredOn(code string) (gpu, torch string) {
+	env := res.Environment
+	if on := res.Rules[code].MeasuredOn; on != nil && on.GPU != "" {
+		env = *on
+	}
+	torch, _, _ = strings.Cut(env.Torch, "+")
+	return env.GPU, torch
 }
 
 func readEvidenceResults(t *testing.T) (evidenceResults, []byte) {
@@ -327,9 +348,10 @@ func measuredParagraph(doc string) (para, section string) {
 }
 
 // TestMeasuredDocs requires every rule with results to quote them in a
-// "Measured:" paragraph at the end of "## Why is this bad?", every figure
-// of that paragraph to be in the results file, and its links to point at
-// the rule's plot and program in this repository.
+// "Measured:" paragraph at the end of "## Why is this bad?" that names the
+// GPU and the PyTorch version they were measured with, every figure of
+// that paragraph to be in the results file, and its links to point at the
+// rule's plot and program in this repository.
 func TestMeasuredDocs(t *testing.T) {
 	res, raw := readEvidenceResults(t)
 	var all any
@@ -354,8 +376,11 @@ func TestMeasuredDocs(t *testing.T) {
 		if section != "## Why is this bad?" {
 			t.Errorf("%s: the Measured: paragraph is in %q, not at the end of \"## Why is this bad?\"", r.Code, section)
 		}
-		if !strings.Contains(para, "H100") || !strings.Contains(para, "PyTorch") {
-			t.Errorf("%s: the Measured: paragraph names no hardware or PyTorch version", r.Code)
+		gpu, torch := res.measuredOn(r.Code)
+		if gpu == "" || torch == "" {
+			t.Errorf("%s: %s records no GPU or PyTorch version for it", r.Code, resultsPath)
+		} else if !strings.Contains(para, gpu) || !strings.Contains(para, "PyTorch "+torch) {
+			t.Errorf("%s: the Measured: paragraph does not name the GPU and PyTorch its results were measured with (%q, \"PyTorch %s\")", r.Code, gpu, torch)
 		}
 		for _, link := range []string{result.Plot, result.Program} {
 			if !strings.Contains(para, "("+blobURL+link+")") {

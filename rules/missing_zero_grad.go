@@ -33,6 +33,17 @@ sees at step *n* is the sum of the gradients of steps 1 to *n*, so every
 step repeats all the earlier ones. Training diverges or crawls, with no
 error raised. Memory is not affected: ` + "`.grad`" + ` is allocated once either way.
 
+Measured: on an NVIDIA H200 with PyTorch 2.11.0, 5 seeds each ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL502.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl502_zero_grad.py)):
+a small CNN (batch norm and dropout) trained for 15 epochs on a
+synthetic ten-class image task ended at 9.8 % held-out accuracy without
+` + "`zero_grad()`" + `, chance level (9.7 to 10.2 over the seeds), against 92.1 %
+(87.0 to 93.7) with it, under SGD with momentum; its training loss
+climbed to 382.0 instead of falling to 0.97. Under Adam, which rescales
+the summed gradients, the loss stayed at 2.31, that of a uniform guess,
+and the model at 9.8 % (9.6 to 10.9) against 87.8 % (83.5 to 93.6). A
+second run measured 9.8 % against 90.4 % under SGD and 9.8 % against
+91.2 % under Adam.
+
 ## Example
 ` + "```python" + `
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)

@@ -38,6 +38,21 @@ norm statistics are frozen at the values they had when evaluation first
 ran. The usual symptom is a model that trains well for one epoch, then
 overfits or stalls.
 
+Measured: on an NVIDIA H200 with PyTorch 2.11.0, 5 seeds each ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL503.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl503_eval_mode.py)):
+a small CNN with batch norm and dropout, validated after each of 15
+epochs on a synthetic ten-class image task with a fifth of its training
+labels wrong, ended at 83.3 % held-out accuracy when the validation left
+it in evaluation mode (80.0 to 84.1 over the seeds; 84.4 in a second
+run), against 91.6 % (86.2 to 93.5; 90.9 in a second run) with
+` + "`model.train()`" + ` at the start of every epoch. The two were level for the
+first epochs, both peaking near 93.9 %; then the model without dropout
+and with its batch norm statistics frozen fitted the wrong labels, its
+training loss falling to 0.17 against 0.96, and lost held-out accuracy.
+It ended where the same network without batch norm and dropout ends, a
+model the rule does not report: 83.1 % left in evaluation mode and 83.3
+% with ` + "`model.train()`" + ` (78.2 to 84.8 and 79.7 to 84.8 over the seeds),
+since evaluation mode changes nothing it computes.
+
 ## Example
 ` + "```python" + `
 def evaluate(model, loader):

@@ -31,9 +31,25 @@ Each backward adds its gradient to ` + "`.grad`" + `, so the step applies the su
 would give. With SGD that multiplies the learning rate by ` + "`k`" + `, so changing
 the accumulation count silently changes the training run. Gradient
 clipping (` + "`clip_grad_norm_`" + `) then clips the sum against a threshold meant
-for one batch. Adam-style optimizers are nearly insensitive to a constant
-scale of the gradient, apart from their ` + "`eps`" + ` and weight decay, so there
-the cost is mostly in clipping.
+for one batch; where both the sum and the mean exceed it, both are
+clipped to the same step. Adam-style optimizers are nearly insensitive
+to a constant scale of the gradient, apart from their ` + "`eps`" + ` and weight
+decay. In the measurement below, Adam lost nothing to the undivided
+loss, clipped or not, nor did SGD when clipped; unclipped SGD lost much
+at ` + "`lr=0.01`" + ` and nothing beyond the spread between seeds at a quarter
+of it.
+
+Measured: on an NVIDIA H200 with PyTorch 2.11.0, 5 seeds each ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL506.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl506_accumulation.py)):
+a small CNN trained for 15 epochs on a synthetic ten-class image task,
+each step accumulating four micro-batches of 16, ended at 71.5 %
+held-out accuracy with SGD (` + "`lr=0.01`" + `, ` + "`momentum=0.9`" + `) and the loss
+undivided, spread from 9.8 % (chance level) to 94.1 % over the seeds,
+against 93.3 % (92.0 to 93.8) with the loss divided; its training loss
+ended at 1.835 against 0.97. At ` + "`lr=0.0025`" + `, whose undivided steps are
+about those of ` + "`lr=0.01`" + `, it measured 93.4 % against 93.8 %. Adam gave
+the same model either way (92.7 % against 92.7 %), and so did clipping
+with ` + "`clip_grad_norm_(params, 1.0)`" + `: 94.2 % either way with SGD, 92.5 %
+against 92.7 % with Adam. A second run measured the same figures.
 
 ## Example
 ` + "```python" + `

@@ -1,0 +1,58 @@
+"""TL504: `F.cross_entropy` given the softmax of the model's output,
+against the same loss given the logits.
+
+The CNN of training.py trained on its synthetic task, 15 epochs in
+batches of 64, with SGD (`--model sgd`: learning rate 0.01, momentum
+0.9, weight decay 5e-4) or Adam (`--model adam`: learning rate 1e-3).
+Held-out accuracy and loss are those of the model's logits (the
+probabilities are their softmax in both variants); the training loss is
+the loss the loop computes. --repeat seeds, each a fresh model and batch
+order.
+
+    python3 evidence/tl504_softmax.py bad_softmax --model sgd --repeat 5
+"""
+import torch
+import torch.nn.functional as F
+
+from common import cli
+from training import repeat
+
+EPOCHS = 15
+BATCH = 64
+OPTIMIZERS = {
+    "sgd": lambda model: torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9, weight_decay=5e-4),
+    "adam": lambda model: torch.optim.Adam(model.parameters(), lr=1e-3),
+}
+
+
+def bad_softmax(model, optimizer, data, epochs, log):
+    for epoch in range(epochs):
+        model.train()
+        for x, y in data.batches(epoch, BATCH):
+            optimizer.zero_grad()
+            probs = F.softmax(model(x), dim=1)
+            loss = F.cross_entropy(probs, y)  # evidence: TL504
+            loss.backward()
+            optimizer.step()
+            log.step(loss)
+        log.epoch(model)
+
+
+def fixed_logits(model, optimizer, data, epochs, log):
+    for epoch in range(epochs):
+        model.train()
+        for x, y in data.batches(epoch, BATCH):
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            optimizer.step()
+            log.step(loss)
+        log.epoch(model)
+
+
+def run(variant, args):
+    return repeat(variant, args, OPTIMIZERS[args.model], EPOCHS)
+
+
+if __name__ == "__main__":
+    cli(run)
