@@ -181,8 +181,8 @@ func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
 			"the loss is the same, but computed twice; pass the logits, or use `nll_loss` on log-probabilities", in, where)
 	default:
 		msg = fmt.Sprintf("%s is the output of a %s%s, but `%s` applies one itself: it computes the %s of "+
-			"probabilities, so the loss can never approach zero and its gradients shrink, which slows or stalls "+
-			"training; pass the logits", in, a, where, loss.name, a)
+			"probabilities, so the loss can never approach zero, no longer measures the model's cross-entropy, and its "+
+			"gradients shrink, which slows training; pass the logits", in, a, where, loss.name, a)
 	}
 	p.Report(input, msg)
 }

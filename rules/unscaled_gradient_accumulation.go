@@ -116,8 +116,8 @@ func checkUnscaledAccumulation(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	p.Report(call, fmt.Sprintf("%s applies the sum of the gradients of `%s` micro-batches (%s runs every iteration), "+
-		"but %s is never divided by `%s`: with SGD that multiplies the learning rate by `%s`, and gradient clipping "+
-		"clips the sum; divide the loss by `%s` before its backward", code(m, call, 40, "this step"), k,
+		"but %s is never divided by `%s`: with plain SGD that multiplies the learning rate by `%s` (Adam and gradient "+
+		"clipping absorb most of the scale); divide the loss by `%s` before its backward", code(m, call, 40, "this step"), k,
 		code(m, backward, 30, "the backward"), code(m, loss, 30, "the loss"), k, k, k))
 }
 
