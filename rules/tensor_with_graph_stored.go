@@ -401,7 +401,7 @@ func storedOncePerEpoch(m *analyzer.Model, n, loop analyzer.NodeID) bool {
 // different model: it iterates no batches, and every optimizer it steps
 // is picked by the iteration (`opts[i].step()` or `opt = opts[level]`
 // with i and level the loop's variables, `for net, opt in zip(nets,
-// opts)`). Its iterations are the models of one step, as many as there
+// opts)`, `scaler.step(opts[i])`). Its iterations are the models of one step, as many as there
 // are models, not successive steps.
 func storedPerModelLoop(m *analyzer.Model, loop analyzer.NodeID) bool {
 	f := m.File
@@ -421,7 +421,9 @@ func storedPerModelLoop(m *analyzer.Model, loop analyzer.NodeID) bool {
 			return
 		}
 		recv := f.Unparen(m.Receiver(id))
-		if !optimizerName(storedBaseName(f, recv)) {
+		if args := m.Args(id); strings.Contains(strings.ToLower(storedBaseName(f, recv)), "scaler") && len(args) == 1 {
+			recv = f.Unparen(args[0]) // `scaler.step(opts[i])`
+		} else if !optimizerName(storedBaseName(f, recv)) {
 			return
 		}
 		steps++

@@ -120,3 +120,18 @@ class MultiAgentTrainer:
             losses.append(actor_loss)  # ok: a list of this call, one loss per agent
             self.loss_log.append(actor_loss)  # want: TL102 "after its backward"
         return losses
+
+
+# Mixed precision: the scaler steps the optimizer of each network.
+def update_ensemble_amp(nets, opts, scaler, batch, target):
+    losses = []
+    for k in range(len(nets)):
+        opts[k].zero_grad()
+        with torch.autocast("cuda"):
+            loss = F.mse_loss(nets[k](batch), target)
+        scaler.scale(loss).backward()
+        scaler.step(opts[k])
+        losses.append(loss)  # ok: one loss per network, in a list of this call
+    scaler.update()
+    return losses
+
