@@ -27,8 +27,8 @@ outlives the step when it is created before the loop over batches (or
 steps), is an attribute such as ` + "`self.outputs`" + `, or is a module-level
 name, and the store runs once per step: in that loop, or in a function
 run once per step such as Lightning's ` + "`training_step`" + `. A store once per
-epoch counts too: in a loop that runs the loop of steps, such as the
-samples of a generator drawn after each epoch's steps.
+epoch counts too: in a loop that runs the loop of steps over batches,
+such as the samples of a generator drawn after each epoch's steps.
 
 ## Why is this bad?
 A stored tensor keeps its whole autograd graph reachable, so nothing of
@@ -108,10 +108,13 @@ consumes (U-Net skip connections, the outputs of an unrolled RNN), and a
 container that is reset within each step. A container emptied every few
 steps (gradient accumulation) is treated as reset. A loop whose every
 iteration steps an optimizer that the iteration picks (` + "`opts[i].step()`" + `,
-` + "`opt = opts[level]`" + `, ` + "`for net, opt in zip(nets, opts)`" + `) trains one model
-per iteration, all within one step: a list made before it, in that step
-or in the function that runs it, holds one tensor per model and is not
-reported (the losses of each agent of a multi-agent update).
+` + "`opt = opts[level]`" + `, ` + "`for net, opt in zip(nets, opts)`" + `, a new optimizer
+made in the iteration) and runs no loop over batches trains one model per
+iteration, all within one step: a list made before it, in that step or in
+the function that runs it, holds one tensor per model and is not reported
+(the losses of each agent of a multi-agent update, the query loss of each
+task of a meta-learning step). A loop over the levels of one model with
+one optimizer for all of them is taken for a loop of steps.
 
 ## References
 - [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
@@ -347,9 +350,13 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 			continue
 		}
 		a := m.Loop(l)
-		// An epoch: each iteration runs a loop of steps, whatever it does
-		// itself once per epoch (sample the generator, validate).
-		runs := storedRunsSteps(m, l)
+		// An epoch: each iteration runs a loop of steps. One that runs a
+		// forward pass of its own (samples of the generator, a validation
+		// loss) is an epoch when its loop of steps goes over batches, and
+		// the loop of steps itself when what it runs steps one model per
+		// iteration; a loop over tasks that adapts a model in a few steps
+		// for each is neither.
+		runs := !a.PerStep() && storedRunsSteps(m, l) || storedRunsBatchSteps(m, l) || storedRunsModelSteps(m, l)
 		if a.PerStep() || runs {
 			if local && !a.Batches && !a.Backward && !runs {
 				// A loop over tokens, chunks or models rather than
@@ -383,10 +390,10 @@ func fixedIterations(m *analyzer.Model, loop analyzer.NodeID) bool {
 }
 
 // storedOncePerEpoch reports whether the store n runs once per
-// iteration of a loop that runs a loop of steps (an epoch), outside
-// that loop of steps: after it, to sample or validate.
+// iteration of a loop that runs a loop of steps over batches (an epoch),
+// outside that loop of steps: after it, to sample or validate.
 func storedOncePerEpoch(m *analyzer.Model, n, loop analyzer.NodeID) bool {
-	if loop == analyzer.NoNode || !storedRunsSteps(m, loop) {
+	if loop == analyzer.NoNode || !storedRunsBatchSteps(m, loop) {
 		return false
 	}
 	for l := m.EnclosingLoop(n); l != loop && l != analyzer.NoNode; l = m.EnclosingLoop(l) {
@@ -397,16 +404,48 @@ func storedOncePerEpoch(m *analyzer.Model, n, loop analyzer.NodeID) bool {
 	return true
 }
 
+// storedRunsBatchSteps reports whether loop's body runs a loop over
+// batches that back-propagates or steps an optimizer in each iteration.
+func storedRunsBatchSteps(m *analyzer.Model, loop analyzer.NodeID) bool {
+	return storedRunsLoop(m, loop, func(l analyzer.NodeID) bool {
+		a := m.Loop(l)
+		return a.Batches && a.Backward
+	})
+}
+
+// storedRunsModelSteps reports whether loop's body runs a loop that
+// steps one model per iteration (storedPerModelLoop).
+func storedRunsModelSteps(m *analyzer.Model, loop analyzer.NodeID) bool {
+	return storedRunsLoop(m, loop, func(l analyzer.NodeID) bool {
+		return m.Loop(l).Backward && storedPerModelLoop(m, l)
+	})
+}
+
+// storedRunsLoop reports whether loop's body, in its own function, has
+// a loop that is accepts.
+func storedRunsLoop(m *analyzer.Model, loop analyzer.NodeID, is func(analyzer.NodeID) bool) bool {
+	f := m.File
+	fn := m.ScopeNode(loop)
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if k := f.Kind(id); !found && (k == analyzer.KindForStatement || k == analyzer.KindWhileStatement) && m.ScopeNode(id) == fn {
+			found = is(id)
+		}
+	})
+	return found
+}
+
 // storedPerModelLoop reports whether each iteration of loop trains a
-// different model: it iterates no batches, and every optimizer it steps
+// different model: it iterates no batches nor runs a loop over them, and
+// every optimizer it steps
 // is picked by the iteration (`opts[i].step()` or `opt = opts[level]`
 // with i and level the loop's variables, `for net, opt in zip(nets,
 // opts)`, `scaler.step(opts[i])`). Its iterations are the models of one step, as many as there
 // are models, not successive steps.
 func storedPerModelLoop(m *analyzer.Model, loop analyzer.NodeID) bool {
 	f := m.File
-	if f.Kind(loop) != analyzer.KindForStatement || m.Loop(loop).Batches {
-		return false
+	if f.Kind(loop) != analyzer.KindForStatement || m.Loop(loop).Batches || storedRunsBatchSteps(m, loop) {
+		return false // over batches, or epochs
 	}
 	targets := map[string]bool{}
 	f.Walk(f.Field(loop, analyzer.FieldLeft), func(id analyzer.NodeID) {
@@ -458,7 +497,8 @@ func optimizerName(name string) bool {
 // pickedByIteration reports whether e, in loop's body, differs in each
 // iteration: a subscript by one of the loop's variables (`opts[i]`), an
 // attribute of one (`agent.optimizer`), a variable itself, or a name
-// assigned one of these in the body (`opt = opts[level]`).
+// assigned one of these in the body (`opt = opts[level]`) or a new
+// optimizer (`opt = torch.optim.SGD(fast.parameters())`).
 func pickedByIteration(m *analyzer.Model, loop, e analyzer.NodeID, targets map[string]bool) bool {
 	f := m.File
 	for range 4 {
@@ -481,6 +521,9 @@ func pickedByIteration(m *analyzer.Model, loop, e analyzer.NodeID, targets map[s
 			}
 			if b.Kind != analyzer.BindAssign || b.Unpacked || !f.Contains(f.Field(loop, analyzer.FieldBody), b.Stmt) {
 				return false
+			}
+			if v := f.Unparen(b.Value); f.Kind(v) == analyzer.KindCall && strings.HasPrefix(m.CallName(v), "torch.optim.") {
+				return true // a fresh optimizer each iteration
 			}
 			e = b.Value
 		default:

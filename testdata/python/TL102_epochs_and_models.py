@@ -43,6 +43,20 @@ def fit(model, loader, val_x, val_y, optimizer, epochs):
     return val_history
 
 
+# An optimizer made afresh each epoch (to reset its state) does not make
+# the epochs one model each.
+def fit_restarts(model, loader, val_x, val_y, epochs, lr):
+    val_history = []
+    for epoch in range(epochs):
+        optimizer = torch.optim.SGD(model.parameters(), lr=lr * 0.5 ** epoch)
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.mse_loss(model(x), y).backward()
+            optimizer.step()
+        val_history.append(F.mse_loss(model(val_x), val_y))  # want: TL102 "every epoch's graph"
+    return val_history
+
+
 # One step per level of a coarse-to-fine model: each level has its own
 # network and optimizer, so the inner loop runs once per level.
 def train_levels(nets, opts, sample, steps):
@@ -135,3 +149,18 @@ def update_ensemble_amp(nets, opts, scaler, batch, target):
     scaler.update()
     return losses
 
+
+
+# Reptile: each task adapts a copy of the model in a few steps with an
+# optimizer of its own, then its query loss is kept for the meta-update.
+def reptile_step(model, tasks, inner_steps, clone):
+    query_losses = []
+    for xs, ys, xq, yq in tasks:
+        fast = clone(model)
+        inner_opt = torch.optim.SGD(fast.parameters(), lr=0.01)
+        for _ in range(inner_steps):
+            inner_opt.zero_grad()
+            F.mse_loss(fast(xs), ys).backward()
+            inner_opt.step()
+        query_losses.append(F.mse_loss(fast(xq), yq))  # ok: one loss per task of this meta-step, in a list of this call
+    return query_losses
