@@ -27,6 +27,9 @@ func (m *Model) passedFunctions(call NodeID) []calledFunction {
 	}
 	return m.MemoRecursive(passedKey{call}, []calledFunction(nil), func() any {
 		fn := f.Unparen(f.Field(call, FieldFunction))
+		if f.Kind(fn) == KindCall {
+			return m.functionsOf(fn, 0) // `make_loss(beta)(recon, x)`
+		}
 		if f.Kind(fn) != KindIdentifier {
 			return []calledFunction(nil)
 		}

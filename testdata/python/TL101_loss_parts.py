@@ -79,6 +79,20 @@ def train_beta_vae(model, loader, beta=4.0):
     return kl_sum
 
 
+def train_annealed(model, loader, epochs):
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(epochs):
+        rec_sum = 0
+        for x in loader:
+            optimizer.zero_grad()
+            recon, mu, logvar = model(x)
+            loss, rec, _ = make_vae_loss(min(1.0, epoch / 10))(recon, x, mu, logvar)
+            loss.backward()
+            optimizer.step()
+            rec_sum += rec  # want: TL101 "rec_sum \+= rec"
+        print(epoch, float(rec_sum))
+
+
 # A model whose class this file cannot see returns its reconstruction and
 # the mean of its code: both come from the same forward pass.
 def train_autoencoder(model, optimizer, loader, lam):
