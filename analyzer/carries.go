@@ -164,7 +164,7 @@ func (m *Model) nameCarries(id NodeID) bool {
 	if m.ev().graph[b] {
 		return true // back-propagated, or computed into what is
 	}
-	if b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) {
+	if b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) && m.passedFunctions(m.File.Unparen(b.Value)) == nil {
 		return false // a count or a logged value unpacked with the loss
 	}
 	switch b.Kind {
@@ -446,11 +446,21 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] || index == 1 && m.returnsIndices(v) {
 			return false
 		}
+		if fns := m.passedFunctions(v); fns != nil && index != -1 {
+			// `loss, rec, kld = loss_fn(...)` with loss_fn a parameter
+			// given a function, or made by a factory.
+			return m.passedElementCarries(v, fns, index)
+		}
 		if m.IsLossCall(v) && !m.IsForwardCall(v) {
+			if m.predictionTuple(v) {
+				// `recon, mu = model(x)`, recon given to a loss: a model's
+				// outputs, of one forward pass, not a loss and its logs.
+				return true
+			}
 			return index <= 0 && m.carry(v) == carryYes
 		}
 		if def := m.LocalCallee(v); def != NoNode && index != -1 {
-			return m.returnsGraphAt(def, index)
+			return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
 		}
 		ref := m.calleeRef(v)
 		if m.runsNoModel(v, ref) {

@@ -110,9 +110,17 @@ and only last by conventional names such as ` + "`model`" + ` and ` + "`criterio
 and arithmetic on their results. A project function's result carries a
 graph when the function returns one, or computes its result from a
 parameter that is given one (` + "`return ((pred - y) ** 2).mean()`" + `); of a
-tuple it returns, each element carries what the function puts there, and of
-a tuple from a function that cannot be seen, the element that is
-back-propagated is the loss and the others are what it reports. An unknown
+tuple it returns, each element carries what the function puts there, or
+computes from a parameter that is given one, and of a tuple from a
+function that cannot be seen, the element that is back-propagated is the
+loss and the others are what it reports. A loss function given as an
+argument (` + "`train(model, opt, vae_loss, loader)`" + ` at every call of ` + "`train`" + ` in the
+file, also through ` + "`functools.partial`" + `) or made by a factory of the file
+(` + "`make_loss(beta)`" + `, which returns a function it defines) is read as if it
+were called by name; one that only the callers in other files pass is not
+seen. A tuple whose first element a loss is computed from
+(` + "`recon, mu = model(x)`" + ` then ` + "`F.mse_loss(recon, x)`" + `) is the outputs of one
+forward pass, each with a graph, whatever its callee is taken for. An unknown
 function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A sum that
 is back-propagated on purpose (a multi-task loss built in a loop and then
 ` + "`backward()`" + `-ed, or returned to the caller, also when the loop takes derivatives

@@ -26,7 +26,9 @@ container that outlives the training or evaluation step that made it:
 outlives the step when it is created before the loop over batches (or
 steps), is an attribute such as ` + "`self.outputs`" + `, or is a module-level
 name, and the store runs once per step: in that loop, or in a function
-run once per step such as Lightning's ` + "`training_step`" + `.
+run once per step such as Lightning's ` + "`training_step`" + `. A store once per
+epoch counts too: in a loop that runs the loop of steps over batches,
+such as the samples of a generator drawn after each epoch's steps.
 
 ## Why is this bad?
 A stored tensor keeps its whole autograd graph reachable, so nothing of
@@ -84,11 +86,11 @@ accuracy = (torch.cat(all_logits).argmax(1) == labels).float().mean()
 Outside ` + "`no_grad`" + `, store ` + "`logits.detach()`" + ` (or ` + "`loss.item()`" + ` for a scalar).
 
 ## Known problems
-The rule is off by default because too many of its findings on code it
-was not written against are wrong: the outputs of an encoder that a class
-of another file freezes (a momentum key encoder), numbers that a model
-returns in its output dict beside its loss, state that one forward pass
-builds for its own later steps. Select it, and read what it reports.
+Its findings on code it was not written against are wrong more often
+than TL101's: the outputs of an encoder that a class of another file
+freezes (a momentum key encoder), numbers that a model returns in its
+output dict beside its loss, state that one forward pass builds for its
+own later steps. Read what it reports.
 
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries
@@ -104,7 +106,15 @@ several tasks, the log-probabilities of a REINFORCE episode), a container
 that is itself back-propagated, a list that one forward pass builds and
 consumes (U-Net skip connections, the outputs of an unrolled RNN), and a
 container that is reset within each step. A container emptied every few
-steps (gradient accumulation) is treated as reset.
+steps (gradient accumulation) is treated as reset. A loop whose every
+iteration steps an optimizer that the iteration picks (` + "`opts[i].step()`" + `,
+` + "`opt = opts[level]`" + `, ` + "`for net, opt in zip(nets, opts)`" + `, a new optimizer
+made in the iteration) and runs no loop over batches trains one model per
+iteration, all within one step: a list made before it, in that step or in
+the function that runs it, holds one tensor per model and is not reported
+(the losses of each agent of a multi-agent update, the query loss of each
+task of a meta-learning step). A loop over the levels of one model with
+one optimizer for all of them is taken for a loop of steps.
 
 ## References
 - [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
@@ -168,19 +178,23 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	hint := storedHint(f, m, value)
 	where := onDevice(f)
+	unit := "step"
+	if storedOncePerEpoch(m, n, loop) {
+		unit = "epoch"
+	}
 	switch {
 	case valueBackpropagated(m, value, stepKeys) && retainedBackward(m, region):
-		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable, and its backward(retain_graph=True) "+
-			"frees none of the activations it saved: every stored tensor keeps them %s; store %s instead", stmt, where, hint))
+		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable, and its backward(retain_graph=True) "+
+			"frees none of the activations it saved: every stored tensor keeps them %s; store %s instead", stmt, unit, where, hint))
 	case valueBackpropagated(m, value, stepKeys):
-		p.Report(n, fmt.Sprintf("`%s` keeps each step's autograd graph reachable after its backward(): "+
+		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable after its backward(): "+
 			"no activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+
-			"store %s instead", stmt, hint))
+			"store %s instead", stmt, unit, hint))
 	default:
-		p.Report(n, fmt.Sprintf("`%s` stores a tensor whose autograd graph no backward() of this step is seen to run through: "+
-			"every step's graph stays alive for as long as `%s` holds it, with the activations of any forward pass that "+
+		p.Report(n, fmt.Sprintf("`%s` stores a tensor whose autograd graph no backward() of this %s is seen to run through: "+
+			"every %s's graph stays alive for as long as `%s` holds it, with the activations of any forward pass that "+
 			"no backward() ran through still %s; store %s instead",
-			stmt, analyzer.Snippet(f.Text(base), 30), where, hint))
+			stmt, unit, unit, analyzer.Snippet(f.Text(base), 30), where, hint))
 	}
 	graphAssumptions(p, value, n)
 }
@@ -330,8 +344,19 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		if local && fixedIterations(m, l) {
 			continue // `for x in [real, fake]:`: a few passes of one step
 		}
+		if local && storedPerModelLoop(m, l) {
+			// `for i in range(n_agents): ...; opts[i].step()`: one step of
+			// each model, all within one step of the loop or call around.
+			continue
+		}
 		a := m.Loop(l)
-		runs := !a.PerStep() && storedRunsSteps(m, l) // an epoch: each iteration runs a loop of steps
+		// An epoch: each iteration runs a loop of steps. One that runs a
+		// forward pass of its own (samples of the generator, a validation
+		// loss) is an epoch when its loop of steps goes over batches, and
+		// the loop of steps itself when what it runs steps one model per
+		// iteration; a loop over tasks that adapts a model in a few steps
+		// for each is neither.
+		runs := !a.PerStep() && storedRunsSteps(m, l) || storedRunsBatchSteps(m, l) || storedRunsModelSteps(m, l)
 		if a.PerStep() || runs {
 			if local && !a.Batches && !a.Backward && !runs {
 				// A loop over tokens, chunks or models rather than
@@ -360,6 +385,150 @@ func fixedIterations(m *analyzer.Model, loop analyzer.NodeID) bool {
 	switch f.Kind(f.Unparen(f.Field(loop, analyzer.FieldRight))) {
 	case analyzer.KindList, analyzer.KindTuple:
 		return true
+	}
+	return false
+}
+
+// storedOncePerEpoch reports whether the store n runs once per
+// iteration of a loop that runs a loop of steps over batches (an epoch),
+// outside that loop of steps: after it, to sample or validate.
+func storedOncePerEpoch(m *analyzer.Model, n, loop analyzer.NodeID) bool {
+	if loop == analyzer.NoNode || !storedRunsBatchSteps(m, loop) {
+		return false
+	}
+	for l := m.EnclosingLoop(n); l != loop && l != analyzer.NoNode; l = m.EnclosingLoop(l) {
+		if m.Loop(l).Backward {
+			return false
+		}
+	}
+	return true
+}
+
+// storedRunsBatchSteps reports whether loop's body runs a loop over
+// batches that back-propagates or steps an optimizer in each iteration.
+func storedRunsBatchSteps(m *analyzer.Model, loop analyzer.NodeID) bool {
+	return storedRunsLoop(m, loop, func(l analyzer.NodeID) bool {
+		a := m.Loop(l)
+		return a.Batches && a.Backward
+	})
+}
+
+// storedRunsModelSteps reports whether loop's body runs a loop that
+// steps one model per iteration (storedPerModelLoop).
+func storedRunsModelSteps(m *analyzer.Model, loop analyzer.NodeID) bool {
+	return storedRunsLoop(m, loop, func(l analyzer.NodeID) bool {
+		return m.Loop(l).Backward && storedPerModelLoop(m, l)
+	})
+}
+
+// storedRunsLoop reports whether loop's body, in its own function, has
+// a loop that is accepts.
+func storedRunsLoop(m *analyzer.Model, loop analyzer.NodeID, is func(analyzer.NodeID) bool) bool {
+	f := m.File
+	fn := m.ScopeNode(loop)
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if k := f.Kind(id); !found && (k == analyzer.KindForStatement || k == analyzer.KindWhileStatement) && m.ScopeNode(id) == fn {
+			found = is(id)
+		}
+	})
+	return found
+}
+
+// storedPerModelLoop reports whether each iteration of loop trains a
+// different model: it iterates no batches nor runs a loop over them, and
+// every optimizer it steps
+// is picked by the iteration (`opts[i].step()` or `opt = opts[level]`
+// with i and level the loop's variables, `for net, opt in zip(nets,
+// opts)`, `scaler.step(opts[i])`). Its iterations are the models of one step, as many as there
+// are models, not successive steps.
+func storedPerModelLoop(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(loop) != analyzer.KindForStatement || m.Loop(loop).Batches || storedRunsBatchSteps(m, loop) {
+		return false // over batches, or epochs
+	}
+	targets := map[string]bool{}
+	f.Walk(f.Field(loop, analyzer.FieldLeft), func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindIdentifier {
+			targets[f.Text(id)] = true
+		}
+	})
+	fn := m.ScopeNode(loop)
+	steps, picked := 0, 0
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "step" || m.ScopeNode(id) != fn {
+			return
+		}
+		recv := f.Unparen(m.Receiver(id))
+		if args := m.Args(id); strings.Contains(strings.ToLower(storedBaseName(f, recv)), "scaler") && len(args) == 1 {
+			recv = f.Unparen(args[0]) // `scaler.step(opts[i])`
+		} else if !optimizerName(storedBaseName(f, recv)) {
+			return
+		}
+		steps++
+		if pickedByIteration(m, loop, recv, targets) {
+			picked++
+		}
+	})
+	return steps > 0 && picked == steps
+}
+
+// storedBaseName is the last name of an expression with its subscripts
+// taken off: `opts` for `self.opts[i]`.
+func storedBaseName(f *analyzer.File, e analyzer.NodeID) string {
+	e = storedBase(f, e)
+	switch f.Kind(e) {
+	case analyzer.KindIdentifier:
+		return f.Text(e)
+	case analyzer.KindAttribute:
+		return f.Text(f.Field(e, analyzer.FieldAttribute))
+	}
+	return ""
+}
+
+// optimizerName reports whether a name reads as an optimizer or a list
+// of them: `opt`, `opts`, `c_opts`, `optimizer_g`, `optimizers`.
+func optimizerName(name string) bool {
+	name = strings.ToLower(name)
+	return strings.Contains(name, "optim") || strings.HasSuffix(name, "opt") || strings.HasSuffix(name, "opts") ||
+		strings.HasPrefix(name, "opt_")
+}
+
+// pickedByIteration reports whether e, in loop's body, differs in each
+// iteration: a subscript by one of the loop's variables (`opts[i]`), an
+// attribute of one (`agent.optimizer`), a variable itself, or a name
+// assigned one of these in the body (`opt = opts[level]`) or a new
+// optimizer (`opt = torch.optim.SGD(fast.parameters())`).
+func pickedByIteration(m *analyzer.Model, loop, e analyzer.NodeID, targets map[string]bool) bool {
+	f := m.File
+	for range 4 {
+		e = f.Unparen(e)
+		switch f.Kind(e) {
+		case analyzer.KindSubscript:
+			if i := f.Unparen(f.Field(e, analyzer.FieldSubscript)); f.Kind(i) == analyzer.KindIdentifier && targets[f.Text(i)] {
+				return true
+			}
+			e = f.Field(e, analyzer.FieldValue)
+		case analyzer.KindAttribute:
+			e = f.Field(e, analyzer.FieldObject)
+		case analyzer.KindIdentifier:
+			b := m.Resolve(e)
+			if b == nil {
+				return false
+			}
+			if b.Kind == analyzer.BindLoopTarget && b.Stmt == loop {
+				return true
+			}
+			if b.Kind != analyzer.BindAssign || b.Unpacked || !f.Contains(f.Field(loop, analyzer.FieldBody), b.Stmt) {
+				return false
+			}
+			if v := f.Unparen(b.Value); f.Kind(v) == analyzer.KindCall && strings.HasPrefix(m.CallName(v), "torch.optim.") {
+				return true // a fresh optimizer each iteration
+			}
+			e = b.Value
+		default:
+			return false
+		}
 	}
 	return false
 }
