@@ -210,19 +210,25 @@ type activationAnswer struct {
 // returns, if they all return the same one.
 func (m *Model) returnsActivation(def NodeID, depth int) (Activation, *Site) {
 	ans := m.Memo(activationKey{def, m.exporting}, func() any {
-		var out activationAnswer
-		for _, v := range m.ReturnValues(def) {
-			a, at := m.activationOf(v, depth)
-			if a == NoActivation || out.a != NoActivation && out.a != a {
-				return activationAnswer{}
-			}
-			if out.a == NoActivation {
-				out = activationAnswer{a, at}
-			}
-		}
-		return out
+		return m.sameActivation(m.ReturnValues(def), depth)
 	}).(activationAnswer)
 	return ans.a, ans.at
+}
+
+// sameActivation is the activation all of values have, with the site of
+// the first; none when one has none or two differ.
+func (m *Model) sameActivation(values []NodeID, depth int) activationAnswer {
+	var out activationAnswer
+	for _, v := range values {
+		a, at := m.activationOf(v, depth)
+		if a == NoActivation || out.a != NoActivation && out.a != a {
+			return activationAnswer{}
+		}
+		if out.a == NoActivation {
+			out = activationAnswer{a, at}
+		}
+	}
+	return out
 }
 
 // mayNotReach reports whether a statement runs only on some paths to use:

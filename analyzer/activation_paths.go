@@ -219,7 +219,7 @@ type elementActivationKey struct {
 func (m *Model) returnsElementActivation(def NodeID, index, depth int) (Activation, *Site) {
 	f := m.File
 	ans := m.Memo(elementActivationKey{def, index, m.exporting}, func() any {
-		var out activationAnswer
+		var elems []NodeID
 		for _, r := range m.ReturnValues(def) {
 			r = f.Unparen(r)
 			if k := f.Kind(r); k != KindExpressionList && k != KindTuple {
@@ -230,15 +230,9 @@ func (m *Model) returnsElementActivation(def NodeID, index, depth int) (Activati
 			if i < 0 || f.Kind(kids[i]) == KindListSplat {
 				return activationAnswer{}
 			}
-			a, at := m.activationOf(kids[i], depth)
-			if a == NoActivation || out.a != NoActivation && out.a != a {
-				return activationAnswer{}
-			}
-			if out.a == NoActivation {
-				out = activationAnswer{a, at}
-			}
+			elems = append(elems, kids[i])
 		}
-		return out
+		return m.sameActivation(elems, depth)
 	}).(activationAnswer)
 	return ans.a, ans.at
 }

@@ -207,7 +207,11 @@ func (m *Model) GradAssumed(id NodeID) bool {
 			}
 		}
 	}
-	return m.FunctionGradMode(def) == GradEnabled && m.uncalled[def] && !m.backpropagates(def)
+	if m.FunctionGradMode(def) != GradEnabled || !m.uncalled[def] || m.backpropagates(def) {
+		return false
+	}
+	o := m.lookup(m.localRef(def), WantCallers)
+	return o == nil || !o.CalledElsewhere
 }
 
 // backpropagates reports whether a function back-propagates itself (a

@@ -300,6 +300,10 @@ type Object struct {
 	// ResultBackprop: a function whose result a caller back-propagates,
 	// in a file of the project, or through the functions that return it.
 	ResultBackprop bool
+	// CalledElsewhere: a function its own file never calls, whose grad
+	// mode calls in other files of the project set (of it, or of its
+	// method name on objects of no known class).
+	CalledElsewhere bool
 }
 
 // runsNoForward reports whether a helper's answer (nil: nothing to say)
@@ -355,6 +359,10 @@ const (
 	WantKind
 	WantBackprop // ResultBackprop
 	WantNoGraph  // NoGraph
+	// WantCallers: CalledElsewhere. Apart from WantGrad, and asked only
+	// of a function a finding is reported in, so that the grad mode's
+	// questions keep their answers.
+	WantCallers
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be

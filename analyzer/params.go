@@ -1,5 +1,7 @@
 package analyzer
 
+import "slices"
+
 // What the calls of a function of this file pass for its parameters: a
 // parameter known by no annotation (`def train(model, criterion)`) is
 // known by the values its callers give it, where the file shows them all.
@@ -33,7 +35,7 @@ func (m *Model) ParamValues(use NodeID) (vals []NodeID, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	pos := m.argPosition(def, b.Name)
+	pos := slices.Index(m.positionalParams(def), b.Name) // -1 for a keyword-only parameter
 	name := f.Text(b.Name)
 	for _, c := range calls {
 		v, known := m.argFor(c, pos, name)
@@ -142,40 +144,6 @@ func inAnnotation(f *File, id NodeID) bool {
 		}
 	}
 	return false
-}
-
-// argPosition returns the position of a parameter of def among the
-// arguments a caller passes by position (self and cls not counted), or
-// -1 for a keyword-only parameter.
-func (m *Model) argPosition(def, param NodeID) int {
-	f := m.File
-	pos, i, first := -1, 0, true
-	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
-		name := c
-		switch f.Kind(c) {
-		case KindDefaultParameter, KindTypedDefaultParameter:
-			name = f.Field(c, FieldName)
-		case KindTypedParameter:
-			name = f.FirstChild(c)
-		case KindIdentifier:
-		case KindListSplatPattern, KindDictionarySplatPattern:
-			return false
-		default:
-			return !f.TextIs(c, "*") // `*` starts the keyword-only parameters; `/` ends the positional-only ones
-		}
-		if first && m.EnclosingClass(def) != NoNode && (f.TextIs(name, "self") || f.TextIs(name, "cls")) {
-			first = false
-			return true
-		}
-		first = false
-		if name == param {
-			pos = i
-			return false
-		}
-		i++
-		return true
-	})
-	return pos
 }
 
 // argFor returns the argument a call passes at position pos or by

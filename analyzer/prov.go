@@ -634,7 +634,7 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 func (m *Model) PositionalParams(def NodeID) []NodeID { return m.positionalParams(def) }
 
 // positionalParams returns the names of def's positional parameters, self
-// and cls of a method left out.
+// and cls of a method left out, and none after a bare `*` (keyword-only).
 func (m *Model) positionalParams(def NodeID) []NodeID {
 	f := m.File
 	var out []NodeID
@@ -650,7 +650,7 @@ func (m *Model) positionalParams(def NodeID) []NodeID {
 		case KindListSplatPattern, KindDictionarySplatPattern:
 			return false
 		default:
-			return true
+			return !f.TextIs(c, "*") // `*` starts the keyword-only parameters; `/` ends the positional-only ones
 		}
 		if first && m.EnclosingClass(def) != NoNode && (f.TextIs(name, "self") || f.TextIs(name, "cls")) {
 			first = false

@@ -610,6 +610,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.uint(uint64(o.Activation))
 	e.site(o.ActivationAt)
 	e.bool(o.ResultBackprop)
+	e.bool(o.CalledElsewhere)
 	return string(e.b)
 }
 
@@ -650,6 +651,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.Activation = analyzer.Activation(d.uint())
 	o.ActivationAt = d.site()
 	o.ResultBackprop = d.bool()
+	o.CalledElsewhere = d.bool()
 	if err := d.done(); err != nil {
 		return nil, err
 	}

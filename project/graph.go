@@ -118,6 +118,7 @@ type facts struct {
 
 	Module, NoGraph, ReturnsGraph, ResultBackprop bool
 	GradKnown, WrapsKnown, EntersKnown            bool
+	CalledElsewhere                               bool
 }
 
 // rareFacts are the facts that few objects have.
@@ -1170,9 +1171,13 @@ func (g *Graph) fixGrad(order []*object) {
 	// Unless its file sees no call of it: then the mode is enabled there
 	// for want of a caller, and the fact tells that callers elsewhere set
 	// it (a finding that rests on it assumes nothing).
+	// Where its own file sees no call of it, the fact that callers
+	// elsewhere set it is kept apart (CalledElsewhere), for a finding to
+	// say that it assumed nothing.
 	for _, o := range g.objs {
-		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) && !g.calledElsewhereOnly(o) {
+		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) {
 			o.fact.GradKnown = false
+			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.calledElsewhereOnly(o)
 		}
 	}
 }
@@ -1478,6 +1483,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
+	}
+	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {
+		fact.CalledElsewhere, some = true, true
 	}
 	summary := o.fn.RareFacts() // a class's or an instance's: none
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {

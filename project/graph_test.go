@@ -42,7 +42,7 @@ func graphAt(t *testing.T, root string) *Graph {
 	return g
 }
 
-const all = analyzer.WantModule | analyzer.WantReturns | analyzer.WantGrad | analyzer.WantHelper
+const all = analyzer.WantModule | analyzer.WantReturns | analyzer.WantGrad | analyzer.WantHelper | analyzer.WantCallers
 
 func TestGraphResolvesAndSolves(t *testing.T) {
 	g, root := graphOf(t, "classic")
@@ -64,16 +64,16 @@ func TestGraphResolvesAndSolves(t *testing.T) {
 			return o != nil && o.GradKnown && o.Grad == analyzer.GradDisabled
 		}, "every caller, in train.py and infer.py, disables grad"},
 		{"engine.run_batch", func(o *analyzer.Object) bool {
-			return o != nil && o.GradKnown && o.Grad == analyzer.GradEnabled && o.Forward != nil && o.Forward.Line == 7 && o.ReturnsGraph
-		}, "runs and returns a forward pass; called with grad enabled by train.py, where engine.py sees no call"},
+			return o != nil && !o.GradKnown && o.Forward != nil && o.Forward.Line == 7 && o.ReturnsGraph && o.CalledElsewhere
+		}, "runs and returns a forward pass; called with grad enabled, as engine.py alone would judge, by train.py, where engine.py sees no call"},
 		{"engine.saliency", func(o *analyzer.Object) bool {
-			return o != nil && o.Forward == nil && o.GradKnown && o.Grad == analyzer.GradEnabled
+			return o != nil && o.Forward == nil && !o.GradKnown && o.CalledElsewhere
 		}, "no forward pass: it needs gradients, so its forward pass is not one to disable; called with grad enabled by train.py"},
 		{"engine.step_fn", func(o *analyzer.Object) bool {
 			return o != nil && o.EmptyCache != nil && o.EmptyCache.Path == "engine.py" && o.EmptyCache.Line == 18
 		}, "empties the cache on every call"},
-		{"engine.maybe_clear", func(o *analyzer.Object) bool { return o != nil && o.EmptyCache == nil },
-			"empties the cache only under a condition"},
+		{"engine.maybe_clear", func(o *analyzer.Object) bool { return o != nil && o.EmptyCache == nil && o.CalledElsewhere },
+			"empties the cache only under a condition; called by train.py"},
 		{"engine.accuracy", func(o *analyzer.Object) bool {
 			return o != nil && !o.ReturnsGraph && o.GradKnown && o.Grad == analyzer.GradDisabled
 		}, "a metric of argmax results, whose one caller disables grad"},
