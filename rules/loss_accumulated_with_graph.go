@@ -15,10 +15,15 @@ var LossAccumulatedWithGraph = &analyzer.Rule{
 	Summary:   "A tensor that carries autograd history is accumulated across loop iterations",
 	Severity:  analyzer.SeverityWarning,
 	Precision: "high",
-	Tags:      []string{"memory", "autograd", "performance"},
-	Fixable:   true,
-	Kinds:     []analyzer.Kind{analyzer.KindAugmentedAssignment, analyzer.KindAssignment, analyzer.KindCall},
-	Check:     checkLossAccumulated,
+	// Its assumptions (a graph known by the name of the model or loss
+	// that computed it, grad enabled where no code calls the function)
+	// were true 85 times in 86, read on code none of us wrote (TL201 and
+	// TL101 findings); no low finding of its own was seen there.
+	Confidence: analyzer.ConfidenceLow,
+	Tags:       []string{"memory", "autograd", "performance"},
+	Fixable:    true,
+	Kinds:      []analyzer.Kind{analyzer.KindAugmentedAssignment, analyzer.KindAssignment, analyzer.KindCall},
+	Check:      checkLossAccumulated,
 	Doc: `## What it does
 Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being added into a running total that outlives
