@@ -500,7 +500,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		switch {
 		case cur != nil:
 			if cur.first == analyzer.NoNode && (direct || opened) && (!cur.smoke || !smokeTest(m, id)) &&
-				(!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) && (!smokeTest(m, id) || !discarded(m, id)) {
+				(!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) && (!smokeTest(m, id) || !discarded(m, id) && !shapeOnly(m, id, 0)) {
 				cur.first = id
 			}
 		case kept:
@@ -1498,12 +1498,31 @@ var syntheticTensors = map[string]bool{
 	"torch.ones": true, "torch.empty": true, "torch.full": true, "torch.arange": true,
 }
 
-// smokeTest reports whether a forward call outside any loop only feeds
-// the model synthetic tensors (`net(torch.randn(1, 3, 32, 32))`): a shape
-// check, not an evaluation of trained weights. In a loop, fresh noise
-// every few steps samples a generator.
+// smokeTest reports whether a forward call only feeds the model
+// synthetic tensors (`net(torch.randn(1, 3, 32, 32))`) made once: a shape
+// check, not an evaluation of trained weights. In a loop that makes them
+// afresh, noise every few steps samples a generator.
 func smokeTest(m *analyzer.Model, call analyzer.NodeID) bool {
-	return m.EnclosingLoop(call) == analyzer.NoNode && fedOnly(m, call, syntheticTensors)
+	return fedOnly(m, call, syntheticTensors) && !freshEachIteration(m, call, syntheticTensors)
+}
+
+// freshEachIteration reports whether a call runs in a loop whose body
+// makes a tensor with one of the factories of set: fresh input every
+// iteration (a generator sampled from new noise every few steps), not
+// one dry run.
+func freshEachIteration(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool {
+	f := m.File
+	loop := m.EnclosingLoop(call)
+	if loop == analyzer.NoNode {
+		return false
+	}
+	fresh := false
+	f.Walk(loop, func(id analyzer.NodeID) {
+		if !fresh && f.Kind(id) == analyzer.KindCall && set[m.CallName(id)] {
+			fresh = true
+		}
+	})
+	return fresh
 }
 
 // randomTensors are torch factories of random tensors.
@@ -1511,12 +1530,56 @@ var randomTensors = map[string]bool{
 	"torch.randn": true, "torch.rand": true, "torch.randint": true, "torch.randn_like": true, "torch.rand_like": true,
 }
 
-// dummyInput reports whether a forward call outside any loop only feeds
-// the model random tensors (`model(torch.rand(1, 3, 224, 224))`): a dummy
-// input to count operations, trace or check shapes. A constant tensor can be a real
+// dummyInput reports whether a forward call only feeds the model random
+// tensors (`model(torch.rand(1, 3, 224, 224))`) made once: a dummy input
+// to count operations, trace or check shapes. A constant tensor can be a real
 // input (the seed of a generation), and is not one.
 func dummyInput(m *analyzer.Model, call analyzer.NodeID) bool {
-	return m.EnclosingLoop(call) == analyzer.NoNode && fedOnly(m, call, randomTensors)
+	return fedOnly(m, call, randomTensors) && !freshEachIteration(m, call, randomTensors)
+}
+
+// shapeOnly reports whether value e (a forward output or what it
+// became) is read for its shape alone (`.size()`, `.shape`, `.dim()`),
+// through views and names: a dry run that infers a layer's output size.
+func shapeOnly(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+	f := m.File
+	if depth > 8 {
+		return false
+	}
+	p := f.Parent(e)
+	for f.Kind(p) == analyzer.KindParenthesizedExpression {
+		e, p = p, f.Parent(p)
+	}
+	switch f.Kind(p) {
+	case analyzer.KindAttribute:
+		if f.Field(p, analyzer.FieldObject) != e {
+			return false
+		}
+		name := f.Text(f.Field(p, analyzer.FieldAttribute))
+		call := f.Parent(p)
+		if f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != p {
+			return name == "shape" || name == "ndim"
+		}
+		switch name {
+		case "size", "dim", "numel":
+			return true
+		case "transpose", "permute", "view", "reshape", "contiguous", "flatten", "squeeze", "unsqueeze":
+			return shapeOnly(m, call, depth+1)
+		}
+	case analyzer.KindAssignment:
+		left := f.Field(p, analyzer.FieldLeft)
+		if f.Field(p, analyzer.FieldRight) != e || f.Kind(left) != analyzer.KindIdentifier {
+			return false
+		}
+		uses := m.UsesOf(left)
+		for _, u := range uses {
+			if !shapeOnly(m, u, depth+1) {
+				return false
+			}
+		}
+		return len(uses) > 0
+	}
+	return false
 }
 
 // discarded reports whether nothing reads a call's result: a statement

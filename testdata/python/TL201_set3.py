@@ -234,3 +234,30 @@ def save_transformed(fn, noise, n):
 
 save_samples(torch.load("g_xy.pt"), torch.load("noise.pt"), 4)
 save_transformed(lambda z: z * 2, torch.load("noise.pt"), 4)
+
+
+# Random input in a function named for inference: a dry run when only the
+# shape of what it gives is read; a sample when its values are.
+def infer_output_dim(conv, in_ch, width):
+    x = torch.randn(4, in_ch, 50, width)
+    x = conv(x)  # ok: a dry run on random input whose shape alone is read
+    x = x.transpose(1, 2)
+    return x.contiguous().view(4, 50, -1).size(-1)
+
+
+def generate_codes(decoder, n):
+    return decoder(torch.randn(n, 8)).clamp(0, 1).tolist()  # want: TL201
+
+
+infer_output_dim(nn.Conv2d(3, 8, 3), 3, 32)
+generate_codes(nn.Linear(8, 4), 16)
+
+
+def trace_width(net, steps):
+    x = torch.randn(2, 4)
+    for _ in range(steps):
+        x = net(x)  # ok: one random input made before the loop and passed through again, a dry run
+    return x.size(-1)
+
+
+trace_width(nn.Linear(4, 4), 3)
