@@ -1279,18 +1279,14 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 	if depth > 12 {
 		return false
 	}
-	p := f.Parent(e)
-	for f.Kind(p) == analyzer.KindParenthesizedExpression {
-		e, p = p, f.Parent(p)
-	}
+	e, p := useOf(f, e)
 	switch f.Kind(p) {
 	case analyzer.KindAttribute:
-		if f.Field(p, analyzer.FieldObject) != e {
+		name, call, ok := attributeUse(f, e, p)
+		if !ok {
 			return false
 		}
-		name := f.Text(f.Field(p, analyzer.FieldAttribute))
-		call := f.Parent(p)
-		if f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != p {
+		if call == analyzer.NoNode {
 			switch name {
 			case "shape", "dtype", "device":
 				return true
@@ -1538,6 +1534,30 @@ func dummyInput(m *analyzer.Model, call analyzer.NodeID) bool {
 	return fedOnly(m, call, randomTensors) && !freshEachIteration(m, call, randomTensors)
 }
 
+// useOf returns what uses value e, past the parentheses around it, and
+// e as that node holds it.
+func useOf(f *analyzer.File, e analyzer.NodeID) (analyzer.NodeID, analyzer.NodeID) {
+	p := f.Parent(e)
+	for f.Kind(p) == analyzer.KindParenthesizedExpression {
+		e, p = p, f.Parent(p)
+	}
+	return e, p
+}
+
+// attributeUse reads attribute p of value e: its name, and the call when
+// p is a method called (`e.size()`), else NoNode; ok is false when e is
+// not the attribute's object.
+func attributeUse(f *analyzer.File, e, p analyzer.NodeID) (name string, call analyzer.NodeID, ok bool) {
+	if f.Field(p, analyzer.FieldObject) != e {
+		return "", analyzer.NoNode, false
+	}
+	name = f.Text(f.Field(p, analyzer.FieldAttribute))
+	if call = f.Parent(p); f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != p {
+		call = analyzer.NoNode
+	}
+	return name, call, true
+}
+
 // shapeOnly reports whether value e (a forward output or what it
 // became) is read for its shape alone (`.size()`, `.shape`, `.dim()`),
 // through views and names: a dry run that infers a layer's output size.
@@ -1546,18 +1566,14 @@ func shapeOnly(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 	if depth > 8 {
 		return false
 	}
-	p := f.Parent(e)
-	for f.Kind(p) == analyzer.KindParenthesizedExpression {
-		e, p = p, f.Parent(p)
-	}
+	e, p := useOf(f, e)
 	switch f.Kind(p) {
 	case analyzer.KindAttribute:
-		if f.Field(p, analyzer.FieldObject) != e {
+		name, call, ok := attributeUse(f, e, p)
+		if !ok {
 			return false
 		}
-		name := f.Text(f.Field(p, analyzer.FieldAttribute))
-		call := f.Parent(p)
-		if f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != p {
+		if call == analyzer.NoNode {
 			return name == "shape" || name == "ndim"
 		}
 		switch name {
