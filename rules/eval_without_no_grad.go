@@ -283,12 +283,18 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 
 // runsOnce reports whether a forward pass runs once per run of the
 // program: in module-level code (a script, an `if __name__ ==
-// "__main__":` block, a notebook), outside any loop, with no loop after
-// it and before end (where its region ends) that calls the same model.
+// "__main__":` block, a notebook), outside any loop but one over a few
+// literal values, with no loop after it and before end (where its region
+// ends) that calls the same model.
 func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	f := m.File
-	if fn != analyzer.Root || m.EnclosingLoop(call) != analyzer.NoNode {
+	if fn != analyzer.Root {
 		return false
+	}
+	for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
+		if !fixedIterations(m, l) {
+			return false // a loop over data; a few literal passes (`for cfg in (a, b):`) still run once each
+		}
 	}
 	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
 	at, again := f.N(call).End, false
