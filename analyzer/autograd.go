@@ -300,23 +300,7 @@ func (m *Model) paramArgs(b *Binding) (args []NodeID, ok bool) {
 		if f.Contains(def, c) {
 			continue
 		}
-		arg, pos := NoNode, 0
-		f.Children(f.Field(c, FieldArguments), func(a NodeID) bool {
-			switch f.Kind(a) {
-			case KindKeywordArgument:
-				if f.TextIs(f.Field(a, FieldName), name) {
-					arg = f.Field(a, FieldValue)
-				}
-			case KindListSplat, KindDictionarySplat:
-				// No argument by name or position.
-			default:
-				if pos == idx {
-					arg = a
-				}
-				pos++
-			}
-			return true
-		})
+		arg, _ := m.argFor(c, idx, name)
 		if arg == NoNode {
 			return nil, false
 		}

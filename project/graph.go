@@ -1168,9 +1168,6 @@ func (g *Graph) fixGrad(order []*object) {
 	}
 	// A mode its own file gives the function alone is no fact: the file
 	// works it out the same, and its findings need not wait for others.
-	// Unless its file sees no call of it: then the mode is enabled there
-	// for want of a caller, and the fact tells that callers elsewhere set
-	// it (a finding that rests on it assumes nothing).
 	// Where its own file sees no call of it, the fact that callers
 	// elsewhere set it is kept apart (CalledElsewhere), for a finding to
 	// say that it assumed nothing.

@@ -35,10 +35,13 @@ func graphAssumptions(p *analyzer.Pass, value, at analyzer.NodeID) {
 // GPU" where the file shows a GPU (CUDA, a device, an accelerator), and
 // "in memory" in code that never names one.
 func onDevice(f *analyzer.File) string {
-	for _, w := range [][]byte{[]byte("cuda"), []byte("device"), []byte("gpu"), []byte("GPU"), []byte("accelerat"), []byte("Fabric")} {
+	for _, w := range deviceWords {
 		if bytes.Contains(f.Src, w) {
 			return "on the GPU"
 		}
 	}
 	return "in memory"
 }
+
+// deviceWords are the words of source text that show a GPU.
+var deviceWords = [][]byte{[]byte("cuda"), []byte("device"), []byte("gpu"), []byte("GPU"), []byte("accelerat"), []byte("Fabric")}

@@ -1403,9 +1403,15 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 // hostName reports whether a name assigned a value uses it, after the
 // assignment, only in ways that end on the host, and uses it at all.
 func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
+	return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, ret, depth+1) })
+}
+
+// everyUse reports whether a name assigned a value is used after the
+// assignment, and every use passes ok.
+func everyUse(m *analyzer.Model, target analyzer.NodeID, ok func(use analyzer.NodeID) bool) bool {
 	uses := m.UsesOf(target)
 	for _, u := range uses {
-		if !hostBound(m, u, ret, depth+1) {
+		if !ok(u) {
 			return false
 		}
 	}
@@ -1593,13 +1599,7 @@ func shapeOnly(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 		if f.Field(p, analyzer.FieldRight) != e || f.Kind(left) != analyzer.KindIdentifier {
 			return false
 		}
-		uses := m.UsesOf(left)
-		for _, u := range uses {
-			if !shapeOnly(m, u, depth+1) {
-				return false
-			}
-		}
-		return len(uses) > 0
+		return everyUse(m, left, func(u analyzer.NodeID) bool { return shapeOnly(m, u, depth+1) })
 	}
 	return false
 }

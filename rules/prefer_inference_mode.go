@@ -291,7 +291,7 @@ func (c *imChecker) callIsHarmless(call analyzer.NodeID) bool {
 		"eval", "cuda", "clone", "contiguous", "permute", "long", "int", "half", "round", "clamp", "abs", "exp", "log", "pow":
 		return true
 	}
-	name := strings.ToLower(rgLastName(f, f.Field(call, analyzer.FieldFunction)))
+	name := strings.ToLower(lastIdent(f, f.Field(call, analyzer.FieldFunction)))
 	if method == "" && name == "print" {
 		return true
 	}

@@ -521,7 +521,7 @@ func (g *retainGraph) sameForward(a, b map[string][]analyzer.NodeID) bool {
 func (g *retainGraph) backpropagatesUnseen(call analyzer.NodeID) bool {
 	f, m := g.f, g.m
 	fn := f.Field(call, analyzer.FieldFunction)
-	name := strings.ToLower(rgLastName(f, fn))
+	name := strings.ToLower(lastIdent(f, fn))
 	if strings.Contains(name, "backward") || strings.Contains(name, "closure") {
 		return true
 	}
@@ -532,24 +532,13 @@ func (g *retainGraph) backpropagatesUnseen(call analyzer.NodeID) bool {
 	return m.Memo(rgBackpropsKey{def}, func() any {
 		found := false
 		f.Walk(def, func(id analyzer.NodeID) {
-			found = found || f.Kind(id) == analyzer.KindCall && (m.IsBackwardCall(id) || strings.Contains(strings.ToLower(rgLastName(f, f.Field(id, analyzer.FieldFunction))), "backward"))
+			found = found || f.Kind(id) == analyzer.KindCall && (m.IsBackwardCall(id) || strings.Contains(strings.ToLower(lastIdent(f, f.Field(id, analyzer.FieldFunction))), "backward"))
 		})
 		return found
 	}).(bool)
 }
 
 type rgBackpropsKey struct{ def analyzer.NodeID }
-
-// lastNameOf returns the last identifier of a name or attribute chain.
-func rgLastName(f *analyzer.File, id analyzer.NodeID) string {
-	switch f.Kind(id) {
-	case analyzer.KindIdentifier:
-		return f.Text(id)
-	case analyzer.KindAttribute:
-		return f.Text(f.Field(id, analyzer.FieldAttribute))
-	}
-	return ""
-}
 
 // accumulation returns a statement in the step loop that keeps a value
 // of the graph reachable after the step: `total += loss` or

@@ -476,14 +476,7 @@ func storedPerModelLoop(m *analyzer.Model, loop analyzer.NodeID) bool {
 // storedBaseName is the last name of an expression with its subscripts
 // taken off: `opts` for `self.opts[i]`.
 func storedBaseName(f *analyzer.File, e analyzer.NodeID) string {
-	e = storedBase(f, e)
-	switch f.Kind(e) {
-	case analyzer.KindIdentifier:
-		return f.Text(e)
-	case analyzer.KindAttribute:
-		return f.Text(f.Field(e, analyzer.FieldAttribute))
-	}
-	return ""
+	return lastIdent(f, storedBase(f, e))
 }
 
 // optimizerName reports whether a name reads as an optimizer or a list
