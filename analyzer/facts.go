@@ -134,8 +134,12 @@ type FuncSummary struct {
 	// Activation is the output layer every return of the function comes
 	// from, computed at Rare's ActivationAt.
 	Activation Activation `json:"activation,omitempty"`
-	// needsGrad: the function back-propagates or asks for gradients.
+	// needsGrad: the function back-propagates or asks for gradients;
+	// trained are then the forward passes and parameter calls it runs in
+	// its callers' grad mode, for a call that skips its backward
+	// (FlaggedHelper).
 	needsGrad bool
+	trained   *Object
 	// Rare is what the function does that few functions do, nil when it
 	// does none of it; RareFacts reads it.
 	Rare *RareFuncFacts `json:"rare,omitempty"`
@@ -1158,6 +1162,9 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
 		// forward pass is there to be back-propagated.
+		if r.Forward != nil || len(r.ParamCalls) > 0 {
+			fs.trained = &Object{Kind: ObjectFunction, Forward: r.Forward, ParamCalls: r.ParamCalls}
+		}
 		r.Forward, r.ParamCalls, fs.needsGrad = nil, nil, true
 	}
 	if !r.IsZero() {

@@ -46,7 +46,18 @@ what the code does:
   ` + "`dist.sample()`" + `).
 
 Each region is judged by the back-propagation inside it, not anywhere
-in the function, and gets its own finding, at its first forward pass. A
+in the function, and gets its own finding, at its first forward pass.
+A region that back-propagates another graph (a model trained beside a
+frozen encoder, a student beside its teacher) is still reported at a
+forward pass of the model it switched whose output is kept in a name or
+a list and detached or read on the host before any backward
+(` + "`codes.append(encoder(r))`" + `, then ` + "`torch.stack(codes).detach()`" + `); one
+detached where it is made (` + "`gen(z).detach()`" + `) frees its graph at once.
+A function that trains or evaluates by a flag, with every ` + "`backward()`" + `
+under an ` + "`if`" + ` on one of its parameters (` + "`if train:`" + `, ` + "`if not cross_valid:`" + `),
+runs no backward where a call passes a literal that turns the flag off
+(` + "`run_epoch(model, val_loader, train=False)`" + `): in an evaluation region
+that call is reported. A function of another file is not judged so. A
 region opened in a loop that switches the model back to training earlier
 in its body ends with the body: the next iteration trains again.
 Module-level scripts and ` + "`if __name__ == \"__main__\":`" + ` blocks are code like
@@ -223,7 +234,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	// in other files, and a file that asks it is linted again when they
 	// change it.
 	direct := m.IsForwardCall(call)
-	if !direct && m.Helper(call) == nil || m.GradModeAt(call) != analyzer.GradEnabled {
+	if !direct && m.Helper(call) == nil && m.FlaggedHelper(call) == nil || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
 	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
@@ -242,15 +253,23 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if found[i].named {
 		fix = noGradDecoratorFix(m, fn)
 	}
-	const cost = ": autograd records the graph and keeps " +
+	cost := ": autograd records the graph and keeps " +
 		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` " +
 		"(or `torch.inference_mode()`)"
+	if found[i].detached {
+		cost = ": autograd records the graph and keeps its activations alive while the outputs are held, although " +
+			"they are detached or read on the host before any backward; run this model under `with torch.no_grad():`"
+	}
 	site := code(m, call, 40, "this call")
 	if direct {
 		p.ReportFix(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s%s", site, where, cost), fix)
 	} else {
-		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s` (%s), which runs `%s`%s",
-			site, where, helper.Site.Text, helper.Forward.Where(), helper.Forward.Text, cost),
+		runs := fmt.Sprintf("which runs `%s`", helper.Forward.Text)
+		if flag, ok := m.SkippingFlag(call); ok {
+			runs = fmt.Sprintf("which runs `%s` and, with `%s`, no backward()", helper.Forward.Text, flag)
+		}
+		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s` (%s), %s%s",
+			site, where, helper.Site.Text, helper.Forward.Where(), runs, cost),
 			analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
 		p.Fix(fix)
 	}
@@ -315,7 +334,11 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 	o := m.Helper(call)
 	if o == nil {
-		return nil
+		// A function that trains or evaluates by a flag, called with the
+		// flag off (`run_epoch(model, val_loader, train=False)`).
+		if o = m.FlaggedHelper(call); o == nil {
+			return nil
+		}
 	}
 	if o.Forward == nil {
 		// A helper that calls what it is passed runs a forward pass when
@@ -374,6 +397,9 @@ type evalFinding struct {
 	sw    analyzer.NodeID // the switch to evaluation mode that opened its region, or NoNode
 	key   string          // the model that switch switched
 	end   uint32          // where its region ends
+	// detached: the region back-propagates other graphs, and this pass's
+	// outputs are detached or read on the host before any of it.
+	detached bool
 }
 
 // evalRegion is a stretch of one function that evaluates: from a switch
@@ -387,7 +413,12 @@ type evalRegion struct {
 	key      string          // the model an explicit region switched (`model`, `self.net`)
 	sw       analyzer.NodeID // the switch that opened an explicit region; in a function named for evaluation, its first switch
 	first    analyzer.NodeID // its first grad-enabled forward pass
-	why      string          // what makes it evaluation, for the message
+	// dead is its first grad-enabled forward pass of the model it
+	// switched whose graph ends before any of it can be back-propagated
+	// (detached, or read on the host): a side pass of a frozen network,
+	// whatever else the region back-propagates.
+	dead analyzer.NodeID
+	why  string // what makes it evaluation, for the message
 	// smoke is true for a function named as a test (`test`,
 	// `test_shapes`), where a model fed only random or constant tensors
 	// is a shape or speed check rather than an evaluation.
@@ -437,11 +468,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var byName, attrRegion *evalRegion
 	open := map[string]*evalRegion{} // explicit regions by the model they switched
 	if named {
-		byName = &evalRegion{first: analyzer.NoNode, sw: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
+		byName = &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, sw: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
 			smoke: namesTest(m.FunctionName(fn))}
 		regions = append(regions, byName)
 	}
-	hostOnly := analyzer.NoNode
+	hostOnly, keptHost := analyzer.NoNode, analyzer.NoNode
 	var grads []uint32
 	f.Walk(fn, func(id analyzer.NodeID) {
 		k := f.Kind(id)
@@ -466,7 +497,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				byName.sw, byName.key = id, key // the function named for evaluation switches to it too
 			}
 			if prev := open[key]; (prev == nil || analyzer.ExclusiveBranches(f, prev.sw, id)) && (byName == nil || byName.end != end) {
-				r := &evalRegion{first: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
+				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
 					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
 				open[key] = r
 				regions = append(regions, r)
@@ -509,13 +540,22 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				(!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) && (!smokeTest(m, id) || !discarded(m, id) && !shapeOnly(m, id, 0)) {
 				cur.first = id
 			}
+			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) && graphDies(m, id) {
+				cur.dead = id
+			}
 		case kept:
+			// Judged as host-only too, should the method back-propagate
+			// another graph (a periodic sample of a generator its class
+			// switches to evaluation mode elsewhere).
+			if keptHost == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && direct && !gradientUse(m, id) && outputsOnlyToHost(m, id) {
+				keptHost = id
+			}
 			if attrRegion == nil {
 				why := fmt.Sprintf("on `%s`, which its class switches to evaluation mode and never back", receiverText(m, id))
 				if !inClass {
 					why = fmt.Sprintf("on `%s`, which this module switches to evaluation mode and never back", f.Text(modelExpr(m, id)))
 				}
-				attrRegion = &evalRegion{start: f.N(fn).Start, end: end, first: id, why: why}
+				attrRegion = &evalRegion{dead: analyzer.NoNode, start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
 			}
 		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && (direct || cleanHelper(m, id)) &&
@@ -525,9 +565,16 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	})
 	var out []evalFinding
 	for _, r := range regions {
-		if r.first != analyzer.NoNode && !anyWithin(grads, r.start, r.end) {
-			e := evalFinding{call: r.first, why: r.why, named: r == byName, sw: analyzer.NoNode, end: r.end}
-			if r.explicit || r == byName && r.sw != analyzer.NoNode && f.N(r.sw).Start < f.N(r.first).Start {
+		first, trained := r.first, anyWithin(grads, r.start, r.end)
+		if trained {
+			first = r.dead
+			if r == attrRegion && hostOnly == analyzer.NoNode {
+				hostOnly = keptHost
+			}
+		}
+		if first != analyzer.NoNode {
+			e := evalFinding{call: first, why: r.why, named: r == byName, sw: analyzer.NoNode, end: r.end, detached: trained}
+			if r.explicit || r == byName && r.sw != analyzer.NoNode && f.N(r.sw).Start < f.N(first).Start {
 				e.sw, e.key = r.sw, r.key
 			}
 			out = append(out, e)
@@ -604,8 +651,9 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 		}
 	}
 	if best == nil {
-		// A helper nested in this function runs the model it closes over.
-		if def := m.LocalCallee(call); def != analyzer.NoNode && f.Contains(m.ScopeNode(call), def) {
+		// A helper nested in this function runs the model it closes over;
+		// a method of the same class called on self, the models of self.
+		if def := m.LocalCallee(call); def != analyzer.NoNode && (f.Contains(m.ScopeNode(call), def) || selfMethodCall(m, call, def)) {
 			if h := helperForward(m, call); h != nil && h.Forward != nil {
 				if callee, _, ok := strings.Cut(h.Forward.Text, "("); ok {
 					for key, r := range open {
@@ -618,6 +666,43 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 		}
 	}
 	return best
+}
+
+// switchedModel reports whether a forward call runs the model a switch
+// to evaluation mode switched (key), or a submodule of it.
+func switchedModel(m *analyzer.Model, call analyzer.NodeID, key string) bool {
+	f := m.File
+	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
+	return key != "" && (callee == key || strings.HasPrefix(callee, key+"."))
+}
+
+// rawKept reports whether a forward call's output is kept as it is, with
+// its graph, beyond its statement: assigned to a name (`t = teacher(x)`)
+// or appended to a list (`outs.append(enc(x))`). One detached where it
+// is made (`enc(x).detach()`) frees its graph at once.
+func rawKept(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	e, p := useOf(f, call)
+	switch f.Kind(p) {
+	case analyzer.KindAssignment:
+		return f.Field(p, analyzer.FieldRight) == e && f.Kind(f.Field(p, analyzer.FieldLeft)) == analyzer.KindIdentifier
+	case analyzer.KindArgumentList:
+		name := m.MethodName(f.Parent(p))
+		return name == "append" || name == "extend"
+	}
+	return false
+}
+
+// selfMethodCall reports whether a call runs method def of the class
+// of the method it is in, through self (`self._run_one_epoch(...)`).
+func selfMethodCall(m *analyzer.Model, call, def analyzer.NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if f.Kind(fn) != analyzer.KindAttribute || !f.TextIs(f.Field(fn, analyzer.FieldObject), "self") {
+		return false
+	}
+	class := m.EnclosingClass(m.ScopeNode(call))
+	return class != analyzer.NoNode && m.EnclosingClass(def) == class
 }
 
 // cleanHelper reports whether a call runs a function of this file whose
@@ -1225,13 +1310,13 @@ func notForward(m *analyzer.Model, call analyzer.NodeID) bool {
 // plotting, saving) or as indices (`argmax`, a comparison), and none of
 // it reaches a loss, a backward, a store or code this file cannot see.
 func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
-	return hostBound(m, call, false, 0)
+	return hostBound(m, call, 0, 0)
 }
 
 // hostOrReturned is outputsOnlyToHost, with the function's return value
 // as one more place where a value may end.
 func hostOrReturned(m *analyzer.Model, call analyzer.NodeID, depth int) bool {
-	return hostBound(m, call, true, depth)
+	return hostBound(m, call, toReturn, depth)
 }
 
 // hostEndMethods end a tensor's way on the host or as indices, which carry
@@ -1278,9 +1363,29 @@ var passFunctions = map[string]bool{
 	"torch.cat": true, "torch.stack": true, "torch.mm": true, "torch.matmul": true, "torch.bmm": true,
 }
 
+// flow says where else than on the host a value's way may end.
+type flow uint8
+
+const (
+	// toReturn: in the function's return value.
+	toReturn flow = 1 << iota
+	// detachEnds: at `.detach()` or `.data`, which end the graph (and
+	// what the value then becomes, a loss of another model included, is
+	// no use of it), and through the lists it is appended to.
+	detachEnds
+)
+
+// graphDies reports whether the graph of a forward call's output ends
+// along every way the output goes, before any of it can be
+// back-propagated: on the host, as indices, or detached (`dvec =
+// torch.stack(outs).detach()`).
+func graphDies(m *analyzer.Model, call analyzer.NodeID) bool {
+	return hostBound(m, call, detachEnds, 0)
+}
+
 // hostBound reports whether value e (a forward output or what it
 // became) ends on the host along every way it goes, and has one.
-func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
+func hostBound(m *analyzer.Model, e analyzer.NodeID, mode flow, depth int) bool {
 	f := m.File
 	if depth > 12 {
 		return false
@@ -1292,6 +1397,9 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		if !ok {
 			return false
 		}
+		if mode&detachEnds != 0 && (name == "detach" || name == "data") {
+			return true
+		}
 		if call == analyzer.NoNode {
 			switch name {
 			case "shape", "dtype", "device":
@@ -1299,7 +1407,7 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 			case "data", "mean", "stddev", "variance", "probs", "logits", "loc", "scale", "mode":
 				// a tensor's data, or a parameter of the distribution a
 				// policy returns (`dist.mean`)
-				return hostBound(m, p, ret, depth+1)
+				return hostBound(m, p, mode, depth+1)
 			}
 			return false
 		}
@@ -1307,29 +1415,29 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		case hostEndMethods[name]:
 			return true
 		case passMethods[name]:
-			return hostBound(m, call, ret, depth+1)
+			return hostBound(m, call, mode, depth+1)
 		}
 		return false
 	case analyzer.KindSubscript, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression:
 		if f.Kind(p) == analyzer.KindConditionalExpression && f.Field(p, analyzer.FieldCondition) == e {
 			return true
 		}
-		return hostBound(m, p, ret, depth+1)
+		return hostBound(m, p, mode, depth+1)
 	case analyzer.KindComparisonOperator, analyzer.KindInterpolation:
 		return true
 	case analyzer.KindReturnStatement:
-		return ret
+		return mode&toReturn != 0
 	case analyzer.KindBinaryOperator:
-		return hostBound(m, p, ret, depth+1)
+		return hostBound(m, p, mode, depth+1)
 	case analyzer.KindKeywordArgument:
-		return hostArgument(m, f.Parent(p), ret, depth)
+		return hostArgument(m, f.Parent(p), mode, depth)
 	case analyzer.KindArgumentList:
-		return hostArgument(m, p, ret, depth)
+		return hostArgument(m, p, mode, depth)
 	case analyzer.KindTuple, analyzer.KindList:
 		// `torch.cat((z[src], z[dst]), 1)`: the sequence a function joins.
 		if args := f.Parent(p); f.Kind(args) == analyzer.KindArgumentList {
 			if q := m.CallName(f.Parent(args)); q == "torch.cat" || q == "torch.stack" {
-				return hostArgument(m, args, ret, depth)
+				return hostArgument(m, args, mode, depth)
 			}
 		}
 		return false
@@ -1337,12 +1445,12 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		if f.Field(p, analyzer.FieldRight) != e {
 			return false
 		}
-		if !hostTargets(m, f.Field(p, analyzer.FieldLeft), ret, depth) {
+		if !hostTargets(m, f.Field(p, analyzer.FieldLeft), mode, depth) {
 			return false
 		}
 		if outer := f.Parent(p); f.Kind(outer) == analyzer.KindAssignment && f.Field(outer, analyzer.FieldRight) == p {
 			// `backward_loss = display_loss = crit(out, y)`: every name.
-			return hostBound(m, p, ret, depth+1)
+			return hostBound(m, p, mode, depth+1)
 		}
 		return true
 	}
@@ -1352,7 +1460,7 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 // hostArgument reports whether a call that args (an argument list) is
 // passed to takes its arguments to the host, or passes them on to a
 // value that ends there.
-func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) bool {
+func hostArgument(m *analyzer.Model, args analyzer.NodeID, mode flow, depth int) bool {
 	f := m.File
 	call := f.Parent(args)
 	if f.Kind(call) != analyzer.KindCall {
@@ -1363,7 +1471,7 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) 
 		case hostFunctions[q]:
 			return true
 		case passFunctions[q]:
-			return hostBound(m, call, ret, depth+1)
+			return hostBound(m, call, mode, depth+1)
 		}
 		for _, pre := range hostPrefixes {
 			if strings.HasPrefix(q, pre) {
@@ -1372,26 +1480,57 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) 
 		}
 		return false
 	}
+	if name := m.MethodName(call); mode&detachEnds != 0 && (name == "append" || name == "extend") {
+		return appendedDies(m, call, mode, depth)
+	}
 	return hostEndMethods[m.MethodName(call)]
+}
+
+// appendedDies reports whether a list that call appends to (`outs =
+// []`, `outs.append(v)`) ends on the host or detached wherever it is read
+// other than to append to it, and is read so.
+func appendedDies(m *analyzer.Model, call analyzer.NodeID, mode flow, depth int) bool {
+	f := m.File
+	recv := f.Unparen(m.Receiver(call))
+	if f.Kind(recv) != analyzer.KindIdentifier {
+		return false
+	}
+	b := m.Resolve(recv)
+	if b == nil || b.Kind != analyzer.BindAssign || f.Kind(f.Unparen(b.Value)) != analyzer.KindList || b.Unpacked {
+		return false
+	}
+	read := false
+	for _, u := range m.UsesOf(b.Name) {
+		if r := f.Parent(u); f.Kind(r) == analyzer.KindAttribute && f.Field(r, analyzer.FieldObject) == u {
+			if q := f.Parent(r); f.Kind(q) == analyzer.KindCall && (m.MethodName(q) == "append" || m.MethodName(q) == "extend") {
+				continue
+			}
+		}
+		if !hostBound(m, u, mode, depth+1) {
+			return false
+		}
+		read = true
+	}
+	return read
 }
 
 // hostTargets is hostName for the target of an assignment, a name or the
 // names a tuple is unpacked into (`_, adv = q_net(s)`, `p, cls =
 // ps.topk(1)`): each used only in ways that end on the host or never
 // read, and one used at least.
-func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
+func hostTargets(m *analyzer.Model, target analyzer.NodeID, mode flow, depth int) bool {
 	f := m.File
 	switch f.Kind(target) {
 	case analyzer.KindPatternList, analyzer.KindTuplePattern:
 	default:
-		return hostName(m, target, ret, depth)
+		return hostName(m, target, mode, depth)
 	}
 	used := false
 	for _, t := range f.ChildList(target) {
 		switch {
 		case f.Kind(t) == analyzer.KindIdentifier && len(m.UsesOf(t)) == 0:
 			// `_`, or a name never read: discarded
-		case f.Kind(t) != analyzer.KindIdentifier || !hostName(m, t, ret, depth):
+		case f.Kind(t) != analyzer.KindIdentifier || !hostName(m, t, mode, depth):
 			return false
 		default:
 			used = true
@@ -1402,8 +1541,8 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 
 // hostName reports whether a name assigned a value uses it, after the
 // assignment, only in ways that end on the host, and uses it at all.
-func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
-	return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, ret, depth+1) })
+func hostName(m *analyzer.Model, target analyzer.NodeID, mode flow, depth int) bool {
+	return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, mode, depth+1) })
 }
 
 // everyUse reports whether a name assigned a value is used after the
@@ -1454,6 +1593,9 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 	switch f.Kind(id) {
 	case analyzer.KindCall:
 		q := m.CallName(id)
+		if m.SkipsBackward(id) {
+			return false // `run_epoch(model, val_loader, train=False)`: its backward() is under `if train:`
+		}
 		if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" ||
 			(strings.HasPrefix(q, "torch.autograd.") && !variableNames[q]) || q == "torch.enable_grad" {
 			return true

@@ -1,0 +1,190 @@
+package analyzer
+
+import "slices"
+
+// One function that trains or evaluates by a flag: `def run_epoch(model,
+// loader, train=True)` that back-propagates only under `if train:`, or a
+// solver's `_run_one_epoch(cross_valid=False)` under `if not
+// cross_valid:`. A call that turns the flag off runs the function's
+// forward passes and no backward.
+
+// SkipsBackward reports whether a call of a function of this file runs
+// none of the function's back-propagation: every backward() of its body
+// (its own, or through the functions of this file it calls) sits under an
+// `if` on one of its parameters that the call's literal arguments, or the
+// parameter's default, make false (`run_epoch(model, val_loader,
+// train=False)`). It is false for a function that back-propagates
+// nothing, and wherever a flag's value is not a literal.
+func (m *Model) SkipsBackward(call NodeID) bool {
+	_, ok := m.SkippingFlag(call)
+	return ok
+}
+
+// SkippingFlag is SkipsBackward, with the flag that turns the callee's
+// backward() off as the call sets it (`train=False`).
+func (m *Model) SkippingFlag(call NodeID) (flag string, ok bool) {
+	def := m.LocalCallee(call)
+	if def == NoNode {
+		return "", false
+	}
+	guards := m.Memo(flagGuardsKey{def}, func() any { return m.flagGuards(def) }).([]flagGuard)
+	if len(guards) == 0 {
+		return "", false
+	}
+	f := m.File
+	for _, g := range guards {
+		v, ok := m.argOrDefault(call, def, g.param)
+		if !ok {
+			return "", false
+		}
+		truth, known := literalTruth(f, v)
+		if !known || truth == g.runsWhen {
+			return "", false
+		}
+		if flag == "" {
+			flag = g.param + "=" + f.Text(v)
+		}
+	}
+	return flag, true
+}
+
+type flagGuardsKey struct{ def NodeID }
+
+// flagGuard is a backward() of a function that runs only when parameter
+// param is truthy (runsWhen true) or falsy.
+type flagGuard struct {
+	param    string
+	runsWhen bool
+}
+
+// flagGuards returns, for every backward() a function runs, the flag
+// that guards it; nil when one is not guarded by a parameter, or when
+// the function back-propagates nothing.
+func (m *Model) flagGuards(def NodeID) []flagGuard {
+	f := m.File
+	params := map[string]bool{}
+	for _, p := range m.positionalParams(def) {
+		params[f.Text(p)] = true
+	}
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+			params[f.Text(f.Field(c, FieldName))] = true // keyword-only ones too
+		}
+		return true
+	})
+	var guards []flagGuard
+	ok := true
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !ok || f.Kind(id) != KindCall || m.EnclosingFunction(id) != def {
+			return
+		}
+		back := m.IsBackwardCall(id)
+		if !back {
+			if callee := m.LocalCallee(id); callee != NoNode && callee != def && m.backpropagates(callee) {
+				back = true
+			}
+		}
+		if !back {
+			return
+		}
+		g, found := m.guardOf(id, def, params)
+		if !found {
+			ok = false
+			return
+		}
+		guards = append(guards, g)
+	})
+	if !ok {
+		return nil
+	}
+	return guards
+}
+
+// guardOf returns the innermost `if` on a parameter of def that holds
+// node id, and on which of its truth values id runs.
+func (m *Model) guardOf(id, def NodeID, params map[string]bool) (flagGuard, bool) {
+	f := m.File
+	for child, p := id, f.Parent(id); p != NoNode && p != def; child, p = p, f.Parent(p) {
+		if f.Kind(p) != KindIfStatement {
+			continue
+		}
+		cond := f.Unparen(f.Field(p, FieldCondition))
+		if child == cond {
+			continue
+		}
+		neg := false
+		if f.Kind(cond) == KindNotOperator {
+			cond, neg = f.Unparen(f.Field(cond, FieldArgument)), true
+		}
+		if f.Kind(cond) != KindIdentifier || !params[f.Text(cond)] {
+			continue
+		}
+		if b := m.Resolve(cond); b == nil || b.Kind != BindParam {
+			continue // the name was bound again in the body
+		}
+		// The consequence runs when the condition holds; an elif or
+		// else clause when it does not.
+		inThen := f.Field(p, FieldConsequence) == child
+		return flagGuard{param: f.Text(cond), runsWhen: inThen != neg}, true
+	}
+	return flagGuard{}, false
+}
+
+// argOrDefault returns the value a call gives parameter name of function
+// def: its argument, by keyword or position, or the parameter's default.
+// ok is false where that is not known (a splat, no default).
+func (m *Model) argOrDefault(call, def NodeID, name string) (NodeID, bool) {
+	f := m.File
+	pos := -1
+	for i, p := range m.positionalParams(def) {
+		if f.TextIs(p, name) {
+			pos = i
+		}
+	}
+	v, known := m.argFor(call, pos, name)
+	if !known {
+		return NoNode, false
+	}
+	if v != NoNode {
+		return v, true
+	}
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		if k := f.Kind(c); (k == KindDefaultParameter || k == KindTypedDefaultParameter) && f.TextIs(f.Field(c, FieldName), name) {
+			v = f.Field(c, FieldValue)
+		}
+		return v == NoNode
+	})
+	return v, v != NoNode
+}
+
+// literalTruth returns the truth value of a literal (`True`, `False`,
+// `None`, a number), and whether v is one.
+func literalTruth(f *File, v NodeID) (truth, known bool) {
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindTrue:
+		return true, true
+	case KindFalse, KindNone:
+		return false, true
+	case KindInteger:
+		return !f.TextIs(v, "0"), true
+	}
+	return false, false
+}
+
+// FlaggedHelper returns what a call that skips its callee's backward
+// (SkipsBackward) runs in its caller's grad mode: the forward passes of
+// the callee's body and the parameters it calls. Nil for any other call.
+func (m *Model) FlaggedHelper(call NodeID) *Object {
+	if !m.SkipsBackward(call) {
+		return nil
+	}
+	def := m.LocalCallee(call)
+	fs := m.summarizeFunc(def, m.defName(def))
+	if fs.trained == nil {
+		return nil
+	}
+	o := &Object{Kind: ObjectFunction, Forward: fs.trained.Forward, ParamCalls: slices.Clone(fs.trained.ParamCalls)}
+	m.ownSites(o, def)
+	return o
+}
