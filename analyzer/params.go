@@ -73,6 +73,9 @@ type callsOfAnswer struct {
 	ok    bool
 }
 
+// CallsOf is callsOf, for rules.
+func (m *Model) CallsOf(def NodeID) ([]NodeID, bool) { return m.callsOf(def) }
+
 // callsOf returns the calls of a function of this file other than its
 // own calls of itself: for __init__, the calls of its class. ok is false
 // when the function or its class is also used other than by calling it

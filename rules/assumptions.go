@@ -28,7 +28,76 @@ func graphAssumptions(p *analyzer.Pass, value, at analyzer.NodeID) {
 		p.Assume(fmt.Sprintf("`%s` carries autograd history: known by the name of the model or loss that computed it alone",
 			analyzer.Snippet(p.File.Text(value), 30)))
 	}
+	if e := dictEntry(p.File, value); e != analyzer.NoNode && !entryBackpropagated(m, e) {
+		p.Assume(fmt.Sprintf("`%s` carries autograd history: an entry of a dict of outputs, which may hold values without it",
+			analyzer.Snippet(p.File.Text(e), 30)))
+	}
 	gradAssumption(p, at)
+}
+
+// dictEntry returns the entry of a dict, by a string key, that value is
+// or is computed from by methods (`out["reward"].mean()`, either arm of
+// a conditional); NoNode where there is none.
+func dictEntry(f *analyzer.File, value analyzer.NodeID) analyzer.NodeID {
+	for depth := 0; depth < 8; depth++ {
+		value = f.Unparen(value)
+		switch f.Kind(value) {
+		case analyzer.KindCall:
+			fn := f.Unparen(f.Field(value, analyzer.FieldFunction))
+			if f.Kind(fn) != analyzer.KindAttribute {
+				return analyzer.NoNode
+			}
+			value = f.Field(fn, analyzer.FieldObject)
+		case analyzer.KindAttribute:
+			value = f.Field(value, analyzer.FieldObject)
+		case analyzer.KindConditionalExpression:
+			for _, arm := range f.ChildList(value) {
+				if e := dictEntry(f, arm); e != analyzer.NoNode {
+					return e
+				}
+			}
+			return analyzer.NoNode
+		case analyzer.KindSubscript:
+			if f.Kind(f.Unparen(f.Field(value, analyzer.FieldSubscript))) == analyzer.KindString {
+				return value
+			}
+			return analyzer.NoNode
+		default:
+			return analyzer.NoNode
+		}
+	}
+	return analyzer.NoNode
+}
+
+// entryBackpropagated reports whether the file back-propagates an entry
+// written as e is (`out["loss"].backward()`, or through a name bound to
+// it): that entry carries a graph.
+func entryBackpropagated(m *analyzer.Model, e analyzer.NodeID) bool {
+	f := m.File
+	text := compactText(f, e)
+	found := false
+	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || !m.IsBackwardCall(id) {
+			return
+		}
+		recv := f.Unparen(m.Receiver(id))
+		if recv == analyzer.NoNode && len(m.Args(id)) > 0 {
+			recv = f.Unparen(m.Args(id)[0]) // torch.autograd.backward(out["loss"])
+		}
+		if recv == analyzer.NoNode {
+			return
+		}
+		if compactText(f, recv) == text {
+			found = true
+			return
+		}
+		if f.Kind(recv) == analyzer.KindIdentifier {
+			if b := m.Resolve(recv); b != nil && b.Value != analyzer.NoNode && compactText(f, b.Value) == text {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // onDevice is where a file's activations live, for a message: "on the

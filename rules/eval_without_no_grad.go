@@ -138,7 +138,11 @@ inference by its outputs: what that function keeps of them is not known.
 An evaluation region that calls a project helper running a forward pass
 in its caller's grad mode is reported at that call, with the helper's
 forward pass as a related location, unless the helper of the same file
-is reported in its own body. A method is followed when it is called
+is reported in its own body. A helper nested in the evaluating function
+and called only in its evaluation region is reported at its forward
+pass, where ` + "`@torch.no_grad()`" + ` goes (the fix decorates it), with the call as
+a related location; a helper of another file is still reported at the
+call. A method is followed when it is called
 through a name bound to an instance of a class of the project
 (` + "`net = GPT(); net.generate(x)`" + `, also through ` + "`m = net.to(device)`" + `) or annotated
 with one (` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned in its class
@@ -223,7 +227,7 @@ var evalWords = map[string]bool{
 var trainWords = map[string]bool{"train": true, "training": true, "fit": true, "finetune": true, "step": true}
 
 func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
-	m := p.Model
+	m, f := p.Model, p.File
 	fn := m.ScopeNode(call)
 	if testCode(m, fn) {
 		return // evalForwards judges none of it
@@ -261,7 +265,14 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			"they are detached or read on the host before any backward; run this model under `with torch.no_grad():`"
 	}
 	site := code(m, call, 40, "this call")
-	if direct {
+	if at, def := nestedForward(m, fn, call, helper, found[i]); at != analyzer.NoNode {
+		// Reported where the no_grad goes: in the helper that only this
+		// evaluation calls.
+		p.ReportRelated(at, fmt.Sprintf("%s runs a forward pass with grad enabled in `%s`, which `%s` calls only %s (line %d)%s",
+			code(m, at, 40, "this call"), m.FunctionName(def), m.FunctionName(fn), where, f.Position(f.N(call).Start).Line, cost),
+			p.RelatedNode(call, "the call of `"+m.FunctionName(def)+"` in the evaluation"))
+		p.Fix(noGradDecoratorFix(m, def))
+	} else if direct {
 		p.ReportFix(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s%s", site, where, cost), fix)
 	} else {
 		runs := fmt.Sprintf("which runs `%s`", helper.Forward.Text)
@@ -274,6 +285,46 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		p.Fix(fix)
 	}
 	evalEvidence(p, fn, call, direct, found[i])
+}
+
+// nestedForward returns the forward pass a helper nested in fn runs
+// (helper's), and the helper, when every call of the helper is in the
+// evaluation region of finding e: `get_pred` defined in
+// `inception_score` and called only after its model's `.eval()`. NoNode
+// for any other call.
+func nestedForward(m *analyzer.Model, fn, call analyzer.NodeID, helper *analyzer.Object, e evalFinding) (at, def analyzer.NodeID) {
+	f := m.File
+	def = m.LocalCallee(call)
+	if helper == nil || helper.Forward == nil || def == analyzer.NoNode || def == fn || !f.Contains(fn, def) ||
+		f.Kind(def) != analyzer.KindFunctionDefinition || e.detached {
+		return analyzer.NoNode, analyzer.NoNode
+	}
+	start := f.N(fn).Start
+	switch {
+	case e.sw != analyzer.NoNode:
+		start = f.N(e.sw).Start
+	case !e.named:
+		return analyzer.NoNode, analyzer.NoNode
+	}
+	calls, ok := m.CallsOf(def)
+	if !ok {
+		return analyzer.NoNode, analyzer.NoNode
+	}
+	for _, c := range calls {
+		if at := f.N(c).Start; at < start || at >= e.end || m.ScopeNode(c) != fn {
+			return analyzer.NoNode, analyzer.NoNode
+		}
+	}
+	at = analyzer.NoNode
+	f.Walk(def, func(id analyzer.NodeID) {
+		if at != analyzer.NoNode || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def {
+			return
+		}
+		if pos := f.Position(f.N(id).Start); pos.Line == helper.Forward.Line && pos.Column == helper.Forward.Column {
+			at = id
+		}
+	})
+	return at, def
 }
 
 // evalEvidence tells how sure a TL201 finding is: what it rests on that

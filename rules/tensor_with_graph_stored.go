@@ -90,7 +90,12 @@ Its findings on code it was not written against are wrong more often
 than TL101's: the outputs of an encoder that a class of another file
 freezes (a momentum key encoder), numbers that a model returns in its
 output dict beside its loss, state that one forward pass builds for its
-own later steps. Read what it reports.
+own later steps. Read what it reports. An entry of an output dict
+(` + "`out[\"reward\"]`" + `) that the code never back-propagates is taken to carry a
+graph on trust, and the finding says so (one level lower). A table of
+` + "`self`" + ` that the function makes afresh before the loop that fills it
+(` + "`self.table = torch.zeros(n, d)`" + `), or binds again to its own detached
+value after that loop, holds one call's values and is not reported.
 
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries
@@ -137,7 +142,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		return // a constructor runs once, and builds modules rather than graphs
 	}
 	loop, local, ok := storedStepLoop(m, n, base, fn)
-	if !ok {
+	if !ok || detachedLater(m, fn, key, n) {
 		return
 	}
 	if m.ContainerBackpropagated(fn, n, base) || storedPopped(m, fn, key) {
@@ -316,6 +321,10 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 	bound := analyzer.NoNode
 	switch b := m.Resolve(root); {
 	case f.TextIs(root, "self"):
+		// `self.table = torch.zeros(n, d)` made afresh by this call,
+		// before the loop that fills it: it holds this call's values
+		// alone, as a local container would.
+		bound = freshAttribute(m, fn, key, n)
 	case b == nil:
 		return analyzer.NoNode, false, false
 	case b.Kind == analyzer.BindImport || b.Kind == analyzer.BindFunction || b.Kind == analyzer.BindClass:
@@ -373,6 +382,55 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		return analyzer.NoNode, local, false
 	}
 	return analyzer.NoNode, local, true
+}
+
+// freshAttribute returns the statement of function fn, outside any loop
+// and before node n, that binds attribute key of self to a new value (a
+// call or a literal: `self.table = torch.zeros(n, d)`, `self.outs = []`);
+// NoNode where there is none.
+func freshAttribute(m *analyzer.Model, fn analyzer.NodeID, key string, n analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	if fn == analyzer.Root {
+		return analyzer.NoNode
+	}
+	found := analyzer.NoNode
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if found != analyzer.NoNode || f.Kind(id) != analyzer.KindAssignment || f.N(id).Start >= f.N(n).Start ||
+			m.ScopeNode(id) != fn || m.EnclosingLoop(id) != analyzer.NoNode && f.Contains(fn, m.EnclosingLoop(id)) {
+			return
+		}
+		switch f.Kind(f.Unparen(f.Field(id, analyzer.FieldRight))) {
+		case analyzer.KindCall, analyzer.KindList, analyzer.KindDictionary:
+		default:
+			return
+		}
+		if left := f.Field(id, analyzer.FieldLeft); f.Kind(left) == analyzer.KindAttribute && compactText(f, left) == key {
+			found = id
+		}
+	})
+	return found
+}
+
+// detachedLater reports whether function fn, after node n and outside
+// any loop, binds container key again to its own detached value
+// (`self.table = self.table.detach()`): what the call stored keeps no
+// graph past it.
+func detachedLater(m *analyzer.Model, fn analyzer.NodeID, key string, n analyzer.NodeID) bool {
+	f := m.File
+	if fn == analyzer.Root {
+		return false
+	}
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindAssignment || f.N(id).Start <= f.N(n).End || m.ScopeNode(id) != fn ||
+			m.EnclosingLoop(id) != analyzer.NoNode && f.Contains(fn, m.EnclosingLoop(id)) || compactText(f, f.Field(id, analyzer.FieldLeft)) != key {
+			return
+		}
+		right := f.Unparen(f.Field(id, analyzer.FieldRight))
+		found = f.Kind(right) == analyzer.KindCall && m.MethodName(right) == "detach" &&
+			strings.HasPrefix(compactText(f, right), key+".")
+	})
+	return found
 }
 
 // fixedIterations reports whether a for loop iterates a list or tuple
