@@ -237,8 +237,52 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		return m.nameCallable(attr)
 	case KindLambda:
 		return CallableOther
+	case KindSubscript:
+		// `self.actors[i](obs)`: an element of a list the file fills
+		// with module instances.
+		if m.moduleList(f.Unparen(f.Field(callee, FieldValue)), depth+1) {
+			return CallableModel
+		}
 	}
 	return CallableUnknown
+}
+
+// moduleList reports whether a name or an attribute of self holds a
+// list of module instances the file shows: a literal list or a list
+// comprehension whose elements are, or an `nn.ModuleList` of them.
+func (m *Model) moduleList(e NodeID, depth int) bool {
+	f := m.File
+	v := NoNode
+	switch f.Kind(e) {
+	case KindIdentifier:
+		if b := m.Resolve(e); b != nil && b.Kind == BindAssign && !b.Unpacked {
+			v = b.Value
+		}
+	case KindAttribute:
+		if f.TextIs(f.Field(e, FieldObject), "self") {
+			v = m.selfAttrValue(e)
+		}
+	}
+	v = f.Unparen(v)
+	if f.Kind(v) == KindCall && m.CallName(v) == "torch.nn.ModuleList" {
+		args := m.Args(v)
+		if len(args) != 1 {
+			return false
+		}
+		v = f.Unparen(args[0])
+	}
+	switch f.Kind(v) {
+	case KindList:
+		all, some := true, false
+		f.Children(v, func(c NodeID) bool {
+			all, some = m.instanceOf(c, depth) == CallableModel, true
+			return all
+		})
+		return all && some
+	case KindListComprehension:
+		return m.instanceOf(f.Field(v, FieldBody), depth) == CallableModel
+	}
+	return false
 }
 
 // paramGivenFunctions reports whether a parameter (its binding) is given
@@ -881,6 +925,12 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		}
 		obj := f.Unparen(f.Field(fn, FieldObject))
 		return m.ClassifyCallee(obj) == CallableModel && !m.parameterFree(obj)
+	}
+	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "__call__") && f.TextIs(f.Field(fn, FieldObject), "self") &&
+		m.Resolve(f.Field(fn, FieldObject)) != nil {
+		// `self.__call__(x)`: `self(x)` spelled out.
+		class := m.EnclosingClass(call)
+		return class != NoNode && m.IsModuleClass(class) && m.MethodOf(class, "__call__") == NoNode && !m.parameterFreeClass(class)
 	}
 	if name, super := m.selfCall(call); f.TextIs(fn, "self") || super && name == "__call__" {
 		// `self(x)`, or `super().__call__(x)` in an override of __call__.

@@ -157,7 +157,9 @@ A model is recognised by what the code does with it (` + "`.eval()`" + `,
 ` + "`.parameters()`" + `, being wrapped in DDP, being back-propagated through, a
 ` + "`torch.load`" + ` result that is called, a class that derives from ` + "`nn.Module`" + `
 in any file of the project, a parameter that every call of its function in
-the file passes a module) before its name. A layer without parameters
+the file passes a module, an element of a list the file fills with module
+instances, as in ` + "`self.actors[i](obs)`" + `, and ` + "`self.__call__(x)`" + ` in a module
+class) before its name. A layer without parameters
 (` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes, a function
 taken from a table of functions, a parameter annotated as a ` + "`Callable`" + ` that
 returns a plain value (` + "`Callable[[list[int]], str]`" + `) or defaulting to a
