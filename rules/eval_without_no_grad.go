@@ -297,7 +297,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 func nestedForward(m *analyzer.Model, fn, call analyzer.NodeID, helper *analyzer.Object, e evalFinding) (at, def analyzer.NodeID) {
 	f := m.File
 	def = m.LocalCallee(call)
-	if helper == nil || helper.Forward == nil || def == analyzer.NoNode || def == fn || !f.Contains(fn, def) ||
+	if helper == nil || helper.Forward == nil || fn == analyzer.Root || def == analyzer.NoNode || def == fn || !f.Contains(fn, def) ||
 		f.Kind(def) != analyzer.KindFunctionDefinition || e.detached {
 		return analyzer.NoNode, analyzer.NoNode
 	}
