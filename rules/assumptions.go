@@ -16,6 +16,11 @@ func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	if m.GradAssumed(at) {
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", m.FunctionName(m.EnclosingFunction(at))))
 	}
+	if bytes.Contains(p.File.Src, []byte("volatile=True")) {
+		// Written for PyTorch 0.3 or older, where a volatile input
+		// recorded no graph; since 0.4 it records one (TL202).
+		p.Assume("grad is enabled: the file marks inputs `volatile=True`, which disabled grad in PyTorch 0.3 and older only")
+	}
 }
 
 // graphAssumptions records, on the last finding, what its claim that

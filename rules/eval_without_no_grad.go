@@ -150,8 +150,10 @@ with one (` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` ass
 a method, a helper's forward pass is reported only inside a region the
 method opens itself, not for its name alone: the callers of methods are
 often a script or a framework's loop under ` + "`no_grad`" + `, which the project does
-not show. A model's own methods (an ` + "`nn.Module`" + `'s ` + "`generate`" + `) are judged only
-where they switch to evaluation mode themselves.
+not show. A model's own methods (an ` + "`nn.Module`" + `'s ` + "`generate`" + `) are judged as
+evaluation only where they switch to evaluation mode themselves, or where
+the outputs of their forward passes only reach the host (an ` + "`act`" + ` that
+returns ` + "`q.argmax().item()`" + `, a ` + "`test`" + ` that fills a numpy array).
 
 A model is recognised by what the code does with it (` + "`.eval()`" + `,
 ` + "`.parameters()`" + `, being wrapped in DDP, being back-propagated through, a
@@ -196,6 +198,10 @@ a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`"
 ` + "`evaluate(states, actions)`" + `, the terms of its loss) are not evaluation.
 A switch back to training under an ` + "`if`" + ` does not end a region: the ` + "`if`" + ` may
 not run.
+
+A finding in a file that marks inputs ` + "`volatile=True`" + ` says it assumed grad
+enabled: that code was written for PyTorch 0.3 or older, where a volatile
+input recorded no graph (since 0.4 it records one; see TL202).
 
 A forward pass whose output reaches ` + "`.numpy()`" + ` with its history kept
 (through ` + "`.cpu()`" + `, ` + "`.float()`" + `, a name, or a parameter of a function of
@@ -611,7 +617,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				attrRegion = &evalRegion{dead: analyzer.NoNode, start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
 			}
-		case hostOnly == analyzer.NoNode && !moduleMethod && !smokeTest(m, id) && (direct || cleanHelper(m, id)) &&
+		case hostOnly == analyzer.NoNode && !smokeTest(m, id) && (direct || cleanHelper(m, id)) &&
 			!gradientUse(m, id) && outputsOnlyToHost(m, id):
 			hostOnly = id
 		}

@@ -198,12 +198,12 @@ class Captioner(nn.Module):
         return self.head(x)
 
     def caption(self, x):
-        logits = self(x)
+        logits = self(x)  # want: TL201 "only reach the host"
         return logits.argmax(-1)
 
 
 captioner = Captioner()
-print(captioner.caption(torch.load("features.pt", map_location="cpu")))  # want: TL201 "through `Captioner.caption`"
+print(captioner.caption(torch.load("features.pt", map_location="cpu")))  # ok: reported in `Captioner.caption`, where the no_grad goes
 
 
 # Look-alikes: a helper that also keeps its forward pass for a later

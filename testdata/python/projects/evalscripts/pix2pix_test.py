@@ -4,7 +4,7 @@ from loading import load_for_finetuning
 from models.lm import LM
 
 lm = LM()
-print(lm.generate(torch.load("ctx.pt", map_location="cpu"), 10))  # ok: what a method of another file does with its forward pass is not known here
+print(lm.generate(torch.load("ctx.pt", map_location="cpu"), 10))  # ok: reported in `LM.generate`, whose outputs only reach the host
 
 model = load_for_finetuning("lm.pt")
 opt = torch.optim.SGD(model.parameters(), lr=0.1)

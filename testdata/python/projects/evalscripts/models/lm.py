@@ -12,6 +12,6 @@ class LM(nn.Module):
 
     def generate(self, idx, n):
         for _ in range(n):
-            logits = self(idx)
+            logits = self(idx)  # want: TL201 "only reach the host"
             idx = torch.cat((idx, logits.argmax(-1, keepdim=True)), dim=1)
         return idx
