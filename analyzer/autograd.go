@@ -610,6 +610,11 @@ func (m *Model) selfAttrs(class NodeID) classAttrs {
 			if f.Kind(id) == KindAssignment && f.Kind(f.Unparen(f.Field(id, FieldRight))) == KindNone {
 				return // `self.model = None` until a method binds the model
 			}
+			if f.Kind(id) == KindAssignment {
+				if src := movedFrom(f, f.Field(id, FieldRight)); src != NoNode && f.Text(src) == f.Text(left) {
+					return // `self.gen = self.gen.cuda()`: the same module, moved
+				}
+			}
 			out.count[f.Text(left)]++
 			if f.Kind(id) == KindAssignment {
 				out.last[f.Text(left)] = f.Field(id, FieldRight)

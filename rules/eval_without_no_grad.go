@@ -590,7 +590,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		inClass := !moduleMethod && evalAttrs[receiverText(m, id)]
 		kept := inClass || keptInEval(m, id)
 		opened := cur != nil && (cur.explicit || !method) || kept
-		if !direct && (method && !opened || helperForward(m, id) == nil || reportedInBody(m, id)) {
+		// A helper whose forward passes only reach its return value
+		// (cleanHelper) is judged by where the call's result goes, in a
+		// method too.
+		if !direct && (method && !opened && !cleanHelper(m, id) || helperForward(m, id) == nil || reportedInBody(m, id)) {
 			return
 		}
 		switch {
@@ -1404,7 +1407,7 @@ var passMethods = map[string]bool{
 // and saving.
 var hostFunctions = map[string]bool{
 	"print": true, "str": true, "repr": true, "float": true, "int": true, "bool": true, "len": true,
-	"round": true, "format": true, "torch.save": true, "torch.argmax": true, "torch.argmin": true,
+	"round": true, "format": true, "torch.save": true, "torch.argmax": true, "torch.argmin": true, "torch.multinomial": true,
 	"torchvision.utils.save_image": true, "torchvision.utils.make_grid": true,
 }
 
@@ -1530,6 +1533,11 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, mode flow, depth int)
 		case hostFunctions[q]:
 			return true
 		case passFunctions[q]:
+			return hostBound(m, call, mode, depth+1)
+		}
+		if strings.HasPrefix(q, "torch.distributions.") {
+			// `Normal(mu, sigma).sample()`: the distribution ends where
+			// what is drawn from it or read of it does.
 			return hostBound(m, call, mode, depth+1)
 		}
 		for _, pre := range hostPrefixes {
@@ -1705,6 +1713,36 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 var syntheticTensors = map[string]bool{
 	"torch.randn": true, "torch.rand": true, "torch.randint": true, "torch.zeros": true,
 	"torch.ones": true, "torch.empty": true, "torch.full": true, "torch.arange": true,
+}
+
+// reboundLaterInLoop reports whether the name use reads is assigned
+// again in a loop around it, in the same scope, by an assignment that
+// ends after it (the statement of the use included): from the second
+// iteration on, it reads that value (`inp = torch.zeros(n)` before a
+// loop that feeds the model its own samples, `inp = sample(model(inp))`).
+func reboundLaterInLoop(m *analyzer.Model, use analyzer.NodeID) bool {
+	f := m.File
+	loop := m.EnclosingLoop(use)
+	if loop == analyzer.NoNode || m.ScopeNode(loop) != m.ScopeNode(use) {
+		return false
+	}
+	found := false
+	b := m.Resolve(use)
+	f.Walk(loop, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindAssignment || f.N(id).End <= f.N(use).Start || m.ScopeNode(id) != m.ScopeNode(use) ||
+			b != nil && b.Stmt == id {
+			return
+		}
+		left := f.Field(id, analyzer.FieldLeft)
+		if f.Kind(left) != analyzer.KindIdentifier || !f.TextIs(left, f.Text(use)) {
+			return
+		}
+		// `x = net(x)`: the model run on its own output, still a dry run
+		// of the first input.
+		right := f.Unparen(f.Field(id, analyzer.FieldRight))
+		found = !m.IsForwardCall(right) || !slices.ContainsFunc(m.Args(right), func(a analyzer.NodeID) bool { return f.TextIs(f.Unparen(a), f.Text(use)) })
+	})
+	return found
 }
 
 // smokeTest reports whether a forward call only feeds the model
@@ -1914,7 +1952,7 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 	switch f.Kind(e) {
 	case analyzer.KindIdentifier:
 		v := m.AssignedValue(e)
-		return v != analyzer.NoNode && isSynthetic(m, v, set, depth+1)
+		return v != analyzer.NoNode && !reboundLaterInLoop(m, e) && isSynthetic(m, v, set, depth+1)
 	case analyzer.KindSubscript:
 		return isSynthetic(m, f.Field(e, analyzer.FieldValue), set, depth+1)
 	case analyzer.KindListSplat: // `model(*inputs)`
