@@ -37,13 +37,15 @@ what the code does:
   the name cancel nothing;
 - a model that its class switches to evaluation mode and never back;
 - a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
-  ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`print`" + `, plotting, saving) and never a loss, a
+  ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving) and never a loss, a
   backward or code the file cannot see, whatever its function is called
   (` + "`select_action`" + `, ` + "`detect`" + `, ` + "`sample`" + `): followed through the names a
   tuple is unpacked into (` + "`_, adv = q_net(s)`" + `, ` + "`p, cls = probs.topk(1)`" + `),
   torch functions that reduce or join tensors (` + "`torch.norm`" + `, ` + "`torch.cat`" + `,
-  ` + "`torch.mm`" + `) and the distribution a policy returns (` + "`dist.mean`" + `,
-  ` + "`dist.sample()`" + `).
+  ` + "`torch.mm`" + `), the distribution a policy returns (` + "`dist.mean`" + `,
+  ` + "`dist.sample()`" + `) or one made of its outputs (` + "`Normal(mu, std).sample()`" + `);
+  a method's helper whose forward passes only reach what it returns is
+  judged by where the call's result goes.
 
 Each region is judged by the back-propagation inside it, not anywhere
 in the function, and gets its own finding, at its first forward pass.
@@ -174,7 +176,9 @@ and steps an optimizer itself runs a training step. A dry run on a
 constant input whose result is unused, and a random input after
 ` + "`.eval()`" + ` (` + "`torch.randn`" + `, or a fresh tensor filled by ` + "`.normal_()`" + `), check that
 the model runs or count its operations; in a loop, fresh noise samples a
-generator every few steps, and is reported. Code after a
+generator every few steps, and is reported; so is a model fed its own
+samples in a loop from a constant first token
+(` + "`tok = torch.multinomial(model(tok).softmax(-1), 1)`" + `). Code after a
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
