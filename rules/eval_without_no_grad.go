@@ -220,6 +220,17 @@ A forward pass whose outputs are returned, stored or handed to a
 function the file cannot see is not taken as inference by its outputs
 alone: a caller may back-propagate through them.
 
+Where a reported forward pass's outputs go is followed through what the
+function does with them (names, tuples, lists, tensors they are copied
+into, arithmetic, losses, other models, the project's own functions by
+what their summaries say they do with an argument). Outputs seen to reach
+a ` + "`backward()`" + ` or ` + "`torch.autograd.grad`" + ` are trained through, in whatever
+mode the model is, and are not reported (a class that keeps its model in
+evaluation mode for guided back-propagation). Outputs handed to code
+whose use of them is not seen (a library's function, an attribute, a
+method of an object of no known class) make the finding say so, one
+level lower.
+
 ## References
 - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
 - [torch.inference_mode](https://pytorch.org/docs/stable/generated/torch.inference_mode.html)
@@ -259,10 +270,15 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	var helper *analyzer.Object
-	if !direct {
-		if helper = helperForward(m, call); helper == nil {
+	goes, unseen := fateNo, analyzer.NoNode
+	if direct {
+		// Outputs seen to reach a backward() are trained through,
+		// whatever mode the model is in.
+		if goes, unseen = fateOf(m, call); goes == fateYes {
 			return
 		}
+	} else if helper = helperForward(m, call); helper == nil {
+		return
 	}
 	where := found[i].why
 	var fix *analyzer.Fix
@@ -297,6 +313,10 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		p.Fix(fix)
 	}
 	evalEvidence(p, fn, call, direct, found[i])
+	if goes == fateUnknown {
+		p.Assume(fmt.Sprintf("nothing back-propagates the outputs: `%s` hands them to code whose use of them is not seen",
+			analyzer.Snippet(compactText(f, unseen), 40)))
+	}
 }
 
 // nestedForward returns the forward pass a helper nested in fn runs

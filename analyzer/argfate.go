@@ -1,0 +1,40 @@
+package analyzer
+
+import (
+	"slices"
+	"strings"
+)
+
+// ArgUse says what a function of the project does with the graph of one
+// positional argument of a call: known is false where the callee is not
+// a function the project defines (a library's, a value's method), where
+// the argument is not positional, or where a method keeps it in an
+// attribute of its object; backprop is set where the callee
+// back-propagates it, kept where what the call returns keeps its graph.
+func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept bool) {
+	f := m.File
+	args := m.Args(call)
+	i := slices.Index(args, arg)
+	if i < 0 || f.Kind(arg) == KindKeywordArgument || slices.ContainsFunc(args[:i], func(a NodeID) bool { return f.Kind(a) == KindListSplat }) {
+		return false, false, false
+	}
+	if k := m.Keeper(call); k != nil && hasParamCall(k.Keeps, i) {
+		return false, false, false
+	}
+	backprop = slices.Contains(m.backpropArgs(call), arg)
+	if def := m.LocalCallee(call); def != NoNode {
+		if f.Kind(def) != KindFunctionDefinition {
+			return false, false, false
+		}
+		return true, backprop, slices.Contains(m.GraphParams(def), i) || m.returnsGraph(def)
+	}
+	ref := m.calleeRef(call)
+	if ref == "" || strings.HasPrefix(ref, "#") {
+		return false, false, false
+	}
+	o := m.lookup(ref, WantParams|WantReturns|WantKind)
+	if o == nil || o.Kind != ObjectFunction {
+		return false, false, false
+	}
+	return true, backprop, o.ReturnsGraph || slices.Contains(o.GraphParams, i)
+}

@@ -1,0 +1,303 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/torchlint/torchlint/analyzer"
+)
+
+// Where a graph goes: does a value's autograd history reach a
+// differentiation? Three answers, and unknown is one of them: a value
+// handed to code the file does not show, stored in an attribute or
+// returned to callers nobody sees may be back-propagated there.
+
+// fate is the answer for one value.
+type fate uint8
+
+const (
+	// fateNo: every way the value goes ends its graph before any
+	// differentiation: on the host, as indices, detached, or dropped.
+	fateNo fate = iota
+	// fateUnknown: some way leads to code whose use of it is not seen.
+	fateUnknown
+	// fateYes: some way reaches a backward() or torch.autograd.grad.
+	fateYes
+)
+
+// join is the answer for a value that goes several ways: yes when one
+// reaches a differentiation, unknown when one is unknown.
+func (a fate) join(b fate) fate { return max(a, b) }
+
+// fateOf follows value e (a forward pass's output, or what it became)
+// through what the function does with it, and says whether its graph
+// reaches a differentiation; at is the first place where the answer
+// became unknown (NoNode for a known answer).
+func fateOf(m *analyzer.Model, e analyzer.NodeID) (fate, analyzer.NodeID) {
+	w := fateWalk{m: m, at: analyzer.NoNode}
+	r := w.value(e, 0)
+	if r != fateUnknown {
+		w.at = analyzer.NoNode
+	}
+	return r, w.at
+}
+
+type fateWalk struct {
+	m  *analyzer.Model
+	at analyzer.NodeID
+	// last is the node of the value at the use being answered.
+	last analyzer.NodeID
+	// seen are the names whose uses are being answered: a value that
+	// comes back to one (`x[i] = x[j]`) adds no way of its own.
+	seen map[analyzer.NodeID]bool
+}
+
+// uses joins the answers for the uses of the name a binding binds,
+// skipping those that skip says to.
+func (w *fateWalk) uses(name analyzer.NodeID, depth int, skip func(u analyzer.NodeID) bool) fate {
+	if w.seen[name] {
+		return fateNo
+	}
+	if w.seen == nil {
+		w.seen = map[analyzer.NodeID]bool{}
+	}
+	w.seen[name] = true
+	defer delete(w.seen, name)
+	r := fateNo
+	for _, u := range w.m.UsesOf(name) {
+		if skip != nil && skip(u) {
+			continue
+		}
+		if r = r.join(w.value(u, depth+1)); r == fateYes {
+			break
+		}
+	}
+	return r
+}
+
+func (w *fateWalk) unknown(at analyzer.NodeID) fate {
+	if w.at == analyzer.NoNode {
+		w.at = at
+	}
+	return fateUnknown
+}
+
+func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
+	m, f := w.m, w.m.File
+	if depth > 48 {
+		return w.unknown(e) // a way too long to follow
+	}
+	e, p := useOf(f, e)
+	w.last = e
+	switch f.Kind(p) {
+	case analyzer.KindAttribute:
+		name, call, ok := attributeUse(f, e, p)
+		if !ok {
+			return w.unknown(p)
+		}
+		if call == analyzer.NoNode {
+			switch name {
+			case "shape", "dtype", "device", "data":
+				return fateNo
+			case "mean", "stddev", "variance", "probs", "logits", "loc", "scale", "mode", "T", "real", "imag":
+				return w.value(p, depth+1)
+			}
+			return w.unknown(p)
+		}
+		switch {
+		case m.IsBackwardCall(call):
+			return fateYes
+		case name == "detach" || name == "detach_" || hostEndMethods[name]:
+			return fateNo
+		case passMethods[name], name == "log_prob", name == "rsample", name == "entropy", name == "gather", name == "expand",
+			name == "repeat", name == "split", name == "chunk", name == "masked_fill", name == "index_select":
+			return w.value(call, depth+1)
+		}
+		return w.unknown(call)
+	case analyzer.KindSubscript, analyzer.KindUnaryOperator, analyzer.KindBinaryOperator, analyzer.KindBooleanOperator:
+		return w.value(p, depth+1)
+	case analyzer.KindConditionalExpression:
+		if f.Field(p, analyzer.FieldCondition) == e {
+			return fateNo
+		}
+		return w.value(p, depth+1)
+	case analyzer.KindComparisonOperator, analyzer.KindInterpolation:
+		return fateNo
+	case analyzer.KindExpressionStatement, analyzer.KindDeleteStatement:
+		return fateNo // computed and dropped, or deleted
+	case analyzer.KindExpressionList:
+		if f.Kind(f.Parent(p)) == analyzer.KindDeleteStatement {
+			return fateNo // `del d1, d2`
+		}
+	case analyzer.KindReturnStatement:
+		// The project's callers say: a result they back-propagate is,
+		// one they do not is not (a function nothing calls assumes its
+		// grad mode already).
+		if fn := m.ScopeNode(p); fn != analyzer.Root && m.ResultBackpropagated(fn) {
+			return fateYes
+		}
+		return fateNo
+	case analyzer.KindListComprehension, analyzer.KindGeneratorExpression:
+		if f.Field(p, analyzer.FieldBody) == e {
+			return w.value(p, depth+1) // `[model(x) for x in loader]`: where the list goes
+		}
+	case analyzer.KindKeywordArgument:
+		return w.argument(f.Parent(p), depth)
+	case analyzer.KindArgumentList:
+		return w.argument(p, depth)
+	case analyzer.KindTuple, analyzer.KindList:
+		if args := f.Parent(p); f.Kind(args) == analyzer.KindArgumentList {
+			if q := m.CallName(f.Parent(args)); q == "torch.cat" || q == "torch.stack" {
+				return w.argument(args, depth)
+			}
+		}
+		return w.unknown(p)
+	case analyzer.KindAssignment:
+		if f.Field(p, analyzer.FieldLeft) == e {
+			return fateNo // `out[:, :6] = 0`: written into, not taken anywhere
+		}
+		if f.Field(p, analyzer.FieldRight) != e {
+			return w.unknown(p)
+		}
+		r := w.targets(f.Field(p, analyzer.FieldLeft), depth)
+		if outer := f.Parent(p); f.Kind(outer) == analyzer.KindAssignment && f.Field(outer, analyzer.FieldRight) == p {
+			r = r.join(w.value(p, depth+1))
+		}
+		return r
+	case analyzer.KindAugmentedAssignment:
+		if f.Field(p, analyzer.FieldRight) == e {
+			return w.targets(f.Field(p, analyzer.FieldLeft), depth)
+		}
+	}
+	return w.unknown(p)
+}
+
+// argument answers for a value passed to the call whose argument list
+// is args.
+func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
+	m, f := w.m, w.m.File
+	call := f.Parent(args)
+	if f.Kind(call) != analyzer.KindCall {
+		return w.unknown(args)
+	}
+	if m.IsBackwardCall(call) {
+		return fateYes // torch.autograd.grad(out, x), torch.autograd.backward(loss)
+	}
+	if q := m.CallName(call); q != "" {
+		switch {
+		case hostFunctions[q] || q == "torch.multinomial":
+			return fateNo
+		case passFunctions[q] || strings.HasPrefix(q, "torch.distributions.") || strings.HasPrefix(q, "torch.nn.functional."):
+			return w.value(call, depth+1)
+		}
+		for _, pre := range hostPrefixes {
+			if strings.HasPrefix(q, pre) {
+				return fateNo
+			}
+		}
+	}
+	switch name := m.MethodName(call); {
+	case hostEndMethods[name]:
+		return fateNo
+	case name == "append" || name == "extend":
+		return w.appended(call, depth)
+	}
+	// A loss, or another model run on it (or a method of one): the graph
+	// goes on in what it returns.
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if c := m.ClassifyCallee(fn); c == analyzer.CallableLoss || m.IsForwardCall(call) ||
+		f.Kind(fn) == analyzer.KindAttribute && m.ClassifyCallee(f.Field(fn, analyzer.FieldObject)) == analyzer.CallableModel {
+		return w.value(call, depth+1)
+	}
+	// A function of the project: its facts say whether it
+	// back-propagates the argument, and whether its result keeps it.
+	if arg := argOf(f, args, w.last); arg != analyzer.NoNode {
+		if known, backprop, kept := m.ArgUse(call, arg); known {
+			switch {
+			case backprop:
+				return fateYes
+			case kept:
+				return w.value(call, depth+1)
+			}
+			return fateNo
+		}
+	}
+	switch q := m.CallName(call); {
+	case strings.HasPrefix(q, "torch.distributed."), fateNoBuiltins[q]:
+		return fateNo // a collective on the value, or a question about it
+	}
+	if f.Kind(fn) == analyzer.KindAttribute && f.Kind(f.Unparen(f.Field(fn, analyzer.FieldObject))) == analyzer.KindString {
+		return fateNo // `"{:.3f}".format(loss)`
+	}
+	return w.unknown(call)
+}
+
+// fateNoBuiltins look at a value without keeping it.
+var fateNoBuiltins = map[string]bool{"type": true, "isinstance": true, "id": true, "hasattr": true, "callable": true}
+
+// argOf returns the argument of an argument list that holds node e (the
+// value, or a keyword argument of it).
+func argOf(f *analyzer.File, args, e analyzer.NodeID) analyzer.NodeID {
+	for n := e; n != analyzer.NoNode; n = f.Parent(n) {
+		if f.Parent(n) == args {
+			return n
+		}
+	}
+	return analyzer.NoNode
+}
+
+// targets answers for the names an assignment binds the value to.
+func (w *fateWalk) targets(target analyzer.NodeID, depth int) fate {
+	m, f := w.m, w.m.File
+	switch f.Kind(target) {
+	case analyzer.KindIdentifier:
+		return w.uses(target, depth, nil) // a name never read drops the value
+	case analyzer.KindPatternList, analyzer.KindTuplePattern:
+		r := fateNo
+		for _, t := range f.ChildList(target) {
+			r = r.join(w.targets(t, depth))
+		}
+		return r
+	case analyzer.KindSubscript:
+		// `preds[:, i] = out`: copied into a tensor or list of this
+		// function, it goes where that does.
+		base := f.Unparen(f.Field(target, analyzer.FieldValue))
+		if f.Kind(base) != analyzer.KindIdentifier {
+			break
+		}
+		b := m.Resolve(base)
+		if b == nil || b.Kind != analyzer.BindAssign || b.Unpacked {
+			break
+		}
+		return w.uses(b.Name, depth, func(u analyzer.NodeID) bool {
+			if q := f.Parent(u); f.Kind(q) == analyzer.KindSubscript && f.Field(q, analyzer.FieldValue) == u {
+				if a := f.Parent(q); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldLeft) == q {
+					return true // another store into it
+				}
+			}
+			return false
+		})
+	}
+	return w.unknown(target) // an attribute, or a container from elsewhere
+}
+
+// appended answers for a list a value is appended to: where the list
+// goes, when it is a name made by a literal in this function.
+func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
+	m, f := w.m, w.m.File
+	recv := f.Unparen(m.Receiver(call))
+	if f.Kind(recv) != analyzer.KindIdentifier {
+		return w.unknown(call)
+	}
+	b := m.Resolve(recv)
+	if b == nil || b.Kind != analyzer.BindAssign || b.Unpacked || f.Kind(f.Unparen(b.Value)) != analyzer.KindList {
+		return w.unknown(call)
+	}
+	return w.uses(b.Name, depth, func(u analyzer.NodeID) bool {
+		if q := f.Parent(u); f.Kind(q) == analyzer.KindAttribute && f.Field(q, analyzer.FieldObject) == u {
+			if c := f.Parent(q); f.Kind(c) == analyzer.KindCall && (m.MethodName(c) == "append" || m.MethodName(c) == "extend") {
+				return true // another value appended
+			}
+		}
+		return false
+	})
+}

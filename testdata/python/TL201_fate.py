@@ -1,0 +1,57 @@
+"""TL201: where a forward pass's outputs go decides the finding and how sure it is."""
+import torch
+from torch import nn
+from scoring import score_batch
+
+
+class Saliency:
+    def __init__(self, model):
+        self.model = model
+        self.model.eval()
+
+    def forward(self, x):
+        return self.model(x)  # ok: its caller back-propagates what it returns
+
+    def __call__(self, x):
+        x.requires_grad_()
+        out = self.forward(x)
+        out.sum().backward()
+        return x.grad
+
+
+def accuracy(out, y):
+    return (out.argmax(1) == y).float().mean().item()
+
+
+def evaluate_external(model, batches):
+    model.eval()
+    scores = []
+    for x, y in batches:
+        out = model(x)  # want: TL201(medium) "in `evaluate_external`"
+        scores.append(score_batch(out, y))
+    return scores
+
+
+def evaluate_local(model, batches):
+    model.eval()
+    total = 0.0
+    for x, y in batches:
+        out = model(x)  # want: TL201(high)
+        total += accuracy(out, y)
+    return total
+
+
+def evaluate_stored(model, batches, n):
+    model.eval()
+    preds = torch.zeros(n, 3)
+    for i, (x, _) in enumerate(batches):
+        out = model(x)  # want: TL201(high)
+        preds[i] = out[0]  # want: TL102
+        preds[:, 0] = 0
+    return preds.argmax(1).tolist()
+
+
+if __name__ == "__main__":
+    net = nn.Linear(4, 3)
+    print(Saliency(net)(torch.randn(2, 4)))
+    print(evaluate_external(net, []), evaluate_local(net, []), evaluate_stored(net, [], 0))
