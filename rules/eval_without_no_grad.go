@@ -626,7 +626,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				(!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) && (!smokeTest(m, id) || !discarded(m, id) && !shapeOnly(m, id, 0)) {
 				cur.first = id
 			}
-			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) && graphDies(m, id) {
+			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) && graphEnds(m, id) {
 				cur.dead = id
 			}
 		case kept:
@@ -1455,19 +1455,7 @@ type flow uint8
 const (
 	// toReturn: in the function's return value.
 	toReturn flow = 1 << iota
-	// detachEnds: at `.detach()` or `.data`, which end the graph (and
-	// what the value then becomes, a loss of another model included, is
-	// no use of it), and through the lists it is appended to.
-	detachEnds
 )
-
-// graphDies reports whether the graph of a forward call's output ends
-// along every way the output goes, before any of it can be
-// back-propagated: on the host, as indices, or detached (`dvec =
-// torch.stack(outs).detach()`).
-func graphDies(m *analyzer.Model, call analyzer.NodeID) bool {
-	return hostBound(m, call, detachEnds, 0)
-}
 
 // hostBound reports whether value e (a forward output or what it
 // became) ends on the host along every way it goes, and has one.
@@ -1482,9 +1470,6 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, mode flow, depth int) bool 
 		name, call, ok := attributeUse(f, e, p)
 		if !ok {
 			return false
-		}
-		if mode&detachEnds != 0 && (name == "detach" || name == "data") {
-			return true
 		}
 		if call == analyzer.NoNode {
 			switch name {
@@ -1571,38 +1556,7 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, mode flow, depth int)
 		}
 		return false
 	}
-	if name := m.MethodName(call); mode&detachEnds != 0 && (name == "append" || name == "extend") {
-		return appendedDies(m, call, mode, depth)
-	}
 	return hostEndMethods[m.MethodName(call)]
-}
-
-// appendedDies reports whether a list that call appends to (`outs =
-// []`, `outs.append(v)`) ends on the host or detached wherever it is read
-// other than to append to it, and is read so.
-func appendedDies(m *analyzer.Model, call analyzer.NodeID, mode flow, depth int) bool {
-	f := m.File
-	recv := f.Unparen(m.Receiver(call))
-	if f.Kind(recv) != analyzer.KindIdentifier {
-		return false
-	}
-	b := m.Resolve(recv)
-	if b == nil || b.Kind != analyzer.BindAssign || f.Kind(f.Unparen(b.Value)) != analyzer.KindList || b.Unpacked {
-		return false
-	}
-	read := false
-	for _, u := range m.UsesOf(b.Name) {
-		if r := f.Parent(u); f.Kind(r) == analyzer.KindAttribute && f.Field(r, analyzer.FieldObject) == u {
-			if q := f.Parent(r); f.Kind(q) == analyzer.KindCall && (m.MethodName(q) == "append" || m.MethodName(q) == "extend") {
-				continue
-			}
-		}
-		if !hostBound(m, u, mode, depth+1) {
-			return false
-		}
-		read = true
-	}
-	return read
 }
 
 // hostTargets is hostName for the target of an assignment, a name or the

@@ -301,3 +301,11 @@ func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 		return false
 	})
 }
+
+// graphEnds reports whether the graph of a forward call's output ends
+// along every way the output goes, before any of it can be
+// back-propagated (fateOf's no).
+func graphEnds(m *analyzer.Model, call analyzer.NodeID) bool {
+	r, _ := fateOf(m, call)
+	return r == fateNo
+}
