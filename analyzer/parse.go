@@ -234,6 +234,11 @@ func (f *File) treeError() (SyntaxError, bool) {
 		case n.Kind == KindIdentifier && (f.TextIs(id, "async") || f.TextIs(id, "await")) && f.Parent(id) != NoNode && f.Kind(f.Parent(id)) != KindAwait:
 			// Names before Python 3.7 (cuda(async=True)), keywords since.
 			msg = "SyntaxError: invalid syntax (" + f.Text(id) + " is a keyword)"
+		case n.Kind == KindIdentifier && hardKeywords[f.Text(id)]:
+			// The grammar's error recovery reads a stray keyword as a
+			// name: an `else:` with no `if` above it becomes `else: pass`,
+			// an annotated assignment.
+			msg = "SyntaxError: invalid syntax (" + f.Text(id) + " is a keyword)"
 		case n.Kind == KindInteger && python2Integer(f.Src[n.Start:n.End]):
 			msg = "SyntaxError: invalid syntax (a Python 2 integer literal)"
 		default:
@@ -242,6 +247,16 @@ func (f *File) treeError() (SyntaxError, bool) {
 		return SyntaxError{Node: id, Start: n.Start, End: n.End, Message: msg}, true
 	}
 	return SyntaxError{}, false
+}
+
+// hardKeywords are Python 3's keywords that are never names (async and
+// await aside, names before 3.7).
+var hardKeywords = map[string]bool{
+	"and": true, "as": true, "assert": true, "break": true, "class": true, "continue": true, "def": true,
+	"del": true, "elif": true, "else": true, "except": true, "finally": true, "for": true, "from": true,
+	"global": true, "if": true, "import": true, "in": true, "is": true, "lambda": true, "nonlocal": true,
+	"not": true, "or": true, "pass": true, "raise": true, "return": true, "try": true, "while": true,
+	"with": true, "yield": true,
 }
 
 // python2Integer reports whether an integer literal is Python 2's only: a

@@ -268,10 +268,14 @@ func (w *fateWalk) targets(target analyzer.NodeID, depth int) fate {
 		if b == nil || b.Kind != analyzer.BindAssign || b.Unpacked {
 			break
 		}
+		key := stringKey(f, target)
 		return w.uses(b.Name, depth, func(u analyzer.NodeID) bool {
 			if q := f.Parent(u); f.Kind(q) == analyzer.KindSubscript && f.Field(q, analyzer.FieldValue) == u {
 				if a := f.Parent(q); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldLeft) == q {
 					return true // another store into it
+				}
+				if k := stringKey(f, q); key != "" && k != "" && k != key {
+					return true // another entry of a dict (`out["loss"]` beside `out["epoch_loss"]`)
 				}
 			}
 			return false
@@ -309,3 +313,52 @@ func graphEnds(m *analyzer.Model, call analyzer.NodeID) bool {
 	r, _ := fateOf(m, call)
 	return r == fateNo
 }
+
+// heldFate answers fateOf for what a name holds after node at binds or
+// fills it (`total += loss`, `outs.append(out)`): where its later uses
+// take it. Only a name of the function is followed; an attribute, an
+// entry or a name from elsewhere is not answered (ok false).
+func heldFate(m *analyzer.Model, name, at analyzer.NodeID) (r fate, unseen analyzer.NodeID, ok bool) {
+	f := m.File
+	name = f.Unparen(name)
+	if f.Kind(name) != analyzer.KindIdentifier {
+		return fateNo, analyzer.NoNode, false
+	}
+	bound := name // `total += loss` binds total anew
+	if f.Kind(at) != analyzer.KindAugmentedAssignment || f.Field(at, analyzer.FieldLeft) != name {
+		b := m.Resolve(name)
+		if b == nil || b.Kind != analyzer.BindAssign || m.ScopeNode(b.Name) != m.ScopeNode(at) {
+			return fateNo, analyzer.NoNode, false
+		}
+		bound = b.Name
+	}
+	w := fateWalk{m: m, at: analyzer.NoNode}
+	r = w.uses(bound, 0, func(u analyzer.NodeID) bool {
+		if f.Contains(at, u) {
+			return true
+		}
+		// Another value stored the same way adds no way of its own.
+		if q := f.Parent(u); f.Kind(q) == analyzer.KindAttribute && f.Field(q, analyzer.FieldObject) == u {
+			if c := f.Parent(q); f.Kind(c) == analyzer.KindCall && storeMethods[m.MethodName(c)] {
+				return true
+			}
+		}
+		return false
+	})
+	if r != fateUnknown {
+		w.at = analyzer.NoNode
+	}
+	return r, w.at, true
+}
+
+// stringKey returns the text of the string a subscript indexes by
+// (`out["loss"]`), or "".
+func stringKey(f *analyzer.File, sub analyzer.NodeID) string {
+	if k := f.Unparen(f.Field(sub, analyzer.FieldSubscript)); f.Kind(k) == analyzer.KindString {
+		return f.Text(k)
+	}
+	return ""
+}
+
+// storeMethods put a value into a container.
+var storeMethods = map[string]bool{"append": true, "extend": true, "insert": true, "appendleft": true, "add": true}

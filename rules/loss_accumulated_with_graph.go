@@ -105,6 +105,12 @@ the accumulator may be back-propagated later in code the rule cannot
 see.
 
 ## Known problems
+Where a running sum of the function goes after the loop is followed as
+TL201 follows a forward pass's outputs: a sum seen to reach a
+` + "`backward()`" + ` is a loss built on purpose and is not reported; one handed to
+code whose use of it is not seen (a logger of another library) makes the
+finding say so, one level lower.
+
 Whether a value carries autograd history is inferred from what the code
 does with it first: a value that is ` + "`backward()`" + `-ed (directly, through
 ` + "`scaler.scale(...)`" + `, ` + "`accelerator.backward(...)`" + ` or ` + "`torch.autograd`" + `)
@@ -223,6 +229,10 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if unreachable(f, n) {
 		return // after a raise or return of its block: it never runs
 	}
+	goes, unseen, followed := heldFate(m, target, n)
+	if followed && goes == fateYes {
+		return // the sum is a loss, back-propagated later
+	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	advice, fix := accumulateAdvice(m, target, value)
 	// A total reset every few steps (gradient accumulation's running
@@ -250,6 +260,10 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, until, where, advice), fix)
 	}
 	graphAssumptions(p, value, n)
+	if followed && goes == fateUnknown {
+		p.Assume(fmt.Sprintf("nothing back-propagates the sum: `%s` hands it to code whose use of it is not seen",
+			analyzer.Snippet(compactText(f, unseen), 40)))
+	}
 }
 
 // periodicReset returns the line of a statement in loop, after the

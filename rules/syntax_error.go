@@ -17,6 +17,7 @@ as ` + "`python3 -m py_compile`" + ` does: invalid syntax, an ` + "`IndentationE
 (an indented line where no block opens, say under a commented-out ` + "`if`" + `,
 an unindent that matches no outer level, a block header with no body), a
 ` + "`TabError`" + `, an unclosed bracket or string, a bare ` + "`name:`" + ` line, a
+keyword where no statement takes it (an ` + "`else:`" + ` with no ` + "`if`" + ` above it), a
 Python 2 ` + "`print`" + ` statement, or a ` + "`return`" + ` or ` + "`break`" + ` where the
 compiler refuses it. The message is CPython's kind of message
 (` + "`IndentationError: unexpected indent`" + `).

@@ -99,7 +99,9 @@ own later steps. Read what it reports. An entry of an output dict
 graph on trust, and the finding says so (one level lower). A table of
 ` + "`self`" + ` that the function makes afresh before the loop that fills it
 (` + "`self.table = torch.zeros(n, d)`" + `), or binds again to its own detached
-value after that loop, holds one call's values and is not reported.
+value after that loop, holds one call's values and is not reported. A list of the function
+whose later uses reach a ` + "`backward()`" + ` is not reported; one handed to code
+whose use of it is not seen makes the finding say so, one level lower.
 
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries
@@ -184,6 +186,10 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		// (Lightning's training_step).
 		stepKeys = storedWithReturned(m, fn, stepKeys)
 	}
+	goes, unseen, followed := heldFate(m, base, n)
+	if followed && goes == fateYes {
+		return // the stored graphs are back-propagated later (a list of losses summed on purpose)
+	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	hint := storedHint(f, m, value)
 	where := onDevice(f)
@@ -206,6 +212,10 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, unit, unit, analyzer.Snippet(f.Text(base), 30), where, hint))
 	}
 	graphAssumptions(p, value, n)
+	if followed && goes == fateUnknown {
+		p.Assume(fmt.Sprintf("nothing back-propagates what `%s` holds: `%s` hands it to code whose use of it is not seen",
+			analyzer.Snippet(f.Text(base), 30), analyzer.Snippet(compactText(f, unseen), 40)))
+	}
 }
 
 // storedTarget returns the container and the stored value of

@@ -1,0 +1,47 @@
+"""TL101: where the running sum goes after the loop decides how sure the finding is."""
+import torch
+from torch import nn
+from tracking import log_metric
+
+
+def train_logged(model, opt, batches):
+    crit = nn.MSELoss()
+    total = 0
+    for x, y in batches:
+        loss = crit(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss  # want: TL101(medium)
+    log_metric("loss", total)
+
+
+def train_printed(model, opt, batches):
+    crit = nn.MSELoss()
+    total = 0
+    for x, y in batches:
+        loss = crit(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss  # want: TL101(high)
+    print(f"loss {total / len(batches):.3f}")
+
+
+def meta_step(model, opt, tasks):
+    crit = nn.MSELoss()
+    total = 0
+    for x, y in tasks:
+        total += crit(model(x), y)  # ok: the sum is the loss, back-propagated after the loop
+    scaled = total / len(tasks)
+    opt.zero_grad()
+    scaled.backward()
+    opt.step()
+
+
+if __name__ == "__main__":
+    net = nn.Linear(2, 1)
+    o = torch.optim.SGD(net.parameters(), lr=0.1)
+    train_logged(net, o, [])
+    train_printed(net, o, [])
+    meta_step(net, o, [])
