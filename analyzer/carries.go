@@ -331,6 +331,11 @@ func (m *Model) carriesOnlyByUse(e NodeID) bool {
 	return b == nil || b.Kind == BindParam
 }
 
+// TensorMethod reports whether name is a method of a tensor whose result
+// is a tensor computed from it (`mm`, `expand_as`, `softmax`), keeping its
+// graph.
+func TensorMethod(name string) bool { return tensorMethod(name) }
+
 // tensorMethod reports whether a method is one of torch.Tensor's that
 // returns a tensor computed from the receiver.
 func tensorMethod(name string) bool {

@@ -536,11 +536,17 @@ func (m *Model) UsesOf(target NodeID) []NodeID {
 }
 
 // rebinds reports whether identifier id is the target of a plain
-// assignment, which binds the name anew rather than reading it.
+// assignment or of a for loop, which binds the name anew rather than
+// reading it.
 func rebinds(f *File, id NodeID) bool {
 	p := f.Parent(id)
 	for f.Kind(p) == KindPatternList || f.Kind(p) == KindTuplePattern {
 		p = f.Parent(p)
 	}
-	return f.Kind(p) == KindAssignment && f.Contains(f.Field(p, FieldLeft), id)
+	switch f.Kind(p) {
+	case KindAssignment, KindForStatement, KindForInClause:
+		// `x = ...`, and a loop's target (`for i, (x, _) in ...`).
+		return f.Contains(f.Field(p, FieldLeft), id)
+	}
+	return false
 }

@@ -16,11 +16,20 @@ func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	if m.GradAssumed(at) {
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", m.FunctionName(m.EnclosingFunction(at))))
 	}
-	if bytes.Contains(p.File.Src, []byte("volatile=True")) {
+	if legacyVolatile(p.File.Src) {
 		// Written for PyTorch 0.3 or older, where a volatile input
 		// recorded no graph; since 0.4 it records one (TL202).
 		p.Assume("grad is enabled: the file marks inputs `volatile=True`, which disabled grad in PyTorch 0.3 and older only")
 	}
+}
+
+// legacyVolatile reports whether a file marks inputs `volatile=True` and
+// uses none of what PyTorch 0.4 brought to replace it (`torch.no_grad`,
+// `.item()`): code written for 0.3, where such an input recorded no
+// graph. A file that knows the new API left its volatile flags dead.
+func legacyVolatile(src []byte) bool {
+	return bytes.Contains(src, []byte("volatile=True")) && !bytes.Contains(src, []byte("no_grad")) &&
+		!bytes.Contains(src, []byte("inference_mode")) && !bytes.Contains(src, []byte(".item()"))
 }
 
 // graphAssumptions records, on the last finding, what its claim that

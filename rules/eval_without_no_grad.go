@@ -203,7 +203,8 @@ a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`"
 A switch back to training under an ` + "`if`" + ` does not end a region: the ` + "`if`" + ` may
 not run.
 
-A finding in a file that marks inputs ` + "`volatile=True`" + ` says it assumed grad
+A finding in a file that marks inputs ` + "`volatile=True`" + ` and uses neither
+` + "`torch.no_grad`" + ` nor ` + "`.item()`" + ` says it assumed grad
 enabled: that code was written for PyTorch 0.3 or older, where a volatile
 input recorded no graph (since 0.4 it records one; see TL202).
 
@@ -1573,7 +1574,7 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, mode flow, depth int
 	used := false
 	for _, t := range f.ChildList(target) {
 		switch {
-		case f.Kind(t) == analyzer.KindIdentifier && len(m.UsesOf(t)) == 0:
+		case f.Kind(t) == analyzer.KindIdentifier && (f.TextIs(t, "_") || len(m.UsesOf(t)) == 0):
 			// `_`, or a name never read: discarded
 		case f.Kind(t) != analyzer.KindIdentifier || !hostName(m, t, mode, depth):
 			return false

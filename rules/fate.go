@@ -108,8 +108,7 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 			return fateYes
 		case name == "detach" || name == "detach_" || hostEndMethods[name]:
 			return fateNo
-		case passMethods[name], name == "log_prob", name == "rsample", name == "entropy", name == "gather", name == "expand",
-			name == "repeat", name == "split", name == "chunk", name == "masked_fill", name == "index_select":
+		case passMethods[name], analyzer.TensorMethod(name), name == "log_prob", name == "rsample", name == "entropy":
 			return w.value(call, depth+1)
 		}
 		return w.unknown(call)
@@ -224,11 +223,19 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	switch q := m.CallName(call); {
 	case strings.HasPrefix(q, "torch.distributed."), fateNoBuiltins[q]:
 		return fateNo // a collective on the value, or a question about it
+	case fatePassBuiltins[q], strings.HasPrefix(q, "torch.") && !strings.Contains(strings.TrimPrefix(q, "torch."), "."):
+		return w.value(call, depth+1) // `enumerate(out)`, `torch.where(...)`: it goes on in the result
 	}
 	if f.Kind(fn) == analyzer.KindAttribute && f.Kind(f.Unparen(f.Field(fn, analyzer.FieldObject))) == analyzer.KindString {
 		return fateNo // `"{:.3f}".format(loss)`
 	}
 	return w.unknown(call)
+}
+
+// fatePassBuiltins hand on what they are given, in what they return.
+var fatePassBuiltins = map[string]bool{
+	"enumerate": true, "zip": true, "list": true, "tuple": true, "iter": true, "reversed": true, "sorted": true,
+	"dict": true, "max": true, "min": true, "sum": true, "abs": true,
 }
 
 // fateNoBuiltins look at a value without keeping it.
@@ -250,6 +257,9 @@ func (w *fateWalk) targets(target analyzer.NodeID, depth int) fate {
 	m, f := w.m, w.m.File
 	switch f.Kind(target) {
 	case analyzer.KindIdentifier:
+		if f.TextIs(target, "_") {
+			return fateNo // thrown away, whatever else `_` names
+		}
 		return w.uses(target, depth, nil) // a name never read drops the value
 	case analyzer.KindPatternList, analyzer.KindTuplePattern:
 		r := fateNo

@@ -2,6 +2,7 @@
 import torch
 from torch import nn
 from scoring import score_batch
+from torchvision.utils import save_image
 
 
 class Saliency:
@@ -51,7 +52,20 @@ def evaluate_stored(model, batches, n):
     return preds.argmax(1).tolist()
 
 
+def train_vae(vae, opt, loader, fixed_x):
+    for idx, (images, _) in enumerate(loader):
+        recon, mu, logvar = vae(images)
+        loss = (recon - images).pow(2).sum() + mu.pow(2).sum() + logvar.exp().sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if idx % 100 == 0:
+            recon_x, _, _ = vae(fixed_x)  # want: TL201(high) "only reach the host"
+            save_image(recon_x.data.cpu(), "recon_%d.png" % idx)
+
+
 if __name__ == "__main__":
     net = nn.Linear(4, 3)
     print(Saliency(net)(torch.randn(2, 4)))
     print(evaluate_external(net, []), evaluate_local(net, []), evaluate_stored(net, [], 0))
+    train_vae(net, torch.optim.SGD(net.parameters(), lr=0.1), [], torch.randn(2, 4))
