@@ -211,7 +211,20 @@ func (m *Model) GradAssumed(id NodeID) bool {
 		return false
 	}
 	o := m.lookup(m.localRef(def), WantCallers)
-	return o == nil || !o.CalledElsewhere
+	return o == nil || !o.CalledElsewhere || o.CalledByName
+}
+
+// GradByName reports whether grad is enabled at node id only because of
+// calls, in other files, of a method of the name of the method id is in
+// on objects of no known class: a method of another class may be what
+// they call.
+func (m *Model) GradByName(id NodeID) bool {
+	def := m.EnclosingFunction(id)
+	if def == NoNode || !m.GradAssumed(id) {
+		return false
+	}
+	o := m.lookup(m.localRef(def), WantCallers)
+	return o != nil && o.CalledByName
 }
 
 // backpropagates reports whether a function back-propagates itself (a

@@ -308,6 +308,9 @@ type Object struct {
 	// mode calls in other files of the project set (of it, or of its
 	// method name on objects of no known class).
 	CalledElsewhere bool
+	// CalledByName: CalledElsewhere, where only calls of its method name
+	// on objects of no known class (`self.decoder.decode(z)`) set it.
+	CalledByName bool
 }
 
 // runsNoForward reports whether a helper's answer (nil: nothing to say)

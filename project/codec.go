@@ -611,6 +611,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.site(o.ActivationAt)
 	e.bool(o.ResultBackprop)
 	e.bool(o.CalledElsewhere)
+	e.bool(o.CalledByName)
 	return string(e.b)
 }
 
@@ -652,6 +653,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.ActivationAt = d.site()
 	o.ResultBackprop = d.bool()
 	o.CalledElsewhere = d.bool()
+	o.CalledByName = d.bool()
 	if err := d.done(); err != nil {
 		return nil, err
 	}

@@ -118,7 +118,7 @@ type facts struct {
 
 	Module, NoGraph, ReturnsGraph, ResultBackprop bool
 	GradKnown, WrapsKnown, EntersKnown            bool
-	CalledElsewhere                               bool
+	CalledElsewhere, CalledByName                 bool
 }
 
 // rareFacts are the facts that few objects have.
@@ -628,11 +628,11 @@ func (g *Graph) Solve() {
 			t.fact.ResultBackprop = true
 		}
 	}
+	g.methodsOnce = new(sync.Once) // fixGrad may index the methods
 	g.fixModules()
 	order := g.callOrder()
 	g.fixFunctions(order)
 	g.fixGrad(order)
-	g.methodsOnce = new(sync.Once)
 	g.solved = true
 }
 
@@ -1174,24 +1174,35 @@ func (g *Graph) fixGrad(order []*object) {
 	for _, o := range g.objs {
 		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) {
 			o.fact.GradKnown = false
-			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.calledElsewhereOnly(o)
+			byRef, byName := g.calledElsewhereOnly(o)
+			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && (byRef || byName)
+			o.fact.CalledByName = o.fact.CalledElsewhere && !byRef
 		}
 	}
 }
 
 // calledElsewhereOnly reports whether the grad mode of a function is set
-// by calls in other files (of it, or of its method name on objects of no
-// known class) while its own file sets none: no decorator, no use as a
-// value, no call.
-func (g *Graph) calledElsewhereOnly(o *object) bool {
+// by calls in other files while its own file sets none (no decorator, no
+// use as a value, no call): byRef where calls of it do, or calls of its
+// method name on objects of no known class where no other class of the
+// project has a method of that name; byName where such calls do and
+// another class has one, which they may be calling instead.
+func (g *Graph) calledElsewhereOnly(o *object) (byRef, byName bool) {
 	if o.fn == nil || o.fn.GradSet || o.fn.Escapes || slices.ContainsFunc(o.callers, func(e callEdge) bool { return e.file == o.key.file }) {
-		return false
+		return false, false
 	}
 	if slices.ContainsFunc(o.callers, g.setsGrad) {
-		return true
+		return true, false
 	}
 	name, ok := g.namedMethod(o)
-	return ok && slices.ContainsFunc(g.named[name], g.setsGrad)
+	if !ok || !slices.ContainsFunc(g.named[name], g.setsGrad) {
+		return false, false
+	}
+	g.methodsOnce.Do(g.indexMethods)
+	if len(g.methods[name]) > 1 {
+		return false, true
+	}
+	return true, false
 }
 
 // namedMethod says whether a method that no call reaches by its own ref
@@ -1482,7 +1493,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		fact.NoGraph, some = true, true
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {
-		fact.CalledElsewhere, some = true, true
+		fact.CalledElsewhere, fact.CalledByName, some = true, o.fact.CalledByName, true
 	}
 	summary := o.fn.RareFacts() // a class's or an instance's: none
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {

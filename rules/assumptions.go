@@ -13,7 +13,11 @@ import (
 // it.
 func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	m := p.Model
-	if m.GradAssumed(at) {
+	switch {
+	case m.GradByName(at):
+		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: known only from calls of a method of its name on objects of no known class, which may be another class's",
+			m.FunctionName(m.EnclosingFunction(at))))
+	case m.GradAssumed(at):
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", m.FunctionName(m.EnclosingFunction(at))))
 	}
 	if legacyVolatile(p.File.Src) {

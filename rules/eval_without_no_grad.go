@@ -122,7 +122,10 @@ innermost switch wins; a decorator of the project's own counts when it
 returns ` + "`torch.no_grad()(fn)`" + ` or a wrapper that calls ` + "`fn`" + ` under a switch,
 wherever it is defined, whatever its name; so does a function of the
 project whose every return is a switch, entered with ` + "`with`" + `), or when
-every call of it in the project, in any file, runs under ` + "`no_grad`" + `; an
+every call of it in the project, in any file, runs under ` + "`no_grad`" + ` (a
+method nothing calls by its own name runs where the calls of its name on
+objects of no known class do; where another class of the project has a
+method of that name, the finding says it assumed that); an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
 ` + "`evaluate`" + ` that returns a sampled action's log-probability, a renderer's
