@@ -207,7 +207,7 @@ func (m *Model) GradAssumed(id NodeID) bool {
 			}
 		}
 	}
-	if m.FunctionGradMode(def) != GradEnabled || !m.uncalled[def] || m.backpropagates(def) {
+	if m.FunctionGradMode(def) != GradEnabled || !m.uncalled[def] || m.backpropagates(def) || m.IsLightningTrainHook(def) {
 		return false
 	}
 	o := m.lookup(m.localRef(def), WantCallers)

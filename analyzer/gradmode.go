@@ -275,6 +275,27 @@ func (m *Model) IsLightningModule(class NodeID) bool {
 	})
 }
 
+// IsLightningTrainHook reports whether def is a method that Lightning
+// calls in its training loop, with grad enabled: a LightningModule's
+// training_step and training hooks, a Callback's training hooks.
+func (m *Model) IsLightningTrainHook(def NodeID) bool {
+	if !lightningTrainHooks[m.FunctionName(def)] {
+		return false
+	}
+	class := m.EnclosingClass(def)
+	if class == NoNode || m.scopeOf[def] != m.defScope[class] {
+		return false
+	}
+	return m.IsLightningModule(class) || m.ClassInherits(class, isLightningCallback)
+}
+
+// lightningTrainHooks are the methods Lightning's training loop calls.
+var lightningTrainHooks = map[string]bool{
+	"training_step": true, "on_train_start": true, "on_train_end": true, "on_train_epoch_start": true,
+	"on_train_epoch_end": true, "on_train_batch_start": true, "on_train_batch_end": true,
+	"training_epoch_end": true, "on_before_backward": true, "on_after_backward": true,
+}
+
 // IsLightningEvalHook reports whether def is a method that its framework
 // calls with grad disabled: a LightningModule's evaluation hooks, a
 // fairseq task's valid_step.

@@ -125,7 +125,9 @@ project whose every return is a switch, entered with ` + "`with`" + `), or when
 every call of it in the project, in any file, runs under ` + "`no_grad`" + ` (a
 method nothing calls by its own name runs where the calls of its name on
 objects of no known class do; where another class of the project has a
-method of that name, the finding says it assumed that); an
+method of that name, the finding says it assumed that; Lightning's
+` + "`training_step`" + ` and training hooks run with grad enabled, whatever else
+calls a method of their name); an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
 ` + "`evaluate`" + ` that returns a sampled action's log-probability, a renderer's
