@@ -131,20 +131,10 @@ func (m *Model) activationOf(expr NodeID, depth int) (Activation, *Site) {
 // whose last layer is one.
 func (m *Model) activationModule(callee NodeID, depth int) Activation {
 	f := m.File
-	var v NodeID
-	switch f.Kind(callee) {
-	case KindCall:
-		v = callee
-	case KindIdentifier:
-		if b := m.Resolve(callee); b != nil && b.Kind == BindAssign && !b.Unpacked {
-			v = b.Value
-		}
-	case KindAttribute:
-		if f.TextIs(f.Field(callee, FieldObject), "self") {
-			v = m.SelfAttrOnce(callee)
-		}
+	v := callee
+	if f.Kind(callee) != KindCall {
+		v = m.heldValue(callee, m.SelfAttrOnce)
 	}
-	v = f.Unparen(v)
 	if v == NoNode || f.Kind(v) != KindCall || depth > 4 {
 		return NoActivation
 	}

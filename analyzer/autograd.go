@@ -247,10 +247,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 	return CallableUnknown
 }
 
-// moduleList reports whether a name or an attribute of self holds a
-// list of module instances the file shows: a literal list or a list
-// comprehension whose elements are, or an `nn.ModuleList` of them.
-func (m *Model) moduleList(e NodeID, depth int) bool {
+// heldValue returns the value a name holds by a plain assignment, or an
+// attribute of self as selfAttr finds it; NoNode for anything else.
+func (m *Model) heldValue(e NodeID, selfAttr func(NodeID) NodeID) NodeID {
 	f := m.File
 	v := NoNode
 	switch f.Kind(e) {
@@ -260,10 +259,18 @@ func (m *Model) moduleList(e NodeID, depth int) bool {
 		}
 	case KindAttribute:
 		if f.TextIs(f.Field(e, FieldObject), "self") {
-			v = m.selfAttrValue(e)
+			v = selfAttr(e)
 		}
 	}
-	v = f.Unparen(v)
+	return f.Unparen(v)
+}
+
+// moduleList reports whether a name or an attribute of self holds a
+// list of module instances the file shows: a literal list or a list
+// comprehension whose elements are, or an `nn.ModuleList` of them.
+func (m *Model) moduleList(e NodeID, depth int) bool {
+	f := m.File
+	v := m.heldValue(e, m.selfAttrValue)
 	if f.Kind(v) == KindCall && m.CallName(v) == "torch.nn.ModuleList" {
 		args := m.Args(v)
 		if len(args) != 1 {
