@@ -20,20 +20,32 @@ func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	case m.GradAssumed(at):
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", m.FunctionName(m.EnclosingFunction(at))))
 	}
-	if legacyVolatile(p.File.Src) {
+	if legacyVolatile(p.File.Src, volatileScope(p.File, m.EnclosingFunction(at))) {
 		// Written for PyTorch 0.3 or older, where a volatile input
 		// recorded no graph; since 0.4 it records one (TL202).
 		p.Assume("grad is enabled: the file marks inputs `volatile=True`, which disabled grad in PyTorch 0.3 and older only")
 	}
 }
 
-// legacyVolatile reports whether a file marks inputs `volatile=True` and
-// uses none of what PyTorch 0.4 brought to replace it (`torch.no_grad`,
-// `.item()`): code written for 0.3, where such an input recorded no
-// graph. A file that knows the new API left its volatile flags dead.
-func legacyVolatile(src []byte) bool {
-	return bytes.Contains(src, []byte("volatile=True")) && !bytes.Contains(src, []byte("no_grad")) &&
+// legacyVolatile reports whether the code of a finding (scope, the
+// source of its function) marks inputs `volatile=True` while its file
+// (src) uses none of what PyTorch 0.4 brought to replace it
+// (`torch.no_grad`, `.item()`): code written for 0.3, where such an
+// input recorded no graph. A file that knows the new API left its
+// volatile flags dead.
+func legacyVolatile(src, scope []byte) bool {
+	return bytes.Contains(scope, []byte("volatile=True")) && !bytes.Contains(src, []byte("no_grad")) &&
 		!bytes.Contains(src, []byte("inference_mode")) && !bytes.Contains(src, []byte(".item()"))
+}
+
+// volatileScope is the source of function fn, or of the whole file for
+// module-level code.
+func volatileScope(f *analyzer.File, fn analyzer.NodeID) []byte {
+	if fn == analyzer.NoNode || fn == analyzer.Root {
+		return f.Src
+	}
+	n := f.N(fn)
+	return f.Src[n.Start:n.End]
 }
 
 // graphAssumptions records, on the last finding, what its claim that

@@ -208,8 +208,8 @@ a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`"
 A switch back to training under an ` + "`if`" + ` does not end a region: the ` + "`if`" + ` may
 not run.
 
-A finding in a file that marks inputs ` + "`volatile=True`" + ` and uses neither
-` + "`torch.no_grad`" + ` nor ` + "`.item()`" + ` says it assumed grad
+A finding in a function that marks inputs ` + "`volatile=True`" + `, in a file that
+uses neither ` + "`torch.no_grad`" + ` nor ` + "`.item()`" + `, says it assumed grad
 enabled: that code was written for PyTorch 0.3 or older, where a volatile
 input recorded no graph (since 0.4 it records one; see TL202).
 
