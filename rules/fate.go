@@ -49,6 +49,9 @@ type fateWalk struct {
 	// seen are the names whose uses are being answered: a value that
 	// comes back to one (`x[i] = x[j]`) adds no way of its own.
 	seen map[analyzer.NodeID]bool
+	// strict: an answer that decides whether a finding exists, rather
+	// than how sure it is, takes no project function's result for an end.
+	strict bool
 }
 
 // uses joins the answers for the uses of the name a binding binds,
@@ -208,13 +211,15 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 		return w.value(call, depth+1)
 	}
 	// A function of the project: its facts say whether it
-	// back-propagates the argument, and whether its result keeps it.
+	// back-propagates the argument, and whether its result keeps it. A
+	// strict walk follows its result whatever they say: they may not
+	// show every way a result keeps a graph.
 	if arg := argOf(f, args, w.last); arg != analyzer.NoNode {
 		if known, backprop, kept := m.ArgUse(call, arg); known {
 			switch {
 			case backprop:
 				return fateYes
-			case kept:
+			case kept || w.strict:
 				return w.value(call, depth+1)
 			}
 			return fateNo
@@ -320,8 +325,8 @@ func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 // along every way the output goes, before any of it can be
 // back-propagated (fateOf's no).
 func graphEnds(m *analyzer.Model, call analyzer.NodeID) bool {
-	r, _ := fateOf(m, call)
-	return r == fateNo
+	w := fateWalk{m: m, at: analyzer.NoNode, strict: true}
+	return w.value(call, 0) == fateNo
 }
 
 // heldFate answers fateOf for what a name holds after node at binds or
