@@ -803,6 +803,11 @@ func (m *Model) IsModelValue(callee NodeID) bool {
 			return true
 		}
 		v = b.Value
+		if className(f.Text(callee)) && m.importedTableEntry(v) {
+			// `Detector = detector_factory[opt.task]`, a table of another
+			// file: a name written as a class's is a class, constructed.
+			return false
+		}
 	case KindAttribute:
 		if !f.TextIs(f.Field(callee, FieldObject), "self") {
 			return true
@@ -813,6 +818,33 @@ func (m *Model) IsModelValue(callee NodeID) bool {
 		v = m.SelfAttrOnce(callee)
 	}
 	return m.modelValue(v)
+}
+
+// className reports whether a name is written as Python's convention
+// writes a class's: CapWords, with a lower-case letter and no underscore
+// (`Detector`, `ResNet`; not `G`, `G_AB` or `NET`).
+func className(name string) bool {
+	if len(name) < 2 || name[0] < 'A' || name[0] > 'Z' || strings.ContainsRune(name, '_') {
+		return false
+	}
+	return strings.IndexFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' }) > 0
+}
+
+// importedTableEntry reports whether v reads an entry of a table that
+// another module defines (`detector_factory[opt.task]`, with
+// `detector_factory` imported).
+func (m *Model) importedTableEntry(v NodeID) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if f.Kind(v) != KindSubscript {
+		return false
+	}
+	table := f.Unparen(f.Field(v, FieldValue))
+	if f.Kind(table) == KindIdentifier {
+		b := m.Resolve(table)
+		return b != nil && b.Kind == BindImport
+	}
+	return f.Kind(table) == KindAttribute && m.QualifiedName(table) != ""
 }
 
 // tableOfFunctions reports whether every value of a literal dict, list

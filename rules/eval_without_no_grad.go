@@ -169,7 +169,9 @@ in any file of the project, a parameter that every call of its function in
 the file passes a module, an element of a list the file fills with module
 instances, as in ` + "`self.actors[i](obs)`" + `, and ` + "`self.__call__(x)`" + ` in a module
 class) before its name. A layer without parameters
-(` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes, a function
+(` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes (or, from
+a table another module defines, bound to a name written as a class's:
+` + "`Detector = detector_factory[task]`" + `), a function
 taken from a table of functions, a parameter annotated as a ` + "`Callable`" + ` that
 returns a plain value (` + "`Callable[[list[int]], str]`" + `) or defaulting to a
 function of the file, a tensor
