@@ -448,11 +448,7 @@ var builtinPlainTypes = map[string]bool{
 // gen_a, ...}` assigned once).
 func (m *Model) functionTableEntry(v NodeID) bool {
 	f := m.File
-	v = f.Unparen(v)
-	if f.Kind(v) != KindSubscript {
-		return false
-	}
-	table := f.Unparen(f.Field(v, FieldValue))
+	table := subscriptTable(f, v)
 	if f.Kind(table) != KindIdentifier {
 		return false
 	}
@@ -830,16 +826,22 @@ func className(name string) bool {
 	return strings.IndexFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' }) > 0
 }
 
+// subscriptTable returns what subscript v indexes (`TABLE` in
+// `TABLE[key]`), or NoNode where v is no subscript.
+func subscriptTable(f *File, v NodeID) NodeID {
+	v = f.Unparen(v)
+	if f.Kind(v) != KindSubscript {
+		return NoNode
+	}
+	return f.Unparen(f.Field(v, FieldValue))
+}
+
 // importedTableEntry reports whether v reads an entry of a table that
 // another module defines (`detector_factory[opt.task]`, with
 // `detector_factory` imported).
 func (m *Model) importedTableEntry(v NodeID) bool {
 	f := m.File
-	v = f.Unparen(v)
-	if f.Kind(v) != KindSubscript {
-		return false
-	}
-	table := f.Unparen(f.Field(v, FieldValue))
+	table := subscriptTable(f, v)
 	if f.Kind(table) == KindIdentifier {
 		b := m.Resolve(table)
 		return b != nil && b.Kind == BindImport

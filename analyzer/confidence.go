@@ -192,39 +192,32 @@ func (m *Model) WithoutNames(question func() bool) bool {
 // GradAssumed reports whether grad is enabled at id only because no code
 // of the project calls the function id is in: its callers (a script of
 // another project, a framework's loop, a test runner) may disable it.
-func (m *Model) GradAssumed(id NodeID) bool {
+// byName says that calls in other files of a method of its name, on
+// objects of no known class, do call it, where another class of the
+// project has a method of that name: they may be calling that one.
+func (m *Model) GradAssumed(id NodeID) (assumed, byName bool) {
 	f := m.File
 	def := m.EnclosingFunction(id)
 	if def == NoNode || m.GradModeAt(id) != GradEnabled {
-		return false
+		return false, false
 	}
 	// Only the function's own mode reaches id: no switch of the function
 	// encloses it (a `with torch.enable_grad():` is seen).
 	for x := f.Parent(id); x != def && x != NoNode; x = f.Parent(x) {
 		if f.Kind(x) == KindWithStatement {
 			if _, ok := m.withSwitch(x); ok {
-				return false
+				return false, false
 			}
 		}
 	}
 	if m.FunctionGradMode(def) != GradEnabled || !m.uncalled[def] || m.backpropagates(def) || m.IsLightningTrainHook(def) {
-		return false
+		return false, false
 	}
 	o := m.lookup(m.localRef(def), WantCallers)
-	return o == nil || !o.CalledElsewhere || o.CalledByName
-}
-
-// GradByName reports whether grad is enabled at node id only because of
-// calls, in other files, of a method of the name of the method id is in
-// on objects of no known class: a method of another class may be what
-// they call.
-func (m *Model) GradByName(id NodeID) bool {
-	def := m.EnclosingFunction(id)
-	if def == NoNode || !m.GradAssumed(id) {
-		return false
+	if o != nil && o.CalledByName {
+		return true, true
 	}
-	o := m.lookup(m.localRef(def), WantCallers)
-	return o != nil && o.CalledByName
+	return o == nil || !o.CalledElsewhere, false
 }
 
 // backpropagates reports whether a function back-propagates itself (a

@@ -130,33 +130,6 @@ func (m *Model) guardOf(id, def NodeID, params map[string]bool) (flagGuard, bool
 	return flagGuard{}, false
 }
 
-// argOrDefault returns the value a call gives parameter name of function
-// def: its argument, by keyword or position, or the parameter's default.
-// ok is false where that is not known (a splat, no default).
-func (m *Model) argOrDefault(call, def NodeID, name string) (NodeID, bool) {
-	f := m.File
-	pos := -1
-	for i, p := range m.positionalParams(def) {
-		if f.TextIs(p, name) {
-			pos = i
-		}
-	}
-	v, known := m.argFor(call, pos, name)
-	if !known {
-		return NoNode, false
-	}
-	if v != NoNode {
-		return v, true
-	}
-	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
-		if k := f.Kind(c); (k == KindDefaultParameter || k == KindTypedDefaultParameter) && f.TextIs(f.Field(c, FieldName), name) {
-			v = f.Field(c, FieldValue)
-		}
-		return v == NoNode
-	})
-	return v, v != NoNode
-}
-
 // literalTruth returns the truth value of a literal (`True`, `False`,
 // `None`, a number), and whether v is one.
 func literalTruth(f *File, v NodeID) (truth, known bool) {
@@ -180,11 +153,15 @@ func (m *Model) FlaggedHelper(call NodeID) *Object {
 		return nil
 	}
 	def := m.LocalCallee(call)
-	fs := m.summarizeFunc(def, m.defName(def))
-	if fs.trained == nil {
-		return nil
-	}
-	o := &Object{Kind: ObjectFunction, Forward: fs.trained.Forward, ParamCalls: slices.Clone(fs.trained.ParamCalls)}
-	m.ownSites(o, def)
-	return o
+	return m.Memo(flaggedKey{def}, func() any {
+		fs := m.summarizeFunc(def, m.defName(def))
+		if fs.trained == nil {
+			return (*Object)(nil)
+		}
+		o := &Object{Kind: ObjectFunction, Forward: fs.trained.Forward, ParamCalls: slices.Clone(fs.trained.ParamCalls)}
+		m.ownSites(o, def)
+		return o
+	}).(*Object)
 }
+
+type flaggedKey struct{ def NodeID }

@@ -1,7 +1,5 @@
 package analyzer
 
-import "slices"
-
 // What the calls of a function of this file pass for its parameters: a
 // parameter known by no annotation (`def train(model, criterion)`) is
 // known by the values its callers give it, where the file shows them all.
@@ -35,25 +33,42 @@ func (m *Model) ParamValues(use NodeID) (vals []NodeID, ok bool) {
 	if !ok {
 		return nil, false
 	}
-	pos := slices.Index(m.positionalParams(def), b.Name) // -1 for a keyword-only parameter
 	name := f.Text(b.Name)
 	for _, c := range calls {
-		v, known := m.argFor(c, pos, name)
-		if !known {
-			return nil, false
-		}
-		if v == NoNode {
-			if f.Kind(b.Stmt) != KindDefaultParameter && f.Kind(b.Stmt) != KindTypedDefaultParameter {
-				return nil, false
-			}
-			v = f.Field(b.Stmt, FieldValue)
-		}
-		if v == NoNode {
+		v, ok := m.argOrDefault(c, def, name)
+		if !ok {
 			return nil, false
 		}
 		vals = append(vals, v)
 	}
 	return vals, len(vals) > 0
+}
+
+// argOrDefault returns the value a call gives parameter name of function
+// def: its argument, by keyword or position, or the parameter's default.
+// ok is false where that is not known (a splat, no default).
+func (m *Model) argOrDefault(call, def NodeID, name string) (NodeID, bool) {
+	f := m.File
+	pos := -1
+	for i, p := range m.positionalParams(def) {
+		if f.TextIs(p, name) {
+			pos = i
+		}
+	}
+	v, known := m.argFor(call, pos, name)
+	if !known {
+		return NoNode, false
+	}
+	if v != NoNode {
+		return v, true
+	}
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		if k := f.Kind(c); (k == KindDefaultParameter || k == KindTypedDefaultParameter) && f.TextIs(f.Field(c, FieldName), name) {
+			v = f.Field(c, FieldValue)
+		}
+		return v == NoNode
+	})
+	return v, v != NoNode
 }
 
 // ParamAnnotation returns the type annotation of the parameter a name

@@ -13,11 +13,11 @@ import (
 // it.
 func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	m := p.Model
-	switch {
-	case m.GradByName(at):
+	switch assumed, byName := m.GradAssumed(at); {
+	case byName:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: known only from calls of a method of its name on objects of no known class, which may be another class's",
 			m.FunctionName(m.EnclosingFunction(at))))
-	case m.GradAssumed(at):
+	case assumed:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", m.FunctionName(m.EnclosingFunction(at))))
 	}
 	if legacyVolatile(p.File.Src, volatileScope(p.File, m.EnclosingFunction(at))) {
@@ -88,7 +88,7 @@ func dictEntry(f *analyzer.File, value analyzer.NodeID) analyzer.NodeID {
 			}
 			return analyzer.NoNode
 		case analyzer.KindSubscript:
-			if f.Kind(f.Unparen(f.Field(value, analyzer.FieldSubscript))) == analyzer.KindString {
+			if stringKey(f, value) != "" {
 				return value
 			}
 			return analyzer.NoNode

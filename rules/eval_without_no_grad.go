@@ -380,9 +380,8 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	}
 	// The model switched to evaluation mode, or a submodule of it, is a
 	// module: only a module has `.eval()`.
-	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
-	switched := e.key != "" && (callee == e.key || strings.HasPrefix(callee, e.key+"."))
-	if direct && !switched && !m.WithoutNames(func() bool { return m.IsForwardCall(call) }) {
+	if direct && !switchedModel(m, call, e.key) && !m.WithoutNames(func() bool { return m.IsForwardCall(call) }) {
+		callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
 		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
 	}
 	gradAssumption(p, call)
@@ -1404,13 +1403,13 @@ func notForward(m *analyzer.Model, call analyzer.NodeID) bool {
 // plotting, saving) or as indices (`argmax`, a comparison), and none of
 // it reaches a loss, a backward, a store or code this file cannot see.
 func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
-	return hostBound(m, call, 0, 0)
+	return hostBound(m, call, false, 0)
 }
 
 // hostOrReturned is outputsOnlyToHost, with the function's return value
 // as one more place where a value may end.
 func hostOrReturned(m *analyzer.Model, call analyzer.NodeID, depth int) bool {
-	return hostBound(m, call, toReturn, depth)
+	return hostBound(m, call, true, depth)
 }
 
 // hostEndMethods end a tensor's way on the host or as indices, which carry
@@ -1457,17 +1456,9 @@ var passFunctions = map[string]bool{
 	"torch.cat": true, "torch.stack": true, "torch.mm": true, "torch.matmul": true, "torch.bmm": true,
 }
 
-// flow says where else than on the host a value's way may end.
-type flow uint8
-
-const (
-	// toReturn: in the function's return value.
-	toReturn flow = 1 << iota
-)
-
 // hostBound reports whether value e (a forward output or what it
 // became) ends on the host along every way it goes, and has one.
-func hostBound(m *analyzer.Model, e analyzer.NodeID, mode flow, depth int) bool {
+func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	if depth > 12 {
 		return false
@@ -1486,7 +1477,7 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, mode flow, depth int) bool 
 			case "data", "mean", "stddev", "variance", "probs", "logits", "loc", "scale", "mode":
 				// a tensor's data, or a parameter of the distribution a
 				// policy returns (`dist.mean`)
-				return hostBound(m, p, mode, depth+1)
+				return hostBound(m, p, ret, depth+1)
 			}
 			return false
 		}
@@ -1494,29 +1485,29 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, mode flow, depth int) bool 
 		case hostEndMethods[name]:
 			return true
 		case passMethods[name]:
-			return hostBound(m, call, mode, depth+1)
+			return hostBound(m, call, ret, depth+1)
 		}
 		return false
 	case analyzer.KindSubscript, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression:
 		if f.Kind(p) == analyzer.KindConditionalExpression && f.Field(p, analyzer.FieldCondition) == e {
 			return true
 		}
-		return hostBound(m, p, mode, depth+1)
+		return hostBound(m, p, ret, depth+1)
 	case analyzer.KindComparisonOperator, analyzer.KindInterpolation:
 		return true
 	case analyzer.KindReturnStatement:
-		return mode&toReturn != 0
+		return ret
 	case analyzer.KindBinaryOperator:
-		return hostBound(m, p, mode, depth+1)
+		return hostBound(m, p, ret, depth+1)
 	case analyzer.KindKeywordArgument:
-		return hostArgument(m, f.Parent(p), mode, depth)
+		return hostArgument(m, f.Parent(p), ret, depth)
 	case analyzer.KindArgumentList:
-		return hostArgument(m, p, mode, depth)
+		return hostArgument(m, p, ret, depth)
 	case analyzer.KindTuple, analyzer.KindList:
 		// `torch.cat((z[src], z[dst]), 1)`: the sequence a function joins.
 		if args := f.Parent(p); f.Kind(args) == analyzer.KindArgumentList {
 			if q := m.CallName(f.Parent(args)); q == "torch.cat" || q == "torch.stack" {
-				return hostArgument(m, args, mode, depth)
+				return hostArgument(m, args, ret, depth)
 			}
 		}
 		return false
@@ -1524,12 +1515,12 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, mode flow, depth int) bool 
 		if f.Field(p, analyzer.FieldRight) != e {
 			return false
 		}
-		if !hostTargets(m, f.Field(p, analyzer.FieldLeft), mode, depth) {
+		if !hostTargets(m, f.Field(p, analyzer.FieldLeft), ret, depth) {
 			return false
 		}
 		if outer := f.Parent(p); f.Kind(outer) == analyzer.KindAssignment && f.Field(outer, analyzer.FieldRight) == p {
 			// `backward_loss = display_loss = crit(out, y)`: every name.
-			return hostBound(m, p, mode, depth+1)
+			return hostBound(m, p, ret, depth+1)
 		}
 		return true
 	}
@@ -1539,7 +1530,7 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, mode flow, depth int) bool 
 // hostArgument reports whether a call that args (an argument list) is
 // passed to takes its arguments to the host, or passes them on to a
 // value that ends there.
-func hostArgument(m *analyzer.Model, args analyzer.NodeID, mode flow, depth int) bool {
+func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	call := f.Parent(args)
 	if f.Kind(call) != analyzer.KindCall {
@@ -1550,12 +1541,12 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, mode flow, depth int)
 		case hostFunctions[q]:
 			return true
 		case passFunctions[q]:
-			return hostBound(m, call, mode, depth+1)
+			return hostBound(m, call, ret, depth+1)
 		}
 		if strings.HasPrefix(q, "torch.distributions.") {
 			// `Normal(mu, sigma).sample()`: the distribution ends where
 			// what is drawn from it or read of it does.
-			return hostBound(m, call, mode, depth+1)
+			return hostBound(m, call, ret, depth+1)
 		}
 		for _, pre := range hostPrefixes {
 			if strings.HasPrefix(q, pre) {
@@ -1571,19 +1562,19 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, mode flow, depth int)
 // names a tuple is unpacked into (`_, adv = q_net(s)`, `p, cls =
 // ps.topk(1)`): each used only in ways that end on the host or never
 // read, and one used at least.
-func hostTargets(m *analyzer.Model, target analyzer.NodeID, mode flow, depth int) bool {
+func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	switch f.Kind(target) {
 	case analyzer.KindPatternList, analyzer.KindTuplePattern:
 	default:
-		return hostName(m, target, mode, depth)
+		return hostName(m, target, ret, depth)
 	}
 	used := false
 	for _, t := range f.ChildList(target) {
 		switch {
 		case f.Kind(t) == analyzer.KindIdentifier && (f.TextIs(t, "_") || len(m.UsesOf(t)) == 0):
 			// `_`, or a name never read: discarded
-		case f.Kind(t) != analyzer.KindIdentifier || !hostName(m, t, mode, depth):
+		case f.Kind(t) != analyzer.KindIdentifier || !hostName(m, t, ret, depth):
 			return false
 		default:
 			used = true
@@ -1594,8 +1585,8 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, mode flow, depth int
 
 // hostName reports whether a name assigned a value uses it, after the
 // assignment, only in ways that end on the host, and uses it at all.
-func hostName(m *analyzer.Model, target analyzer.NodeID, mode flow, depth int) bool {
-	return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, mode, depth+1) })
+func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
+	return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, ret, depth+1) })
 }
 
 // everyUse reports whether a name assigned a value is used after the

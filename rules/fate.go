@@ -186,7 +186,7 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	}
 	if q := m.CallName(call); q != "" {
 		switch {
-		case hostFunctions[q] || q == "torch.multinomial":
+		case hostFunctions[q]:
 			return fateNo
 		case passFunctions[q] || strings.HasPrefix(q, "torch.distributions.") || strings.HasPrefix(q, "torch.nn.functional."):
 			return w.value(call, depth+1)
@@ -200,7 +200,7 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	switch name := m.MethodName(call); {
 	case hostEndMethods[name]:
 		return fateNo
-	case name == "append" || name == "extend":
+	case appendMethods[name]:
 		return w.appended(call, depth)
 	}
 	// A loss, or another model run on it (or a method of one): the graph
@@ -312,12 +312,7 @@ func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 		return w.unknown(call)
 	}
 	return w.uses(b.Name, depth, func(u analyzer.NodeID) bool {
-		if q := f.Parent(u); f.Kind(q) == analyzer.KindAttribute && f.Field(q, analyzer.FieldObject) == u {
-			if c := f.Parent(q); f.Kind(c) == analyzer.KindCall && (m.MethodName(c) == "append" || m.MethodName(c) == "extend") {
-				return true // another value appended
-			}
-		}
-		return false
+		return storedInto(m, u, appendMethods) // another value appended
 	})
 }
 
@@ -352,13 +347,7 @@ func heldFate(m *analyzer.Model, name, at analyzer.NodeID) (r fate, unseen analy
 		if f.Contains(at, u) {
 			return true
 		}
-		// Another value stored the same way adds no way of its own.
-		if q := f.Parent(u); f.Kind(q) == analyzer.KindAttribute && f.Field(q, analyzer.FieldObject) == u {
-			if c := f.Parent(q); f.Kind(c) == analyzer.KindCall && storeMethods[m.MethodName(c)] {
-				return true
-			}
-		}
-		return false
+		return storedInto(m, u, storeMethods) // another value stored the same way adds no way of its own
 	})
 	if r != fateUnknown {
 		w.at = analyzer.NoNode
@@ -375,5 +364,20 @@ func stringKey(f *analyzer.File, sub analyzer.NodeID) string {
 	return ""
 }
 
-// storeMethods put a value into a container.
-var storeMethods = map[string]bool{"append": true, "extend": true, "insert": true, "appendleft": true, "add": true}
+// storeMethods put a value into a container; appendMethods, at its end.
+var (
+	storeMethods  = map[string]bool{"append": true, "extend": true, "insert": true, "appendleft": true, "add": true}
+	appendMethods = map[string]bool{"append": true, "extend": true}
+)
+
+// storedInto reports whether use u of a container's name is the receiver
+// of a call of one of methods (`outs` in `outs.append(v)`).
+func storedInto(m *analyzer.Model, u analyzer.NodeID, methods map[string]bool) bool {
+	f := m.File
+	q := f.Parent(u)
+	if f.Kind(q) != analyzer.KindAttribute || f.Field(q, analyzer.FieldObject) != u {
+		return false
+	}
+	c := f.Parent(q)
+	return f.Kind(c) == analyzer.KindCall && methods[m.MethodName(c)]
+}
