@@ -109,7 +109,10 @@ Where a running sum of the function goes after the loop is followed as
 TL201 follows a forward pass's outputs: a sum seen to reach a
 ` + "`backward()`" + ` is a loss built on purpose and is not reported; one handed to
 code whose use of it is not seen (a logger of another library) makes the
-finding say so, one level lower.
+finding say so, one level lower, unless each summed loss had its own
+backward() in its step without ` + "`retain_graph=True`" + `: a graph that
+backward() has freed cannot be back-propagated again, wherever the sum
+goes.
 
 Whether a value carries autograd history is inferred from what the code
 does with it first: a value that is ` + "`backward()`" + `-ed (directly, through
@@ -244,12 +247,14 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		until = fmt.Sprintf("until the reset at line %d", line)
 	}
 	where := onDevice(f)
-	switch body := f.Field(loop, analyzer.FieldBody); {
-	case valueBackpropagated(m, value, m.BackpropKeys(body, fn)) && retainedBackward(m, body):
+	body := f.Field(loop, analyzer.FieldBody)
+	backpropagated, retained := valueBackpropagated(m, value, m.BackpropKeys(body, fn)), retainedBackward(m, body)
+	switch {
+	case backpropagated && retained:
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive, and its backward(retain_graph=True) "+
 			"frees none of the activations it saved: they stay %s %s; %s",
 			stmt, steps, where, until, advice), fix)
-	case valueBackpropagated(m, value, m.BackpropKeys(body, fn)):
+	case backpropagated:
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive after its backward(): "+
 			"no activations, but %s in host memory, and `%s` stays a tensor that requires grad; %s",
 			stmt, steps, chain, analyzer.Snippet(f.Text(target), 30), advice), fix)
@@ -260,7 +265,9 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, until, where, advice), fix)
 	}
 	graphAssumptions(p, value, n)
-	if followed && goes == fateUnknown {
+	// A graph a backward() has run through without retain_graph cannot
+	// be back-propagated again: where the sum goes changes nothing.
+	if followed && goes == fateUnknown && (!backpropagated || retained) {
 		p.Assume(fmt.Sprintf("nothing back-propagates the sum: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(compactText(f, unseen), 40)))
 	}

@@ -101,7 +101,10 @@ graph on trust, and the finding says so (one level lower). A table of
 (` + "`self.table = torch.zeros(n, d)`" + `), or binds again to its own detached
 value after that loop, holds one call's values and is not reported. A list of the function
 whose later uses reach a ` + "`backward()`" + ` is not reported; one handed to code
-whose use of it is not seen makes the finding say so, one level lower.
+whose use of it is not seen makes the finding say so, one level lower,
+unless each stored tensor had its own backward() in its step without
+` + "`retain_graph=True`" + `: a graph that backward() has freed cannot be
+back-propagated again, wherever the list goes.
 
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries
@@ -197,11 +200,12 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	if storedOncePerEpoch(m, n, loop) {
 		unit = "epoch"
 	}
+	backpropagated, retained := valueBackpropagated(m, value, stepKeys), retainedBackward(m, region)
 	switch {
-	case valueBackpropagated(m, value, stepKeys) && retainedBackward(m, region):
+	case backpropagated && retained:
 		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable, and its backward(retain_graph=True) "+
 			"frees none of the activations it saved: every stored tensor keeps them %s; store %s instead", stmt, unit, where, hint))
-	case valueBackpropagated(m, value, stepKeys):
+	case backpropagated:
 		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable after its backward(): "+
 			"no activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+
 			"store %s instead", stmt, unit, hint))
@@ -212,7 +216,9 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, unit, unit, analyzer.Snippet(f.Text(base), 30), where, hint))
 	}
 	graphAssumptions(p, value, n)
-	if followed && goes == fateUnknown {
+	// A graph a backward() has run through without retain_graph cannot
+	// be back-propagated again: where the container goes changes nothing.
+	if followed && goes == fateUnknown && (!backpropagated || retained) {
 		p.Assume(fmt.Sprintf("nothing back-propagates what `%s` holds: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(f.Text(base), 30), analyzer.Snippet(compactText(f, unseen), 40)))
 	}

@@ -12,7 +12,17 @@ def train_logged(model, opt, batches):
         opt.zero_grad()
         loss.backward()
         opt.step()
-        total += loss  # want: TL101(medium)
+        total += loss  # want: TL101(high)
+    # Handed to unseen code, but a graph that backward() freed cannot be
+    # back-propagated again: where the sum goes changes nothing.
+    log_metric("loss", total)
+
+
+def summed_logged(model, batches):
+    crit = nn.MSELoss()
+    total = 0
+    for x, y in batches:
+        total += crit(model(x), y)  # want: TL101(medium)
     log_metric("loss", total)
 
 
@@ -43,5 +53,6 @@ if __name__ == "__main__":
     net = nn.Linear(2, 1)
     o = torch.optim.SGD(net.parameters(), lr=0.1)
     train_logged(net, o, [])
+    summed_logged(net, [])
     train_printed(net, o, [])
     meta_step(net, o, [])
