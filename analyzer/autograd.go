@@ -203,6 +203,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if depth < 4 && m.paramGivenModels(b, depth) {
 				return CallableModel // `generate(netG, z)` where every call passes a module
 			}
+			if m.evalParam(b) {
+				return CallableModel // every call passes a module it switched to evaluation mode
+			}
 			if name == "self" {
 				return CallableOther
 			}

@@ -233,6 +233,10 @@ type CallSummary struct {
 	// Always is set when the call runs on every run of its caller (not
 	// under an if, a try or a loop's else).
 	Always bool `json:"always,omitempty"`
+	// Eval is one more than the position of the positional argument that
+	// the caller switched to evaluation mode before the call (EvalArg),
+	// 0 for none.
+	Eval int `json:"eval,omitempty"`
 }
 
 // Site is a place in a file, with the code there, for messages and
@@ -311,6 +315,11 @@ type Object struct {
 	// CalledByName: CalledElsewhere, where only calls of its method name
 	// on objects of no known class (`self.decoder.decode(z)`) set it.
 	CalledByName bool
+	// EvalCalls: every call of a function in the project, each in code
+	// with grad enabled, hands the same parameter (Index) a module that
+	// its caller switched to evaluation mode before it (CallSummary's
+	// Eval); the calls, at most a few. Nil otherwise.
+	EvalCalls []ParamCall
 }
 
 // runsNoForward reports whether a helper's answer (nil: nothing to say)
@@ -370,6 +379,7 @@ const (
 	// of a function a finding is reported in, so that the grad mode's
 	// questions keep their answers.
 	WantCallers
+	WantEvalCalls // EvalCalls
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -1393,6 +1403,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				fn = Root
 			}
 			cs.Always = m.always(id, fn)
+			cs.Eval = m.EvalArg(id) + 1
 			// What the project works out from a call is the same for
 			// every call of the same callee by the same caller in the
 			// same mode: the first stands for them all.

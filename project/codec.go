@@ -272,6 +272,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.uint(uint64(c.Grad))
 		e.bool(c.Inherit)
 		e.bool(c.Always)
+		e.int(int64(c.Eval))
 	}
 	e.strings(s.Escapes)
 	e.strings(s.Backprops)
@@ -396,6 +397,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.Grad = d.grad()
 			c.Inherit = d.bool()
 			c.Always = d.bool()
+			c.Eval = int(d.int())
 		}
 	}
 	s.Escapes = d.strings()
@@ -612,6 +614,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.ResultBackprop)
 	e.bool(o.CalledElsewhere)
 	e.bool(o.CalledByName)
+	e.paramCalls(o.EvalCalls)
 	return string(e.b)
 }
 
@@ -654,6 +657,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.ResultBackprop = d.bool()
 	o.CalledElsewhere = d.bool()
 	o.CalledByName = d.bool()
+	o.EvalCalls = d.paramCalls()
 	if err := d.done(); err != nil {
 		return nil, err
 	}

@@ -125,6 +125,7 @@ type facts struct {
 type rareFacts struct {
 	BackpropAttrs     []string
 	ParamCalls, Keeps []analyzer.ParamCall
+	EvalCalls         []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
 }
@@ -1179,6 +1180,39 @@ func (g *Graph) fixGrad(order []*object) {
 			o.fact.CalledByName = o.fact.CalledElsewhere && !byRef
 		}
 	}
+	for _, o := range g.objs {
+		g.evalCalls(o)
+	}
+}
+
+// evalCalls sets EvalCalls of a function every call of which, in code
+// with grad enabled, hands the same parameter a module its caller
+// switched to evaluation mode: evaluation, whatever the function's name.
+// Not for a function used as a value, one whose body sets its own mode,
+// or a method that calls of its name on objects of no known class may
+// reach.
+func (g *Graph) evalCalls(o *object) {
+	if o.kind != analyzer.ObjectFunction || o.fn == nil || o.fn.GradSet || o.escapes || len(o.callers) == 0 {
+		return
+	}
+	if _, _, method := strings.Cut(o.key.name, "."); method && len(g.named[o.key.name[strings.LastIndexByte(o.key.name, '.')+1:]]) > 0 {
+		return
+	}
+	param := o.callers[0].site.Eval
+	if param == 0 {
+		return
+	}
+	var calls []analyzer.ParamCall
+	for _, e := range o.callers {
+		if e.site.Eval != param || !g.setsGrad(e) || e.mode() != analyzer.GradEnabled || e.file == nil {
+			return
+		}
+		if len(calls) < 3 {
+			calls = append(calls, analyzer.ParamCall{Index: param - 1, Site: &analyzer.Site{
+				Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Text: o.key.name}})
+		}
+	}
+	o.fact.setRare().EvalCalls = calls
 }
 
 // calledElsewhereOnly reports whether the grad mode of a function is set
@@ -1503,6 +1537,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	more := o.fact.rare()
 	if want&analyzer.WantParams != 0 && setParams(&fact, summary.GraphParams, summary.BackpropParams, more.BackpropAttrs) {
 		some = true
+	}
+	if want&analyzer.WantEvalCalls != 0 && len(more.EvalCalls) > 0 {
+		fact.EvalCalls, some = more.EvalCalls, true
 	}
 	if want&analyzer.WantBackprop != 0 && o.fact.ResultBackprop {
 		fact.ResultBackprop, some = true, true

@@ -148,8 +148,15 @@ forward pass as a related location, unless the helper of the same file
 is reported in its own body. A helper nested in the evaluating function
 and called only in its evaluation region is reported at its forward
 pass, where ` + "`@torch.no_grad()`" + ` goes (the fix decorates it), with the call as
-a related location; a helper of another file is still reported at the
-call. A method is followed when it is called
+a related location. So is a function, of any file, every call of
+which in the project hands the same parameter a model that its caller
+switched to evaluation mode before the call (` + "`model.eval()`" + ` then
+` + "`hit_rate(model, loader)`" + `), with grad enabled: it is evaluation code whatever
+its name, that parameter is a module (only a module has ` + "`.eval()`" + `), and
+the calls are related locations. A function that back-propagates is not
+(test-time training), nor one that any other call, a use as a value, or
+a call of its method name on an object of no known class may reach. A
+method is followed when it is called
 through a name bound to an instance of a class of the project
 (` + "`net = GPT(); net.generate(x)`" + `, also through ` + "`m = net.to(device)`" + `) or annotated
 with one (` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned in its class
@@ -290,7 +297,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	where := found[i].why
 	var fix *analyzer.Fix
-	if found[i].named {
+	if found[i].named || found[i].callers != nil {
 		fix = noGradDecoratorFix(m, fn)
 	}
 	cost := ": autograd records the graph and keeps " +
@@ -375,6 +382,9 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	if e.sw != analyzer.NoNode {
 		p.Evidence(p.RelatedNode(e.sw, "the switch to evaluation mode"))
 	}
+	for _, c := range e.callers {
+		p.Evidence(analyzer.RelatedSite(c.Site, "a call on a model switched to evaluation mode"))
+	}
 	if e.named && e.sw == analyzer.NoNode {
 		p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, with no switch to evaluation mode", m.FunctionName(fn)))
 	}
@@ -447,6 +457,11 @@ func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 	if dot := strings.LastIndexByte(o.Site.Text, '.'); dot < 0 && namesEvaluation(o.Site.Text) {
 		return nil
 	}
+	// So is one every call of which hands it a model switched to
+	// evaluation mode.
+	if m.CalleeEvalCalls(call) != nil {
+		return nil
+	}
 	return o
 }
 
@@ -483,10 +498,13 @@ type evalKey struct{ fn analyzer.NodeID }
 type evalFinding struct {
 	call  analyzer.NodeID
 	why   string
-	named bool            // in a function named for evaluation
-	sw    analyzer.NodeID // the switch to evaluation mode that opened its region, or NoNode
-	key   string          // the model that switch switched
-	end   uint32          // where its region ends
+	named bool // in a function named for evaluation
+	// callers: in a function every call of which hands it a model
+	// switched to evaluation mode (analyzer.Model.EvalCalls).
+	callers []analyzer.ParamCall
+	sw      analyzer.NodeID // the switch to evaluation mode that opened its region, or NoNode
+	key     string          // the model that switch switched
+	end     uint32          // where its region ends
 	// detached: the region back-propagates other graphs, and this pass's
 	// outputs are detached or read on the host before any of it.
 	detached bool
@@ -545,8 +563,15 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	// regions it switches to evaluation mode are judged.
 	// So does one whose result a caller back-propagates (a policy's
 	// `evaluate` that returns the log-probability of a sampled action).
-	named := fn != analyzer.Root && !moduleMethod && namesEvaluation(m.FunctionName(fn)) &&
-		!usesGradients(m, fn, f.N(fn).Start) && !m.ResultBackpropagated(fn) && !returnsPolicyTerms(m, fn)
+	trains := fn == analyzer.Root || moduleMethod || usesGradients(m, fn, f.N(fn).Start) || m.ResultBackpropagated(fn) || returnsPolicyTerms(m, fn)
+	named := !trains && namesEvaluation(m.FunctionName(fn))
+	// So is one every call of which, in the project, hands it a model
+	// switched to evaluation mode, whatever its name: it is reported here,
+	// where `@torch.no_grad()` goes, rather than at its calls.
+	var callers []analyzer.ParamCall
+	if !trains && !named {
+		callers = m.EvalCalls(fn)
+	}
 	// A method's callers are often out of the project's sight (a script
 	// or a framework's loop, under no_grad): there, a helper's forward
 	// pass counts only in a region the method opened itself.
@@ -560,6 +585,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	if named {
 		byName = &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, sw: analyzer.NoNode, start: f.N(fn).Start, end: end, why: fmt.Sprintf("in `%s`", m.FunctionName(fn)),
 			smoke: namesTest(m.FunctionName(fn))}
+		regions = append(regions, byName)
+	} else if callers != nil {
+		c := callers[0].Site
+		byName = &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, sw: analyzer.NoNode, start: f.N(fn).Start, end: end,
+			why: fmt.Sprintf("in `%s`, which every caller hands a model it switched to evaluation mode (%s)", m.FunctionName(fn), c.Where())}
 		regions = append(regions, byName)
 	}
 	hostOnly, keptHost := analyzer.NoNode, analyzer.NoNode
@@ -666,7 +696,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 		}
 		if first != analyzer.NoNode {
-			e := evalFinding{call: first, why: r.why, named: r == byName, sw: analyzer.NoNode, end: r.end, detached: trained}
+			e := evalFinding{call: first, why: r.why, named: r == byName && callers == nil, sw: analyzer.NoNode, end: r.end, detached: trained}
+			if r == byName {
+				e.callers = callers
+			}
 			if r.explicit || r == byName && r.sw != analyzer.NoNode && f.N(r.sw).Start < f.N(first).Start {
 				e.sw, e.key = r.sw, r.key
 			}

@@ -198,7 +198,7 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 		}
 	}
 	switch name := m.MethodName(call); {
-	case hostEndMethods[name]:
+	case hostEndMethods[name], likeMethods[name]:
 		return fateNo
 	case appendMethods[name]:
 		return w.appended(call, depth)
@@ -236,6 +236,10 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	}
 	return w.unknown(call)
 }
+
+// likeMethods take from a tensor argument its shape, dtype or device
+// alone (`top.expand_as(scores)`): none of its graph.
+var likeMethods = map[string]bool{"expand_as": true, "view_as": true, "reshape_as": true, "type_as": true}
 
 // fatePassBuiltins hand on what they are given, in what they return.
 var fatePassBuiltins = map[string]bool{

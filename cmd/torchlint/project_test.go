@@ -213,7 +213,7 @@ func TestProjectFactsWholeAndAlone(t *testing.T) {
 		project string
 		want    []string
 	}{
-		{"classic", []string{"train.py:38:9: TL301", "train.py:13:21: TL201", "star_only.py:6:12: TL403"}},
+		{"classic", []string{"train.py:38:9: TL301", "engine.py:7:12: TL201", "star_only.py:6:12: TL403"}},
 		// Step facts: gradients cleared, modes switched, host reads, in
 		// engine.py; activations returned by models.py.
 		{"steps", []string{"train.py:14:9: TL503", "train.py:44:9: TL502", "train.py:80:9: TL501", "losses.py:10:28: TL504"}},

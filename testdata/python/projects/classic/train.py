@@ -10,7 +10,7 @@ def evaluate(clf, loader):
     clf.eval()
     outs = []
     for x, _ in loader:
-        outs.append(run_batch(clf, x))  # want: TL102 TL201 "through `run_batch` \(engine.py:7\)"
+        outs.append(run_batch(clf, x))  # want: TL102
     return outs
 
 
@@ -60,12 +60,12 @@ def load(path):
 
 
 def _forward(m, x):
-    return m(x)
+    return m(x)  # want: TL201 "every caller hands a model it switched to evaluation mode \(train.py:68\)"
 
 
 def evaluate_local(clf, loader):
     clf.eval()
-    return [_forward(clf, x).argmax(-1) for x, _ in loader]  # want: TL201 "through `_forward` \(train.py:63\)"
+    return [_forward(clf, x).argmax(-1) for x, _ in loader]
 
 
 def _apply(fn, x):
