@@ -76,6 +76,12 @@ batches (a list of predictions, a summed loss) keeps every batch's
 activations on the GPU. It is hardly slower: recording the graph costs
 little next to the kernels.
 
+A pass on one sample that the host hands in per call, made a tensor and
+a batch of one on the spot (an agent's ` + "`q(torch.FloatTensor(state).unsqueeze(0))`" + `),
+whose outputs only reach the host, costs one sample's graph, freed with
+its outputs: its finding says so and is of low confidence. A batch, or an
+image through a transform, is not taken as small.
+
 Measured: on an NVIDIA H100 80GB HBM3 with PyTorch 2.11.0, median of 5 repetitions ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL201.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl201_tl202_eval.py)):
 a loop evaluating a randomly initialised ResNet-50 at a fixed batch with
 grad enabled peaks at 10460 MiB above the weights, against 637.2 MiB
@@ -395,8 +401,12 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
 	}
 	gradAssumption(p, call)
-	if runsOnce(m, fn, call, e.end) {
+	switch {
+	case runsOnce(m, fn, call, e.end):
 		p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
+	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
+		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
+			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
 	}
 }
 
@@ -2157,4 +2167,90 @@ func policyTerms(m *analyzer.Model, fn analyzer.NodeID, depth int) bool {
 		})
 	}
 	return found
+}
+
+// batchOfOne returns the expression that makes a forward pass's first
+// input one sample that the host hands it per call: a value of a name
+// made a tensor by a constructor and a batch of one
+// (`torch.FloatTensor(state).unsqueeze(0)`, `torch.tensor([obs])`,
+// `torch.from_numpy(s)[None]`), followed through the names it is bound
+// to; NoNode for any other input (a batch of a loader, an image through
+// a transform, tokens of a data set).
+func batchOfOne(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	args := m.Args(call)
+	if len(args) == 0 {
+		return analyzer.NoNode
+	}
+	marker, made := oneSample(m, args[0], analyzer.NoNode, 0)
+	if !made {
+		return analyzer.NoNode
+	}
+	return marker
+}
+
+// oneSample follows input e down to the tensor constructor that made it;
+// marker is the expression that made it a batch of one (or the one seen
+// so far), made whether a constructor of a name's value was reached with
+// one.
+func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyzer.NodeID, bool) {
+	f := m.File
+	e = f.Unparen(e)
+	if depth > 8 {
+		return analyzer.NoNode, false
+	}
+	switch f.Kind(e) {
+	case analyzer.KindIdentifier:
+		if v := m.AssignedValue(e); v != analyzer.NoNode {
+			return oneSample(m, v, marker, depth+1)
+		}
+	case analyzer.KindSubscript:
+		idx := f.Unparen(f.Field(e, analyzer.FieldSubscript))
+		if k := f.Kind(idx); k == analyzer.KindTuple || k == analyzer.KindExpressionList {
+			idx = f.FirstChild(idx)
+		}
+		if t := f.Text(idx); t == "None" || t == "np.newaxis" || t == "numpy.newaxis" {
+			return oneSample(m, f.Field(e, analyzer.FieldValue), e, depth+1)
+		}
+	case analyzer.KindCall:
+		args := m.Args(e)
+		zero := func(i int) bool { return len(args) > i && f.TextIs(args[i], "0") }
+		switch name := m.MethodName(e); {
+		case name == "unsqueeze" && (zero(0) || f.TextIs(m.Keyword(e, "dim"), "0")),
+			(name == "view" || name == "reshape") && len(args) >= 2 && f.TextIs(args[0], "1"):
+			return oneSample(m, m.Receiver(e), e, depth+1)
+		case name == "to" || name == "float" || name == "double" || name == "cuda" || name == "type" || name == "contiguous":
+			return oneSample(m, m.Receiver(e), marker, depth+1)
+		}
+		switch q := m.CallName(e); q {
+		case "torch.unsqueeze":
+			if zero(1) {
+				return oneSample(m, args[0], e, depth+1)
+			}
+		case "torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.FloatTensor", "torch.DoubleTensor":
+			if len(args) == 0 {
+				break
+			}
+			// What the constructor is given: a name's value, made a batch
+			// of one on the host first or not.
+			a := f.Unparen(args[0])
+			for range 3 {
+				aa := m.Args(a)
+				switch q := m.CallName(a); {
+				case f.Kind(a) == analyzer.KindList && len(f.ChildList(a)) == 1:
+					marker, a = a, f.Unparen(f.ChildList(a)[0])
+				case f.Kind(a) != analyzer.KindCall || len(aa) == 0:
+				case q == "numpy.expand_dims" && len(aa) == 2 && f.TextIs(aa[1], "0"),
+					m.MethodName(a) == "reshape" && len(aa) >= 2 && f.TextIs(aa[0], "1"):
+					marker, a = a, f.Unparen(m.Receiver(a))
+					if q != "" {
+						a = f.Unparen(aa[0])
+					}
+				case q == "numpy.array" || q == "numpy.asarray" || q == "numpy.float32":
+					a = f.Unparen(aa[0])
+				}
+			}
+			return marker, marker != analyzer.NoNode && f.Kind(a) == analyzer.KindIdentifier
+		}
+	}
+	return analyzer.NoNode, false
 }

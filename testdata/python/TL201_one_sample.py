@@ -1,0 +1,64 @@
+"""TL201: a pass on one sample that the host hands in per call costs one small graph, freed at once."""
+import numpy as np
+import torch
+from torch import nn
+from torchvision import transforms
+
+
+class QNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Agent:
+    def __init__(self):
+        self.q = QNet()
+        self.q.eval()
+
+    def act(self, state):
+        state = torch.FloatTensor(state).unsqueeze(0)
+        return self.q(state).argmax(1).item()  # want: TL201(low)
+
+    def act_listed(self, obs):
+        return self.q(torch.tensor([obs], dtype=torch.float32)).argmax().item()  # want: TL201(low)
+
+    def act_reshaped(self, obs):
+        x = torch.FloatTensor(obs.reshape(1, -1))
+        return self.q(x).detach().cpu().numpy()[0]  # want: TL201(low)
+
+    def values(self, states):
+        # A batch the caller hands in: not one sample.
+        return self.q(torch.FloatTensor(states)).argmax(1).numpy()  # want: TL201(high)
+
+    def act_kept(self, state, history):
+        # One sample, but its outputs are kept with their graph.
+        q = self.q(torch.FloatTensor(state).unsqueeze(0))  # want: TL201(medium)
+        history.append(q)
+        return q.argmax().item()
+
+
+def super_resolve(model, frames):
+    # One frame per call through a transform: an image can be large.
+    model.eval()
+    to_tensor = transforms.ToTensor()
+    out = []
+    for frame in frames:
+        image = to_tensor(frame).unsqueeze(0)
+        out.append(model(image).clamp(0, 1).cpu().numpy())  # want: TL201(high)
+    return np.stack(out)
+
+
+if __name__ == "__main__":
+    agent, kept = Agent(), []
+    for step in range(1000):
+        s = np.zeros(4, dtype=np.float32)
+        agent.act(s)
+        agent.act_listed(s)
+        agent.act_reshaped(s)
+        agent.values(np.zeros((8, 4), dtype=np.float32))
+        agent.act_kept(s, kept)
+    super_resolve(QNet(), [])
