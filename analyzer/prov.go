@@ -350,6 +350,7 @@ func (m *Model) reachExpr(r *backpropReach, e NodeID, depth int) {
 		for _, b := range m.ReachingBindings(e) {
 			m.reachBinding(r, b, depth+1)
 		}
+		m.reachAppended(r, e, depth+1)
 		return
 	case KindAttribute:
 		if nonGradAttributes[f.Text(f.Field(e, FieldAttribute))] {
@@ -387,6 +388,32 @@ func (m *Model) reachExpr(r *backpropReach, e NodeID, depth int) {
 	f.Children(e, func(c NodeID) bool {
 		m.reachExpr(r, c, depth+1)
 		return true
+	})
+}
+
+// reachAppended reaches what the function adds to a list that name
+// holds (`losses.append(-log_prob * r)`, then `torch.stack(losses)`).
+func (m *Model) reachAppended(r *backpropReach, name NodeID, depth int) {
+	f := m.File
+	key := "+" + f.Text(name)
+	if r.fn == NoNode || r.keys[key] {
+		return
+	}
+	r.keys[key] = true
+	f.Walk(r.fn, func(id NodeID) {
+		if f.Kind(id) != KindCall || m.ScopeNode(id) != m.ScopeNode(name) {
+			return
+		}
+		switch m.MethodName(id) {
+		case "append", "extend", "insert":
+		default:
+			return
+		}
+		if recv := f.Unparen(m.Receiver(id)); f.Kind(recv) == KindIdentifier && f.Text(recv) == f.Text(name) {
+			if args := m.Args(id); len(args) > 0 {
+				m.reachExpr(r, args[len(args)-1], depth)
+			}
+		}
 	})
 }
 

@@ -164,6 +164,12 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		(m.BackpropKeys(class, class)[key] || storedPopped(m, class, key)) {
 		return
 	}
+	if globalContainer(m, base) && backpropagatedInFile(m, fn, base) {
+		// A list of a module-level object that another function of the
+		// file back-propagates (an episode's log-probabilities, stacked
+		// into the loss at the episode's end).
+		return
+	}
 	if local && storedModuleMethod(m, fn) && (loop == analyzer.NoNode || !m.Loop(loop).Backward) {
 		// A module method that splits its input into chunks or tiles and
 		// concatenates the results: one forward pass, however many
@@ -811,3 +817,34 @@ func frozenOrigin(m *analyzer.Model, value analyzer.NodeID) bool {
 	}
 	return f.Kind(v) == analyzer.KindCall && (m.IsForwardCall(v) || m.LocalCallee(v) != analyzer.NoNode) && frozen(m, v)
 }
+
+// globalContainer reports whether a container is reached through a
+// module-level name (`agent.log_probs`, `saved`): any function of the file
+// may use what it holds.
+func globalContainer(m *analyzer.Model, base analyzer.NodeID) bool {
+	f := m.File
+	root := storedRoot(f, base)
+	if f.Kind(root) != analyzer.KindIdentifier || f.TextIs(root, "self") {
+		return false
+	}
+	b := m.Resolve(root)
+	return b != nil && m.ScopeNode(b.Name) == analyzer.Root
+}
+
+// backpropagatedInFile reports whether a function of the file other
+// than fn back-propagates what the container base holds.
+func backpropagatedInFile(m *analyzer.Model, fn, base analyzer.NodeID) bool {
+	f := m.File
+	key := accumulatorKey(f, base)
+	return m.Memo(fileBackpropKey{key}, func() any {
+		found := false
+		f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+			if !found && id != fn && f.Kind(id) == analyzer.KindFunctionDefinition {
+				found = m.ContainerBackpropagated(id, f.Field(id, analyzer.FieldBody), base)
+			}
+		})
+		return found
+	}).(bool)
+}
+
+type fileBackpropKey struct{ key string }
