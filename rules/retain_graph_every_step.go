@@ -91,7 +91,10 @@ indices of ` + "`topk`" + `) have none; nor does an attribute of an imported mod
 (` + "`np.float32`" + `). Whether two losses share a graph is judged from the
 assignments in the function: a name the later loss reads that is re-bound
 on every path after the retained loss read it (a second update's fresh
-forward pass into the same ` + "`q`" + `) holds a new graph. A function counts as a
+forward pass into the same ` + "`q`" + `) holds a new graph; names unpacked from
+one call of a model, or of a function that returns values with a graph
+(` + "`q1, q2 = self.policy_values(obs)`" + `, both critics reading one actor pass),
+may share one. A function counts as a
 training step by its optimizer step, its name or by being called,
 directly or through an instance of its class, from a training loop in the
 same file; a step function known by none of these (called only from another
@@ -484,7 +487,8 @@ func (g *retainGraph) bindingsAt(uses []analyzer.NodeID) (map[analyzer.NodeID]bo
 
 // sameForward reports whether two sets of keys hold outputs of the same
 // forward pass: names unpacked from one call of a model
-// (`output, dec_output = model(x)`), whose graphs share its layers.
+// (`output, dec_output = model(x)`), whose graphs share its layers, or of
+// a function that returns values with a graph.
 func (g *retainGraph) sameForward(a, b map[string][]analyzer.NodeID) bool {
 	f, m := g.f, g.m
 	srcs := m.Sources(g.fn)
@@ -496,7 +500,10 @@ func (g *retainGraph) sameForward(a, b map[string][]analyzer.NodeID) bool {
 			}
 			switch f.Kind(f.Field(s.Stmt, analyzer.FieldLeft)) {
 			case analyzer.KindPatternList, analyzer.KindTuplePattern, analyzer.KindExpressionList, analyzer.KindTuple, analyzer.KindListPattern:
-				if v := f.Unparen(s.Value); f.Kind(v) == analyzer.KindCall && m.IsForwardCall(v) {
+				// A model's outputs share its layers; a function's that it
+				// returns together (`q1, q2 = self.policy_values(obs)`) may
+				// share a pass it ran for both.
+				if v := f.Unparen(s.Value); f.Kind(v) == analyzer.KindCall && (m.IsForwardCall(v) || m.CarriesGraph(v)) {
 					calls[s.Stmt] = true
 				}
 			}
