@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -533,6 +534,58 @@ func (m *Model) UsesOf(target NodeID) []NodeID {
 		}
 	})
 	return uses
+}
+
+// ReachedUsesOf is UsesOf with every use that target's binding may
+// reach after it, not only those it is the last binding before: a use
+// after an `if` that binds the name again on one path (`if flag: x =
+// x.long()`, then `return x`) is one of x's first binding too. Uses
+// before it, which a loop's next iteration may reach, are not added.
+func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
+	f := m.File
+	uses := m.UsesOf(target)
+	if f.Kind(target) != KindIdentifier {
+		return uses
+	}
+	name, from := f.Text(target), f.N(target).End
+	if _, c, ok := m.bindingsOf(target); ok {
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			if b := &m.binds[i]; b.Name == target {
+				from = max(from, m.bindingPos(b)) // `x = x.view(...)` reads the old x
+			}
+		}
+	}
+	f.Walk(m.ScopeNode(target), func(id NodeID) {
+		if id == target || f.Kind(id) != KindIdentifier || f.N(id).Start < from || !f.TextIs(id, name) || rebinds(f, id) ||
+			slices.Contains(uses, id) {
+			return
+		}
+		if p := f.Parent(id); f.Kind(p) == KindAttribute && f.Field(p, FieldAttribute) == id {
+			return
+		}
+		reaching := m.ReachingBindings(id)
+		for _, b := range reaching {
+			if b.Name == target && !killed(m, b, reaching) {
+				uses = append(uses, id)
+				break
+			}
+		}
+	})
+	return uses
+}
+
+// killed reports whether another of the bindings that may reach a use
+// binds the name again after b, on every path on from b: in a block
+// that holds b, at a statement that runs whenever b's does
+// (`actions, _ = net(s)` then `actions = list(actions)`, in one branch).
+func killed(m *Model, b *Binding, reaching []*Binding) bool {
+	f := m.File
+	for _, o := range reaching {
+		if o != b && m.bindingPos(o) > m.bindingPos(b) && f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, b.Stmt)) {
+			return true
+		}
+	}
+	return false
 }
 
 // rebinds reports whether identifier id is the target of a plain

@@ -1635,13 +1635,30 @@ func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bo
 // everyUse reports whether a name assigned a value is used after the
 // assignment, and every use passes ok.
 func everyUse(m *analyzer.Model, target analyzer.NodeID, ok func(use analyzer.NodeID) bool) bool {
-	uses := m.UsesOf(target)
+	f := m.File
+	uses := m.ReachedUsesOf(target)
+	// What the assignment's own call is given again on the next
+	// iteration (`out, state = model(x, state)`) chains its passes; it
+	// goes nowhere else.
+	stmt := f.Parent(target)
+	for f.Kind(stmt) == analyzer.KindPatternList || f.Kind(stmt) == analyzer.KindTuplePattern {
+		stmt = f.Parent(stmt)
+	}
+	again := analyzer.NoNode
+	if f.Kind(stmt) == analyzer.KindAssignment && f.Field(stmt, analyzer.FieldLeft) != target {
+		again = f.Field(stmt, analyzer.FieldRight)
+	}
+	n := 0
 	for _, u := range uses {
+		if f.Contains(again, u) {
+			continue
+		}
 		if !ok(u) {
 			return false
 		}
+		n++
 	}
-	return len(uses) > 0
+	return n > 0 || len(uses) > 0 && again != analyzer.NoNode
 }
 
 // namesEvaluation reports whether a function's name reads as evaluation
