@@ -66,7 +66,7 @@ func (w *fateWalk) uses(name analyzer.NodeID, depth int, skip func(u analyzer.No
 	w.seen[name] = true
 	defer delete(w.seen, name)
 	r := fateNo
-	for _, u := range w.m.UsesOf(name) {
+	for _, u := range w.m.ReachedUsesOf(name) {
 		if skip != nil && skip(u) {
 			continue
 		}

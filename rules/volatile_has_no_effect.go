@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -63,7 +64,9 @@ by itself: wrap the evaluation in ` + "`torch.no_grad()`" + ` or
 ## Known problems
 A call already under ` + "`no_grad`" + ` (or in a function that every caller in the
 file runs under it) is not reported: there the flag is dead code but
-costs nothing. ` + "`requires_grad=False`" + ` is reported only when the wrapped
+costs nothing. Nor is a volatile input that the function feeds only to
+models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, as TL201 judges a frozen model, wherever in
+the file): such a pass records no graph either. ` + "`requires_grad=False`" + ` is reported only when the wrapped
 value is passed to a model call in the same function, and that function
 does not back-propagate.
 
@@ -86,6 +89,12 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 	if val := m.Keyword(call, "volatile"); val != analyzer.NoNode {
 		kw := f.Parent(val)
 		if f.Kind(val) == analyzer.KindFalse {
+			return
+		}
+		if fed := fedModels(m, call); len(fed) > 0 && !slices.ContainsFunc(fed, func(c analyzer.NodeID) bool { return !frozen(m, c) }) {
+			// Every model the input is fed to has its parameters frozen
+			// (`for p in netD.parameters(): p.requires_grad = False`):
+			// nothing records a graph, and the flag costs nothing.
 			return
 		}
 		var fix *analyzer.Fix
@@ -114,6 +123,13 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 // forward call that runs with grad enabled, directly or through the name
 // it is assigned to in the same function.
 func feedsModel(m *analyzer.Model, call analyzer.NodeID) bool {
+	return len(fedModels(m, call)) > 0
+}
+
+// fedModels returns the forward calls, with grad enabled, that the
+// Variable built by call is passed to, directly or through the name it is
+// assigned to in the same function.
+func fedModels(m *analyzer.Model, call analyzer.NodeID) []analyzer.NodeID {
 	f := m.File
 	name := ""
 	if a := f.Parent(call); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldRight) == call {
@@ -122,17 +138,18 @@ func feedsModel(m *analyzer.Model, call analyzer.NodeID) bool {
 		}
 	}
 	fn := m.ScopeNode(call)
-	found := false
+	var fed []analyzer.NodeID
 	f.Walk(fn, func(id analyzer.NodeID) {
-		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || !m.IsForwardCall(id) || m.GradModeAt(id) != analyzer.GradEnabled {
+		if f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || !m.IsForwardCall(id) || m.GradModeAt(id) != analyzer.GradEnabled {
 			return
 		}
 		for _, a := range m.Args(id) {
 			a = f.Unparen(a)
 			if a == call || (name != "" && f.Kind(a) == analyzer.KindIdentifier && f.Text(a) == name && f.N(a).Start > f.N(call).Start) {
-				found = true
+				fed = append(fed, id)
+				break
 			}
 		}
 	})
-	return found
+	return fed
 }

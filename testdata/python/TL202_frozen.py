@@ -1,0 +1,23 @@
+"""TL202: a volatile input fed only to a model whose parameters are frozen records no graph either way."""
+import torch
+from torch import nn
+from torch.autograd import Variable
+
+netD = nn.Linear(4, 1)
+netG = nn.Linear(2, 4)
+opt_g = torch.optim.Adam(netG.parameters())
+
+
+def train(loader, dev_loader):
+    for x in loader:
+        for p in netD.parameters():
+            p.requires_grad = False  # the critic is frozen for the generator's update
+        noise = Variable(torch.randn(8, 2), volatile=True)  # want: TL202
+        fake = netG(noise)
+        opt_g.zero_grad()
+        (-netD(fake).mean()).backward()
+        opt_g.step()
+        costs = []
+        for imgs in dev_loader:
+            imgs_v = Variable(imgs, volatile=True)  # ok: netD records no graph on it
+            costs.append(netD(imgs_v).mean().item())
