@@ -408,7 +408,8 @@ func (m *Model) ImportedAt(name string, at NodeID) (qualified string, bound bool
 // names as PyTorch code (`net(x)`, `loss.backward()`, `model.eval()`).
 var otherFrameworks = map[string]bool{
 	"mxnet": true, "tensorflow": true, "keras": true, "jax": true, "flax": true, "paddle": true,
-	"mindspore": true, "oneflow": true, "chainer": true, "theano": true, "tinygrad": true,
+	"mindspore": true, "oneflow": true, "chainer": true, "theano": true, "tinygrad": true, "megengine": true, "mlx": true,
+	"dynet": true, "cntk": true, "lasagne": true,
 }
 
 // OtherFramework reports whether the file imports another deep-learning
