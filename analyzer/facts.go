@@ -122,7 +122,7 @@ type FuncSummary struct {
 	Enters    GradMode `json:"enters,omitempty"`
 	EntersSet bool     `json:"enters_set,omitempty"`
 	// Escapes is set when the file uses the function other than by
-	// calling it.
+	// calling it or handing it to a new thread or process to run.
 	Escapes bool `json:"escapes,omitempty"`
 	// ReturnsGraph is set when the file alone shows the function returns
 	// a value with autograd history (Rare's Returns are the refs whose
@@ -1092,7 +1092,7 @@ type funcSummaryKey struct{ def NodeID }
 
 func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	f := m.File
-	fs := FuncSummary{Line: f.Position(f.N(def).Start).Line, Escapes: m.escapes[def]}
+	fs := FuncSummary{Line: f.Position(f.N(def).Start).Line, Escapes: m.callbacks[def]}
 	var r RareFuncFacts
 	fs.Grad, fs.GradSet = m.decoratedGrad(def)
 	if !fs.GradSet && m.IsLightningEvalHook(def) {
@@ -1424,6 +1424,25 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 		case KindIdentifier, KindAttribute:
 			if fl := f.N(id).Field; fl == FieldFunction || fl == FieldAttribute || fl == FieldName || fl == FieldObject {
 				continue
+			}
+			if m.ThreadEntry(id) {
+				// Run by a new thread or process, which starts with grad
+				// enabled: a call in that mode.
+				if ref := m.valueRef(id); ref != "" {
+					cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line, Grad: GradEnabled}
+					if fn := m.EnclosingFunction(id); funcs != nil {
+						if _, ok := funcs[fn]; ok {
+							cs.Caller = m.defName(fn)
+						}
+					}
+					k := cs
+					k.Line = 0
+					if !seen[k] {
+						seen[k] = true
+						s.Calls = append(s.Calls, cs)
+					}
+					continue
+				}
 			}
 			if k := f.Kind(f.Parent(id)); k == KindDottedName || k == KindAliasedImport || k == KindImportFromStatement ||
 				k == KindImportStatement || k == KindDecorator || k == KindKeywordArgument && f.N(id).Field == FieldName {

@@ -352,10 +352,15 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		return o.Grad
 	}
 	m.indexCalls()
-	if m.escapes[def] {
+	if m.callbacks[def] {
 		// Passed as a value (a callback, a hook, a wrapper handed to an
 		// evaluation loop): whoever calls it sets the grad mode.
 		return GradUnknown
+	}
+	if m.threadEntries[def] {
+		// Grad mode is per thread, and a new thread or process starts
+		// with grad enabled.
+		return GradEnabled
 	}
 	outside := 0
 	for _, c := range m.callSites[def] {
@@ -407,6 +412,8 @@ func (m *Model) indexCalls() {
 	f := m.File
 	m.callSites = make(map[NodeID][]NodeID)
 	m.escapes = make(map[NodeID]bool)
+	m.threadEntries = make(map[NodeID]bool)
+	m.callbacks = make(map[NodeID]bool)
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
@@ -419,10 +426,15 @@ func (m *Model) indexCalls() {
 				continue
 			}
 			p := f.Parent(id)
-			if f.Kind(p) == KindCall && f.N(id).Field == FieldFunction {
+			switch {
+			case f.Kind(p) == KindCall && f.N(id).Field == FieldFunction:
 				m.callSites[b.Stmt] = append(m.callSites[b.Stmt], p)
-			} else if f.Kind(p) != KindDecorator {
-				m.escapes[b.Stmt] = true
+			case m.ThreadEntry(id):
+				// Called where this file cannot see its arguments, in a
+				// grad mode it knows.
+				m.escapes[b.Stmt], m.threadEntries[b.Stmt] = true, true
+			case f.Kind(p) != KindDecorator:
+				m.escapes[b.Stmt], m.callbacks[b.Stmt] = true, true
 			}
 		case KindCall:
 			if def := m.selfCallee(id); def != NoNode {
@@ -442,10 +454,13 @@ func (m *Model) indexCalls() {
 				continue
 			}
 			p := f.Parent(id)
-			if f.Kind(p) == KindCall && f.N(id).Field == FieldFunction {
+			switch {
+			case f.Kind(p) == KindCall && f.N(id).Field == FieldFunction:
 				m.callSites[def] = append(m.callSites[def], p)
-			} else {
-				m.escapes[def] = true
+			case m.ThreadEntry(id):
+				m.escapes[def], m.threadEntries[def] = true, true
+			default:
+				m.escapes[def], m.callbacks[def] = true, true
 			}
 		}
 	}
@@ -607,3 +622,34 @@ func (m *Model) returnedSwitch(def NodeID) (GradMode, bool) {
 }
 
 type returnedSwitchKey struct{ def NodeID }
+
+// ThreadEntry reports whether a use of a function's name hands it to a
+// new thread or process as what it runs (`mp.Process(target=evaluate,
+// ...)`, `threading.Thread(target=f)`, `torch.multiprocessing.spawn(f)`):
+// grad mode is per thread, and a new one starts with grad enabled.
+func (m *Model) ThreadEntry(use NodeID) bool {
+	f := m.File
+	p := f.Parent(use)
+	var call NodeID
+	switch {
+	case f.Kind(p) == KindKeywordArgument && f.Field(p, FieldValue) == use && f.TextIs(f.Field(p, FieldName), "target"):
+		// `multiprocessing.Process`, `torch.multiprocessing.Process`,
+		// `threading.Thread`, and the same of a context
+		// (`mp.get_context("spawn").Process`).
+		call = f.Parent(f.Parent(p))
+		if f.Kind(call) != KindCall {
+			return false
+		}
+		fn := f.Unparen(f.Field(call, FieldFunction))
+		if f.Kind(fn) == KindAttribute {
+			fn = f.Field(fn, FieldAttribute)
+		}
+		return f.TextIs(fn, "Process") || f.TextIs(fn, "Thread")
+	case f.Kind(p) == KindArgumentList:
+		call = f.Parent(p)
+		args := m.Args(call)
+		q := m.CallName(call)
+		return len(args) > 0 && args[0] == use && (q == "torch.multiprocessing.spawn" || q == "torch.multiprocessing.start_processes")
+	}
+	return false
+}

@@ -133,7 +133,9 @@ method nothing calls by its own name runs where the calls of its name on
 objects of no known class do; where another class of the project has a
 method of that name, the finding says it assumed that; Lightning's
 ` + "`training_step`" + ` and training hooks run with grad enabled, whatever else
-calls a method of their name); an
+calls a method of their name; a function handed to a new process or
+thread as what it runs, ` + "`mp.Process(target=evaluate, ...)`" + `, runs with
+grad enabled, as every new thread starts); an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
 ` + "`evaluate`" + ` that returns a sampled action's log-probability, a renderer's
