@@ -195,10 +195,12 @@ variable and constructed (its result used as a module, also after the
 moves that return the module, as in ` + "`net = Model(envs).to(device)`" + `, or
 returned by a ` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
 and steps an optimizer itself runs a training step. A dry run on a
-constant input whose result is unused, and a random input after
-` + "`.eval()`" + ` (` + "`torch.randn`" + `, or a fresh tensor filled by ` + "`.normal_()`" + `), check that
-the model runs or count its operations; in a loop, fresh noise samples a
-generator every few steps, and is reported; so is a model fed its own
+constant input, or on a random input after ` + "`.eval()`" + ` (` + "`torch.randn`" + `, or a
+fresh tensor filled by ` + "`.normal_()`" + `), checks that the model runs, counts its
+operations or draws one sample from noise: where nothing else of its
+region is reported, it is, at low confidence, as one graph; in a loop,
+fresh noise samples a generator every few steps, and is reported as any
+pass is; so is a model fed its own
 samples in a loop from a constant first token
 (` + "`tok = torch.multinomial(model(tok).softmax(-1), 1)`" + `). Code after a
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
@@ -404,6 +406,8 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	}
 	gradAssumption(p, call)
 	switch {
+	case e.dry:
+		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
 	case runsOnce(m, fn, call, e.end):
 		p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
@@ -520,6 +524,8 @@ type evalFinding struct {
 	// detached: the region back-propagates other graphs, and this pass's
 	// outputs are detached or read on the host before any of it.
 	detached bool
+	// dry: its inputs are random or constant tensors alone.
+	dry bool
 }
 
 // evalRegion is a stretch of one function that evaluates: from a switch
@@ -543,6 +549,9 @@ type evalRegion struct {
 	// `test_shapes`), where a model fed only random or constant tensors
 	// is a shape or speed check rather than an evaluation.
 	smoke bool
+	// dry is, in an explicit region, its first forward pass on random or
+	// constant inputs alone, taken when no other pass is found.
+	dry analyzer.NodeID
 }
 
 // evalForwards returns the forward calls of function fn (not of its
@@ -629,7 +638,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				byName.sw, byName.key = id, key // the function named for evaluation switches to it too
 			}
 			if prev := open[key]; (prev == nil || analyzer.ExclusiveBranches(f, prev.sw, id)) && (byName == nil || byName.end != end) {
-				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
+				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
 					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
 				open[key] = r
 				regions = append(regions, r)
@@ -671,9 +680,16 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		switch {
 		case cur != nil:
-			if cur.first == analyzer.NoNode && (direct || opened) && (!cur.smoke || !smokeTest(m, id)) &&
-				(!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) && (!smokeTest(m, id) || !discarded(m, id) && !shapeOnly(m, id, 0)) {
+			switch {
+			case cur.first != analyzer.NoNode || !direct && !opened:
+			case (!cur.smoke || !smokeTest(m, id)) && (!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) &&
+				(!smokeTest(m, id) || !discarded(m, id) && !shapeOnly(m, id, 0)):
 				cur.first = id
+			case cur.explicit && cur.dry == analyzer.NoNode && direct && !returnedForBackward(m, fn, id) && smokeTest(m, id):
+				// A pass on random or constant inputs after the switch: a
+				// dry run, or a sample drawn from noise. One graph, kept
+				// in case nothing else in the region runs.
+				cur.dry = id
 			}
 			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) && graphEnds(m, id) {
 				cur.dead = id
@@ -701,6 +717,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var out []evalFinding
 	for _, r := range regions {
 		first, trained := r.first, anyWithin(grads, r.start, r.end)
+		dry := first == analyzer.NoNode && r.explicit && r.dry != analyzer.NoNode && !trained
+		if dry {
+			first = r.dry
+		}
 		if trained {
 			first = r.dead
 			if r == attrRegion && hostOnly == analyzer.NoNode {
@@ -708,7 +728,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 		}
 		if first != analyzer.NoNode {
-			e := evalFinding{call: first, why: r.why, named: r == byName && callers == nil, sw: analyzer.NoNode, end: r.end, detached: trained}
+			e := evalFinding{call: first, why: r.why, named: r == byName && callers == nil, sw: analyzer.NoNode, end: r.end, detached: trained, dry: dry}
 			if r == byName {
 				e.callers = callers
 			}

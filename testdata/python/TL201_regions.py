@@ -159,14 +159,14 @@ class FrozenTextEncoder(nn.Module):
 def count_flops(model, input_size):
     model.eval()
     dummy = torch.rand(input_size)
-    model(dummy)  # ok: a random input to count operations, not an evaluation
+    model(dummy)  # want: TL201(low) a random input to count operations: one dry run's graph
 
 
 def count_flops_packed(model, profile):
     model.eval()
     inputs = (torch.randn(1, 3, 64, 64),)
     with profile():
-        model(*inputs)  # ok: random inputs packed in a tuple
+        model(*inputs)  # want: TL201(low) random inputs packed in a tuple
 
 
 def check_denoiser(denoiser, seed_steps):
@@ -183,8 +183,8 @@ def export(model_path):
     model = torch.load(model_path, map_location="cpu")
     model.eval()
     dummy = torch.zeros(1, 8)
-    _ = model(dummy)  # ok: a dry run on a constant input, its result unused
-    out = model(dummy)  # ok: likewise, the name re-bound before any use
+    _ = model(dummy)  # want: TL201(low) a dry run on a constant input, its result unused
+    out = model(dummy)  # ok: the region is reported once, at its first pass
     out = torch.jit.trace(model, dummy)
     return out
 
@@ -351,7 +351,7 @@ def build_lazy_modules(model, shape, batch_size=8):
     # random numbers.
     model.eval()
     data = torch.FloatTensor(batch_size, *shape).normal_()
-    model(data)  # ok: TL201 random input after .eval()
+    model(data)  # want: TL201(low) random input after .eval()
 
 
 def evaluate_filled(model, batches):

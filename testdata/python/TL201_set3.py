@@ -216,7 +216,7 @@ def train_gan(gen, disc, g_opt, d_opt, batches, every):
 
 def check_generator(gen):
     gen.eval()
-    out = gen(torch.randn(2, 8))  # ok: a shape check on random input, outside any loop
+    out = gen(torch.randn(2, 8))  # want: TL201(low) a shape check on random input: one graph
     assert out.shape == (2, 784)
 
 
