@@ -1565,14 +1565,14 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 	case analyzer.KindBinaryOperator:
 		return hostBound(m, p, ret, depth+1)
 	case analyzer.KindKeywordArgument:
-		return hostArgument(m, f.Parent(p), ret, depth)
+		return hostArgument(m, f.Parent(p), analyzer.NoNode, ret, depth)
 	case analyzer.KindArgumentList:
-		return hostArgument(m, p, ret, depth)
+		return hostArgument(m, p, e, ret, depth)
 	case analyzer.KindTuple, analyzer.KindList:
 		// `torch.cat((z[src], z[dst]), 1)`: the sequence a function joins.
 		if args := f.Parent(p); f.Kind(args) == analyzer.KindArgumentList {
 			if q := m.CallName(f.Parent(args)); q == "torch.cat" || q == "torch.stack" {
-				return hostArgument(m, args, ret, depth)
+				return hostArgument(m, args, analyzer.NoNode, ret, depth)
 			}
 		}
 		return false
@@ -1594,8 +1594,9 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 
 // hostArgument reports whether a call that args (an argument list) is
 // passed to takes its arguments to the host, or passes them on to a
-// value that ends there.
-func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) bool {
+// value that ends there; arg is the argument followed, NoNode where it
+// is not one of args itself.
+func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	call := f.Parent(args)
 	if f.Kind(call) != analyzer.KindCall {
@@ -1618,9 +1619,19 @@ func hostArgument(m *analyzer.Model, args analyzer.NodeID, ret bool, depth int) 
 				return true
 			}
 		}
-		return false
 	}
-	return hostEndMethods[m.MethodName(call)]
+	if hostEndMethods[m.MethodName(call)] {
+		return true
+	}
+	// A function of the project that hands on in its result what it is
+	// given, and back-propagates none of it (`denorm(fake.data)`): where
+	// the result goes.
+	if arg != analyzer.NoNode {
+		if known, backprop, kept := m.ArgUse(call, arg); known && !backprop && kept {
+			return hostBound(m, call, ret, depth+1)
+		}
+	}
+	return false
 }
 
 // hostTargets is hostName for the target of an assignment, a name or the
