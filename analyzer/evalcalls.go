@@ -109,3 +109,20 @@ func (m *Model) evalParam(b *Binding) bool {
 	calls := m.EvalCalls(def)
 	return len(calls) > 0 && slices.Index(m.positionalParams(def), b.Name) == calls[0].Index
 }
+
+// InstanceForward returns the forward method, of a class of this file,
+// that calling fn runs (`model(x)`, `model.forward(x)` on an instance of
+// it), or NoNode; NoNode too where the class overrides __call__.
+func (m *Model) InstanceForward(fn NodeID) NodeID {
+	f := m.File
+	recv := f.Unparen(fn)
+	if f.Kind(recv) == KindAttribute && f.TextIs(f.Field(recv, FieldAttribute), "forward") {
+		recv = f.Unparen(f.Field(recv, FieldObject))
+	}
+	class := m.receiverClass(recv)
+	cb := m.Resolve(class)
+	if class == NoNode || f.Kind(class) != KindIdentifier || cb == nil || cb.Kind != BindClass || m.MethodOf(cb.Stmt, "__call__") != NoNode {
+		return NoNode
+	}
+	return m.MethodOf(cb.Stmt, "forward")
+}

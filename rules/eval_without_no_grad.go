@@ -1468,7 +1468,30 @@ func notForward(m *analyzer.Model, call analyzer.NodeID) bool {
 // plotting, saving) or as indices (`argmax`, a comparison), and none of
 // it reaches a loss, a backward, a store or code this file cannot see.
 func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
-	return hostBound(m, call, false, 0)
+	return returnsHost(m, call) || hostBound(m, call, false, 0)
+}
+
+// returnsHost reports whether a forward call runs a method of this file
+// every return of which is read on the host (`return probs.data.numpy()`):
+// its caller gets no graph, whatever it does with the result.
+func returnsHost(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	def := m.InstanceForward(f.Field(call, analyzer.FieldFunction))
+	if def == analyzer.NoNode {
+		return false
+	}
+	vals := m.ReturnValues(def)
+	for _, v := range vals {
+		if v = f.Unparen(v); f.Kind(v) != analyzer.KindCall {
+			return false
+		}
+		switch m.MethodName(v) {
+		case "numpy", "item", "tolist":
+		default:
+			return false
+		}
+	}
+	return len(vals) > 0
 }
 
 // hostOrReturned is outputsOnlyToHost, with the function's return value

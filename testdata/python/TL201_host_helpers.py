@@ -1,0 +1,65 @@
+"""TL201: outputs that reach the host through a helper of the project, or a forward that returns NumPy."""
+import numpy as np
+import torch
+from torch import nn
+from torchvision.utils import save_image
+
+
+def denorm(x):
+    out = (x + 1) / 2
+    return out.clamp_(0, 1)
+
+
+def gan_step(G, D, loader, fixed_z, every):
+    g_opt = torch.optim.Adam(G.parameters())
+    for step, real in enumerate(loader):
+        z = torch.randn(real.size(0), fixed_z.size(1))
+        g_loss = nn.functional.softplus(-D(G(z))).mean()
+        g_opt.zero_grad()
+        g_loss.backward()
+        g_opt.step()
+        if step % every == 0:
+            fake = G(fixed_z)  # want: TL201 "only reach the host"
+            save_image(denorm(fake.data), "sample_%d.png" % step)
+
+
+def penalty(x):
+    return (x ** 2).mean()
+
+
+def gan_step_penalised(G, D, loader, fixed_z):
+    g_opt = torch.optim.Adam(G.parameters())
+    for real in loader:
+        z = torch.randn(real.size(0), fixed_z.size(1))
+        fake = G(z)  # ok: the helper's result is back-propagated
+        loss = nn.functional.softplus(-D(fake)).mean() + penalty(denorm(fake))
+        g_opt.zero_grad()
+        loss.backward()
+        g_opt.step()
+
+
+class TextScorer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.EmbeddingBag(1000, 64)
+        self.out = nn.Linear(64, 32)
+
+    def forward(self, tokens):
+        return torch.softmax(self.out(self.emb(tokens)), dim=-1).data.numpy()
+
+
+def score(batches):
+    model = TextScorer()
+    top = []
+    for tokens in batches:
+        probs = model(tokens)  # want: TL201 "only reach the host"
+        for p in [probs]:
+            top.append(np.argsort(p)[-5:])
+    return top
+
+
+if __name__ == "__main__":
+    score([])
+    G, D = nn.Linear(8, 4), nn.Linear(4, 1)
+    gan_step(G, D, [], torch.randn(4, 8), 10)
+    gan_step_penalised(G, D, [], torch.randn(4, 8))
