@@ -539,11 +539,13 @@ func (m *Model) UsesOf(target NodeID) []NodeID {
 // ReachedUsesOf is UsesOf with every use that target's binding may
 // reach after it, not only those it is the last binding before: a use
 // after an `if` that binds the name again on one path (`if flag: x =
-// x.long()`, then `return x`) is one of x's first binding too. Uses
-// before it, which a loop's next iteration may reach, are not added.
+// x.long()`, then `return x`) is one of x's first binding too; so is a
+// use before it in a loop around both, which the next iteration reaches
+// where nothing binds the name again on the way.
 func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 	f := m.File
-	uses := m.UsesOf(target)
+	// A parameter's own name in the signature is no use of it.
+	uses := slices.DeleteFunc(m.UsesOf(target), func(u NodeID) bool { return paramName(f, u) })
 	if f.Kind(target) != KindIdentifier {
 		return uses
 	}
@@ -555,9 +557,20 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 			}
 		}
 	}
+	loop := m.EnclosingLoop(target)
+	var body NodeID = NoNode
+	if loop != NoNode && m.ScopeNode(loop) == m.ScopeNode(target) {
+		body = f.Field(loop, FieldBody)
+	}
 	f.Walk(m.ScopeNode(target), func(id NodeID) {
-		if id == target || f.Kind(id) != KindIdentifier || f.N(id).Start < from || !f.TextIs(id, name) || rebinds(f, id) ||
-			slices.Contains(uses, id) {
+		if id == target || f.Kind(id) != KindIdentifier || !f.TextIs(id, name) || rebinds(f, id) || slices.Contains(uses, id) || paramName(f, id) {
+			return
+		}
+		// A use before the binding is reached only by the loop's next
+		// iteration, and only if nothing binds the name again on the
+		// way (`z = Q(x)` at the end of the body, `P(z)` at its start).
+		before := f.N(id).Start < from
+		if before && (body == NoNode || !f.Contains(loop, id)) {
 			return
 		}
 		if p := f.Parent(id); f.Kind(p) == KindAttribute && f.Field(p, FieldAttribute) == id {
@@ -565,10 +578,16 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 		}
 		reaching := m.ReachingBindings(id)
 		for _, b := range reaching {
-			if b.Name == target && !killed(m, b, reaching) {
-				uses = append(uses, id)
-				break
+			if b.Name != target || killed(m, b, reaching) {
+				continue
 			}
+			if before && slices.ContainsFunc(reaching, func(o *Binding) bool {
+				return o != b && m.bindingPos(o) < f.N(id).Start && f.Contains(body, o.Stmt) && f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, id))
+			}) {
+				continue
+			}
+			uses = append(uses, id)
+			break
 		}
 	})
 	return uses
@@ -584,6 +603,20 @@ func killed(m *Model, b *Binding, reaching []*Binding) bool {
 		if o != b && m.bindingPos(o) > m.bindingPos(b) && f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, b.Stmt)) {
 			return true
 		}
+	}
+	return false
+}
+
+// paramName reports whether identifier id names a parameter in a
+// function's signature.
+func paramName(f *File, id NodeID) bool {
+	switch p := f.Parent(id); f.Kind(p) {
+	case KindParameters, KindLambdaParameters:
+		return true
+	case KindDefaultParameter, KindTypedDefaultParameter:
+		return f.Field(p, FieldName) == id
+	case KindTypedParameter:
+		return f.FirstChild(p) == id
 	}
 	return false
 }

@@ -1619,6 +1619,8 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 // passed to takes its arguments to the host, or passes them on to a
 // value that ends there; arg is the argument followed, NoNode where it
 // is not one of args itself.
+type hostBusyKey struct{}
+
 func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	call := f.Parent(args)
@@ -1645,6 +1647,18 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	}
 	if hostEndMethods[m.MethodName(call)] {
 		return true
+	}
+	// Another model run on it (`z = Q(P(z))`, a Gibbs chain): where that
+	// pass's outputs go. A pass met again on the way (the chain's next
+	// step) adds no way of its own.
+	if arg != analyzer.NoNode && m.IsForwardCall(call) && !m.IsLossCall(call) {
+		busy := m.Memo(hostBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
+		if busy[call] {
+			return true
+		}
+		busy[call] = true
+		defer delete(busy, call)
+		return hostBound(m, call, ret, depth+1)
 	}
 	// A function of the project that hands on in its result what it is
 	// given, and back-propagates none of it (`denorm(fake.data)`): where
@@ -1685,6 +1699,14 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 // hostName reports whether a name assigned a value uses it, after the
 // assignment, only in ways that end on the host, and uses it at all.
 func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
+	// A name met again on the way (a recurrent state, bound again from
+	// what it fed) adds no way of its own.
+	busy := m.Memo(hostBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
+	if busy[target] {
+		return true
+	}
+	busy[target] = true
+	defer delete(busy, target)
 	return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, ret, depth+1) })
 }
 

@@ -63,3 +63,27 @@ if __name__ == "__main__":
     G, D = nn.Linear(8, 4), nn.Linear(4, 1)
     gan_step(G, D, [], torch.randn(4, 8), 10)
     gan_step_penalised(G, D, [], torch.randn(4, 8))
+
+
+def gibbs(z, steps):
+    # P's outputs feed Q, whose outputs feed P on the next step; the
+    # chain ends on the host.
+    P = nn.Sequential(nn.Linear(10, 784), nn.Sigmoid())
+    Q = nn.Linear(784, 10)
+    for _ in range(steps):
+        x_hat = P(z)  # want: TL201 "only reach the host"
+        z = Q(x_hat)
+    np.save("samples.npy", x_hat.data.numpy()[:16])
+
+
+def gibbs_trained(z, steps):
+    # ok: the chain's end is back-propagated
+    P = nn.Sequential(nn.Linear(10, 784), nn.Sigmoid())
+    Q = nn.Linear(784, 10)
+    opt = torch.optim.SGD(list(P.parameters()) + list(Q.parameters()), lr=0.1)
+    for _ in range(steps):
+        x_hat = P(z)
+        z = Q(x_hat)
+    opt.zero_grad()
+    z.sum().backward()
+    opt.step()
