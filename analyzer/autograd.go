@@ -989,6 +989,13 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
 	}
+	if f.Kind(fn) == KindIdentifier {
+		if b := m.Resolve(fn); b != nil && b.Kind == BindFunction && m.scopeOf[b.Stmt] == 0 && len(m.Args(call)) > 0 && m.readsParameters(b.Stmt) {
+			// A model written as a function over tensors that require
+			// grad; called with nothing, it reads them (`std()`).
+			return true
+		}
+	}
 	if m.parameterFree(fn) {
 		return false // an augmentation written as a module: nothing to record
 	}
@@ -1362,4 +1369,58 @@ func (m *Model) buildsModels(fn NodeID) bool {
 func (m *Model) IsLossCall(call NodeID) bool {
 	f := m.File
 	return f.Kind(call) == KindCall && m.ClassifyCallee(f.Field(call, FieldFunction)) == CallableLoss
+}
+
+// readsParameters reports whether a module-level function of this file
+// computes with module-level tensors that require grad: leaves made with
+// `requires_grad=True`, `.requires_grad_()` or `nn.Parameter`, directly
+// or by a function of the file that returns one (`W = xavier([784,
+// 128])`). Such a function is a model written over raw tensors.
+func (m *Model) readsParameters(def NodeID) bool {
+	return m.Memo(readsParamsKey{def}, func() any {
+		f := m.File
+		reads := false
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if reads || f.Kind(id) != KindIdentifier {
+				return
+			}
+			if b := m.Resolve(id); b != nil && b.Kind == BindAssign && m.scopeOf[b.Name] == 0 && b.Value != NoNode {
+				reads = m.makesLeaf(b.Value, 0)
+			}
+		})
+		return reads
+	}).(bool)
+}
+
+type readsParamsKey struct{ def NodeID }
+
+// makesLeaf reports whether an expression makes a tensor that requires
+// grad (any part of it, for a tuple of them).
+func (m *Model) makesLeaf(e NodeID, depth int) bool {
+	f := m.File
+	if depth > 4 {
+		return false
+	}
+	found := false
+	f.Walk(e, func(id NodeID) {
+		if found || f.Kind(id) != KindCall {
+			return
+		}
+		switch {
+		case m.MethodName(id) == "requires_grad_" && (len(m.Args(id)) == 0 || f.TextIs(m.Args(id)[0], "True")),
+			f.Kind(m.Keyword(id, "requires_grad")) == KindTrue,
+			m.CallName(id) == "torch.nn.Parameter" || m.CallName(id) == "torch.nn.parameter.Parameter":
+			found = true
+		default:
+			if def := m.LocalCallee(id); def != NoNode && def != e {
+				for _, v := range m.ReturnValues(def) {
+					if m.makesLeaf(v, depth+1) {
+						found = true
+						return
+					}
+				}
+			}
+		}
+	})
+	return found
 }

@@ -193,7 +193,11 @@ function of the file, a tensor
 type, a call given only literals (` + "`make_noise(4, 8)`" + `) and a class held in a
 variable and constructed (its result used as a module, also after the
 moves that return the module, as in ` + "`net = Model(envs).to(device)`" + `, or
-returned by a ` + "`get_model`" + `) are not forward passes; a module whose ` + "`forward`" + ` back-propagates
+returned by a ` + "`get_model`" + `) are not forward passes; a call, with an input, of a
+module-level function of the file that computes with module-level
+tensors that require grad (made with ` + "`requires_grad=True`" + `, ` + "`.requires_grad_()`" + `
+or ` + "`nn.Parameter`" + `, also by a function of the file) is one: a model written
+over raw tensors. A module whose ` + "`forward`" + ` back-propagates
 and steps an optimizer itself runs a training step. A dry run on a
 constant input, or on a random input after ` + "`.eval()`" + ` (` + "`torch.randn`" + `, or a
 fresh tensor filled by ` + "`.normal_()`" + `), checks that the model runs, counts its
