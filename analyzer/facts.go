@@ -1382,45 +1382,20 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 		case KindCall:
 			ref := m.calleeRef(id)
 			if ref == "" {
+				// `gan.visualize(...)` where gan is bound to one of
+				// several classes: a call of each one's method.
+				if classRefs := m.methodRefsOfClasses(id); classRefs != nil {
+					for _, r := range classRefs {
+						m.summarizeCall(s, id, r, funcs, seen, refs)
+					}
+					continue
+				}
 				ref = m.nameOnlyRef(id)
 			}
 			if ref == "" || strings.HasPrefix(ref, "#") && !strings.Contains(ref, ".") && m.isClassRef(id) {
 				continue
 			}
-			cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line}
-			fn := m.EnclosingFunction(id)
-			if _, ok := funcs[fn]; ok {
-				cs.Caller = m.defName(fn)
-				if g, decided := m.localGradMode(id); decided {
-					cs.Grad = g
-				} else {
-					cs.Inherit = true
-				}
-			} else {
-				// Module level, or a nested function or lambda, whose
-				// mode this file alone decides.
-				cs.Grad = m.GradModeAt(id)
-				fn = Root
-			}
-			cs.Always = m.always(id, fn)
-			cs.Eval = m.EvalArg(id) + 1
-			// What the project works out from a call is the same for
-			// every call of the same callee by the same caller in the
-			// same mode: the first stands for them all.
-			k := cs
-			k.Line = 0
-			if seen[k] {
-				continue
-			}
-			seen[k] = true
-			// The same callee is often called from many places, each
-			// call making its ref anew: the summary keeps one copy.
-			if r, ok := refs[cs.Callee]; ok {
-				cs.Callee = r
-			} else {
-				refs[cs.Callee] = cs.Callee
-			}
-			s.Calls = append(s.Calls, cs)
+			m.summarizeCall(s, id, ref, funcs, seen, refs)
 		case KindIdentifier, KindAttribute:
 			if fl := f.N(id).Field; fl == FieldFunction || fl == FieldAttribute || fl == FieldName || fl == FieldObject {
 				continue
@@ -1457,6 +1432,77 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 			}
 		}
 	}
+}
+
+// summarizeCall adds to s the call id of ref, unless one of the same
+// callee by the same caller in the same mode is there already.
+func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeID]int, seen map[CallSummary]bool, refs map[string]string) {
+	f := m.File
+	cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line}
+	fn := m.EnclosingFunction(id)
+	if _, ok := funcs[fn]; ok {
+		cs.Caller = m.defName(fn)
+		if g, decided := m.localGradMode(id); decided {
+			cs.Grad = g
+		} else {
+			cs.Inherit = true
+		}
+	} else {
+		// Module level, or a nested function or lambda, whose mode this
+		// file alone decides.
+		cs.Grad = m.GradModeAt(id)
+		fn = Root
+	}
+	cs.Always = m.always(id, fn)
+	cs.Eval = m.EvalArg(id) + 1
+	// What the project works out from a call is the same for every call
+	// of the same callee by the same caller in the same mode: the first
+	// stands for them all.
+	k := cs
+	k.Line = 0
+	if seen[k] {
+		return
+	}
+	seen[k] = true
+	// The same callee is often called from many places, each call making
+	// its ref anew: the summary keeps one copy.
+	if r, ok := refs[cs.Callee]; ok {
+		cs.Callee = r
+	} else {
+		refs[cs.Callee] = cs.Callee
+	}
+	s.Calls = append(s.Calls, cs)
+}
+
+// methodRefsOfClasses returns, for a call of a method on a name bound
+// to instances of more than one class (`gan = GAN()` in one branch,
+// `gan = LSGAN()` in another), the ref of each class's method; nil
+// otherwise.
+func (m *Model) methodRefsOfClasses(call NodeID) []string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return nil
+	}
+	recv := f.Unparen(f.Field(fn, FieldObject))
+	if f.Kind(recv) != KindIdentifier || f.TextIs(recv, "self") || f.TextIs(recv, "cls") {
+		return nil
+	}
+	classes := m.boundClasses(recv, 0)
+	if len(classes) < 2 {
+		return nil
+	}
+	var out []string
+	for _, c := range classes {
+		ref, _ := m.classMethod(c, f.Text(f.Field(fn, FieldAttribute)))
+		if ref == "" {
+			return nil
+		}
+		if !slices.Contains(out, ref) {
+			out = append(out, ref)
+		}
+	}
+	return out
 }
 
 // nameOnlyRef is the ref "*.name" of a call of a method on an object
