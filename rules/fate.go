@@ -228,6 +228,8 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	switch q := m.CallName(call); {
 	case strings.HasPrefix(q, "torch.distributed."), fateNoBuiltins[q]:
 		return fateNo // a collective on the value, or a question about it
+	case strings.HasPrefix(q, "torch.nn.utils.clip_grad"):
+		return fateNo // reads and scales gradients, records nothing
 	case fatePassBuiltins[q], strings.HasPrefix(q, "torch.") && !strings.Contains(strings.TrimPrefix(q, "torch."), "."):
 		return w.value(call, depth+1) // `enumerate(out)`, `torch.where(...)`: it goes on in the result
 	}
@@ -357,6 +359,35 @@ func heldFate(m *analyzer.Model, name, at analyzer.NodeID) (r fate, unseen analy
 		w.at = analyzer.NoNode
 	}
 	return r, w.at, true
+}
+
+// laterFate answers, for the names a backward at call runs through
+// (uses, one use of each name in it), where their values go after it:
+// yes when some later use reaches another differentiation, unknown when
+// one goes to code whose use of it is not seen (that place in unseen).
+// Names the function does not bind itself are not followed.
+func laterFate(m *analyzer.Model, call analyzer.NodeID, uses []analyzer.NodeID) (r fate, unseen analyzer.NodeID) {
+	f := m.File
+	w := fateWalk{m: m, at: analyzer.NoNode}
+	end := f.N(call).End
+	for _, u := range uses {
+		if f.Kind(u) != analyzer.KindIdentifier {
+			continue
+		}
+		for _, b := range m.ReachingBindings(u) {
+			if b.Kind != analyzer.BindAssign || m.ScopeNode(b.Name) != m.ScopeNode(call) {
+				continue
+			}
+			r = r.join(w.uses(b.Name, 0, func(x analyzer.NodeID) bool { return f.N(x).Start < end }))
+			if r == fateYes {
+				return r, analyzer.NoNode
+			}
+		}
+	}
+	if r != fateUnknown {
+		w.at = analyzer.NoNode
+	}
+	return r, w.at
 }
 
 // stringKey returns the text of the string a subscript indexes by

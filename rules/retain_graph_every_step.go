@@ -88,7 +88,12 @@ it is back-propagated, or another method sets it to a model's output; in a
 loop with no data of its own, any value from outside may have one. Values
 computed with grad disabled, detached, or indices (` + "`argmax`" + `, the
 indices of ` + "`topk`" + `) have none; nor does an attribute of an imported module
-(` + "`np.float32`" + `). Whether two losses share a graph is judged from the
+(` + "`np.float32`" + `). Where the retained graph's values go after the backward
+is followed as TL101 and TL201 follow theirs: into a later
+differentiation (also through a function of the project that
+back-propagates what it is given), the graph is needed and nothing is
+reported; to code whose use of them is not seen, the finding says so,
+one level lower. Whether two losses share a graph is judged from the
 assignments in the function: a name the later loss reads that is re-bound
 on every path after the retained loss read it (a second update's fresh
 forward pass into the same ` + "`q`" + `) holds a new graph; names unpacked from
@@ -142,11 +147,29 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	if g.laterBackwardShares(call, body, roots) {
 		return
 	}
+	// Where the graph's values go after it, followed as TL101 and TL201
+	// follow theirs: into another differentiation (through a function of
+	// the project that back-propagates what it is given), or to code
+	// whose use of them is not seen.
+	var rootUses []analyzer.NodeID
+	for k, uses := range roots {
+		if g.MayCarry(k, uses[0]) {
+			rootUses = append(rootUses, uses[0])
+		}
+	}
+	goes, unseen := laterFate(m, call, rootUses)
+	if goes == fateYes {
+		return
+	}
 	if step == analyzer.NoNode && g.ReturnsAny(roots) {
 		return // the caller may back-propagate the returned loss again
 	}
 	if step == analyzer.NoNode && g.keepsOnSelf(roots) {
 		return // a state kept for the next call, which the caller may pass back in
+	}
+	if goes == fateUnknown {
+		defer p.Assume(fmt.Sprintf("no later backward runs through the graph: `%s` hands part of it to code whose use of it is not seen",
+			analyzer.Snippet(compactText(f, unseen), 40)))
 	}
 	site := analyzer.Snippet(f.Text(call), 50)
 	names := rgNames(holders)
