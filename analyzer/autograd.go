@@ -748,8 +748,10 @@ var parameterFree = map[string]bool{
 // parameters: one of parameterFree, or a normalisation layer built
 // without its affine weights (`nn.BatchNorm2d(c, affine=False)`,
 // `nn.InstanceNorm2d(c)`, `nn.LayerNorm(d, elementwise_affine=False)`),
-// which keeps running statistics at most; or a torchaudio or torchvision
-// transform (`torchaudio.transforms.MelSpectrogram(...)`).
+// which keeps running statistics at most; an embedding made frozen from
+// pretrained weights (`nn.Embedding.from_pretrained(w)`, `freeze=True`
+// by default); or a torchaudio or torchvision transform
+// (`torchaudio.transforms.MelSpectrogram(...)`).
 func (m *Model) freeLayer(call NodeID) bool {
 	q := m.CallName(call)
 	if strings.HasPrefix(q, "torchaudio.transforms.") || strings.HasPrefix(q, "torchvision.transforms.") {
@@ -764,6 +766,11 @@ func (m *Model) freeLayer(call NodeID) bool {
 	if parameterFree[name] {
 		return true
 	}
+	f := m.File
+	if name == "Embedding.from_pretrained" || name == "EmbeddingBag.from_pretrained" {
+		// Frozen unless told otherwise (`freeze=True` by default).
+		return f.Kind(f.Unparen(m.Keyword(call, "freeze"))) != KindFalse && !(len(m.Args(call)) > 1 && f.TextIs(m.Args(call)[1], "False"))
+	}
 	flag, byDefault := "affine", false
 	switch {
 	case strings.HasPrefix(name, "InstanceNorm"):
@@ -774,7 +781,6 @@ func (m *Model) freeLayer(call NodeID) bool {
 	default:
 		return false
 	}
-	f := m.File
 	switch kw := m.Keyword(call, flag); f.Kind(f.Unparen(kw)) {
 	case KindFalse:
 		return true
@@ -1221,14 +1227,18 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 			case strings.HasPrefix(q, "torch.") || builtinPlain[q]:
 			case f.Kind(callee) == KindAttribute:
 				obj := f.Unparen(f.Field(callee, FieldObject))
+				sub := callee // `self.x` of `self.x.y.f()`: the submodule that is called or read
 				for f.Kind(obj) == KindAttribute || f.Kind(obj) == KindSubscript {
+					if f.Kind(obj) == KindAttribute {
+						sub = obj
+					}
 					obj = f.Unparen(f.FirstChild(obj))
 				}
 				switch f.Kind(obj) {
 				case KindIdentifier:
 					method := f.Text(f.Field(callee, FieldAttribute))
 					own := f.TextIs(obj, "self") && (m.MethodOf(class, method) != NoNode || moduleUses[method] || moduleMoves[method])
-					if f.TextIs(obj, "self") && !own && !m.freeSubmodule(class, callee) || m.Resolve(obj) == nil {
+					if f.TextIs(obj, "self") && !own && !m.freeSubmodule(class, sub) || m.Resolve(obj) == nil {
 						free = false // `self.layer(x)`, or a name this file does not bind
 					}
 				case KindCall:

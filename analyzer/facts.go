@@ -1404,18 +1404,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				// Run by a new thread or process, which starts with grad
 				// enabled: a call in that mode.
 				if ref := m.valueRef(id); ref != "" {
-					cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line, Grad: GradEnabled}
-					if fn := m.EnclosingFunction(id); funcs != nil {
-						if _, ok := funcs[fn]; ok {
-							cs.Caller = m.defName(fn)
-						}
-					}
-					k := cs
-					k.Line = 0
-					if !seen[k] {
-						seen[k] = true
-						s.Calls = append(s.Calls, cs)
-					}
+					m.summarizeCall(s, id, ref, funcs, seen, refs)
 					continue
 				}
 			}
@@ -1434,27 +1423,34 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 	}
 }
 
-// summarizeCall adds to s the call id of ref, unless one of the same
-// callee by the same caller in the same mode is there already.
+// summarizeCall adds to s the call id of ref (or, id a name handed to a
+// new thread, a call in grad-enabled mode), unless one of the same callee
+// by the same caller in the same mode is there already.
 func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeID]int, seen map[CallSummary]bool, refs map[string]string) {
 	f := m.File
 	cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line}
 	fn := m.EnclosingFunction(id)
-	if _, ok := funcs[fn]; ok {
+	thread := f.Kind(id) != KindCall // a function handed to a new thread (ThreadEntry)
+	_, summarized := funcs[fn]
+	if summarized {
 		cs.Caller = m.defName(fn)
-		if g, decided := m.localGradMode(id); decided {
-			cs.Grad = g
-		} else {
-			cs.Inherit = true
-		}
 	} else {
-		// Module level, or a nested function or lambda, whose mode this
-		// file alone decides.
-		cs.Grad = m.GradModeAt(id)
-		fn = Root
+		fn = Root // module level, or a nested function or lambda
+	}
+	switch g, decided := m.localGradMode(id); {
+	case thread:
+		cs.Grad = GradEnabled // every new thread starts so
+	case !summarized:
+		cs.Grad = m.GradModeAt(id) // this file alone decides it
+	case decided:
+		cs.Grad = g
+	default:
+		cs.Inherit = true
 	}
 	cs.Always = m.always(id, fn)
-	cs.Eval = m.EvalArg(id) + 1
+	if !thread {
+		cs.Eval = m.EvalArg(id) + 1
+	}
 	// What the project works out from a call is the same for every call
 	// of the same callee by the same caller in the same mode: the first
 	// stands for them all.

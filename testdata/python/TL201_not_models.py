@@ -498,3 +498,34 @@ def fold_metrics(run_dir, load):
 
 def eval_all_folds(run_dirs, load):
     return [fold_metrics(d, load) for d in run_dirs]  # ok: TL201 its helper runs no forward pass
+
+
+class BinDecoder(nn.Module):
+    """Frozen lookup of bin centres: `from_pretrained` freezes by default."""
+
+    def __init__(self, centres):
+        super().__init__()
+        self.embedding = nn.Embedding.from_pretrained(centres.unsqueeze(-1))
+        self.max_n = self.embedding.weight.numel()
+
+    def forward(self, ids):
+        return self.embedding(ids.clamp(max=self.max_n - 1)).squeeze(-1)
+
+
+class TunedBinDecoder(nn.Module):
+    def __init__(self, centres):
+        super().__init__()
+        self.embedding = nn.Embedding.from_pretrained(centres.unsqueeze(-1), freeze=False)
+
+    def forward(self, ids):
+        return self.embedding(ids).squeeze(-1)
+
+
+def decode_bins(centres, batches):
+    frozen, tuned = BinDecoder(centres), TunedBinDecoder(centres)
+    frozen.eval()
+    tuned.eval()
+    for ids in batches:
+        print(frozen(ids).tolist())  # ok: TL201 no trainable parameter
+    for ids in batches:
+        print(tuned(ids).tolist())  # want: TL201 "tuned\(ids\)"
