@@ -769,7 +769,8 @@ func (m *Model) freeLayer(call NodeID) bool {
 	f := m.File
 	if name == "Embedding.from_pretrained" || name == "EmbeddingBag.from_pretrained" {
 		// Frozen unless told otherwise (`freeze=True` by default).
-		return f.Kind(f.Unparen(m.Keyword(call, "freeze"))) != KindFalse && !(len(m.Args(call)) > 1 && f.TextIs(m.Args(call)[1], "False"))
+		args := m.Args(call)
+		return f.Kind(f.Unparen(m.Keyword(call, "freeze"))) != KindFalse && (len(args) < 2 || !f.TextIs(args[1], "False"))
 	}
 	flag, byDefault := "affine", false
 	switch {

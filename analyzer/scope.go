@@ -558,7 +558,7 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 		}
 	}
 	loop := m.EnclosingLoop(target)
-	var body NodeID = NoNode
+	body := NoNode
 	if loop != NoNode && m.ScopeNode(loop) == m.ScopeNode(target) {
 		body = f.Field(loop, FieldBody)
 	}
