@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -127,8 +128,11 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 	case analyzer.KindExpressionStatement, analyzer.KindDeleteStatement:
 		return fateNo // computed and dropped, or deleted
 	case analyzer.KindExpressionList:
-		if f.Kind(f.Parent(p)) == analyzer.KindDeleteStatement {
+		switch f.Kind(f.Parent(p)) {
+		case analyzer.KindDeleteStatement:
 			return fateNo // `del d1, d2`
+		case analyzer.KindReturnStatement:
+			return w.value(p, depth+1) // `return acc, torch.cat(outs)`: returned as the other parts are
 		}
 	case analyzer.KindReturnStatement:
 		// The project's callers say: a result they back-propagate is,
@@ -314,7 +318,7 @@ func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 		return w.unknown(call)
 	}
 	b := m.Resolve(recv)
-	if b == nil || b.Kind != analyzer.BindAssign || b.Unpacked || f.Kind(f.Unparen(b.Value)) != analyzer.KindList {
+	if b == nil || b.Kind != analyzer.BindAssign || f.Kind(f.Unparen(bindingValue(m, b))) != analyzer.KindList {
 		return w.unknown(call)
 	}
 	return w.uses(b.Name, depth, func(u analyzer.NodeID) bool {
@@ -415,4 +419,27 @@ func storedInto(m *analyzer.Model, u analyzer.NodeID, methods map[string]bool) b
 	}
 	c := f.Parent(q)
 	return f.Kind(c) == analyzer.KindCall && methods[m.MethodName(c)]
+}
+
+// bindingValue returns the value a binding gives its name: for a name
+// unpacked from a tuple of as many values (`losses, outs = [], []`), its
+// own; NoNode where that is not seen.
+func bindingValue(m *analyzer.Model, b *analyzer.Binding) analyzer.NodeID {
+	f := m.File
+	if !b.Unpacked {
+		return b.Value
+	}
+	pattern := f.Parent(b.Name)
+	vals := f.Unparen(b.Value)
+	if k := f.Kind(pattern); k != analyzer.KindPatternList && k != analyzer.KindTuplePattern {
+		return analyzer.NoNode
+	}
+	if k := f.Kind(vals); k != analyzer.KindExpressionList && k != analyzer.KindTuple {
+		return analyzer.NoNode
+	}
+	names, values := f.ChildList(pattern), f.ChildList(vals)
+	if i := slices.Index(names, b.Name); i >= 0 && len(names) == len(values) {
+		return values[i]
+	}
+	return analyzer.NoNode
 }
