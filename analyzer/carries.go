@@ -26,6 +26,8 @@ var detachingMethods = map[string]bool{
 	"isfinite": true, "all": true, "any": true, "equal": true, "is_contiguous": true,
 	"stride": true, "nonzero": true, "count_nonzero": true, "get_device": true,
 	"zero_": true, "__len__": true, "zeros_like": true,
+	// Draws: indices, or samples that carry no gradient.
+	"multinomial": true, "bernoulli": true,
 }
 
 // nonGradAttributes are tensor attributes that carry no autograd history.
@@ -48,6 +50,7 @@ var nonDifferentiable = map[string]bool{
 	"zeros": true, "ones": true, "empty": true, "arange": true, "randn": true, "rand": true,
 	"randint": true, "randperm": true, "full": true, "eye": true, "linspace": true, "save": true,
 	"load": true, "from_numpy": true, "manual_seed": true, "is_grad_enabled": true,
+	"multinomial": true, "bernoulli": true, "poisson": true,
 }
 
 // castBuiltins turn a tensor into a plain Python value.
@@ -159,6 +162,12 @@ func (m *Model) computeCarry(expr NodeID) bool {
 func (m *Model) nameCarries(id NodeID) bool {
 	b := m.Resolve(id)
 	if b == nil {
+		return false
+	}
+	if b.Kind == BindAssign && b.Unpacked && m.elementWithoutGraph(m.File.Unparen(b.Value), b.Index) {
+		// `Lx, Lu, w = criterion(...)`, where every function criterion
+		// may be returns a plain number there: no graph, whatever the
+		// loss it is a factor of shows.
 		return false
 	}
 	if m.ev().graph[b] {
@@ -1442,4 +1451,28 @@ func isinstanceTypes(m *Model, cond, v NodeID) []NodeID {
 		types = f.ChildList(types[0])
 	}
 	return types
+}
+
+// elementWithoutGraph reports whether every function of this file that
+// call may run (a function passed in, made by a factory, or the __call__
+// of an instance) returns, at position index of the tuple it builds, a
+// value without a graph, from what the call gives it too.
+func (m *Model) elementWithoutGraph(call NodeID, index int) bool {
+	if m.File.Kind(call) != KindCall || index < 0 {
+		return false
+	}
+	fns := m.passedFunctions(call)
+	if len(fns) == 0 {
+		return false
+	}
+	for _, c := range fns {
+		if c.ref != "" || c.def == NoNode {
+			return false
+		}
+		if vals := m.elementValues(c.def, index); len(vals) == 0 || len(vals) != len(m.ReturnValues(c.def)) {
+			return false
+		}
+	}
+	// Nor is it computed from what the call gives it with a graph.
+	return !m.passedElementCarries(call, fns, index)
 }

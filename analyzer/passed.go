@@ -46,7 +46,8 @@ func (m *Model) passedFunctions(call NodeID) []calledFunction {
 // every call of its function in this file, a name bound to one, the
 // result of a factory of this file that returns a function it defines,
 // or functools.partial of one with keyword arguments only. Nil where any
-// of these leads elsewhere.
+// of these leads elsewhere. An instance of a class of this file that
+// defines __call__ is that method.
 func (m *Model) functionsOf(e NodeID, depth int) []calledFunction {
 	f := m.File
 	e = f.Unparen(e)
@@ -94,6 +95,16 @@ func (m *Model) functionsOf(e NodeID, depth int) []calledFunction {
 				return nil // positional arguments bound: positions shift
 			}
 			return m.functionsOf(args[0], depth+1)
+		}
+		if fn := f.Unparen(f.Field(e, FieldFunction)); f.Kind(fn) == KindIdentifier {
+			// An instance of a class of this file that defines __call__
+			// (`criterion = SemiLoss()`), other than a module.
+			if cb := m.Resolve(fn); cb != nil && cb.Kind == BindClass {
+				if call := m.MethodOf(cb.Stmt, "__call__"); call != NoNode && !m.IsModuleClass(cb.Stmt) {
+					return []calledFunction{{def: call}}
+				}
+				return nil
+			}
 		}
 		def := m.LocalCallee(e)
 		if def == NoNode {
