@@ -93,7 +93,8 @@ with an ` + "`opt_g`" + ` that is never cleared), it is reported. An optimizer i
 recognised by its construction (` + "`torch.optim`" + `) or by its name (` + "`optimizer`" + `,
 ` + "`opt_g`" + `). An object of a class defined in the same file is one only when
 the class derives from an optimizer or its ` + "`step`" + ` reads ` + "`.grad`" + `: a weight EMA
-called ` + "`ema_optimizer`" + ` is not.
+called ` + "`ema_optimizer`" + ` is not, nor is a parameter that every call of its
+function in the file gives one.
 
 ## References
 - [Zeroing out gradients in PyTorch](https://pytorch.org/tutorials/recipes/recipes/zeroing_out_gradients.html)
@@ -230,12 +231,40 @@ func isOptimizer(m *analyzer.Model, e analyzer.NodeID) bool {
 			return localOptimizerClass(m, class)
 		}
 	}
+	if f.Kind(e) == analyzer.KindIdentifier && localNonOptimizers(m, e) {
+		return false // a parameter every call gives a weight EMA of this file
+	}
 	name := strings.ToLower(lastIdent(f, e))
 	if strings.Contains(name, "sched") || strings.Contains(name, "engine") || strings.Contains(name, "scaler") {
 		return false
 	}
 	return strings.Contains(name, "optim") || name == "opt" || strings.HasPrefix(name, "opt_") ||
 		strings.HasSuffix(name, "_opt") || len(name) == 4 && strings.HasPrefix(name, "opt") && name != "opts"
+}
+
+// localNonOptimizers reports whether a parameter is given, at every
+// call of its function in this file, an instance of a class of this file
+// that is no optimizer (a weight EMA passed as `ema_optimizer`).
+func localNonOptimizers(m *analyzer.Model, param analyzer.NodeID) bool {
+	f := m.File
+	vals, ok := m.ParamValues(param)
+	if !ok {
+		return false
+	}
+	for _, v := range vals {
+		v = f.Unparen(v)
+		if f.Kind(v) == analyzer.KindIdentifier {
+			v = boundValue(m, v)
+		}
+		if f.Kind(v) != analyzer.KindCall {
+			return false
+		}
+		class := localClass(m, f.Field(v, analyzer.FieldFunction))
+		if class == analyzer.NoNode || localOptimizerClass(m, class) {
+			return false
+		}
+	}
+	return true
 }
 
 // boundValue returns the value a name, or an attribute of self assigned

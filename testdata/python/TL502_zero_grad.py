@@ -292,3 +292,26 @@ class AliasedOptimizers:
             loss.backward()
             self.gen_opt.step()  # ok: the optimizer that optimizer_g holds
             self.disc_opt.step()  # want: TL502 "it clears only `self.optimizer_g`"
+
+
+def train_epoch_ema(model, loader, optimizer, ema_optimizer, criterion):
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        ema_optimizer.step()  # ok: every call passes a weight EMA
+
+
+def train_epoch_two(model, loader, optimizer, second_optimizer, criterion):
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        second_optimizer.step()  # want: TL502 "it clears only `optimizer`"
+
+
+def fit_with_ema(model, ema_model, loader, criterion):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(10):
+        train_epoch_ema(model, loader, optimizer, WeightEMA(model, ema_model), criterion)
+        train_epoch_two(model, loader, optimizer, torch.optim.SGD(ema_model.parameters(), lr=0.1), criterion)
