@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -89,7 +90,11 @@ belongs under the condition that guards the step instead.
 Which parameters an optimizer holds is not known, so a ` + "`zero_grad()`" + ` of a
 module or of a helper silences the rule for every optimizer of the loop.
 When the loop clears only other optimizers (a GAN's ` + "`opt_d.zero_grad()`" + `
-with an ` + "`opt_g`" + ` that is never cleared), it is reported. An optimizer is
+with an ` + "`opt_g`" + ` that is never cleared), it is reported, unless their
+constructions show that between them they hold every module whose
+` + "`.parameters()`" + ` the stepped one was given (infoGAN's
+` + "`Adam(chain(G.parameters(), D.parameters()))`" + ` beside cleared optimizers of
+` + "`G`" + ` and of ` + "`D`" + `). An optimizer is
 recognised by its construction (` + "`torch.optim`" + `) or by its name (` + "`optimizer`" + `,
 ` + "`opt_g`" + `). An object of a class defined in the same file is one only when
 the class derives from an optimizer or its ` + "`step`" + ` reads ` + "`.grad`" + `: a weight EMA
@@ -115,7 +120,7 @@ func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	key := strings.Join(strings.Fields(f.Text(opt)), "")
 	st := stepped{key: key, alias: optimizerAlias(m, opt)}
 	others, cleared := gradClears(m, loop, st)
-	if cleared || rebuiltIn(m, loop, key) {
+	if cleared || rebuiltIn(m, loop, key) || coveredByOthers(m, loop, opt, others) {
 		return
 	}
 	for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
@@ -146,6 +151,78 @@ func checkMissingZeroGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if fix := zeroGradFix(m, loop, backward, key); fix != nil {
 		p.Fix(fix)
 	}
+}
+
+// coveredByOthers reports whether the optimizers the loop clears hold,
+// between them, every module whose parameters opt holds, as their
+// constructions show (`info_opt = Adam(chain(G.parameters(),
+// D.parameters()))` beside `opt_g` of G and `opt_d` of D, both cleared).
+func coveredByOthers(m *analyzer.Model, loop, opt analyzer.NodeID, others []string) bool {
+	f := m.File
+	held, ok := optimizerModules(m, opt)
+	if !ok || len(others) == 0 {
+		return false
+	}
+	cleared := map[string]bool{}
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "zero_grad" {
+			return
+		}
+		recv := f.Unparen(m.Receiver(id))
+		if !slices.Contains(others, strings.Join(strings.Fields(f.Text(recv)), "")) {
+			return
+		}
+		if mods, ok := optimizerModules(m, recv); ok {
+			for k := range mods {
+				cleared[k] = true
+			}
+		}
+	})
+	for k := range held {
+		if !cleared[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// optimizerModules returns the modules whose parameters an optimizer's
+// construction hands it (`Adam(chain(G.parameters(), D.parameters()))`),
+// and whether that is all it holds.
+func optimizerModules(m *analyzer.Model, opt analyzer.NodeID) (map[string]bool, bool) {
+	f := m.File
+	v := boundValue(m, f.Unparen(opt))
+	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
+		return nil, false
+	}
+	args := m.Args(v)
+	if len(args) == 0 {
+		return nil, false
+	}
+	mods := map[string]bool{}
+	var walk func(e analyzer.NodeID) bool
+	walk = func(e analyzer.NodeID) bool {
+		e = f.Unparen(e)
+		switch {
+		case f.Kind(e) == analyzer.KindCall && m.MethodName(e) == "parameters" && len(m.Args(e)) == 0:
+			mods[strings.Join(strings.Fields(f.Text(m.Receiver(e))), "")] = true
+			return true
+		case f.Kind(e) == analyzer.KindCall && (m.CallName(e) == "itertools.chain" || m.CallName(e) == "list"):
+			for _, a := range m.Args(e) {
+				if !walk(a) {
+					return false
+				}
+			}
+			return true
+		case f.Kind(e) == analyzer.KindBinaryOperator: // `list(a.parameters()) + list(b.parameters())`
+			return walk(f.Field(e, analyzer.FieldLeft)) && walk(f.Field(e, analyzer.FieldRight))
+		}
+		return false
+	}
+	if !walk(args[0]) {
+		return nil, false
+	}
+	return mods, len(mods) > 0
 }
 
 // hasZeroGrad reports whether an optimizer has a zero_grad method: all do

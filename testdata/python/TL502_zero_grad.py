@@ -315,3 +315,24 @@ def fit_with_ema(model, ema_model, loader, criterion):
     for epoch in range(10):
         train_epoch_ema(model, loader, optimizer, WeightEMA(model, ema_model), criterion)
         train_epoch_two(model, loader, optimizer, torch.optim.SGD(ema_model.parameters(), lr=0.1), criterion)
+
+
+class InfoGAN:
+    def __init__(self, G, D):
+        self.G, self.D = G, D
+        self.opt_g = torch.optim.Adam(self.G.parameters())
+        self.opt_d = torch.optim.Adam(self.D.parameters())
+        self.opt_info = torch.optim.Adam(list(self.G.parameters()) + list(self.D.parameters()))
+        self.opt_head = torch.optim.Adam(list(self.D.parameters()) + list(self.G.head.parameters()))
+
+    def train(self, loader, info_loss):
+        for x, z in loader:
+            self.opt_d.zero_grad()
+            self.D(x).mean().backward()
+            self.opt_d.step()
+            self.opt_g.zero_grad()
+            self.D(self.G(z)).mean().backward(retain_graph=True)
+            self.opt_g.step()
+            info_loss(self.D, self.G, z).backward()
+            self.opt_info.step()  # ok: opt_d and opt_g, both cleared, hold every module it holds
+            self.opt_head.step()  # want: TL502 "it clears only"
