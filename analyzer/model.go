@@ -411,7 +411,7 @@ func (m *Model) ImportedAt(name string, at NodeID) (qualified string, bound bool
 var otherFrameworks = map[string]bool{
 	"mxnet": true, "tensorflow": true, "keras": true, "jax": true, "flax": true, "paddle": true,
 	"mindspore": true, "oneflow": true, "chainer": true, "theano": true, "tinygrad": true, "megengine": true, "mlx": true,
-	"dynet": true, "cntk": true, "lasagne": true,
+	"dynet": true, "cntk": true, "lasagne": true, "caffe": true,
 }
 
 // OtherFramework reports whether the file imports another deep-learning

@@ -142,7 +142,8 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 	// nodes can serve the next file.
 	defer putNodeBuffer(f.Nodes)
 	var out []Diagnostic
-	for _, se := range f.SyntaxErrors() {
+	syntaxErrors := f.SyntaxErrors()
+	for _, se := range syntaxErrors {
 		out = append(out, newDiagnostic(f, r.syntax, se.Start, se.End, se.Message))
 	}
 	m := NewModel(f)
@@ -194,6 +195,9 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 			return false
 		})
 	}
+	if len(syntaxErrors) > 0 {
+		unparsed(f, out, syntaxErrors[0])
+	}
 	out = r.applyNoqa(f, m, out, enabled)
 	if len(out) > 0 {
 		if rows := findNoqaRows(f); rows != nil {
@@ -214,6 +218,21 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 		m.summarizeDefs(sum)
 	}
 	return out, sum
+}
+
+// unparsed adds, to the findings of rules that follow values and grad
+// modes through the code (TL1xx, TL2xx, TL5xx), that the file does not
+// parse: they rest on the parts of it the parser recovered, and the
+// parts may not be what the code means (Python 2 code, a template).
+func unparsed(f *File, out []Diagnostic, first SyntaxError) {
+	line := f.Position(first.Start).Line
+	for i := range out {
+		code := out[i].Rule.Code
+		if len(code) < 3 || code[:2] != "TL" || (code[2] != '1' && code[2] != '2' && code[2] != '5') {
+			continue
+		}
+		out[i].Assumed = append(out[i].Assumed, fmt.Sprintf("the code means what the parser recovered of it: the file does not parse (line %d)", line))
+	}
 }
 
 // Crash marks a diagnostic that says a rule panicked on a file: not a
