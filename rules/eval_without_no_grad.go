@@ -170,7 +170,8 @@ through a name bound to an instance of a class of the project
 with one (` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned in its class
 (` + "`self.model = GPT().to(device)`" + `, or ` + "`None`" + ` first and the model later). In
 a method, a helper's forward pass is reported only inside a region the
-method opens itself, not for its name alone: the callers of methods are
+method opens itself (also a method named for evaluation, after its own
+switch to evaluation mode), not for its name alone: the callers of methods are
 often a script or a framework's loop under ` + "`no_grad`" + `, which the project does
 not show. A model's own methods (an ` + "`nn.Module`" + `'s ` + "`generate`" + `) are judged as
 evaluation only where they switch to evaluation mode themselves, or where
@@ -675,7 +676,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		inClass := !moduleMethod && evalAttrs[receiverText(m, id)]
 		kept := inClass || keptInEval(m, id)
-		opened := cur != nil && (cur.explicit || !method) || kept
+		// A region the method opened itself: by a switch to evaluation
+		// mode, also in a method named for evaluation (its switch, before
+		// this call).
+		opened := cur != nil && (cur.explicit || !method || cur.sw != analyzer.NoNode && f.N(cur.sw).Start < at) || kept
 		// A helper whose forward passes only reach its return value
 		// (cleanHelper) is judged by where the call's result goes, in a
 		// method too.
