@@ -11,15 +11,12 @@ import "slices"
 // so that it runs whenever the call does.
 func (m *Model) EvalArg(call NodeID) int {
 	f := m.File
-	args := m.Args(call)
-	if len(args) == 0 {
-		return -1
-	}
 	scope := m.ScopeNode(call)
 	switches := m.Memo(switchesKey{scope}, func() any { return m.modeSwitches(scope) }).([]modeSwitchAt)
 	if len(switches) == 0 {
-		return -1
+		return -1 // most scopes: no call to look at
 	}
+	args := m.Args(call)
 	at := f.N(call).Start
 	for i, a := range args {
 		a = f.Unparen(a)

@@ -1437,15 +1437,17 @@ func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeI
 	} else {
 		fn = Root // module level, or a nested function or lambda
 	}
-	switch g, decided := m.localGradMode(id); {
+	switch {
 	case thread:
 		cs.Grad = GradEnabled // every new thread starts so
 	case !summarized:
 		cs.Grad = m.GradModeAt(id) // this file alone decides it
-	case decided:
-		cs.Grad = g
 	default:
-		cs.Inherit = true
+		if g, decided := m.localGradMode(id); decided {
+			cs.Grad = g
+		} else {
+			cs.Inherit = true
+		}
 	}
 	cs.Always = m.always(id, fn)
 	if !thread {

@@ -357,9 +357,9 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		// evaluation loop): whoever calls it sets the grad mode.
 		return GradUnknown
 	}
-	if m.threadEntries[def] {
-		// Grad mode is per thread, and a new thread or process starts
-		// with grad enabled.
+	if m.escapes[def] {
+		// Only run as a new thread's or process's target: grad mode is
+		// per thread, and a new one starts with grad enabled.
 		return GradEnabled
 	}
 	outside := 0
@@ -412,7 +412,6 @@ func (m *Model) indexCalls() {
 	f := m.File
 	m.callSites = make(map[NodeID][]NodeID)
 	m.escapes = make(map[NodeID]bool)
-	m.threadEntries = make(map[NodeID]bool)
 	m.callbacks = make(map[NodeID]bool)
 	for i := range f.Nodes {
 		id := NodeID(i)
@@ -432,7 +431,7 @@ func (m *Model) indexCalls() {
 			case m.ThreadEntry(id):
 				// Called where this file cannot see its arguments, in a
 				// grad mode it knows.
-				m.escapes[b.Stmt], m.threadEntries[b.Stmt] = true, true
+				m.escapes[b.Stmt] = true
 			case f.Kind(p) != KindDecorator:
 				m.escapes[b.Stmt], m.callbacks[b.Stmt] = true, true
 			}
@@ -458,7 +457,7 @@ func (m *Model) indexCalls() {
 			case f.Kind(p) == KindCall && f.N(id).Field == FieldFunction:
 				m.callSites[def] = append(m.callSites[def], p)
 			case m.ThreadEntry(id):
-				m.escapes[def], m.threadEntries[def] = true, true
+				m.escapes[def] = true
 			default:
 				m.escapes[def], m.callbacks[def] = true, true
 			}

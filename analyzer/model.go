@@ -24,8 +24,7 @@ type Model struct {
 	// filled on demand
 	callSites         map[NodeID][]NodeID // function definition → calls of it in this file
 	escapes           map[NodeID]bool     // function definition → also used other than by a call
-	threadEntries     map[NodeID]bool     // function definition → run as a new thread's or process's target (an escape too)
-	callbacks         map[NodeID]bool     // function definition → escapes other than as a thread's target
+	callbacks         map[NodeID]bool     // function definition → escapes other than as a new thread's or process's target
 	funcGrad          map[NodeID]GradMode
 	uncalled          map[NodeID]bool     // functions whose grad mode is enabled for want of any caller
 	decoGrad          map[NodeID]GradMode // decoratorGrad

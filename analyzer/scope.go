@@ -544,10 +544,8 @@ func (m *Model) UsesOf(target NodeID) []NodeID {
 // where nothing binds the name again on the way.
 func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 	f := m.File
-	// A parameter's own name in the signature is no use of it.
-	uses := slices.DeleteFunc(m.UsesOf(target), func(u NodeID) bool { return paramName(f, u) })
 	if f.Kind(target) != KindIdentifier {
-		return uses
+		return nil
 	}
 	name, from := f.Text(target), f.N(target).End
 	if _, c, ok := m.bindingsOf(target); ok {
@@ -562,8 +560,17 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 	if loop != NoNode && m.ScopeNode(loop) == m.ScopeNode(target) {
 		body = f.Field(loop, FieldBody)
 	}
+	// The uses UsesOf gives come first, those other paths reach after.
+	var uses, more []NodeID
 	f.Walk(m.ScopeNode(target), func(id NodeID) {
-		if id == target || f.Kind(id) != KindIdentifier || !f.TextIs(id, name) || rebinds(f, id) || slices.Contains(uses, id) || paramName(f, id) {
+		if id == target || f.Kind(id) != KindIdentifier || !f.TextIs(id, name) || rebinds(f, id) || paramName(f, id) {
+			return // a parameter's own name in the signature is no use of it
+		}
+		if p := f.Parent(id); f.Kind(p) == KindAttribute && f.Field(p, FieldAttribute) == id {
+			return
+		}
+		if b := m.Resolve(id); b != nil && b.Name == target {
+			uses = append(uses, id)
 			return
 		}
 		// A use before the binding is reached only by the loop's next
@@ -571,9 +578,6 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 		// way (`z = Q(x)` at the end of the body, `P(z)` at its start).
 		before := f.N(id).Start < from
 		if before && (body == NoNode || !f.Contains(loop, id)) {
-			return
-		}
-		if p := f.Parent(id); f.Kind(p) == KindAttribute && f.Field(p, FieldAttribute) == id {
 			return
 		}
 		reaching := m.ReachingBindings(id)
@@ -586,11 +590,11 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 			}) {
 				continue
 			}
-			uses = append(uses, id)
+			more = append(more, id)
 			break
 		}
 	})
-	return uses
+	return append(uses, more...)
 }
 
 // killed reports whether another of the bindings that may reach a use

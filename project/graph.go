@@ -1195,8 +1195,8 @@ func (g *Graph) evalCalls(o *object) {
 	if o.kind != analyzer.ObjectFunction || o.fn == nil || o.fn.GradSet || o.escapes || len(o.callers) == 0 {
 		return
 	}
-	if _, _, method := strings.Cut(o.key.name, "."); method && len(g.named[o.key.name[strings.LastIndexByte(o.key.name, '.')+1:]]) > 0 {
-		return
+	if i := strings.LastIndexByte(o.key.name, '.'); i >= 0 && len(g.named[o.key.name[i+1:]]) > 0 {
+		return // a method that calls of its name may reach
 	}
 	param := o.callers[0].site.Eval
 	if param == 0 {

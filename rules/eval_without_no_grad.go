@@ -1627,8 +1627,6 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 // passed to takes its arguments to the host, or passes them on to a
 // value that ends there; arg is the argument followed, NoNode where it
 // is not one of args itself.
-type hostBusyKey struct{}
-
 func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
 	call := f.Parent(args)
@@ -1660,13 +1658,7 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	// pass's outputs go. A pass met again on the way (the chain's next
 	// step) adds no way of its own.
 	if arg != analyzer.NoNode && m.IsForwardCall(call) && !m.IsLossCall(call) {
-		busy := m.Memo(hostBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
-		if busy[call] {
-			return true
-		}
-		busy[call] = true
-		defer delete(busy, call)
-		return hostBound(m, call, ret, depth+1)
+		return hostOnPath(m, call, func() bool { return hostBound(m, call, ret, depth+1) })
 	}
 	// A function of the project that hands on in its result what it is
 	// given, and back-propagates none of it (`denorm(fake.data)`): where
@@ -1709,14 +1701,25 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 func hostName(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
 	// A name met again on the way (a recurrent state, bound again from
 	// what it fed) adds no way of its own.
+	return hostOnPath(m, target, func() bool {
+		return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, ret, depth+1) })
+	})
+}
+
+// hostOnPath answers ask for id (a forward call, a name), unless id is
+// being answered already on the way here: met again, it adds no way of
+// its own.
+func hostOnPath(m *analyzer.Model, id analyzer.NodeID, ask func() bool) bool {
 	busy := m.Memo(hostBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
-	if busy[target] {
+	if busy[id] {
 		return true
 	}
-	busy[target] = true
-	defer delete(busy, target)
-	return everyUse(m, target, func(u analyzer.NodeID) bool { return hostBound(m, u, ret, depth+1) })
+	busy[id] = true
+	defer delete(busy, id)
+	return ask()
 }
+
+type hostBusyKey struct{}
 
 // everyUse reports whether a name assigned a value is used after the
 // assignment, and every use passes ok.

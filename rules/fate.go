@@ -35,9 +35,14 @@ func (a fate) join(b fate) fate { return max(a, b) }
 // became unknown (NoNode for a known answer).
 func fateOf(m *analyzer.Model, e analyzer.NodeID) (fate, analyzer.NodeID) {
 	w := fateWalk{m: m, at: analyzer.NoNode}
-	r := w.value(e, 0)
+	return w.answer(w.value(e, 0))
+}
+
+// answer returns r with the place where it became unknown, NoNode for a
+// known answer.
+func (w *fateWalk) answer(r fate) (fate, analyzer.NodeID) {
 	if r != fateUnknown {
-		w.at = analyzer.NoNode
+		return r, analyzer.NoNode
 	}
 	return r, w.at
 }
@@ -359,10 +364,8 @@ func heldFate(m *analyzer.Model, name, at analyzer.NodeID) (r fate, unseen analy
 		}
 		return storedInto(m, u, storeMethods) // another value stored the same way adds no way of its own
 	})
-	if r != fateUnknown {
-		w.at = analyzer.NoNode
-	}
-	return r, w.at, true
+	r, unseen = w.answer(r)
+	return r, unseen, true
 }
 
 // laterFate answers, for the names a backward at call runs through
@@ -388,10 +391,16 @@ func laterFate(m *analyzer.Model, call analyzer.NodeID, uses []analyzer.NodeID) 
 			}
 		}
 	}
-	if r != fateUnknown {
-		w.at = analyzer.NoNode
-	}
-	return r, w.at
+	return w.answer(r)
+}
+
+// consumedByBackward reports whether the graph of a value stored or
+// summed had its own backward() without retain_graph (backpropagated,
+// retained for its step): such a graph cannot be back-propagated again,
+// so where the container goes changes nothing. A sibling entry of a dict
+// of outputs back-propagated is no backward of this one.
+func consumedByBackward(f *analyzer.File, value analyzer.NodeID, backpropagated, retained bool) bool {
+	return backpropagated && !retained && dictEntry(f, value) == analyzer.NoNode
 }
 
 // stringKey returns the text of the string a subscript indexes by

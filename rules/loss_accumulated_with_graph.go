@@ -265,11 +265,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, until, where, advice), fix)
 	}
 	graphAssumptions(p, value, n)
-	// A graph a backward() has run through without retain_graph cannot
-	// be back-propagated again: where the sum goes changes nothing.
-	// A sibling entry of a dict of outputs back-propagated is no backward
-	// of this one.
-	if followed && goes == fateUnknown && (!backpropagated || retained || dictEntry(f, value) != analyzer.NoNode) {
+	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained) {
 		p.Assume(fmt.Sprintf("nothing back-propagates the sum: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(compactText(f, unseen), 40)))
 	}

@@ -222,11 +222,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, unit, unit, analyzer.Snippet(f.Text(base), 30), where, hint))
 	}
 	graphAssumptions(p, value, n)
-	// A graph a backward() has run through without retain_graph cannot
-	// be back-propagated again: where the container goes changes nothing.
-	// A sibling entry of a dict of outputs back-propagated is no backward
-	// of this one.
-	if followed && goes == fateUnknown && (!backpropagated || retained || dictEntry(f, value) != analyzer.NoNode) {
+	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained) {
 		p.Assume(fmt.Sprintf("nothing back-propagates what `%s` holds: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(f.Text(base), 30), analyzer.Snippet(compactText(f, unseen), 40)))
 	}
