@@ -10,31 +10,34 @@ import (
 // a function the project defines (a library's, a value's method), where
 // the argument is not positional, or where a method keeps it in an
 // attribute of its object; backprop is set where the callee
-// back-propagates it, kept where what the call returns keeps its graph.
-func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept bool) {
+// back-propagates it, kept where what the call returns keeps its graph,
+// dropped where the callee ends its graph (DropsArgs).
+func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept, dropped bool) {
 	f := m.File
 	args := m.Args(call)
 	i := slices.Index(args, arg)
 	if i < 0 || f.Kind(arg) == KindKeywordArgument || slices.ContainsFunc(args[:i], func(a NodeID) bool { return f.Kind(a) == KindListSplat }) {
-		return false, false, false
+		return false, false, false, false
 	}
 	if k := m.Keeper(call); k != nil && hasParamCall(k.Keeps, i) {
-		return false, false, false
+		return false, false, false, false
 	}
 	backprop = slices.Contains(m.backpropArgs(call), arg)
 	if def := m.LocalCallee(call); def != NoNode {
 		if f.Kind(def) != KindFunctionDefinition {
-			return false, false, false
+			return false, false, false, false
 		}
-		return true, backprop, slices.Contains(m.GraphParams(def), i) || m.returnsGraph(def)
+		kept = slices.Contains(m.GraphParams(def), i) || m.returnsGraph(def)
+		return true, backprop, kept, !kept && !backprop && m.DropsArgs(def)
 	}
 	ref := m.calleeRef(call)
 	if ref == "" || strings.HasPrefix(ref, "#") {
-		return false, false, false
+		return false, false, false, false
 	}
 	o := m.lookup(ref, WantParams|WantReturns|WantKind)
 	if o == nil || o.Kind != ObjectFunction {
-		return false, false, false
+		return false, false, false, false
 	}
-	return true, backprop, o.ReturnsGraph || slices.Contains(o.GraphParams, i)
+	kept = o.ReturnsGraph || slices.Contains(o.GraphParams, i)
+	return true, backprop, kept, !kept && !backprop && o.DropsArgs
 }

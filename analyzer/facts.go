@@ -158,6 +158,9 @@ type RareFuncFacts struct {
 	// keeps (`return ((pred - y) ** 2).mean()`): a call passing a value
 	// with a graph there gets a result with one.
 	GraphParams []int `json:"graph_params,omitempty"`
+	// DropsArgs is set where the graph of whatever the function is given
+	// ends in it (DropsArgs): its result and its body keep none of it.
+	DropsArgs bool `json:"drops_args,omitempty"`
 	// BackpropParams are the positional parameters whose graph the body
 	// back-propagates (`def step(loss): loss.backward()`): a caller's
 	// value passed there has had its backward.
@@ -207,7 +210,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -268,6 +271,8 @@ type Object struct {
 	GraphElems []int
 	// GraphParams: the parameters whose graph a function's result keeps.
 	GraphParams []int
+	// DropsArgs: a function that ends the graph of whatever it is given.
+	DropsArgs bool
 	// BackpropParams: the parameters whose graph a function
 	// back-propagates.
 	BackpropParams []int
@@ -1106,6 +1111,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	}
 	if !fs.ReturnsGraph {
 		r.GraphParams = m.GraphParams(def)
+		r.DropsArgs = len(r.GraphParams) == 0 && m.DropsArgs(def)
 	}
 	r.BackpropParams = m.BackpropParams(def)
 	r.BackpropAttrs = m.BackpropAttrs(def)

@@ -263,6 +263,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.int(int64(r.TupleLen))
 		e.ints(r.GraphElems)
 		e.bool(f.OwnNoGrad)
+		e.bool(r.DropsArgs)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -381,6 +382,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			r.TupleLen = int(d.int())
 			r.GraphElems = d.ints()
 			f.OwnNoGrad = d.bool()
+			r.DropsArgs = d.bool()
 			if !r.IsZero() {
 				rare := r
 				f.Rare = &rare
@@ -615,6 +617,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.CalledElsewhere)
 	e.bool(o.CalledByName)
 	e.paramCalls(o.EvalCalls)
+	e.bool(o.DropsArgs)
 	return string(e.b)
 }
 
@@ -658,6 +661,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.CalledElsewhere = d.bool()
 	o.CalledByName = d.bool()
 	o.EvalCalls = d.paramCalls()
+	o.DropsArgs = d.bool()
 	if err := d.done(); err != nil {
 		return nil, err
 	}

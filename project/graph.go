@@ -1432,9 +1432,10 @@ func (g *Graph) freshParams(o *object, out *analyzer.Object) *analyzer.Object {
 	fs := &s.Funcs[i]
 	r := fs.RareFacts()
 	fact := &analyzer.Object{Kind: o.kind, Site: o.site(fs.Line)}
-	if !setParams(fact, r.GraphParams, r.BackpropParams, r.BackpropAttrs) {
+	if !setParams(fact, r.GraphParams, r.BackpropParams, r.BackpropAttrs) && !r.DropsArgs {
 		return nil
 	}
+	fact.DropsArgs = r.DropsArgs
 	return fact
 }
 
@@ -1537,6 +1538,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	more := o.fact.rare()
 	if want&analyzer.WantParams != 0 && setParams(&fact, summary.GraphParams, summary.BackpropParams, more.BackpropAttrs) {
 		some = true
+	}
+	if want&analyzer.WantParams != 0 && summary.DropsArgs {
+		fact.DropsArgs, some = true, true
 	}
 	if want&analyzer.WantEvalCalls != 0 && len(more.EvalCalls) > 0 {
 		fact.EvalCalls, some = more.EvalCalls, true

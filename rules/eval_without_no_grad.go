@@ -45,7 +45,9 @@ what the code does:
   ` + "`torch.mm`" + `), the distribution a policy returns (` + "`dist.mean`" + `,
   ` + "`dist.sample()`" + `) or one made of its outputs (` + "`Normal(mu, std).sample()`" + `);
   a method's helper whose forward passes only reach what it returns is
-  judged by where the call's result goes.
+  judged by where the call's result goes; a function of the project,
+  in any file, that returns nothing a graph can reach (the indices of the
+  best scores, a draw) and keeps nothing it is given ends the way there.
 
 Each region is judged by the back-propagation inside it, not anywhere
 in the function, and gets its own finding, at its first forward pass.
@@ -1662,10 +1664,11 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	}
 	// A function of the project that hands on in its result what it is
 	// given, and back-propagates none of it (`denorm(fake.data)`): where
-	// the result goes.
+	// the result goes. One that ends the graph of what it is given ends
+	// it (a selector that returns the indices of the best scores).
 	if arg != analyzer.NoNode {
-		if known, backprop, kept := m.ArgUse(call, arg); known && !backprop && kept {
-			return hostBound(m, call, ret, depth+1)
+		if known, backprop, kept, dropped := m.ArgUse(call, arg); known && !backprop {
+			return dropped || kept && hostBound(m, call, ret, depth+1)
 		}
 	}
 	return false

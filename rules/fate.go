@@ -224,7 +224,7 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	// strict walk follows its result whatever they say: they may not
 	// show every way a result keeps a graph.
 	if arg := argOf(f, args, w.last); arg != analyzer.NoNode {
-		if known, backprop, kept := m.ArgUse(call, arg); known {
+		if known, backprop, kept, _ := m.ArgUse(call, arg); known {
 			switch {
 			case backprop:
 				return fateYes

@@ -1,0 +1,179 @@
+package analyzer
+
+import "strings"
+
+type dropsKey struct{ def NodeID }
+
+// DropsArgs reports whether function def ends the graph of whatever it is
+// given: nothing it returns can carry autograd history (indices, values
+// read on the host, comparisons, None), and its body keeps nothing where it
+// outlives the call. A selector that returns the indices of the best
+// scores is one (`return masked.argmax(-1)`); so is one that draws
+// from them.
+//
+// The body is held to what can be seen whole: calls of torch, NumPy and
+// the builtins, and methods of its own names and parameters, none of
+// them one that stores (`append`, `put`); no attribute or global is
+// written, nothing is yielded, no function is defined in it, and no
+// function of the project or of an unknown library is called, since
+// any of them could keep what it is handed.
+func (m *Model) DropsArgs(def NodeID) bool {
+	return m.Memo(dropsKey{def}, func() any { return m.dropsArgs(def) }).(bool)
+}
+
+func (m *Model) dropsArgs(def NodeID) bool {
+	f := m.File
+	if f.Kind(def) != KindFunctionDefinition || len(m.positionalParams(def)) == 0 {
+		return false
+	}
+	ok := true
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !ok {
+			return
+		}
+		switch f.Kind(id) {
+		case KindYield, KindGlobalStatement, KindNonlocalStatement, KindFunctionDefinition, KindLambda,
+			KindClassDefinition, KindAwait:
+			ok = false
+		case KindAssignment, KindAugmentedAssignment:
+			f.Walk(f.Field(id, FieldLeft), func(t NodeID) {
+				if f.Kind(t) == KindAttribute {
+					ok = false
+				}
+			})
+		case KindCall:
+			ok = m.seenWhole(def, id)
+		}
+	})
+	if !ok {
+		return false
+	}
+	for _, v := range m.ReturnValues(def) {
+		if !m.graphFree(def, v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// storingMethods keep their argument in their object.
+var storingMethods = map[string]bool{
+	"append": true, "extend": true, "add": true, "insert": true, "put": true, "push": true, "store": true,
+	"save": true, "update": true, "setdefault": true, "add_": true, "copy_": true, "record": true,
+	"register_buffer": true, "register_hook": true, "__setitem__": true, "put_nowait": true, "send": true,
+}
+
+// dropsBuiltins are builtins that keep nothing of what they are given.
+var dropsBuiltins = map[string]bool{
+	"len": true, "int": true, "float": true, "bool": true, "range": true, "enumerate": true, "zip": true,
+	"min": true, "max": true, "abs": true, "sum": true, "list": true, "tuple": true, "isinstance": true,
+	"print": true, "round": true, "sorted": true, "str": true,
+}
+
+// seenWhole reports whether a call in def's body is one whose effect
+// DropsArgs can see: a library function of torch, NumPy, math or random,
+// a builtin, or a method that stores nothing of such a call's result or
+// of a name of def.
+func (m *Model) seenWhole(def, call NodeID) bool {
+	f := m.File
+	if libraryCall(m.CallName(call)) {
+		return true
+	}
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		return dropsBuiltins[f.Text(fn)] && m.Resolve(fn) == nil
+	case KindAttribute:
+		return !storingMethods[f.Text(f.Field(fn, FieldAttribute))] && m.localReceiver(def, f.Field(fn, FieldObject))
+	}
+	return false
+}
+
+// libraryCall reports whether q names a function of torch, NumPy, math
+// or random that keeps nothing of its arguments.
+func libraryCall(q string) bool {
+	if strings.HasPrefix(q, "torch.distributed.") || q == "torch.save" {
+		return false
+	}
+	for _, pre := range []string{"torch.", "numpy.", "math.", "random."} {
+		if strings.HasPrefix(q, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// localReceiver reports whether e, the object of a method call in def,
+// is a name of def (not self), an element of one, or what a call seen
+// whole returns (`Categorical(logits=q).sample()`).
+func (m *Model) localReceiver(def, e NodeID) bool {
+	f := m.File
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case KindIdentifier:
+		if f.TextIs(e, "self") || f.TextIs(e, "cls") {
+			return false
+		}
+		b := m.Resolve(e)
+		return b != nil && m.ScopeNode(b.Stmt) == def
+	case KindSubscript:
+		return m.localReceiver(def, f.Field(e, FieldValue))
+	case KindCall:
+		return m.seenWhole(def, e)
+	}
+	return false // `self.log.write(x)`: a method of an object of unknown class
+}
+
+// graphFree reports whether a value returned by def can carry no
+// autograd history, whatever def is given.
+func (m *Model) graphFree(def, v NodeID, depth int) bool {
+	f := m.File
+	if v == NoNode {
+		return true
+	}
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindNone, KindTrue, KindFalse, KindInteger, KindFloat, KindString,
+		KindComparisonOperator, KindBooleanOperator, KindNotOperator:
+		return true
+	case KindTuple, KindList:
+		free := true
+		f.Children(v, func(c NodeID) bool {
+			free = m.graphFree(def, c, depth)
+			return free
+		})
+		return free
+	case KindCall:
+		switch q := m.CallName(v); q {
+		case "int", "float", "bool", "len", "torch.argmax", "torch.argmin", "torch.multinomial", "torch.bernoulli":
+			return true
+		}
+		name := m.MethodName(v)
+		return name == "sample" || detachingMethods[name] && name != "zero_" && name != "detach" && name != "detach_"
+	case KindSubscript:
+		// `q.max(dim=-1)[1]`: the indices of a max, a min, a sort.
+		val, idx := f.Unparen(f.Field(v, FieldValue)), f.Field(v, FieldSubscript)
+		if f.Kind(val) == KindCall && f.Kind(idx) == KindInteger && f.TextIs(idx, "1") {
+			switch m.MethodName(val) {
+			case "max", "min", "topk", "sort", "kthvalue", "mode", "median":
+				return true
+			}
+		}
+		return false
+	case KindIdentifier:
+		if depth > 3 {
+			return false
+		}
+		bs := m.ReachingBindings(v)
+		if len(bs) == 0 {
+			return false
+		}
+		for _, b := range bs {
+			if b.Kind != BindAssign || m.ScopeNode(b.Stmt) != def || !m.graphFree(def, b.Value, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
