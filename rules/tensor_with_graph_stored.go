@@ -120,7 +120,9 @@ several tasks, the log-probabilities of a REINFORCE episode), a container
 that is itself back-propagated, a list that one forward pass builds and
 consumes (U-Net skip connections, the outputs of an unrolled RNN), and a
 container that is reset within each step. A container emptied every few
-steps (gradient accumulation) is treated as reset. A loop whose every
+steps (gradient accumulation) is treated as reset, and so is one made afresh
+for each optimizer step and filled by a loop over the chunks of its batch,
+each back-propagated and their gradients summed by that step. A loop whose every
 iteration steps an optimizer that the iteration picks (` + "`opts[i].step()`" + `,
 ` + "`opt = opts[level]`" + `, ` + "`for net, opt in zip(nets, opts)`" + `, a new optimizer
 made in the iteration) and runs no loop over batches trains one model per
@@ -396,6 +398,9 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 				// batches: one step of an outer loop, if any.
 				continue
 			}
+			if local && !a.Batches && accumulatesOneStep(m, l, bound) {
+				return analyzer.NoNode, local, false
+			}
 			return l, local, true
 		}
 	}
@@ -606,6 +611,37 @@ func pickedByIteration(m *analyzer.Model, loop, e analyzer.NodeID, targets map[s
 		}
 	}
 	return false
+}
+
+// accumulatesOneStep reports whether loop back-propagates the parts of
+// one optimizer step (the chunks of a batch, their gradients summed)
+// inside a loop whose every iteration creates the container afresh
+// (bound) and steps the optimizer: the container holds one step's parts.
+func accumulatesOneStep(m *analyzer.Model, loop, bound analyzer.NodeID) bool {
+	f := m.File
+	if stepsOptimizer(m, loop) {
+		return false
+	}
+	for o := m.EnclosingLoop(loop); o != analyzer.NoNode; o = m.EnclosingLoop(o) {
+		if f.Contains(f.Field(o, analyzer.FieldBody), bound) {
+			return stepsOptimizer(m, o)
+		}
+	}
+	return false
+}
+
+// stepsOptimizer reports whether a statement of loop's own body (not of
+// a loop nested in it) steps an optimizer.
+func stepsOptimizer(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if !found && f.Kind(id) == analyzer.KindCall && m.EnclosingLoop(id) == loop && m.MethodName(id) == "step" {
+			recv := strings.ToLower(lastIdent(f, m.Receiver(id)))
+			found = optimizerName(recv) || strings.Contains(recv, "scaler")
+		}
+	})
+	return found
 }
 
 // storedRunsSteps reports whether loop's body runs a loop that
