@@ -1135,12 +1135,42 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 	if m.freeLayer(f.Unparen(v)) {
 		return true // `self.pool = nn.MaxPool2d(2)`
 	}
+	if m.plainTensor(f.Unparen(v)) {
+		return true // `self.ones = torch.eye(n).cuda()`: its methods are a tensor's
+	}
 	c := constructed(f, f.Unparen(v))
 	cb := m.Resolve(c)
 	if f.Kind(c) != KindIdentifier || cb == nil || cb.Kind != BindClass || cb.Stmt == class {
 		return false
 	}
 	return m.parameterFreeClass(cb.Stmt)
+}
+
+// plainTensor reports whether v makes a tensor that requires no grad: a
+// torch function that creates one (`torch.eye(n)`, `torch.arange(k)`),
+// moved or cast, with no `requires_grad`.
+func (m *Model) plainTensor(v NodeID) bool {
+	f := m.File
+	for i := 0; i < 4; i++ {
+		inner := movedFrom(f, v)
+		if inner == NoNode {
+			break
+		}
+		if m.MethodName(v) == "requires_grad_" {
+			return false
+		}
+		v = inner
+	}
+	if f.Kind(v) != KindCall || m.Keyword(v, "requires_grad") != NoNode {
+		return false
+	}
+	switch strings.TrimPrefix(m.CallName(v), "torch.sparse.") {
+	case "torch.eye", "torch.arange", "torch.zeros", "torch.ones", "torch.full", "torch.linspace", "torch.tensor",
+		"torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.from_numpy", "torch.as_tensor", "torch.empty",
+		"torch.randn", "torch.rand", "torch.randperm", "torch.tril", "torch.triu":
+		return true
+	}
+	return false
 }
 
 // returnsNoValue reports whether def returns nothing: no return

@@ -406,6 +406,10 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 			}
 		}
 		return len(rb) > 0
+	case KindAttribute:
+		if f.TextIs(f.Field(v, FieldAttribute), "forward") {
+			return m.noGraphValueAt(f.Field(v, FieldObject), depth+1) // `OneHot(depth).forward`
+		}
 	}
 	return m.noGraphInstance(v)
 }

@@ -529,3 +529,32 @@ def decode_bins(centres, batches):
         print(frozen(ids).tolist())  # ok: TL201 no trainable parameter
     for ids in batches:
         print(tuned(ids).tolist())  # want: TL201 "tuned\(ids\)"
+
+
+class OneHotCoder(nn.Module):
+    """A lookup in a plain tensor made by torch: no parameter to record."""
+
+    def __init__(self, depth):
+        super().__init__()
+        self.depth = depth
+        self.table = torch.eye(depth).cuda()
+
+    def forward(self, labels):
+        return self.table.index_select(0, labels.long().view(-1)).float()
+
+
+class LearnedCoder(nn.Module):
+    def __init__(self, depth):
+        super().__init__()
+        self.table = torch.randn(depth, depth, requires_grad=True)
+
+    def forward(self, labels):
+        return self.table.index_select(0, labels.long().view(-1))
+
+
+def encode_labels(path, depth):
+    encoder = OneHotCoder(depth).forward
+    learned_encoder = LearnedCoder(depth).forward
+    labels = torch.load(path)
+    print(encoder(labels).sum(0).tolist())  # ok: TL201 the bound forward of a module without parameters
+    print(learned_encoder(labels).sum(0).tolist())  # want: TL201(low) "learned_encoder\(labels\)"
