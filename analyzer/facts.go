@@ -52,6 +52,10 @@ type Summary struct {
 	// the result is back-propagated when the callee back-propagates that
 	// parameter.
 	BackpropsVia []BackpropVia `json:"backprops_via,omitempty"`
+	// SysPath are the folders the file puts on Python's import path
+	// (`sys.path.append("../common")`), slash-separated and relative to
+	// the file's folder: its absolute imports are looked for there too.
+	SysPath []string `json:"sys_path,omitempty"`
 }
 
 // Pair is a key and its value.
@@ -923,7 +927,7 @@ func (m *Model) Summarize() *Summary {
 // __all__.
 func (m *Model) summarizeNames() *Summary {
 	f := m.File
-	s := &Summary{Test: m.IsPytestFile()}
+	s := &Summary{Test: m.IsPytestFile(), SysPath: m.sysPathDirs()}
 	var bindings, instances map[string]string
 	m.indexCalls()
 	for i := range m.binds {

@@ -284,6 +284,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.str(v.Result)
 	}
 	e.bool(s.Test)
+	e.strings(s.SysPath)
 	return e.b
 }
 
@@ -414,6 +415,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 		}
 	}
 	s.Test = d.bool()
+	s.SysPath = d.strings()
 	if err := d.done(); err != nil {
 		return nil, err
 	}

@@ -45,6 +45,9 @@ type Graph struct {
 	// is solved.
 	answers  sync.Map // string → string
 	nanswers atomic.Int64
+	// sysPaths holds, by folder, the folders each file of it puts on
+	// Python's import path, by the file's path.
+	sysPaths map[string]map[string][]string
 	// methods holds every method of the project's classes by its name,
 	// in the order of paths, made by methodsOnce once solved.
 	methods     map[string][]*object
@@ -210,6 +213,7 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 		p = parent
 	}
 	g.files[path] = fl
+	g.addSysPath(fl)
 	g.solved = false
 	g.memo.Store(new(resolveMemo))
 }
@@ -246,6 +250,31 @@ func (g *Graph) findModule(dir string, parts []string) *file {
 		return fl
 	}
 	return g.files[string(append(append(b, filepath.Separator), "__init__.py"...))]
+}
+
+// addSysPath records the folders of the project that file fl puts on
+// Python's import path, in place of what an earlier summary of it did.
+func (g *Graph) addSysPath(fl *file) {
+	var dirs []string
+	for _, rel := range fl.sum.SysPath {
+		d := filepath.Clean(filepath.Join(fl.dir, filepath.FromSlash(rel)))
+		if d != fl.dir && within(d, g.Root) && !slices.Contains(dirs, d) {
+			dirs = append(dirs, d)
+		}
+	}
+	byFile := g.sysPaths[fl.dir]
+	if len(dirs) == 0 {
+		delete(byFile, fl.path)
+		return
+	}
+	if byFile == nil {
+		if g.sysPaths == nil {
+			g.sysPaths = map[string]map[string][]string{}
+		}
+		byFile = map[string][]string{}
+		g.sysPaths[fl.dir] = byFile
+	}
+	byFile[fl.path] = dirs
 }
 
 // importDirs are the folders an absolute import written in dir resolves
@@ -301,6 +330,21 @@ func memoPut[K comparable, V any](memo *resolveMemo, m *map[K]V, k K, v V) {
 // findImportDirs is importDirs without the memo.
 func (g *Graph) findImportDirs(dir string) []string {
 	dirs := []string{dir}
+	// What the folder's scripts put on the path: nearest after their own.
+	if byFile := g.sysPaths[dir]; len(byFile) > 0 {
+		paths := make([]string, 0, len(byFile))
+		for p := range byFile {
+			paths = append(paths, p)
+		}
+		slices.Sort(paths)
+		for _, p := range paths {
+			for _, d := range byFile[p] {
+				if !slices.Contains(dirs, d) {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+	}
 	if dir != g.Root && within(dir, g.Root) {
 		for d := filepath.Dir(dir); d != g.Root; d = filepath.Dir(d) {
 			if g.files[filepath.Join(d, "__init__.py")] == nil {

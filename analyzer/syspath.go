@@ -1,0 +1,195 @@
+package analyzer
+
+import (
+	"path"
+	"strings"
+)
+
+// sysPathDirs returns the folders the file puts on Python's import path
+// (`sys.path.append("../common")`, `sys.path.insert(0, ...)`), each as a
+// slash-separated path relative to the file's own folder: where its
+// absolute imports may also be found. A relative path is taken from the
+// file's folder, as when the script runs from there. Only paths the file
+// spells out are followed: string literals, `__file__` through
+// `os.path.dirname`, `abspath`, `realpath`, `join` and `pardir`, and
+// pathlib's `Path(__file__).parent` and `.parents[k]`, directly or through
+// a module-level name bound once.
+func (m *Model) sysPathDirs() []string {
+	var out []string
+	for _, call := range m.callsNamed("sys.path.append", "sys.path.insert") {
+		args := m.Args(call)
+		i := 0
+		if m.CallName(call) == "sys.path.insert" {
+			i = 1
+		}
+		if i >= len(args) {
+			continue
+		}
+		p, ok := m.pathValue(args[i], 0)
+		if !ok || path.IsAbs(p) {
+			continue
+		}
+		p = path.Clean(p)
+		if p != "." && !containsString(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// plainString returns the value of a string literal without escapes or
+// interpolation (`"../common"`, `r'..'`).
+func plainString(text string) (string, bool) {
+	raw := false
+	if strings.HasPrefix(text, "r") || strings.HasPrefix(text, "R") {
+		raw, text = true, text[1:]
+	}
+	for _, q := range []string{`"""`, "'''", `"`, "'"} {
+		if len(text) >= 2*len(q) && strings.HasPrefix(text, q) && strings.HasSuffix(text, q) {
+			v := text[len(q) : len(text)-len(q)]
+			if !raw && strings.Contains(v, `\`) {
+				return "", false
+			}
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// callsNamed returns the calls of the file whose callee is one of names.
+func (m *Model) callsNamed(names ...string) []NodeID {
+	f := m.File
+	var out []NodeID
+	for i := range f.Nodes {
+		id := NodeID(i)
+		if f.Kind(id) != KindCall {
+			continue
+		}
+		fn := f.Field(id, FieldFunction)
+		if f.Kind(fn) != KindAttribute || !strings.HasPrefix(f.Text(fn), "sys.path.") {
+			continue
+		}
+		q := m.CallName(id)
+		for _, n := range names {
+			if q == n {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+func containsString(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// pathValue evaluates e as a path relative to the file's folder, where
+// the file itself is "__file__"'s folder "." joined with its name.
+func (m *Model) pathValue(e NodeID, depth int) (string, bool) {
+	f := m.File
+	if depth > 8 {
+		return "", false
+	}
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case KindString:
+		return plainString(f.Text(e))
+	case KindIdentifier:
+		if f.TextIs(e, "__file__") {
+			return "./__file__", true
+		}
+		bs := m.ReachingBindings(e)
+		if len(bs) != 1 || bs[0].Kind != BindAssign || bs[0].Unpacked || bs[0].Value == NoNode {
+			return "", false
+		}
+		return m.pathValue(bs[0].Value, depth+1)
+	case KindAttribute:
+		attr := f.Text(f.Field(e, FieldAttribute))
+		obj := f.Field(e, FieldObject)
+		if q := m.QualifiedName(e); q == "os.path.pardir" || q == "os.pardir" {
+			return "..", true
+		}
+		if attr == "parent" {
+			p, ok := m.pathValue(obj, depth+1)
+			return parentPath(p), ok
+		}
+	case KindBinaryOperator:
+		// `'%s/../common' % os.path.dirname(os.path.realpath(__file__))`
+		left, right := f.Unparen(f.Field(e, FieldLeft)), f.Unparen(f.Field(e, FieldRight))
+		if !f.TextIs(f.Field(e, FieldOperator), "%") || f.Kind(left) != KindString {
+			return "", false
+		}
+		format, ok := plainString(f.Text(left))
+		if !ok || strings.Count(format, "%") != 1 || !strings.HasPrefix(format, "%s") {
+			return "", false
+		}
+		p, ok := m.pathValue(right, depth+1)
+		return p + format[2:], ok
+	case KindSubscript:
+		// `Path(__file__).parents[1]`
+		val, idx := f.Unparen(f.Field(e, FieldValue)), f.Field(e, FieldSubscript)
+		if f.Kind(val) == KindAttribute && f.TextIs(f.Field(val, FieldAttribute), "parents") && f.Kind(idx) == KindInteger {
+			p, ok := m.pathValue(f.Field(val, FieldObject), depth+1)
+			if !ok {
+				return "", false
+			}
+			n := int(f.Text(idx)[0] - '0')
+			if len(f.Text(idx)) != 1 || n < 0 || n > 9 {
+				return "", false
+			}
+			for k := 0; k <= n; k++ {
+				p = parentPath(p)
+			}
+			return p, true
+		}
+	case KindCall:
+		args := m.Args(e)
+		q := m.CallName(e)
+		switch q {
+		case "os.path.abspath", "os.path.realpath", "os.path.normpath", "str", "pathlib.Path", "os.fspath":
+			if len(args) == 1 {
+				return m.pathValue(args[0], depth+1)
+			}
+		case "os.path.dirname":
+			if len(args) == 1 {
+				p, ok := m.pathValue(args[0], depth+1)
+				return parentPath(p), ok
+			}
+		case "os.path.join":
+			var parts []string
+			for _, a := range args {
+				p, ok := m.pathValue(a, depth+1)
+				if !ok {
+					return "", false
+				}
+				parts = append(parts, p)
+			}
+			return path.Join(parts...), len(parts) > 0
+		case "os.getcwd":
+			return ".", true
+		}
+		// `Path(__file__).resolve()`, `.absolute()`
+		if fn := f.Unparen(f.Field(e, FieldFunction)); f.Kind(fn) == KindAttribute && len(args) == 0 {
+			switch f.Text(f.Field(fn, FieldAttribute)) {
+			case "resolve", "absolute":
+				return m.pathValue(f.Field(fn, FieldObject), depth+1)
+			}
+		}
+	}
+	return "", false
+}
+
+// parentPath is the folder that holds p, a path relative to the file's
+// folder: ".." for ".", "../.." for "..".
+func parentPath(p string) string {
+	p = path.Clean(p)
+	if p == "." || p == ".." || strings.HasSuffix(p, "/..") {
+		return path.Join(p, "..")
+	}
+	return path.Dir(p)
+}

@@ -1,0 +1,1 @@
+from .scoring import Scorer, Standardize
