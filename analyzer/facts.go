@@ -324,6 +324,12 @@ type Object struct {
 	// CalledByName: CalledElsewhere, where only calls of its method name
 	// on objects of no known class (`self.decoder.decode(z)`) set it.
 	CalledByName bool
+	// ByMethodName: the answer to a method called on an object of no
+	// known class (`model.predict(x)`, model a parameter), from the
+	// methods of that name the project defines (Classes: their classes,
+	// at most a few).
+	ByMethodName bool
+	Classes      []string
 	// EvalCalls: every call of a function in the project, each in code
 	// with grad enabled, hands the same parameter (Index) a module that
 	// its caller switched to evaluation mode before it (CallSummary's
@@ -441,8 +447,41 @@ func (m *Model) helper(call NodeID) *Object {
 	if ref == "" && f.Kind(f.Field(call, FieldFunction)) == KindIdentifier && m.LocalCallee(call) != NoNode {
 		return m.localHelper(call, 0) // a function nested in another
 	}
+	if ref == "" {
+		return m.helperByMethodName(call)
+	}
 	o := m.lookup(ref, WantHelper)
 	if o == nil || o.Kind != ObjectFunction {
+		return nil
+	}
+	return o
+}
+
+// helperByMethodName answers, for a method called on a value that is a
+// model by what the code does with it or by its name but of no class
+// the file knows (`model.predict(x)`, model a parameter), what the
+// project's methods of that name run (anyHelper): each a method of a
+// module class that runs a forward pass.
+func (m *Model) helperByMethodName(call NodeID) *Object {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return nil
+	}
+	recv := f.Unparen(f.Field(fn, FieldObject))
+	if f.Kind(recv) != KindIdentifier || f.TextIs(recv, "self") || f.TextIs(recv, "cls") || m.receiverClass(recv) != NoNode {
+		return nil
+	}
+	switch name := f.Text(f.Field(fn, FieldAttribute)); {
+	case name == "forward" || name == "__call__" || strings.HasPrefix(name, "__") || moduleUses[name] || moduleMoves[name]:
+		return nil
+	}
+	ref := m.nameOnlyRef(call)
+	if ref == "" || m.ClassifyCallee(recv) != CallableModel {
+		return nil
+	}
+	o := m.lookup(ref, WantHelper)
+	if o == nil || o.Kind != ObjectFunction || o.Forward == nil {
 		return nil
 	}
 	return o

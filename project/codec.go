@@ -620,6 +620,8 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.CalledByName)
 	e.paramCalls(o.EvalCalls)
 	e.bool(o.DropsArgs)
+	e.bool(o.ByMethodName)
+	e.strings(o.Classes)
 	return string(e.b)
 }
 
@@ -664,6 +666,8 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.CalledByName = d.bool()
 	o.EvalCalls = d.paramCalls()
 	o.DropsArgs = d.bool()
+	o.ByMethodName = d.bool()
+	o.Classes = d.strings()
 	if err := d.done(); err != nil {
 		return nil, err
 	}

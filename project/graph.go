@@ -725,6 +725,32 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
 }
 
+// anyHelper answers the ref "*.name" for the forward pass a method called
+// on an object whose class is not known runs (`model.predict(x)` with
+// model a parameter): where every method of that name in the project is
+// one of a module class that runs a forward pass in its caller's grad
+// mode, the first of them, marked ByMethodName with the classes; else nil.
+func (g *Graph) anyHelper(name string) *analyzer.Object {
+	g.methodsOnce.Do(g.indexMethods)
+	ms := g.methods[name]
+	if len(ms) == 0 || len(ms) > 4 {
+		return nil
+	}
+	var classes []string
+	for _, o := range ms {
+		class, _, _ := strings.Cut(o.key.name, ".")
+		c := o.key.file.objs[class]
+		if c == nil || !c.fact.Module || o.fact.Forward == nil || o.fact.GradKnown && o.fact.Grad != analyzer.GradEnabled ||
+			o.fn != nil && o.fn.GradSet && o.fn.Grad != analyzer.GradEnabled {
+			return nil
+		}
+		classes = append(classes, class)
+	}
+	o := ms[0]
+	return &analyzer.Object{Kind: o.kind, Forward: o.fact.Forward, ByMethodName: true, Classes: classes,
+		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
+}
+
 // paramSites is pcs with their sites in fl, as site gives them.
 func (g *Graph) paramSites(fl *file, pcs []analyzer.ParamCall) []analyzer.ParamCall {
 	var out []analyzer.ParamCall
@@ -1427,8 +1453,11 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	switch name, any := strings.CutPrefix(ref, "*."); {
 	case ff.g == nil || !ff.g.solved:
 	case any:
-		if want&analyzer.WantGrad != 0 {
+		switch {
+		case want&analyzer.WantGrad != 0:
 			out = ff.g.anyMethod(name)
+		case want == analyzer.WantHelper:
+			out = ff.g.anyHelper(name)
 		}
 	default:
 		if o := ff.g.lookupObject(ref, ff.file); o != nil {

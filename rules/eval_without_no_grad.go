@@ -150,8 +150,10 @@ network's ` + "`requires_grad=False`" + `), whose ` + "`forward`" + ` returns wh
 under ` + "`no_grad`" + `, or that holds no parameters; a function's parameter counts
 as such an instance when every call of the function in its file passes
 one (calls from other files are not seen). A forward pass
-that reaches the host through a function of another file is not taken as
-inference by its outputs: what that function keeps of them is not known.
+that reaches the host through a function of another file is taken as
+inference by its outputs only where that function, as the project shows
+it, calls nothing it cannot see whole, keeps nothing it is given and
+returns nothing a graph can reach.
 An evaluation region that calls a project helper running a forward pass
 in its caller's grad mode is reported at that call, with the helper's
 forward pass as a related location, unless the helper of the same file
@@ -170,7 +172,11 @@ method is followed when it is called
 through a name bound to an instance of a class of the project
 (` + "`net = GPT(); net.generate(x)`" + `, also through ` + "`m = net.to(device)`" + `) or annotated
 with one (` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned in its class
-(` + "`self.model = GPT().to(device)`" + `, or ` + "`None`" + ` first and the model later). In
+(` + "`self.model = GPT().to(device)`" + `, or ` + "`None`" + ` first and the model later). A
+method called on a model of no known class (` + "`model.predict(x)`" + `, model a
+parameter) is taken to be one of the project's methods of that name where
+every one of them, at most four, is a method of a module class that runs a
+forward pass; the finding says it assumed so. In
 a method, a helper's forward pass is reported only inside a region the
 method opens itself (also a method named for evaluation, after its own
 switch to evaluation mode), not for its name alone: the callers of methods are
@@ -345,10 +351,31 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		p.Fix(fix)
 	}
 	evalEvidence(p, fn, call, direct, found[i])
+	if helper != nil && helper.ByMethodName {
+		callee := f.Unparen(f.Field(call, analyzer.FieldFunction))
+		which := "the only class of the project with a method"
+		if len(helper.Classes) > 1 {
+			which = "the only classes of the project with a method"
+		}
+		p.Assume(fmt.Sprintf("`%s` is an instance of %s, %s `%s`: known by that name alone",
+			compactText(f, f.Field(callee, analyzer.FieldObject)), classList(helper.Classes), which, f.Text(f.Field(callee, analyzer.FieldAttribute))))
+	}
 	if goes == fateUnknown {
 		p.Assume(fmt.Sprintf("nothing back-propagates the outputs: `%s` hands them to code whose use of them is not seen",
 			analyzer.Snippet(compactText(f, unseen), 40)))
 	}
+}
+
+// classList names classes for a message: "`A`", "`A` or `B`".
+func classList(classes []string) string {
+	q := make([]string, len(classes))
+	for i, c := range classes {
+		q[i] = "`" + c + "`"
+	}
+	if len(q) <= 1 {
+		return strings.Join(q, "")
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // nestedForward returns the forward pass a helper nested in fn runs

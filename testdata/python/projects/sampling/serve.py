@@ -35,8 +35,8 @@ def train(xs, opt):
 
 def evaluate_wrapped(xs, wrap):
     net = GPT()
-    net = wrap(net)  # ok: bound twice, the receiver's class is not known
-    return [net.generate(x, 4) for x in xs]
+    net = wrap(net)  # bound twice: the receiver's class is known by the method's name alone
+    return [net.generate(x, 4) for x in xs]  # want: TL201(low) "through `GPT.generate`"
 
 
 class Head(nn.Module):
