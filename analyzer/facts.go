@@ -819,7 +819,8 @@ func (m *Model) bindingsOf(name NodeID) (*Binding, bindChain, bool) {
 }
 
 // definiteBinding reports whether b is the binding of use on every path:
-// a statement of its scope's own body (under no if, loop or try), with no
+// a statement of its scope's own body, or of a block that holds use too
+// (under no if, loop or try that use is not in as well), with no
 // other binding of the name in a loop around use (which would reach use
 // on the next iteration). A notebook's `aug = Jitter(...)`, rebound
 // in a later cell, is such a binding for the cells between.
@@ -829,7 +830,9 @@ func (m *Model) definiteBinding(b *Binding, use NodeID) bool {
 		return false
 	}
 	scope := m.Scopes[b.Scope].Node
-	for p := f.Parent(b.Stmt); p != NoNode && p != scope; p = f.Parent(p) {
+	// Up to the block that holds the use too (`if __name__ == "__main__":`
+	// around both), the binding runs whenever that block does.
+	for p := f.Parent(b.Stmt); p != NoNode && p != scope && !f.Contains(p, use); p = f.Parent(p) {
 		switch f.Kind(p) {
 		case KindBlock, KindModule, KindExpressionStatement:
 		default:
