@@ -282,6 +282,9 @@ func periodicReset(m *analyzer.Model, loop, n analyzer.NodeID, key string) int {
 			return
 		}
 		left, right := f.Field(id, analyzer.FieldLeft), f.Unparen(f.Field(id, analyzer.FieldRight))
+		for f.Kind(right) == analyzer.KindAssignment {
+			right = f.Unparen(f.Field(right, analyzer.FieldRight)) // `a = b = 0`
+		}
 		if mentions(f, right, key) {
 			return
 		}
@@ -588,13 +591,36 @@ func valueBackpropagated(m *analyzer.Model, value analyzer.NodeID, stepKeys map[
 			}
 			if m.CarriesGraph(id) {
 				named++
-				if !stepKeys[f.Text(id)] {
+				if !stepKeys[f.Text(id)] && !unpackedBesideKey(m, id, stepKeys) {
 					fresh = true
 				}
 			}
 		}
 	})
 	return !fresh && named > 0
+}
+
+// unpackedBesideKey reports whether name id was unpacked from one call
+// together with a name of keys (`loss_p, loss_v, loss = get_loss(...)`,
+// loss back-propagated): the parts of one computation, whose graph the
+// backward of the other ran through, or of the outputs it shares with it.
+func unpackedBesideKey(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool) bool {
+	f := m.File
+	for _, b := range m.ReachingBindings(id) {
+		if b.Kind != analyzer.BindAssign || !b.Unpacked || f.Kind(b.Stmt) != analyzer.KindAssignment {
+			return false
+		}
+		beside := false
+		f.Walk(f.Field(b.Stmt, analyzer.FieldLeft), func(t analyzer.NodeID) {
+			if f.Kind(t) == analyzer.KindIdentifier && t != b.Name && keys[f.Text(t)] {
+				beside = true
+			}
+		})
+		if !beside {
+			return false
+		}
+	}
+	return true
 }
 
 // detachHint suggests the detached form of a value: `loss.item()`,
