@@ -165,3 +165,99 @@ func (m *Model) FlaggedHelper(call NodeID) *Object {
 }
 
 type flaggedKey struct{ def NodeID }
+
+// FlagModeSwitch says which mode a call of a function of this file leaves
+// the modules it switches in, where a flag chooses it: `net_mode(train=False)`
+// with `if train: net.train() else: net.eval()`, or `set_mode(False)`
+// with `model.train(mode)`. ok is false unless every switch of the body
+// (its own, not its nested functions') is decided by the call's literal
+// arguments or the parameters' defaults, one flag at least is tested or
+// passed on, and one switch at least runs.
+func (m *Model) FlagModeSwitch(call NodeID) (eval, train, ok bool) {
+	def := m.LocalCallee(call)
+	f := m.File
+	if def == NoNode || f.Kind(def) != KindFunctionDefinition {
+		return false, false, false
+	}
+	decided, flagged := true, false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !decided || f.Kind(id) != KindCall || m.ScopeNode(id) != def {
+			return
+		}
+		e, t := m.ModeSwitch(id)
+		args := m.Args(id)
+		if t && f.TextIs(f.Field(f.Field(id, FieldFunction), FieldAttribute), "train") && len(args) == 1 &&
+			f.Kind(args[0]) == KindIdentifier {
+			// `net.train(mode)`: the mode a parameter passes on
+			v, known := m.argOrDefault(call, def, f.Text(args[0]))
+			truth, lit := literalTruth(f, v)
+			if !known || !lit {
+				decided = false
+				return
+			}
+			e, t, flagged = !truth, truth, true
+		}
+		if !e && !t {
+			return
+		}
+		runs, tested, known := m.runsUnderFlags(call, def, id)
+		flagged = flagged || tested
+		switch {
+		case !known:
+			decided = false
+		case runs:
+			eval, train = eval || e, train || t
+		}
+	})
+	return eval, train, decided && flagged && (eval || train)
+}
+
+// runsUnderFlags reports whether node id of function def runs when call
+// calls it: every if around it, up to def, tests a parameter (`if
+// train:`, `if not train:`) that the call's literal arguments, or the
+// parameter's default, decide. known is false for any other test. A loop
+// around it (over the modules to switch) is taken to run. tested says
+// whether a flag was tested on the way.
+func (m *Model) runsUnderFlags(call, def, id NodeID) (runs, tested, known bool) {
+	f := m.File
+	for c, p := id, f.Parent(id); p != NoNode && p != def; c, p = p, f.Parent(p) {
+		var stmt NodeID
+		inElse := false
+		switch f.Kind(p) {
+		case KindIfStatement:
+			if f.Field(p, FieldConsequence) != c {
+				continue // its condition
+			}
+			stmt = p
+		case KindElseClause:
+			stmt, inElse = f.Parent(p), true
+			if f.Kind(stmt) != KindIfStatement {
+				return false, tested, false // a loop's or a try's else
+			}
+			if slices.ContainsFunc(f.ChildList(stmt), func(n NodeID) bool { return f.Kind(n) == KindElifClause }) {
+				return false, tested, false
+			}
+		case KindElifClause, KindTryStatement, KindConditionalExpression, KindBooleanOperator, KindLambda:
+			return false, tested, false
+		default:
+			continue
+		}
+		cond, negate := f.Unparen(f.Field(stmt, FieldCondition)), false
+		if f.Kind(cond) == KindNotOperator {
+			cond, negate = f.Unparen(f.Field(cond, FieldArgument)), true
+		}
+		if f.Kind(cond) != KindIdentifier {
+			return false, tested, false
+		}
+		v, ok := m.argOrDefault(call, def, f.Text(cond))
+		truth, lit := literalTruth(f, v)
+		if !ok || !lit {
+			return false, tested, false
+		}
+		tested = true
+		if truth == negate == !inElse {
+			return false, true, true
+		}
+	}
+	return true, tested, true
+}

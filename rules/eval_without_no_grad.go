@@ -820,7 +820,7 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 	try := func(e analyzer.NodeID) {
 		text := compactText(f, f.Unparen(e))
 		for key, r := range open {
-			if analyzer.ExclusiveBranches(f, r.sw, call) {
+			if exclusiveArms(m, r.sw, call) {
 				continue // `if frozen: m.eval() ... else: m(x)`: the else arm trains
 			}
 			if text == key || strings.HasPrefix(text, key+".") || key == "self" && strings.HasPrefix(text, "self") {
@@ -860,7 +860,61 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 			}
 		}
 	}
+	if r := open[""]; best == nil && r != nil && !exclusiveArms(m, r.sw, call) {
+		// A switch of modules the call does not name (`net_mode(train=False)`,
+		// which switches what it loops over): any model's pass.
+		best = r
+	}
 	return best
+}
+
+// exclusiveArms reports whether a and b never both run: they sit in
+// two arms of one if, or in opposite arms of two ifs that test the same
+// name, which the function never assigns (`if cross_valid: model.eval()`
+// then, later, `if cross_valid: ... else: model(x)`).
+func exclusiveArms(m *analyzer.Model, a, b analyzer.NodeID) bool {
+	f := m.File
+	if analyzer.ExclusiveBranches(f, a, b) {
+		return true
+	}
+	ia, armA := enclosingArm(f, a)
+	ib, armB := enclosingArm(f, b)
+	if ia == analyzer.NoNode || ib == analyzer.NoNode || ia == ib || armA == armB {
+		return false
+	}
+	ca, cb := f.Unparen(f.Field(ia, analyzer.FieldCondition)), f.Unparen(f.Field(ib, analyzer.FieldCondition))
+	if k := f.Kind(ca); k != analyzer.KindIdentifier && k != analyzer.KindAttribute || compactText(f, ca) != compactText(f, cb) {
+		return false
+	}
+	fn := m.ScopeNode(ia)
+	if fn != m.ScopeNode(ib) {
+		return false
+	}
+	name := compactText(f, ca)
+	return len(m.AssignmentsIn(fn)[name]) == 0
+}
+
+// enclosingArm returns the nearest if statement without elif around id,
+// and whether id is in its consequence (true) or its else (false).
+func enclosingArm(f *analyzer.File, id analyzer.NodeID) (analyzer.NodeID, bool) {
+	for c, p := id, f.Parent(id); p != analyzer.NoNode; c, p = p, f.Parent(p) {
+		switch f.Kind(p) {
+		case analyzer.KindFunctionDefinition, analyzer.KindLambda, analyzer.KindClassDefinition:
+			return analyzer.NoNode, false
+		case analyzer.KindIfStatement:
+			if slices.ContainsFunc(f.ChildList(p), func(n analyzer.NodeID) bool { return f.Kind(n) == analyzer.KindElifClause }) {
+				return analyzer.NoNode, false
+			}
+			switch {
+			case f.Field(p, analyzer.FieldConsequence) == c:
+				return p, true
+			case f.Kind(c) == analyzer.KindElseClause:
+				return p, false
+			}
+			return analyzer.NoNode, false // its condition
+		}
+	}
+	return analyzer.NoNode, false
 }
 
 // switchedModel reports whether a forward call runs the model a switch
@@ -992,7 +1046,8 @@ const (
 // modeSwitchOf says whether a call switches a model to evaluation or
 // training mode, and which model (its text; "" for one not known):
 // `model.eval()`, `model.train(False)`, `model = Net(...).eval()`,
-// `model.train()`; a call of a function whose result is kept, when the
+// `model.train()`; a call of a function of the file whose flag picks the
+// mode (`net_mode(train=False)`); a call of a function whose result is kept, when the
 // function switches a model to evaluation mode and never to training
 // (`model = load_model(path)`); a call of a function that switches a
 // model to training mode (`train_one_epoch(model, loader)`).
@@ -1011,6 +1066,16 @@ func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) (modeSwitch, string) 
 			return switchEval, key
 		}
 		return switchTrain, key
+	}
+	// A function of the file whose flag picks the mode
+	// (`self.net_mode(train=False)`): the mode the call picks.
+	if eval, train, ok := m.FlagModeSwitch(call); ok {
+		switch {
+		case eval && !train:
+			return switchEval, ""
+		case train && !eval:
+			return switchTrain, ""
+		}
 	}
 	s := m.Steps(call)
 	if s == nil {
