@@ -233,6 +233,8 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 					return c
 				}
 			}
+		} else if c := m.memberOfKnownClass(obj, attr, depth); c != CallableUnknown {
+			return c
 		}
 		if c := m.evidenceRole(callee); c != CallableUnknown {
 			return c
@@ -246,6 +248,34 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		if m.moduleList(f.Unparen(f.Field(callee, FieldValue)), depth+1) {
 			return CallableModel
 		}
+	}
+	return CallableUnknown
+}
+
+// memberOfKnownClass classifies attribute attr of obj, an instance of a
+// class of this file (`self.vae.encode` with `self.vae = VAE()`, `net.head`
+// with `net = Net()`): a method of the class is no submodule; an
+// attribute its class assigns once is what that assignment makes
+// (`self.encode = nn.Sequential(...)`).
+func (m *Model) memberOfKnownClass(obj NodeID, attr string, depth int) Callable {
+	f := m.File
+	if depth > 6 {
+		return CallableUnknown
+	}
+	c := m.receiverClassAt(f.Unparen(obj), depth+1)
+	if c == NoNode || f.Kind(c) != KindIdentifier {
+		return CallableUnknown
+	}
+	cb := m.Resolve(c)
+	if cb == nil || cb.Kind != BindClass {
+		return CallableUnknown
+	}
+	if m.selfMethod(cb.Stmt, attr) != NoNode {
+		return CallableOther
+	}
+	a := m.selfAttrs(cb.Stmt)
+	if k := "self." + attr; a.count[k] == 1 {
+		return m.instanceOf(f.Unparen(a.last[k]), depth+1)
 	}
 	return CallableUnknown
 }
