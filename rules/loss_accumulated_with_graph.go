@@ -265,6 +265,12 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, until, where, advice), fix)
 	}
 	graphAssumptions(p, value, n)
+	if !backpropagated && m.Loop(loop).Backward {
+		if call := handedToObject(m, body, value); call != analyzer.NoNode {
+			p.Assume(fmt.Sprintf("no backward() of this loop runs through it: `%s(...)` hands it to an object whose use of it "+
+				"is not seen, which may give it back for the loop's backward()", analyzer.Snippet(compactText(f, f.Field(call, analyzer.FieldFunction)), 40)))
+		}
+	}
 	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained) {
 		p.Assume(fmt.Sprintf("nothing back-propagates the sum: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(compactText(f, unseen), 40)))
@@ -600,15 +606,58 @@ func valueBackpropagated(m *analyzer.Model, value analyzer.NodeID, stepKeys map[
 	return !fresh && named > 0
 }
 
+// handedToObject returns a call in body that hands a name of value to a
+// method of an object (`self.meter.update("loss", batch_loss)`) other
+// than a logger's or a tensor's; NoNode where there is none. Such an
+// object may give it back for the loop's backward().
+func handedToObject(m *analyzer.Model, body, value analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	names := map[string]bool{}
+	f.Walk(value, func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindIdentifier && f.N(id).Field != analyzer.FieldAttribute {
+			names[f.Text(id)] = true
+		}
+	})
+	found := analyzer.NoNode
+	f.Walk(body, func(id analyzer.NodeID) {
+		if found != analyzer.NoNode || f.Kind(id) != analyzer.KindCall {
+			return
+		}
+		fn := f.Unparen(f.Field(id, analyzer.FieldFunction))
+		if f.Kind(fn) != analyzer.KindAttribute || m.QualifiedName(f.Field(fn, analyzer.FieldObject)) != "" ||
+			hostEndMethods[m.MethodName(id)] || appendMethods[m.MethodName(id)] || m.IsForwardCall(id) || m.IsLossCall(id) {
+			return // a method of an object (`self.meter.update`), not a library's, a list's or a model's
+		}
+		if k := f.Kind(f.Unparen(f.Field(fn, analyzer.FieldObject))); k != analyzer.KindAttribute && k != analyzer.KindIdentifier {
+			return
+		}
+		for _, a := range m.Args(id) {
+			if f.Kind(a) == analyzer.KindKeywordArgument {
+				a = f.Field(a, analyzer.FieldValue)
+			}
+			if a = f.Unparen(a); f.Kind(a) == analyzer.KindIdentifier && names[f.Text(a)] {
+				found = id
+			}
+		}
+	})
+	return found
+}
+
 // unpackedBesideKey reports whether name id was unpacked from one call
-// together with a name of keys (`loss_p, loss_v, loss = get_loss(...)`,
-// loss back-propagated): the parts of one computation, whose graph the
-// backward of the other ran through, or of the outputs it shares with it.
+// of a loss function together with a name of keys (`loss_p, loss_v, loss
+// = get_loss(...)`, loss back-propagated): the terms of one loss, whose
+// graph the backward of the other ran through. The outputs of a forward
+// pass are not (`pred, dist = model(x)`, only pred in the loss): the
+// heads that make them record graphs of their own.
 func unpackedBesideKey(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool) bool {
 	f := m.File
 	for _, b := range m.ReachingBindings(id) {
-		if b.Kind != analyzer.BindAssign || !b.Unpacked || f.Kind(b.Stmt) != analyzer.KindAssignment {
+		if b.Kind != analyzer.BindAssign || !b.Unpacked || f.Kind(b.Stmt) != analyzer.KindAssignment ||
+			f.Kind(f.Unparen(b.Value)) != analyzer.KindCall || m.IsForwardCall(f.Unparen(b.Value)) {
 			return false
+		}
+		if h := m.Helper(f.Unparen(b.Value)); h != nil && h.Forward != nil {
+			return false // `pred, dist, n = model.forward_boost(x)`: a method that runs the model
 		}
 		beside := false
 		f.Walk(f.Field(b.Stmt, analyzer.FieldLeft), func(t analyzer.NodeID) {

@@ -31,3 +31,27 @@ def evaluate(model, rollouts):
         policy_loss, value_loss, loss = a2c_losses(returns, values, log_probs)
         value_sum += value_loss  # want: TL101 "no backward\(\) of this loop is seen to run through"
     return float(value_sum)
+
+
+class Meters:
+    def __init__(self):
+        self.values = {}
+
+    def update(self, name, value):
+        self.values[name] = value
+
+    def loss(self):
+        return self.values["loss"]
+
+
+def train_with_meters(model, loader, optimizer):
+    meters = Meters()
+    total = 0
+    for x, y in loader:
+        batch_loss = ((model(x) - y) ** 2).sum()
+        total = total + batch_loss  # want: TL101(low) "no backward\(\) of this loop is seen to run through"
+        meters.update("loss", batch_loss)
+        optimizer.zero_grad()
+        meters.loss().backward()
+        optimizer.step()
+    return float(total)
