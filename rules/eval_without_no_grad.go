@@ -835,6 +835,9 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 	if f.Kind(fn) == analyzer.KindAttribute {
 		try(f.Field(fn, analyzer.FieldObject))
 	}
+	if v := f.Unparen(m.AssignedValue(fn)); best == nil && f.Kind(v) == analyzer.KindAttribute {
+		try(v) // `encoder = self.vae.encode`: a submodule of the model switched
+	}
 	// A model given to a function (`evaluate(model, x)`) is run by it;
 	// a value given to another model's forward pass is its input.
 	if !m.IsForwardCall(call) {
