@@ -73,9 +73,35 @@ func (m *Model) runsOuterModule(loop NodeID) bool {
 			continue
 		}
 		drawn := m.loopDrawn(outer)
+		// The loop's own variables, and names bound to an element of a
+		// collection it indexes (`layer = layers[i].cuda()`): the module
+		// of the iteration; not an object built per module
+		// (`early_stopping = EarlyStopping(...)`).
+		targets := map[string]bool{}
+		if f.Kind(outer) == KindForStatement {
+			targets = identifiers(f, f.Field(outer, FieldLeft))
+		}
+		f.Walk(f.Field(outer, FieldBody), func(id NodeID) {
+			if f.Kind(id) != KindAssignment || f.Kind(f.Field(id, FieldLeft)) != KindIdentifier {
+				return
+			}
+			v := f.Unparen(f.Field(id, FieldRight))
+			for inner := movedFrom(f, v); inner != NoNode; inner = movedFrom(f, v) {
+				v = inner
+			}
+			if f.Kind(v) == KindSubscript {
+				targets[f.Text(f.Field(id, FieldLeft))] = true
+			}
+		})
 		found := false
 		f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
-			found = found || f.Kind(id) == KindCall && m.statementLoop(id) == loop && drawn[f.Text(f.Unparen(f.Field(id, FieldFunction)))]
+			if found || f.Kind(id) != KindCall || m.statementLoop(id) != loop {
+				return
+			}
+			fn := f.Unparen(f.Field(id, FieldFunction))
+			// What the outer loop draws and this one calls: a module, not
+			// an object of another kind made per module (`early_stopping`).
+			found = drawn[f.Text(fn)] && (m.ClassifyCallee(fn) == CallableModel || m.IsForwardCall(id) || targets[f.Text(fn)])
 		})
 		if found {
 			return true

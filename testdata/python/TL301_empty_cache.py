@@ -367,3 +367,23 @@ def train_showing_examples(model, loader, valid_loader, optimizer, criterion, ep
         with torch.no_grad():
             show_example(model, valid_loader)
         epoch += 1
+
+
+def train_epoch(model, loader, optimizer):
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        optimizer.step()
+    torch.cuda.empty_cache()  # ok: once per epoch, after the epoch's own loop
+    return loss.item()
+
+
+def cross_validate(folds, make_model, make_stopper, epochs):
+    for fold, train_loader in enumerate(folds):
+        model = make_model()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        stopper = make_stopper(3, path=f"fold{fold}.pt")  # an object made per fold, of a class not known here
+        for epoch in range(epochs):
+            if stopper(train_epoch(model, train_loader, optimizer)):  # ok: TL301 each call runs a whole epoch
+                break
