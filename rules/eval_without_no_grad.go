@@ -2420,8 +2420,14 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 		zero := func(i int) bool { return len(args) > i && f.TextIs(args[i], "0") }
 		switch name := m.MethodName(e); {
 		case name == "unsqueeze" && (zero(0) || f.TextIs(m.Keyword(e, "dim"), "0")),
-			(name == "view" || name == "reshape") && len(args) >= 2 && f.TextIs(args[0], "1"):
-			return oneSample(m, m.Receiver(e), e, depth+1)
+			(name == "view" || name == "reshape") && oneLeading(f, args):
+			if marker, made := oneSample(m, m.Receiver(e), e, depth+1); made {
+				return marker, true
+			}
+			// `obs.reshape((1,) + obs.shape)`: a name's value, whatever made
+			// it, given to the model as a batch of one. Not an unsqueeze,
+			// which adds a batch dimension to an image as readily.
+			return e, name != "unsqueeze" && f.Kind(f.Unparen(m.Receiver(e))) == analyzer.KindIdentifier
 		case name == "to" || name == "float" || name == "double" || name == "cuda" || name == "type" || name == "contiguous":
 			return oneSample(m, m.Receiver(e), marker, depth+1)
 		}
@@ -2444,7 +2450,7 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 					marker, a = a, f.Unparen(f.ChildList(a)[0])
 				case f.Kind(a) != analyzer.KindCall || len(aa) == 0:
 				case q == "numpy.expand_dims" && len(aa) == 2 && f.TextIs(aa[1], "0"),
-					m.MethodName(a) == "reshape" && len(aa) >= 2 && f.TextIs(aa[0], "1"):
+					m.MethodName(a) == "reshape" && oneLeading(f, aa):
 					marker, a = a, f.Unparen(m.Receiver(a))
 					if q != "" {
 						a = f.Unparen(aa[0])
@@ -2453,8 +2459,41 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 					a = f.Unparen(aa[0])
 				}
 			}
+			if marker == analyzer.NoNode && f.Kind(a) == analyzer.KindIdentifier {
+				// `state_ = board.reshape(1, 64) + noise` then
+				// `torch.from_numpy(state_)`: made a batch of one on the
+				// host, a name before.
+				if v := f.Unparen(m.AssignedValue(a)); v != analyzer.NoNode {
+					for f.Kind(v) == analyzer.KindBinaryOperator {
+						v = f.Unparen(f.Field(v, analyzer.FieldLeft))
+					}
+					if f.Kind(v) == analyzer.KindCall && m.MethodName(v) == "reshape" && oneLeading(f, m.Args(v)) {
+						return v, true
+					}
+				}
+			}
 			return marker, marker != analyzer.NoNode && f.Kind(a) == analyzer.KindIdentifier
 		}
 	}
 	return analyzer.NoNode, false
+}
+
+// oneLeading reports whether the shape a reshape is given starts with a
+// batch of one: `reshape(1, -1)`, `reshape((1, 64))`, `reshape((1,) + obs.shape)`.
+func oneLeading(f *analyzer.File, args []analyzer.NodeID) bool {
+	if len(args) >= 2 {
+		return f.TextIs(args[0], "1")
+	}
+	if len(args) != 1 {
+		return false
+	}
+	a := f.Unparen(args[0])
+	if f.Kind(a) == analyzer.KindBinaryOperator && f.TextIs(f.Field(a, analyzer.FieldOperator), "+") {
+		a = f.Unparen(f.Field(a, analyzer.FieldLeft))
+	}
+	if k := f.Kind(a); k != analyzer.KindTuple && k != analyzer.KindList {
+		return false
+	}
+	first := f.FirstChild(a)
+	return first != analyzer.NoNode && f.TextIs(first, "1") && len(f.ChildList(a)) >= 1
 }

@@ -52,6 +52,27 @@ def super_resolve(model, frames):
     return np.stack(out)
 
 
+
+def play(env, steps):
+    q_net = QNet()
+    # A numpy observation given to the model as a batch of one, reshaped
+    # on the host, directly or a name before.
+    obs = env.reset()
+    for _ in range(steps):
+        logits = q_net(torch.as_tensor(obs.reshape((1,) + obs.shape)))  # want: TL201(low) "only reach the host"
+        obs, reward, done, _ = env.step(int(torch.argmax(logits, dim=1).item()))
+        board = obs.reshape(1, 64) + np.random.rand(1, 64) / 10.0
+        scores = q_net(torch.from_numpy(board).float())
+        obs, reward, done, _ = env.step(int(scores.argmax().item()))
+
+
+def play_batched(env, steps):
+    q_net = QNet()
+    obs = env.reset()
+    for _ in range(steps):
+        logits = q_net(torch.as_tensor(obs.reshape(-1, 64)))  # want: TL201(high) "only reach the host"
+        obs, reward, done, _ = env.step(logits.argmax(dim=1).tolist())
+
 if __name__ == "__main__":
     agent, kept = Agent(), []
     for step in range(1000):
@@ -62,3 +83,5 @@ if __name__ == "__main__":
         agent.values(np.zeros((8, 4), dtype=np.float32))
         agent.act_kept(s, kept)
     super_resolve(QNet(), [])
+    play(None, 10)
+    play_batched(None, 10)
