@@ -580,8 +580,12 @@ func mentions(f *analyzer.File, expr analyzer.NodeID, key string) bool {
 // fresh graph of its own (a forward or loss call) and every name it
 // carries a graph through is one that the step's backward reaches.
 func valueBackpropagated(m *analyzer.Model, value analyzer.NodeID, stepKeys map[string]bool) bool {
+	return valueBackpropagatedAt(m, value, stepKeys, 0)
+}
+
+func valueBackpropagatedAt(m *analyzer.Model, value analyzer.NodeID, stepKeys map[string]bool, depth int) bool {
 	f := m.File
-	if len(stepKeys) == 0 {
+	if len(stepKeys) == 0 || depth > 2 {
 		return false
 	}
 	fresh, named := false, 0
@@ -597,13 +601,21 @@ func valueBackpropagated(m *analyzer.Model, value analyzer.NodeID, stepKeys map[
 			}
 			if m.CarriesGraph(id) {
 				named++
-				if !stepKeys[f.Text(id)] && !unpackedBesideKey(m, id, stepKeys) {
+				if !stepKeys[f.Text(id)] && !unpackedBesideKey(m, id, stepKeys) && !madeOfKeys(m, id, stepKeys, depth) {
 					fresh = true
 				}
 			}
 		}
 	})
 	return !fresh && named > 0
+}
+
+// madeOfKeys reports whether name id holds, by its one assignment, a value
+// computed from back-propagated names alone (`parts = (q_loss.mean(),
+// fwd_err.mean())` with q_loss and fwd_err terms of the loss).
+func madeOfKeys(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool, depth int) bool {
+	v := m.AssignedValue(id)
+	return v != analyzer.NoNode && valueBackpropagatedAt(m, v, keys, depth+1)
 }
 
 // handedToObject returns a call in body that hands a name of value to a
