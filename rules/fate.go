@@ -310,6 +310,14 @@ func (w *fateWalk) targets(target analyzer.NodeID, depth int) fate {
 			}
 			return false
 		})
+	case analyzer.KindAttribute:
+		// `self.q_values = net(x)`, back-propagated by another method of
+		// the class (`loss = crit(self.q_values, y); loss.backward()`).
+		if f.TextIs(f.Field(target, analyzer.FieldObject), "self") {
+			if class := m.EnclosingClass(target); class != analyzer.NoNode && m.BackpropKeys(class, class)[compactText(f, target)] {
+				return fateYes
+			}
+		}
 	}
 	return w.unknown(target) // an attribute, or a container from elsewhere
 }
