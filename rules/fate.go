@@ -354,6 +354,9 @@ func graphEnds(m *analyzer.Model, call analyzer.NodeID) bool {
 func heldFate(m *analyzer.Model, name, at analyzer.NodeID) (r fate, unseen analyzer.NodeID, ok bool) {
 	f := m.File
 	name = f.Unparen(name)
+	if f.Kind(name) == analyzer.KindSubscript {
+		name = f.Unparen(f.Field(name, analyzer.FieldValue)) // `losses[i] += loss`: where `losses` goes
+	}
 	if f.Kind(name) != analyzer.KindIdentifier {
 		return fateNo, analyzer.NoNode, false
 	}

@@ -49,6 +49,18 @@ def meta_step(model, opt, tasks):
     opt.step()
 
 
+def rollout_rewards(decoder, batched_steps, storage, batch):
+    # Per-sample sums of one rollout, handed to a buffer that trains on them.
+    penalty = torch.zeros(batch)
+    rewards = []
+    for step in batched_steps:
+        out = decoder(step)
+        for i in range(batch):
+            penalty[i] += ((out[i] - step[i]) ** 2).mean()  # want: TL101(low) "seen to run through"
+    rewards.append(-penalty)
+    storage.save(rewards)
+
+
 if __name__ == "__main__":
     net = nn.Linear(2, 1)
     o = torch.optim.SGD(net.parameters(), lr=0.1)
@@ -56,3 +68,4 @@ if __name__ == "__main__":
     summed_logged(net, [])
     train_printed(net, o, [])
     meta_step(net, o, [])
+
