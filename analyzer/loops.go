@@ -77,21 +77,11 @@ func (m *Model) runsOuterModule(loop NodeID) bool {
 		// collection it indexes (`layer = layers[i].cuda()`): the module
 		// of the iteration; not an object built per module
 		// (`early_stopping = EarlyStopping(...)`).
-		targets := map[string]bool{}
-		if f.Kind(outer) == KindForStatement {
-			targets = identifiers(f, f.Field(outer, FieldLeft))
-		}
-		f.Walk(f.Field(outer, FieldBody), func(id NodeID) {
-			if f.Kind(id) != KindAssignment || f.Kind(f.Field(id, FieldLeft)) != KindIdentifier {
-				return
-			}
-			v := f.Unparen(f.Field(id, FieldRight))
+		targets := m.loopNames(outer, func(v NodeID, _ map[string]bool) bool {
 			for inner := movedFrom(f, v); inner != NoNode; inner = movedFrom(f, v) {
 				v = inner
 			}
-			if f.Kind(v) == KindSubscript {
-				targets[f.Text(f.Field(id, FieldLeft))] = true
-			}
+			return f.Kind(v) == KindSubscript
 		})
 		found := false
 		f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
@@ -327,22 +317,31 @@ func (m *Model) loopsOverModules(loop NodeID) bool {
 // from them (`layer = layers[i].to(dev)`), in any nested block.
 func (m *Model) loopDrawn(loop NodeID) map[string]bool {
 	f := m.File
-	drawn := map[string]bool{}
-	if f.Kind(loop) == KindForStatement {
-		drawn = identifiers(f, f.Field(loop, FieldLeft))
-	}
-	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
-		if f.Kind(id) != KindAssignment || f.Kind(f.Field(id, FieldLeft)) != KindIdentifier {
-			return
-		}
-		for n := range identifiers(f, f.Field(id, FieldRight)) {
+	return m.loopNames(loop, func(v NodeID, drawn map[string]bool) bool {
+		for n := range identifiers(f, v) {
 			if drawn[n] {
-				drawn[f.Text(f.Field(id, FieldLeft))] = true
-				return
+				return true
 			}
 		}
+		return false
 	})
-	return drawn
+}
+
+// loopNames returns the loop's targets and the names its body, in any
+// nested block, assigns a value that keep accepts, given the names so far.
+func (m *Model) loopNames(loop NodeID, keep func(value NodeID, names map[string]bool) bool) map[string]bool {
+	f := m.File
+	names := map[string]bool{}
+	if f.Kind(loop) == KindForStatement {
+		names = identifiers(f, f.Field(loop, FieldLeft))
+	}
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if f.Kind(id) == KindAssignment && f.Kind(f.Field(id, FieldLeft)) == KindIdentifier &&
+			keep(f.Unparen(f.Field(id, FieldRight)), names) {
+			names[f.Text(f.Field(id, FieldLeft))] = true
+		}
+	})
+	return names
 }
 
 // iteratesModuleParts reports whether an iterable walks a module's parts:

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -15,6 +16,9 @@ import (
 // pathlib's `Path(__file__).parent` and `.parents[k]`, directly or through
 // a module-level name bound once.
 func (m *Model) sysPathDirs() []string {
+	if !bytes.Contains(m.File.Src, []byte("sys.path")) {
+		return nil
+	}
 	var out []string
 	for _, call := range m.callsNamed("sys.path.append", "sys.path.insert") {
 		args := m.Args(call)
