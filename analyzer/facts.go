@@ -472,9 +472,8 @@ func (m *Model) helperByMethodName(call NodeID) *Object {
 	if f.Kind(recv) != KindIdentifier || f.TextIs(recv, "self") || f.TextIs(recv, "cls") || m.receiverClass(recv) != NoNode {
 		return nil
 	}
-	switch name := f.Text(f.Field(fn, FieldAttribute)); {
-	case name == "forward" || name == "__call__" || strings.HasPrefix(name, "__") || moduleUses[name] || moduleMoves[name]:
-		return nil
+	if name := f.Text(f.Field(fn, FieldAttribute)); strings.HasPrefix(name, "__") || name == "forward" || moduleUses[name] || moduleMoves[name] {
+		return nil // the module's own call, or what every module has
 	}
 	ref := m.nameOnlyRef(call)
 	if ref == "" || m.ClassifyCallee(recv) != CallableModel {
