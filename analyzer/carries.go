@@ -1151,8 +1151,9 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 				switch q := m.CallName(b.Value); q {
 				case "torch.utils.data.DataLoader":
 					found = true
-				case "range", "enumerate", "zip", "reversed":
-					// `steps = range(len(batches))`: what it counts.
+				case "range", "enumerate", "zip", "reversed", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm":
+					// `steps = range(len(batches))`: what it counts;
+					// `pbar = tqdm(enumerate(val_loader))`: what it shows.
 					found = !f.Contains(b.Value, iter) && f.N(b.Value).End < f.N(iter).Start && m.iteratesBatches(b.Value)
 				}
 			}

@@ -6,6 +6,7 @@ import torch
 from torch.cuda import empty_cache
 from torch.utils.data import DataLoader
 import torch.nn.functional as F
+from tqdm import tqdm
 
 
 def train(model, dataset, optimizer, epochs):
@@ -387,3 +388,13 @@ def cross_validate(folds, make_model, make_stopper, epochs):
         for epoch in range(epochs):
             if stopper(train_epoch(model, train_loader, optimizer)):  # ok: TL301 each call runs a whole epoch
                 break
+
+
+def validate_with_bar(model, val_loader):
+    # The loader through a progress bar bound a line before.
+    model.eval()
+    pbar = tqdm(enumerate(val_loader), total=len(val_loader))
+    with torch.no_grad():
+        for i, (x, y) in pbar:
+            pbar.set_description(f"{(model(x).argmax(1) == y).float().mean().item():.3f}")
+            torch.cuda.empty_cache()  # want: TL301 "every step of this loop"
