@@ -1089,6 +1089,10 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 		case m.IsBackwardCall(id):
 			a.Backward = true
 			terms = terms && m.derivativeTerm(id)
+		case m.backpropsGivenGraph(id):
+			// `model.update(loss)`: a function of the project that
+			// back-propagates the graph it is given.
+			a.Backward, terms = true, false
 		case m.MethodName(id) == "step" || m.MethodName(id) == "zero_grad":
 			recv := strings.ToLower(lastName(f, m.Receiver(id)))
 			if strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || recv == "opt" {
@@ -1109,6 +1113,24 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	}
 	a.Derivatives = a.Backward && terms
 	return a
+}
+
+// backpropsGivenGraph reports whether call hands a value with a graph (a
+// loss, not a module or a loader) to a parameter its callee, a function
+// of the project, back-propagates.
+func (m *Model) backpropsGivenGraph(call NodeID) bool {
+	for _, a := range m.backpropArgs(call) {
+		if m.File.Kind(a) == KindKeywordArgument {
+			a = m.File.Field(a, FieldValue)
+		}
+		if m.ClassifyCallee(a) == CallableModel || m.iteratesBatches(a) {
+			continue // the model trained, or the data it is trained on
+		}
+		if m.CarriesGraph(a) || m.File.Kind(a) == KindIdentifier && strings.Contains(strings.ToLower(m.File.Text(a)), "loss") {
+			return true // a graph, or a value named as a loss (`rl_loss = agent.get_loss(batch)`)
+		}
+	}
+	return false
 }
 
 // stepsNested reports whether a loop nested in loop steps an optimizer

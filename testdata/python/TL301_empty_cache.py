@@ -398,3 +398,23 @@ def validate_with_bar(model, val_loader):
         for i, (x, y) in pbar:
             pbar.set_description(f"{(model(x).argmax(1) == y).float().mean().item():.3f}")
             torch.cuda.empty_cache()  # want: TL301 "every step of this loop"
+
+
+class Agent:
+    def __init__(self, policy):
+        self.policy = policy
+        self.optimizer = torch.optim.Adam(policy.parameters())
+
+    def update(self, loss):
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+
+
+def reinforce(policy, sample_episode, episodes):
+    agent = Agent(policy)
+    for _ in range(episodes):
+        log_probs, returns = sample_episode(agent.policy)
+        rl_loss = -(log_probs * returns).sum()
+        agent.update(rl_loss)
+        torch.cuda.empty_cache()  # want: TL301 "every step of this loop"
