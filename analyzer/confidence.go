@@ -94,6 +94,9 @@ func (d *Diagnostic) Confidence() Confidence {
 	if d.Once != "" {
 		n += 2
 	}
+	if d.Seldom != "" {
+		n++
+	}
 	switch n {
 	case 0:
 		return ConfidenceHigh
@@ -113,6 +116,13 @@ func (p *Pass) Assume(why string) {
 	}
 	d := &(*p.out)[len(*p.out)-1]
 	d.Assumed = append(d.Assumed, why)
+}
+
+// Seldom records, on the last reported diagnostic, why its pattern runs
+// on some steps only (under `if step % k == 0:`): one graph every few
+// steps, rather than one per step. It lowers the confidence by one level.
+func (p *Pass) Seldom(why string) {
+	(*p.out)[len(*p.out)-1].Seldom = why
 }
 
 // Once records, on the last reported diagnostic, why its pattern costs

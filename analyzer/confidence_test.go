@@ -6,19 +6,22 @@ func TestConfidenceLevels(t *testing.T) {
 	cases := []struct {
 		assumed []string
 		once    string
+		seldom  string
 		want    Confidence
 	}{
-		{nil, "", ConfidenceHigh},
-		{[]string{"a name"}, "", ConfidenceMedium},
-		{nil, "runs once", ConfidenceLow},
-		{[]string{"a name", "a caller"}, "", ConfidenceLow},
-		{[]string{"a name"}, "runs once", ConfidenceLow},
-		{[]string{"a", "b", "c"}, "runs once", ConfidenceLow},
+		{nil, "", "", ConfidenceHigh},
+		{[]string{"a name"}, "", "", ConfidenceMedium},
+		{nil, "runs once", "", ConfidenceLow},
+		{[]string{"a name", "a caller"}, "", "", ConfidenceLow},
+		{[]string{"a name"}, "runs once", "", ConfidenceLow},
+		{[]string{"a", "b", "c"}, "runs once", "", ConfidenceLow},
+		{nil, "", "every 100 steps", ConfidenceMedium},
+		{[]string{"a name"}, "", "every 100 steps", ConfidenceLow},
 	}
 	for _, c := range cases {
-		d := Diagnostic{Assumed: c.assumed, Once: c.once}
+		d := Diagnostic{Assumed: c.assumed, Once: c.once, Seldom: c.seldom}
 		if got := d.Confidence(); got != c.want {
-			t.Errorf("assumed %q, once %q: %s, want %s", c.assumed, c.once, got, c.want)
+			t.Errorf("assumed %q, once %q, seldom %q: %s, want %s", c.assumed, c.once, c.seldom, got, c.want)
 		}
 	}
 	for _, c := range Confidences {

@@ -91,10 +91,11 @@ type Diagnostic struct {
 	Related []Related
 	// Assumed lists the links of the finding's reasoning that the
 	// analysis did not see but took on trust; Once says why its pattern
-	// costs one graph rather than one per step. Both lower its
-	// Confidence.
+	// costs one graph rather than one per step; Seldom why it runs on
+	// some steps only (a periodic sample). All lower its Confidence.
 	Assumed []string
 	Once    string
+	Seldom  string
 }
 
 // Related is a place a finding involves besides its own.

@@ -506,6 +506,7 @@ func encodeFindings(diags []analyzer.Diagnostic) []byte {
 		}
 		e.strings(d.Assumed)
 		e.str(d.Once)
+		e.str(d.Seldom)
 	}
 	return e.b
 }
@@ -567,6 +568,7 @@ func decodeFindings(b []byte, path string, byCode func(string) *analyzer.Rule) (
 		}
 		diag.Assumed = d.strings()
 		diag.Once = d.str()
+		diag.Seldom = d.str()
 		if d.err != nil {
 			return nil, d.err
 		}

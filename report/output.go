@@ -296,6 +296,9 @@ func (r *Report) notes(d *analyzer.Diagnostic) []string {
 	if d.Once != "" {
 		out = append(out, "once: "+d.Once)
 	}
+	if d.Seldom != "" {
+		out = append(out, "seldom: "+d.Seldom)
+	}
 	for _, rel := range d.Related {
 		cell := ""
 		if rel.Cell > 0 {
@@ -398,6 +401,7 @@ type jsonDiagnostic struct {
 	Confidence  string        `json:"confidence"`
 	Assumed     []string      `json:"assumed,omitempty"`
 	Once        string        `json:"once,omitempty"`
+	Seldom      string        `json:"seldom,omitempty"`
 }
 
 // jsonRelated is another place a finding involves.
@@ -439,6 +443,7 @@ func jsonDiagnostics(r *Report) []jsonDiagnostic {
 			Confidence:  d.Confidence().String(),
 			Assumed:     d.Assumed,
 			Once:        d.Once,
+			Seldom:      d.Seldom,
 		})
 		if d.Cell > 0 {
 			cell := d.Cell

@@ -66,6 +66,9 @@ func writeSARIF(w io.Writer, r *Report) error {
 		if d.Once != "" {
 			props["once"] = d.Once
 		}
+		if d.Seldom != "" {
+			props["seldom"] = d.Seldom
+		}
 		run.Results = append(run.Results, &sarif.Result{
 			PropertyBag:      sarif.PropertyBag{Properties: props},
 			Rank:             &rank,

@@ -447,7 +447,33 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
+	default:
+		if loop := m.EnclosingLoop(call); loop != analyzer.NoNode && m.ScopeNode(loop) == fn && m.Loop(loop).PerStep() && m.OnSomeIterations(loop, call) {
+			if test := periodicTest(f, loop, call); test != analyzer.NoNode {
+				p.Seldom(fmt.Sprintf("it runs every few iterations of the loop at line %d only (`%s`): one graph every few steps, not one per step",
+					f.Position(f.N(loop).Start).Line, analyzer.Snippet(compactText(f, test), 30)))
+			}
+		}
 	}
+}
+
+// periodicTest returns the condition, between call and loop, that runs it
+// every few iterations (`step % 100 == 0`); NoNode where there is none.
+func periodicTest(f *analyzer.File, loop, call analyzer.NodeID) analyzer.NodeID {
+	for x := call; x != loop && x != analyzer.NoNode; x = f.Parent(x) {
+		p := f.Parent(x)
+		if k := f.Kind(p); (k == analyzer.KindIfStatement || k == analyzer.KindElifClause) && f.Field(p, analyzer.FieldConsequence) == x {
+			cond := f.Field(p, analyzer.FieldCondition)
+			modulo := false
+			f.Walk(cond, func(id analyzer.NodeID) {
+				modulo = modulo || f.Kind(id) == analyzer.KindBinaryOperator && f.TextIs(f.Field(id, analyzer.FieldOperator), "%")
+			})
+			if modulo {
+				return cond
+			}
+		}
+	}
+	return analyzer.NoNode
 }
 
 // runsOnce reports whether a forward pass runs once per run of the

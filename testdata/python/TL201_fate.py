@@ -60,7 +60,7 @@ def train_vae(vae, opt, loader, fixed_x):
         loss.backward()
         opt.step()
         if idx % 100 == 0:
-            recon_x, _, _ = vae(fixed_x)  # want: TL201(high) "only reach the host"
+            recon_x, _, _ = vae(fixed_x)  # want: TL201(medium) "only reach the host"
             save_image(recon_x.data.cpu(), "recon_%d.png" % idx)
 
 
