@@ -178,6 +178,16 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		if f.Field(p, analyzer.FieldRight) == e {
 			return w.targets(f.Field(p, analyzer.FieldLeft), depth)
 		}
+		if f.Field(p, analyzer.FieldLeft) == e {
+			if f.Kind(e) == analyzer.KindIdentifier {
+				return w.uses(e, depth, nil) // `total /= n`: where the new total goes
+			}
+			return fateNo // `losses[-1] /= n`: changed in place, in the container the walk follows
+		}
+	case analyzer.KindForStatement:
+		if f.Field(p, analyzer.FieldRight) == e {
+			return w.targets(f.Field(p, analyzer.FieldLeft), depth) // `for loss in losses:`: each element
+		}
 	}
 	return w.unknown(p)
 }

@@ -777,16 +777,19 @@ func detachFix(m *analyzer.Model, value analyzer.NodeID, verb, method string) *a
 	return &analyzer.Fix{Message: verb + " `" + method + "`", Applicability: analyzer.Unsafe, Edits: edits}
 }
 
-// retainedBackward reports whether a backward in region keeps the graph
-// it runs through (`loss.backward(retain_graph=True)`): its saved
+// retainedBackward reports whether the last backward in region keeps the
+// graph it runs through (`loss.backward(retain_graph=True)`): its saved
 // activations are not freed.
 func retainedBackward(m *analyzer.Model, region analyzer.NodeID) bool {
 	f := m.File
-	found := false
+	retains := false
 	f.Walk(region, func(id analyzer.NodeID) {
-		if !found && f.Kind(id) == analyzer.KindCall && m.IsBackwardCall(id) && retainsGraphLiterally(m, id) {
-			found = true
+		if f.Kind(id) == analyzer.KindCall && m.IsBackwardCall(id) {
+			// The last backward of the step decides: one without
+			// retain_graph after a retaining one frees what they share
+			// (GradNorm's `Lgrad.backward()` after the tasks' losses).
+			retains = retainsGraphLiterally(m, id)
 		}
 	})
-	return found
+	return retains
 }

@@ -64,8 +64,23 @@ def train_vae(vae, opt, loader, fixed_x):
             save_image(recon_x.data.cpu(), "recon_%d.png" % idx)
 
 
+def importance(model, loaders, directions):
+    # Scores differentiated for each batch: a sum divided in place, then back-propagated.
+    model.eval()
+    for loader in loaders:
+        for x, _ in loader:
+            model.zero_grad()
+            mean_vec = model(x).mean(dim=0)  # ok: TL201 its projections are summed, divided and back-propagated
+            total = 0
+            for d in directions:
+                total += torch.matmul(d, mean_vec)
+            total /= len(directions)
+            total.backward()
+
+
 if __name__ == "__main__":
     net = nn.Linear(4, 3)
     print(Saliency(net)(torch.randn(2, 4)))
     print(evaluate_external(net, []), evaluate_local(net, []), evaluate_stored(net, [], 0))
     train_vae(net, torch.optim.SGD(net.parameters(), lr=0.1), [], torch.randn(2, 4))
+
