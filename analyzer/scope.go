@@ -411,6 +411,10 @@ func (m *Model) ResolveName(name string, s ScopeID, pos uint32) *Binding {
 // resolveName is ResolveName as an index into m.binds, -1 for none.
 func (m *Model) resolveName(name string, s ScopeID, pos uint32) int32 {
 	own := s
+	// A comprehension runs where it is written: a name it reads from the
+	// scopes around it has the value bound there at that point, not the
+	// last one, as a function or lambda called later would see.
+	immediate := true
 	for s >= 0 {
 		sc := &m.Scopes[s]
 		if s != 0 && sc.globals[name] {
@@ -422,13 +426,14 @@ func (m *Model) resolveName(name string, s ScopeID, pos uint32) int32 {
 			continue
 		}
 		if c, ok := m.bindIndex[bindKey{s, name}]; ok {
-			if s == own {
+			if s == own || immediate {
 				if i := m.lastBindingBefore(bindKey{s, name}, c, pos); i >= 0 {
 					return i
 				}
 			}
 			return c.last
 		}
+		immediate = immediate && sc.Kind == ScopeComprehension
 		s = sc.Parent
 	}
 	return -1
