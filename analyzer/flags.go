@@ -108,26 +108,37 @@ func (m *Model) guardOf(id, def NodeID, params map[string]bool) (flagGuard, bool
 		if f.Kind(p) != KindIfStatement {
 			continue
 		}
-		cond := f.Unparen(f.Field(p, FieldCondition))
-		if child == cond {
-			continue
-		}
-		neg := false
-		if f.Kind(cond) == KindNotOperator {
-			cond, neg = f.Unparen(f.Field(cond, FieldArgument)), true
-		}
-		if f.Kind(cond) != KindIdentifier || !params[f.Text(cond)] {
+		cond, runsWhen, ok := nameTest(f, p, child)
+		if !ok || !params[f.Text(cond)] {
 			continue
 		}
 		if b := m.Resolve(cond); b == nil || b.Kind != BindParam {
 			continue // the name was bound again in the body
 		}
-		// The consequence runs when the condition holds; an elif or
-		// else clause when it does not.
-		inThen := f.Field(p, FieldConsequence) == child
-		return flagGuard{param: f.Text(cond), runsWhen: inThen != neg}, true
+		return flagGuard{param: f.Text(cond), runsWhen: runsWhen}, true
 	}
 	return flagGuard{}, false
+}
+
+// nameTest reads if statement p, around its part child (its consequence,
+// an elif or an else clause), as a test of a name (`if train:`, `if not
+// train:`): the name, and on which of its truth values child runs (the
+// consequence when the condition holds, an elif or else when it does
+// not). ok is false for another condition, or when child is the
+// condition itself.
+func nameTest(f *File, p, child NodeID) (name NodeID, runsWhen, ok bool) {
+	cond := f.Unparen(f.Field(p, FieldCondition))
+	if child == cond {
+		return NoNode, false, false
+	}
+	neg := false
+	if f.Kind(cond) == KindNotOperator {
+		cond, neg = f.Unparen(f.Field(cond, FieldArgument)), true
+	}
+	if f.Kind(cond) != KindIdentifier {
+		return NoNode, false, false
+	}
+	return cond, (f.Field(p, FieldConsequence) == child) != neg, true
 }
 
 // literalTruth returns the truth value of a literal (`True`, `False`,
@@ -221,41 +232,35 @@ func (m *Model) FlagModeSwitch(call NodeID) (eval, train, ok bool) {
 func (m *Model) runsUnderFlags(call, def, id NodeID) (runs, tested, known bool) {
 	f := m.File
 	for c, p := id, f.Parent(id); p != NoNode && p != def; c, p = p, f.Parent(p) {
-		var stmt NodeID
-		inElse := false
 		switch f.Kind(p) {
 		case KindIfStatement:
-			if f.Field(p, FieldConsequence) != c {
-				continue // its condition
-			}
-			stmt = p
-		case KindElseClause:
-			stmt, inElse = f.Parent(p), true
-			if f.Kind(stmt) != KindIfStatement {
-				return false, tested, false // a loop's or a try's else
-			}
-			if slices.ContainsFunc(f.ChildList(stmt), func(n NodeID) bool { return f.Kind(n) == KindElifClause }) {
+			if f.Kind(c) == KindElseClause && slices.ContainsFunc(f.ChildList(p), func(n NodeID) bool { return f.Kind(n) == KindElifClause }) {
 				return false, tested, false
 			}
+		case KindElseClause:
+			if f.Kind(f.Parent(p)) != KindIfStatement {
+				return false, tested, false // a loop's or a try's else
+			}
+			continue // read where the if is
 		case KindElifClause, KindTryStatement, KindConditionalExpression, KindBooleanOperator, KindLambda:
 			return false, tested, false
 		default:
 			continue
 		}
-		cond, negate := f.Unparen(f.Field(stmt, FieldCondition)), false
-		if f.Kind(cond) == KindNotOperator {
-			cond, negate = f.Unparen(f.Field(cond, FieldArgument)), true
+		if f.Field(p, FieldCondition) == c {
+			continue // its condition
 		}
-		if f.Kind(cond) != KindIdentifier {
+		cond, runsWhen, ok := nameTest(f, p, c)
+		if !ok {
 			return false, tested, false
 		}
-		v, ok := m.argOrDefault(call, def, f.Text(cond))
+		v, isParam := m.argOrDefault(call, def, f.Text(cond))
 		truth, lit := literalTruth(f, v)
-		if !ok || !lit {
+		if !isParam || !lit {
 			return false, tested, false
 		}
 		tested = true
-		if truth == negate == !inElse {
+		if truth != runsWhen {
 			return false, true, true
 		}
 	}
