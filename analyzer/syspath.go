@@ -3,6 +3,8 @@ package analyzer
 import (
 	"bytes"
 	"path"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,7 +22,7 @@ func (m *Model) sysPathDirs() []string {
 		return nil
 	}
 	var out []string
-	for _, call := range m.callsNamed("sys.path.append", "sys.path.insert") {
+	for _, call := range m.sysPathCalls() {
 		args := m.Args(call)
 		i := 0
 		if m.CallName(call) == "sys.path.insert" {
@@ -34,7 +36,7 @@ func (m *Model) sysPathDirs() []string {
 			continue
 		}
 		p = path.Clean(p)
-		if p != "." && !containsString(out, p) {
+		if p != "." && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
@@ -44,52 +46,43 @@ func (m *Model) sysPathDirs() []string {
 // plainString returns the value of a string literal without escapes or
 // interpolation (`"../common"`, `r'..'`).
 func plainString(text string) (string, bool) {
-	raw := false
-	if strings.HasPrefix(text, "r") || strings.HasPrefix(text, "R") {
-		raw, text = true, text[1:]
+	prefix, body, ok := StringBody(text)
+	switch {
+	case !ok, prefix != "" && prefix != "r" && prefix != "R":
+		return "", false
+	case prefix == "" && strings.Contains(body, `\`):
+		return "", false
 	}
-	for _, q := range []string{`"""`, "'''", `"`, "'"} {
-		if len(text) >= 2*len(q) && strings.HasPrefix(text, q) && strings.HasSuffix(text, q) {
-			v := text[len(q) : len(text)-len(q)]
-			if !raw && strings.Contains(v, `\`) {
-				return "", false
-			}
-			return v, true
-		}
-	}
-	return "", false
+	return body, true
 }
 
-// callsNamed returns the calls of the file whose callee is one of names.
-func (m *Model) callsNamed(names ...string) []NodeID {
+// StringBody splits the text of a string literal into its prefix (`r`,
+// `b`, `f`, `rb`, ...) and what its quotes hold, escapes as written; ok
+// is false for text that is no single quoted literal.
+func StringBody(lit string) (prefix, body string, ok bool) {
+	quoted := strings.TrimLeft(lit, "rRbBuUfF")
+	for _, q := range []string{`"""`, "'''", `"`, "'"} {
+		if len(quoted) >= 2*len(q) && strings.HasPrefix(quoted, q) && strings.HasSuffix(quoted, q) {
+			return lit[:len(lit)-len(quoted)], quoted[len(q) : len(quoted)-len(q)], true
+		}
+	}
+	return "", "", false
+}
+
+// sysPathCalls returns the file's calls of `sys.path.append` and
+// `sys.path.insert`.
+func (m *Model) sysPathCalls() []NodeID {
 	f := m.File
 	var out []NodeID
 	for i := range f.Nodes {
 		id := NodeID(i)
-		if f.Kind(id) != KindCall {
-			continue
-		}
-		fn := f.Field(id, FieldFunction)
-		if f.Kind(fn) != KindAttribute || !strings.HasPrefix(f.Text(fn), "sys.path.") {
-			continue
-		}
-		q := m.CallName(id)
-		for _, n := range names {
-			if q == n {
+		if f.Kind(id) == KindCall {
+			if q := m.CallName(id); q == "sys.path.append" || q == "sys.path.insert" {
 				out = append(out, id)
 			}
 		}
 	}
 	return out
-}
-
-func containsString(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // pathValue evaluates e as a path relative to the file's folder, where
@@ -142,8 +135,8 @@ func (m *Model) pathValue(e NodeID, depth int) (string, bool) {
 			if !ok {
 				return "", false
 			}
-			n := int(f.Text(idx)[0] - '0')
-			if len(f.Text(idx)) != 1 || n < 0 || n > 9 {
+			n, err := strconv.Atoi(f.Text(idx))
+			if err != nil || n < 0 || n > 9 {
 				return "", false
 			}
 			for k := 0; k <= n; k++ {

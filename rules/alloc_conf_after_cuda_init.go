@@ -258,13 +258,10 @@ func stringSegments(f *analyzer.File, s analyzer.NodeID) []stringSegment {
 // unquote strips a string literal's prefix and quotes; escapes are kept
 // as written.
 func unquote(lit string) string {
-	lit = strings.TrimLeft(lit, "rRbBuUfF")
-	for _, q := range []string{`"""`, "'''", `"`, "'"} {
-		if len(lit) >= 2*len(q) && strings.HasPrefix(lit, q) && strings.HasSuffix(lit, q) {
-			return lit[len(q) : len(lit)-len(q)]
-		}
+	if _, body, ok := analyzer.StringBody(lit); ok {
+		return body
 	}
-	return lit
+	return strings.TrimLeft(lit, "rRbBuUfF")
 }
 
 // processLaunchPrefixes name the calls that start another process, which
