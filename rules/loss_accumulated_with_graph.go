@@ -625,11 +625,7 @@ func madeOfKeys(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool, dep
 func handedToObject(m *analyzer.Model, body, value analyzer.NodeID) analyzer.NodeID {
 	f := m.File
 	names := map[string]bool{}
-	f.Walk(value, func(id analyzer.NodeID) {
-		if f.Kind(id) == analyzer.KindIdentifier && f.N(id).Field != analyzer.FieldAttribute {
-			names[f.Text(id)] = true
-		}
-	})
+	m.ExprKeys(value, names)
 	found := analyzer.NoNode
 	f.Walk(body, func(id analyzer.NodeID) {
 		if found != analyzer.NoNode || f.Kind(id) != analyzer.KindCall {
