@@ -258,24 +258,17 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 // attribute its class assigns once is what that assignment makes
 // (`self.encode = nn.Sequential(...)`).
 func (m *Model) memberOfKnownClass(obj NodeID, attr string, depth int) Callable {
-	f := m.File
 	if depth > 6 {
 		return CallableUnknown
 	}
-	c := m.receiverClassAt(f.Unparen(obj), depth+1)
-	if c == NoNode || f.Kind(c) != KindIdentifier {
+	class, v := m.knownClassAttr(m.File.Unparen(obj), attr, depth)
+	switch {
+	case class == NoNode:
 		return CallableUnknown
-	}
-	cb := m.Resolve(c)
-	if cb == nil || cb.Kind != BindClass {
-		return CallableUnknown
-	}
-	if m.selfMethod(cb.Stmt, attr) != NoNode {
+	case m.selfMethod(class, attr) != NoNode:
 		return CallableOther
-	}
-	a := m.selfAttrs(cb.Stmt)
-	if k := "self." + attr; a.count[k] == 1 {
-		return m.instanceOf(f.Unparen(a.last[k]), depth+1)
+	case v != NoNode:
+		return m.instanceOf(m.File.Unparen(v), depth+1)
 	}
 	return CallableUnknown
 }

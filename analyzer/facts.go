@@ -756,17 +756,8 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 		}
 		// `metrics.meter`, `self.metrics.meter`: the attribute assigned
 		// once in the class of this file that made the object.
-		c := m.receiverClassAt(obj, depth+1)
-		if f.Kind(c) != KindIdentifier {
-			return NoNode
-		}
-		cb := m.Resolve(c)
-		if cb == nil || cb.Kind != BindClass {
-			return NoNode
-		}
-		a := m.selfAttrs(cb.Stmt)
-		if k := "self." + f.Text(f.Field(recv, FieldAttribute)); a.count[k] == 1 {
-			return constructed(f, a.last[k])
+		if _, v := m.knownClassAttr(obj, f.Text(f.Field(recv, FieldAttribute)), depth); v != NoNode {
+			return constructed(f, v)
 		}
 	}
 	return NoNode
@@ -850,6 +841,27 @@ func (m *Model) definiteBinding(b *Binding, use NodeID) bool {
 		}
 	}
 	return true
+}
+
+// knownClassAttr returns the class of this file whose instance obj is
+// (its definition), and the value the class assigns once to its attribute
+// attr (`self.encode = nn.Sequential(...)`); NoNode for either where
+// there is none.
+func (m *Model) knownClassAttr(obj NodeID, attr string, depth int) (class, value NodeID) {
+	f := m.File
+	c := m.receiverClassAt(obj, depth+1)
+	if f.Kind(c) != KindIdentifier {
+		return NoNode, NoNode
+	}
+	cb := m.Resolve(c)
+	if cb == nil || cb.Kind != BindClass {
+		return NoNode, NoNode
+	}
+	a := m.selfAttrs(cb.Stmt)
+	if k := "self." + attr; a.count[k] == 1 {
+		return cb.Stmt, a.last[k]
+	}
+	return cb.Stmt, NoNode
 }
 
 // bindingClass returns the class a binding of the receiver recv makes
