@@ -234,7 +234,7 @@ func (f *File) treeError() (SyntaxError, bool) {
 		case n.Kind == KindIdentifier && (f.TextIs(id, "async") || f.TextIs(id, "await")) && f.Parent(id) != NoNode && f.Kind(f.Parent(id)) != KindAwait:
 			// Names before Python 3.7 (cuda(async=True)), keywords since.
 			msg = "SyntaxError: invalid syntax (" + f.Text(id) + " is a keyword)"
-		case n.Kind == KindIdentifier && hardKeywords[f.Text(id)]:
+		case n.Kind == KindIdentifier && hardKeywords[f.view(id)]:
 			// The grammar's error recovery reads a stray keyword as a
 			// name: an `else:` with no `if` above it becomes `else: pass`,
 			// an annotated assignment.
