@@ -42,6 +42,10 @@ type evidence struct {
 	// of other files, for the project to tell whether they are
 	// back-propagated there.
 	via []BackpropVia
+	// factors counts the products being traced whose factors must reach
+	// a graph by what the file shows: a method of an object of unknown
+	// kind (`env.step(a)`) is then no origin of one (see traceGraph).
+	factors int
 }
 
 // evKey names a callee: an identifier by the scope that binds it and its
@@ -302,6 +306,19 @@ func (m *Model) traceGraph(e NodeID, depth int, top bool) bool {
 	case KindSubscript:
 		return m.traceComputed(f.Field(e, FieldValue), depth+1)
 	case KindBinaryOperator:
+		if op := f.Field(e, FieldOperator); f.TextIs(op, "*") || f.TextIs(op, "/") {
+			// One factor of a product with a graph is enough for its
+			// backward (`-dist.log_prob(a) * reward`): where one is seen
+			// to carry one, what the other comes from is not taken for
+			// an origin of a graph on that evidence alone.
+			m.evidence.factors++
+			l := m.traceComputed(f.Field(e, FieldLeft), depth+1)
+			r := m.traceComputed(f.Field(e, FieldRight), depth+1)
+			m.evidence.factors--
+			if l || r {
+				return true
+			}
+		}
 		l := m.traceComputed(f.Field(e, FieldLeft), depth+1)
 		r := m.traceComputed(f.Field(e, FieldRight), depth+1)
 		return l || r
@@ -357,6 +374,9 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 		}
 	}
 	ev.traced[b] = ok
+	if !ok && ev.factors > 0 {
+		delete(ev.traced, b) // traced again where unknown methods count
+	}
 	if ok || top {
 		ev.graph[b] = true
 	}
@@ -382,8 +402,18 @@ func (m *Model) hostSibling(b *Binding) bool {
 		if len(args) == 0 || f.Kind(f.Unparen(args[0])) != KindIdentifier {
 			return
 		}
-		if r := m.Resolve(f.Unparen(args[0])); r != nil && r != b && r.Unpacked && r.Stmt == b.Stmt {
-			found = true
+		// Any binding of the name that statement makes: in a loop, the
+		// first iteration's tensor is made from what was bound before it
+		// (`obs = env.reset()`), the next ones' from what it unpacked.
+		r, c, ok := m.bindingsOf(f.Unparen(args[0]))
+		if r == nil || !ok {
+			return
+		}
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			if r := &m.binds[i]; r != b && r.Unpacked && r.Stmt == b.Stmt {
+				found = true
+				return
+			}
 		}
 	})
 	return found
@@ -436,7 +466,7 @@ func (m *Model) traceComputed(e NodeID, depth int) bool {
 	f := m.File
 	e = f.Unparen(e)
 	switch f.Kind(e) {
-	case KindCall, KindBinaryOperator, KindSubscript, KindAttribute:
+	case KindCall, KindBinaryOperator, KindUnaryOperator, KindSubscript, KindAttribute:
 		return m.traceGraph(e, depth, false)
 	case KindIdentifier:
 		if b := m.Resolve(e); b != nil && (b.Kind == BindAssign || b.Kind == BindAugAssign) && computedValue(f, b.Value) {
@@ -481,6 +511,9 @@ func (m *Model) traceCall(call NodeID, depth int, unpacked bool) bool {
 		}
 		if m.plainLibraryObject(f.Unparen(recv)) {
 			return false // `args = parser.parse_args()`: options, not tensors
+		}
+		if m.isDistribution(recv) && m.traceDistribution(recv, depth+1) {
+			return true // `dist.log_prob(a)`, dist made from a model's output
 		}
 		return m.traceProducer(call, depth)
 	}
@@ -591,6 +624,29 @@ func (m *Model) selfSubmodule(attr NodeID) bool {
 	return len(m.ClassBases(class)) == 0 || m.selfAttrs(class).count[f.Text(attr)] > 0
 }
 
+// traceDistribution traces what a torch distribution (`Categorical(
+// logits=logits)`, or a name bound to one) is made from: its log-probs
+// and entropies carry their graph.
+func (m *Model) traceDistribution(dist NodeID, depth int) bool {
+	f := m.File
+	dist = f.Unparen(dist)
+	if f.Kind(dist) == KindIdentifier {
+		dist = f.Unparen(m.AssignedValue(dist))
+	}
+	ok := false
+	f.Children(f.Field(dist, FieldArguments), func(c NodeID) bool {
+		switch f.Kind(c) {
+		case KindKeywordArgument:
+			ok = m.traceComputed(f.Field(c, FieldValue), depth) || ok
+		case KindDictionarySplat, KindListSplat:
+		default:
+			ok = m.traceComputed(c, depth) || ok
+		}
+		return true
+	})
+	return ok
+}
+
 // traceProducer records a method callee (`model.compute_loss(...)`) or
 // an unpacked call (`loss, logs = crit(out, y)`) whose result carries a
 // graph.
@@ -610,6 +666,9 @@ func (m *Model) traceProducer(call NodeID, depth int) bool {
 	if f.Kind(fn) == KindAttribute && m.MethodName(call) != "" {
 		if m.selfSubmodule(fn) {
 			return m.traceCall(call, depth+1, false) // `self.g12(x)`: a submodule, or a loss
+		}
+		if m.evidence.factors > 0 {
+			return false
 		}
 		if k, ok := m.producerKey(fn); ok {
 			m.evidence.producers[k] = true

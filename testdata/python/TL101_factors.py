@@ -1,0 +1,76 @@
+"""TL101, TL102: one factor of a back-propagated product is enough for its graph."""
+import gym
+import torch
+
+env = gym.make("CartPole-v1")
+policy = torch.nn.Linear(4, 2)
+critic = torch.nn.Linear(4, 1)
+opt = torch.optim.Adam(policy.parameters())
+
+
+def reinforce(episodes):
+    # The reward multiplies the log-prob that carries the graph: what the
+    # environment returns is host data, and the score is a number.
+    scores = []
+    for _ in range(episodes):
+        obs, score, done = env.reset(), 0, False
+        while not done:
+            dist = torch.distributions.Categorical(logits=policy(torch.tensor(obs)))
+            action = dist.sample()
+            nxt, reward, done, _ = env.step(action.item())
+            loss = -dist.log_prob(action) * reward
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            score += reward
+            obs = nxt
+        scores.append(score)
+    return scores
+
+
+def reinforce_unpacked(episodes):
+    # The same, the state made into a tensor where the loop begins: the
+    # statement that unpacks the reward unpacks the next state too.
+    scores = []
+    for _ in range(episodes):
+        obs, score, done = env.reset(), 0, False
+        while not done:
+            dist = torch.distributions.Categorical(logits=policy(torch.tensor(obs)))
+            action = dist.sample()
+            obs, reward, done, _ = env.step(action.item())
+            loss = dist.log_prob(action) * -reward
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            score += reward
+        scores.append(score)
+    return scores
+
+
+def actor_critic(batches):
+    # Both factors are seen to carry a graph: the critic's value is a
+    # forward pass, and its running sum keeps every step's graph.
+    value_sum = 0
+    for states, actions in batches:
+        dist = torch.distributions.Categorical(logits=policy(states))
+        value = critic(states).squeeze(-1)
+        loss = -(dist.log_prob(actions) * value).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        value_sum += value  # want: TL101 "after its backward\(\)"
+    return value_sum
+
+
+def weighted(batches, weigher):
+    # Neither factor is seen to carry a graph but through the weigher, an
+    # object of unknown kind: its result is back-propagated, so it does.
+    total = 0
+    for x, y in batches:
+        w = weigher.weight(x, y)
+        loss = w * 2.0
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += w  # want: TL101 "after its backward\(\)"
+    return total
