@@ -477,6 +477,18 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
 		}
 		ref := m.calleeRef(v)
+		if fn := f.Unparen(f.Field(v, FieldFunction)); ref == "" && index != -1 {
+			// `action, value = agent(state)`, agent an instance of a class
+			// the project defines: its forward's tuple says where the
+			// graph is (`return action.numpy()[0], self.v(h)`).
+			if k := f.Kind(fn); k == KindIdentifier || k == KindAttribute {
+				if fref, def := m.classMethod(m.receiverClass(fn), "forward"); def != NoNode {
+					return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
+				} else if fref != "" {
+					ref = fref
+				}
+			}
+		}
 		if m.runsNoModel(v, ref) {
 			return false // a loss helper's tuple, of values without a graph
 		}

@@ -151,7 +151,15 @@ arithmetic on it, into an attribute of ` + "`self`" + `; a parameter converted
 first (` + "`val = float(val)`" + `) is not kept. The method is found as TL201
 finds one: through a name bound once to an instance of a project class, or
 an attribute of ` + "`self`" + ` assigned once to one; an object made afresh in
-each iteration is not reported.
+each iteration is not reported, nor is a rollout storage: an object whose
+values a loop around the call takes back out (` + "`values, log_probs = rollout.sample()`" + `) into what it back-propagates, as the update of an
+actor-critic does with the graphs it kept. Of the tuple a forward pass of
+a project class returns, each element carries what its ` + "`forward`" + ` puts
+there (` + "`return action.numpy()[0], self.v(h)`" + `: the action is a number).
+In a product that is back-propagated, one factor with a graph is enough:
+where one factor is seen to carry one (a forward pass, the log-probability
+of a distribution made from one), the other (` + "`reward`" + ` from
+` + "`env.step(...)`" + `) is not taken to carry one on that evidence.
 
 ## References
 - [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
@@ -400,6 +408,12 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	args := m.Args(call)
+	fn := m.ScopeNode(call)
+	for l := loop; l != analyzer.NoNode && m.ScopeNode(l) == fn; l = m.EnclosingLoop(l) {
+		if readForBackward(m, recv, f.Field(l, analyzer.FieldBody), fn) {
+			return // a rollout storage: what it keeps is what the update back-propagates
+		}
+	}
 	for _, k := range o.Keeps {
 		if k.Index >= len(args) {
 			continue
@@ -408,7 +422,6 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		if f.Kind(arg) == analyzer.KindKeywordArgument || !m.CarriesGraph(arg) {
 			continue
 		}
-		fn := m.ScopeNode(call)
 		stmt := analyzer.Snippet(f.Text(call), 60)
 		cost := "every step's autograd graph stays alive with it, with the activations of any forward pass that no " +
 			"backward() ran through still " + onDevice(f)
@@ -424,6 +437,38 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		graphAssumptions(p, arg, call)
 		return
 	}
+}
+
+// readForBackward reports whether the loop body takes values back out
+// of the object recv names (`values, log_probs = memory.sample()`) into
+// what it back-propagates: the object is the rollout of the update, whose
+// backward runs through the graphs it keeps (a storage kept across
+// updates would make that backward run through freed graphs).
+func readForBackward(m *analyzer.Model, recv, body, fn analyzer.NodeID) bool {
+	f := m.File
+	name := compact(f.Text(recv))
+	var keys map[string]bool
+	found := false
+	f.Walk(body, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindAssignment {
+			return
+		}
+		v := f.Unparen(f.Field(id, analyzer.FieldRight))
+		if f.Kind(v) != analyzer.KindCall || compact(f.Text(f.Unparen(m.Receiver(v)))) != name || m.Receiver(v) == analyzer.NoNode {
+			return
+		}
+		if keys == nil {
+			keys = m.BackpropKeys(body, fn)
+		}
+		targets := map[string]bool{}
+		m.ExprKeys(f.Field(id, analyzer.FieldLeft), targets)
+		for t := range targets {
+			if keys[t] {
+				found = true
+			}
+		}
+	})
+	return found
 }
 
 // accumulation returns the target and the added value of `t += v`,

@@ -1,0 +1,81 @@
+"""TL101: a storage the update reads back and back-propagates; the plain
+element of a forward's tuple."""
+import gym
+import torch
+from torch import nn
+from torch.distributions import Categorical
+
+
+class ActorCritic(nn.Module):
+    def __init__(self, n_in, n_actions):
+        super().__init__()
+        self.pi = nn.Linear(n_in, n_actions)
+        self.v = nn.Linear(n_in, 1)
+
+    def forward(self, state):
+        dist = Categorical(logits=self.pi(state))
+        action = dist.sample()
+        return action.numpy()[0], self.v(state), dist.log_prob(action)
+
+
+class Rollout:
+    def __init__(self):
+        self.values = []
+        self.log_probs = []
+        self.rewards = []
+
+    def remember(self, value, log_prob, reward):
+        self.values.append(value)
+        self.log_probs.append(log_prob)
+        self.rewards.append(reward)
+
+    def sample(self):
+        return self.values, self.log_probs, self.rewards
+
+    def clear(self):
+        self.values, self.log_probs, self.rewards = [], [], []
+
+
+class History:
+    def __init__(self):
+        self.actions = []
+        self.values = []
+
+    def record(self, action, value):
+        self.actions.append(action)
+        self.values.append(value)
+
+
+def a2c(env_id, optimizer, updates, horizon):
+    env = gym.make(env_id)
+    agent = ActorCritic(4, 2)
+    rollout = Rollout()
+    for _ in range(updates):
+        obs = env.reset()
+        for _ in range(horizon):
+            action, value, log_prob = agent(torch.tensor([obs]))
+            obs, reward, done, _ = env.step(action)
+            rollout.remember(value, log_prob, reward)
+        values, log_probs, rewards = rollout.sample()
+        returns = torch.tensor(rewards).flip(0).cumsum(0).flip(0)
+        advantage = returns - torch.cat(values).squeeze(-1)
+        loss = -(torch.cat(log_probs) * advantage.detach()).sum() + advantage.pow(2).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        rollout.clear()
+
+
+def a2c_logged(env_id, optimizer, updates):
+    env = gym.make(env_id)
+    agent = ActorCritic(4, 2)
+    history = History()
+    for _ in range(updates):
+        obs = env.reset()
+        action, value, log_prob = agent(torch.tensor([obs]))
+        obs, reward, done, _ = env.step(action)
+        history.record(action, value)  # want: TL101 "pass `value.detach\(\)` instead"
+        loss = -(log_prob * reward).sum() + (value - reward).pow(2).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
