@@ -207,6 +207,75 @@ func (m *Model) augCarries(name string, b *Binding, depth int) bool {
 	return prior.Kind != BindParam && m.carry(prior.Value) == carryYes
 }
 
+// gradOffByArg reports whether call runs a function of the file whose
+// every forward pass runs under `with torch.set_grad_enabled(flag):`,
+// flag one of its parameters, and gives flag False (by argument or by
+// its default): `self.evaluate(batch, track_gradient=False)`. What it
+// returns then has a graph only through what the call passes it.
+func (m *Model) gradOffByArg(call NodeID) (def NodeID, off bool) {
+	f := m.File
+	if !m.hasGradSwitchCall {
+		return NoNode, false
+	}
+	def = m.LocalCallee(call)
+	if def == NoNode {
+		return NoNode, false
+	}
+	flag := m.Memo(gradFlagKey{def}, func() any { return m.gradFlag(def) }).(string)
+	if flag == "" {
+		return NoNode, false
+	}
+	v, ok := m.argOrDefault(call, def, flag)
+	return def, ok && f.Kind(f.Unparen(v)) == KindFalse
+}
+
+type gradFlagKey struct{ def NodeID }
+
+// gradFlag returns the parameter of def under whose `with
+// torch.set_grad_enabled(param):` every forward pass of def runs (one at
+// least), or "".
+func (m *Model) gradFlag(def NodeID) string {
+	f := m.File
+	flag, passes, ok := "", 0, true
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !ok || f.Kind(id) != KindCall || m.ScopeNode(id) != def || !m.IsForwardCall(id) {
+			return
+		}
+		passes++
+		under := ""
+		for p := f.Parent(id); p != NoNode && p != def && under == ""; p = f.Parent(p) {
+			if f.Kind(p) != KindWithStatement || !f.Contains(f.Field(p, FieldBody), id) {
+				continue
+			}
+			f.Children(p, func(clause NodeID) bool {
+				if f.Kind(clause) != KindWithClause {
+					return true
+				}
+				f.Walk(clause, func(c NodeID) {
+					if under != "" || f.Kind(c) != KindCall || m.CallName(c) != "torch.set_grad_enabled" {
+						return
+					}
+					if args := m.Args(c); len(args) == 1 && f.Kind(f.Unparen(args[0])) == KindIdentifier {
+						if b := m.Resolve(f.Unparen(args[0])); b != nil && b.Kind == BindParam && b.Scope == m.scopeOf[id] {
+							under = f.Text(f.Unparen(args[0]))
+						}
+					}
+				})
+				return false
+			})
+		}
+		if under == "" || flag != "" && under != flag {
+			ok = false
+			return
+		}
+		flag = under
+	})
+	if !ok || passes == 0 {
+		return ""
+	}
+	return flag
+}
+
 func (m *Model) callCarries(call NodeID) bool {
 	f := m.File
 	method := m.MethodName(call)
@@ -222,6 +291,9 @@ func (m *Model) callCarries(call NodeID) bool {
 	}
 	if m.GradModeAt(call) == GradDisabled {
 		return false
+	}
+	if def, off := m.gradOffByArg(call); off {
+		return m.argFeedsResult(call, def)
 	}
 	if m.IsForwardCall(call) {
 		// A module's method other than its forward (`adv.generator(d)` of
@@ -459,6 +531,9 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 	case KindCall:
 		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] || index == 1 && m.returnsIndices(v) {
 			return false
+		}
+		if def, off := m.gradOffByArg(v); off {
+			return index != -1 && m.argsFeed(v, m.paramsReaching(def, m.positionalParams(def), m.elementValues(def, index)))
 		}
 		if fns := m.passedFunctions(v); fns != nil && index != -1 {
 			// `loss, rec, kld = loss_fn(...)` with loss_fn a parameter

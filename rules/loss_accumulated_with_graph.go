@@ -135,7 +135,10 @@ were called by name; one that only the callers in other files pass is not
 seen. A tuple whose first element a loss is computed from
 (` + "`recon, mu = model(x)`" + ` then ` + "`F.mse_loss(recon, x)`" + `) is the outputs of one
 forward pass, each with a graph, whatever its callee is taken for. An unknown
-function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A sum that
+function (` + "`accuracy(out, y)`" + `) is not assumed to return a graph. A function of
+the file whose every forward pass runs under ` + "`with torch.set_grad_enabled(flag):`" + `,
+flag one of its parameters, returns a graph only through its arguments
+where a call gives flag ` + "`False`" + ` (` + "`self.step(batch, track_gradient=False)`" + `). A sum that
 is back-propagated on purpose (a multi-task loss built in a loop and then
 ` + "`backward()`" + `-ed, or returned to the caller, also when the loop takes derivatives
 to be differentiated again, ` + "`torch.autograd.grad(..., create_graph=True)`" + `,
