@@ -589,7 +589,7 @@ func (m *Model) DerivesFrom(expr, within NodeID, from func(*Binding) bool) bool 
 }
 
 // passThroughBuiltins return their argument's elements as they are.
-var passThroughBuiltins = map[string]bool{"list": true, "tuple": true, "dict": true, "sorted": true, "reversed": true}
+var passThroughBuiltins = map[string]bool{"list": true, "tuple": true, "dict": true, "sorted": true, "reversed": true, "enumerate": true, "zip": true}
 
 func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth int) bool {
 	f := m.File
@@ -608,7 +608,19 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 			return true
 		}
 		switch b.Kind {
-		case BindAssign, BindAugAssign, BindLoopTarget, BindWithTarget:
+		case BindLoopTarget:
+			// `for i, loss in enumerate(losses)`: loss is an element of
+			// losses, i a count; `for a, b in zip(xs, ys)`: a is of xs.
+			if v := f.Unparen(b.Value); f.Kind(v) == KindCall && b.Index >= 0 {
+				switch args := m.Args(v); m.CallName(v) {
+				case "enumerate":
+					return b.Index == 1 && len(args) > 0 && t(args[0])
+				case "zip":
+					return b.Index < len(args) && t(args[b.Index])
+				}
+			}
+			return t(b.Value)
+		case BindAssign, BindAugAssign, BindWithTarget:
 			return t(b.Value)
 		}
 	case KindAttribute:

@@ -157,8 +157,20 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		return w.argument(p, depth)
 	case analyzer.KindTuple, analyzer.KindList:
 		if args := f.Parent(p); f.Kind(args) == analyzer.KindArgumentList {
-			if q := m.CallName(f.Parent(args)); q == "torch.cat" || q == "torch.stack" {
+			call := f.Parent(args)
+			if q := m.CallName(call); q == "torch.cat" || q == "torch.stack" {
 				return w.argument(args, depth)
+			}
+			// `balancer.step([loss_a, loss_b])`: a function of the
+			// project given the list says what it does with its elements.
+			if known, backprop, kept, _ := m.ArgUse(call, p); known {
+				switch {
+				case backprop:
+					return fateYes
+				case kept || w.strict:
+					return w.value(call, depth+1)
+				}
+				return fateNo
 			}
 		}
 		return w.unknown(p)

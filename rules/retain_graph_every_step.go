@@ -433,7 +433,7 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 		}
 		inStep := f.Contains(body, id)
 		if !m.IsBackwardCall(id) {
-			shares = inStep && g.backpropagatesUnseen(id)
+			shares = inStep && (g.backpropagatesUnseen(id) || g.backpropagatesShared(id, roots))
 			return
 		}
 		var exprs []analyzer.NodeID
@@ -569,6 +569,25 @@ func (g *retainGraph) backpropagatesUnseen(call analyzer.NodeID) bool {
 }
 
 type rgBackpropsKey struct{ def analyzer.NodeID }
+
+// backpropagatesShared reports whether call hands a value of the retained
+// graph to a function of the project that back-propagates what it is
+// given there, by its facts (`balancer.step([loss_a, loss_b])`, whose
+// method runs `backward()` on each loss of the list).
+func (g *retainGraph) backpropagatesShared(call analyzer.NodeID, roots map[string][]analyzer.NodeID) bool {
+	m := g.m
+	for _, a := range m.Args(call) {
+		if _, backprop, _, _ := m.ArgUse(call, a); !backprop {
+			continue
+		}
+		for k, uses := range g.Reach([]analyzer.NodeID{a}) {
+			if rootUses, ok := roots[k]; ok && g.MayCarry(k, uses[0]) && g.sameValues(rootUses, uses) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // accumulation returns a statement in the step loop that keeps a value
 // of the graph reachable after the step: `total += loss` or
