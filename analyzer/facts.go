@@ -1273,6 +1273,9 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	if f.Kind(attr) == KindAttribute && m.drainedByBackward(m.EnclosingClass(def), f.Text(f.Field(attr, FieldAttribute))) {
 		return kept // a REINFORCE buffer of log-probabilities, back-propagated whole
 	}
+	if f.Kind(attr) == KindAttribute && m.capped(def, attr) {
+		return kept // an image pool of at most n, a score window: it does not grow
+	}
 	keys := map[string][]NodeID{}
 	m.Flow(def).Keys(value, keys)
 	var names []NodeID
@@ -1290,6 +1293,48 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 		}
 	}
 	return kept
+}
+
+// capped reports whether the container attribute attr of self (`self.pool`)
+// holds at most a bound: it is made a `deque(maxlen=n)` in its class, or
+// method def tests its length (`if len(self.pool) < n:`) around the store
+// or in a test that takes elements out (`self.pool.pop(0)`, `del
+// self.pool[0]`).
+func (m *Model) capped(def, attr NodeID) bool {
+	f := m.File
+	key := f.Text(attr)
+	if v, ok := m.selfAttrs(m.EnclosingClass(def)).last[key]; ok && f.Kind(f.Unparen(v)) == KindCall {
+		if q := m.CallName(f.Unparen(v)); (q == "collections.deque" || q == "deque") && m.Keyword(f.Unparen(v), "maxlen") != NoNode {
+			return true
+		}
+	}
+	length := "len(" + key + ")"
+	found := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if found {
+			return
+		}
+		if k := f.Kind(id); k != KindIfStatement && k != KindElifClause && k != KindWhileStatement {
+			return
+		}
+		if !strings.Contains(strings.Join(strings.Fields(f.Text(f.Field(id, FieldCondition))), ""), length) {
+			return
+		}
+		if f.Contains(id, attr) {
+			found = true // the store is the test's
+			return
+		}
+		f.Walk(id, func(c NodeID) {
+			switch {
+			case found:
+			case f.Kind(c) == KindCall && (m.MethodName(c) == "pop" || m.MethodName(c) == "popleft") && f.Text(m.Receiver(c)) == key:
+				found = true
+			case f.Kind(c) == KindDeleteStatement && strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(f.Text(c), "del")), key+"["):
+				found = true
+			}
+		})
+	})
+	return found
 }
 
 // drainedByBackward reports whether a method of class back-propagates

@@ -154,7 +154,10 @@ arithmetic on it, into an attribute of ` + "`self`" + `; a parameter converted
 first (` + "`val = float(val)`" + `) is not kept. The method is found as TL201
 finds one: through a name bound once to an instance of a project class, or
 an attribute of ` + "`self`" + ` assigned once to one; an object made afresh in
-each iteration is not reported, nor is a rollout storage: an object whose
+each iteration is not reported, nor is a container that holds at most a
+bound (made a ` + "`deque(maxlen=n)`" + `, stored into under a test of its length,
+or trimmed by one, as an image pool is), though it may hold up to that
+many graphs, nor is a rollout storage: an object whose
 values a loop around the call takes back out (` + "`values, log_probs = rollout.sample()`" + `) into what it back-propagates, as the update of an
 actor-critic does with the graphs it kept. Of the tuple a forward pass of
 a project class returns, each element carries what its ` + "`forward`" + ` puts
