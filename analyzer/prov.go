@@ -47,14 +47,18 @@ func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Bin
 	}
 	sort.SliceStable(before, func(i, j int) bool { return m.bindingPos(before[i]) > m.bindingPos(before[j]) })
 	var out []*Binding
+	var dom *Binding // a binding every path to at in its block runs
 	for _, o := range before {
 		out = append(out, o)
-		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport ||
-			f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, at)) {
+		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport {
+			break
+		}
+		if f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, at)) {
+			dom = o
 			break
 		}
 	}
-	return m.backEdgeBindings(name, s, at, out)
+	return m.backEdgeBindings(name, s, at, out, dom)
 }
 
 // commonAncestor returns the innermost node that holds both a and b.
@@ -69,7 +73,7 @@ func commonAncestor(f *File, a, b NodeID) NodeID {
 
 // backEdgeBindings adds to out the bindings of name in scope s that lie
 // after at inside a for or while loop holding at.
-func (m *Model) backEdgeBindings(name string, s ScopeID, at NodeID, out []*Binding) []*Binding {
+func (m *Model) backEdgeBindings(name string, s ScopeID, at NodeID, out []*Binding, dom *Binding) []*Binding {
 	f := m.File
 	loop := m.statementLoop(at)
 	if loop == NoNode {
@@ -85,9 +89,23 @@ func (m *Model) backEdgeBindings(name string, s ScopeID, at NodeID, out []*Bindi
 	pos := f.N(at).Start
 	for i := c.first; i >= 0; i = m.binds[i].next {
 		o := &m.binds[i]
-		if m.bindingPos(o) > pos && f.Contains(f.Field(loop, FieldBody), o.Stmt) {
-			out = append(out, o)
+		if m.bindingPos(o) <= pos || !f.Contains(f.Field(loop, FieldBody), o.Stmt) {
+			continue
 		}
+		// The back edge of the innermost loop around both comes back to
+		// at through dom, when that loop holds dom: `loss = crit(...)`
+		// then `loss.backward()` each iteration, whatever the loop binds
+		// to loss later.
+		if dom != nil {
+			l := m.statementLoop(at)
+			for l != NoNode && !f.Contains(f.Field(l, FieldBody), o.Stmt) {
+				l = m.statementLoop(l)
+			}
+			if l != NoNode && f.Contains(f.Field(l, FieldBody), dom.Stmt) {
+				continue
+			}
+		}
+		out = append(out, o)
 	}
 	return out
 }
@@ -772,7 +790,7 @@ func (m *Model) ContainerBackpropagated(fn, at, base NodeID) bool {
 		if r.binds[b] {
 			return true
 		}
-		for _, o := range m.backEdgeBindings(f.Text(base), b.Scope, at, nil) {
+		for _, o := range m.backEdgeBindings(f.Text(base), b.Scope, at, nil, nil) {
 			if r.binds[o] {
 				return true
 			}
