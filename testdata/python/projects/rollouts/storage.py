@@ -27,3 +27,18 @@ class History:
     def record(self, action, value):
         self.actions.append(action)
         self.values.append(value)
+
+
+class ImagePool:
+    """A pool of at most size images, as CycleGAN keeps of its fakes."""
+
+    def __init__(self, size=50):
+        self.size = size
+        self.images = []
+
+    def query(self, image):
+        if len(self.images) < self.size:
+            self.images.append(image)
+            return image
+        self.images[0] = image
+        return image

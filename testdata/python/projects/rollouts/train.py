@@ -4,7 +4,7 @@ import gym
 import torch
 
 from nets import ActorCritic
-from storage import History, Rollout
+from storage import History, ImagePool, Rollout
 
 
 def a2c(env_id, optimizer, updates, horizon):
@@ -40,3 +40,19 @@ def a2c_logged(env_id, optimizer, updates):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def gan(gen, disc, loader, opt_g, opt_d):
+    # The pool holds at most fifty generated images: it does not grow.
+    pool = ImagePool()
+    for z, real in loader:
+        fake = gen(z)
+        g_loss = -disc(fake).mean()
+        opt_g.zero_grad()
+        g_loss.backward()
+        opt_g.step()
+        fake = pool.query(fake)
+        d_loss = disc(fake.detach()).mean() - disc(real).mean()
+        opt_d.zero_grad()
+        d_loss.backward()
+        opt_d.step()
