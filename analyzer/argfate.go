@@ -23,14 +23,18 @@ func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept, dropped bool) {
 		return false, false, false, false
 	}
 	backprop = slices.Contains(m.backpropArgs(call), arg)
-	if def := m.LocalCallee(call); def != NoNode {
+	def := m.LocalCallee(call)
+	ref := m.calleeRef(call)
+	if def == NoNode && ref == "" {
+		def, ref = m.callMethod(call) // an instance's __call__
+	}
+	if def != NoNode {
 		if f.Kind(def) != KindFunctionDefinition {
 			return false, false, false, false
 		}
 		kept = slices.Contains(m.GraphParams(def), i) || m.returnsGraph(def)
 		return true, backprop, kept, !kept && !backprop && m.DropsArgs(def)
 	}
-	ref := m.calleeRef(call)
 	if ref == "" || strings.HasPrefix(ref, "#") {
 		return false, false, false, false
 	}

@@ -874,7 +874,30 @@ func (m *Model) IsBackwardCall(call NodeID) bool {
 	case "torch.autograd.backward", "torch.autograd.grad":
 		return true
 	}
-	return false
+	return m.lossScalerCall(call)
+}
+
+// lossScalers are the classes whose instances, called with a loss
+// (`loss_scaler(loss, optimizer, parameters=...)`), back-propagate it
+// and step the optimizer.
+var lossScalers = map[string]bool{
+	"timm.utils.NativeScaler": true, "timm.utils.ApexScaler": true,
+	"timm.utils.cuda.NativeScaler": true, "timm.utils.cuda.ApexScaler": true,
+}
+
+// lossScalerCall reports whether call calls an instance of one of
+// lossScalers.
+func (m *Model) lossScalerCall(call NodeID) bool {
+	if !m.hasLossScaler {
+		return false
+	}
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if k := f.Kind(fn); k != KindIdentifier && k != KindAttribute {
+		return false
+	}
+	class := m.receiverClass(fn)
+	return class != NoNode && lossScalers[m.QualifiedName(class)]
 }
 
 // ownBackwardMethod reports whether `x.backward(...)` calls a method of

@@ -192,7 +192,7 @@ func (m *Model) backpropTarget(call NodeID) NodeID {
 			return m.Keyword(call, "tensors")
 		}
 		return m.Keyword(call, "outputs")
-	case m.MethodName(call) == "manual_backward":
+	case m.MethodName(call) == "manual_backward" || m.lossScalerCall(call):
 		if len(args) > 0 {
 			return args[0]
 		}

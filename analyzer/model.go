@@ -30,6 +30,7 @@ type Model struct {
 	decoGrad          map[NodeID]GradMode // decoratorGrad
 	carries           map[NodeID]carryState
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
+	hasLossScaler     bool // the file names a loss scaler of timm
 	memo              map[any]any
 	callNames         map[NodeID]string
 	localRefs         map[NodeID]string  // localRef's answers, shared by the summary's records
@@ -48,6 +49,7 @@ func NewModel(f *File) *Model {
 	m := &Model{File: f}
 	m.buildScopes()
 	m.hasGradSwitchCall = bytes.Contains(f.Src, []byte("set_grad_enabled")) || bytes.Contains(f.Src, []byte("enter_context"))
+	m.hasLossScaler = bytes.Contains(f.Src, []byte("Scaler"))
 	return m
 }
 

@@ -651,6 +651,14 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 		if o := m.lookup(ref, WantParams); o != nil {
 			params = o.BackpropParams
 		}
+	} else if def, ref := m.callMethod(call); def != NoNode || ref != "" {
+		// `loss_scaler(loss, optimizer)`, an instance of a class of the
+		// project whose __call__ back-propagates its loss.
+		if def != NoNode {
+			params = m.BackpropParams(def)
+		} else if o := m.lookup(ref, WantParams); o != nil {
+			params = o.BackpropParams
+		}
 	} else if fn := f.Unparen(f.Field(call, FieldFunction)); ref == "" && m.facts != nil && f.Kind(fn) == KindAttribute &&
 		f.TextIs(f.Field(fn, FieldObject), "self") {
 		// `self.model_backward_and_update(loss)` of a base class of
@@ -672,6 +680,27 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 		}
 	}
 	return out
+}
+
+// callMethod returns the `__call__` method (def in this file, or the ref
+// of one in another) that calling an instance of a class of the project
+// runs (`scaler(loss, opt)`, scaler bound to `Scaler()`), when the class
+// is not a module (whose call runs its forward).
+func (m *Model) callMethod(call NodeID) (def NodeID, ref string) {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if k := f.Kind(fn); k != KindIdentifier && k != KindAttribute || f.TextIs(fn, "self") {
+		return NoNode, ""
+	}
+	class := m.receiverClass(fn)
+	if class == NoNode {
+		return NoNode, ""
+	}
+	ref, def = m.classMethod(class, "__call__")
+	if strings.HasPrefix(ref, "#") {
+		ref = ""
+	}
+	return def, ref
 }
 
 // PositionalParams returns the names of the parameters of function def

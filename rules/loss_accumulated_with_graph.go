@@ -116,8 +116,9 @@ goes.
 
 Whether a value carries autograd history is inferred from what the code
 does with it first: a value that is ` + "`backward()`" + `-ed (directly, through
-` + "`scaler.scale(...)`" + `, ` + "`accelerator.backward(...)`" + ` or ` + "`torch.autograd`" + `)
-carries one, and so do the values it was computed from back to the forward
+` + "`scaler.scale(...)`" + `, ` + "`accelerator.backward(...)`" + `, ` + "`torch.autograd`" + `, a loss scaler
+of timm called with it, ` + "`loss_scaler(loss, optimizer)`" + `, or an instance of a class of the
+project whose ` + "`__call__`" + ` back-propagates what it is given) carries one, and so do the values it was computed from back to the forward
 pass; then from calls of models and loss functions (recognised by use, by
 their construction or class in any file of the project, type annotations,
 and only last by conventional names such as ` + "`model`" + ` and ` + "`criterion`" + `),
