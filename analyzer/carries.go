@@ -985,6 +985,9 @@ func (m *Model) ExpandKeys(keys map[string]bool, assigns map[string][]NodeID) {
 	for len(queue) > 0 {
 		k := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
+		if k == "_" {
+			continue // what is thrown away links nothing
+		}
 		for _, v := range assigns[k] {
 			more := map[string]bool{}
 			m.ExprKeys(v, more)
