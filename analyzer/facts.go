@@ -225,6 +225,10 @@ func (r *RareFuncFacts) IsZero() bool {
 type ParamCall struct {
 	Index int   `json:"index"`
 	Site  *Site `json:"site"`
+	// Bounded marks a kept parameter whose container holds at most a
+	// bound (a deque with maxlen, a store under a test of its length):
+	// it keeps that many values, not every one.
+	Bounded bool `json:"bounded,omitempty"`
 }
 
 // CallSummary is a call of a ref: the first of the calls of the same
@@ -1198,6 +1202,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 			if m.ScopeNode(id) == def {
 				m.stepFact(id, &r.StepSites)
 			}
+
 		case KindCall:
 			if m.ScopeNode(id) != def {
 				return
@@ -1273,9 +1278,6 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	if f.Kind(attr) == KindAttribute && m.drainedByBackward(m.EnclosingClass(def), f.Text(f.Field(attr, FieldAttribute))) {
 		return kept // a REINFORCE buffer of log-probabilities, back-propagated whole
 	}
-	if f.Kind(attr) == KindAttribute && m.capped(def, attr) {
-		return kept // an image pool of at most n, a score window: it does not grow
-	}
 	keys := map[string][]NodeID{}
 	m.Flow(def).Keys(value, keys)
 	var names []NodeID
@@ -1287,9 +1289,11 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 		}
 	}
 	slices.Sort(names) // source order, for a summary that does not vary
+	// An image pool of at most n, a score window: it does not grow.
+	bounded := f.Kind(attr) == KindAttribute && m.capped(def, attr)
 	for _, u := range names {
 		if i := m.paramIndex(def, u); i >= 0 && !hasParamCall(kept, i) {
-			kept = append(kept, ParamCall{Index: i, Site: m.site(target)})
+			kept = append(kept, ParamCall{Index: i, Site: m.site(target), Bounded: bounded})
 		}
 	}
 	return kept

@@ -307,6 +307,7 @@ func (e *encoder) paramCalls(pcs []analyzer.ParamCall) {
 	for _, pc := range pcs {
 		e.int(int64(pc.Index))
 		e.site(pc.Site)
+		e.bool(pc.Bounded)
 	}
 }
 
@@ -454,6 +455,7 @@ func (d *decoder) paramCalls() []analyzer.ParamCall {
 	for i := range pcs {
 		pcs[i].Index = int(d.int())
 		pcs[i].Site = d.site()
+		pcs[i].Bounded = d.bool()
 	}
 	return pcs
 }

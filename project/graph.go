@@ -755,7 +755,7 @@ func (g *Graph) anyHelper(name string) *analyzer.Object {
 func (g *Graph) paramSites(fl *file, pcs []analyzer.ParamCall) []analyzer.ParamCall {
 	var out []analyzer.ParamCall
 	for _, pc := range pcs {
-		out = append(out, analyzer.ParamCall{Index: pc.Index, Site: g.site(fl, pc.Site)})
+		out = append(out, analyzer.ParamCall{Index: pc.Index, Site: g.site(fl, pc.Site), Bounded: pc.Bounded})
 	}
 	return out
 }

@@ -155,12 +155,15 @@ arithmetic on it, into an attribute of ` + "`self`" + `; a parameter converted
 first (` + "`val = float(val)`" + `) is not kept. The method is found as TL201
 finds one: through a name bound once to an instance of a project class, or
 an attribute of ` + "`self`" + ` assigned once to one; an object made afresh in
-each iteration is not reported, nor is a container that holds at most a
-bound (made a ` + "`deque(maxlen=n)`" + `, stored into under a test of its length,
-or trimmed by one, as an image pool is), though it may hold up to that
-many graphs, nor is a rollout storage: an object whose
-values a loop around the call takes back out (` + "`values, log_probs = rollout.sample()`" + `) into what it back-propagates, as the update of an
-actor-critic does with the graphs it kept. Of the tuple a forward pass of
+each iteration is not reported. A container that holds at most a bound
+(made a ` + "`deque(maxlen=n)`" + `, stored into under a test of its length, or
+trimmed by one, as an image pool is) does not grow: it is reported only
+for graphs that no backward() of the step ran through, whose activations
+it keeps as many of as it holds. Nor is a rollout storage reported: an object whose
+values a loop around the call takes back out (` + "`values, log_probs = rollout.sample()`" + `)
+into what it back-propagates, then empties (` + "`rollout.clear()`" + `), as the update
+of an actor-critic does with the graphs it kept; a replay buffer, sampled
+but never emptied, is reported. Of the tuple a forward pass of
 a project class returns, each element carries what its ` + "`forward`" + ` puts
 there (` + "`return action.numpy()[0], self.v(h)`" + `: the action is a number).
 In a product that is back-propagated, one factor with a graph is enough:
@@ -432,7 +435,15 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		stmt := analyzer.Snippet(f.Text(call), 60)
 		cost := "every step's autograd graph stays alive with it, with the activations of any forward pass that no " +
 			"backward() ran through still " + onDevice(f)
-		if body := f.Field(loop, analyzer.FieldBody); valueBackpropagated(m, arg, m.BackpropKeys(body, fn)) && !retainedBackward(m, body) {
+		body := f.Field(loop, analyzer.FieldBody)
+		freed := valueBackpropagated(m, arg, m.BackpropKeys(body, fn)) && !retainedBackward(m, body)
+		switch {
+		case k.Bounded && freed:
+			continue // a few back-propagated graphs' nodes, as many as the container holds
+		case k.Bounded:
+			cost = "as many steps' autograd graphs as it holds stay alive with it, with the activations of any forward pass " +
+				"that no backward() ran through still " + onDevice(f)
+		case freed:
 			cost = "every step's autograd graph stays alive with it after its backward(): no activations, but a " +
 				"growing chain of autograd nodes in host memory"
 		}
@@ -448,20 +459,22 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 
 // readForBackward reports whether the loop body takes values back out
 // of the object recv names (`values, log_probs = memory.sample()`) into
-// what it back-propagates: the object is the rollout of the update, whose
-// backward runs through the graphs it keeps (a storage kept across
-// updates would make that backward run through freed graphs).
+// what it back-propagates, then empties it (`memory.clear()`: a call of
+// one of its methods with no argument that keeps nothing): the object is
+// the rollout of the update, whose backward runs through the graphs it
+// kept since the last one. A replay buffer, sampled but never emptied,
+// keeps them.
 func readForBackward(m *analyzer.Model, recv, body, fn analyzer.NodeID) bool {
 	f := m.File
 	name := compact(f.Text(recv))
 	var keys map[string]bool
-	found := false
+	read := analyzer.NoNode
 	f.Walk(body, func(id analyzer.NodeID) {
-		if found || f.Kind(id) != analyzer.KindAssignment {
+		if read != analyzer.NoNode || f.Kind(id) != analyzer.KindAssignment {
 			return
 		}
 		v := f.Unparen(f.Field(id, analyzer.FieldRight))
-		if f.Kind(v) != analyzer.KindCall || compact(f.Text(f.Unparen(m.Receiver(v)))) != name || m.Receiver(v) == analyzer.NoNode {
+		if f.Kind(v) != analyzer.KindCall || m.Receiver(v) == analyzer.NoNode || compact(f.Text(f.Unparen(m.Receiver(v)))) != name {
 			return
 		}
 		if keys == nil {
@@ -471,11 +484,23 @@ func readForBackward(m *analyzer.Model, recv, body, fn analyzer.NodeID) bool {
 		m.ExprKeys(f.Field(id, analyzer.FieldLeft), targets)
 		for t := range targets {
 			if keys[t] {
-				found = true
+				read = id
 			}
 		}
 	})
-	return found
+	if read == analyzer.NoNode {
+		return false
+	}
+	emptied := false
+	f.Walk(body, func(id analyzer.NodeID) {
+		if emptied || f.Kind(id) != analyzer.KindCall || f.N(id).Start < f.N(read).End || len(m.Args(id)) > 0 {
+			return
+		}
+		if r := m.Receiver(id); r != analyzer.NoNode && compact(f.Text(f.Unparen(r))) == name && m.Keeper(id) == nil {
+			emptied = true
+		}
+	})
+	return emptied
 }
 
 // accumulation returns the target and the added value of `t += v`,

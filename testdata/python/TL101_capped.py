@@ -62,3 +62,11 @@ def train(gen, disc, loader, opt_g, opt_d):
         window.add(g_loss)
         trimmed.add(g_loss)
         history.add(g_loss)  # want: TL101 "adds it into `self.values` \(TL101_capped.py:46\)"
+
+
+def evaluate(model, loader):
+    # No backward runs through these graphs: the window keeps as many
+    # passes' activations as it holds.
+    window = ScoreWindow()
+    for x, y in loader:
+        window.add(((model(x) - y) ** 2).mean())  # want: TL101(low) "as many steps' autograd graphs as it holds" TL201(low)

@@ -79,3 +79,35 @@ def a2c_logged(env_id, optimizer, updates):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+class Replay:
+    def __init__(self, capacity):
+        self.capacity = capacity
+        self.memory = []
+
+    def push(self, state, target):
+        self.memory.append((state, target))
+        if len(self.memory) > self.capacity:
+            self.memory.pop(0)
+
+    def sample(self, n):
+        return self.memory[-n:]
+
+
+def dqn(encoder, q_net, env, optimizer, steps):
+    # A replay buffer is sampled for the loss but never emptied: the
+    # encoder's graphs it keeps stay alive, as many as it holds.
+    replay = Replay(10000)
+    obs = env.reset()
+    for _ in range(steps):
+        feat = encoder(torch.tensor(obs))
+        obs, reward, done, _ = env.step(q_net(feat).argmax().item())  # want: TL201 "only reach the host"
+        replay.push(feat, reward)  # want: TL101(medium) "adds it into `self.memory`.*as many steps' autograd graphs as it holds"
+        batch = replay.sample(32)
+        states = torch.stack([s for s, _ in batch])
+        targets = torch.tensor([t for _, t in batch])
+        loss = ((q_net(states).max(1).values - targets) ** 2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
