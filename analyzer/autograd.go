@@ -607,8 +607,14 @@ func (m *Model) SelfAttrOnce(attr NodeID) NodeID {
 		return NoNode
 	}
 	a := m.selfAttrs(class)
-	if k := m.File.Text(attr); a.count[k] == 1 {
+	k := m.File.Text(attr)
+	switch {
+	case a.count[k] == 1:
 		return a.last[k]
+	case a.count[k] == a.loaded[k]+1:
+		// `self.model = Net(...)`, and `self.model = torch.load(path)`
+		// to restore what it saved: the object of that class.
+		return a.made[k]
 	}
 	return NoNode
 }
@@ -621,13 +627,17 @@ type selfAttrsKey struct{ class NodeID }
 type classAttrs struct {
 	last  map[string]NodeID
 	count map[string]int
+	// loaded counts the assignments of an object read back by
+	// torch.load; made is the last value of the other assignments.
+	loaded map[string]int
+	made   map[string]NodeID
 }
 
 // selfAttrs finds the `self.x` assigned in class in one walk of it.
 func (m *Model) selfAttrs(class NodeID) classAttrs {
 	return m.Memo(selfAttrsKey{class}, func() any {
 		f := m.File
-		out := classAttrs{last: map[string]NodeID{}, count: map[string]int{}}
+		out := classAttrs{last: map[string]NodeID{}, count: map[string]int{}, loaded: map[string]int{}, made: map[string]NodeID{}}
 		f.Walk(class, func(id NodeID) {
 			if k := f.Kind(id); k != KindAssignment && k != KindAugmentedAssignment {
 				return
@@ -646,7 +656,13 @@ func (m *Model) selfAttrs(class NodeID) classAttrs {
 			}
 			out.count[f.Text(left)]++
 			if f.Kind(id) == KindAssignment {
-				out.last[f.Text(left)] = f.Field(id, FieldRight)
+				v := f.Field(id, FieldRight)
+				out.last[f.Text(left)] = v
+				if c := f.Unparen(v); f.Kind(c) == KindCall && m.CallName(c) == "torch.load" {
+					out.loaded[f.Text(left)]++
+				} else {
+					out.made[f.Text(left)] = v
+				}
 			}
 		})
 		return out

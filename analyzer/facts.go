@@ -165,6 +165,11 @@ type RareFuncFacts struct {
 	// DropsArgs is set where the graph of whatever the function is given
 	// ends in it (DropsArgs): its result and its body keep none of it.
 	DropsArgs bool `json:"drops_args,omitempty"`
+	// StateGraph is set on a module's forward that reads an attribute of
+	// its object holding a graph built once, outside any call of it
+	// (`self.mask_e = self.embedding(mask_id)` in __init__): every
+	// output's graph shares that part, which each backward runs through.
+	StateGraph bool `json:"state_graph,omitempty"`
 	// BackpropParams are the positional parameters whose graph the body
 	// back-propagates (`def step(loss): loss.backward()`): a caller's
 	// value passed there has had its backward.
@@ -214,7 +219,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && !r.StateGraph &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -281,6 +286,9 @@ type Object struct {
 	GraphParams []int
 	// DropsArgs: a function that ends the graph of whatever it is given.
 	DropsArgs bool
+	// StateGraph: a module's forward whose outputs share a graph built
+	// once, in its object's state.
+	StateGraph bool
 	// BackpropParams: the parameters whose graph a function
 	// back-propagates.
 	BackpropParams []int
@@ -1177,6 +1185,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	r.BackpropParams = m.BackpropParams(def)
 	r.BackpropAttrs = m.BackpropAttrs(def)
 	r.BackpropVia = m.backpropVia(def)
+	r.StateGraph = m.stateGraph(def)
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {

@@ -264,6 +264,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.ints(r.GraphElems)
 		e.bool(f.OwnNoGrad)
 		e.bool(r.DropsArgs)
+		e.bool(r.StateGraph)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -385,6 +386,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			r.GraphElems = d.ints()
 			f.OwnNoGrad = d.bool()
 			r.DropsArgs = d.bool()
+			r.StateGraph = d.bool()
 			if !r.IsZero() {
 				rare := r
 				f.Rare = &rare
@@ -624,6 +626,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.CalledByName)
 	e.paramCalls(o.EvalCalls)
 	e.bool(o.DropsArgs)
+	e.bool(o.StateGraph)
 	e.bool(o.ByMethodName)
 	e.strings(o.Classes)
 	return string(e.b)
@@ -670,6 +673,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.CalledByName = d.bool()
 	o.EvalCalls = d.paramCalls()
 	o.DropsArgs = d.bool()
+	o.StateGraph = d.bool()
 	o.ByMethodName = d.bool()
 	o.Classes = d.strings()
 	if err := d.done(); err != nil {

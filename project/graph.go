@@ -1608,6 +1608,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		fact.ReturnsGraph, some = true, true
 		fact.TupleLen, fact.GraphElems = summary.TupleLen, summary.GraphElems
 	}
+	if want&analyzer.WantReturns != 0 && summary.StateGraph {
+		fact.StateGraph, some = true, true
+	}
 	more := o.fact.rare()
 	if want&analyzer.WantParams != 0 && setParams(&fact, summary.GraphParams, summary.BackpropParams, more.BackpropAttrs) {
 		some = true

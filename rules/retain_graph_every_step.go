@@ -144,6 +144,9 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	if !ok || len(holders) == 0 {
 		return
 	}
+	if stateGraphPass(m, body) {
+		return // a model whose outputs share a graph its object built once: each step runs through it again
+	}
 	if g.laterBackwardShares(call, body, roots) {
 		return
 	}
@@ -569,6 +572,19 @@ func (g *retainGraph) backpropagatesUnseen(call analyzer.NodeID) bool {
 }
 
 type rgBackpropsKey struct{ def analyzer.NodeID }
+
+// stateGraphPass reports whether the step runs a forward pass of a model
+// whose outputs share a graph built once in its object's state
+// (ForwardStateGraph): the backward of every step runs through that part
+// again, so it must be retained.
+func stateGraphPass(m *analyzer.Model, body analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(body, func(id analyzer.NodeID) {
+		found = found || f.Kind(id) == analyzer.KindCall && m.ForwardStateGraph(id)
+	})
+	return found
+}
 
 // backpropagatesShared reports whether call hands a value of the retained
 // graph to a function of the project that back-propagates what it is
