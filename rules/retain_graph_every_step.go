@@ -80,7 +80,10 @@ stays silent whenever a later backward or ` + "`autograd.grad`" + ` in the same 
 may run through the same graph (GANs, multi-loss updates, gradient
 penalties), when ` + "`create_graph`" + ` is given (higher-order gradients), when a
 value of the graph with a graph of its own is carried over from an earlier
-iteration or comes from outside the loop or function, and when the retained
+iteration or comes from outside the loop or function (also from a model of
+the project whose object keeps a graph built once, when it was made:
+` + "`self.mask_e = self.embedding(mask_id)`" + ` in its ` + "`__init__`" + `, read by its
+` + "`forward`" + `), and when the retained
 loss is returned to a caller, which may back-propagate it again. In a loop
 over batches, or a step function, a value from outside (a parameter, an
 attribute set elsewhere) has a graph only where the code shows it has one:
