@@ -1687,6 +1687,15 @@ func (ff *FileFacts) Star(name string) string {
 }
 
 func (g *Graph) star(fl *file, name string) string {
+	return g.starDepth(fl, name, 0)
+}
+
+// starDepth is star through a chain of star imports (`from utils import
+// *` of a package whose __init__ star-imports its modules), depth deep.
+func (g *Graph) starDepth(fl *file, name string, depth int) string {
+	if depth > 8 {
+		return ""
+	}
 	for _, s := range fl.sum.Stars {
 		t := g.resolve(s, fl)
 		mod := t.module
@@ -1705,6 +1714,11 @@ func (g *Graph) star(fl *file, name string) string {
 		// A function, class or instance of the module: one of its objects.
 		if mod.objs[name] != nil && mod.module != "" {
 			return mod.module + "." + name
+		}
+		if mod != fl && len(mod.sum.Stars) > 0 {
+			if r := g.starDepth(mod, name, depth+1); r != "" {
+				return r
+			}
 		}
 	}
 	return ""

@@ -37,7 +37,7 @@ def train(loader, epochs):
             out = model(x)
             loss_a = ((out[:, 0] - y) ** 2).mean()
             loss_b = ((out[:, 1] - y) ** 2).mean()
-            (loss_a + loss_b).backward(retain_graph=True)
+            (loss_a + loss_b).backward(retain_graph=True)  # ok: the balancer back-propagates each loss again
             head_opt.step()
             balancer.step([loss_a, loss_b])
 

@@ -41,7 +41,7 @@ class Trainer:
         for ids, p, y in loader:
             loss = ((self.model(ids, p) - y) ** 2).mean()
             self.optimizer.zero_grad()
-            loss.backward(retain_graph=True)
+            loss.backward(retain_graph=True)  # ok: the next step runs through the graph self.mask_e keeps
             self.optimizer.step()
 
     def train_plain(self, loader):

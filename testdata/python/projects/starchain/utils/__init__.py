@@ -1,0 +1,2 @@
+from utils.experiment import *
+from .metrics import *
