@@ -163,14 +163,8 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 			}
 			// `balancer.step([loss_a, loss_b])`: a function of the
 			// project given the list says what it does with its elements.
-			if known, backprop, kept, _ := m.ArgUse(call, p); known {
-				switch {
-				case backprop:
-					return fateYes
-				case kept || w.strict:
-					return w.value(call, depth+1)
-				}
-				return fateNo
+			if r, known := w.projectArgument(call, p, depth); known {
+				return r
 			}
 		}
 		return w.unknown(p)
@@ -202,6 +196,21 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		}
 	}
 	return w.unknown(p)
+}
+
+// projectArgument answers for arg passed to call of a function of the
+// project, from its facts: known is false where they say nothing.
+func (w *fateWalk) projectArgument(call, arg analyzer.NodeID, depth int) (r fate, known bool) {
+	known, backprop, kept, _ := w.m.ArgUse(call, arg)
+	switch {
+	case !known:
+		return fateNo, false
+	case backprop:
+		return fateYes, true
+	case kept || w.strict:
+		return w.value(call, depth+1), true
+	}
+	return fateNo, true
 }
 
 // argument answers for a value passed to the call whose argument list
@@ -246,14 +255,8 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	// strict walk follows its result whatever they say: they may not
 	// show every way a result keeps a graph.
 	if arg := argOf(f, args, w.last); arg != analyzer.NoNode {
-		if known, backprop, kept, _ := m.ArgUse(call, arg); known {
-			switch {
-			case backprop:
-				return fateYes
-			case kept || w.strict:
-				return w.value(call, depth+1)
-			}
-			return fateNo
+		if r, known := w.projectArgument(call, arg, depth); known {
+			return r
 		}
 	}
 	switch q := m.CallName(call); {
