@@ -146,7 +146,9 @@ evaluation helper called only under ` + "`no_grad`" + ` is therefore not reporte
 neither is one whose result the file back-propagates (a policy's
 ` + "`evaluate`" + ` that returns a sampled action's log-probability, a renderer's
 nested ` + "`inference`" + ` whose output reaches a loss through an entry of the dict
-its caller returns), nor a model
+its caller returns), nor a function that lets its caller pick the grad
+mode by a parameter (` + "`if no_grad:`" + ` around a ` + "`torch.no_grad()`" + ` arm, grad on in
+the other), for a pass whose outputs it may hand back, nor a model
 whose parameters the file freezes (` + "`requires_grad_(False)`" + `), nor an instance
 of a module class, in any file of the project, whose constructor freezes
 every parameter it holds when given its default arguments (an FID
@@ -306,6 +308,9 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if !direct && m.Helper(call) == nil && m.FlaggedHelper(call) == nil || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
+	if gradChosenByParam(m, fn) && !(direct && outputsOnlyToHost(m, call)) {
+		return // the caller picks the mode: grad on where it asks for what the pass gives
+	}
 	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
 	i := slices.IndexFunc(found, func(e evalFinding) bool { return e.call == call })
 	if i < 0 {
@@ -368,6 +373,43 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		p.Assume(fmt.Sprintf("nothing back-propagates the outputs: `%s` hands them to code whose use of them is not seen",
 			analyzer.Snippet(compactText(f, unseen), 40)))
 	}
+}
+
+type gradChoiceKey struct{ fn analyzer.NodeID }
+
+// gradChosenByParam reports whether fn lets its caller pick the grad
+// mode by one of its parameters: a test of the parameter (`if no_grad:`,
+// `if not train:`) one arm of which runs under `torch.no_grad()`. What
+// it runs with grad enabled, outside that arm, runs so where a caller
+// asks for it (a training step that back-propagates what `generate(...,
+// no_grad=False)` returns), unless its outputs only reach the host.
+func gradChosenByParam(m *analyzer.Model, fn analyzer.NodeID) bool {
+	if fn == analyzer.Root {
+		return false
+	}
+	return m.Memo(gradChoiceKey{fn}, func() any {
+		f := m.File
+		found := false
+		f.Walk(f.Field(fn, analyzer.FieldBody), func(id analyzer.NodeID) {
+			if found || f.Kind(id) != analyzer.KindIfStatement || m.ScopeNode(id) != fn {
+				return
+			}
+			cond := f.Unparen(f.Field(id, analyzer.FieldCondition))
+			if f.Kind(cond) == analyzer.KindNotOperator {
+				cond = f.Unparen(f.Field(cond, analyzer.FieldArgument))
+			}
+			if b := m.Resolve(cond); f.Kind(cond) != analyzer.KindIdentifier || b == nil || b.Kind != analyzer.BindParam {
+				return
+			}
+			f.Walk(id, func(c analyzer.NodeID) {
+				if !found && f.Kind(c) == analyzer.KindWithStatement && m.ScopeNode(c) == fn {
+					body := f.Field(c, analyzer.FieldBody)
+					found = f.FirstChild(body) != analyzer.NoNode && m.GradModeAt(f.FirstChild(body)) == analyzer.GradDisabled
+				}
+			})
+		})
+		return found
+	}).(bool)
 }
 
 // classList names classes for a message: "`A`", "`A` or `B`".
