@@ -608,10 +608,10 @@ func (m *Model) SelfAttrOnce(attr NodeID) NodeID {
 	}
 	a := m.selfAttrs(class)
 	k := m.File.Text(attr)
-	switch {
-	case a.count[k] == 1:
+	switch a.count[k] {
+	case 1:
 		return a.last[k]
-	case a.count[k] == a.loaded[k]+1:
+	case a.loaded[k] + 1:
 		// `self.model = Net(...)`, and `self.model = torch.load(path)`
 		// to restore what it saved: the object of that class.
 		return a.made[k]

@@ -308,7 +308,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if !direct && m.Helper(call) == nil && m.FlaggedHelper(call) == nil || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
-	if gradChosenByParam(m, fn) && !(direct && outputsOnlyToHost(m, call)) {
+	if gradChosenByParam(m, fn) && (!direct || !outputsOnlyToHost(m, call)) {
 		return // the caller picks the mode: grad on where it asks for what the pass gives
 	}
 	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
