@@ -14,12 +14,16 @@ var ModelLeftInEvalMode = &analyzer.Rule{
 	Name:      "model-left-in-eval-mode",
 	Summary:   "A training loop switches its model to evaluation mode and never back to training mode",
 	Severity:  analyzer.SeverityError,
-	Precision: "medium",
-	Preview:   true,
-	Tags:      []string{"correctness"},
-	Fixable:   true,
-	Kinds:     []analyzer.Kind{analyzer.KindCall},
-	Check:     checkModelLeftInEval,
+	Precision: "high",
+	// Read on code none of us wrote, its findings (all of high
+	// confidence) were right or right but minor 35 times in 36, half of
+	// them minor (a model without dropout or batch norm): on by default,
+	// shown from high.
+	Confidence: analyzer.ConfidenceHigh,
+	Tags:       []string{"correctness"},
+	Fixable:    true,
+	Kinds:      []analyzer.Kind{analyzer.KindCall},
+	Check:      checkModelLeftInEval,
 	Doc: `## What it does
 Checks for a loop that trains a model (it back-propagates or steps an
 optimizer on every iteration) and, in the same iteration, switches that
@@ -127,14 +131,18 @@ and the switch only matters once such a layer is added. Where the class
 is in another file or library, or built by a function, the message says
 what evaluation mode changes if the model has those layers.
 
-This rule is in preview, so it is off by default. Before the exceptions
-above, 15 of 23 findings on real training code were right, most of them
-on models that evaluation mode does not change, and on an independent
-sample of 36 training repositories it reported 4 findings, none right
-(linear probes that train in evaluation mode on purpose). It reports
-none of those now, and nothing at all on that sample, so its precision
-on code it was not fixed on is not yet known. Select it by its code
-(` + "`--select TL503`" + `, or ` + "`extend-select = [\"TL503\"]`" + ` in ` + "`[tool.torchlint]`" + `).
+Before the exceptions above, 15 of 23 findings on real training code were
+right, most of them on models that evaluation mode does not change, and
+on an independent sample of 36 training repositories it reported 4
+findings, none right (linear probes that train in evaluation mode on
+purpose). With them, on 36 findings of repositories it was not fixed on,
+all of high confidence, 35 were right or right but minor (half minor: a
+model whose class is in another file and has neither layer, a probe
+whose wrapper froze its backbone in its constructor): it is on by
+default, shown from ` + "`high`" + `. An evaluation function of another file is
+taken to switch the only model the loop trains among the call's
+arguments when none is passed under the name of the parameter it
+switches; it may switch another it is given (a frozen teacher).
 
 ## References
 - [torch.nn.Module.eval](https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.eval)

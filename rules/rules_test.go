@@ -187,17 +187,17 @@ func TestSelection(t *testing.T) {
 		sel  Selection
 		want string
 	}{
-		{Selection{}, "TL101,TL102,TL103,TL201,TL202,TL301,TL302,TL401,TL402,TL502,TL504,TL900"},
+		{Selection{}, "TL101,TL102,TL103,TL201,TL202,TL301,TL302,TL401,TL402,TL502,TL503,TL504,TL900"},
 		{Selection{Select: []string{"TL1"}}, "TL101,TL102,TL103"},
 		{Selection{Select: []string{"TL1", "TL3"}}, "TL101,TL102,TL103,TL301,TL302"},
-		{Selection{Ignore: []string{"TL2", "TL4"}}, "TL101,TL102,TL103,TL301,TL302,TL502,TL504,TL900"},
+		{Selection{Ignore: []string{"TL2", "TL4"}}, "TL101,TL102,TL103,TL301,TL302,TL502,TL503,TL504,TL900"},
 		{Selection{Select: []string{"TL201"}, ExtendSelect: []string{"empty-cache-in-loop"}}, "TL201,TL301"},
-		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL1", "TL2"}}, "TL301,TL302,TL401,TL402,TL502,TL504,TL900"},
+		{Selection{Select: []string{"ALL"}, Ignore: []string{"TL1", "TL2"}}, "TL301,TL302,TL401,TL402,TL502,TL503,TL504,TL900"},
 		{Selection{Select: []string{"TL3"}, ExtendSelect: []string{"TL303"}}, "TL301,TL302,TL303"},
 		{Selection{Select: []string{"prefer-inference-mode"}}, "TL203"},
 		{Selection{Select: []string{"TL4"}, Ignore: []string{"TL402"}}, "TL401"},
 		{Selection{Select: []string{"TL4"}, ExtendSelect: []string{"TL403"}}, "TL401,TL402,TL403"},
-		{Selection{ExtendSelect: []string{"TL403"}, Ignore: []string{"TL4"}}, "TL101,TL102,TL103,TL201,TL202,TL301,TL302,TL502,TL504,TL900"},
+		{Selection{ExtendSelect: []string{"TL403"}, Ignore: []string{"TL4"}}, "TL101,TL102,TL103,TL201,TL202,TL301,TL302,TL502,TL503,TL504,TL900"},
 		{Selection{ExtendSelect: []string{"TL303"}, Ignore: []string{"ALL"}}, ""},
 		{Selection{Select: []string{"tl101"}}, "TL101"},
 		{Selection{Select: []string{"TL9"}}, "TL900"},

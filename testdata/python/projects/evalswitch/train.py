@@ -1,0 +1,28 @@
+"""Training loops that call an evaluation function of another file, which
+switches the model to evaluation mode: one switches it back."""
+import torch
+
+from metrics import evaluate
+
+
+def train(loader):
+    student = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.1))
+    optimizer = torch.optim.SGD(student.parameters(), lr=0.1)
+    for x in loader:
+        optimizer.zero_grad()
+        loss = student(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        print(evaluate(student, x))  # want: TL503(high) "switches `student` to evaluation mode"
+
+
+def train_switched_back(loader):
+    student = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.1))
+    optimizer = torch.optim.SGD(student.parameters(), lr=0.1)
+    for x in loader:
+        student.train()
+        optimizer.zero_grad()
+        loss = student(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        print(evaluate(student, x))
