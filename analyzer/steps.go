@@ -187,8 +187,8 @@ func (m *Model) stepFact(id NodeID, steps *StepSites) {
 		steps.Backward = m.site(id)
 	}
 	eval, train := m.ModeSwitch(id)
-	if (eval || train) && m.ownObject(m.Receiver(id), 0) {
-		return // a copy or a new module the function made: its callers' module keeps its mode
+	if (eval || train) && m.ownCopy(m.Receiver(id), 0) {
+		return // a copy the function made: its callers' module keeps its mode
 	}
 	if steps.Eval == nil && eval {
 		steps.Eval = m.site(id)
@@ -198,68 +198,27 @@ func (m *Model) stepFact(id NodeID, steps *StepSites) {
 	}
 }
 
-// ownObject reports whether every binding of e that reaches it is a
-// module its function made: a copy (ownCopy), an instance it builds
-// (`model = cls.from_config(config)` in a class method, `net = Net()`),
-// or one of those moved (`model = model.to(dtype)`). Switching it leaves
-// the mode of every module its callers hold.
-func (m *Model) ownObject(e NodeID, depth int) bool {
+// ownCopy reports whether e names a copy of a module that its function
+// made (`model = copy.deepcopy(model)`), directly or through aliases.
+func (m *Model) ownCopy(e NodeID, depth int) bool {
 	f := m.File
 	e = f.Unparen(e)
 	if f.Kind(e) != KindIdentifier || depth > 4 {
 		return false
 	}
-	bs := m.ReachingBindings(e)
-	if len(bs) == 0 {
+	b := m.Resolve(e)
+	if b == nil || b.Kind != BindAssign || b.Unpacked {
 		return false
 	}
-	for _, b := range bs {
-		if b.Kind != BindAssign {
-			return false
-		}
-		v := f.Unparen(b.Value)
-		if b.Unpacked {
-			// `model, missing = cls._load_pretrained_model(model, ...)`:
-			// what a class method returns is the class's own.
-			if root := callRoot(f, v); root == NoNode || !f.TextIs(root, "cls") {
-				return false
-			}
-			continue
-		}
-		if f.Kind(v) == KindIdentifier && m.ownObject(v, depth+1) {
-			continue // an alias of one
-		}
-		if f.Kind(v) != KindCall {
-			return false
-		}
-		if q := m.CallName(v); q == "copy.deepcopy" || q == "copy.copy" {
-			continue
-		}
-		if src := movedFrom(f, v); src != NoNode {
-			if !m.ownObject(src, depth+1) {
-				return false
-			}
-			continue
-		}
-		if f.TextIs(callRoot(f, v), "cls") || m.isClassRef(v) {
-			continue // `cls.from_config(...)`, `Net(...)` of this file
-		}
-		return false
+	v := f.Unparen(b.Value)
+	switch f.Kind(v) {
+	case KindCall:
+		q := m.CallName(v)
+		return q == "copy.deepcopy" || q == "copy.copy"
+	case KindIdentifier:
+		return m.ownCopy(v, depth+1)
 	}
-	return true
-}
-
-// callRoot returns the name a call's callee starts from (`cls` of
-// `cls.from_config(...)`), or NoNode when v is no call.
-func callRoot(f *File, v NodeID) NodeID {
-	if f.Kind(v) != KindCall {
-		return NoNode
-	}
-	root := f.Unparen(f.Field(v, FieldFunction))
-	for f.Kind(root) == KindAttribute {
-		root = f.Unparen(f.Field(root, FieldObject))
-	}
-	return root
+	return false
 }
 
 type stepsKey struct{ def NodeID }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -131,9 +132,10 @@ and the switch only matters once such a layer is added. Where the class
 is in another file or library, or built by a function, the message says
 what evaluation mode changes if the model has those layers.
 
-A function's switch of a module it makes itself (a copy, an instance of a
-class it builds, what a class method returns: a loader's ` + "`model.eval()`" + ` on
-the model it loads) leaves its callers' models as they were.
+A function's switch of a copy of a module it makes (` + "`copy.deepcopy`" + `) leaves
+its callers' models as they were, and so does, for a function of the same
+file, the switch of a module that is none of its parameters (a model it
+loads, ` + "`Net.from_pretrained(path)`" + `, whose loader switches it).
 
 Before the exceptions above, 15 of 23 findings on real training code were
 right, most of them on models that evaluation mode does not change, and
@@ -173,6 +175,12 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		}
 		target = h.Eval.Text[:max(0, strings.LastIndexByte(h.Eval.Text, '.'))]
 		how = fmt.Sprintf(" (`%s`, %s:%d)", h.Eval.Text, h.Eval.Path, h.Eval.Line)
+		if def := m.LocalCallee(call); def != analyzer.NoNode && !siteIn(f, h.Eval, def) {
+			// A function of this file that switches a module in a callee
+			// (a loader's `model.eval()` on the model it loads): the name
+			// there is not its parameter's.
+			return
+		}
 	}
 	loop, t := trainingLoop(m, call)
 	if loop == analyzer.NoNode || t.switchesToTrain || t.trainsInEval || leavesAfter(f, call, loop) {
@@ -206,6 +214,17 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 			p.Fix(fix)
 		}
 	}
+}
+
+// siteIn reports whether site lies in def, a function of file f.
+func siteIn(f *analyzer.File, site *analyzer.Site, def analyzer.NodeID) bool {
+	if site.Abs != "" && site.Abs != f.Path {
+		if abs, err := filepath.Abs(f.Path); err != nil || site.Abs != abs {
+			return false
+		}
+	}
+	start, end := f.Position(f.N(def).Start).Line, f.Position(f.N(def).End).Line
+	return site.Line >= start && site.Line <= end
 }
 
 // compact drops the spaces of an expression's text, to compare it with
@@ -335,6 +354,12 @@ func trainedTarget(m *analyzer.Model, call analyzer.NodeID, target string, model
 		if t := compact(f.Text(a)); hasKey(models, t) {
 			return t
 		}
+		return ""
+	}
+	if m.LocalCallee(call) != analyzer.NoNode {
+		// A function of this file that takes no parameter of that name
+		// switches a module of its own making, or one a callee returns
+		// (`fresh = Net.from_pretrained(path)`): not what it is given.
 		return ""
 	}
 	// The function is not one of this file's: the argument passed under
