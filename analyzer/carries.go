@@ -247,22 +247,16 @@ func (m *Model) gradFlag(def NodeID) string {
 			if f.Kind(p) != KindWithStatement || !f.Contains(f.Field(p, FieldBody), id) {
 				continue
 			}
-			f.Children(p, func(clause NodeID) bool {
-				if f.Kind(clause) != KindWithClause {
-					return true
+			for _, c := range withItemValues(f, p) {
+				if c = f.Unparen(c); f.Kind(c) != KindCall || m.CallName(c) != "torch.set_grad_enabled" {
+					continue
 				}
-				f.Walk(clause, func(c NodeID) {
-					if under != "" || f.Kind(c) != KindCall || m.CallName(c) != "torch.set_grad_enabled" {
-						return
+				if args := m.Args(c); len(args) == 1 && f.Kind(f.Unparen(args[0])) == KindIdentifier {
+					if b := m.Resolve(f.Unparen(args[0])); b != nil && b.Kind == BindParam && b.Scope == m.scopeOf[id] {
+						under = f.Text(f.Unparen(args[0]))
 					}
-					if args := m.Args(c); len(args) == 1 && f.Kind(f.Unparen(args[0])) == KindIdentifier {
-						if b := m.Resolve(f.Unparen(args[0])); b != nil && b.Kind == BindParam && b.Scope == m.scopeOf[id] {
-							under = f.Text(f.Unparen(args[0]))
-						}
-					}
-				})
-				return false
-			})
+				}
+			}
 		}
 		if under == "" || flag != "" && under != flag {
 			ok = false
@@ -552,16 +546,14 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
 		}
 		ref := m.calleeRef(v)
-		if fn := f.Unparen(f.Field(v, FieldFunction)); ref == "" && index != -1 {
+		if ref == "" && index != -1 {
 			// `action, value = agent(state)`, agent an instance of a class
 			// the project defines: its forward's tuple says where the
 			// graph is (`return action.numpy()[0], self.v(h)`).
-			if k := f.Kind(fn); k == KindIdentifier || k == KindAttribute {
-				if fref, def := m.classMethod(m.receiverClass(fn), "forward"); def != NoNode {
-					return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
-				} else if fref != "" {
-					ref = fref
-				}
+			if fref, def := m.classMethod(m.calledClass(v), "forward"); def != NoNode {
+				return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
+			} else if fref != "" {
+				ref = fref
 			}
 		}
 		if m.runsNoModel(v, ref) {
@@ -891,12 +883,7 @@ func (m *Model) lossScalerCall(call NodeID) bool {
 	if !m.hasLossScaler {
 		return false
 	}
-	f := m.File
-	fn := f.Unparen(f.Field(call, FieldFunction))
-	if k := f.Kind(fn); k != KindIdentifier && k != KindAttribute {
-		return false
-	}
-	class := m.receiverClass(fn)
+	class := m.calledClass(call)
 	return class != NoNode && lossScalers[m.QualifiedName(class)]
 }
 

@@ -708,6 +708,19 @@ func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	return m.classMethod(m.receiverClass(f.Unparen(f.Field(attr, FieldObject))), f.Text(f.Field(attr, FieldAttribute)))
 }
 
+// calledClass returns the class expression that the object a call calls
+// (`model(x)`, `self.scaler(loss)`) was made by, as receiverClass finds
+// it; NoNode when the callee is no name or attribute, or its class is not
+// known.
+func (m *Model) calledClass(call NodeID) NodeID {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if k := f.Kind(fn); k != KindIdentifier && k != KindAttribute {
+		return NoNode
+	}
+	return m.receiverClass(fn)
+}
+
 // classMethod is instanceMethod for an instance of class.
 func (m *Model) classMethod(class NodeID, name string) (ref string, def NodeID) {
 	f := m.File
@@ -1211,7 +1224,6 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 			if m.ScopeNode(id) == def {
 				m.stepFact(id, &r.StepSites)
 			}
-
 		case KindCall:
 			if m.ScopeNode(id) != def {
 				return
@@ -1330,7 +1342,7 @@ func (m *Model) capped(def, attr NodeID) bool {
 		if k := f.Kind(id); k != KindIfStatement && k != KindElifClause && k != KindWhileStatement {
 			return
 		}
-		if !strings.Contains(strings.Join(strings.Fields(f.Text(f.Field(id, FieldCondition))), ""), length) {
+		if !strings.Contains(compactText(f, f.Field(id, FieldCondition)), length) {
 			return
 		}
 		if f.Contains(id, attr) {
@@ -1342,12 +1354,22 @@ func (m *Model) capped(def, attr NodeID) bool {
 			case found:
 			case f.Kind(c) == KindCall && (m.MethodName(c) == "pop" || m.MethodName(c) == "popleft") && f.Text(m.Receiver(c)) == key:
 				found = true
-			case f.Kind(c) == KindDeleteStatement && strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(f.Text(c), "del")), key+"["):
-				found = true
+			case f.Kind(c) == KindSubscript && f.Text(f.Field(c, FieldValue)) == key && deletedFirst(f, c):
+				found = true // `del self.pool[0]`
 			}
 		})
 	})
 	return found
+}
+
+// deletedFirst reports whether e is what a del statement deletes first
+// (`del x[0]`, `del x[0], y`).
+func deletedFirst(f *File, e NodeID) bool {
+	p := f.Parent(e)
+	if f.Kind(p) == KindExpressionList && f.FirstChild(p) == e {
+		p = f.Parent(p)
+	}
+	return f.Kind(p) == KindDeleteStatement
 }
 
 // drainedByBackward reports whether a method of class back-propagates

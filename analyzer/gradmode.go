@@ -183,8 +183,19 @@ func (m *Model) decideGradMode(n, child NodeID) (GradMode, bool) {
 
 // withSwitch returns the grad mode that a with statement's items set.
 func (m *Model) withSwitch(with NodeID) (GradMode, bool) {
-	f := m.File
 	mode, found := GradEnabled, false
+	for _, v := range withItemValues(m.File, with) {
+		if g, ok := m.gradSwitch(v); ok {
+			mode, found = g, true
+		}
+	}
+	return mode, found
+}
+
+// withItemValues returns what a with statement's items enter (`torch.no_grad()`
+// of `with torch.no_grad() as g:`), in order.
+func withItemValues(f *File, with NodeID) []NodeID {
+	var out []NodeID
 	f.Walk(f.FirstChild(with), func(c NodeID) {
 		if f.Kind(c) != KindWithItem {
 			return
@@ -193,11 +204,9 @@ func (m *Model) withSwitch(with NodeID) (GradMode, bool) {
 		if f.Kind(v) == KindAsPattern {
 			v = f.FirstChild(v)
 		}
-		if g, ok := m.gradSwitch(v); ok {
-			mode, found = g, true
-		}
+		out = append(out, v)
 	})
-	return mode, found
+	return out
 }
 
 // statementSwitchBefore finds the last statement in block before child

@@ -684,19 +684,13 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 
 // callMethod returns the `__call__` method (def in this file, or the ref
 // of one in another) that calling an instance of a class of the project
-// runs (`scaler(loss, opt)`, scaler bound to `Scaler()`), when the class
-// is not a module (whose call runs its forward).
+// runs (`scaler(loss, opt)`, scaler bound to `Scaler()`). A module's call
+// runs its forward; its class defines no `__call__` of its own.
 func (m *Model) callMethod(call NodeID) (def NodeID, ref string) {
-	f := m.File
-	fn := f.Unparen(f.Field(call, FieldFunction))
-	if k := f.Kind(fn); k != KindIdentifier && k != KindAttribute || f.TextIs(fn, "self") {
+	if m.File.TextIs(m.File.Unparen(m.File.Field(call, FieldFunction)), "self") {
 		return NoNode, ""
 	}
-	class := m.receiverClass(fn)
-	if class == NoNode {
-		return NoNode, ""
-	}
-	ref, def = m.classMethod(class, "__call__")
+	ref, def = m.classMethod(m.calledClass(call), "__call__")
 	if strings.HasPrefix(ref, "#") {
 		ref = ""
 	}

@@ -64,15 +64,10 @@ func (m *Model) stateGraph(def NodeID) bool {
 // object's state (StateGraph): a backward through them every step runs
 // through that part again, which needs `retain_graph=True`.
 func (m *Model) ForwardStateGraph(call NodeID) bool {
-	f := m.File
 	if !m.IsForwardCall(call) {
 		return false
 	}
-	fn := f.Unparen(f.Field(call, FieldFunction))
-	if k := f.Kind(fn); k != KindIdentifier && k != KindAttribute {
-		return false
-	}
-	ref, def := m.classMethod(m.receiverClass(fn), "forward")
+	ref, def := m.classMethod(m.calledClass(call), "forward")
 	if def != NoNode {
 		return m.stateGraph(def)
 	}

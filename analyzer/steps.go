@@ -235,12 +235,10 @@ func (m *Model) Steps(call NodeID) *Object {
 func (m *Model) steps(call NodeID, depth int) *Object {
 	ref := m.calleeRef(call)
 	def := NoNode
-	if fn := m.File.Unparen(m.File.Field(call, FieldFunction)); ref == "" {
+	if ref == "" {
 		// `model(x)` runs the forward of model's class: one that clears
 		// the gradients itself (`self.zero_grad()`) clears them per step.
-		if k := m.File.Kind(fn); k == KindIdentifier || k == KindAttribute {
-			ref, def = m.classMethod(m.receiverClass(fn), "forward")
-		}
+		ref, def = m.classMethod(m.calledClass(call), "forward")
 	}
 	if ref != "" && !strings.HasPrefix(ref, "#") {
 		o := m.lookup(ref, WantSteps)
