@@ -2567,5 +2567,5 @@ func oneLeading(f *analyzer.File, args []analyzer.NodeID) bool {
 		return false
 	}
 	first := f.FirstChild(a)
-	return first != analyzer.NoNode && f.TextIs(first, "1") && len(f.ChildList(a)) >= 1
+	return first != analyzer.NoNode && f.TextIs(first, "1")
 }

@@ -473,8 +473,7 @@ func readForBackward(m *analyzer.Model, recv, body, fn analyzer.NodeID) bool {
 		if read != analyzer.NoNode || f.Kind(id) != analyzer.KindAssignment {
 			return
 		}
-		v := f.Unparen(f.Field(id, analyzer.FieldRight))
-		if f.Kind(v) != analyzer.KindCall || m.Receiver(v) == analyzer.NoNode || compact(f.Text(f.Unparen(m.Receiver(v)))) != name {
+		if v := f.Unparen(f.Field(id, analyzer.FieldRight)); f.Kind(v) != analyzer.KindCall || !calledOn(m, v, name) {
 			return
 		}
 		if keys == nil {
@@ -496,11 +495,16 @@ func readForBackward(m *analyzer.Model, recv, body, fn analyzer.NodeID) bool {
 		if emptied || f.Kind(id) != analyzer.KindCall || f.N(id).Start < f.N(read).End || len(m.Args(id)) > 0 {
 			return
 		}
-		if r := m.Receiver(id); r != analyzer.NoNode && compact(f.Text(f.Unparen(r))) == name && m.Keeper(id) == nil {
-			emptied = true
-		}
+		emptied = calledOn(m, id, name) && m.Keeper(id) == nil
 	})
 	return emptied
+}
+
+// calledOn reports whether call is a method call on the object whose
+// text, without spaces, is name.
+func calledOn(m *analyzer.Model, call analyzer.NodeID, name string) bool {
+	r := m.Receiver(call)
+	return r != analyzer.NoNode && compact(m.File.Text(m.File.Unparen(r))) == name
 }
 
 // accumulation returns the target and the added value of `t += v`,

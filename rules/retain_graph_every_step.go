@@ -451,11 +451,9 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 			return true
 		})
 		later := g.Reach(exprs)
-		for k, uses := range later {
-			if rootUses, ok := roots[k]; ok && g.MayCarry(k, uses[0]) && g.sameValues(rootUses, uses) {
-				shares = true
-				return
-			}
+		if g.sharesRoots(later, roots) {
+			shares = true
+			return
 		}
 		if g.sameForward(roots, later) {
 			shares = true // `out, aux = model(x)`: one graph, two outputs
@@ -596,13 +594,20 @@ func stateGraphPass(m *analyzer.Model, body analyzer.NodeID) bool {
 func (g *retainGraph) backpropagatesShared(call analyzer.NodeID, roots map[string][]analyzer.NodeID) bool {
 	m := g.m
 	for _, a := range m.Args(call) {
-		if _, backprop, _, _ := m.ArgUse(call, a); !backprop {
-			continue
+		if _, backprop, _, _ := m.ArgUse(call, a); backprop && g.sharesRoots(g.Reach([]analyzer.NodeID{a}), roots) {
+			return true
 		}
-		for k, uses := range g.Reach([]analyzer.NodeID{a}) {
-			if rootUses, ok := roots[k]; ok && g.MayCarry(k, uses[0]) && g.sameValues(rootUses, uses) {
-				return true
-			}
+	}
+	return false
+}
+
+// sharesRoots reports whether values a later backward reaches (later, as
+// Reach gives them) may hold the retained graph's roots: a key of both,
+// with a graph, that may read the same value at both.
+func (g *retainGraph) sharesRoots(later, roots map[string][]analyzer.NodeID) bool {
+	for k, uses := range later {
+		if rootUses, ok := roots[k]; ok && g.MayCarry(k, uses[0]) && g.sameValues(rootUses, uses) {
+			return true
 		}
 	}
 	return false
