@@ -475,20 +475,8 @@ func (m *Model) helper(call NodeID) *Object {
 // project's methods of that name run (anyHelper): each a method of a
 // module class that runs a forward pass.
 func (m *Model) helperByMethodName(call NodeID) *Object {
-	f := m.File
-	fn := f.Unparen(f.Field(call, FieldFunction))
-	if f.Kind(fn) != KindAttribute {
-		return nil
-	}
-	recv := f.Unparen(f.Field(fn, FieldObject))
-	if f.Kind(recv) != KindIdentifier || f.TextIs(recv, "self") || f.TextIs(recv, "cls") || m.receiverClass(recv) != NoNode {
-		return nil
-	}
-	if name := f.Text(f.Field(fn, FieldAttribute)); strings.HasPrefix(name, "__") || name == "forward" || moduleUses[name] || moduleMoves[name] {
-		return nil // the module's own call, or what every module has
-	}
-	ref := m.nameOnlyRef(call)
-	if ref == "" || m.ClassifyCallee(recv) != CallableModel {
+	ref := m.modelMethodRef(call)
+	if ref == "" {
 		return nil
 	}
 	o := m.lookup(ref, WantHelper)
@@ -496,6 +484,31 @@ func (m *Model) helperByMethodName(call NodeID) *Object {
 		return nil
 	}
 	return o
+}
+
+// modelMethodRef returns the ref that names, by their name alone, the
+// project's methods a call may run (`*.predict`), where the call is a
+// method of a value that is a model by what the code does with it or by
+// its name but of no class the file knows (`model.predict(x)`, model a
+// parameter), and not one every module has; else "".
+func (m *Model) modelMethodRef(call NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute {
+		return ""
+	}
+	recv := f.Unparen(f.Field(fn, FieldObject))
+	if f.Kind(recv) != KindIdentifier || f.TextIs(recv, "self") || f.TextIs(recv, "cls") || m.receiverClass(recv) != NoNode {
+		return ""
+	}
+	if name := f.Text(f.Field(fn, FieldAttribute)); strings.HasPrefix(name, "__") || name == "forward" || moduleUses[name] || moduleMoves[name] {
+		return "" // the module's own call, or what every module has
+	}
+	ref := m.nameOnlyRef(call)
+	if ref == "" || m.ClassifyCallee(recv) != CallableModel {
+		return ""
+	}
+	return ref
 }
 
 type helperKey struct{ def NodeID }

@@ -251,9 +251,61 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 		return m.stepsOf(def, depth)
 	}
 	if ref == "" && m.File.Kind(m.File.Field(call, FieldFunction)) != KindIdentifier {
-		return nil // a method calleeRef did not resolve: not one of this file's
+		// A method calleeRef did not resolve, of a model whose class is
+		// not known (`model.train_custom()`, model a parameter): where
+		// every method of that name in the project switches its module
+		// back to training, so does the call. Only that is taken from
+		// a name: it can only keep a finding of TL503 from being made.
+		if r := m.modelMethodRef(call); r != "" {
+			return m.trainSwitchByName(r[len("*."):], depth)
+		}
+		return nil // not one of this file's
 	}
 	return m.stepsOf(m.LocalCallee(call), depth)
+}
+
+// trainSwitchByName is what steps takes from a method's name alone: where
+// every method of that name, of a module class, switches a module to
+// training mode, the first such switch. The project's methods answer it;
+// without the project's facts, the file's own classes do.
+func (m *Model) trainSwitchByName(name string, depth int) *Object {
+	if m.facts != nil {
+		o := m.lookup("*."+name, WantSteps)
+		if o == nil || o.Train == nil {
+			return nil
+		}
+		return &Object{Kind: ObjectFunction, Site: o.Site, ByMethodName: true, Classes: o.Classes, StepSites: StepSites{Train: o.Train}}
+	}
+	f := m.File
+	var out *Object
+	ok := true
+	f.Children(Root, func(stmt NodeID) bool {
+		class := stmt
+		if f.Kind(class) == KindDecoratedDefinition {
+			class = f.Field(class, FieldDefinition)
+		}
+		if f.Kind(class) != KindClassDefinition {
+			return true
+		}
+		def := m.MethodOf(class, name)
+		if def == NoNode {
+			return true
+		}
+		o := m.stepsOf(def, depth+1)
+		if !m.IsModuleClass(class) || o == nil || o.Train == nil {
+			ok = false
+			return false
+		}
+		if out == nil {
+			out = &Object{Kind: ObjectFunction, Site: o.Site, ByMethodName: true, StepSites: StepSites{Train: o.Train}}
+		}
+		out.Classes = append(out.Classes, f.Text(f.Field(class, FieldName)))
+		return true
+	})
+	if !ok {
+		return nil
+	}
+	return out
 }
 
 // stepsOf is Steps for function def of this file.

@@ -751,6 +751,31 @@ func (g *Graph) anyHelper(name string) *analyzer.Object {
 		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
 }
 
+// anyTrainSwitch answers a question about the steps of a method that a
+// model of no known class calls by name (`model.train_custom()`): where
+// every method of that name in the project is one of a module class that
+// switches a module to training mode (`self.head.train()`), the first
+// such switch, marked ByMethodName with the classes; else nil.
+func (g *Graph) anyTrainSwitch(name string) *analyzer.Object {
+	g.methodsOnce.Do(g.indexMethods)
+	ms := g.methods[name]
+	if len(ms) == 0 || len(ms) > 4 {
+		return nil
+	}
+	var classes []string
+	for _, o := range ms {
+		class, _, _ := strings.Cut(o.key.name, ".")
+		c := o.key.file.objs[class]
+		if c == nil || !c.fact.Module || o.fact.rare().Train == nil {
+			return nil
+		}
+		classes = append(classes, class)
+	}
+	o := ms[0]
+	return &analyzer.Object{Kind: o.kind, StepSites: analyzer.StepSites{Train: o.fact.rare().Train}, ByMethodName: true, Classes: classes,
+		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
+}
+
 // paramSites is pcs with their sites in fl, as site gives them.
 func (g *Graph) paramSites(fl *file, pcs []analyzer.ParamCall) []analyzer.ParamCall {
 	var out []analyzer.ParamCall
@@ -1458,6 +1483,8 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 			out = ff.g.anyMethod(name)
 		case want == analyzer.WantHelper:
 			out = ff.g.anyHelper(name)
+		case want == analyzer.WantSteps:
+			out = ff.g.anyTrainSwitch(name)
 		}
 	default:
 		if o := ff.g.lookupObject(ref, ff.file); o != nil {
