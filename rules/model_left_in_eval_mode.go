@@ -146,9 +146,13 @@ all of high confidence, 35 were right or right but minor (half minor: a
 model whose class is in another file and has neither layer, a probe
 whose wrapper froze its backbone in its constructor): it is on by
 default, shown from ` + "`high`" + `. An evaluation function of another file is
-taken to switch the only model the loop trains among the call's
-arguments when none is passed under the name of the parameter it
-switches; it may switch another it is given (a frozen teacher).
+taken to switch the model passed under the name of the parameter it
+switches, else the only model among the call's arguments, when the loop
+trains it: given two models (a student and its frozen teacher), it may
+switch either, and nothing is reported. A method the loop calls on a
+model whose class it does not know (` + "`model.train_custom()`" + `)
+switches it back to training where every method of that name in the
+project switches a module of its class to training mode.
 
 ## References
 - [torch.nn.Module.eval](https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.eval)
@@ -363,22 +367,27 @@ func trainedTarget(m *analyzer.Model, call analyzer.NodeID, target string, model
 		return ""
 	}
 	// The function is not one of this file's: the argument passed under
-	// the parameter's own name, else the only model among those trained.
+	// the parameter's own name, else the only model it is given, when
+	// the loop trains it. Given a model the loop does not train as well
+	// (a frozen teacher beside the student), it may switch that one.
 	var only string
+	n := 0
 	for _, a := range args {
 		t := compact(f.Text(a))
-		if _, ok := models[t]; !ok {
-			continue
-		}
-		if t == target {
+		_, trained := models[t]
+		if trained && t == target {
 			return t
 		}
-		if m.ClassifyCallee(a) == analyzer.CallableModel {
-			if only != "" {
-				return ""
-			}
+		if m.ClassifyCallee(a) != analyzer.CallableModel {
+			continue
+		}
+		n++
+		if trained {
 			only = t
 		}
+	}
+	if n > 1 {
+		return ""
 	}
 	return only
 }

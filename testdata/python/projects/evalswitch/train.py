@@ -2,7 +2,7 @@
 switches the model to evaluation mode: one switches it back."""
 import torch
 
-from metrics import evaluate
+from metrics import agreement, evaluate
 
 
 def train(loader):
@@ -26,3 +26,16 @@ def train_switched_back(loader):
         loss.backward()
         optimizer.step()
         print(evaluate(student, x))
+
+
+def train_draft(loader):
+    draft = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.1))
+    target = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Dropout(0.1))
+    target.requires_grad_(False)
+    optimizer = torch.optim.SGD(draft.parameters(), lr=0.1)
+    for x in loader:
+        optimizer.zero_grad()
+        loss = draft(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        print(agreement(draft, target, x))  # ok: given the frozen target too, it may switch that one
