@@ -731,23 +731,38 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 // one of a module class that runs a forward pass in its caller's grad
 // mode, the first of them, marked ByMethodName with the classes; else nil.
 func (g *Graph) anyHelper(name string) *analyzer.Object {
+	o, out := g.byMethodName(name, func(o *object) bool {
+		return o.fact.Forward != nil && (!o.fact.GradKnown || o.fact.Grad == analyzer.GradEnabled) &&
+			(o.fn == nil || !o.fn.GradSet || o.fn.Grad == analyzer.GradEnabled)
+	})
+	if out != nil {
+		out.Forward = o.fact.Forward
+	}
+	return out
+}
+
+// byMethodName answers a question about the methods a call by name alone
+// may run (`model.predict(x)`, model of no known class): where there are
+// at most four methods of that name in the project, each of a module
+// class and each of which is such that ok, the first of them, and an
+// answer marked ByMethodName with their classes; else nil.
+func (g *Graph) byMethodName(name string, ok func(*object) bool) (*object, *analyzer.Object) {
 	g.methodsOnce.Do(g.indexMethods)
 	ms := g.methods[name]
 	if len(ms) == 0 || len(ms) > 4 {
-		return nil
+		return nil, nil
 	}
 	var classes []string
 	for _, o := range ms {
 		class, _, _ := strings.Cut(o.key.name, ".")
 		c := o.key.file.objs[class]
-		if c == nil || !c.fact.Module || o.fact.Forward == nil || o.fact.GradKnown && o.fact.Grad != analyzer.GradEnabled ||
-			o.fn != nil && o.fn.GradSet && o.fn.Grad != analyzer.GradEnabled {
-			return nil
+		if c == nil || !c.fact.Module || !ok(o) {
+			return nil, nil
 		}
 		classes = append(classes, class)
 	}
 	o := ms[0]
-	return &analyzer.Object{Kind: o.kind, Forward: o.fact.Forward, ByMethodName: true, Classes: classes,
+	return o, &analyzer.Object{Kind: o.kind, ByMethodName: true, Classes: classes,
 		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
 }
 
@@ -757,23 +772,11 @@ func (g *Graph) anyHelper(name string) *analyzer.Object {
 // switches a module to training mode (`self.head.train()`), the first
 // such switch, marked ByMethodName with the classes; else nil.
 func (g *Graph) anyTrainSwitch(name string) *analyzer.Object {
-	g.methodsOnce.Do(g.indexMethods)
-	ms := g.methods[name]
-	if len(ms) == 0 || len(ms) > 4 {
-		return nil
+	o, out := g.byMethodName(name, func(o *object) bool { return o.fact.rare().Train != nil })
+	if out != nil {
+		out.Train = o.fact.rare().Train
 	}
-	var classes []string
-	for _, o := range ms {
-		class, _, _ := strings.Cut(o.key.name, ".")
-		c := o.key.file.objs[class]
-		if c == nil || !c.fact.Module || o.fact.rare().Train == nil {
-			return nil
-		}
-		classes = append(classes, class)
-	}
-	o := ms[0]
-	return &analyzer.Object{Kind: o.kind, StepSites: analyzer.StepSites{Train: o.fact.rare().Train}, ByMethodName: true, Classes: classes,
-		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
+	return out
 }
 
 // paramSites is pcs with their sites in fl, as site gives them.
