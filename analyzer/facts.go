@@ -407,6 +407,11 @@ const (
 	// questions keep their answers.
 	WantCallers
 	WantEvalCalls // EvalCalls
+	// WantHostRead: with WantSteps, StepSites.HostRead too. Apart from
+	// WantSteps, so that the rules that ask what a step switches or
+	// back-propagates do not change their answers when a function's
+	// reads on the host do.
+	WantHostRead
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be

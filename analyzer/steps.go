@@ -221,18 +221,30 @@ func (m *Model) ownCopy(e NodeID, depth int) bool {
 	return false
 }
 
-type stepsKey struct{ def NodeID }
+type stepsKey struct {
+	def       NodeID
+	hostReads bool
+}
 
 // Steps returns what the function a call calls (one of this file, a
 // method of one of its classes, or one of the project) does to a
 // training step's state, itself or through the functions it calls:
 // whether it clears gradients, back-propagates, or switches a module's
 // mode. Nil when it does none of these, or is not known.
+//
+// Its HostRead is that of the call's own file alone: StepsReadingHost
+// answers it from the whole project.
 func (m *Model) Steps(call NodeID) *Object {
-	return m.steps(call, 0)
+	return m.steps(call, 0, false)
 }
 
-func (m *Model) steps(call NodeID, depth int) *Object {
+// StepsReadingHost is Steps with the reads on the host (HostRead) of the
+// functions of the project it reaches.
+func (m *Model) StepsReadingHost(call NodeID) *Object {
+	return m.steps(call, 0, true)
+}
+
+func (m *Model) steps(call NodeID, depth int, hostReads bool) *Object {
 	ref := m.calleeRef(call)
 	def := NoNode
 	if ref == "" {
@@ -241,14 +253,18 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 		ref, def = m.classMethod(m.calledClass(call), "forward")
 	}
 	if ref != "" && !strings.HasPrefix(ref, "#") {
-		o := m.lookup(ref, WantSteps)
+		want := WantSteps
+		if hostReads {
+			want |= WantHostRead
+		}
+		o := m.lookup(ref, want)
 		if o == nil || o.Kind != ObjectFunction {
 			return nil
 		}
 		return o
 	}
 	if def != NoNode {
-		return m.stepsOf(def, depth)
+		return m.stepsOf(def, depth, hostReads)
 	}
 	if ref == "" && m.File.Kind(m.File.Field(call, FieldFunction)) != KindIdentifier {
 		// A method calleeRef did not resolve, of a model whose class is
@@ -261,7 +277,7 @@ func (m *Model) steps(call NodeID, depth int) *Object {
 		}
 		return nil // not one of this file's
 	}
-	return m.stepsOf(m.LocalCallee(call), depth)
+	return m.stepsOf(m.LocalCallee(call), depth, hostReads)
 }
 
 // trainSwitchByName is what steps takes from a method's name alone: where
@@ -291,7 +307,7 @@ func (m *Model) trainSwitchByName(name string, depth int) *Object {
 		if def == NoNode {
 			return true
 		}
-		o := m.stepsOf(def, depth+1)
+		o := m.stepsOf(def, depth+1, false)
 		if !m.IsModuleClass(class) || o == nil || o.Train == nil {
 			ok = false
 			return false
@@ -309,11 +325,11 @@ func (m *Model) trainSwitchByName(name string, depth int) *Object {
 }
 
 // stepsOf is Steps for function def of this file.
-func (m *Model) stepsOf(def NodeID, depth int) *Object {
+func (m *Model) stepsOf(def NodeID, depth int, hostReads bool) *Object {
 	if def == NoNode || depth > 8 {
 		return nil
 	}
-	return m.Memo(stepsKey{def}, func() any {
+	return m.Memo(stepsKey{def, hostReads}, func() any {
 		f := m.File
 		var steps StepSites
 		m.stepFacts(def, &steps)
@@ -322,7 +338,7 @@ func (m *Model) stepsOf(def NodeID, depth int) *Object {
 			if f.Kind(id) != KindCall || m.ScopeNode(id) != def {
 				return
 			}
-			if h := m.steps(id, depth+1); h != nil {
+			if h := m.steps(id, depth+1, hostReads); h != nil {
 				o.MergeSteps(&h.StepSites)
 			}
 		})
@@ -346,7 +362,7 @@ func (m *Model) ForwardSteps(call NodeID) *Object {
 	}
 	if f.Kind(class) == KindIdentifier {
 		if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
-			return m.stepsOf(m.MethodOf(cb.Stmt, "forward"), 0)
+			return m.stepsOf(m.MethodOf(cb.Stmt, "forward"), 0, false)
 		}
 	}
 	q := m.QualifiedName(class)

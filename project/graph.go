@@ -1670,7 +1670,13 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		fact.Keeps, some = more.Keeps, true
 	}
 	if want&analyzer.WantSteps != 0 && more.HasSteps() {
-		fact.StepSites, some = more.StepSites, true
+		steps := more.StepSites
+		if want&analyzer.WantHostRead == 0 {
+			steps.HostRead = nil
+		}
+		if steps.HasSteps() {
+			fact.StepSites, some = steps, true
+		}
 	}
 	if want&analyzer.WantActivation != 0 && o.fact.Activation != analyzer.NoActivation {
 		fact.Activation, fact.ActivationAt, some = o.fact.Activation, more.ActivationAt, true

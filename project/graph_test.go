@@ -476,3 +476,22 @@ func TestStarImportWeb(t *testing.T) {
 		t.Errorf("pkg.Missing resolves to %+v, want not found and not cut", tg)
 	}
 }
+
+// TestStepsHostRead: a question about what a function does to a training
+// step gets the function's reads on the host only when it asks for them,
+// so that the rules that do not read them keep their answers when they
+// change.
+func TestStepsHostRead(t *testing.T) {
+	g, root := graphOf(t, "steps")
+	train := g.Facts(filepath.Join(root, "train.py"))
+	if o := train.Lookup("engine.accuracy", analyzer.WantSteps); o != nil {
+		t.Errorf("WantSteps alone: %+v, want none (accuracy only reads a tensor on the host)", o)
+	}
+	o := train.Lookup("engine.accuracy", analyzer.WantSteps|analyzer.WantHostRead)
+	if o == nil || o.HostRead == nil || o.HostRead.Line != 36 {
+		t.Errorf("WantSteps|WantHostRead: %+v, want the read on the host at engine.py:36", o)
+	}
+	if o := train.Lookup("engine.run_epoch", analyzer.WantSteps); o == nil || o.Backward == nil || o.HostRead != nil {
+		t.Errorf("WantSteps of a training step: %+v, want its backward without its reads on the host", o)
+	}
+}

@@ -603,7 +603,7 @@ func loopWaitsAnyway(m *analyzer.Model, loop analyzer.NodeID) bool {
 			default:
 				return
 			}
-			if h := m.Steps(n); h != nil && h.HostRead != nil && everyIteration(f, n, loop) {
+			if h := m.StepsReadingHost(n); h != nil && h.HostRead != nil && everyIteration(f, n, loop) {
 				// A helper that reads a tensor on the host: the wait is
 				// there, where this rule's advice does not reach.
 				waits = true
