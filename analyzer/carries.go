@@ -101,6 +101,9 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		if nonGradAttributes[f.Text(f.Field(expr, FieldAttribute))] {
 			return false
 		}
+		if f.TextIs(f.Field(expr, FieldAttribute), "indices") && m.returnsIndices(f.Unparen(f.Field(expr, FieldObject))) {
+			return false // `torch.max(x, 1).indices`
+		}
 		return m.carry(f.Field(expr, FieldObject)) == carryYes
 	case KindSubscript:
 		if v := f.Unparen(f.Field(expr, FieldValue)); f.TextIs(f.Field(expr, FieldSubscript), "1") && m.returnsIndices(v) {
@@ -1191,8 +1194,12 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 			terms = terms && m.derivativeTerm(id)
 		case m.backpropsGivenGraph(id):
 			// `model.update(loss)`: a function of the project that
-			// back-propagates the graph it is given.
-			a.Backward, terms = true, false
+			// back-propagates the graph it is given. One of this file
+			// that only takes derivatives to differentiate again (a
+			// MAML inner loop's `autograd.grad(..., create_graph=True)`,
+			// returning the fast weights) runs no training step.
+			a.Backward = true
+			terms = terms && m.derivativesOnly(m.LocalCallee(id))
 		case m.MethodName(id) == "step" || m.MethodName(id) == "zero_grad":
 			recv := strings.ToLower(lastName(f, m.Receiver(id)))
 			if strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || recv == "opt" {
@@ -1214,6 +1221,34 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	a.Derivatives = a.Backward && terms
 	return a
 }
+
+// derivativesOnly reports whether function def of this file, nested
+// loops included, back-propagates only derivatives taken to be
+// differentiated again (derivativeTerm), one at least, and steps no
+// optimizer.
+func (m *Model) derivativesOnly(def NodeID) bool {
+	if def == NoNode {
+		return false
+	}
+	return m.Memo(derivativesOnlyKey{def}, func() any {
+		f := m.File
+		seen, only := false, true
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if !only || f.Kind(id) != KindCall || m.ScopeNode(id) != def {
+				return
+			}
+			switch {
+			case m.IsBackwardCall(id):
+				seen, only = true, m.derivativeTerm(id)
+			case m.MethodName(id) == "step" || m.MethodName(id) == "zero_grad" || m.backpropArgs(id) != nil:
+				only = false
+			}
+		})
+		return seen && only
+	}).(bool)
+}
+
+type derivativesOnlyKey struct{ def NodeID }
 
 // backpropsGivenGraph reports whether call hands a value with a graph (a
 // loss, not a module or a loader) to a parameter its callee, a function

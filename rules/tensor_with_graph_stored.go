@@ -130,7 +130,14 @@ iteration, all within one step: a list made before it, in that step or in
 the function that runs it, holds one tensor per model and is not reported
 (the losses of each agent of a multi-agent update, the query loss of each
 task of a meta-learning step). A loop over the levels of one model with
-one optimizer for all of them is taken for a loop of steps.
+one optimizer for all of them is taken for a loop of steps. A loop whose
+only derivatives are taken to be differentiated again
+(` + "`torch.autograd.grad(..., create_graph=True)`" + `, a MAML inner loop, directly or
+in a function of the file it calls) runs no training step, and a store
+into the same slots on every step (fast weights keyed by the names of the
+weights, ` + "`fast[names[i]] = w`" + `) holds one step's values, not one more each
+step; a slot named by the step or by a counter the loop moves is a new
+one each step.
 
 ## References
 - [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
@@ -153,7 +160,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		return // a constructor runs once, and builds modules rather than graphs
 	}
 	loop, local, ok := storedStepLoop(m, n, base, fn)
-	if !ok || detachedLater(m, fn, key, n) {
+	if !ok || detachedLater(m, fn, key, n) || storedFixedSlot(m, n, loop, fn) {
 		return
 	}
 	if m.ContainerBackpropagated(fn, n, base) || storedPopped(m, fn, key) {
@@ -282,6 +289,116 @@ func storedConstantIndex(f *analyzer.File, sub analyzer.NodeID) bool {
 		return constant
 	})
 	return constant
+}
+
+// storedFixedSlot reports whether a subscript store inside loop writes
+// the same slots on every iteration: its index is made of names the
+// loop's body does not bind (nor fn, for an attribute), and of the
+// targets of loops nested in it over iterables made of such names
+// (`fast[self.names[i]] = w` in `for i in range(self.n)`, a MAML inner
+// step's fast weights). The container then holds one iteration's values
+// per slot, not one more each step.
+func storedFixedSlot(m *analyzer.Model, n, loop, fn analyzer.NodeID) bool {
+	f := m.File
+	if loop == analyzer.NoNode || f.Kind(n) != analyzer.KindAssignment {
+		return false
+	}
+	left := f.Field(n, analyzer.FieldLeft)
+	if f.Kind(left) != analyzer.KindSubscript {
+		return false
+	}
+	body := f.Field(loop, analyzer.FieldBody)
+	// The names bound in the loop's body, and the nested loops' targets.
+	bound, inner := map[string]bool{}, map[string]analyzer.NodeID{}
+	for l := loop; l != analyzer.NoNode; l = m.EnclosingLoop(l) {
+		if f.Kind(l) == analyzer.KindForStatement {
+			for _, x := range targetNames(f, f.Field(l, analyzer.FieldLeft)) {
+				bound[f.Text(x)] = true // `history[epoch] = loss`: a new slot each step or epoch
+			}
+		}
+	}
+	f.Walk(body, func(id analyzer.NodeID) {
+		switch f.Kind(id) {
+		case analyzer.KindAssignment, analyzer.KindAugmentedAssignment, analyzer.KindForStatement:
+			for _, x := range targetNames(f, f.Field(id, analyzer.FieldLeft)) {
+				bound[f.Text(x)] = true
+				if f.Kind(id) == analyzer.KindForStatement && f.Contains(id, n) {
+					inner[f.Text(x)] = f.Field(id, analyzer.FieldRight)
+				}
+			}
+		case analyzer.KindNamedExpression:
+			bound[f.Text(f.Field(id, analyzer.FieldName))] = true
+		}
+	})
+	// fixed reports whether an expression names the same values on every
+	// iteration of loop.
+	var fixed func(e analyzer.NodeID, depth int) bool
+	fixed = func(e analyzer.NodeID, depth int) bool {
+		ok := depth < 4
+		f.Walk(e, func(id analyzer.NodeID) {
+			switch {
+			case !ok:
+			case f.Kind(id) == analyzer.KindAttribute && f.N(id).Field != analyzer.FieldObject:
+				// `self.names`: not assigned anywhere in fn.
+				ok = !assignedIn(f, fn, f.Text(id))
+			case f.Kind(id) == analyzer.KindCall:
+				// `len(self.names)`, `range(n)`: a call of a builtin only.
+				q := m.CallName(id)
+				ok = q == "range" || q == "len" || q == "enumerate" || q == "zip"
+			case f.Kind(id) != analyzer.KindIdentifier || f.N(id).Field == analyzer.FieldAttribute || f.N(id).Field == analyzer.FieldFunction:
+			case hasIter(inner, f.Text(id)):
+				ok = fixed(inner[f.Text(id)], depth+1)
+			default:
+				ok = !bound[f.Text(id)]
+			}
+		})
+		return ok
+	}
+	slots, any := true, false
+	f.Children(left, func(c analyzer.NodeID) bool {
+		if f.N(c).Field != analyzer.FieldValue {
+			any, slots = true, fixed(c, 0) // each index of `x[:, i]`
+		}
+		return slots
+	})
+	return any && slots
+}
+
+func hasIter(inner map[string]analyzer.NodeID, name string) bool {
+	_, ok := inner[name]
+	return ok
+}
+
+// targetNames returns the names and attribute chains an assignment's
+// target binds (`x`, `self.ptr`, each of `a, (b, self.c)`), not those
+// read inside a subscript target (`d[k]` binds nothing but an entry).
+func targetNames(f *analyzer.File, t analyzer.NodeID) []analyzer.NodeID {
+	switch t = f.Unparen(t); f.Kind(t) {
+	case analyzer.KindIdentifier, analyzer.KindAttribute:
+		return []analyzer.NodeID{t}
+	case analyzer.KindPatternList, analyzer.KindTuplePattern, analyzer.KindListPattern, analyzer.KindTuple, analyzer.KindList:
+		var out []analyzer.NodeID
+		f.Children(t, func(c analyzer.NodeID) bool {
+			out = append(out, targetNames(f, c)...)
+			return true
+		})
+		return out
+	}
+	return nil
+}
+
+// assignedIn reports whether fn assigns the attribute chain text
+// (`self.ptr = ...`, `self.ptr += 1`, `self.ptr, x = ...`).
+func assignedIn(f *analyzer.File, fn analyzer.NodeID, text string) bool {
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if !found && (f.Kind(id) == analyzer.KindAssignment || f.Kind(id) == analyzer.KindAugmentedAssignment) {
+			for _, x := range targetNames(f, f.Field(id, analyzer.FieldLeft)) {
+				found = found || f.TextIs(x, text)
+			}
+		}
+	})
+	return found
 }
 
 // storedCarries is CarriesGraph, extended to dictionary displays
@@ -645,14 +762,16 @@ func stepsOptimizer(m *analyzer.Model, loop analyzer.NodeID) bool {
 }
 
 // storedRunsSteps reports whether loop's body runs a loop that
-// back-propagates or steps an optimizer in each iteration.
+// back-propagates (not only derivatives to differentiate again) or steps
+// an optimizer in each iteration.
 func storedRunsSteps(m *analyzer.Model, loop analyzer.NodeID) bool {
 	f := m.File
 	fn := m.ScopeNode(loop)
 	found := false
 	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
 		if k := f.Kind(id); !found && (k == analyzer.KindForStatement || k == analyzer.KindWhileStatement) && m.ScopeNode(id) == fn {
-			found = m.Loop(id).Backward
+			a := m.Loop(id)
+			found = a.Backward && !a.Derivatives
 		}
 	})
 	return found
