@@ -68,7 +68,8 @@ costs nothing. Nor is a volatile input that the function feeds only to
 models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, as TL201 judges a frozen model, wherever in
 the file): such a pass records no graph either. ` + "`requires_grad=False`" + ` is reported only when the wrapped
 value is passed to a model call in the same function, and that function
-does not back-propagate.
+does not back-propagate, is not a model's own ` + "`forward`" + ` (which runs in its
+caller's grad mode) and does not return what the file back-propagates.
 
 ## References
 - [PyTorch 0.4.0 migration guide: volatile flag deprecated](https://pytorch.org/blog/pytorch-0_4_0-migration-guide/)
@@ -112,11 +113,27 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	kw := f.Parent(val)
-	if fn := m.ScopeNode(call); !feedsModel(m, call) || usesGradients(m, fn, f.N(fn).Start) {
+	if fn := m.ScopeNode(call); !feedsModel(m, call) || usesGradients(m, fn, f.N(fn).Start) || runsInCallersMode(m, fn) {
 		return // not an input of a model, or training code, where the flag is harmless
 	}
 	p.Report(kw, "`requires_grad=False` on an input does not disable autograd: the model's parameters still require grad, "+
 		"so its forward pass records the graph and keeps its activations; use `with torch.no_grad():` or `torch.inference_mode()`")
+}
+
+// runsInCallersMode reports whether fn is a model's own forward (or
+// `__call__`), which runs in whatever grad mode its caller has, or a
+// function whose result the file back-propagates: `requires_grad=False`
+// on an index it builds there is a leftover of old code, not a way of
+// turning autograd off for an evaluation.
+func runsInCallersMode(m *analyzer.Model, fn analyzer.NodeID) bool {
+	if fn == analyzer.Root {
+		return false
+	}
+	if class := m.EnclosingClass(fn); class != analyzer.NoNode && m.IsModuleClass(class) &&
+		(m.FunctionName(fn) == "forward" || m.FunctionName(fn) == "__call__") {
+		return true
+	}
+	return m.ResultBackpropagated(fn)
 }
 
 // feedsModel reports whether the Variable built by call is passed to a

@@ -53,3 +53,15 @@ def wrap(x):
     d = Variable(x, requires_grad=True)  # ok: asks for gradients
     e = Variable(x, requires_grad=False)  # ok: not fed to a model here
     return a, b, c, d, e
+
+
+class Recommender(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.items = torch.nn.Embedding(n, 8)
+        self.head = torch.nn.Linear(8, 1)
+
+    def forward(self, idx):
+        # ok: a model's own forward runs in its caller's grad mode; a leftover wrapper on an index
+        items = self.items(Variable(idx, requires_grad=False))
+        return self.head(items)
