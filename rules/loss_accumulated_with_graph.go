@@ -143,7 +143,11 @@ where a call gives flag ` + "`False`" + ` (` + "`self.step(batch, track_gradient
 is back-propagated on purpose (a multi-task loss built in a loop and then
 ` + "`backward()`" + `-ed, or returned to the caller, also when the loop takes derivatives
 to be differentiated again, ` + "`torch.autograd.grad(..., create_graph=True)`" + `,
-as a divergence does) is not reported; a list that ` + "`+=`" + ` extends is no sum;
+as a divergence does) is not reported; a list that ` + "`+=`" + ` extends is no sum,
+nor is an entry of a tensor the function makes, indexed by the counter of
+the loop over a range that fills it (` + "`outputs[t] += h`" + ` in
+` + "`for t in range(n)`" + `, one entry per token of a sequence), unless a loop around
+it fills the same tensor again;
 this follows
 the statements in order, so a name summed again in a later loop, or re-bound
 after the loop, is judged by the value it holds there. A loop within one
@@ -204,7 +208,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	key := accumulatorKey(f, target)
-	if resetInIteration(f, m, loop, n, target) || startsAsContainer(m, target) {
+	if resetInIteration(f, m, loop, n, target) || startsAsContainer(m, target) || filledPerIteration(m, loop, target) {
 		return
 	}
 	for withinStep(m, loop) {
@@ -339,6 +343,57 @@ func periodicReset(m *analyzer.Model, loop, n analyzer.NodeID, key string) int {
 		}
 	})
 	return line
+}
+
+// filledPerIteration reports whether target is an entry of a container
+// made in this function, indexed by the loop's own counter over a range
+// (`outs[t] = outs[t] + h` in `for t in range(n)`, a sequence model's
+// outputs filled one step at a time): each iteration adds into an entry of
+// its own, once, and nothing is summed across iterations, unless a loop
+// around this one, with the container made outside it, runs it again.
+func filledPerIteration(m *analyzer.Model, loop, target analyzer.NodeID) bool {
+	f := m.File
+	target = f.Unparen(target)
+	if f.Kind(target) != analyzer.KindSubscript || f.Kind(loop) != analyzer.KindForStatement {
+		return false
+	}
+	iter := f.Unparen(f.Field(loop, analyzer.FieldRight))
+	counter := f.Unparen(f.Field(loop, analyzer.FieldLeft))
+	switch m.CallName(iter) {
+	case "range":
+	case "enumerate":
+		// `for t, x in enumerate(xs)`: the counter is the first name.
+		if k := f.Kind(counter); k != analyzer.KindPatternList && k != analyzer.KindTuplePattern {
+			return false
+		}
+		counter = f.Unparen(f.FirstChild(counter))
+	default:
+		return false
+	}
+	if f.Kind(counter) != analyzer.KindIdentifier {
+		return false
+	}
+	indexed := false
+	f.Children(target, func(c analyzer.NodeID) bool {
+		if f.N(c).Field != analyzer.FieldValue && f.Kind(f.Unparen(c)) == analyzer.KindIdentifier && f.TextIs(f.Unparen(c), f.Text(counter)) {
+			indexed = true
+		}
+		return !indexed
+	})
+	root := storedRoot(f, f.Field(target, analyzer.FieldValue))
+	if !indexed || root == analyzer.NoNode || f.Kind(root) != analyzer.KindIdentifier {
+		return false
+	}
+	b := m.Resolve(root)
+	if b == nil || b.Kind != analyzer.BindAssign || m.ScopeNode(b.Stmt) != m.ScopeNode(loop) || f.Contains(loop, b.Stmt) {
+		return false
+	}
+	for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode && m.ScopeNode(outer) == m.ScopeNode(loop); outer = m.EnclosingLoop(outer) {
+		if !f.Contains(outer, b.Stmt) {
+			return false // made once, filled again by each iteration of the loop around
+		}
+	}
+	return true
 }
 
 // startsAsContainer reports whether every binding of a name that reaches
