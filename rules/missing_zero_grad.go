@@ -536,7 +536,10 @@ func clearsOtherOptimizer(m *analyzer.Model, id analyzer.NodeID, opt stepped) (s
 	}
 	recv := f.Unparen(m.Receiver(id))
 	k := compactText(f, recv)
-	return k, k != opt.key && optimizerAlias(m, recv) != opt.alias && isOptimizer(m, recv) && !isModuleValue(m, recv)
+	// `self.optimization.zero_grad()` for `self.optimization.optimizer`:
+	// the object that holds the optimizer clears it.
+	holder := strings.HasPrefix(opt.key, k+".")
+	return k, k != opt.key && !holder && optimizerAlias(m, recv) != opt.alias && isOptimizer(m, recv) && !isModuleValue(m, recv)
 }
 
 // stepped names the optimizer a step steps: its text without whitespace,

@@ -336,3 +336,17 @@ class InfoGAN:
             info_loss(self.D, self.G, z).backward()
             self.opt_info.step()  # ok: opt_d and opt_g, both cleared, hold every module it holds
             self.opt_head.step()  # want: TL502 "it clears only"
+
+
+class Trainer:
+    def __init__(self, model, optimization):
+        self.model = model
+        self.optimization = optimization  # a wrapper of another file, holding `optimizer`
+        self.scaler = torch.cuda.amp.GradScaler()  # want: TL401
+
+    def fit(self, loader):
+        for x, y in loader:
+            self.optimization.zero_grad()
+            self.scaler.scale(self.model(x).sub(y).pow(2).mean()).backward()
+            self.scaler.step(self.optimization.optimizer)  # ok: the object that holds it clears it
+            self.scaler.update()
