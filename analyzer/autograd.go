@@ -203,6 +203,11 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if depth < 4 && m.paramGivenModels(b, depth) {
 				return CallableModel // `generate(netG, z)` where every call passes a module
 			}
+			if c := m.paramClass(b, depth); c != NoNode {
+				if cb := m.Resolve(c); cb != nil && m.plainClass(cb.Stmt) {
+					return CallableOther // every call passes an instance of a plain class of the file (a NumPy network)
+				}
+			}
 			if m.evalParam(b) {
 				return CallableModel // every call passes a module it switched to evaluation mode
 			}
@@ -780,6 +785,9 @@ var parameterFree = map[string]bool{
 	"ConstantPad1d": true, "ConstantPad2d": true, "ConstantPad3d": true, "ReflectionPad1d": true,
 	"ReflectionPad2d": true, "ReflectionPad3d": true, "ReplicationPad1d": true, "ReplicationPad2d": true,
 	"ReplicationPad3d": true, "CircularPad1d": true, "CircularPad2d": true, "CircularPad3d": true,
+	"Softmin": true, "Softmax2d": true, "LogSigmoid": true, "Hardshrink": true, "Softshrink": true, "GLU": true,
+	"LocalResponseNorm": true, "MaxUnpool1d": true, "MaxUnpool2d": true, "MaxUnpool3d": true, "LPPool1d": true,
+	"LPPool2d": true, "LPPool3d": true,
 	"ChannelShuffle": true, "Fold": true, "Unfold": true, "CosineSimilarity": true, "PairwiseDistance": true,
 }
 
@@ -1151,6 +1159,37 @@ func (m *Model) callOfInstance(fn NodeID) (ref string, def NodeID) {
 		}
 	}
 	return m.classMethod(class, "__call__")
+}
+
+// plainClass reports whether a class of this file computes nothing with
+// torch: it has no base, names nothing of torch, and calls no callable
+// it holds other than its own methods (`self.forward_fn(X, self.params)`
+// may be anything it is handed). A network written in NumPy is one; a
+// model written with bare tensors (d2l's `RNNModelScratch`) is not.
+func (m *Model) plainClass(class NodeID) bool {
+	f := m.File
+	if len(m.ClassBases(class)) > 0 {
+		return false
+	}
+	plain := true
+	f.Walk(f.Field(class, FieldBody), func(id NodeID) {
+		if !plain {
+			return
+		}
+		switch f.Kind(id) {
+		case KindIdentifier, KindAttribute:
+			if q := m.QualifiedName(id); q == "torch" || strings.HasPrefix(q, "torch.") {
+				plain = false
+			}
+		case KindCall:
+			fn := f.Unparen(f.Field(id, FieldFunction))
+			if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldObject), "self") &&
+				m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute))) == NoNode {
+				plain = false
+			}
+		}
+	})
+	return plain
 }
 
 // freeClass reports whether callee names a parameter-free module class

@@ -937,6 +937,47 @@ func (m *Model) bindingClass(b *Binding, recv NodeID, depth int) NodeID {
 	return NoNode
 }
 
+// paramClass returns the class of this file that every call of the
+// parameter's function passes an instance of (`evaluate(nn, X)` after
+// `nn = NeuralNetMLP(...)`), where the file shows every call and no other
+// file of the project calls the function; else NoNode.
+func (m *Model) paramClass(b *Binding, depth int) NodeID {
+	f := m.File
+	if depth > 2 {
+		return NoNode
+	}
+	args, ok := m.paramArgs(b)
+	if !ok {
+		return NoNode
+	}
+	if o := m.lookup(m.localRef(f.Parent(f.Parent(b.Stmt))), WantCallers); o != nil && o.CalledElsewhere {
+		return NoNode
+	}
+	var class *Binding
+	var out NodeID
+	for _, a := range args {
+		var c NodeID
+		switch a = f.Unparen(a); f.Kind(a) {
+		case KindIdentifier:
+			if ab := m.Resolve(a); ab != nil && ab.Kind == BindParam {
+				c = m.paramClass(ab, depth+1) // handed on by a function of the file
+			} else {
+				c = m.receiverClassAt(a, depth+1)
+			}
+		case KindCall:
+			c = m.madeBy(constructed(f, a), depth+1) // `evaluate(Net(4), X)`
+		default:
+			return NoNode
+		}
+		cb := m.Resolve(c)
+		if f.Kind(c) != KindIdentifier || cb == nil || cb.Kind != BindClass || class != nil && cb != class {
+			return NoNode
+		}
+		class, out = cb, c
+	}
+	return out
+}
+
 // madeBy returns the class a callee makes: the callee itself, or, for a
 // function of this file whose every return builds an instance of one
 // class of this file (`def create(name): ...; return AutoShape(net)`),

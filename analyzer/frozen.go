@@ -394,6 +394,9 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 			args := m.Args(v)
 			return len(args) > 0 && m.noGraphValueAt(args[0], depth+1)
 		}
+		if m.freeLayer(v) {
+			return true // `nn.CosineSimilarity(dim=1)`: a layer of torch's without parameters
+		}
 		return m.noGraphClassOf(constructed(f, v))
 	case KindIdentifier:
 		if b := m.Resolve(v); b == nil || b.Kind != BindAssign {

@@ -199,7 +199,9 @@ in any file of the project, a parameter that every call of its function in
 the file passes a module, an element of a list the file fills with module
 instances, as in ` + "`self.actors[i](obs)`" + `, and ` + "`self.__call__(x)`" + ` in a module
 class) before its name. A layer without parameters
-(` + "`nn.ReplicationPad2d`" + `), a class taken from a table of classes (or, from
+(` + "`nn.ReplicationPad2d`" + `, ` + "`nn.CosineSimilarity`" + `, also held in a name), a parameter that every
+call of its function in the file passes an instance of a plain class of
+the file (a network written in NumPy), a class taken from a table of classes (or, from
 a table another module defines, bound to a name written as a class's:
 ` + "`Detector = detector_factory[task]`" + `), a function
 taken from a table of functions, a parameter annotated as a ` + "`Callable`" + ` that

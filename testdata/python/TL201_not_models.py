@@ -4,6 +4,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Optional
 
+import numpy as np
 import torch
 import torch.nn as nn
 import torchaudio
@@ -558,3 +559,63 @@ def encode_labels(path, depth):
     labels = torch.load(path)
     print(encoder(labels).sum(0).tolist())  # ok: TL201 the bound forward of a module without parameters
     print(learned_encoder(labels).sum(0).tolist())  # want: TL201(low) "learned_encoder\(labels\)"
+
+
+class NumpyMLP:
+    """A network written in NumPy: its forward is no model's forward pass."""
+
+    def __init__(self, n):
+        self.w = np.zeros((n, n))
+
+    def forward(self, x):
+        return np.tanh(x @ self.w)
+
+
+def numpy_accuracy(nnet, batches):
+    correct = 0
+    for features, targets in batches:
+        probas = nnet.forward(features)  # ok: every call passes a NumpyMLP
+        correct += (np.argmax(probas, axis=1) == targets).sum()
+    return correct
+
+
+def report_numpy(X, y):
+    mlp = NumpyMLP(4)
+    return numpy_accuracy(mlp, [(X, y)]), numpy_accuracy(NumpyMLP(8), [(X, y)])
+
+
+distance = torch.nn.CosineSimilarity(dim=1)
+
+
+def train_triplets(model, loader, optimizer, criterion):
+    distances = []
+    for anchor, positive, negative in loader:
+        out_a, out_p, out_n = model(anchor), model(positive), model(negative)
+        loss = criterion(out_a, out_p, out_n)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        # ok: a layer of torch's without parameters on outputs already back-propagated
+        distances.append(distance.forward(out_a, out_n).data.cpu().numpy())
+    return distances
+
+
+class ScratchRNN:
+    """A model written with bare tensors that require grad: calling it records a graph."""
+
+    def __init__(self, n):
+        self.w = torch.randn(n, n, requires_grad=True)
+
+    def __call__(self, x):
+        return torch.tanh(x @ self.w)
+
+
+def predict_scratch(net, xs):
+    out = []
+    for x in xs:
+        out.append(net(x).argmax().item())  # want: TL201(medium) "in `predict_scratch`"
+    return out
+
+
+def demo_scratch(xs):
+    return predict_scratch(ScratchRNN(4), xs)
