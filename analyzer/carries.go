@@ -147,7 +147,7 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		// `x.item() if isinstance(x, torch.Tensor) else x`: the other
 		// branch is not a tensor.
 		return !numberGuard(m, kids[1], kids[0]) && m.carry(kids[0]) == carryYes ||
-			!tensorGuard(m, kids[1], kids[2]) && m.carry(kids[2]) == carryYes
+			!tensorGuard(m, kids[1], kids[2]) && !madeTensorUnder(m, kids[1], kids[2]) && m.carry(kids[2]) == carryYes
 	case KindList, KindTuple, KindExpressionList, KindSet:
 		any := false
 		f.Children(expr, func(c NodeID) bool {
@@ -1573,6 +1573,38 @@ func tensorGuard(m *Model, cond, v NodeID) bool {
 	}
 	types := isinstanceTypes(m, cond, v)
 	return len(types) == 1 && (m.QualifiedName(types[0]) == "torch.Tensor" || m.QualifiedName(types[0]) == "torch.nn.Parameter")
+}
+
+// madeTensorUnder reports whether every binding of name v that reaches
+// it and may carry a graph is made under `if cond:` with the same
+// condition: `gamma.item() if self.learned_gamma else gamma` after
+// `if self.learned_gamma: gamma = self.policy.gamma()`, where gamma is
+// otherwise a number. Where cond is false, v holds none of them.
+func madeTensorUnder(m *Model, cond, v NodeID) bool {
+	f := m.File
+	cond, v = f.Unparen(cond), f.Unparen(v)
+	if f.Kind(v) != KindIdentifier || (f.Kind(cond) != KindIdentifier && f.Kind(cond) != KindAttribute) {
+		return false
+	}
+	key := f.Text(cond)
+	under := false
+	for _, b := range m.ReachingBindings(v) {
+		if b.Kind == BindAssign && !b.Unpacked && m.carry(b.Value) != carryYes {
+			continue // a number, or what carries no graph
+		}
+		guarded := false
+		for p := f.Parent(b.Stmt); p != NoNode && !guarded; p = f.Parent(p) {
+			if f.Kind(p) == KindIfStatement && f.TextIs(f.Unparen(f.Field(p, FieldCondition)), key) &&
+				f.Contains(f.Field(p, FieldConsequence), b.Stmt) {
+				guarded = true
+			}
+		}
+		if !guarded {
+			return false
+		}
+		under = true
+	}
+	return under
 }
 
 // numberGuard reports whether cond is `isinstance(v, int)` (or float,

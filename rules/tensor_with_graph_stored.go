@@ -106,6 +106,9 @@ unless each stored tensor had its own backward() in its step without
 ` + "`retain_graph=True`" + `: a graph that backward() has freed cannot be
 back-propagated again, wherever the list goes.
 
+A conditional ` + "`x.item() if flag else x`" + `, where ` + "`x`" + ` is made a tensor only under
+` + "`if flag:`" + ` with the same condition, stores a number either way.
+
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries
 a graph), then from calls of models, loss functions and project functions
