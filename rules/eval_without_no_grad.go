@@ -83,7 +83,9 @@ a batch of one on the spot (an agent's ` + "`q(torch.FloatTensor(state).unsqueez
 whose outputs only reach the host, costs one sample's graph, freed with
 its outputs: its finding says so and is of low confidence. A batch, or an
 image through a transform, is not taken as small; a NumPy observation
-reshaped to a batch of one (` + "`obs.reshape((1,) + obs.shape)`" + `) is. A pass that a
+reshaped to a batch of one (` + "`obs.reshape((1,) + obs.shape)`" + `) is, and so are
+` + "`np.array([state])`" + ` and a converter handed a list of one observation
+(` + "`preprocessor([obs])`" + `). A pass that a
 loop of steps runs every few iterations only (` + "`if step % 100 == 0:`" + `, a
 generator's periodic sample) costs one graph every few steps: its finding
 says so and is one level lower.
@@ -2536,7 +2538,7 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 			if marker == analyzer.NoNode && f.Kind(a) == analyzer.KindIdentifier {
 				// `state_ = board.reshape(1, 64) + noise` then
 				// `torch.from_numpy(state_)`: made a batch of one on the
-				// host, a name before.
+				// host, a name before; so is `state_a = np.array([state])`.
 				if v := f.Unparen(m.AssignedValue(a)); v != analyzer.NoNode {
 					for f.Kind(v) == analyzer.KindBinaryOperator {
 						v = f.Unparen(f.Field(v, analyzer.FieldLeft))
@@ -2544,12 +2546,36 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 					if f.Kind(v) == analyzer.KindCall && m.MethodName(v) == "reshape" && oneLeading(f, m.Args(v)) {
 						return v, true
 					}
+					if q := m.CallName(v); (q == "numpy.array" || q == "numpy.asarray") && oneElementList(f, m.Args(v)) {
+						return v, true
+					}
 				}
 			}
 			return marker, marker != analyzer.NoNode && f.Kind(a) == analyzer.KindIdentifier
+		default:
+			// `preprocessor([obs])`, `float32_preprocessor([state])`: a
+			// converter handed a list of one observation, made a batch of
+			// one by it.
+			if oneElementList(f, args) && len(args) == 1 {
+				return e, true
+			}
 		}
 	}
 	return analyzer.NoNode, false
+}
+
+// oneElementList reports whether the first of args is a list display of
+// one element that is a name or an attribute (`[obs]`, `[self.state]`).
+func oneElementList(f *analyzer.File, args []analyzer.NodeID) bool {
+	if len(args) == 0 {
+		return false
+	}
+	l := f.Unparen(args[0])
+	if f.Kind(l) != analyzer.KindList {
+		return false
+	}
+	kids := f.ChildList(l)
+	return len(kids) == 1 && (f.Kind(kids[0]) == analyzer.KindIdentifier || f.Kind(kids[0]) == analyzer.KindAttribute)
 }
 
 // oneLeading reports whether the shape a reshape is given starts with a

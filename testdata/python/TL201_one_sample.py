@@ -26,6 +26,13 @@ class Agent:
     def act_listed(self, obs):
         return self.q(torch.tensor([obs], dtype=torch.float32)).argmax().item()  # want: TL201(low)
 
+    def act_array(self, obs):
+        state_a = np.array([obs], copy=False)
+        return self.q(torch.tensor(state_a)).argmax(1).item()  # want: TL201(low)
+
+    def act_preprocessed(self, obs, preprocessor):
+        return self.q(preprocessor([obs])).argmax(1).item()  # want: TL201(low)
+
     def act_reshaped(self, obs):
         x = torch.FloatTensor(obs.reshape(1, -1))
         return self.q(x).detach().cpu().numpy()[0]  # want: TL201(low)
