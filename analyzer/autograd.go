@@ -1333,7 +1333,7 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") &&
 				!strings.HasPrefix(q, "torch.nn.init.") && !m.freeLayer(id):
 				free = false // a layer or a parameter
-			case strings.HasPrefix(q, "torch.") || builtinPlain[q]:
+			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q):
 			case f.Kind(callee) == KindAttribute:
 				obj := f.Unparen(f.Field(callee, FieldObject))
 				sub := callee // `self.x` of `self.x.y.f()`: the submodule that is called or read
@@ -1366,6 +1366,24 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 }
 
 type parameterFreeKey struct{ class NodeID }
+
+// hostLibraries are libraries that compute on the host and build no
+// module of torch's: what a class calls of them (`librosa.filters.mel`
+// for a mel filter bank it registers as a buffer) adds no parameter.
+var hostLibraries = map[string]bool{
+	"numpy": true, "scipy": true, "librosa": true, "math": true, "sklearn": true, "pandas": true, "cv2": true,
+	"PIL": true, "soundfile": true, "os": true, "sys": true, "json": true, "pickle": true, "random": true,
+	"re": true, "time": true, "logging": true, "warnings": true, "collections": true, "itertools": true,
+	"functools": true, "copy": true, "pathlib": true, "typing": true, "yaml": true, "h5py": true, "skimage": true,
+	"imageio": true,
+}
+
+// hostLibrary reports whether q, a qualified name, is of one of the
+// hostLibraries.
+func hostLibrary(q string) bool {
+	root, _, _ := strings.Cut(q, ".")
+	return q != "" && hostLibraries[root]
+}
 
 // buildsNoLayer reports whether callee is a function of this file that
 // calls no torch.nn constructor (`adjust_brightness(img, f)`).

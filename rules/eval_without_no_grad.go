@@ -243,7 +243,9 @@ Lightning's ` + "`validation_step`" + `, ` + "`test_step`" + ` and ` + "`predict
 Lightning ` + "`Callback`" + `, run under ` + "`no_grad`" + ` and are not reported. A method that
 overrides one of a base class, in any file of the project, runs where the base class
 calls it. A module class with no parameters and no submodules (an
-augmentation written as a module, a positional encoding, also one whose
+augmentation written as a module, a positional encoding, a mel
+spectrogram whose filter bank a host library such as librosa computes and
+it keeps as a buffer, also one whose
 bases of the same file hold none), a C function reached through ` + "`ctypes`" + `, and
 a function that returns a distribution's ` + "`log_prob`" + ` or ` + "`entropy`" + ` (PPO's
 ` + "`evaluate(states, actions)`" + `, the terms of its loss) are not evaluation.

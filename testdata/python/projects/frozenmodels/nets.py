@@ -3,6 +3,7 @@
 # forward under no_grad, or holding no parameters; and one that trains.
 import torch
 import torch.nn as nn
+from librosa.filters import mel as librosa_mel_fn
 
 
 class Backbone(nn.Module):
@@ -35,6 +36,20 @@ class Noise(nn.Module):
 
     def forward(self, x):
         return x + torch.randn_like(x) * self.std
+
+
+class Audio2Mel(nn.Module):
+    """Buffers only: a window and a mel filter bank that librosa computes."""
+
+    def __init__(self, n_fft=1024, sampling_rate=22050, n_mels=80):
+        super().__init__()
+        self.n_fft = n_fft
+        self.register_buffer("window", torch.hann_window(n_fft).float())
+        self.register_buffer("mel_basis", torch.from_numpy(librosa_mel_fn(sr=sampling_rate, n_fft=n_fft, n_mels=n_mels)).float())
+
+    def forward(self, audio):
+        spec = torch.stft(audio, self.n_fft, window=self.window, return_complex=True).abs()
+        return torch.log(torch.clamp(torch.matmul(self.mel_basis, spec), min=1e-5))
 
 
 class Classifier(nn.Module):
