@@ -83,7 +83,9 @@ value of the graph with a graph of its own is carried over from an earlier
 iteration or comes from outside the loop or function (also from a model of
 the project whose object keeps a graph built once, when it was made:
 ` + "`self.mask_e = self.embedding(mask_id)`" + ` in its ` + "`__init__`" + `, read by its
-` + "`forward`" + `), and when the retained
+` + "`forward`" + `, or a loss taken in chunks of one output made before a loop
+that runs no forward pass of its own: ` + "`criterion(hyp[i:i + k], gold[i:i + k])`" + `
+in ` + "`for i in range(0, n, k)`" + `), and when the retained
 loss is returned to a caller, which may back-propagate it again. In a loop
 over batches, or a step function, a value from outside (a parameter, an
 attribute set elsewhere) has a graph only where the code shows it has one:
@@ -142,6 +144,9 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		body = f.Field(fn, analyzer.FieldBody)
 	default:
 		return
+	}
+	if step != analyzer.NoNode && g.chunksOuterValue(roots, step) {
+		return // the chunks of one graph made before the loop: each chunk's backward runs through it again
 	}
 	holders, ok := g.builtWithin(roots, body)
 	if !ok || len(holders) == 0 {
@@ -382,6 +387,55 @@ type retainGraph struct {
 // read may see an older value (the assignment before it is conditional),
 // every value from before the step must be free of history. It returns
 // the names that hold the graph.
+// chunksOuterValue reports whether the graph retained in loop is
+// computed from slices, indexed by the loop's counter, of a name the
+// loop does not bind (`loss = criterion(hyp[i:i + k], gold[i:i + k])` in
+// `for i in range(0, n, k)`, hyp the output of a forward pass before the
+// loop), and the loop runs no forward pass of its own: a loss taken in
+// chunks, whose every chunk's backward runs through the graph of that one
+// value again.
+func (g *retainGraph) chunksOuterValue(keys map[string][]analyzer.NodeID, loop analyzer.NodeID) bool {
+	f := g.f
+	if f.Kind(loop) != analyzer.KindForStatement || g.m.Loop(loop).Forward {
+		return false // a forward pass of its own builds a graph in each iteration
+	}
+	counters := map[string]bool{}
+	f.Walk(f.Field(loop, analyzer.FieldLeft), func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindIdentifier {
+			counters[f.Text(id)] = true
+		}
+	})
+	body := f.Field(loop, analyzer.FieldBody)
+	for k, uses := range keys {
+		outside := true
+		for _, s := range g.Sources(k) {
+			outside = outside && !f.Contains(loop, s.Stmt)
+		}
+		if !outside || len(g.Sources(k)) == 0 {
+			continue
+		}
+		for _, u := range uses {
+			sub := f.Parent(u)
+			if !f.Contains(body, u) || f.Kind(sub) != analyzer.KindSubscript || f.Field(sub, analyzer.FieldValue) != u {
+				continue
+			}
+			indexed := false
+			f.Children(sub, func(c analyzer.NodeID) bool {
+				if c != u {
+					f.Walk(c, func(id analyzer.NodeID) {
+						indexed = indexed || f.Kind(id) == analyzer.KindIdentifier && counters[f.Text(id)]
+					})
+				}
+				return !indexed
+			})
+			if indexed {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (g *retainGraph) builtWithin(keys map[string][]analyzer.NodeID, body analyzer.NodeID) ([]string, bool) {
 	f := g.f
 	var holders []string
