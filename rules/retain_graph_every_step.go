@@ -380,13 +380,6 @@ type retainGraph struct {
 	fn analyzer.NodeID
 }
 
-// builtWithin reports whether every key of the graph that may carry
-// history gets its value inside body (one iteration of the loop, or the
-// step function) before the step reads it, so that the graph is built
-// afresh by each step and shares nothing with the previous one. Where a
-// read may see an older value (the assignment before it is conditional),
-// every value from before the step must be free of history. It returns
-// the names that hold the graph.
 // chunksOuterValue reports whether the graph retained in loop is
 // computed from slices, indexed by the loop's counter, of a name the
 // loop does not bind (`loss = criterion(hyp[i:i + k], gold[i:i + k])` in
@@ -436,6 +429,13 @@ func (g *retainGraph) chunksOuterValue(keys map[string][]analyzer.NodeID, loop a
 	return false
 }
 
+// builtWithin reports whether every key of the graph that may carry
+// history gets its value inside body (one iteration of the loop, or the
+// step function) before the step reads it, so that the graph is built
+// afresh by each step and shares nothing with the previous one. Where a
+// read may see an older value (the assignment before it is conditional),
+// every value from before the step must be free of history. It returns
+// the names that hold the graph.
 func (g *retainGraph) builtWithin(keys map[string][]analyzer.NodeID, body analyzer.NodeID) ([]string, bool) {
 	f := g.f
 	var holders []string
