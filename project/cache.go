@@ -54,6 +54,11 @@ type Cache struct {
 	mu    sync.Mutex
 	old   map[string]cacheEntry
 	new   map[string]cacheEntry
+	// kept holds the entries of a project's files until Flush encodes
+	// them, once the project is linted: a summary is encoded while the
+	// project's facts, which hold it decoded, are still needed, and the
+	// encoded copies are not held beside them.
+	kept map[string]keptEntry
 	// dirty is set when an entry was made or changed in this run;
 	// restats counts the entries whose file was touched, not changed.
 	dirty   bool
@@ -217,6 +222,7 @@ func OpenCache(dir, version string, rulesFor func(path string) string) (*Cache, 
 		rules: rulesFor,
 		old:   map[string]cacheEntry{},
 		new:   map[string]cacheEntry{},
+		kept:  map[string]keptEntry{},
 	}
 	if data, err := os.ReadFile(c.path); err == nil {
 		if entries, err := decodeCache(data, tool); err == nil {
@@ -273,6 +279,7 @@ func (c *Cache) Get(path string, src []byte) ([]analyzer.Diagnostic, bool) {
 func (c *Cache) use(k string, e cacheEntry) {
 	c.mu.Lock()
 	c.new[k] = e
+	delete(c.kept, k)
 	c.mu.Unlock()
 }
 
@@ -320,12 +327,37 @@ func (c *Cache) Previous(path string) (*Entry, bool) {
 	return e.entry(), true
 }
 
-// Keep implements Store.
+// keptEntry is an entry kept and not yet encoded.
+type keptEntry struct {
+	st Stat
+	e  *Entry
+}
+
+// Keep implements Store. The entry is encoded by Flush or Save; it must
+// not change until then.
 func (c *Cache) Keep(path string, st Stat, e *Entry) {
-	ce := c.entry(e.Hash, st, e.Diags)
-	sum, asked := e.encoded()
-	ce.Summary, ce.Linted, ce.Asked, ce.Digest, ce.SumHash = sum, e.Linted, asked, e.Digest, e.SumHash
-	c.store(path, ce)
+	k := c.key(path)
+	c.mu.Lock()
+	c.kept[k] = keptEntry{st, e}
+	delete(c.new, k)
+	c.dirty = true
+	c.mu.Unlock()
+}
+
+// Flush encodes the entries kept since the last Flush, so that the
+// store no longer holds what they point to: the Linter calls it after
+// each project.
+func (c *Cache) Flush() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, ke := range c.kept {
+		e := ke.e
+		ce := c.entry(e.Hash, ke.st, e.Diags)
+		sum, asked := e.encoded()
+		ce.Summary, ce.Linted, ce.Asked, ce.Digest, ce.SumHash = sum, e.Linted, asked, e.Digest, e.SumHash
+		c.new[k] = ce
+	}
+	clear(c.kept)
 }
 
 // Put stores the findings of path with content src.
@@ -341,6 +373,7 @@ func (c *Cache) store(path string, e cacheEntry) {
 	k := c.key(path)
 	c.mu.Lock()
 	c.new[k] = e
+	delete(c.kept, k)
 	c.dirty = true
 	c.mu.Unlock()
 }
@@ -350,6 +383,7 @@ func (c *Cache) store(path string, e cacheEntry) {
 // the rest had); a run that made or changed no entry leaves the file as
 // it is.
 func (c *Cache) Save() error {
+	c.Flush()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	// Rewriting the whole cache costs more than reading and hashing a few

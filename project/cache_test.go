@@ -313,6 +313,79 @@ func TestCacheSettledProject(t *testing.T) {
 	}
 }
 
+// TestCacheFlushesEachProject: the entries a project's files were kept
+// with are encoded once the project is linted, before the next project
+// is, and a second run over both projects serves them from the cache.
+func TestCacheFlushesEachProject(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"a", "b"} {
+		writeTree(t, filepath.Join(dir, p), map[string]string{
+			"pyproject.toml": "[project]\nname = \"" + p + "\"\n",
+			"nets.py":        "import torch.nn as nn\n\nclass Classifier(nn.Module):\n    pass\n",
+			"train.py":       "from nets import Classifier\n\ndef evaluate(x, outs):\n    clf = Classifier()\n    outs.append(clf(x))\n",
+		})
+	}
+	cacheDir := filepath.Join(t.TempDir(), "cache")
+	named := []string{filepath.Join(dir, "a", "train.py"), filepath.Join(dir, "b", "train.py")}
+	lint := func() (*Cache, []string, []int) {
+		t.Helper()
+		cache, err := OpenCache(cacheDir, testVersion, func(string) string { return "default" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A store that records how many entries are waiting to be
+		// encoded each time the next project's first file is kept.
+		var waiting []int
+		rec := &recordingStore{Cache: cache, before: func() {
+			cache.mu.Lock()
+			waiting = append(waiting, len(cache.kept))
+			cache.mu.Unlock()
+		}}
+		l := &Linter{Runner: newDefaultRunner(), Store: rec, Files: projectFiles}
+		diags, errs := l.Lint(named, nil)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		cache.mu.Lock()
+		left := len(cache.kept)
+		cache.mu.Unlock()
+		if left != 0 {
+			t.Errorf("%d entries left unencoded after Lint", left)
+		}
+		if err := cache.Save(); err != nil {
+			t.Fatal(err)
+		}
+		return cache, keys(diags), waiting
+	}
+	_, first, waiting := lint()
+	if len(first) != 2 {
+		t.Fatalf("findings of the two projects: %v", first)
+	}
+	// Each project keeps its two files; the second project's first Keep
+	// must find nothing of the first waiting.
+	if len(waiting) != 4 || waiting[0] != 0 || waiting[2] != 0 {
+		t.Errorf("entries waiting at each Keep: %v, want [0 1 0 1]", waiting)
+	}
+	cache, again, _ := lint()
+	if !slices.Equal(again, first) {
+		t.Errorf("second run: %v, want %v", again, first)
+	}
+	if cache.dirty {
+		t.Error("a second run over unchanged projects changed the cache")
+	}
+}
+
+// recordingStore is a Cache that calls before ahead of each Keep.
+type recordingStore struct {
+	*Cache
+	before func()
+}
+
+func (r *recordingStore) Keep(path string, st Stat, e *Entry) {
+	r.before()
+	r.Cache.Keep(path, st, e)
+}
+
 // TestCacheSavesStatsWhenWorthIt: a run that found a few files touched
 // but unchanged leaves the cache as it was; one that found many saves
 // their new stats, so that the next run reads none of them.

@@ -150,7 +150,9 @@ func (l *Linter) src(root string) []string {
 
 // Store keeps, for each file, what linting it gave: its summary, its
 // findings and the questions about other files that they depend on.
-// Implementations must be safe for concurrent use.
+// Implementations must be safe for concurrent use. A Store that also
+// has a Flush method has it called after each project is linted (see
+// Cache.Flush).
 type Store interface {
 	// Entry returns what is kept of the file at path for the contents
 	// whose SHA-256 is sum, or, with sum nil, for the contents the file's
@@ -403,6 +405,9 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 		d, e := l.lintProject(r, byRoot[r], override)
 		diags = append(diags, d...)
 		errs = append(errs, e...)
+		if f, ok := l.Store.(interface{ Flush() }); ok {
+			f.Flush()
+		}
 	}
 	return diags, errs
 }
@@ -466,12 +471,13 @@ func entrySum(u *unit) [32]byte {
 	return u.entry.SumHash
 }
 
-// seal encodes the summary of a fresh entry and hashes it, for the
-// store and the project's digest.
+// seal hashes the encoded summary of a fresh entry, for the project's
+// digest. The encoding is not kept: the store encodes the summary again
+// once the project is linted (see Cache.Flush), rather than hold both
+// forms of every summary while the project's facts are solved.
 func (l *Linter) seal(e *Entry) *Entry {
 	if l.Store != nil && e.Summary != nil && e.summaryEnc == nil {
-		e.summaryEnc = encodeSummary(e.Summary)
-		e.SumHash = sha256.Sum256(e.summaryEnc)
+		e.SumHash = sha256.Sum256(encodeSummary(e.Summary))
 	}
 	return e
 }
