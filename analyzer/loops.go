@@ -299,8 +299,22 @@ func (m *Model) loopsOverModules(loop NodeID) bool {
 		case KindAssignment:
 			left := f.Field(id, FieldLeft)
 			if f.Kind(left) == KindIdentifier && m.ClassifyCallee(left) == CallableModel {
+				// `net = Net().cuda()`: a module built per iteration,
+				// moved or switched on its way.
 				v := f.Unparen(f.Field(id, FieldRight))
+				for f.Kind(v) == KindCall && (moduleMoves[m.MethodName(v)] || m.MethodName(v) == "eval" || m.MethodName(v) == "train") {
+					v = f.Unparen(m.Receiver(v))
+				}
 				over = f.Kind(v) == KindCall && m.Receiver(v) == NoNode || m.MethodName(v) == "from_pretrained"
+			}
+		case KindExpressionStatement:
+			// `net.load_state_dict(torch.load(path))` on every iteration:
+			// a sweep over checkpoints, one model each.
+			if f.Parent(id) == f.Field(loop, FieldBody) {
+				if c := f.Unparen(f.FirstChild(id)); f.Kind(c) == KindCall && m.MethodName(c) == "load_state_dict" &&
+					m.ClassifyCallee(m.Receiver(c)) == CallableModel {
+					over = true
+				}
 			}
 		case KindDeleteStatement:
 			f.Walk(id, func(c NodeID) {

@@ -486,6 +486,9 @@ func localOptimizerClass(m *analyzer.Model, class analyzer.NodeID) bool {
 	f := m.File
 	if m.ClassInherits(class, func(q string) bool {
 		last := q[strings.LastIndexByte(q, '.')+1:]
+		if strings.Contains(q, "lr_scheduler") || strings.Contains(q, "swa_utils") {
+			return false // a scheduler of torch.optim's sets the learning rate
+		}
 		return strings.HasPrefix(q, "torch.optim.") || strings.Contains(strings.ToLower(last), "optim") || optimizerClasses[last]
 	}) {
 		return true

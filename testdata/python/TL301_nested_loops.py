@@ -161,3 +161,36 @@ def generate(model, prompts):
     for b in batches(prompts, 4):  # ok: this loop runs no model, only saves each batch
         torch.save(b, "batch.pt")
     return out
+
+
+class Generator(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, z):
+        return self.fc(z)
+
+
+def sample_checkpoints(paths, z):
+    for path in paths:
+        generator = Generator().cuda()
+        generator.load_state_dict(torch.load(path))
+        with torch.no_grad():
+            torch.save(generator(z).cpu(), path + ".sample")
+        torch.cuda.empty_cache()  # ok: once per model, each built afresh
+
+
+def sweep_checkpoints(net, paths, z):
+    for path in paths:
+        net.load_state_dict(torch.load(path))
+        with torch.no_grad():
+            torch.save(net(z).cpu(), path + ".sample")
+        torch.cuda.empty_cache()  # ok: once per checkpoint, each loaded afresh
+
+
+def sample_every(generator, zs):
+    for z in zs:
+        with torch.no_grad():
+            torch.save(generator(z).cpu(), "sample.pt")
+        torch.cuda.empty_cache()  # want: TL301 "every iteration of this loop, each of which runs the model"

@@ -350,3 +350,42 @@ class Trainer:
             self.scaler.scale(self.model(x).sub(y).pow(2).mean()).backward()
             self.scaler.step(self.optimization.optimizer)  # ok: the object that holds it clears it
             self.scaler.update()
+
+
+class WarmRestarts(torch.optim.lr_scheduler._LRScheduler):
+    """A scheduler of the project's own: its step sets the learning rate."""
+
+    def __init__(self, optimizer, period):
+        self.period = period
+        super().__init__(optimizer)
+
+    def get_lr(self):
+        return [lr * (self.last_epoch % self.period) / self.period for lr in self.base_lrs]
+
+
+def train_warm_restarts(model, loader, criterion):
+    optimizer = torch.optim.AdamW(model.parameters())
+    scheduler = WarmRestarts(optimizer, 10)
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        scheduler.step()  # ok: a scheduler holds no gradients to clear
+
+
+class GradRescaler:
+    """A class of the project's own whose step reads the gradients."""
+
+    def __init__(self, params):
+        self.params = list(params)
+
+    def step(self):
+        for p in self.params:
+            p.data.add_(p.grad, alpha=-0.01)
+
+
+def train_rescaler(model, loader, criterion):
+    updater = GradRescaler(model.parameters())
+    for x, y in loader:
+        criterion(model(x), y).backward()
+        updater.step()  # want: TL502 "never clears the gradients of `updater`"
