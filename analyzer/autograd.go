@@ -1093,16 +1093,29 @@ func (m *Model) methodRunsNoForward(call NodeID) bool {
 			ref, def = m.instanceMethod(fn)
 		}
 	}
+	if ref == "" && f.Kind(fn) == KindAttribute {
+		// `model.valid_model(feed)`, model made by one class or another
+		// (`model = DirVAE(...)` in one branch, `S2S(...)` in the other):
+		// the method of each.
+		if name := f.Text(f.Field(fn, FieldAttribute)); name != "forward" && name != "__call__" {
+			if obj := f.Unparen(f.Field(fn, FieldObject)); f.Kind(obj) == KindIdentifier {
+				if classes := m.boundClasses(obj, 0); len(classes) > 1 {
+					return !slices.ContainsFunc(classes, func(class NodeID) bool {
+						ref, def := m.classMethod(class, name)
+						return !m.methodRunsNoForwardOf(ref, def)
+					})
+				}
+			}
+		}
+	}
 	if ref == "" {
 		// `model(x)` of an instance whose class the project shows:
 		// its __call__, or a module's forward.
 		ref, def = m.callOfInstance(fn)
 	}
 	switch {
-	case def != NoNode:
-		return m.localHelperOf(def, 0).runsNoForward()
-	case ref != "" && !strings.HasPrefix(ref, "#"):
-		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
+	case def != NoNode || ref != "" && !strings.HasPrefix(ref, "#"):
+		return m.methodRunsNoForwardOf(ref, def)
 	case f.Kind(fn) == KindAttribute && f.Kind(f.Unparen(f.Field(fn, FieldObject))) != KindCall && !f.TextIs(f.Field(fn, FieldObject), "self"):
 		// An object whose class is not known (a parameter): a method
 		// that every class of the project defining it runs with grad
@@ -1115,6 +1128,19 @@ func (m *Model) methodRunsNoForward(call NodeID) bool {
 			o := m.lookup("*."+name, WantGrad)
 			return o != nil && o.GradKnown && o.Grad != GradEnabled
 		}
+	}
+	return false
+}
+
+// methodRunsNoForwardOf reports whether a method, def of this file or
+// ref of another, is seen to run no forward pass in its caller's grad
+// mode.
+func (m *Model) methodRunsNoForwardOf(ref string, def NodeID) bool {
+	switch {
+	case def != NoNode:
+		return m.localHelperOf(def, 0).runsNoForward()
+	case ref != "" && !strings.HasPrefix(ref, "#"):
+		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
 	}
 	return false
 }

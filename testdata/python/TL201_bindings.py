@@ -80,3 +80,46 @@ if __name__ == "__main__":
     team = Team(2, 3)
     team.learn([torch.randn(3)] * 2, [torch.zeros(2)] * 2)
     print(team.act([torch.randn(3)] * 2), team.score([torch.randn(3)] * 2))
+
+
+class Small(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def valid_model(self, feed):
+        with torch.no_grad():
+            return [self.forward(x).sum().item() for x in feed]
+
+
+class Wide(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Sequential(nn.Linear(8, 64), nn.ReLU(), nn.Linear(64, 2))
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def valid_model(self, feed):
+        return [self.forward(x).sum().item() for x in feed]  # want: TL201 "outputs only reach the host"
+
+
+def run_either(wide, feed, held_out):
+    if wide:
+        model = Wide()
+    else:
+        model = Small()
+    model.eval()
+    print(model.valid_model(held_out))  # want: TL201 "after `model.eval\(\)`"
+
+
+def run_small_or_tiny(tiny, held_out):
+    if tiny:
+        model = Small()
+    else:
+        model = Small().half()
+    model.eval()
+    print(model.valid_model(held_out))  # ok: the one class's valid_model runs its forward under no_grad
