@@ -159,6 +159,37 @@ func (m *Model) QualifiedName(expr NodeID) string {
 	return q
 }
 
+// importFallback returns, for an import b in the except clause of a
+// try (`try: from ._inception import InceptionV3` / `except: from
+// inception import InceptionV3`) whose module the project does not have,
+// the name that an import of the same name in the try's body binds, from
+// a module the project has: the import that runs. "" otherwise.
+func (m *Model) importFallback(use NodeID, b *Binding) string {
+	f := m.File
+	if m.facts == nil {
+		return ""
+	}
+	clause := f.Parent(f.Parent(b.Stmt))
+	if f.Kind(clause) != KindExceptClause {
+		return ""
+	}
+	try := f.Parent(clause)
+	if f.Kind(try) != KindTryStatement || m.lookup(b.Qualified, WantKind) != nil {
+		return ""
+	}
+	_, c, ok := m.bindingsOf(use)
+	if !ok {
+		return ""
+	}
+	body := f.Field(try, FieldBody)
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		if o := &m.binds[i]; o.Kind == BindImport && f.Parent(o.Stmt) == body && m.lookup(o.Qualified, WantKind) != nil {
+			return o.Qualified
+		}
+	}
+	return ""
+}
+
 func (m *Model) qualified(expr NodeID, depth int) string {
 	f := m.File
 	if depth > 8 {
@@ -182,6 +213,9 @@ func (m *Model) qualified(expr NodeID, depth int) string {
 		}
 		switch b.Kind {
 		case BindImport:
+			if q := m.importFallback(expr, b); q != "" {
+				return q
+			}
 			return b.Qualified
 		case BindAssign:
 			// Module aliases such as `F = torch.nn.functional`.
