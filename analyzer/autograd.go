@@ -636,13 +636,16 @@ type classAttrs struct {
 	// torch.load; made is the last value of the other assignments.
 	loaded map[string]int
 	made   map[string]NodeID
+	// values lists every value assigned to each, in source order.
+	values map[string][]NodeID
 }
 
 // selfAttrs finds the `self.x` assigned in class in one walk of it.
 func (m *Model) selfAttrs(class NodeID) classAttrs {
 	return m.Memo(selfAttrsKey{class}, func() any {
 		f := m.File
-		out := classAttrs{last: map[string]NodeID{}, count: map[string]int{}, loaded: map[string]int{}, made: map[string]NodeID{}}
+		out := classAttrs{last: map[string]NodeID{}, count: map[string]int{}, loaded: map[string]int{}, made: map[string]NodeID{},
+			values: map[string][]NodeID{}}
 		f.Walk(class, func(id NodeID) {
 			if k := f.Kind(id); k != KindAssignment && k != KindAugmentedAssignment {
 				return
@@ -663,6 +666,7 @@ func (m *Model) selfAttrs(class NodeID) classAttrs {
 			if f.Kind(id) == KindAssignment {
 				v := f.Field(id, FieldRight)
 				out.last[f.Text(left)] = v
+				out.values[f.Text(left)] = append(out.values[f.Text(left)], v)
 				if c := f.Unparen(v); f.Kind(c) == KindCall && m.CallName(c) == "torch.load" {
 					out.loaded[f.Text(left)]++
 				} else {
@@ -801,9 +805,7 @@ var parameterFree = map[string]bool{
 // (`torchaudio.transforms.MelSpectrogram(...)`).
 func (m *Model) freeLayer(call NodeID) bool {
 	q := m.CallName(call)
-	if strings.HasPrefix(q, "torchaudio.transforms.") || strings.HasPrefix(q, "torchvision.transforms.") {
-		// Signal and image transforms: buffers (windows, filter banks), no
-		// parameters.
+	if transformModule(q) {
 		return true
 	}
 	name, ok := strings.CutPrefix(q, "torch.nn.")
@@ -1232,17 +1234,44 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 	if !f.TextIs(f.Field(callee, FieldObject), "self") {
 		return false
 	}
-	v := m.selfAttrs(class).last[f.Text(callee)]
-	if m.selfAttrs(class).count[f.Text(callee)] != 1 || f.Kind(f.Unparen(v)) != KindCall {
+	attrs := m.selfAttrs(class)
+	values := attrs.values[f.Text(callee)]
+	if len(values) == 0 && attrs.count[f.Text(callee)] == 0 {
+		// Set by a base: free where the base is a transform of
+		// torchaudio's or torchvision's (`self.mel_scale` of a
+		// MelSpectrogram's subclass).
+		return slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool { return transformModule(m.QualifiedName(b)) })
+	}
+	if len(values) != attrs.count[f.Text(callee)] {
+		return false // augmented too
+	}
+	// Each value it may hold is free: a lambda's body is judged by
+	// the walk of the class (`self._norm = lambda x: self.z(x)` in one
+	// branch, a transform in another).
+	return !slices.ContainsFunc(values, func(v NodeID) bool {
+		return f.Kind(f.Unparen(v)) != KindLambda && !m.freeValue(class, f.Unparen(v))
+	})
+}
+
+// freeValue reports whether v, a value a module class assigns to one of
+// its attributes, holds no parameter: a parameter-free layer, a plain
+// tensor, a distribution, an instance of a parameter-free class of this
+// file.
+func (m *Model) freeValue(class, v NodeID) bool {
+	f := m.File
+	if f.Kind(v) != KindCall {
 		return false
 	}
-	if m.freeLayer(f.Unparen(v)) {
+	if strings.HasPrefix(m.CallName(v), "torch.distributions.") {
+		return true // `self._dist = Uniform(a, b)`: tensors, no module
+	}
+	if m.freeLayer(v) {
 		return true // `self.pool = nn.MaxPool2d(2)`
 	}
-	if m.plainTensor(f.Unparen(v)) {
+	if m.plainTensor(v) {
 		return true // `self.ones = torch.eye(n).cuda()`: its methods are a tensor's
 	}
-	c := constructed(f, f.Unparen(v))
+	c := constructed(f, v)
 	cb := m.Resolve(c)
 	if f.Kind(c) != KindIdentifier || cb == nil || cb.Kind != BindClass || cb.Stmt == class {
 		return false
@@ -1322,6 +1351,13 @@ func (m *Model) parameterFree(fn NodeID) bool {
 	return cb != nil && cb.Kind == BindClass && m.parameterFreeClass(cb.Stmt)
 }
 
+// transformModule reports whether q names a signal or image transform of
+// torchaudio's or torchvision's: a module with buffers (windows, filter
+// banks) and no parameters.
+func transformModule(q string) bool {
+	return strings.HasPrefix(q, "torchaudio.transforms.") || strings.HasPrefix(q, "torchvision.transforms.")
+}
+
 // parameterFreeClass is parameterFree for a class of this file.
 func (m *Model) parameterFreeClass(class NodeID) bool {
 	if !m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode {
@@ -1340,7 +1376,7 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 	return m.MemoRecursive(parameterFreeKey{class}, false, func() any {
 		for _, b := range m.ClassBases(class) {
 			switch q := m.QualifiedName(b); {
-			case q == "torch.nn.Module" || q == "abc.ABC":
+			case q == "torch.nn.Module" || q == "abc.ABC" || transformModule(q):
 			case q == "" && f.Kind(b) == KindIdentifier:
 				if r := m.Resolve(b); r == nil || r.Kind != BindClass || !m.classHoldsNoParameters(r.Stmt) {
 					return false
@@ -1359,7 +1395,7 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") &&
 				!strings.HasPrefix(q, "torch.nn.init.") && !m.freeLayer(id):
 				free = false // a layer or a parameter
-			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q):
+			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q) || transformModule(q):
 			case f.Kind(callee) == KindAttribute:
 				obj := f.Unparen(f.Field(callee, FieldObject))
 				sub := callee // `self.x` of `self.x.y.f()`: the submodule that is called or read

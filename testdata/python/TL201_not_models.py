@@ -619,3 +619,47 @@ def predict_scratch(net, xs):
 
 def demo_scratch(xs):
     return predict_scratch(ScratchRNN(4), xs)
+
+
+class StretchedMel(torchaudio.transforms.MelSpectrogram):
+    """A transform of torchaudio's, extended: windows and filter banks, no parameters."""
+
+    def __init__(self, norm, spread=0.2):
+        super().__init__(sample_rate=16000)
+        self.stft = torchaudio.transforms.Spectrogram(n_fft=self.n_fft, power=None)
+        self.rate = torch.distributions.Uniform(1 - spread, 1 + spread)
+        if norm == "db":
+            self.norm = torchaudio.transforms.AmplitudeToDB()
+        else:
+            self.norm = lambda x: (x - x.mean()) / x.std()
+
+    def forward(self, wave):
+        spec = self.stft(wave).abs().pow(2)
+        if self.training:
+            spec = spec * self.rate.sample().item()
+        return self.norm(self.mel_scale(spec))
+
+
+class LearnedMel(torchaudio.transforms.MelSpectrogram):
+    """The same transform with a learned projection after it."""
+
+    def __init__(self):
+        super().__init__(sample_rate=16000)
+        self.proj = nn.Linear(128, 64)
+
+    def forward(self, wave):
+        return self.proj(super().forward(wave).transpose(1, 2))
+
+
+def plot_mels(waves):
+    to_mel = StretchedMel("db")
+    to_mel.eval()
+    for w in waves:
+        print(to_mel(w).mean().item())  # ok: a transform's subclass holds no parameters
+
+
+def plot_learned_mels(waves):
+    to_mel = LearnedMel()
+    to_mel.eval()
+    for w in waves:
+        print(to_mel(w).mean().item())  # want: TL201 "to_mel\(w\)"

@@ -3,6 +3,7 @@
 # forward under no_grad, or holding no parameters; and one that trains.
 import torch
 import torch.nn as nn
+import torchaudio
 from librosa.filters import mel as librosa_mel_fn
 
 
@@ -63,3 +64,14 @@ class Classifier(nn.Module):
 
 
 flow = Flow()
+
+
+class Stretch(torchaudio.transforms.MelSpectrogram):
+    """A transform of torchaudio's, extended: no parameters."""
+
+    def __init__(self):
+        super().__init__(sample_rate=16000)
+        self.stft = torchaudio.transforms.Spectrogram(n_fft=self.n_fft, power=None)
+
+    def forward(self, wave):
+        return self.mel_scale(self.stft(wave).abs().pow(2))
