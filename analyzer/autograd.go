@@ -124,7 +124,10 @@ func (m *Model) isModuleClass(class NodeID) bool {
 		}
 	}
 	if m.MethodOf(class, "forward") != NoNode {
-		return true
+		// A `forward` makes a module of a class of unknown bases, not
+		// of one whose every base is seen to be no module (an attack
+		// deriving from the project's `Attacker(ABC)`).
+		return !m.plainBases(bases)
 	}
 	for _, b := range bases {
 		if q := m.QualifiedName(b); strings.HasPrefix(q, "torch.") || builtinNames[q] || q == "object" {
@@ -138,6 +141,59 @@ func (m *Model) isModuleClass(class NodeID) bool {
 		}
 	}
 	return false
+}
+
+// moduleByForward reports whether a module class of this file is one by
+// its forward alone (isModuleClass), every base being `object`,
+// `abc.ABC` or a class of the project: where none of these is a
+// module, the class is none.
+func (m *Model) moduleByForward(class NodeID) bool {
+	f := m.File
+	if m.MethodOf(class, "forward") == NoNode || m.ClassInherits(class, func(q string) bool {
+		o := m.lookup(q, WantModule)
+		return ModuleBase(q) || o != nil && o.Kind == ObjectClass && o.Module
+	}) {
+		return false
+	}
+	for _, b := range m.ClassBases(class) {
+		if f.Kind(b) == KindIdentifier {
+			if r := m.Resolve(b); r != nil && r.Kind == BindClass {
+				continue
+			}
+		}
+		switch q := m.QualifiedName(b); {
+		case q == "object" || q == "abc.ABC":
+		case q == "" || isLibraryName(q) || m.valueRef(f.Unparen(b)) == "":
+			return false
+		}
+	}
+	return true
+}
+
+// plainBases reports whether every class of bases is seen to be no
+// module: `object`, `abc.ABC`, or a class of the project that is none.
+func (m *Model) plainBases(bases []NodeID) bool {
+	f := m.File
+	for _, b := range bases {
+		if f.Kind(b) == KindIdentifier {
+			if r := m.Resolve(b); r != nil && r.Kind == BindClass {
+				if m.IsModuleClass(r.Stmt) {
+					return false
+				}
+				continue
+			}
+		}
+		switch q := m.QualifiedName(b); {
+		case q == "object" || q == "abc.ABC":
+		case q != "" && !isLibraryName(q):
+			if o := m.lookup(q, WantModule); o == nil || o.Kind != ObjectClass || o.Module {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // ModuleBase reports whether a class deriving from the class q names is
@@ -237,6 +293,8 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 				if c := m.instanceOf(v, depth+1); c != CallableUnknown {
 					return c
 				}
+			} else if c := m.selfAttrValuesAgree(callee, depth); c != CallableUnknown {
+				return c
 			}
 		} else if c := m.memberOfKnownClass(obj, attr, depth); c != CallableUnknown {
 			return c
@@ -255,6 +313,27 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		}
 	}
 	return CallableUnknown
+}
+
+// selfAttrValuesAgree classifies `self.x` (attr), assigned more than
+// once in its class (`self.attacker = FGSM(...)` in one branch, `PGD(...)`
+// in another), where every value assigned is of one kind.
+func (m *Model) selfAttrValuesAgree(attr NodeID, depth int) Callable {
+	f := m.File
+	attrs := m.selfAttrs(m.EnclosingClass(attr))
+	values := attrs.values[f.Text(attr)]
+	if len(values) < 2 || len(values) != attrs.count[f.Text(attr)] {
+		return CallableUnknown
+	}
+	kind := CallableUnknown
+	for i, v := range values {
+		c := m.instanceOf(v, depth+1)
+		if c == CallableUnknown || i > 0 && c != kind {
+			return CallableUnknown
+		}
+		kind = c
+	}
+	return kind
 }
 
 // memberOfKnownClass classifies attribute attr of obj, an instance of a
@@ -1111,6 +1190,14 @@ func (m *Model) methodRunsNoForward(call NodeID) bool {
 		}
 	}
 	if ref == "" {
+		// `self.attacker(x, y)`, made by one class or another: what
+		// calling an instance of each runs.
+		if classes := m.candidateClasses(fn); len(classes) > 1 {
+			return !slices.ContainsFunc(classes, func(class NodeID) bool {
+				ref, def := m.callOfClass(class)
+				return !m.methodRunsNoForwardOf(ref, def)
+			})
+		}
 		// `model(x)` of an instance whose class the project shows:
 		// its __call__, or a module's forward.
 		ref, def = m.callOfInstance(fn)
@@ -1132,6 +1219,36 @@ func (m *Model) methodRunsNoForward(call NodeID) bool {
 		}
 	}
 	return false
+}
+
+// candidateClasses returns the classes a callee bound more than once is
+// made by (`model = A()` or `model = B()`, `self.attacker = FGSM(...)` or
+// `PGD(...)`), where every binding makes one; nil otherwise.
+func (m *Model) candidateClasses(fn NodeID) []NodeID {
+	f := m.File
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		return m.boundClasses(fn, 0)
+	case KindAttribute:
+		if !f.TextIs(f.Field(fn, FieldObject), "self") {
+			return nil
+		}
+		attrs := m.selfAttrs(m.EnclosingClass(fn))
+		values := attrs.values[f.Text(fn)]
+		if len(values) < 2 || len(values) != attrs.count[f.Text(fn)] {
+			return nil
+		}
+		classes := make([]NodeID, 0, len(values))
+		for _, v := range values {
+			c := constructed(f, v)
+			if c == NoNode {
+				return nil
+			}
+			classes = append(classes, c)
+		}
+		return classes
+	}
+	return nil
 }
 
 // methodRunsNoForwardOf reports whether a method, def of this file or
@@ -1156,7 +1273,12 @@ func (m *Model) callOfInstance(fn NodeID) (ref string, def NodeID) {
 	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
 		recv = f.Unparen(f.Field(fn, FieldObject))
 	}
-	class := m.receiverClass(recv)
+	return m.callOfClass(m.receiverClass(recv))
+}
+
+// callOfClass is callOfInstance for an instance of class.
+func (m *Model) callOfClass(class NodeID) (ref string, def NodeID) {
+	f := m.File
 	if class == NoNode {
 		return "", NoNode
 	}

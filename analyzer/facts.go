@@ -104,6 +104,12 @@ type ClassSummary struct {
 	Module bool `json:"module,omitempty"`
 	// NoGraph: calling an instance records no graph (NoGraphClass).
 	NoGraph bool `json:"no_graph,omitempty"`
+	// ByForward: Module rests on the class's forward alone, its bases
+	// being classes of the project this file does not see into, or
+	// `object` and `abc.ABC`; the project has the last word (a class
+	// with a forward deriving from the project's `Attacker(ABC)` is
+	// no module).
+	ByForward bool `json:"by_forward,omitempty"`
 }
 
 // FuncSummary describes a module-level function or a method of a
@@ -1221,6 +1227,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	}
 	cs.Module = m.IsModuleClass(class)
 	cs.NoGraph = cs.Module && m.NoGraphClass(class)
+	cs.ByForward = cs.Module && m.moduleByForward(class)
 	return cs
 }
 

@@ -232,6 +232,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.strings(c.Bases)
 		e.bool(c.Module)
 		e.bool(c.NoGraph)
+		e.bool(c.ByForward)
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
@@ -350,6 +351,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.Bases = d.strings()
 			c.Module = d.bool()
 			c.NoGraph = d.bool()
+			c.ByForward = d.bool()
 		}
 	}
 	if n, isNil := d.count(); !isNil {

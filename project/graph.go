@@ -102,6 +102,9 @@ type object struct {
 	// back-propagated attributes of self this method's calls reach.
 	backpropVia []*object
 	escapes     bool
+	// byForward: a class that is a module by its forward alone, whose
+	// bases are all classes of the project (ClassSummary.ByForward).
+	byForward bool
 	// count is the tally spread keeps while it sizes the lists above.
 	count int32
 }
@@ -489,6 +492,19 @@ func (g *Graph) search(ref string, from *file, depth int, seen visits) target {
 				continue
 			}
 			if i == len(parts) {
+				// `from attack import Attacker` where attack/__init__.py
+				// binds the class Attacker of attack/Attacker.py: the
+				// package's binding hides its submodule of that name.
+				if i > 1 {
+					if pkg := g.findModule(dir, parts[:i-1]); pkg != nil && strings.HasSuffix(pkg.path, "__init__.py") {
+						if _, bound := pkg.sum.Bindings.Get(parts[i-1]); bound || pkg.objs[parts[i-1]] != nil {
+							if t := g.attr(pkg, parts[i-1:], depth+1, seen); t.obj != nil {
+								t.gaps = left.and(t.gaps)
+								return t
+							}
+						}
+					}
+				}
 				return target{module: mod, gaps: left}
 			}
 			t := g.attr(mod, parts[i:], depth+1, seen)
@@ -863,7 +879,7 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 	for i := range fl.sum.Classes {
 		c := &fl.sum.Classes[i]
 		o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
-		o.fact.Module, o.fact.NoGraph = c.Module, c.NoGraph
+		o.fact.Module, o.fact.NoGraph, o.byForward = c.Module, c.NoGraph, c.ByForward
 		fl.objs[o.key.name] = o
 	}
 	for i := range fl.sum.Funcs {
@@ -911,6 +927,8 @@ func (g *Graph) linkBases(fl *file) {
 		for _, b := range c.Bases {
 			if t := g.resolve(b, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj != o {
 				o.bases = append(o.bases, t.obj)
+			} else if b != "object" && b != "abc.ABC" {
+				o.byForward = false // a base the project does not have
 			}
 		}
 	}
@@ -1046,6 +1064,16 @@ func (g *Graph) ofProject(ref string) bool {
 // instance when its class is, and records no graph when its class does
 // not.
 func (g *Graph) fixModules() {
+	// A class that its file made a module by its forward alone is none
+	// where no base is one; bases made modules so go first.
+	for changed := true; changed; {
+		changed = false
+		for _, o := range g.objs {
+			if o.byForward && o.fact.Module && !slices.ContainsFunc(o.bases, func(b *object) bool { return b.fact.Module }) {
+				o.fact.Module, o.fact.NoGraph, changed = false, false, true
+			}
+		}
+	}
 	for changed := true; changed; {
 		changed = false
 		for _, o := range g.objs {

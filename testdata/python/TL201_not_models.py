@@ -1,6 +1,7 @@
 """Calls that are not forward passes of a model, and hooks a framework runs without grad."""
 import ctypes
 import random
+from abc import ABC
 from collections.abc import Callable, Sequence
 from typing import Optional
 
@@ -663,3 +664,44 @@ def plot_learned_mels(waves):
     to_mel.eval()
     for w in waves:
         print(to_mel(w).mean().item())  # want: TL201 "to_mel\(w\)"
+
+
+class Attacker(ABC):
+    """An attack: a plain class, whose subclasses' forward back-propagates."""
+
+    def __init__(self, model, eps):
+        self.model = model
+        self.eps = eps
+
+    def __call__(self, x, y):
+        return self.forward(x, y)
+
+
+class PGD(Attacker):
+    def forward(self, x, y):
+        x_adv = x.detach().clone()
+        x_adv.requires_grad = True
+        loss = nn.functional.cross_entropy(self.model(x_adv), y)
+        loss.backward()
+        return (x_adv + self.eps * x_adv.grad.sign()).detach()
+
+
+class FGSM(Attacker):
+    def forward(self, x, y):
+        x_adv = x.detach().clone()
+        x_adv.requires_grad = True
+        nn.functional.cross_entropy(self.model(x_adv), y).backward()
+        return (x_adv + self.eps * x_adv.grad.sign()).detach()
+
+
+def robust_accuracy(model, loader, kind):
+    if kind == "pgd":
+        attacker = PGD(model, 0.03)
+    else:
+        attacker = FGSM(model, 0.03)
+    model.eval()
+    hits = 0
+    for x, y in loader:
+        x_adv = attacker(x, y)  # ok: an attack, of a plain class whose forward back-propagates
+        hits += (model(x_adv).argmax(1) == y).sum().item()  # want: TL201 "model\(x_adv\)"
+    return hits
