@@ -234,6 +234,12 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, unit, unit, analyzer.Snippet(f.Text(base), 30), where, hint))
 	}
 	graphAssumptions(p, value, n)
+	if loop != analyzer.NoNode {
+		if test := periodicTest(f, loop, n); test != analyzer.NoNode {
+			p.Seldom(fmt.Sprintf("it stores on every few iterations of the loop at line %d only (`%s`): one graph every few %ss, not one per %s",
+				f.Position(f.N(loop).Start).Line, analyzer.Snippet(compactText(f, test), 30), unit, unit))
+		}
+	}
 	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained) {
 		p.Assume(fmt.Sprintf("nothing back-propagates what `%s` holds: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(f.Text(base), 30), analyzer.Snippet(compactText(f, unseen), 40)))

@@ -281,3 +281,16 @@ def marginals(model, x):
         marg = torch.autograd.grad(v[k].sum(), edges, create_graph=True)[0]
         all_m.append(marg.sum(0))  # ok: differentiable marginals of one forward pass, stacked for the caller
     return torch.stack(all_m, dim=0)
+
+
+def train_logging_losses(model, loader, optimizer):
+    logged, every = [], []
+    for step, (x, y) in enumerate(loader):
+        optimizer.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        optimizer.step()
+        if step % 500 == 0:
+            logged.append(loss)  # want: TL102(medium) "after its backward"
+        every.append(loss)  # want: TL102 "after its backward"
+    return logged, every
