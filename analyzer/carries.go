@@ -744,6 +744,9 @@ func (m *Model) dictEntry(d, key, at NodeID) (vals []NodeID, call, def NodeID) {
 		return nil, NoNode, NoNode
 	}
 	for _, r := range rets {
+		if r == NoNode {
+			return nil, NoNode, NoNode // a bare `return`: None, no dict
+		}
 		got := m.dictLiteralEntry(def, f.Unparen(r), f.Text(key), f.N(r).Start)
 		if got == nil {
 			return nil, NoNode, NoNode
