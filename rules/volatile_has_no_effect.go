@@ -92,6 +92,9 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 		if f.Kind(val) == analyzer.KindFalse {
 			return
 		}
+		if flagOff(m, val) {
+			return // `Variable(x, volatile=volatile)` in a helper whose flag is off wherever the file sets it
+		}
 		if fed := fedModels(m, call); len(fed) > 0 && !slices.ContainsFunc(fed, func(c analyzer.NodeID) bool { return !frozen(m, c) }) {
 			// Every model the input is fed to has its parameters frozen
 			// (`for p in netD.parameters(): p.requires_grad = False`):
@@ -118,6 +121,26 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	p.Report(kw, "`requires_grad=False` on an input does not disable autograd: the model's parameters still require grad, "+
 		"so its forward pass records the graph and keeps its activations; use `with torch.no_grad():` or `torch.inference_mode()`")
+}
+
+// flagOff reports whether val names a parameter whose default is False
+// or None (`def to_var(x, volatile=False)`) and that the calls of its
+// function this file shows give nothing else; with no call in sight,
+// its default is what the file shows of it.
+func flagOff(m *analyzer.Model, val analyzer.NodeID) bool {
+	f := m.File
+	off := func(v analyzer.NodeID) bool {
+		k := f.Kind(f.Unparen(v))
+		return k == analyzer.KindFalse || k == analyzer.KindNone
+	}
+	b := m.Resolve(val)
+	if f.Kind(val) != analyzer.KindIdentifier || b == nil || b.Kind != analyzer.BindParam ||
+		(f.Kind(b.Stmt) != analyzer.KindDefaultParameter && f.Kind(b.Stmt) != analyzer.KindTypedDefaultParameter) ||
+		!off(f.Field(b.Stmt, analyzer.FieldValue)) {
+		return false
+	}
+	vals, ok := m.ParamValues(val)
+	return !ok || !slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !off(v) })
 }
 
 // runsInCallersMode reports whether fn is a model's own forward (or

@@ -65,3 +65,27 @@ class Recommender(torch.nn.Module):
         # ok: a model's own forward runs in its caller's grad mode; a leftover wrapper on an index
         items = self.items(Variable(idx, requires_grad=False))
         return self.head(items)
+
+
+def to_var(x, volatile=False):
+    return Variable(x.cuda(), volatile=volatile)  # ok: every call this file shows leaves the flag off
+
+
+def train_with(model, loader, optimizer):
+    for x, y in loader:
+        loss = (model(to_var(x)) - to_var(y)).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def as_input(x, volatile=False):
+    return Variable(x, volatile=volatile)  # want: TL202 "`volatile=volatile` has had no effect"
+
+
+def score(model, loader):
+    return [model(as_input(x, volatile=True)).argmax(1).tolist() for x in loader]  # want: TL201
+
+
+def wrap_any(x, volatile):
+    return Variable(x, volatile=volatile)  # want: TL202 "`volatile=volatile`"
