@@ -1079,10 +1079,11 @@ func reportedInBody(m *analyzer.Model, call analyzer.NodeID) bool {
 
 type bodyBusyKey struct{}
 
-// unreachable reports whether node id sits after a `return` or `raise`
-// statement of a block that holds it (`def test(): return` left at the
-// top of a function whose old body stays below), or in a function
-// defined after one (an archived module that starts with `raise`).
+// unreachable reports whether node id sits after a `return`, `raise`,
+// `continue` or `break` statement of a block that holds it (`def test():
+// return` left at the top of a function whose old body stays below, an
+// older attempt left below a `return`), or in a function defined after
+// one (an archived module that starts with `raise`).
 func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 	for child, p := id, f.Parent(id); p != analyzer.NoNode; child, p = p, f.Parent(p) {
 		if f.Kind(p) != analyzer.KindBlock && f.Kind(p) != analyzer.KindModule {
@@ -1093,7 +1094,8 @@ func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 			if stmt == child {
 				return false
 			}
-			if k := f.Kind(stmt); k == analyzer.KindReturnStatement || k == analyzer.KindRaiseStatement {
+			switch f.Kind(stmt) {
+			case analyzer.KindReturnStatement, analyzer.KindRaiseStatement, analyzer.KindContinueStatement, analyzer.KindBreakStatement:
 				dead = true
 				return false
 			}

@@ -119,7 +119,7 @@ module, stepping no optimizer itself) is not checked.
 
 func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	f, m := p.File, p.Model
-	if !m.IsBackwardCall(call) || !retainsGraphLiterally(m, call) || createsGraph(m, call) {
+	if !m.IsBackwardCall(call) || !retainsGraphLiterally(m, call) || createsGraph(m, call) || unreachable(f, call) {
 		return
 	}
 	fn := m.ScopeNode(call)

@@ -265,3 +265,35 @@ def train_two_forwards(loader, optimizer):
         F.mse_loss(mel, target).backward()
         optimizer.step()
         optimizer.zero_grad()
+
+
+class DeterministicActor:
+    def __init__(self, actor, critic, optimizer, use_ddpg):
+        self.actor, self.critic, self.optimizer, self.use_ddpg = actor, critic, optimizer, use_ddpg
+
+    def optimize(self, states):
+        actions = self.actor(states)
+        if self.use_ddpg:
+            loss = -self.critic(states, actions).mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            return loss.detach()
+
+            # an older attempt, left below the return: it never runs
+            detached = actions.detach().requires_grad_()
+            q_loss = -self.critic(states, detached).mean()
+            q_loss.backward(retain_graph=True)  # ok: after the return of its block, it never runs
+            actions.backward(-detached.grad)
+        self.optimizer.zero_grad()
+        F.mse_loss(actions, states).backward()
+        self.optimizer.step()
+
+def log_after_return(model, loader, optimizer, history):
+    for x, y in loader:
+        loss = F.cross_entropy(model(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        continue
+        history.append(loss)  # ok: TL102 after the continue of its block, it never runs
