@@ -99,7 +99,10 @@ func isFunctionalLoss(q string) bool {
 // forward() or derives from a base named like a model (`BaseFairseqModel`,
 // `DenseDetector`, `ModelMixin`).
 func (m *Model) IsModuleClass(class NodeID) bool {
-	return m.Memo(moduleClassKey{class}, func() any { return m.isModuleClass(class) }).(bool)
+	// A class met again while it is judged (`class Model(Model)` over an
+	// import of that name, two classes that derive from each other) may
+	// be one: plainBases gives up on it.
+	return m.MemoRecursive(moduleClassKey{class}, true, func() any { return m.isModuleClass(class) }).(bool)
 }
 
 type moduleClassKey struct{ class NodeID }
@@ -162,13 +165,17 @@ func (m *Model) moduleByForward(class NodeID) bool {
 			}
 		}
 		switch q := m.QualifiedName(b); {
-		case q == "object" || q == "abc.ABC":
+		case plainBase(q):
 		case q == "" || isLibraryName(q) || m.valueRef(f.Unparen(b)) == "":
 			return false
 		}
 	}
 	return true
 }
+
+// plainBase reports whether q names a base class that makes no module:
+// `object`, or `abc.ABC` for an abstract class.
+func plainBase(q string) bool { return q == "object" || q == "abc.ABC" }
 
 // plainBases reports whether every class of bases is seen to be no
 // module: `object`, `abc.ABC`, or a class of the project that is none.
@@ -177,14 +184,14 @@ func (m *Model) plainBases(bases []NodeID) bool {
 	for _, b := range bases {
 		if f.Kind(b) == KindIdentifier {
 			if r := m.Resolve(b); r != nil && r.Kind == BindClass {
-				if m.IsModuleClass(r.Stmt) {
+				if r.Stmt == m.EnclosingClass(b) || m.IsModuleClass(r.Stmt) {
 					return false
 				}
 				continue
 			}
 		}
 		switch q := m.QualifiedName(b); {
-		case q == "object" || q == "abc.ABC":
+		case plainBase(q):
 		case q != "" && !isLibraryName(q):
 			if o := m.lookup(q, WantModule); o == nil || o.Kind != ObjectClass || o.Module {
 				return false
@@ -293,8 +300,6 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 				if c := m.instanceOf(v, depth+1); c != CallableUnknown {
 					return c
 				}
-			} else if c := m.selfAttrValuesAgree(callee, depth); c != CallableUnknown {
-				return c
 			}
 		} else if c := m.memberOfKnownClass(obj, attr, depth); c != CallableUnknown {
 			return c
@@ -313,27 +318,6 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		}
 	}
 	return CallableUnknown
-}
-
-// selfAttrValuesAgree classifies `self.x` (attr), assigned more than
-// once in its class (`self.attacker = FGSM(...)` in one branch, `PGD(...)`
-// in another), where every value assigned is of one kind.
-func (m *Model) selfAttrValuesAgree(attr NodeID, depth int) Callable {
-	f := m.File
-	attrs := m.selfAttrs(m.EnclosingClass(attr))
-	values := attrs.values[f.Text(attr)]
-	if len(values) < 2 || len(values) != attrs.count[f.Text(attr)] {
-		return CallableUnknown
-	}
-	kind := CallableUnknown
-	for i, v := range values {
-		c := m.instanceOf(v, depth+1)
-		if c == CallableUnknown || i > 0 && c != kind {
-			return CallableUnknown
-		}
-		kind = c
-	}
-	return kind
 }
 
 // memberOfKnownClass classifies attribute attr of obj, an instance of a
@@ -1166,36 +1150,30 @@ func (m *Model) OnlyLiteralArgs(call NodeID) bool {
 func (m *Model) methodRunsNoForward(call NodeID) bool {
 	f := m.File
 	fn := f.Unparen(f.Field(call, FieldFunction))
-	ref, def := "", NoNode
+	ref, def, method := "", NoNode, ""
 	if f.Kind(fn) == KindAttribute {
-		switch f.Text(f.Field(fn, FieldAttribute)) {
+		switch name := f.Text(f.Field(fn, FieldAttribute)); name {
 		case "forward", "__call__":
 		default:
+			method = name
 			ref, def = m.instanceMethod(fn)
 		}
 	}
-	if ref == "" && f.Kind(fn) == KindAttribute {
-		// `model.valid_model(feed)`, model made by one class or another
-		// (`model = DirVAE(...)` in one branch, `S2S(...)` in the other):
-		// the method of each.
-		if name := f.Text(f.Field(fn, FieldAttribute)); name != "forward" && name != "__call__" {
-			if obj := f.Unparen(f.Field(fn, FieldObject)); f.Kind(obj) == KindIdentifier {
-				if classes := m.boundClasses(obj, 0); len(classes) > 1 {
-					return !slices.ContainsFunc(classes, func(class NodeID) bool {
-						ref, def := m.classMethod(class, name)
-						return !m.methodRunsNoForwardOf(ref, def)
-					})
-				}
+	if ref == "" {
+		// An object made by one class or another (`model = DirVAE(...)`
+		// in one branch, `S2S(...)` in the other; `self.attacker =
+		// FGSM(...)` or `PGD(...)`): the method of each, or what calling
+		// an instance of each runs.
+		if method != "" {
+			if classes := m.candidateClasses(f.Unparen(f.Field(fn, FieldObject))); len(classes) > 1 {
+				return !slices.ContainsFunc(classes, func(class NodeID) bool {
+					return !m.methodRunsNoForwardOf(m.classMethod(class, method))
+				})
 			}
 		}
-	}
-	if ref == "" {
-		// `self.attacker(x, y)`, made by one class or another: what
-		// calling an instance of each runs.
 		if classes := m.candidateClasses(fn); len(classes) > 1 {
 			return !slices.ContainsFunc(classes, func(class NodeID) bool {
-				ref, def := m.callOfClass(class)
-				return !m.methodRunsNoForwardOf(ref, def)
+				return !m.methodRunsNoForwardOf(m.callOfClass(class))
 			})
 		}
 		// `model(x)` of an instance whose class the project shows:

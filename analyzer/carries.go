@@ -745,7 +745,7 @@ func (m *Model) dictEntry(d, key, at NodeID) (vals []NodeID, call, def NodeID) {
 	}
 	for _, r := range rets {
 		if r == NoNode {
-			return nil, NoNode, NoNode // a bare `return`: None, no dict
+			continue // a bare `return`: None, of which no entry is read
 		}
 		got := m.dictLiteralEntry(def, f.Unparen(r), f.Text(key), f.N(r).Start)
 		if got == nil {

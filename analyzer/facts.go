@@ -1302,7 +1302,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 			if !fs.GradSet && (r.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) && !m.OnlyLiteralArgs(id) {
 				switch g, decided := m.localGradMode(id); {
 				case !decided:
-					if r.Forward == nil {
+					if r.Forward == nil && !m.offByDefault(def, id) {
 						r.Forward = m.site(id)
 					}
 				case g == GradDisabled:
@@ -1782,6 +1782,62 @@ func (m *Model) localGradMode(id NodeID) (GradMode, bool) {
 		}
 		x = p
 	}
+}
+
+// OffByDefault is offByDefault, for rules.
+func (m *Model) OffByDefault(def, id NodeID) bool { return m.offByDefault(def, id) }
+
+// offByDefault reports whether id sits on a branch of def that its flags
+// leave untaken unless a caller says otherwise: under `if not no_grad:`,
+// or the `else` of `if no_grad:`, for a parameter `no_grad=True` that no
+// call this file shows sets to anything else (a collector that runs its
+// policy under its own no_grad unless asked to keep the graph).
+func (m *Model) offByDefault(def, id NodeID) bool {
+	f := m.File
+	for x := id; x != def && x != NoNode; x = f.Parent(x) {
+		p := f.Parent(x)
+		switch f.Kind(p) {
+		case KindIfStatement, KindElifClause:
+			if f.Field(p, FieldConsequence) == x {
+				if v, known := m.flagTruth(def, f.Field(p, FieldCondition)); known && !v {
+					return true
+				}
+			}
+			if f.Kind(p) == KindElifClause {
+				if v, known := m.flagTruth(def, f.Field(f.Parent(p), FieldCondition)); known && v {
+					return true // the `if` before it is taken
+				}
+			}
+		case KindElseClause:
+			if v, known := m.flagTruth(def, f.Field(f.Parent(p), FieldCondition)); known && v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagTruth is defaultTruth, where every call of def this file shows
+// gives each parameter of cond a value of the truth of its default.
+func (m *Model) flagTruth(def, cond NodeID) (v, known bool) {
+	f := m.File
+	if v, known = m.defaultTruth(def, cond); !known {
+		return false, false
+	}
+	set := false
+	f.Walk(cond, func(id NodeID) {
+		if set || f.Kind(id) != KindIdentifier {
+			return
+		}
+		d, _ := m.defaultTruth(def, id)
+		if vals, ok := m.ParamValues(id); ok {
+			set = slices.ContainsFunc(vals, func(a NodeID) bool {
+				t, ok := m.defaultTruth(NoNode, a)
+				return !ok || t != d
+			})
+		}
+	})
+	return v, !set
 }
 
 // always reports whether id runs on every run of the function (or

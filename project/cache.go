@@ -54,10 +54,10 @@ type Cache struct {
 	mu    sync.Mutex
 	old   map[string]cacheEntry
 	new   map[string]cacheEntry
-	// kept holds the entries of a project's files until Flush encodes
-	// them, once the project is linted: a summary is encoded while the
-	// project's facts, which hold it decoded, are still needed, and the
-	// encoded copies are not held beside them.
+	// kept holds the entries of a project's files, not yet encoded,
+	// until Flush encodes them once the project is linted: while its
+	// facts are solved they hold every summary decoded, and an encoded
+	// copy of each is not held beside them.
 	kept map[string]keptEntry
 	// dirty is set when an entry was made or changed in this run;
 	// restats counts the entries whose file was touched, not changed.

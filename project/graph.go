@@ -1065,12 +1065,14 @@ func (g *Graph) ofProject(ref string) bool {
 // not.
 func (g *Graph) fixModules() {
 	// A class that its file made a module by its forward alone is none
-	// where no base is one; bases made modules so go first.
+	// where no base is one as the files show them, before any is made a
+	// module through its own bases below (which makes it one again).
+	// Its NoGraph stays: it holds again if it is.
 	for changed := true; changed; {
 		changed = false
 		for _, o := range g.objs {
 			if o.byForward && o.fact.Module && !slices.ContainsFunc(o.bases, func(b *object) bool { return b.fact.Module }) {
-				o.fact.Module, o.fact.NoGraph, changed = false, false, true
+				o.fact.Module, changed = false, true
 			}
 		}
 	}

@@ -151,8 +151,8 @@ func (l *Linter) src(root string) []string {
 // Store keeps, for each file, what linting it gave: its summary, its
 // findings and the questions about other files that they depend on.
 // Implementations must be safe for concurrent use. A Store that also
-// has a Flush method has it called after each project is linted (see
-// Cache.Flush).
+// has a Flush method has it called after each project is linted or
+// solved (see Cache.Flush).
 type Store interface {
 	// Entry returns what is kept of the file at path for the contents
 	// whose SHA-256 is sum, or, with sum nil, for the contents the file's
@@ -227,9 +227,9 @@ type Entry struct {
 	// is the SHA-256 of the encoded summary, of which the digest is made.
 	Hash, Digest, SumHash [32]byte
 
-	// A stored entry's summary and questions as stored, for Keep to
-	// store again without encoding them; Summary and Asked are decoded
-	// from them when needed.
+	// A stored entry's summary and questions as stored, for the store to
+	// keep again without encoding them (Cache.Flush); Summary and Asked
+	// are decoded from them when needed.
 	summaryEnc, askedEnc   []byte
 	summaryOnce, askedOnce sync.Once
 }
@@ -405,11 +405,17 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 		d, e := l.lintProject(r, byRoot[r], override)
 		diags = append(diags, d...)
 		errs = append(errs, e...)
-		if f, ok := l.Store.(interface{ Flush() }); ok {
-			f.Flush()
-		}
+		l.flush()
 	}
 	return diags, errs
+}
+
+// flush lets a Store that encodes what it keeps (Cache) do so, once a
+// project is done with the entries it kept.
+func (l *Linter) flush() {
+	if f, ok := l.Store.(interface{ Flush() }); ok {
+		f.Flush()
+	}
 }
 
 // lintProject lints targets, files of the project rooted at root.
@@ -474,9 +480,10 @@ func entrySum(u *unit) [32]byte {
 // seal hashes the encoded summary of a fresh entry, for the project's
 // digest. The encoding is not kept: the store encodes the summary again
 // once the project is linted (see Cache.Flush), rather than hold both
-// forms of every summary while the project's facts are solved.
+// forms of every summary while the project's facts are solved; encoding
+// twice costs less than holding the copies.
 func (l *Linter) seal(e *Entry) *Entry {
-	if l.Store != nil && e.Summary != nil && e.summaryEnc == nil {
+	if l.Store != nil && e.Summary != nil {
 		e.SumHash = sha256.Sum256(encodeSummary(e.Summary))
 	}
 	return e
@@ -979,6 +986,7 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 		}
 		l.load(units, override)
 		graphs[r] = l.solve(r, units, override)
+		l.flush()
 	}
 	return func(path string) analyzer.Facts {
 		g := graphs[l.root(path)]

@@ -510,22 +510,50 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 }
 
 // periodicTest returns the condition, between call and loop, that runs it
-// every few iterations (`step % 100 == 0`); NoNode where there is none.
+// every few iterations (`step % 100 == 0`, `not step % 100`); NoNode where
+// there is none. `step % 100 != 0` runs it on all but every hundredth.
 func periodicTest(f *analyzer.File, loop, call analyzer.NodeID) analyzer.NodeID {
 	for x := call; x != loop && x != analyzer.NoNode; x = f.Parent(x) {
 		p := f.Parent(x)
 		if k := f.Kind(p); (k == analyzer.KindIfStatement || k == analyzer.KindElifClause) && f.Field(p, analyzer.FieldConsequence) == x {
 			cond := f.Field(p, analyzer.FieldCondition)
-			modulo := false
-			f.Walk(cond, func(id analyzer.NodeID) {
-				modulo = modulo || f.Kind(id) == analyzer.KindBinaryOperator && f.TextIs(f.Field(id, analyzer.FieldOperator), "%")
-			})
-			if modulo {
+			if everyFew(f, cond) {
 				return cond
 			}
 		}
 	}
 	return analyzer.NoNode
+}
+
+// everyFew reports whether cond holds on every few values of a counter
+// only: it is, or `and`s with, `n % k == c` or `not n % k`.
+func everyFew(f *analyzer.File, cond analyzer.NodeID) bool {
+	modulo := func(e analyzer.NodeID) bool {
+		e = f.Unparen(e)
+		return f.Kind(e) == analyzer.KindBinaryOperator && f.TextIs(f.Field(e, analyzer.FieldOperator), "%")
+	}
+	cond = f.Unparen(cond)
+	switch f.Kind(cond) {
+	case analyzer.KindNotOperator:
+		return modulo(f.Field(cond, analyzer.FieldArgument))
+	case analyzer.KindBooleanOperator:
+		return f.TextIs(f.Field(cond, analyzer.FieldOperator), "and") &&
+			(everyFew(f, f.Field(cond, analyzer.FieldLeft)) || everyFew(f, f.Field(cond, analyzer.FieldRight)))
+	case analyzer.KindComparisonOperator:
+		var operands []analyzer.NodeID
+		f.Children(cond, func(c analyzer.NodeID) bool {
+			if f.N(c).Field != analyzer.FieldOperators {
+				operands = append(operands, c)
+			}
+			return true
+		})
+		if len(operands) != 2 {
+			return false
+		}
+		op := strings.TrimSpace(string(f.Src[f.N(operands[0]).End:f.N(operands[1]).Start]))
+		return op == "==" && (modulo(operands[0]) || modulo(operands[1]))
+	}
+	return false
 }
 
 // runsOnce reports whether a forward pass runs once per run of the
@@ -770,7 +798,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 			return
 		}
-		if m.GradModeAt(id) != analyzer.GradEnabled || unreachable(f, id) {
+		if m.GradModeAt(id) != analyzer.GradEnabled || unreachable(f, id) || m.OffByDefault(fn, id) {
 			return
 		}
 		direct := m.IsForwardCall(id) && !notForward(m, id)

@@ -297,7 +297,7 @@ func isOptimizer(m *analyzer.Model, e analyzer.NodeID) bool {
 		q := m.CallName(v)
 		last := q[strings.LastIndexByte(q, '.')+1:]
 		switch {
-		case strings.Contains(q, "lr_scheduler") || strings.Contains(q, "swa_utils") || strings.HasPrefix(q, "deepspeed."):
+		case schedulerName(q) || strings.HasPrefix(q, "deepspeed."):
 			return false
 		case strings.HasPrefix(q, "torch.optim.") || optimizerClasses[last]:
 			return true
@@ -317,6 +317,14 @@ func isOptimizer(m *analyzer.Model, e analyzer.NodeID) bool {
 	}
 	return strings.Contains(name, "optim") || name == "opt" || strings.HasPrefix(name, "opt_") ||
 		strings.HasSuffix(name, "_opt") || len(name) == 4 && strings.HasPrefix(name, "opt") && name != "opts"
+}
+
+// schedulerName reports whether q names a learning-rate scheduler or an
+// averaging helper of torch.optim's (`torch.optim.lr_scheduler.StepLR`,
+// `torch.optim.swa_utils.SWALR`), by the module that holds it: no
+// optimizer, whatever it derives from.
+func schedulerName(q string) bool {
+	return strings.Contains(q, "lr_scheduler") || strings.Contains(q, "swa_utils")
 }
 
 // localNonOptimizers reports whether a parameter is given, at every
@@ -486,8 +494,8 @@ func localOptimizerClass(m *analyzer.Model, class analyzer.NodeID) bool {
 	f := m.File
 	if m.ClassInherits(class, func(q string) bool {
 		last := q[strings.LastIndexByte(q, '.')+1:]
-		if strings.Contains(q, "lr_scheduler") || strings.Contains(q, "swa_utils") {
-			return false // a scheduler of torch.optim's sets the learning rate
+		if schedulerName(q) {
+			return false // a scheduler sets the learning rate
 		}
 		return strings.HasPrefix(q, "torch.optim.") || strings.Contains(strings.ToLower(last), "optim") || optimizerClasses[last]
 	}) {

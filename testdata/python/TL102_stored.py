@@ -292,7 +292,8 @@ def train_logging_losses(model, loader, optimizer):
         optimizer.step()
         if step % 500 == 0:
             logged.append(loss)  # want: TL102(medium) "after its backward"
-        every.append(loss)  # want: TL102 "after its backward"
+        if step % 500 != 0:
+            every.append(loss)  # want: TL102 "after its backward"
     return logged, every
 
 
@@ -307,5 +308,5 @@ def log_steps(model, loader):
     losses = []
     for batch in loader:
         metrics = step_metrics(model, batch)
-        losses.append(metrics["loss"])  # ok: the entry of a dict a helper may not return (a bare `return`): not known to carry a graph
+        losses.append(metrics["loss"])  # ok: a helper with a bare `return` beside its dict of results stops no rule on the file
     return losses

@@ -116,10 +116,54 @@ def run_either(wide, feed, held_out):
     print(model.valid_model(held_out))  # want: TL201 "after `model.eval\(\)`"
 
 
+class Tiny(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def valid_model(self, feed):
+        with torch.no_grad():
+            return [self.forward(x).sum().item() for x in feed]
+
+
 def run_small_or_tiny(tiny, held_out):
     if tiny:
-        model = Small()
+        model = Tiny()
     else:
-        model = Small().half()
+        model = Small()
     model.eval()
-    print(model.valid_model(held_out))  # ok: the one class's valid_model runs its forward under no_grad
+    print(model.valid_model(held_out))  # ok: the valid_model of either class runs its forward under no_grad
+
+
+class QuietA(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+
+    def forward(self, x):
+        with torch.no_grad():
+            return self.fc(x)
+
+
+class QuietB(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Sequential(nn.Linear(8, 8), nn.Linear(8, 2))
+
+    def forward(self, x):
+        with torch.no_grad():
+            return self.fc(x)
+
+
+class Scorer:
+    def __init__(self, wide):
+        if wide:
+            self.model = QuietB()
+        else:
+            self.model = QuietA()
+
+    def score(self, batches):
+        return [self.model(x).sum().item() for x in batches]  # ok: the forward of either class runs under its own no_grad

@@ -119,3 +119,54 @@ if __name__ == "__main__":
     warm_up([])
     fine_tune([], True)
     Solver(Regressor(), ([], [])).fit(2)
+
+
+class Collector:
+    """Runs its policy under its own no_grad unless asked to keep the graph."""
+
+    def __init__(self, policy, env):
+        self.policy, self.env = policy, env
+
+    def collect(self, n_step, no_grad=True):
+        rewards = []
+        obs = self.env.reset()
+        for _ in range(n_step):
+            if no_grad:
+                with torch.no_grad():
+                    act = self.policy(obs)
+            else:
+                act = self.policy(obs)  # ok: the branch its default leaves untaken
+            obs, reward, done, _ = self.env.step(act.argmax().item())
+            rewards.append(reward)
+        return rewards
+
+
+class GradCollector:
+    """The same, told to keep the graph by a call of this file."""
+
+    def __init__(self, policy, env):
+        self.policy, self.env = policy, env
+
+    def collect(self, n_step, no_grad=True):
+        acts = []
+        obs = self.env.reset()
+        for _ in range(n_step):
+            if no_grad:
+                with torch.no_grad():
+                    act = self.policy(obs)
+            else:
+                act = self.policy(obs)  # want: TL201 "self.policy\(obs\)"
+            acts.append(act.argmax().item())
+            obs = self.env.step(acts[-1])[0]
+        return acts
+
+
+def evaluate_policy(policy, env):
+    policy.eval()
+    return sum(Collector(policy, env).collect(1000))
+
+
+def evaluate_with_graph(policy, env):
+    policy.eval()
+    collector = GradCollector(policy, env)
+    return collector.collect(1000, no_grad=False)

@@ -194,3 +194,11 @@ def sample_every(generator, zs):
         with torch.no_grad():
             torch.save(generator(z).cpu(), "sample.pt")
         torch.cuda.empty_cache()  # want: TL301 "every iteration of this loop, each of which runs the model"
+
+
+def sample_fresh_models(n, z):
+    for _ in range(n):
+        generator = Generator().cuda()
+        with torch.no_grad():
+            torch.save(generator(z).cpu(), "sample.pt")
+        torch.cuda.empty_cache()  # ok: once per model, each built afresh and moved
