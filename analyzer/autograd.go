@@ -52,6 +52,9 @@ var verbWords = map[string]bool{
 	"offload": true, "cast": true, "quantize": true, "shard": true, "summarize": true, "log": true,
 	"extract": true, "add": true, "remove": true, "reset": true, "validate": true, "evaluate": true,
 	"learn": true, "train": true, "fit": true, "finetune": true, "pretrain": true, "tune": true,
+	// What an environment or a notebook shows (`env.show_policy(table)`).
+	"show": true, "plot": true, "render": true, "draw": true, "display": true, "visualize": true,
+	"describe": true, "dump": true, "write": true,
 }
 
 // modelLikeName reports whether a name reads as a model's.
