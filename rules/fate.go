@@ -215,6 +215,13 @@ func (w *fateWalk) projectArgument(call, arg analyzer.NodeID, depth int) (r fate
 
 // argument answers for a value passed to the call whose argument list
 // is args.
+// differentiatingFunctions are library functions that differentiate the
+// loss they are given (an inner step of meta-learning).
+var differentiatingFunctions = map[string]bool{
+	"torchmeta.utils.gradient_based.gradient_update_parameters": true,
+	"torchmeta.utils.gradient_update_parameters":                true,
+}
+
 func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	m, f := w.m, w.m.File
 	call := f.Parent(args)
@@ -226,6 +233,8 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	}
 	if q := m.CallName(call); q != "" {
 		switch {
+		case differentiatingFunctions[q]:
+			return fateYes // torchmeta's gradient_update_parameters(model, inner_loss): a step of test-time adaptation
 		case hostFunctions[q]:
 			return fateNo
 		case passFunctions[q] || strings.HasPrefix(q, "torch.distributions.") || strings.HasPrefix(q, "torch.nn.functional."):

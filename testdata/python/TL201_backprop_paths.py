@@ -115,3 +115,16 @@ def train_q(q_net, target_net, batches, opt):
         opt.zero_grad()
         loss.backward()
         opt.step()
+
+
+def adapt_and_test(model, tasks, criterion, step_size):
+    from torchmeta.utils.gradient_based import gradient_update_parameters
+
+    model.eval()
+    accs = []
+    for support_x, support_y, query_x, query_y in tasks:
+        inner_loss = criterion(model(support_x), support_y)  # ok: differentiated by the inner update
+        params = gradient_update_parameters(model, inner_loss, step_size=step_size)
+        with torch.no_grad():
+            accs.append((model(query_x, params=params).argmax(1) == query_y).float().mean().item())
+    return accs
