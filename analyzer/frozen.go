@@ -170,10 +170,19 @@ func (m *Model) holdsNoParameters(init, v NodeID) bool {
 func (m *Model) initFreezes(init NodeID) map[string]bool {
 	f := m.File
 	out := map[string]bool{}
+	// `self.conv.weight.requires_grad = False`: the layer's weight, and
+	// its bias where it has one.
+	tensors := map[string]bool{}
 	add := func(target NodeID, at NodeID) {
 		target = f.Unparen(target)
-		if k := f.Text(target); (k == "self" || f.Kind(target) == KindAttribute && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 1) && m.runsByDefault(init, at) {
+		if !m.runsByDefault(init, at) {
+			return
+		}
+		switch k := f.Text(target); {
+		case k == "self" || f.Kind(target) == KindAttribute && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 1:
 			out[k] = true
+		case f.Kind(target) == KindAttribute && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 2:
+			tensors[k] = true
 		}
 	}
 	f.Walk(f.Field(init, FieldBody), func(id NodeID) {
@@ -216,7 +225,30 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 			})
 		}
 	})
+	for k := range tensors {
+		layer, name, _ := strings.Cut(k[len("self."):], ".")
+		if name != "weight" {
+			continue
+		}
+		if tensors["self."+layer+".bias"] || m.builtWithoutBias(init, "self."+layer) {
+			out["self."+layer] = true
+		}
+	}
 	return out
+}
+
+// builtWithoutBias reports whether init assigns attr once, a layer built
+// with `bias=False`.
+func (m *Model) builtWithoutBias(init NodeID, attr string) bool {
+	f := m.File
+	var value NodeID
+	n := 0
+	f.Walk(f.Field(init, FieldBody), func(id NodeID) {
+		if f.Kind(id) == KindAssignment && f.TextIs(f.Field(id, FieldLeft), attr) {
+			value, n = f.Unparen(f.Field(id, FieldRight)), n+1
+		}
+	})
+	return n == 1 && f.Kind(value) == KindCall && f.Kind(f.Unparen(m.Keyword(value, "bias"))) == KindFalse
 }
 
 // Freezes returns what node n takes out of autograd: x for

@@ -157,3 +157,38 @@ def wrapped_scores(images, cuda=False):
         net = nn.DataParallel(net.cuda())
     net.eval()
     return [net(x).tolist() for x in images]  # want: TL201 "net\(x\)"
+
+
+class Lowpass(nn.Module):
+    """A fixed filter: a convolution without bias whose weight the constructor freezes by default."""
+
+    def __init__(self, freeze_weights=True):
+        super().__init__()
+        self.lp = nn.Conv2d(3, 3, kernel_size=5, padding=2, groups=3, bias=False)
+        self.lp.weight.data = torch.ones(3, 1, 5, 5) / 25
+        self.lp.weight.requires_grad = not freeze_weights
+
+    def forward(self, x):
+        return self.lp(x)
+
+
+class LowpassWithBias(nn.Module):
+    """The same filter with a bias left trainable."""
+
+    def __init__(self, freeze_weights=True):
+        super().__init__()
+        self.lp = nn.Conv2d(3, 3, kernel_size=5, padding=2, groups=3)
+        self.lp.weight.requires_grad = not freeze_weights
+
+    def forward(self, x):
+        return self.lp(x)
+
+
+def filtered(images):
+    lp = Lowpass()
+    lpb = LowpassWithBias()
+    lp.eval()
+    lpb.eval()
+    a = [lp(x).mean().item() for x in images]  # ok: TL201 its one parameter frozen by the constructor's default
+    b = [lpb(x).mean().item() for x in images]  # want: TL201 "lpb\(x\)"
+    return a, b

@@ -1,6 +1,6 @@
 import numpy as np
 
-from nets import Audio2Mel, Backbone, Classifier, Flow, Noise, Stretch, flow
+from nets import Audio2Mel, Backbone, Classifier, Flow, Lowpass, Noise, Stretch, flow
 
 
 def embed(images):
@@ -40,3 +40,10 @@ def show_stretched(waves):
     to_mel.eval()
     for w in waves:
         print(to_mel(w).mean().item())  # ok: TL201 a transform of torchaudio's, extended in another file
+
+
+def show_filtered(images):
+    lp = Lowpass()
+    lp.eval()
+    for x in images:
+        print(lp(x).mean().item())  # ok: TL201 its one parameter frozen by the constructor's default, in another file

@@ -75,3 +75,15 @@ class Stretch(torchaudio.transforms.MelSpectrogram):
 
     def forward(self, wave):
         return self.mel_scale(self.stft(wave).abs().pow(2))
+
+
+class Lowpass(nn.Module):
+    """A fixed filter: a convolution without bias whose weight the constructor freezes by default."""
+
+    def __init__(self, freeze_weights=True):
+        super().__init__()
+        self.lp = nn.Conv2d(3, 3, kernel_size=5, padding=2, groups=3, bias=False)
+        self.lp.weight.requires_grad = not freeze_weights
+
+    def forward(self, x):
+        return self.lp(x)
