@@ -576,6 +576,41 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 	return m.carry(value) == carryYes
 }
 
+// plainElementOf is plainElement for the function of this file that
+// call calls (`self._calc_loss(pred, y)` of a method of the class).
+func (m *Model) plainElementOf(call NodeID, index int) bool {
+	f := m.File
+	def := m.LocalCallee(call)
+	if fn := f.Unparen(f.Field(call, FieldFunction)); def == NoNode && f.Kind(fn) == KindAttribute {
+		_, def = m.instanceMethod(fn)
+	}
+	return def != NoNode && index >= 0 && plainElement(f, def, index)
+}
+
+// plainElement reports whether the return annotation of def says that
+// element index of its tuple is a number, a flag or a string
+// (`-> tuple[Tensor, float]`), which holds no graph.
+func plainElement(f *File, def NodeID, index int) bool {
+	t := f.FirstChild(f.Field(def, FieldReturnType))
+	kids := f.ChildList(t)
+	if f.Kind(t) != KindGenericType || len(kids) != 2 {
+		return false
+	}
+	switch f.Text(kids[0]) {
+	case "tuple", "Tuple":
+	default:
+		return false
+	}
+	elems := f.ChildList(kids[1])
+	if i := elementPos(index, len(elems)); i >= 0 {
+		switch f.Text(elems[i]) {
+		case "float", "int", "bool", "str":
+			return true
+		}
+	}
+	return false
+}
+
 // elementPos turns a Binding.Index into a position among n elements: 0, 1,
 // ... from the start; -2, -3, ... from the end (after a starred target).
 // It returns -1 when the position does not exist.
@@ -1646,13 +1681,18 @@ func isinstanceTypes(m *Model, cond, v NodeID) []NodeID {
 	return types
 }
 
-// elementWithoutGraph reports whether every function of this file that
-// call may run (a function passed in, made by a factory, or the __call__
-// of an instance) returns, at position index of the tuple it builds, a
-// value without a graph, from what the call gives it too.
+// elementWithoutGraph reports whether the function of this file that
+// call runs is annotated to return a number at position index of its
+// tuple (plainElement), or whether every function of this file that call
+// may run (a function passed in, made by a factory, or the __call__ of
+// an instance) returns there a value without a graph, from what the call
+// gives it too.
 func (m *Model) elementWithoutGraph(call NodeID, index int) bool {
 	if m.File.Kind(call) != KindCall || index < 0 {
 		return false
+	}
+	if m.plainElementOf(call, index) {
+		return true // `-> tuple[Tensor, float]`
 	}
 	fns := m.passedFunctions(call)
 	if len(fns) == 0 {

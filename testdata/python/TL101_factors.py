@@ -74,3 +74,38 @@ def weighted(batches, weigher):
         opt.step()
         total += w  # want: TL101 "after its backward\(\)"
     return total
+
+
+class WeightedMeter:
+    def __init__(self):
+        self.sum, self.count = 0.0, 0
+
+    def update(self, val, n=1):
+        self.sum += val * n
+        self.count += n
+
+
+class WeightedTrainer:
+    def __init__(self, model, optimizer, criterion):
+        self.model, self.optimizer, self.criterion = model, optimizer, criterion
+        self.meter = WeightedMeter()
+        self.norms = WeightedMeter()
+
+    def _calc_loss(self, pred, target, weight) -> tuple[torch.Tensor, float]:
+        weight_sum = weight.sum().item() if weight is not None else pred.shape[0]
+        return self.criterion(pred, target), weight_sum
+
+    def _calc_loss_and_norm(self, pred, target) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.criterion(pred, target), pred.norm()
+
+    def train(self, loader):
+        for x, y, w in loader:
+            pred = self.model(x)
+            loss, weight_sum = self._calc_loss(pred, y, w)
+            loss = loss.sum() / weight_sum
+            self.meter.update(loss.item(), weight_sum)  # ok: annotated a float, the divisor of the loss
+            _, norm = self._calc_loss_and_norm(pred, y)
+            self.norms.update(1.0, norm)  # want: TL101 "adds it into `self.sum`"
+            self.optimizer.zero_grad()
+            (loss + 0.01 * norm).backward()
+            self.optimizer.step()
