@@ -92,8 +92,9 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 		if f.Kind(val) == analyzer.KindFalse {
 			return
 		}
-		if flagOff(m, val) {
-			return // `Variable(x, volatile=volatile)` in a helper whose flag is off wherever the file sets it
+		off, unseen := flagOff(m, val)
+		if off {
+			return // `Variable(x, volatile=volatile)` in a helper whose flag is off wherever the file calls it
 		}
 		if fed := fedModels(m, call); len(fed) > 0 && !slices.ContainsFunc(fed, func(c analyzer.NodeID) bool { return !frozen(m, c) }) {
 			// Every model the input is fed to has its parameters frozen
@@ -109,6 +110,10 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 		p.ReportFix(kw, fmt.Sprintf("`%s` has had no effect since PyTorch 0.4: gradients stay enabled and the "+
 			"forward pass keeps its graph and activations; use `with torch.no_grad():` or `torch.inference_mode()`",
 			analyzer.Snippet(f.Text(kw), 30)), fix)
+		if unseen {
+			p.Assume(fmt.Sprintf("`%s` is set by callers in other files: it is off by default, and no call in this file sets it",
+				f.Text(val)))
+		}
 		return
 	}
 	val := m.Keyword(call, "requires_grad")
@@ -125,22 +130,26 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 
 // flagOff reports whether val names a parameter whose default is False
 // or None (`def to_var(x, volatile=False)`) and that the calls of its
-// function this file shows give nothing else; with no call in sight,
-// its default is what the file shows of it.
-func flagOff(m *analyzer.Model, val analyzer.NodeID) bool {
+// function this file shows give nothing else. With no call of it in
+// sight (callers in other files, who may turn it on), it is not off, and
+// unseen says so.
+func flagOff(m *analyzer.Model, val analyzer.NodeID) (off, unseen bool) {
 	f := m.File
-	off := func(v analyzer.NodeID) bool {
+	isOff := func(v analyzer.NodeID) bool {
 		k := f.Kind(f.Unparen(v))
 		return k == analyzer.KindFalse || k == analyzer.KindNone
 	}
 	b := m.Resolve(val)
 	if f.Kind(val) != analyzer.KindIdentifier || b == nil || b.Kind != analyzer.BindParam ||
 		(f.Kind(b.Stmt) != analyzer.KindDefaultParameter && f.Kind(b.Stmt) != analyzer.KindTypedDefaultParameter) ||
-		!off(f.Field(b.Stmt, analyzer.FieldValue)) {
-		return false
+		!isOff(f.Field(b.Stmt, analyzer.FieldValue)) {
+		return false, false
 	}
 	vals, ok := m.ParamValues(val)
-	return !ok || !slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !off(v) })
+	if !ok {
+		return false, true
+	}
+	return !slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !isOff(v) }), false
 }
 
 // runsInCallersMode reports whether fn is a model's own forward (or

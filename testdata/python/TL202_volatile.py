@@ -89,3 +89,7 @@ def score(model, loader):
 
 def wrap_any(x, volatile):
     return Variable(x, volatile=volatile)  # want: TL202 "`volatile=volatile`"
+
+
+def get_batch(source, i, evaluation=False):
+    return Variable(source[i], volatile=evaluation)  # want: TL202(medium) "`volatile=evaluation`"
