@@ -42,6 +42,14 @@ type NotebookCell struct {
 // touches, so that fixed code can be split back into its cells.
 const cellMarker = "# torchlint: cell boundary\n"
 
+// SameCell reports whether offsets a <= b of a file lie in one cell of
+// a notebook (always, in a Python file): no cell boundary between them.
+// Cells run one at a time, so a cell's `return` or `raise` at top level
+// stops none of the cells after it.
+func (f *File) SameCell(a, b uint32) bool {
+	return a > b || !bytes.Contains(f.Src[a:b], []byte(cellMarker))
+}
+
 // keptCellMagics are the cell magics whose cell is still Python.
 var keptCellMagics = map[string]bool{"%%time": true, "%%timeit": true, "%%capture": true}
 

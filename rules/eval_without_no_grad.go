@@ -1124,8 +1124,9 @@ func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 			}
 			switch f.Kind(stmt) {
 			case analyzer.KindReturnStatement, analyzer.KindRaiseStatement, analyzer.KindContinueStatement, analyzer.KindBreakStatement:
-				dead = true
-				return false
+				// At the top level of a notebook, only within its cell.
+				dead = f.Kind(p) != analyzer.KindModule || f.SameCell(f.N(stmt).End, f.N(child).Start)
+				return !dead
 			}
 			return true
 		})

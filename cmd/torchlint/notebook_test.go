@@ -16,6 +16,7 @@ func TestNotebookLocations(t *testing.T) {
 	root := repoRoot(t)
 	code, out, _ := runIn(t, root, "check", "--no-cache", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
 	want := []string{
+		"testdata/notebooks/cells.ipynb:cell 3:9:5: TL102 ", // after a cell that raises: cells run one at a time
 		"testdata/notebooks/evaluation.ipynb:cell 4:2:7: TL201 (low) ",
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
