@@ -537,23 +537,40 @@ func everyFew(f *analyzer.File, cond analyzer.NodeID) bool {
 	case analyzer.KindNotOperator:
 		return modulo(f.Field(cond, analyzer.FieldArgument))
 	case analyzer.KindBooleanOperator:
-		return f.TextIs(f.Field(cond, analyzer.FieldOperator), "and") &&
-			(everyFew(f, f.Field(cond, analyzer.FieldLeft)) || everyFew(f, f.Field(cond, analyzer.FieldRight)))
-	case analyzer.KindComparisonOperator:
-		var operands []analyzer.NodeID
-		f.Children(cond, func(c analyzer.NodeID) bool {
-			if f.N(c).Field != analyzer.FieldOperators {
-				operands = append(operands, c)
-			}
-			return true
-		})
-		if len(operands) != 2 {
-			return false
+		l, r := f.Field(cond, analyzer.FieldLeft), f.Field(cond, analyzer.FieldRight)
+		if f.TextIs(f.Field(cond, analyzer.FieldOperator), "and") {
+			return everyFew(f, l) || everyFew(f, r)
 		}
-		op := strings.TrimSpace(string(f.Src[f.N(operands[0]).End:f.N(operands[1]).Start]))
-		return op == "==" && (modulo(operands[0]) || modulo(operands[1]))
+		// `step % k == 0 or step == last`: every few, and once more.
+		return everyFew(f, l) && (everyFew(f, r) || equality(f, r)) || equality(f, l) && everyFew(f, r)
+	case analyzer.KindComparisonOperator:
+		operands := equalityOperands(f, cond)
+		return len(operands) == 2 && (modulo(operands[0]) || modulo(operands[1]))
 	}
 	return false
+}
+
+// equality reports whether cond is `a == b`: true on one value of a
+// counter.
+func equality(f *analyzer.File, cond analyzer.NodeID) bool {
+	cond = f.Unparen(cond)
+	return f.Kind(cond) == analyzer.KindComparisonOperator && len(equalityOperands(f, cond)) == 2
+}
+
+// equalityOperands returns the two operands of `a == b`; nil for any
+// other comparison (`!=`, a chain).
+func equalityOperands(f *analyzer.File, cond analyzer.NodeID) []analyzer.NodeID {
+	var operands []analyzer.NodeID
+	f.Children(cond, func(c analyzer.NodeID) bool {
+		if f.N(c).Field != analyzer.FieldOperators {
+			operands = append(operands, c)
+		}
+		return true
+	})
+	if len(operands) != 2 || strings.TrimSpace(string(f.Src[f.N(operands[0]).End:f.N(operands[1]).Start])) != "==" {
+		return nil
+	}
+	return operands
 }
 
 // runsOnce reports whether a forward pass runs once per run of the

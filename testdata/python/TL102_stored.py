@@ -294,6 +294,8 @@ def train_logging_losses(model, loader, optimizer):
             logged.append(loss)  # want: TL102(medium) "after its backward"
         if step % 500 != 0:
             every.append(loss)  # want: TL102 "after its backward"
+        if step % 100 == 0 and step > 0 or step == len(loader) - 1:
+            logged.append(loss)  # want: TL102(medium) "after its backward"
     return logged, every
 
 
