@@ -155,9 +155,16 @@ whose parameters the file freezes (` + "`requires_grad_(False)`" + `), nor an in
 of a module class, in any file of the project, whose constructor freezes
 every parameter it holds when given its default arguments (an FID
 network's ` + "`requires_grad=False`" + `), whose ` + "`forward`" + ` returns what it computes
-under ` + "`no_grad`" + `, or that holds no parameters; a function's parameter counts
+under ` + "`no_grad`" + `, or that holds no parameters (a transform of torchaudio's or
+torchvision's, or a subclass of one holding transforms; a layer whose
+weight the constructor freezes and that has no bias); a function's parameter counts
 as such an instance when every call of the function in its file passes
-one (calls from other files are not seen). A forward pass
+one (calls from other files are not seen). A forward pass on a branch that
+a flag of its function leaves untaken by default (the ` + "`else`" + ` of ` + "`if no_grad:`" + `
+for ` + "`no_grad=True`" + `, a collector that runs its policy under its own
+` + "`no_grad`" + ` unless asked to keep the graph) is not reported, nor counted for
+its callers, unless a call in its file sets the flag otherwise; a call
+from another file that does is not seen. A forward pass
 that reaches the host through a function of another file is taken as
 inference by its outputs only where that function, as the project shows
 it, calls nothing it cannot see whole, keeps nothing it is given and

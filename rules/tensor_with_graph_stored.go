@@ -109,6 +109,11 @@ back-propagated again, wherever the list goes.
 A conditional ` + "`x.item() if flag else x`" + `, where ` + "`x`" + ` is made a tensor only under
 ` + "`if flag:`" + ` with the same condition, stores a number either way.
 
+A store made on every few iterations only (` + "`if step % 500 == 0:`" + `) keeps one
+graph every few steps: the finding is one level less sure. A store after
+a ` + "`return`" + `, ` + "`raise`" + `, ` + "`continue`" + ` or ` + "`break`" + ` of its block never runs and is not
+reported (in a notebook, a cell's top-level ` + "`raise`" + ` stops no later cell).
+
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries
 a graph), then from calls of models, loss functions and project functions

@@ -71,6 +71,12 @@ value is passed to a model call in the same function, and that function
 does not back-propagate, is not a model's own ` + "`forward`" + ` (which runs in its
 caller's grad mode) and does not return what the file back-propagates.
 
+A flag passed on (` + "`def to_var(x, volatile=False): return Variable(x, volatile=volatile)`" + `)
+is reported where some call can turn it on: not where its default is off
+and every call of the function in the file leaves it off. Where no call
+in the file shows it (its callers are in other files, which the project's
+facts do not record the arguments of), the finding is one level less sure.
+
 ## References
 - [PyTorch 0.4.0 migration guide: volatile flag deprecated](https://pytorch.org/blog/pytorch-0_4_0-migration-guide/)
 - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
