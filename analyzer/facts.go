@@ -727,6 +727,9 @@ func (m *Model) selfMethod(class NodeID, name string) NodeID {
 // method's definition for a module-level class of this file,
 // "models.Net.name" (and NoNode) for a class another file of the project
 // may define. It returns "" when the class or the method is not known.
+// InstanceMethod is instanceMethod, for rules.
+func (m *Model) InstanceMethod(attr NodeID) (ref string, def NodeID) { return m.instanceMethod(attr) }
+
 func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	f := m.File
 	return m.classMethod(m.receiverClass(f.Unparen(f.Field(attr, FieldObject))), f.Text(f.Field(attr, FieldAttribute)))

@@ -65,6 +65,57 @@ func graphAssumptions(p *analyzer.Pass, value, at analyzer.NodeID) {
 	gradAssumption(p, at)
 }
 
+// methodAssumption records, on the last finding, that value is taken to
+// carry autograd history only because a method of a model of no known
+// class returned it (`self.model.g_a.batch_loss(...)`), where no
+// backward() shows it does: such a method may return a number, a
+// generator or a value computed without grad.
+func methodAssumption(p *analyzer.Pass, value analyzer.NodeID) {
+	if c := unknownModelMethod(p.Model, value); c != analyzer.NoNode {
+		p.Assume(fmt.Sprintf("`%s` carries autograd history: what a method of a model of no known class returns, which may hold none",
+			analyzer.Snippet(compactText(p.File, c), 30)))
+	}
+}
+
+// unknownModelMethod returns the call that value is, or is computed from
+// by tensor methods, of a method other than forward of a model whose
+// class the project does not show (`self.model.g_a.batch_loss(...)`);
+// NoNode where there is none.
+func unknownModelMethod(m *analyzer.Model, value analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	v := f.Unparen(value)
+	for depth := 0; depth < 8; depth++ {
+		if f.Kind(v) == analyzer.KindIdentifier {
+			if v = f.Unparen(m.AssignedValue(v)); v == analyzer.NoNode {
+				return analyzer.NoNode
+			}
+			continue
+		}
+		if f.Kind(v) != analyzer.KindCall {
+			return analyzer.NoNode
+		}
+		fn := f.Unparen(f.Field(v, analyzer.FieldFunction))
+		if f.Kind(fn) != analyzer.KindAttribute {
+			return analyzer.NoNode
+		}
+		switch name := f.Text(f.Field(fn, analyzer.FieldAttribute)); {
+		case analyzer.TensorMethod(name):
+			v = f.Unparen(f.Field(fn, analyzer.FieldObject))
+			continue
+		case name == "forward" || name == "__call__":
+			return analyzer.NoNode
+		}
+		if recv := f.Unparen(f.Field(fn, analyzer.FieldObject)); m.ClassifyCallee(recv) != analyzer.CallableModel {
+			return analyzer.NoNode
+		}
+		if ref, def := m.InstanceMethod(fn); ref != "" || def != analyzer.NoNode {
+			return analyzer.NoNode
+		}
+		return v
+	}
+	return analyzer.NoNode
+}
+
 // dictEntry returns the entry of a dict, by a string key, that value is
 // or is computed from by methods (`out["reward"].mean()`, either arm of
 // a conditional); NoNode where there is none.

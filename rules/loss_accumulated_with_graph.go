@@ -287,6 +287,9 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, until, where, advice), fix)
 	}
 	graphAssumptions(p, value, n)
+	if !backpropagated {
+		methodAssumption(p, value)
+	}
 	if !backpropagated && m.Loop(loop).Backward {
 		if call := handedToObject(m, body, value); call != analyzer.NoNode {
 			p.Assume(fmt.Sprintf("no backward() of this loop runs through it: `%s(...)` hands it to an object whose use of it "+

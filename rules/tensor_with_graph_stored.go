@@ -239,6 +239,9 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 			stmt, unit, unit, analyzer.Snippet(f.Text(base), 30), where, hint))
 	}
 	graphAssumptions(p, value, n)
+	if !backpropagated {
+		methodAssumption(p, value)
+	}
 	if loop != analyzer.NoNode {
 		if test := periodicTest(f, loop, n); test != analyzer.NoNode {
 			p.Seldom(fmt.Sprintf("it stores on every few iterations of the loop at line %d only (`%s`): one graph every few %ss, not one per %s",

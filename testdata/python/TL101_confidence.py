@@ -47,3 +47,41 @@ def tally_quiet(net, loader):
 
 
 print(score_called(None, []))
+
+
+class Seq2Seq(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.out = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.out(x), self.out(x).softmax(-1)
+
+    def batch_loss(self, probs, target):
+        return F.nll_loss(probs.log(), target)
+
+
+class CycleTrainer:
+    def __init__(self, model, criterion):
+        self.model = model  # a holder of generators of no class the file shows
+        self.criterion = criterion
+
+    def train(self, train_iter, optimizer):
+        for real_a, real_b in train_iter:
+            fake_b, probs = self.model.g_a(real_a)
+            optimizer.zero_grad()
+            self.model.g_a.batch_loss(probs, real_b).backward()
+            optimizer.step()
+
+    def evaluate(self, val_iter):
+        self.model.g_a.eval()
+        total, probs_total = 0, 0
+        for real_a, real_b in val_iter:
+            fake_b, probs = self.model.g_a(real_a)  # want: TL201
+            total += self.model.g_a.batch_loss(probs, real_b)  # want: TL101(low) "accumulates a tensor"
+            probs_total += probs.sum()  # want: TL101(medium)
+        return total, probs_total
+
+
+def evaluate_cycle(trainer, val_iter):
+    return trainer.evaluate(val_iter)
