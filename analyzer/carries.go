@@ -173,6 +173,12 @@ func (m *Model) nameCarries(id NodeID) bool {
 		// loss it is a factor of shows.
 		return false
 	}
+	if b.Kind == BindAssign && !b.Unpacked && m.lossOfCutPrediction(m.File.Unparen(b.Value)) {
+		// `edge_loss = edge(pred, gray)`, a loss of the project whose
+		// forward cuts the prediction's graph: summed into a loss that
+		// is back-propagated, it adds none.
+		return false
+	}
 	if m.ev().graph[b] {
 		return true // back-propagated, or computed into what is
 	}
@@ -300,7 +306,13 @@ func (m *Model) callCarries(call NodeID) bool {
 	}
 	if m.IsLossCall(call) {
 		// The prediction comes first; a loss of a prediction that may
-		// carry history (a parameter, an unknown value) is assumed to.
+		// carry history (a parameter, an unknown value) is assumed to,
+		// unless the loss is a class of the project whose forward ends
+		// the prediction's graph (`pred.argmax(1)`): then only what its
+		// other arguments carry.
+		if m.lossCutsPrediction(call) {
+			return !m.lossOfCutPrediction(call)
+		}
 		args := m.Args(call)
 		return len(args) > 0 && m.mayCarry(args[0], 0)
 	}
@@ -383,6 +395,38 @@ func (m *Model) callCarries(call NodeID) bool {
 		return m.carry(recv) == carryYes
 	}
 	return false
+}
+
+// lossOfCutPrediction reports whether v is a call of a loss of the
+// project whose forward ends its prediction's graph, given no other
+// argument that carries one.
+func (m *Model) lossOfCutPrediction(v NodeID) bool {
+	if m.File.Kind(v) != KindCall || !m.IsLossCall(v) || !m.lossCutsPrediction(v) {
+		return false
+	}
+	args := m.Args(v)
+	return !slices.ContainsFunc(args[min(1, len(args)):], func(a NodeID) bool { return m.carry(a) == carryYes })
+}
+
+// lossCutsPrediction reports whether call calls an instance of a class of
+// the project, of this file or another, whose forward ends the graph of
+// its first argument on every use (CutParams).
+func (m *Model) lossCutsPrediction(call NodeID) bool {
+	f := m.File
+	class := m.calledClass(call)
+	if class == NoNode {
+		return false
+	}
+	if b := m.Resolve(class); f.Kind(class) == KindIdentifier && b != nil && b.Kind == BindClass {
+		def := m.MethodOf(b.Stmt, "forward")
+		return def != NoNode && slices.Contains(m.CutParams(def), 0)
+	}
+	q := m.QualifiedName(class)
+	if q == "" || isLibraryName(q) {
+		return false
+	}
+	o := m.lookup(q+".forward", WantParams)
+	return o != nil && slices.Contains(o.CutParams, 0)
 }
 
 // isDistribution reports whether e is a torch.distributions object

@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 type dropsKey struct{ def NodeID }
 
@@ -174,6 +177,50 @@ func (m *Model) graphFree(def, v NodeID, depth int) bool {
 			}
 		}
 		return true
+	}
+	return false
+}
+
+type cutParamsKey struct{ def NodeID }
+
+// CutParams returns the positional parameters of def whose every use in
+// its body ends their graph: a detaching method called on it (`pred =
+// pred.argmax(1).float()`, `x.detach()`, `y.item()`), an attribute that
+// holds no graph (`x.shape`), or a non-differentiable torch function
+// given it (`torch.argmax(x, 1)`). A loss whose forward does so to the
+// prediction adds none of the prediction's graph to what it returns.
+func (m *Model) CutParams(def NodeID) []int {
+	return m.Memo(cutParamsKey{def}, func() any {
+		var out []int
+		for i, p := range m.positionalParams(def) {
+			uses := m.UsesOf(p)
+			if len(uses) > 0 && !slices.ContainsFunc(uses, func(u NodeID) bool { return !m.cutUse(u) }) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}).([]int)
+}
+
+// cutUse reports whether use u of a name ends its graph.
+func (m *Model) cutUse(u NodeID) bool {
+	f := m.File
+	p := f.Parent(u)
+	switch f.Kind(p) {
+	case KindAttribute:
+		if f.Field(p, FieldObject) != u {
+			return false
+		}
+		name := f.Text(f.Field(p, FieldAttribute))
+		if nonGradAttributes[name] {
+			return true
+		}
+		call := f.Parent(p)
+		return detachingMethods[name] && f.Kind(call) == KindCall && f.Field(call, FieldFunction) == p
+	case KindArgumentList:
+		q := m.CallName(f.Parent(p))
+		name, ok := strings.CutPrefix(q, "torch.")
+		return ok && nonDifferentiable[name] || q == "len" || q == "isinstance"
 	}
 	return false
 }

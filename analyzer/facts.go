@@ -171,6 +171,10 @@ type RareFuncFacts struct {
 	// DropsArgs is set where the graph of whatever the function is given
 	// ends in it (DropsArgs): its result and its body keep none of it.
 	DropsArgs bool `json:"drops_args,omitempty"`
+	// CutParams are the positional parameters whose every use in the
+	// body ends their graph (`pred = pred.argmax(1).float()`): what a
+	// call passes there reaches neither the result nor anything kept.
+	CutParams []int `json:"cut_params,omitempty"`
 	// StateGraph is set on a module's forward that reads an attribute of
 	// its object holding a graph built once, outside any call of it
 	// (`self.mask_e = self.embedding(mask_id)` in __init__): every
@@ -225,7 +229,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && !r.StateGraph &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -292,6 +296,9 @@ type Object struct {
 	GraphParams []int
 	// DropsArgs: a function that ends the graph of whatever it is given.
 	DropsArgs bool
+	// CutParams: the parameters whose graph every use in the function
+	// ends.
+	CutParams []int
 	// StateGraph: a module's forward whose outputs share a graph built
 	// once, in its object's state.
 	StateGraph bool
@@ -1263,6 +1270,9 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	if !fs.ReturnsGraph {
 		r.GraphParams = m.GraphParams(def)
 		r.DropsArgs = len(r.GraphParams) == 0 && m.DropsArgs(def)
+	}
+	if m.File.TextIs(m.File.Field(def, FieldName), "forward") {
+		r.CutParams = m.CutParams(def) // what a loss module's call reads (lossCutsPrediction)
 	}
 	r.BackpropParams = m.BackpropParams(def)
 	r.BackpropAttrs = m.BackpropAttrs(def)

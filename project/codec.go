@@ -266,6 +266,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(f.OwnNoGrad)
 		e.bool(r.DropsArgs)
 		e.bool(r.StateGraph)
+		e.ints(r.CutParams)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -389,6 +390,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.OwnNoGrad = d.bool()
 			r.DropsArgs = d.bool()
 			r.StateGraph = d.bool()
+			r.CutParams = d.ints()
 			if !r.IsZero() {
 				rare := r
 				f.Rare = &rare
@@ -606,6 +608,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.int(int64(o.TupleLen))
 	e.ints(o.GraphElems)
 	e.ints(o.GraphParams)
+	e.ints(o.CutParams)
 	e.ints(o.BackpropParams)
 	e.strings(o.BackpropAttrs)
 	e.uint(uint64(o.Grad))
@@ -653,6 +656,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.TupleLen = int(d.int())
 	o.GraphElems = d.ints()
 	o.GraphParams = d.ints()
+	o.CutParams = d.ints()
 	o.BackpropParams = d.ints()
 	o.BackpropAttrs = d.strings()
 	o.Grad = d.grad()

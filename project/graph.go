@@ -1565,10 +1565,10 @@ func (g *Graph) freshParams(o *object, out *analyzer.Object) *analyzer.Object {
 	fs := &s.Funcs[i]
 	r := fs.RareFacts()
 	fact := &analyzer.Object{Kind: o.kind, Site: o.site(fs.Line)}
-	if !setParams(fact, r.GraphParams, r.BackpropParams, r.BackpropAttrs) && !r.DropsArgs {
+	if !setParams(fact, r.GraphParams, r.BackpropParams, r.BackpropAttrs) && !r.DropsArgs && len(r.CutParams) == 0 {
 		return nil
 	}
-	fact.DropsArgs = r.DropsArgs
+	fact.DropsArgs, fact.CutParams = r.DropsArgs, r.CutParams
 	return fact
 }
 
@@ -1677,6 +1677,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantParams != 0 && summary.DropsArgs {
 		fact.DropsArgs, some = true, true
+	}
+	if want&analyzer.WantParams != 0 && len(summary.CutParams) > 0 {
+		fact.CutParams, some = summary.CutParams, true
 	}
 	if want&analyzer.WantEvalCalls != 0 && len(more.EvalCalls) > 0 {
 		fact.EvalCalls, some = more.EvalCalls, true

@@ -109,3 +109,36 @@ class WeightedTrainer:
             self.optimizer.zero_grad()
             (loss + 0.01 * norm).backward()
             self.optimizer.step()
+
+
+class EdgeLoss(nn.Module):
+    """A loss of the prediction's argmax: its result has no graph."""
+
+    def forward(self, pred, gray):
+        pred = pred.argmax(1).float().unsqueeze(1)
+        k = torch.ones(1, 1, 3, 3)
+        return (nn.functional.conv2d(pred, k) - nn.functional.conv2d(gray, k)).abs().mean()
+
+
+class SoftEdgeLoss(nn.Module):
+    """The same on the prediction's probabilities: its result keeps the graph."""
+
+    def forward(self, pred, gray):
+        k = torch.ones(1, 1, 3, 3)
+        return (nn.functional.conv2d(pred.softmax(1)[:, 1:], k) - nn.functional.conv2d(gray, k)).abs().mean()
+
+
+def train_edges(net, loader, opt):
+    edge = EdgeLoss()
+    soft = SoftEdgeLoss()
+    edge_total, soft_total = 0, 0
+    for image, gray, mask in loader:
+        pred = net(image)
+        edge_loss = edge(pred, gray)
+        soft_loss = soft(pred, gray)
+        opt.zero_grad()
+        (nn.functional.cross_entropy(pred, mask) + edge_loss + soft_loss).backward()
+        opt.step()
+        edge_total += edge_loss  # ok: its forward takes the prediction's argmax
+        soft_total += soft_loss  # want: TL101 "after its backward"
+    return edge_total, soft_total
