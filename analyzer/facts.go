@@ -734,9 +734,6 @@ func (m *Model) selfMethod(class NodeID, name string) NodeID {
 // method's definition for a module-level class of this file,
 // "models.Net.name" (and NoNode) for a class another file of the project
 // may define. It returns "" when the class or the method is not known.
-// InstanceMethod is instanceMethod, for rules.
-func (m *Model) InstanceMethod(attr NodeID) (ref string, def NodeID) { return m.instanceMethod(attr) }
-
 func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	f := m.File
 	return m.classMethod(m.receiverClass(f.Unparen(f.Field(attr, FieldObject))), f.Text(f.Field(attr, FieldAttribute)))
@@ -754,6 +751,9 @@ func (m *Model) calledClass(call NodeID) NodeID {
 	}
 	return m.receiverClass(fn)
 }
+
+// InstanceMethod is instanceMethod, for rules.
+func (m *Model) InstanceMethod(attr NodeID) (ref string, def NodeID) { return m.instanceMethod(attr) }
 
 // classMethod is instanceMethod for an instance of class.
 func (m *Model) classMethod(class NodeID, name string) (ref string, def NodeID) {
