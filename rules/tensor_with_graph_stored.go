@@ -258,6 +258,38 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 // `c.append(v)`, `c.appendleft(v)`, `c.extend(v)`, `c.insert(i, v)` or
 // `c[i] = v` (with an index that is not a constant, so that each step
 // fills a new slot).
+// numpyArray reports whether e is an array NumPy made: a name bound once
+// to a call of numpy's (`accs = np.zeros(n)`), or the entry of a dict
+// literal bound once whose value is one (`results = {"acc": np.zeros(n)}`,
+// then `results["acc"]`).
+func numpyArray(m *analyzer.Model, e analyzer.NodeID) bool {
+	f := m.File
+	e = f.Unparen(e)
+	made := func(v analyzer.NodeID) bool {
+		v = f.Unparen(v)
+		return f.Kind(v) == analyzer.KindCall && strings.HasPrefix(m.CallName(v), "numpy.")
+	}
+	switch f.Kind(e) {
+	case analyzer.KindIdentifier:
+		return made(m.AssignedValue(e))
+	case analyzer.KindSubscript:
+		d, key := f.Unparen(f.Field(e, analyzer.FieldValue)), f.Unparen(f.Field(e, analyzer.FieldSubscript))
+		lit := f.Unparen(m.AssignedValue(d))
+		if f.Kind(d) != analyzer.KindIdentifier || f.Kind(key) != analyzer.KindString || f.Kind(lit) != analyzer.KindDictionary {
+			return false
+		}
+		found := false
+		f.Children(lit, func(p analyzer.NodeID) bool {
+			if f.Kind(p) == analyzer.KindPair && f.Text(f.Field(p, analyzer.FieldKey)) == f.Text(key) {
+				found = made(f.Field(p, analyzer.FieldValue))
+			}
+			return true
+		})
+		return found
+	}
+	return false
+}
+
 func storedTarget(f *analyzer.File, m *analyzer.Model, n analyzer.NodeID) (container, value analyzer.NodeID) {
 	switch f.Kind(n) {
 	case analyzer.KindCall:
@@ -281,7 +313,9 @@ func storedTarget(f *analyzer.File, m *analyzer.Model, n analyzer.NodeID) (conta
 			return analyzer.NoNode, analyzer.NoNode
 		}
 		right := f.Field(n, analyzer.FieldRight)
-		if f.Kind(right) == analyzer.KindAssignment {
+		if f.Kind(right) == analyzer.KindAssignment || numpyArray(m, f.Field(left, analyzer.FieldValue)) {
+			// A NumPy array's element holds a number: a tensor stored
+			// there is converted, never kept.
 			return analyzer.NoNode, analyzer.NoNode
 		}
 		return f.Field(left, analyzer.FieldValue), right
