@@ -25,7 +25,7 @@ var detachingMethods = map[string]bool{
 	"byte": true, "char": true, "backward": true, "isnan": true, "isinf": true,
 	"isfinite": true, "all": true, "any": true, "equal": true, "is_contiguous": true,
 	"stride": true, "nonzero": true, "count_nonzero": true, "get_device": true,
-	"zero_": true, "__len__": true, "zeros_like": true,
+	"zero_": true, "__len__": true, "zeros_like": true, "argsort": true, "bincount": true,
 	// Draws: indices, or samples that carry no gradient.
 	"multinomial": true, "bernoulli": true,
 }
@@ -50,7 +50,8 @@ var nonDifferentiable = map[string]bool{
 	"zeros": true, "ones": true, "empty": true, "arange": true, "randn": true, "rand": true,
 	"randint": true, "randperm": true, "full": true, "eye": true, "linspace": true, "save": true,
 	"load": true, "from_numpy": true, "manual_seed": true, "is_grad_enabled": true,
-	"multinomial": true, "bernoulli": true, "poisson": true,
+	"multinomial": true, "bernoulli": true, "poisson": true, "argsort": true, "unique": true,
+	"unique_consecutive": true, "histc": true, "bincount": true,
 }
 
 // castBuiltins turn a tensor into a plain Python value.

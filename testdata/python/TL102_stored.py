@@ -328,3 +328,12 @@ def train_recording(model, loader, opt, n):
         results["accuracies"][i] = loss  # ok: likewise, through a dict of arrays
         kept[i] = loss  # want: TL102 "after its backward"
     return accs, results, kept
+
+
+def rank_predictions(classifier, loader):
+    ranks, scores = [], []
+    for x, _ in loader:
+        pred = classifier(x)
+        ranks.append(torch.argsort(pred, dim=-1, descending=True))  # ok: indices carry no graph
+        scores.append(pred.sort(dim=-1).values)  # want: TL102 "stores a tensor"
+    return ranks, scores
