@@ -187,7 +187,7 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		}
 	}
 	loop, t := trainingLoop(m, call)
-	if loop == analyzer.NoNode || t.switchesToTrain || t.trainsInEval || leavesAfter(f, call, loop) {
+	if loop == analyzer.NoNode || t.switchesToTrain || t.trainsInEval || leavesAfter(m, call, loop) {
 		return
 	}
 	model := trainedTarget(m, call, target, t.models)
@@ -767,9 +767,11 @@ func argValues(f *analyzer.File, call analyzer.NodeID) []analyzer.NodeID {
 }
 
 // leavesAfter reports whether the statements after call's, in its block
-// within loop, leave the loop: a break or return, so that no training
-// step follows the switch.
-func leavesAfter(f *analyzer.File, call, loop analyzer.NodeID) bool {
+// within loop, leave the loop: a break or return, or a call that ends the
+// process (`exit()`, `sys.exit()`), so that no training step follows the
+// switch.
+func leavesAfter(m *analyzer.Model, call, loop analyzer.NodeID) bool {
+	f := m.File
 	stmt := statementOf(f, call)
 	after := false
 	for _, s := range f.ChildList(f.Parent(stmt)) {
@@ -778,9 +780,27 @@ func leavesAfter(f *analyzer.File, call, loop analyzer.NodeID) bool {
 			after = true
 		case !after:
 		case f.Kind(s) == analyzer.KindBreakStatement, f.Kind(s) == analyzer.KindReturnStatement,
-			f.Kind(s) == analyzer.KindRaiseStatement:
+			f.Kind(s) == analyzer.KindRaiseStatement, exits(m, s):
 			return f.Contains(loop, s)
 		}
+	}
+	return false
+}
+
+// exits reports whether statement s is a call that ends the process.
+func exits(m *analyzer.Model, s analyzer.NodeID) bool {
+	f := m.File
+	c := f.Unparen(f.FirstChild(s))
+	if f.Kind(s) != analyzer.KindExpressionStatement || f.Kind(c) != analyzer.KindCall {
+		return false
+	}
+	switch fn := f.Unparen(f.Field(c, analyzer.FieldFunction)); m.CallName(c) {
+	case "sys.exit", "os._exit":
+		return true
+	case "", "exit", "quit":
+		// The site module's `exit()` and `quit()`, where nothing of the
+		// file binds the name.
+		return f.Kind(fn) == analyzer.KindIdentifier && (f.TextIs(fn, "exit") || f.TextIs(fn, "quit")) && m.Resolve(fn) == nil
 	}
 	return false
 }

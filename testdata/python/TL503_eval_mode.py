@@ -101,6 +101,16 @@ def fit_until(model, loader, val_loader, optimizer, criterion, target):
             break
 
 
+def fit_then_exit(model, loader, val_loader, optimizer, criterion):
+    model.train()
+    for x, y in loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+        evaluate(model, val_loader)  # ok: the process ends right after
+        exit()
+
+
 def evaluate_all(models, loader):
     for model in models:
         model.eval()  # ok: a loop over models that trains none of them
