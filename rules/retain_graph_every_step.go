@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -117,12 +118,83 @@ module, stepping no optimizer itself) is not checked.
 `,
 }
 
+// sharesStoredGraph reports whether what call back-propagates is computed
+// from an attribute of self (`self.state_values[-1]`) that a method of
+// the class back-propagates later (an actor-critic's stored values,
+// summed into the episode's loss): the later backward runs through the
+// same graph, which the retain keeps for it.
+func sharesStoredGraph(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	class := m.EnclosingClass(call)
+	loss := f.Unparen(m.Receiver(call))
+	if class == analyzer.NoNode || loss == analyzer.NoNode {
+		return false
+	}
+	if f.Kind(loss) == analyzer.KindIdentifier {
+		if v := m.AssignedValue(loss); v != analyzer.NoNode {
+			loss = v
+		}
+	}
+	keys := map[string]bool{}
+	m.ExprKeys(loss, keys)
+	// What those names were computed from, a few assignments back
+	// (`reward = self.state_values[-1] - new_value`).
+	assigned := m.AssignmentsIn(m.ScopeNode(call))
+	frontier := maps.Clone(keys)
+	for range 3 {
+		next := map[string]bool{}
+		for k := range frontier {
+			for _, v := range assigned[k] {
+				m.ExprKeys(v, next)
+			}
+		}
+		for k := range next {
+			if keys[k] {
+				delete(next, k)
+			} else {
+				keys[k] = true
+			}
+		}
+		frontier = next
+	}
+	fn := m.ScopeNode(call)
+	stored := false
+	for k := range keys {
+		if !strings.HasPrefix(k, "self.") || !appendedTo(m, class, k) {
+			continue
+		}
+		f.Walk(f.Field(class, analyzer.FieldBody), func(id analyzer.NodeID) {
+			if !stored && id != fn && f.Kind(id) == analyzer.KindFunctionDefinition && m.EnclosingClass(id) == class {
+				stored = m.BackpropKeys(id, id)[k]
+			}
+		})
+		if stored {
+			return true
+		}
+	}
+	return false
+}
+
+// appendedTo reports whether a method of class appends to key, an
+// attribute of self (`self.state_values.append(value)`).
+func appendedTo(m *analyzer.Model, class analyzer.NodeID, key string) bool {
+	f := m.File
+	found := false
+	f.Walk(class, func(id analyzer.NodeID) {
+		found = found || f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "append" && f.TextIs(m.Receiver(id), key)
+	})
+	return found
+}
+
 func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	f, m := p.File, p.Model
 	if !m.IsBackwardCall(call) || !retainsGraphLiterally(m, call) || createsGraph(m, call) || unreachable(f, call) {
 		return
 	}
 	fn := m.ScopeNode(call)
+	if sharesStoredGraph(m, call) {
+		return
+	}
 	g := &retainGraph{m: m, f: f, fn: fn, Flow: m.Flow(fn)}
 	// The step: the innermost loop around the call, or the function itself
 	// when it trains one step.

@@ -297,3 +297,49 @@ def log_after_return(model, loader, optimizer, history):
         optimizer.step()
         continue
         history.append(loss)  # ok: TL102 after the continue of its block, it never runs
+
+
+class ActorCritic:
+    """Online updates whose graph the episode's update runs through again."""
+
+    def __init__(self, model, optimizer):
+        self.model, self.optimizer = model, optimizer
+        self.log_probs, self.state_values = [], []
+
+    def act(self, state):
+        probs, value = self.model(state)
+        dist = torch.distributions.Categorical(probs)
+        action = dist.sample()
+        self.log_probs.append(dist.log_prob(action))
+        self.state_values.append(value)
+        return action.item()
+
+    def online_update(self, state, logprob):
+        new_value = self.model(state)[1].data[0, 0]
+        reward = self.state_values[-1] - new_value
+        loss = -logprob * reward
+        self.optimizer.zero_grad()
+        loss.backward(retain_graph=True)  # ok: the episode's update back-propagates the stored values again
+        self.optimizer.step()
+
+    def update(self, returns):
+        loss = sum(-lp * r for lp, r in zip(self.log_probs, returns))
+        loss = loss + sum(F.smooth_l1_loss(v, r) for v, r in zip(self.state_values, returns))
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        del self.log_probs[:]
+        del self.state_values[:]
+
+
+class FreshCritic:
+    def __init__(self, model, optimizer):
+        self.model, self.optimizer = model, optimizer
+
+    def fit(self, batches):
+        for state, target in batches:
+            value = self.model(state)[1]
+            loss = F.smooth_l1_loss(value, target)
+            self.optimizer.zero_grad()
+            loss.backward(retain_graph=True)  # want: TL103
+            self.optimizer.step()
