@@ -361,6 +361,15 @@ func (w *fateWalk) targets(target analyzer.NodeID, depth int) fate {
 func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 	m, f := w.m, w.m.File
 	recv := f.Unparen(m.Receiver(call))
+	if f.Kind(recv) == analyzer.KindAttribute && f.TextIs(f.Field(recv, analyzer.FieldObject), "self") {
+		// `self.log_probs.append(log_prob)`: a method of the class that
+		// back-propagates what the attribute holds (REINFORCE's update at
+		// the episode's end) trains through it.
+		if class := m.EnclosingClass(call); class != analyzer.NoNode && m.BackpropKeys(class, class)[f.Text(recv)] {
+			return fateYes
+		}
+		return w.unknown(call)
+	}
 	if f.Kind(recv) != analyzer.KindIdentifier {
 		return w.unknown(call)
 	}

@@ -128,3 +128,28 @@ def adapt_and_test(model, tasks, criterion, step_size):
         with torch.no_grad():
             accs.append((model(query_x, params=params).argmax(1) == query_y).float().mean().item())
     return accs
+
+
+class ReinforcePlayer:
+    def __init__(self, model, optimizer):
+        self.model, self.optimizer = model, optimizer
+        self.log_probs, self.rewards, self.history = [], [], []
+
+    def evaluate(self, board):
+        probs = self.model(board)  # ok: its log-probabilities are back-propagated by update
+        dist = torch.distributions.Categorical(probs)
+        action = dist.sample()
+        self.log_probs.append(dist.log_prob(action))
+        return action.item()
+
+    def evaluate_logged(self, board):
+        probs = self.model(board)  # want: TL201 "self.model\(board\)"
+        self.history.append(probs)
+        return probs.argmax().item()
+
+    def update(self):
+        loss = -torch.stack(self.log_probs).mul(torch.tensor(self.rewards)).sum()
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        del self.log_probs[:]
