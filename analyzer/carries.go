@@ -1115,6 +1115,32 @@ func (m *Model) assignmentsIn(fn NodeID) map[string][]NodeID {
 
 type returnedKey struct{ fn NodeID }
 
+// AddComputedFrom adds to keys what the names in it were computed from
+// in fn, following up to steps assignments back (`reward =
+// self.state_values[-1] - new_value` adds `self.state_values` for
+// `reward`).
+func (m *Model) AddComputedFrom(fn NodeID, keys map[string]bool, steps int) {
+	assigned := m.AssignmentsIn(fn)
+	frontier := maps.Clone(keys)
+	for range steps {
+		next := map[string]bool{}
+		for k := range frontier {
+			for _, v := range assigned[k] {
+				m.ExprKeys(v, next)
+			}
+		}
+		frontier = map[string]bool{}
+		for k := range next {
+			if !keys[k] {
+				keys[k], frontier[k] = true, true
+			}
+		}
+		if len(frontier) == 0 {
+			return
+		}
+	}
+}
+
 // IsReturned reports whether fn returns or yields an expression that
 // mentions key, itself or through names assigned from it before the
 // return (`mean_loss = loss.mean(); return mean_loss`): its caller then
@@ -1129,25 +1155,7 @@ func (m *Model) IsReturned(fn NodeID, key string) bool {
 			}
 		})
 		// What the returned names were computed from, a few steps back.
-		assigned := m.AssignmentsIn(fn)
-		frontier := maps.Clone(keys)
-		for range 4 {
-			next := map[string]bool{}
-			for k := range frontier {
-				for _, v := range assigned[k] {
-					m.ExprKeys(v, next)
-				}
-			}
-			frontier = map[string]bool{}
-			for k := range next {
-				if !keys[k] {
-					keys[k], frontier[k] = true, true
-				}
-			}
-			if len(frontier) == 0 {
-				break
-			}
-		}
+		m.AddComputedFrom(fn, keys, 4)
 		return keys
 	}).(map[string]bool)
 	return keys[key]

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
 	"sort"
 	"strings"
 
@@ -137,27 +136,8 @@ func sharesStoredGraph(m *analyzer.Model, call analyzer.NodeID) bool {
 	}
 	keys := map[string]bool{}
 	m.ExprKeys(loss, keys)
-	// What those names were computed from, a few assignments back
-	// (`reward = self.state_values[-1] - new_value`).
-	assigned := m.AssignmentsIn(m.ScopeNode(call))
-	frontier := maps.Clone(keys)
-	for range 3 {
-		next := map[string]bool{}
-		for k := range frontier {
-			for _, v := range assigned[k] {
-				m.ExprKeys(v, next)
-			}
-		}
-		for k := range next {
-			if keys[k] {
-				delete(next, k)
-			} else {
-				keys[k] = true
-			}
-		}
-		frontier = next
-	}
 	fn := m.ScopeNode(call)
+	m.AddComputedFrom(fn, keys, 3) // `reward = self.state_values[-1] - new_value`
 	stored := false
 	for k := range keys {
 		if !strings.HasPrefix(k, "self.") || !appendedTo(m, class, k) {
