@@ -52,6 +52,9 @@ var nonDifferentiable = map[string]bool{
 	"load": true, "from_numpy": true, "manual_seed": true, "is_grad_enabled": true,
 	"multinomial": true, "bernoulli": true, "poisson": true, "argsort": true, "unique": true,
 	"unique_consecutive": true, "histc": true, "bincount": true,
+	// The legacy constructors copy data into a new leaf, as `tensor` does.
+	"Tensor": true, "FloatTensor": true, "DoubleTensor": true, "HalfTensor": true, "LongTensor": true,
+	"IntTensor": true, "ShortTensor": true, "ByteTensor": true, "BoolTensor": true,
 }
 
 // castBuiltins turn a tensor into a plain Python value.

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -403,5 +404,23 @@ print(x, z, undefined)
 	}
 	if ids < 30 || bound == 0 || bound == ids {
 		t.Fatalf("%d identifiers, %d bound: the fixture does not exercise both answers", ids, bound)
+	}
+}
+
+// TestLegacyConstructorsCopy: `torch.FloatTensor([reward])` copies the
+// reward into a new leaf, as `torch.tensor` does, so a function that
+// back-propagates a loss built from it back-propagates the value it is
+// given, not the reward.
+func TestLegacyConstructorsCopy(t *testing.T) {
+	m := model(t, `import torch
+
+def learn(value, reward, optimizer):
+    loss = (value - torch.FloatTensor([reward])).pow(2).mean()
+    loss.backward()
+    optimizer.step()
+`)
+	def := m.File.Parent(find(t, m.File, KindIdentifier, "learn", 0))
+	if got := m.BackpropParams(def); !slices.Equal(got, []int{0}) {
+		t.Errorf("BackpropParams = %v, want [0] (value, not reward)", got)
 	}
 }
