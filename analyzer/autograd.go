@@ -111,13 +111,7 @@ func (m *Model) IsModuleClass(class NodeID) bool {
 type moduleClassKey struct{ class NodeID }
 
 func (m *Model) isModuleClass(class NodeID) bool {
-	if m.ClassInherits(class, func(q string) bool {
-		if ModuleBase(q) {
-			return true
-		}
-		o := m.lookup(q, WantModule) // a base class defined in another file of the project
-		return o != nil && o.Kind == ObjectClass && o.Module
-	}) {
+	if m.ClassInherits(class, m.moduleBaseName) {
 		return true
 	}
 	bases := m.ClassBases(class)
@@ -155,10 +149,7 @@ func (m *Model) isModuleClass(class NodeID) bool {
 // module, the class is none.
 func (m *Model) moduleByForward(class NodeID) bool {
 	f := m.File
-	if m.MethodOf(class, "forward") == NoNode || m.ClassInherits(class, func(q string) bool {
-		o := m.lookup(q, WantModule)
-		return ModuleBase(q) || o != nil && o.Kind == ObjectClass && o.Module
-	}) {
+	if m.MethodOf(class, "forward") == NoNode || m.ClassInherits(class, m.moduleBaseName) {
 		return false
 	}
 	for _, b := range m.ClassBases(class) {
@@ -168,7 +159,7 @@ func (m *Model) moduleByForward(class NodeID) bool {
 			}
 		}
 		switch q := m.QualifiedName(b); {
-		case plainBase(q):
+		case PlainBase(q):
 		case q == "" || isLibraryName(q) || m.valueRef(f.Unparen(b)) == "":
 			return false
 		}
@@ -176,9 +167,20 @@ func (m *Model) moduleByForward(class NodeID) bool {
 	return true
 }
 
-// plainBase reports whether q names a base class that makes no module:
+// moduleBaseName reports whether a class deriving from the class q names
+// is an nn.Module: a ModuleBase, or a module class of another file of the
+// project.
+func (m *Model) moduleBaseName(q string) bool {
+	if ModuleBase(q) {
+		return true
+	}
+	o := m.lookup(q, WantModule)
+	return o != nil && o.Kind == ObjectClass && o.Module
+}
+
+// PlainBase reports whether q names a base class that makes no module:
 // `object`, or `abc.ABC` for an abstract class.
-func plainBase(q string) bool { return q == "object" || q == "abc.ABC" }
+func PlainBase(q string) bool { return q == "object" || q == "abc.ABC" }
 
 // plainBases reports whether every class of bases is seen to be no
 // module: `object`, `abc.ABC`, or a class of the project that is none.
@@ -194,7 +196,7 @@ func (m *Model) plainBases(bases []NodeID) bool {
 			}
 		}
 		switch q := m.QualifiedName(b); {
-		case plainBase(q):
+		case PlainBase(q):
 		case q != "" && !isLibraryName(q):
 			if o := m.lookup(q, WantModule); o == nil || o.Kind != ObjectClass || o.Module {
 				return false
@@ -706,6 +708,15 @@ type classAttrs struct {
 	values map[string][]NodeID
 }
 
+// assignedOnly returns every value assigned to `self.` + name, where
+// plain assignments alone bind it (no `+=`): nil otherwise.
+func (a classAttrs) assignedOnly(name string) []NodeID {
+	if vs := a.values[name]; len(vs) == a.count[name] {
+		return vs
+	}
+	return nil
+}
+
 // selfAttrs finds the `self.x` assigned in class in one walk of it.
 func (m *Model) selfAttrs(class NodeID) classAttrs {
 	return m.Memo(selfAttrsKey{class}, func() any {
@@ -1214,9 +1225,8 @@ func (m *Model) candidateClasses(fn NodeID) []NodeID {
 		if !f.TextIs(f.Field(fn, FieldObject), "self") {
 			return nil
 		}
-		attrs := m.selfAttrs(m.EnclosingClass(fn))
-		values := attrs.values[f.Text(fn)]
-		if len(values) < 2 || len(values) != attrs.count[f.Text(fn)] {
+		values := m.selfAttrs(m.EnclosingClass(fn)).assignedOnly(f.Text(fn))
+		if len(values) < 2 {
 			return nil
 		}
 		classes := make([]NodeID, 0, len(values))
@@ -1338,14 +1348,14 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 		return false
 	}
 	attrs := m.selfAttrs(class)
-	values := attrs.values[f.Text(callee)]
-	if len(values) == 0 && attrs.count[f.Text(callee)] == 0 {
+	if attrs.count[f.Text(callee)] == 0 {
 		// Set by a base: free where the base is a transform of
 		// torchaudio's or torchvision's (`self.mel_scale` of a
 		// MelSpectrogram's subclass).
 		return slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool { return transformModule(m.QualifiedName(b)) })
 	}
-	if len(values) != attrs.count[f.Text(callee)] {
+	values := attrs.assignedOnly(f.Text(callee))
+	if values == nil {
 		return false // augmented too
 	}
 	// Each value it may hold is free: a lambda's body is judged by

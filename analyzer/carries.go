@@ -315,7 +315,7 @@ func (m *Model) callCarries(call NodeID) bool {
 		// the prediction's graph (`pred.argmax(1)`): then only what its
 		// other arguments carry.
 		if m.lossCutsPrediction(call) {
-			return !m.lossOfCutPrediction(call)
+			return m.laterArgsCarry(call)
 		}
 		args := m.Args(call)
 		return len(args) > 0 && m.mayCarry(args[0], 0)
@@ -405,11 +405,14 @@ func (m *Model) callCarries(call NodeID) bool {
 // project whose forward ends its prediction's graph, given no other
 // argument that carries one.
 func (m *Model) lossOfCutPrediction(v NodeID) bool {
-	if m.File.Kind(v) != KindCall || !m.IsLossCall(v) || !m.lossCutsPrediction(v) {
-		return false
-	}
-	args := m.Args(v)
-	return !slices.ContainsFunc(args[min(1, len(args)):], func(a NodeID) bool { return m.carry(a) == carryYes })
+	return m.File.Kind(v) == KindCall && m.IsLossCall(v) && m.lossCutsPrediction(v) && !m.laterArgsCarry(v)
+}
+
+// laterArgsCarry reports whether an argument of call after the first
+// carries a graph.
+func (m *Model) laterArgsCarry(call NodeID) bool {
+	args := m.Args(call)
+	return slices.ContainsFunc(args[min(1, len(args)):], func(a NodeID) bool { return m.carry(a) == carryYes })
 }
 
 // lossCutsPrediction reports whether call calls an instance of a class of

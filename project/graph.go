@@ -927,7 +927,7 @@ func (g *Graph) linkBases(fl *file) {
 		for _, b := range c.Bases {
 			if t := g.resolve(b, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj != o {
 				o.bases = append(o.bases, t.obj)
-			} else if b != "object" && b != "abc.ABC" {
+			} else if !analyzer.PlainBase(b) {
 				o.byForward = false // a base the project does not have
 			}
 		}

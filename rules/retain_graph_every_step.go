@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 
@@ -138,32 +139,23 @@ func sharesStoredGraph(m *analyzer.Model, call analyzer.NodeID) bool {
 	m.ExprKeys(loss, keys)
 	fn := m.ScopeNode(call)
 	m.AddComputedFrom(fn, keys, 3) // `reward = self.state_values[-1] - new_value`
-	stored := false
-	for k := range keys {
-		if !strings.HasPrefix(k, "self.") || !appendedTo(m, class, k) {
-			continue
+	// The attributes of self that the class appends to, and that a
+	// method other than fn back-propagates, in one walk of the class.
+	appended, later := map[string]bool{}, map[string]bool{}
+	f.Walk(class, func(id analyzer.NodeID) {
+		switch {
+		case f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "append":
+			appended[f.Text(m.Receiver(id))] = true
+		case id != fn && f.Kind(id) == analyzer.KindFunctionDefinition && m.EnclosingClass(id) == class:
+			maps.Copy(later, m.BackpropKeys(id, id))
 		}
-		f.Walk(f.Field(class, analyzer.FieldBody), func(id analyzer.NodeID) {
-			if !stored && id != fn && f.Kind(id) == analyzer.KindFunctionDefinition && m.EnclosingClass(id) == class {
-				stored = m.BackpropKeys(id, id)[k]
-			}
-		})
-		if stored {
+	})
+	for k := range keys {
+		if strings.HasPrefix(k, "self.") && appended[k] && later[k] {
 			return true
 		}
 	}
 	return false
-}
-
-// appendedTo reports whether a method of class appends to key, an
-// attribute of self (`self.state_values.append(value)`).
-func appendedTo(m *analyzer.Model, class analyzer.NodeID, key string) bool {
-	f := m.File
-	found := false
-	f.Walk(class, func(id analyzer.NodeID) {
-		found = found || f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "append" && f.TextIs(m.Receiver(id), key)
-	})
-	return found
 }
 
 func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
