@@ -630,12 +630,8 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 // plainElementOf is plainElement for the function of this file that
 // call calls (`self._calc_loss(pred, y)` of a method of the class).
 func (m *Model) plainElementOf(call NodeID, index int) bool {
-	f := m.File
 	def := m.LocalCallee(call)
-	if fn := f.Unparen(f.Field(call, FieldFunction)); def == NoNode && f.Kind(fn) == KindAttribute {
-		_, def = m.instanceMethod(fn)
-	}
-	return def != NoNode && index >= 0 && plainElement(f, def, index)
+	return def != NoNode && index >= 0 && plainElement(m.File, def, index)
 }
 
 // plainElement reports whether the return annotation of def says that
@@ -840,6 +836,13 @@ func (m *Model) dictEntry(d, key, at NodeID) (vals []NodeID, call, def NodeID) {
 		vals = append(vals, got...)
 	}
 	return vals, v, def
+}
+
+// EntryValues is dictEntry's values, for rules: what `d["key"]`, used at
+// at, can hold; nil where it cannot tell.
+func (m *Model) EntryValues(d, key, at NodeID) []NodeID {
+	vals, _, _ := m.dictEntry(d, key, at)
+	return vals
 }
 
 // dictLiteralEntry returns the values of key in r, a dict literal or a

@@ -241,14 +241,12 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 // with `bias=False`.
 func (m *Model) builtWithoutBias(init NodeID, attr string) bool {
 	f := m.File
-	var value NodeID
-	n := 0
-	f.Walk(f.Field(init, FieldBody), func(id NodeID) {
-		if f.Kind(id) == KindAssignment && f.TextIs(f.Field(id, FieldLeft), attr) {
-			value, n = f.Unparen(f.Field(id, FieldRight)), n+1
-		}
-	})
-	return n == 1 && f.Kind(value) == KindCall && f.Kind(f.Unparen(m.Keyword(value, "bias"))) == KindFalse
+	values := m.AssignmentsIn(init)[attr]
+	if len(values) != 1 {
+		return false
+	}
+	v := f.Unparen(values[0])
+	return f.Kind(v) == KindCall && f.Kind(f.Unparen(m.Keyword(v, "bias"))) == KindFalse
 }
 
 // Freezes returns what node n takes out of autograd: x for

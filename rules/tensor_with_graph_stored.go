@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -259,9 +260,9 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 // `c[i] = v` (with an index that is not a constant, so that each step
 // fills a new slot).
 // numpyArray reports whether e is an array NumPy made: a name bound once
-// to a call of numpy's (`accs = np.zeros(n)`), or the entry of a dict
-// literal bound once whose value is one (`results = {"acc": np.zeros(n)}`,
-// then `results["acc"]`).
+// to a call of numpy's (`accs = np.zeros(n)`), or an entry of a dict
+// whose every value is one (`results = {"acc": np.zeros(n)}`, then
+// `results["acc"]`).
 func numpyArray(m *analyzer.Model, e analyzer.NodeID) bool {
 	f := m.File
 	e = f.Unparen(e)
@@ -273,19 +274,11 @@ func numpyArray(m *analyzer.Model, e analyzer.NodeID) bool {
 	case analyzer.KindIdentifier:
 		return made(m.AssignedValue(e))
 	case analyzer.KindSubscript:
-		d, key := f.Unparen(f.Field(e, analyzer.FieldValue)), f.Unparen(f.Field(e, analyzer.FieldSubscript))
-		lit := f.Unparen(m.AssignedValue(d))
-		if f.Kind(d) != analyzer.KindIdentifier || f.Kind(key) != analyzer.KindString || f.Kind(lit) != analyzer.KindDictionary {
+		if f.Kind(f.Unparen(f.Field(e, analyzer.FieldValue))) != analyzer.KindIdentifier {
 			return false
 		}
-		found := false
-		f.Children(lit, func(p analyzer.NodeID) bool {
-			if f.Kind(p) == analyzer.KindPair && f.Text(f.Field(p, analyzer.FieldKey)) == f.Text(key) {
-				found = made(f.Field(p, analyzer.FieldValue))
-			}
-			return true
-		})
-		return found
+		vals := m.EntryValues(f.Field(e, analyzer.FieldValue), f.Field(e, analyzer.FieldSubscript), e)
+		return len(vals) > 0 && !slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !made(v) })
 	}
 	return false
 }
@@ -391,7 +384,7 @@ func storedFixedSlot(m *analyzer.Model, n, loop, fn analyzer.NodeID) bool {
 			case !ok:
 			case f.Kind(id) == analyzer.KindAttribute && f.N(id).Field != analyzer.FieldObject:
 				// `self.names`: not assigned anywhere in fn.
-				ok = !assignedIn(f, fn, f.Text(id))
+				ok = len(m.AssignmentsIn(fn)[f.Text(id)]) == 0
 			case f.Kind(id) == analyzer.KindCall:
 				// `len(self.names)`, `range(n)`: a call of a builtin only.
 				q := m.CallName(id)
@@ -436,20 +429,6 @@ func targetNames(f *analyzer.File, t analyzer.NodeID) []analyzer.NodeID {
 		return out
 	}
 	return nil
-}
-
-// assignedIn reports whether fn assigns the attribute chain text
-// (`self.ptr = ...`, `self.ptr += 1`, `self.ptr, x = ...`).
-func assignedIn(f *analyzer.File, fn analyzer.NodeID, text string) bool {
-	found := false
-	f.Walk(fn, func(id analyzer.NodeID) {
-		if !found && (f.Kind(id) == analyzer.KindAssignment || f.Kind(id) == analyzer.KindAugmentedAssignment) {
-			for _, x := range targetNames(f, f.Field(id, analyzer.FieldLeft)) {
-				found = found || f.TextIs(x, text)
-			}
-		}
-	})
-	return found
 }
 
 // storedCarries is CarriesGraph, extended to dictionary displays
