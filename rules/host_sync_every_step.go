@@ -479,12 +479,12 @@ func statementOf(f *analyzer.File, id analyzer.NodeID) analyzer.NodeID {
 func decidesStop(m *analyzer.Model, id, stmt, loop analyzer.NodeID) bool {
 	f := m.File
 	if k := f.Kind(id); k == analyzer.KindIfStatement || k == analyzer.KindElifClause {
-		return decidingIf(f, id, loop)
+		return decidingIf(m, id, loop)
 	}
 	for n, child := f.Parent(id), id; n != analyzer.NoNode && n != loop; child, n = n, f.Parent(n) {
 		switch f.Kind(n) {
 		case analyzer.KindIfStatement, analyzer.KindElifClause:
-			if f.N(child).Field == analyzer.FieldCondition && decidingIf(f, n, loop) {
+			if f.N(child).Field == analyzer.FieldCondition && decidingIf(m, n, loop) {
 				return true
 			}
 		case analyzer.KindWhileStatement:
@@ -500,14 +500,15 @@ func decidesStop(m *analyzer.Model, id, stmt, loop analyzer.NodeID) bool {
 		}
 	}
 	name := assignedName(f, stmt)
-	return name != "" && testedLater(f, loop, stmt, map[string]bool{name: true})
+	return name != "" && testedLater(m, loop, stmt, map[string]bool{name: true})
 }
 
 // decidingIf reports whether an if's outcome is needed on the host now:
 // its branch leaves the iteration, or one of its branches saves a
 // checkpoint or sets a name that a later test of the loop stops on.
-func decidingIf(f *analyzer.File, n, loop analyzer.NodeID) bool {
-	if leavesIteration(f, n) {
+func decidingIf(m *analyzer.Model, n, loop analyzer.NodeID) bool {
+	f := m.File
+	if leavesIteration(m, n) {
 		return true
 	}
 	saves := false
@@ -525,13 +526,14 @@ func decidingIf(f *analyzer.File, n, loop analyzer.NodeID) bool {
 	if k := f.Kind(n); k == analyzer.KindElifClause {
 		n = f.Parent(n)
 	}
-	return saves || len(names) > 0 && testedLater(f, loop, n, names)
+	return saves || len(names) > 0 && testedLater(m, loop, n, names)
 }
 
 // testedLater reports whether an if or while of the loop's body, after
 // node after, tests one of names and stops on it: the while, or an if
 // whose branch leaves the iteration.
-func testedLater(f *analyzer.File, loop, after analyzer.NodeID, names map[string]bool) bool {
+func testedLater(m *analyzer.Model, loop, after analyzer.NodeID, names map[string]bool) bool {
+	f := m.File
 	stop := false
 	f.Walk(f.Field(loop, analyzer.FieldBody), func(n analyzer.NodeID) {
 		if stop || f.N(n).Start < f.N(after).End {
@@ -545,14 +547,15 @@ func testedLater(f *analyzer.File, loop, after analyzer.NodeID, names map[string
 		f.Walk(f.Field(n, analyzer.FieldCondition), func(c analyzer.NodeID) {
 			uses = uses || f.Kind(c) == analyzer.KindIdentifier && names[f.Text(c)]
 		})
-		stop = uses && (k == analyzer.KindWhileStatement || leavesIteration(f, n))
+		stop = uses && (k == analyzer.KindWhileStatement || leavesIteration(m, n))
 	})
 	return stop
 }
 
 // leavesIteration reports whether an if's own branch (not its elif or
 // else clauses) breaks, continues, returns, raises or exits.
-func leavesIteration(f *analyzer.File, branch analyzer.NodeID) bool {
+func leavesIteration(m *analyzer.Model, branch analyzer.NodeID) bool {
+	f := m.File
 	leaves := false
 	f.Walk(f.Field(branch, analyzer.FieldConsequence), func(n analyzer.NodeID) {
 		switch f.Kind(n) {
@@ -560,8 +563,7 @@ func leavesIteration(f *analyzer.File, branch analyzer.NodeID) bool {
 			analyzer.KindRaiseStatement:
 			leaves = true
 		case analyzer.KindCall:
-			t := f.Text(f.Field(n, analyzer.FieldFunction))
-			leaves = leaves || t == "exit" || t == "sys.exit" || t == "quit" || t == "os._exit"
+			leaves = leaves || exitCall(m, n)
 		}
 	})
 	return leaves
@@ -597,7 +599,7 @@ func loopWaitsAnyway(m *analyzer.Model, loop analyzer.NodeID) bool {
 			switch f.Kind(n) {
 			case analyzer.KindIfStatement, analyzer.KindElifClause:
 				cond := f.Unparen(f.Field(n, analyzer.FieldCondition))
-				waits = truthOfTensor(m, cond) && deviceTensor(m, cond, 0) && decidingIf(f, n, loop)
+				waits = truthOfTensor(m, cond) && deviceTensor(m, cond, 0) && decidingIf(m, n, loop)
 				return
 			case analyzer.KindCall:
 			default:

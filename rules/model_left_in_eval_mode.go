@@ -791,9 +791,12 @@ func leavesAfter(m *analyzer.Model, call, loop analyzer.NodeID) bool {
 func exits(m *analyzer.Model, s analyzer.NodeID) bool {
 	f := m.File
 	c := f.Unparen(f.FirstChild(s))
-	if f.Kind(s) != analyzer.KindExpressionStatement || f.Kind(c) != analyzer.KindCall {
-		return false
-	}
+	return f.Kind(s) == analyzer.KindExpressionStatement && f.Kind(c) == analyzer.KindCall && exitCall(m, c)
+}
+
+// exitCall reports whether call ends the process (`sys.exit()`, `exit()`).
+func exitCall(m *analyzer.Model, c analyzer.NodeID) bool {
+	f := m.File
 	switch fn := f.Unparen(f.Field(c, analyzer.FieldFunction)); m.CallName(c) {
 	case "sys.exit", "os._exit":
 		return true
