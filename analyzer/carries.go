@@ -449,15 +449,17 @@ func (m *Model) isDistribution(e NodeID) bool {
 }
 
 // carriesOnlyByUse reports whether e is a name whose only sign of a
-// graph is what the code does with it: a parameter, or a name this file
-// does not bind, that is back-propagated.
+// graph is what the code does with it: a parameter, a name this file
+// does not bind, or a name bound to a value that shows no graph of its
+// own (`batch_loss = dy.esum(losses) / n`, another library's), that is
+// back-propagated.
 func (m *Model) carriesOnlyByUse(e NodeID) bool {
 	e = m.File.Unparen(e)
 	if m.File.Kind(e) != KindIdentifier {
 		return false
 	}
 	b := m.Resolve(e)
-	return b == nil || b.Kind == BindParam
+	return b == nil || b.Kind == BindParam || b.Kind == BindAssign && !b.Unpacked && m.carry(b.Value) != carryYes
 }
 
 // TensorMethod reports whether name is a method of a tensor whose result
@@ -736,13 +738,20 @@ func scalarType(f *File, t NodeID) bool {
 
 // bodyOf returns the function a call of this file runs: a local function
 // or method, or the forward (else __call__) of an instance of a class of
-// this file. NoNode when the file does not define it.
+// this file, or of the class every call of the file passes for the
+// parameter called. NoNode when the file does not define it.
 func (m *Model) bodyOf(call NodeID) NodeID {
 	if def := m.LocalCallee(call); def != NoNode {
 		return def
 	}
 	f := m.File
-	class := m.receiverClass(f.Unparen(f.Field(call, FieldFunction)))
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	class := m.receiverClass(fn)
+	if b := m.Resolve(fn); class == NoNode && f.Kind(fn) == KindIdentifier && b != nil && b.Kind == BindParam {
+		// `crit(out, y)` in `def train(model, loader, crit)`, where every
+		// call of the file passes an instance of one class of the file.
+		class = m.paramClass(b, 0)
+	}
 	if class == NoNode || f.Kind(class) != KindIdentifier {
 		return NoNode
 	}

@@ -200,6 +200,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if loop == analyzer.NoNode || m.GradModeAt(n) == analyzer.GradDisabled {
 		return
 	}
+	inner := loop
 	switch f.Kind(f.Unparen(value)) {
 	case analyzer.KindList, analyzer.KindListComprehension, analyzer.KindTuple:
 		return // `rows += [w[:, -1:] for w in ws]` extends a list: a store, not a sum
@@ -223,11 +224,14 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			return
 		}
 	}
-	if !m.Loop(loop).PerStep() {
-		// A loop over the parts of one step (its losses, its heads)
-		// inside a loop of steps that starts the sum afresh each step.
+	if a := m.Loop(loop); !a.PerStep() || !a.Batches {
+		// A loop over the parts of one step (its losses, its heads), or
+		// over what one batch holds (the time steps of a decode), inside
+		// a loop of steps, or of batches, that starts the sum afresh each
+		// time.
 		for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
-			if k := f.Kind(outer); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement || !m.Loop(outer).PerStep() {
+			if k := f.Kind(outer); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement ||
+				!m.Loop(outer).PerStep() || a.PerStep() && !m.Loop(outer).Batches {
 				continue
 			}
 			if resetInIteration(f, m, outer, n, target) {
@@ -253,6 +257,12 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	if unreachable(f, n) {
 		return // after a raise or return of its block: it never runs
+	}
+	if s := leavesAfter(m, n, inner); s != analyzer.NoNode && (f.Kind(s) != analyzer.KindBreakStatement || m.EnclosingLoop(inner) == analyzer.NoNode) {
+		// `outs = outs + post(outs); break`, in a loop no other loop of
+		// the function encloses: it runs once, nothing is carried to a
+		// later iteration.
+		return
 	}
 	goes, unseen, followed := heldFate(m, target, n)
 	if followed && goes == fateYes {

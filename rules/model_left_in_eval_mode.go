@@ -187,7 +187,7 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		}
 	}
 	loop, t := trainingLoop(m, call)
-	if loop == analyzer.NoNode || t.switchesToTrain || t.trainsInEval || leavesAfter(m, call, loop) {
+	if loop == analyzer.NoNode || t.switchesToTrain || t.trainsInEval || leavesAfter(m, call, loop) != analyzer.NoNode {
 		return
 	}
 	model := trainedTarget(m, call, target, t.models)
@@ -766,25 +766,36 @@ func argValues(f *analyzer.File, call analyzer.NodeID) []analyzer.NodeID {
 	return out
 }
 
-// leavesAfter reports whether the statements after call's, in its block
-// within loop, leave the loop: a break or return, or a call that ends the
-// process (`exit()`, `sys.exit()`), so that no training step follows the
-// switch.
-func leavesAfter(m *analyzer.Model, call, loop analyzer.NodeID) bool {
+// leavesAfter returns the statement that leaves loop after n's on
+// every path from it: a break (of loop, or of the loop within it that
+// holds n), a return or raise, or a call that ends the process (`exit()`, `sys.exit()`), later in n's block or in a
+// block around it within loop. NoNode when there is none, or a continue
+// comes first. The switch to evaluation it follows starts no training
+// step; the sum it follows adds nothing to a later iteration.
+func leavesAfter(m *analyzer.Model, n, loop analyzer.NodeID) analyzer.NodeID {
 	f := m.File
-	stmt := statementOf(f, call)
-	after := false
-	for _, s := range f.ChildList(f.Parent(stmt)) {
-		switch {
-		case s == stmt:
-			after = true
-		case !after:
-		case f.Kind(s) == analyzer.KindBreakStatement, f.Kind(s) == analyzer.KindReturnStatement,
-			f.Kind(s) == analyzer.KindRaiseStatement, exits(m, s):
-			return f.Contains(loop, s)
+	body := f.Field(loop, analyzer.FieldBody)
+	for child, p := statementOf(f, n), f.Parent(statementOf(f, n)); p != analyzer.NoNode; child, p = p, f.Parent(p) {
+		if f.Kind(p) == analyzer.KindBlock {
+			after := false
+			for _, s := range f.ChildList(p) {
+				switch {
+				case s == child:
+					after = true
+				case !after:
+				case f.Kind(s) == analyzer.KindContinueStatement:
+					return analyzer.NoNode
+				case f.Kind(s) == analyzer.KindBreakStatement,
+					f.Kind(s) == analyzer.KindReturnStatement, f.Kind(s) == analyzer.KindRaiseStatement, exits(m, s):
+					return s
+				}
+			}
+		}
+		if p == body || p == loop {
+			return analyzer.NoNode
 		}
 	}
-	return false
+	return analyzer.NoNode
 }
 
 // exits reports whether statement s is a call that ends the process.

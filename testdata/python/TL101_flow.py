@@ -108,6 +108,32 @@ def run_all(net, criterion, batches):
     return total
 
 
+# Hard negative: a loss of another library (a dynamic-graph toolkit whose
+# expressions have `backward()` and `value()`), made by a call that shows
+# no torch graph: `value()` is its method, and gives a number.
+def train_expressions(trainer, batches):
+    import dynet as dy
+
+    total = 0.0
+    for batch in batches:
+        batch_loss = dy.esum([dy.pickneglogsoftmax(s, y) for s, y in batch]) / len(batch)
+        total += batch_loss.value()  # ok: `value()` is no tensor method; batch_loss shows a graph only by its backward()
+        batch_loss.backward()
+        trainer.update()
+    return total
+
+
+def train_tensors(net, loss_fn, opt, batches):
+    total = 0.0
+    for x, y in batches:
+        loss = loss_fn(net(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.mean()  # want: TL101 "after its backward"
+    return total
+
+
 # Hard negative: the sum is re-bound in one branch of an if and the other
 # branch re-binds it too; both reach the backward after the if.
 def align_update(net, groups, optim, weight):

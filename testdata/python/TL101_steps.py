@@ -149,3 +149,28 @@ def train_accumulating_pair(model, loader, optimizer, accum):
             optimizer.zero_grad()
             print(float(running) / seen)
             running, seen = 0, 0
+
+
+def validate_decode(encoder, decoder, loader, criterion, steps):
+    # A sum over the time steps of one batch's decode, started afresh for
+    # each batch: it lives one batch, as the decoder's state does.
+    losses = []
+    for src, tgt in loader:
+        loss = 0
+        state = encoder(src)  # want: TL201
+        prev = torch.zeros_like(tgt[:, 0])
+        for t in range(steps):
+            prev, state = decoder(prev, state)
+            loss += criterion(prev, tgt[:, t])  # ok: reset for each batch of the loader around it
+        losses.append(loss.item())
+    return sum(losses) / len(losses)
+
+
+def validate_epochs(model, loader, criterion, epochs):
+    totals = []
+    for epoch in range(epochs):
+        total = 0
+        for x, y in loader:
+            total += criterion(model(x), y)  # want: TL101 "no backward" TL201
+        totals.append(float(total))
+    return totals
