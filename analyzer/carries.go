@@ -303,6 +303,11 @@ func (m *Model) callCarries(call NodeID) bool {
 		return m.argFeedsResult(call, def)
 	}
 	if m.IsForwardCall(call) {
+		if method == "" && m.NoGraphValue(f.Field(call, FieldFunction)) {
+			// A module that records no graph of its own (frozen, or
+			// without parameters): the graph its input has, if any.
+			return slices.ContainsFunc(m.Args(call), func(a NodeID) bool { return m.carry(a) == carryYes })
+		}
 		// A module's method other than its forward (`adv.generator(d)` of
 		// a loss module) that runs no model has the graph of what it is
 		// given.

@@ -173,6 +173,9 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 	// `self.conv.weight.requires_grad = False`: the layer's weight, and
 	// its bias where it has one.
 	tensors := map[string]bool{}
+	// `for p in layer.parameters(): p.requires_grad = False`, then
+	// `self.conv = layer`: a layer frozen under a local name.
+	locals := map[string]bool{}
 	add := func(target NodeID, at NodeID) {
 		target = f.Unparen(target)
 		if !m.runsByDefault(init, at) {
@@ -181,6 +184,8 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 		switch k := f.Text(target); {
 		case k == "self" || f.Kind(target) == KindAttribute && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 1:
 			out[k] = true
+		case f.Kind(target) == KindIdentifier:
+			locals[k] = true
 		case f.Kind(target) == KindAttribute && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 2:
 			tensors[k] = true
 		}
@@ -225,6 +230,15 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 			})
 		}
 	})
+	if len(locals) > 0 {
+		assigned := m.AssignmentsIn(init)
+		for k, vals := range assigned {
+			if v := f.Unparen(vals[0]); len(vals) == 1 && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 1 &&
+				f.Kind(v) == KindIdentifier && locals[f.Text(v)] && len(assigned[f.Text(v)]) == 1 {
+				out[k] = true
+			}
+		}
+	}
 	for k := range tensors {
 		layer, name, _ := strings.Cut(k[len("self."):], ".")
 		if name != "weight" {
