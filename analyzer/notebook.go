@@ -255,7 +255,7 @@ func maskMagics(text string) string {
 		// brackets, a string or after a backslash of Python code.
 		wasContinued := continued
 		magic := len(trimmed) > 0 && (continued || py.atLineStart() && (trimmed[0] == '%' || trimmed[0] == '!' ||
-			helpLine.Match(trimmed) || shellAssign.Match(trimmed)))
+			helpLine.Match(trimmed) || shellAssign.Match(trimmed) || automagic(trimmed, text)))
 		// A shell command or magic continues on the next line after a
 		// backslash (`!pip install \`).
 		continued = magic && len(trimmed) > 0 && trimmed[len(trimmed)-1] == '\\'
@@ -275,6 +275,67 @@ func maskMagics(text string) string {
 		start = end + 1
 	}
 	return string(b)
+}
+
+// automagicNames are IPython's line magics and shell aliases that a
+// notebook commonly calls without their `%` (automagic is on by default):
+// `pip install timm`, `ls data/`, `cd ..`.
+var automagicNames = map[string]bool{
+	"pip": true, "conda": true, "mamba": true, "cd": true, "ls": true, "ll": true, "cat": true, "cp": true,
+	"mv": true, "rm": true, "rmdir": true, "mkdir": true, "pwd": true, "env": true, "matplotlib": true,
+	"load_ext": true, "reload_ext": true, "run": true, "timeit": true, "time": true, "who": true,
+	"whos": true, "history": true, "clear": true, "less": true, "more": true, "man": true,
+	"pylab": true, "autoreload": true, "tensorflow_version": true, "config": true, "alias": true,
+}
+
+// automagic reports whether line (stripped) calls a line magic without
+// its `%`, as IPython's prefilter does: its first word is a magic, and
+// what follows is not `=` or `,` (an assignment) nor anything that makes
+// the line Python whatever its first word (a call, an attribute, an
+// index, an annotation), and the notebook does not bind the name, which
+// would shadow the magic.
+func automagic(line []byte, text string) bool {
+	i := 0
+	for i < len(line) && IdentByte(line[i]) {
+		i++
+	}
+	name := string(line[:i])
+	if i == 0 || i == len(line) || line[i] != ' ' && line[i] != '\t' || !automagicNames[name] {
+		return false
+	}
+	rest := bytes.TrimLeft(line[i:], " \t")
+	if len(rest) == 0 || bytes.IndexByte([]byte("=,([:"), rest[0]) >= 0 ||
+		bytes.HasPrefix(rest, []byte("in ")) || bytes.HasPrefix(rest, []byte("if ")) ||
+		bytes.HasPrefix(rest, []byte("and ")) || bytes.HasPrefix(rest, []byte("or ")) || bytes.HasPrefix(rest, []byte("is ")) {
+		return false
+	}
+	return !bindsName(text, name)
+}
+
+// bindsName reports, roughly, whether Python code in text binds name:
+// assigns it, defines it, imports it or loops over it.
+func bindsName(text, name string) bool {
+	for off := 0; ; {
+		i := strings.Index(text[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		off = i + len(name)
+		if i > 0 && IdentByte(text[i-1]) || off < len(text) && IdentByte(text[off]) {
+			continue
+		}
+		lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+		before := strings.TrimSpace(text[lineStart:i])
+		after := strings.TrimLeft(text[off:], " \t")
+		switch {
+		case strings.HasSuffix(before, "def") || strings.HasSuffix(before, "class") || strings.HasSuffix(before, " as") ||
+			strings.HasSuffix(before, "for") || strings.HasPrefix(before, "import") || strings.HasPrefix(before, "from"):
+			return true
+		case strings.HasPrefix(after, "=") && !strings.HasPrefix(after, "=="), strings.HasPrefix(after, ","), strings.HasPrefix(after, ":"):
+			return true
+		}
+	}
 }
 
 // pyState follows Python code line by line, roughly, to tell whether the

@@ -24,11 +24,12 @@ func TestParseNotebook(t *testing.T) {
 		}
 	}
 	// 1 Markdown, 5 %%bash, 6 a SQL cell and 7 a raw cell are skipped.
-	if got := fmt.Sprint(code); got != "[2 3 4 8]" {
-		t.Errorf("code cells %v, want 2, 3, 4 and 8", code)
+	if got := fmt.Sprint(code); got != "[2 3 4 8 9]" {
+		t.Errorf("code cells %v, want 2, 3, 4, 8 and 9", code)
 	}
 	src := string(nb.Source)
-	for _, want := range []string{"pass#lotlib inline\n", "pass#install torch\n", "pass#.load?\n", "pass#e\nfor x, y in loader:", "pass# = !ls *.pt\n", "    pass# state = torch.load(f)\n"} {
+	for _, want := range []string{"pass#lotlib inline\n", "pass#install torch\n", "pass#.load?\n", "pass#e\nfor x, y in loader:", "pass# = !ls *.pt\n", "    pass# state = torch.load(f)\n",
+		"pass#nstall timm\n", "pass#ata_dir}\n", "pass#\nfor d", "    pass# $d\n"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("joined source lacks %q:\n%s", want, src)
 		}
@@ -83,6 +84,40 @@ func TestMaskMagicsKeepsOffsets(t *testing.T) {
 	}
 	if got := maskMagics("x = 1"); got != "x = 1" {
 		t.Errorf("plain code masked: %q", got)
+	}
+}
+
+// TestMaskAutomagic: a line magic called without its `%` (IPython's
+// automagic) is masked; a line that is Python whatever its first word,
+// or whose name the notebook binds, is not.
+func TestMaskAutomagic(t *testing.T) {
+	for _, c := range []struct {
+		src    string
+		masked bool
+	}{
+		{"pip install timm\n", true},
+		{"pip list\n", true},
+		{"ls {PATH}\n", true},
+		{"rm -r $out_dir\n", true},
+		{"cd ..\n", true},
+		{"for d in dirs:\n    ls $d\n", true},
+		{"pip\n", false},                  // a bare name: Python either way
+		{"time.sleep(1)\n", false},        // an attribute
+		{"cd(\"x\")\n", false},            // a call
+		{"env = make()\nenv -1\n", false}, // bound by the notebook: shadows the magic
+		{"history, log = fit()\nhistory -n 3\n", false},
+		{"ls, rm = 1, 2\n", false},
+		{"x = (\n    ls -1)\n", false}, // inside brackets: not at a line's start
+		{"lsx -l\n", false},
+	} {
+		got := maskMagics(c.src)
+		last := strings.TrimSpace(got[strings.LastIndex(strings.TrimSuffix(got, "\n"), "\n")+1:])
+		if masked := strings.HasPrefix(last, "pass#") || strings.HasPrefix(last, "#"); masked != c.masked {
+			t.Errorf("maskMagics(%q) = %q, masked %v, want %v", c.src, got, masked, c.masked)
+		}
+		if len(got) != len(c.src) {
+			t.Errorf("maskMagics(%q) = %q: length changed", c.src, got)
+		}
 	}
 }
 

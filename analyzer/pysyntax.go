@@ -384,7 +384,8 @@ func (f *File) compileError() (SyntaxError, bool) {
 				msg = "SyntaxError: 'yield' outside function"
 			}
 		case KindAwait:
-			if !f.inFunction(id, true) {
+			// IPython runs a notebook cell's top-level `await` (autoawait).
+			if !f.inFunction(id, true) && !IsNotebook(f.Path) {
 				msg = "SyntaxError: 'await' outside function"
 			}
 		case KindNonlocalStatement:
