@@ -1062,12 +1062,81 @@ func (m *Model) backpropKeys(region, fn NodeID) map[string]bool {
 		for _, a := range m.backpropArgs(id) {
 			m.ExprKeys(a, keys)
 		}
+		m.boundBackpropagated(id, keys)
 	})
 	if len(keys) == 0 {
 		return keys
 	}
 	m.ExpandKeys(keys, m.AssignmentsIn(fn))
 	return keys
+}
+
+// boundBackpropagated adds to keys the names that call, a call of a
+// function of this file that back-propagates what it returns, binds to
+// that value: `out, acc, loss = train_unit(x, y)` where train_unit runs
+// `loss.backward()` and returns loss.
+func (m *Model) boundBackpropagated(call NodeID, keys map[string]bool) {
+	f := m.File
+	a := f.Parent(call)
+	if f.Kind(a) != KindAssignment || f.Field(a, FieldRight) != call {
+		return
+	}
+	def := m.LocalCallee(call)
+	if def == NoNode || !m.backpropagates(def) {
+		return
+	}
+	elems := m.returnedBackprop(def)
+	switch t := f.Field(a, FieldLeft); f.Kind(t) {
+	case KindIdentifier:
+		if slices.Contains(elems, -1) {
+			keys[f.Text(t)] = true
+		}
+	case KindPatternList, KindTuplePattern:
+		kids := f.ChildList(t)
+		for _, i := range elems {
+			if i >= 0 && i < len(kids) && f.Kind(kids[i]) == KindIdentifier {
+				keys[f.Text(kids[i])] = true
+			}
+		}
+	}
+}
+
+type returnedBackpropKey struct{ def NodeID }
+
+// returnedBackprop returns the positions, in the tuple every return of
+// def builds, of the names def back-propagates before returning them, or
+// [-1] where every return is one such name; nil for none.
+func (m *Model) returnedBackprop(def NodeID) []int {
+	return m.MemoRecursive(returnedBackpropKey{def}, []int(nil), func() any {
+		f := m.File
+		rets := m.ReturnValues(def)
+		if len(rets) == 0 {
+			return []int(nil)
+		}
+		keys := m.BackpropKeys(f.Field(def, FieldBody), def)
+		var out []int
+		for i, r := range rets {
+			var here []int
+			switch r = f.Unparen(r); f.Kind(r) {
+			case KindIdentifier:
+				if keys[f.Text(r)] {
+					here = []int{-1}
+				}
+			case KindExpressionList, KindTuple:
+				for j, e := range f.ChildList(r) {
+					if f.Kind(e) == KindIdentifier && keys[f.Text(e)] {
+						here = append(here, j)
+					}
+				}
+			}
+			if i == 0 {
+				out = here
+			} else {
+				out = slices.DeleteFunc(out, func(j int) bool { return !slices.Contains(here, j) })
+			}
+		}
+		return out
+	}).([]int)
 }
 
 // ExpandKeys adds to keys, transitively, the names that the values

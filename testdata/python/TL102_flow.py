@@ -204,3 +204,36 @@ def cluster_features(loader):
         queries.append(net.encode_query(x))  # want: TL102 "autograd"
     return torch.cat(keys), torch.cat(queries)
 
+
+
+# A helper of the file that back-propagates the loss it returns: the
+# caller's list keeps graphs that have had their backward.
+def train_unit(model, optimizer, criterion, x, y):
+    optimizer.zero_grad()
+    output = model(x)
+    loss = criterion(output, y)
+    loss.backward()
+    optimizer.step()
+    return output, (output.argmax(1) == y).sum().item(), loss
+
+
+def score_unit(model, criterion, x, y):
+    output = model(x)
+    return output, criterion(output, y)
+
+
+def train_epoch(model, optimizer, criterion, loader):
+    losses, correct = [], 0
+    for x, y in loader:
+        _, hits, loss = train_unit(model, optimizer, criterion, x, y)
+        correct += hits
+        losses.append(loss)  # want: TL102 "after its backward"
+    return losses, correct
+
+
+def score_epoch(model, criterion, loader):
+    losses = []
+    for x, y in loader:
+        _, loss = score_unit(model, criterion, x, y)
+        losses.append(loss)  # want: TL102 "no backward\(\) of this step is seen"
+    return losses
