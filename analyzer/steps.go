@@ -187,8 +187,11 @@ func (m *Model) stepFact(id NodeID, steps *StepSites) {
 		steps.Backward = m.site(id)
 	}
 	eval, train := m.ModeSwitch(id)
-	if (eval || train) && m.ownCopy(m.Receiver(id), 0) {
-		return // a copy the function made: its callers' module keeps its mode
+	if (eval || train) && (m.ownCopy(m.Receiver(id), 0) || m.SomeParts(id)) {
+		// A copy the function made, or some of a module's layers (its
+		// batch norms, frozen for fine-tuning): its callers' module keeps
+		// its mode.
+		return
 	}
 	if steps.Eval == nil && eval {
 		steps.Eval = m.site(id)
@@ -196,6 +199,27 @@ func (m *Model) stepFact(id NodeID, steps *StepSites) {
 	if steps.Train == nil && train {
 		steps.Train = m.site(id)
 	}
+}
+
+// SomeParts reports whether call, a method call on the target of a loop
+// over a module's parts (`for m in model.modules():`), runs for some of
+// them only: under a test within the loop (`if isinstance(m,
+// nn.BatchNorm2d): m.eval()`).
+func (m *Model) SomeParts(call NodeID) bool {
+	f := m.File
+	recv := f.Unparen(m.Receiver(call))
+	if f.Kind(recv) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(recv)
+	if b == nil || b.Kind != BindLoopTarget {
+		return false
+	}
+	loop := b.Stmt
+	if f.Kind(loop) != KindForStatement || !f.Contains(f.Field(loop, FieldBody), call) || !m.iteratesModuleParts(f.Field(loop, FieldRight)) {
+		return false
+	}
+	return conditionalWithin(f, call, f.Field(loop, FieldBody))
 }
 
 // ownCopy reports whether e names a copy of a module that its function

@@ -39,3 +39,20 @@ def train_draft(loader):
         loss.backward()
         optimizer.step()
         print(agreement(draft, target, x))  # ok: given the frozen target too, it may switch that one
+
+
+def finetune(loader):
+    from metrics import freeze_batchnorm, switch_all
+
+    net = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.BatchNorm1d(4), torch.nn.Dropout(0.1))
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.1)
+    for x in loader:
+        optimizer.zero_grad()
+        net(x).pow(2).mean().backward()
+        optimizer.step()
+        freeze_batchnorm(net)  # ok: switches the batch norms alone, on purpose; dropout keeps training
+    for x in loader:
+        optimizer.zero_grad()
+        net(x).pow(2).mean().backward()
+        optimizer.step()
+        switch_all(net)  # want: TL503 "switches `net` to evaluation mode"
