@@ -498,12 +498,64 @@ func (fl *Flow) Leaf(v NodeID) bool {
 	if unseen && len(keys) > 0 {
 		return false // a function this file cannot see, given tensors
 	}
+	if fl.opOfGradLeaf(v, keys) {
+		return false // `torch.exp(log_sigma)`, log_sigma a tensor that requires grad: the op's graph
+	}
 	for k, at := range keys {
 		if fl.MayCarry(k, at[0]) {
 			return false
 		}
 	}
 	return true
+}
+
+// opOfGradLeaf reports whether v, whose names are keys, is a torch
+// operation (a torch function, a tensor method that keeps the graph, or
+// arithmetic) on a name every value of which is a tensor made to require
+// grad (`torch.tensor(x, requires_grad=True)`, `nn.Parameter(w)`): such
+// a result is no leaf, it holds the graph of the operation.
+func (fl *Flow) opOfGradLeaf(v NodeID, keys map[string][]NodeID) bool {
+	f, m := fl.f, fl.m
+	switch f.Kind(v) {
+	case KindBinaryOperator, KindUnaryOperator:
+	case KindCall:
+		q, method := m.CallName(v), m.MethodName(v)
+		name, torchFn := strings.CutPrefix(q, "torch.")
+		if detachingMethods[method] || torchFn && (nonDifferentiable[name] || strings.HasPrefix(name, "cuda.")) ||
+			!torchFn && !tensorMethod(method) {
+			return false
+		}
+	default:
+		return false
+	}
+	for k := range keys {
+		if fl.gradLeaf(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// gradLeaf reports whether every value key holds is a tensor made to
+// require grad: a factory given `requires_grad=True`, an nn.Parameter, or
+// `.requires_grad_()`.
+func (fl *Flow) gradLeaf(key string) bool {
+	f, m := fl.f, fl.m
+	srcs := fl.sources[key]
+	for _, s := range srcs {
+		v := f.Unparen(s.Value)
+		if s.Loop || f.Kind(v) != KindCall {
+			return false
+		}
+		switch q := m.CallName(v); {
+		case q == "torch.nn.Parameter", q == "torch.nn.parameter.Parameter":
+		case m.MethodName(v) == "requires_grad_" && len(m.Args(v)) == 0:
+		case strings.HasPrefix(q, "torch.") && f.Kind(f.Unparen(m.Keyword(v, "requires_grad"))) == KindTrue:
+		default:
+			return false
+		}
+	}
+	return len(srcs) > 0
 }
 
 // definedHere reports whether a call calls a function or class defined

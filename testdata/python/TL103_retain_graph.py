@@ -343,3 +343,26 @@ class FreshCritic:
             self.optimizer.zero_grad()
             loss.backward(retain_graph=True)  # want: TL103
             self.optimizer.step()
+
+
+# Tensors made to require grad, with no model: what an operation on them
+# computes holds a graph of its own.
+def bandit(mu_init, log_sigma_init, target, steps):
+    mu = torch.tensor(mu_init, requires_grad=True)
+    log_sigma = torch.tensor(log_sigma_init, requires_grad=True)
+    opt = torch.optim.SGD([mu, log_sigma], lr=1e-3)
+    # Built once, before the loop: every step's backward runs through
+    # its graph (`exp`, `diag`) again.
+    pol = torch.distributions.MultivariateNormal(mu, torch.diag(torch.exp(log_sigma)))
+    for _ in range(steps):
+        a = pol.sample()
+        loss = -pol.log_prob(a) * -(a - target).norm()
+        opt.zero_grad()
+        loss.backward(retain_graph=True)  # ok: the distribution's graph, made before the loop, is needed by the next step
+        opt.step()
+    for _ in range(steps):
+        a = mu + torch.exp(log_sigma) * torch.randn_like(mu)
+        loss = (a - target).norm() ** 2
+        opt.zero_grad()
+        loss.backward(retain_graph=True)  # want: TL103 "last backward"
+        opt.step()
