@@ -36,7 +36,9 @@ func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept, dropped bool) {
 		return true, backprop, kept, !kept && !backprop && m.DropsArgs(def)
 	}
 	if ref == "" || strings.HasPrefix(ref, "#") {
-		return false, false, false, false
+		// `mine.train_step(z, opt)`, by the name of methods of the
+		// project that back-propagate what they are given there.
+		return backprop, backprop, false, false
 	}
 	o := m.lookup(ref, WantParams|WantReturns|WantKind)
 	if o == nil || o.Kind != ObjectFunction {

@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Flow follows values through one function by the keys they are held
 // under: names, and attribute chains of self (`self.fake_B`). It answers
@@ -695,6 +698,11 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 				return false
 			}
 		} else if !passThroughBuiltins[q] {
+			if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward") {
+				// `self(z, s)`, `self.head(x)`: a forward pass computes
+				// its output from its inputs.
+				return slices.ContainsFunc(m.Args(expr), t)
+			}
 			if m.MethodName(expr) == "" || q != "" {
 				return false // a function this file cannot see into
 			}

@@ -757,6 +757,32 @@ func (g *Graph) anyHelper(name string) *analyzer.Object {
 	return out
 }
 
+// anyBackpropParams answers what the methods a call by name alone may
+// run back-propagate of what they are given (`mine.train_step(z, opt)`,
+// mine of no known class): the positional parameters whose graph every
+// one of them back-propagates, as BackpropParams; nil where they share
+// none.
+func (g *Graph) anyBackpropParams(name string) *analyzer.Object {
+	var common []int
+	first := true
+	_, out := g.byMethodName(name, func(o *object) bool {
+		var bp []int
+		if o.fn != nil {
+			bp = o.fn.RareFacts().BackpropParams
+		}
+		if first {
+			common, first = slices.Clone(bp), false
+		} else {
+			common = slices.DeleteFunc(common, func(i int) bool { return !slices.Contains(bp, i) })
+		}
+		return len(common) > 0
+	})
+	if out != nil {
+		out.BackpropParams = common
+	}
+	return out
+}
+
 // byMethodName answers a question about the methods a call by name alone
 // may run (`model.predict(x)`, model of no known class): where there are
 // at most four methods of that name in the project, each of a module
@@ -1518,6 +1544,8 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 			out = ff.g.anyHelper(name)
 		case want == analyzer.WantSteps:
 			out = ff.g.anyTrainSwitch(name)
+		case want == analyzer.WantParams:
+			out = ff.g.anyBackpropParams(name)
 		}
 	default:
 		if o := ff.g.lookupObject(ref, ff.file); o != nil {

@@ -235,6 +235,8 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 		switch {
 		case differentiatingFunctions[q]:
 			return fateYes // torchmeta's gradient_update_parameters(model, inner_loss): a step of test-time adaptation
+		case q == "torchviz.make_dot" || q == "torchviz.dot.make_dot":
+			return fateYes // draws the recorded graph: under no_grad there is none to draw
 		case hostFunctions[q]:
 			return fateNo
 		case passFunctions[q] || strings.HasPrefix(q, "torch.distributions.") || strings.HasPrefix(q, "torch.nn.functional."):
@@ -251,6 +253,13 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 		return fateNo
 	case appendMethods[name]:
 		return w.appended(call, depth)
+	}
+	// A method of a model that back-propagates it (`mine.train_step(z,
+	// opt)`, a critic's update): differentiated there.
+	if arg := argOf(f, args, w.last); arg != analyzer.NoNode {
+		if _, backprop, _, _ := m.ArgUse(call, arg); backprop {
+			return fateYes
+		}
 	}
 	// A loss, or another model run on it (or a method of one): the graph
 	// goes on in what it returns.

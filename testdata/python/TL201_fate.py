@@ -84,3 +84,18 @@ if __name__ == "__main__":
     print(evaluate_external(net, []), evaluate_local(net, []), evaluate_stored(net, [], 0))
     train_vae(net, torch.optim.SGD(net.parameters(), lr=0.1), [], torch.randn(2, 4))
 
+
+
+def draw_graph(model, x, path):
+    # torchviz draws what autograd recorded: the graph is the point.
+    from torchviz import make_dot
+
+    model.eval()
+    out = model(x)  # ok: make_dot walks the graph it records
+    make_dot(out, params=dict(model.named_parameters())).render(path)
+
+
+def draw_shapes(model, x):
+    model.eval()
+    out = model(x)  # want: TL201
+    print(out.shape)
