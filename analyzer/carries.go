@@ -1349,6 +1349,30 @@ func lastStatement(f *File, block NodeID) NodeID {
 	return last
 }
 
+// rangeOfOne reports whether loop is `for ... in range(n)` with n the
+// literal 1, or a name every binding of which in the file is `n = 1`
+// (`G_STEPS = 1`): one iteration.
+func (m *Model) rangeOfOne(loop NodeID) bool {
+	f := m.File
+	iter := f.Unparen(m.LoopIterable(loop))
+	if f.Kind(iter) != KindCall || m.CallName(iter) != "range" {
+		return false
+	}
+	args := m.Args(iter)
+	if len(args) != 1 {
+		return false
+	}
+	n := f.Unparen(args[0])
+	if f.Kind(n) == KindIdentifier {
+		b := m.Resolve(n)
+		if b == nil || b.Kind != BindAssign || b.Unpacked || len(m.AssignmentsIn(Root)[f.Text(n)]) != 1 {
+			return false
+		}
+		n = f.Unparen(b.Value)
+	}
+	return f.Kind(n) == KindInteger && f.TextIs(n, "1")
+}
+
 type loopKey struct{ loop NodeID }
 
 // Loop returns what an iteration of loop does.
@@ -1364,6 +1388,9 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	}
 	switch f.Kind(lastStatement(f, f.Field(loop, FieldBody))) {
 	case KindBreakStatement, KindReturnStatement, KindRaiseStatement:
+		a.Once = true
+	}
+	if m.rangeOfOne(loop) {
 		a.Once = true
 	}
 	clears, terms := false, true

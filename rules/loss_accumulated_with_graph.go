@@ -228,11 +228,11 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		// A loop over the parts of one step (its losses, its heads), or
 		// over what one batch holds (the time steps of a decode), inside
 		// a loop of steps, or of batches, that starts the sum afresh each
-		// time.
+		// time; or a loop that runs once.
 		for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
 			if k := f.Kind(outer); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement ||
-				!m.Loop(outer).PerStep() || a.PerStep() && !m.Loop(outer).Batches {
-				continue
+				!a.Once && (!m.Loop(outer).PerStep() || a.PerStep() && !m.Loop(outer).Batches) {
+				continue // a loop that runs once (`range(1)`) sums across the loop around it, whatever that does
 			}
 			if resetInIteration(f, m, outer, n, target) {
 				return
@@ -763,8 +763,26 @@ func valueBackpropagatedAt(m *analyzer.Model, value analyzer.NodeID, stepKeys ma
 // computed from back-propagated names alone (`parts = (q_loss.mean(),
 // fwd_err.mean())` with q_loss and fwd_err terms of the loss).
 func madeOfKeys(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool, depth int) bool {
-	v := m.AssignedValue(id)
-	return v != analyzer.NoNode && valueBackpropagatedAt(m, v, keys, depth+1)
+	if v := m.AssignedValue(id); v != analyzer.NoNode {
+		return valueBackpropagatedAt(m, v, keys, depth+1)
+	}
+	// A running total of back-propagated losses (`total = 0.0`, then
+	// `total += loss` after each loss.backward()): every value it is
+	// given is a number or made of them.
+	f := m.File
+	fn := m.ScopeNode(id)
+	vals := m.AssignmentsIn(fn)[f.Text(id)]
+	made := false
+	for _, v := range vals {
+		switch {
+		case analyzer.ScalarLiteral(f, f.Unparen(v)):
+		case valueBackpropagatedAt(m, v, keys, depth+1):
+			made = true
+		default:
+			return false
+		}
+	}
+	return made
 }
 
 // handedToObject returns a call in body that hands a name of value to a

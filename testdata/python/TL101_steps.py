@@ -174,3 +174,29 @@ def validate_epochs(model, loader, criterion, epochs):
             total += criterion(model(x), y)  # want: TL101 "no backward" TL201
         totals.append(float(total))
     return totals
+
+
+G_STEPS = 1
+D_STEPS = 3
+
+
+def adversarial(generator, critic, g_opt, d_opt, epochs, sample):
+    g_history, d_history = [], []
+    for epoch in range(epochs):
+        g_total = 0.0
+        for _ in range(G_STEPS):
+            g_loss = -critic(generator(sample())).mean()
+            g_opt.zero_grad()
+            g_loss.backward()
+            g_opt.step()
+            g_total += g_loss  # ok: G_STEPS is 1, and the total starts afresh each epoch: one step's graph
+        g_history.append(g_total / G_STEPS)  # want: TL102 "after its backward"
+        d_total = 0.0
+        for _ in range(D_STEPS):
+            d_loss = critic(generator(sample()).detach()).mean()
+            d_opt.zero_grad()
+            d_loss.backward()
+            d_opt.step()
+            d_total += d_loss  # want: TL101 "after its backward"
+        d_history.append(float(d_total))
+    return g_history, d_history
