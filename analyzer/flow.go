@@ -364,7 +364,9 @@ func (fl *Flow) mayCarry(key string, at NodeID) bool {
 		return false
 	case b.Kind == BindParam:
 		if fl.FreshData {
-			return m.CarriesGraph(at) // only what the code does with it shows a graph
+			// Only what the code does with it shows a graph, or what
+			// the calls of the file give it.
+			return m.CarriesGraph(at) || fl.reusedGraphArg(b)
 		}
 		return !fl.scalarParam(b.Stmt)
 	case b.Kind == BindAssign && !b.Unpacked:
@@ -374,6 +376,32 @@ func (fl *Flow) mayCarry(key string, at NodeID) bool {
 		return b.Value == NoNode || !fl.Leaf(b.Value)
 	}
 	return true
+}
+
+// reusedGraphArg reports whether a call of the file passes, for the
+// parameter b binds, a name that holds a graph and is bound outside the
+// loop that makes the call: every call gets the same graph (a GAN's fake
+// batch made once for several critic steps), so every call's backward
+// runs through it again.
+func (fl *Flow) reusedGraphArg(b *Binding) bool {
+	f, m := fl.f, fl.m
+	args, _ := m.paramArgs(b)
+	for _, a := range args {
+		a = f.Unparen(a)
+		if f.Kind(a) != KindIdentifier || !m.CarriesGraph(a) {
+			continue
+		}
+		loop := m.statementLoop(a)
+		if loop == NoNode {
+			continue
+		}
+		for _, rb := range m.ReachingBindings(a) {
+			if !f.Contains(loop, rb.Stmt) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // attrCarries reports whether an attribute chain of self is assigned, in

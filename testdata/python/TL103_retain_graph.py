@@ -366,3 +366,49 @@ def bandit(mu_init, log_sigma_init, target, steps):
         opt.zero_grad()
         loss.backward(retain_graph=True)  # want: TL103 "last backward"
         opt.step()
+
+
+# A critic step given a fake batch the caller made once for several
+# steps: each step's backward runs through the generator's graph again.
+
+class CriticTrainer:
+    def __init__(self, z_dim, n_critic):
+        self.netG = nn.Sequential(nn.Linear(z_dim, 16), nn.Tanh())
+        self.netD = nn.Sequential(nn.Linear(16, 1))
+        self.optD = torch.optim.Adam(self.netD.parameters())
+        self.optG = torch.optim.Adam(self.netG.parameters())
+        self.n_critic, self.z_dim = n_critic, z_dim
+
+    def penalty(self, real, fake):
+        alpha = torch.rand(real.size(0), 1, device=real.device)
+        mixed = alpha * real + (1 - alpha) * fake
+        score = self.netD(mixed)
+        grads = torch.autograd.grad(score, mixed, torch.ones_like(score), create_graph=True)[0]
+        return ((grads.norm(2, dim=1) - 1) ** 2).mean()
+
+    def critic_step(self, real, fake):
+        self.netD.zero_grad()
+        loss = self.netD(fake.detach()).mean() - self.netD(real).mean() + 10 * self.penalty(real, fake)
+        loss.backward(retain_graph=True)  # ok: train() passes the same fake batch to every critic step: the next one runs through its graph again
+        self.optD.step()
+        return loss.item()
+
+    def train(self, loader):
+        for real in loader:
+            fake = self.netG(torch.randn(real.size(0), self.z_dim))
+            for _ in range(self.n_critic):
+                self.critic_step(real, fake)
+
+
+class FreshCriticTrainer(CriticTrainer):
+    def fresh_step(self, real, fake):
+        self.netD.zero_grad()
+        loss = self.netD(fake).mean() - self.netD(real).mean()
+        loss.backward(retain_graph=True)  # want: TL103 "last backward"
+        self.optD.step()
+
+    def train(self, loader):
+        for real in loader:
+            for _ in range(self.n_critic):
+                fake = self.netG(torch.randn(real.size(0), self.z_dim))
+                self.fresh_step(real, fake)
