@@ -303,7 +303,7 @@ func (m *Model) callCarries(call NodeID) bool {
 		return m.argFeedsResult(call, def)
 	}
 	if m.IsForwardCall(call) {
-		if method == "" && m.NoGraphValue(f.Field(call, FieldFunction)) {
+		if fn := f.Field(call, FieldFunction); method == "" && (m.NoGraphValue(fn) || m.NoGraphParam(fn)) {
 			// A module that records no graph of its own (frozen, or
 			// without parameters): the graph its input has, if any.
 			return slices.ContainsFunc(m.Args(call), func(a NodeID) bool { return m.carry(a) == carryYes })

@@ -175,6 +175,11 @@ type RareFuncFacts struct {
 	// body ends their graph (`pred = pred.argmax(1).float()`): what a
 	// call passes there reaches neither the result nor anything kept.
 	CutParams []int `json:"cut_params,omitempty"`
+	// Makes is the ref of the class whose instance every return of the
+	// function builds (`def load_inception(): net = InceptionV3([3]);
+	// return net`): a call of it makes one, which other files ask about
+	// as they ask about the class (NoGraph).
+	Makes string `json:"makes,omitempty"`
 	// StateGraph is set on a module's forward that reads an attribute of
 	// its object holding a graph built once, outside any call of it
 	// (`self.mask_e = self.embedding(mask_id)` in __init__): every
@@ -229,7 +234,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph && r.Makes == "" &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -994,6 +999,49 @@ func (m *Model) paramClass(b *Binding, depth int) NodeID {
 	return out
 }
 
+// makesRef returns the ref of the class every return of def builds an
+// instance of, directly or through a name bound once to one
+// (`InceptionV3([3]).to(dev)` too), where that class is the project's
+// (its ref has no library's name); else "".
+func (m *Model) makesRef(def NodeID) string {
+	f := m.File
+	out := ""
+	for _, r := range m.ReturnValues(def) {
+		// `return net`, `return net.eval()`, `return Net().to(dev)`: the
+		// call that builds the instance.
+		v := f.Unparen(r)
+		for range 6 {
+			if f.Kind(v) == KindIdentifier {
+				rb := m.ReachingBindings(v)
+				if len(rb) != 1 || rb[0].Kind != BindAssign || rb[0].Unpacked {
+					return ""
+				}
+				v = f.Unparen(rb[0].Value)
+			} else if inner := movedFrom(f, v); inner != NoNode {
+				v = f.Unparen(inner)
+			} else {
+				break
+			}
+		}
+		if f.Kind(v) != KindCall {
+			return ""
+		}
+		ref := m.calleeRef(v)
+		if ref == "" || out != "" && ref != out || strings.HasPrefix(ref, "*") {
+			return ""
+		}
+		if c := f.Unparen(f.Field(v, FieldFunction)); strings.HasPrefix(ref, "#") {
+			if b := m.Resolve(c); b == nil || b.Kind != BindClass {
+				return "" // a local function, not a class
+			}
+		} else if isLibraryName(ref) {
+			return ""
+		}
+		out = ref
+	}
+	return out
+}
+
 // madeBy returns the class a callee makes: the callee itself, or, for a
 // function of this file whose every return builds an instance of one
 // class of this file (`def create(name): ...; return AutoShape(net)`),
@@ -1278,6 +1326,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	r.BackpropAttrs = m.BackpropAttrs(def)
 	r.BackpropVia = m.backpropVia(def)
 	r.StateGraph = m.stateGraph(def)
+	r.Makes = m.makesRef(def)
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {

@@ -267,6 +267,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(r.DropsArgs)
 		e.bool(r.StateGraph)
 		e.ints(r.CutParams)
+		e.str(r.Makes)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -391,6 +392,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			r.DropsArgs = d.bool()
 			r.StateGraph = d.bool()
 			r.CutParams = d.ints()
+			r.Makes = d.str()
 			if !r.IsZero() {
 				rare := r
 				f.Rare = &rare

@@ -92,7 +92,8 @@ type object struct {
 	line int
 	fn   *analyzer.FuncSummary // a function's summary
 	fact facts
-	// For classes: the resolved bases; for instances: the class.
+	// For classes: the resolved bases; for instances: the class; for
+	// functions: the class whose instance they build (Makes).
 	bases []*object
 	// For functions: the calls of it, and what it calls.
 	callers []callEdge
@@ -967,6 +968,16 @@ func (g *Graph) linkBases(fl *file) {
 			o.bases = append(o.bases, t.obj)
 		}
 	}
+	// A function's bases: the class whose instance it builds (Makes).
+	for i := range fl.sum.Funcs {
+		fn := &fl.sum.Funcs[i]
+		ref := fn.RareFacts().Makes
+		if o := fl.objs[fn.Name]; ref != "" && o != nil && o.kind == analyzer.ObjectFunction && o.fn == fn {
+			if t := g.resolve(ref, fl); t.obj != nil && t.obj.kind == analyzer.ObjectClass {
+				o.bases = append(o.bases[:0], t.obj)
+			}
+		}
+	}
 }
 
 // linkBackprops finds, once the bases are linked, the functions whose
@@ -1117,8 +1128,10 @@ func (g *Graph) fixModules() {
 		}
 	}
 	for _, o := range g.objs {
-		if o.kind == analyzer.ObjectInstance && len(o.bases) == 1 {
-			o.fact.NoGraph = o.bases[0].fact.NoGraph // what its class records
+		if (o.kind == analyzer.ObjectInstance || o.kind == analyzer.ObjectFunction) && len(o.bases) == 1 {
+			// What its class records; for a function, what the instances
+			// it builds record.
+			o.fact.NoGraph = o.bases[0].fact.NoGraph
 		}
 	}
 }
