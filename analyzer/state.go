@@ -27,6 +27,11 @@ func (m *Model) stateGraph(def NodeID) bool {
 			}
 		})
 		found := false
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if !found && f.Kind(id) == KindAssignment && m.EnclosingFunction(id) == def {
+				found = m.carriedState(def, id, read)
+			}
+		})
 		f.Walk(class, func(id NodeID) {
 			if found || f.Kind(id) != KindAssignment {
 				return
@@ -57,6 +62,56 @@ func (m *Model) stateGraph(def NodeID) bool {
 		})
 		return found
 	}).(bool)
+}
+
+// carriedState reports whether assignment a of forward def keeps, in an
+// attribute of self that a pass of one of the object's modules reads, the
+// state that pass returns (`out, (self.h, self.c) = self.rnn(x, (self.h,
+// self.c))`), with grad enabled and never detached in def: each call's
+// graph then runs into the previous call's, and every backward through
+// an output runs through that again.
+func (m *Model) carriedState(def, a NodeID, read map[string]bool) bool {
+	f := m.File
+	v := f.Unparen(f.Field(a, FieldRight))
+	if f.Kind(v) != KindCall || m.GradModeAt(a) == GradDisabled || !m.selfSubmodule(f.Unparen(f.Field(v, FieldFunction))) {
+		return false
+	}
+	var attrs []string
+	var collect func(t NodeID)
+	collect = func(t NodeID) {
+		switch f.Kind(t) {
+		case KindAttribute:
+			if f.TextIs(f.Field(t, FieldObject), "self") && read[f.Text(f.Field(t, FieldAttribute))] {
+				attrs = append(attrs, f.Text(t))
+			}
+		case KindPatternList, KindTuplePattern, KindListPattern, KindTuple, KindExpressionList, KindParenthesizedExpression:
+			f.Children(t, func(c NodeID) bool { collect(c); return true })
+		}
+	}
+	collect(f.Field(a, FieldLeft))
+	mentions := func(e NodeID, attr string) bool {
+		found := false
+		f.Walk(e, func(id NodeID) {
+			found = found || f.Kind(id) == KindAttribute && f.TextIs(id, attr)
+		})
+		return found
+	}
+	for _, attr := range attrs {
+		if !mentions(f.Field(v, FieldArguments), attr) {
+			continue // not fed back into the pass
+		}
+		detached := false
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if !detached && f.Kind(id) == KindCall && (m.MethodName(id) == "detach" || m.MethodName(id) == "detach_") &&
+				mentions(m.Receiver(id), attr) {
+				detached = true
+			}
+		})
+		if !detached {
+			return true
+		}
+	}
+	return false
 }
 
 // ForwardStateGraph reports whether call runs the forward of a module
