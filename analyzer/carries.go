@@ -1401,7 +1401,7 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 		switch {
 		case m.IsBackwardCall(id):
 			a.Backward = true
-			terms = terms && m.derivativeTerm(id)
+			terms = terms && (m.derivativeTerm(id) || m.inputDerivative(loop, id))
 		case m.backpropsGivenGraph(id):
 			// `model.update(loss)`: a function of the project that
 			// back-propagates the graph it is given. One of this file
@@ -1430,6 +1430,44 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 	}
 	a.Derivatives = a.Backward && terms
 	return a
+}
+
+// inputDerivative reports whether call, a backward in loop, serves to
+// read the gradient of an input the loop itself made require grad
+// (`x.requires_grad = True; u = net(x); u.backward(); du = x.grad`): a
+// derivative of the input, not a training step.
+func (m *Model) inputDerivative(loop, call NodeID) bool {
+	f := m.File
+	if m.MethodName(call) != "backward" {
+		return false
+	}
+	body := f.Field(loop, FieldBody)
+	made := map[string]bool{}
+	f.Walk(body, func(id NodeID) {
+		switch f.Kind(id) {
+		case KindAssignment:
+			left := f.Field(id, FieldLeft)
+			if f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") &&
+				f.Kind(f.Unparen(f.Field(id, FieldRight))) == KindTrue && f.Kind(f.Field(left, FieldObject)) == KindIdentifier {
+				made[f.Text(f.Field(left, FieldObject))] = true
+			}
+		case KindCall:
+			if r := f.Unparen(m.Receiver(id)); m.MethodName(id) == "requires_grad_" && f.Kind(r) == KindIdentifier {
+				made[f.Text(r)] = true
+			}
+		}
+	})
+	if len(made) == 0 {
+		return false
+	}
+	read := false
+	f.Walk(body, func(id NodeID) {
+		if !read && f.Kind(id) == KindAttribute && f.TextIs(f.Field(id, FieldAttribute), "grad") &&
+			f.N(id).Start > f.N(call).End && made[f.Text(f.Field(id, FieldObject))] {
+			read = true
+		}
+	})
+	return read
 }
 
 // derivativesOnly reports whether function def of this file, nested

@@ -156,3 +156,30 @@ def train_mixup(model, optimizer, loader):
         optimizer.step()
         lam_sum += lam  # ok: a random number, not a graph
     return lam_sum
+
+
+def residual_loss(net, points, rhs):
+    # A physics-informed loss over collocation points: each point's
+    # backward only reads du/dx from the point's own .grad; the sum is
+    # the loss, returned for the caller's backward.
+    total = 0.0
+    for x in points:
+        x = x.reshape(1)
+        x.requires_grad = True
+        u = net(x)
+        u.backward()
+        du = x.grad
+        total += (u + x * du - rhs(x)) ** 2  # ok: one loss, summed over points and returned
+    return total
+
+
+def fit_points(net, points, rhs, optimizer):
+    # A step per point: the sum outlives every step's backward.
+    total = 0.0
+    for x in points:
+        optimizer.zero_grad()
+        loss = (net(x) - rhs(x)) ** 2
+        loss.backward()
+        optimizer.step()
+        total += loss  # want: TL101 "after its backward"
+    return total
