@@ -203,7 +203,7 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		harm = ", where dropout stops dropping and batch norm uses, and stops updating, its running statistics, if the model has either"
 	}
 	msg := fmt.Sprintf("%s switches `%s` to evaluation mode%s and nothing in this training loop switches it back, "+
-		"so every later step trains in evaluation mode%s; "+
+		"so the later steps of this loop train in evaluation mode%s; "+
 		"call `%s.train()` after it, or at the top of each iteration", code(m, call, 40, "this call"), model, how, harm, model)
 	p.Report(call, msg)
 	if how != "" {

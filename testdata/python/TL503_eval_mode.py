@@ -285,7 +285,7 @@ for step in range(10):
     script_opt.zero_grad()
     script_model(batch).sum().backward()
     script_opt.step()
-    script_model.eval()  # want: TL503 "every later step trains in evaluation mode"
+    script_model.eval()  # want: TL503 "later steps of this loop train in evaluation mode"
     print(script_model(batch).sum().item())  # want: TL201
 
 
