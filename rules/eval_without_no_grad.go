@@ -351,6 +351,10 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if found[i].detached {
 		cost = ": autograd records the graph and keeps its activations alive while the outputs are held, although " +
 			"they are detached or read on the host before any backward; run this model under `with torch.no_grad():`"
+	} else if end := droppedAtOnce(m, call); direct && end != "" {
+		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
+			"back-propagates; `.%s()` drops the output at once, which frees them, but every pass still holds them all at its "+
+			"peak and spends the time to record them; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
 	}
 	site := code(m, call, 40, "this call")
 	if at, def := nestedForward(m, fn, call, helper, found[i]); at != analyzer.NoNode {
@@ -1056,6 +1060,22 @@ func switchedModel(m *analyzer.Model, call analyzer.NodeID, key string) bool {
 	f := m.File
 	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
 	return key != "" && (callee == key || strings.HasPrefix(callee, key+"."))
+}
+
+// droppedAtOnce returns the method that ends a forward call's output in
+// its own expression, keeping none of its graph (`model(x).argmax(1)`,
+// `net(x).detach()`, `net(x).item()`), or "".
+func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
+	f := m.File
+	attr := f.Parent(call)
+	if f.Kind(attr) != analyzer.KindAttribute || f.Field(attr, analyzer.FieldObject) != call || f.Kind(f.Parent(attr)) != analyzer.KindCall {
+		return ""
+	}
+	switch name := f.Text(f.Field(attr, analyzer.FieldAttribute)); name {
+	case "detach", "item", "tolist", "argmax", "argmin", "numpy":
+		return name
+	}
+	return ""
 }
 
 // rawKept reports whether a forward call's output is kept as it is, with

@@ -99,3 +99,21 @@ def draw_shapes(model, x):
     model.eval()
     out = model(x)  # want: TL201
     print(out.shape)
+
+
+def hit_count(model, loader):
+    model.eval()
+    hits = 0
+    for x, y in loader:
+        pred = model(x).argmax(1)  # want: TL201 "`.argmax\(\)` drops the output at once, which frees them"
+        hits += (pred == y).sum().item()
+    return hits
+
+
+def embeddings(model, loader):
+    model.eval()
+    out = []
+    for x, _ in loader:
+        z = model(x)  # want: TL201 "keeps its activations alive although nothing back-propagates"
+        out.append(z.cpu())  # want: TL102
+    return out
