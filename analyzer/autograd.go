@@ -814,6 +814,9 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 	}
 	switch f.Kind(fn) {
 	case KindIdentifier:
+		if b := m.Resolve(fn); b != nil && b.Kind == BindFunction && m.returnsFunctions(b.Stmt) {
+			return CallableOther // `policy = make_epsilon_greedy(q, eps)`, which returns a closure
+		}
 		if b := m.Resolve(fn); b != nil && b.Kind == BindClass {
 			name := f.Text(fn)
 			if strings.HasSuffix(name, "Loss") {
@@ -843,6 +846,63 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 		}
 	}
 	return CallableUnknown
+}
+
+// returnsFunctions reports whether every return of def, one at least,
+// gives a function that runs no forward pass in its caller's grad mode:
+// a closure def defines (`def act(state): ...; return act`) whose own
+// passes, if any, run under no_grad or in helpers that do.
+func (m *Model) returnsFunctions(def NodeID) bool {
+	f := m.File
+	rets := m.ReturnValues(def)
+	for _, r := range rets {
+		r = f.Unparen(r)
+		if f.Kind(r) != KindIdentifier {
+			return false
+		}
+		b := m.Resolve(r)
+		if b == nil || b.Kind != BindFunction || !f.Contains(def, b.Stmt) {
+			return false
+		}
+		if h := m.localHelperOf(b.Stmt, 0); h != nil && h.Forward != nil || m.callsBuiltObject(def, b.Stmt) {
+			return false // a closure that runs a model (`return forward`, over resnet50)
+		}
+	}
+	return len(rets) > 0
+}
+
+// callsBuiltObject reports whether closure, a function def defines,
+// calls an object def built (`model = resnet50(); self = model`, then
+// `self.conv1(x)` in the closure): what it runs is not known to be no
+// model.
+func (m *Model) callsBuiltObject(def, closure NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(closure, FieldBody), func(id NodeID) {
+		if found || f.Kind(id) != KindCall {
+			return
+		}
+		root := f.Unparen(f.Field(id, FieldFunction))
+		for f.Kind(root) == KindAttribute {
+			root = f.Unparen(f.Field(root, FieldObject))
+		}
+		for range 4 {
+			if f.Kind(root) != KindIdentifier {
+				return
+			}
+			b := m.Resolve(root)
+			if b == nil || b.Kind != BindAssign || b.Unpacked || !f.Contains(def, b.Stmt) || f.Contains(closure, b.Stmt) {
+				return
+			}
+			v := f.Unparen(b.Value)
+			if f.Kind(v) == KindCall {
+				found = true
+				return
+			}
+			root = v
+		}
+	})
+	return found
 }
 
 // ValueCallable says what calling the value of expression v does: a

@@ -1,4 +1,6 @@
 """Training and evaluation code that keeps tensors across steps: TL102 positives and look-alikes."""
+import random
+
 import numpy as np
 import torch
 import torch.nn as nn
@@ -337,3 +339,28 @@ def rank_predictions(classifier, loader):
         ranks.append(torch.argsort(pred, dim=-1, descending=True))  # ok: indices carry no graph
         scores.append(pred.sort(dim=-1).values)  # want: TL102 "stores a tensor"
     return ranks, scores
+
+
+def make_greedy(estimator, epsilon, n_actions):
+    def act(state):
+        if random.random() < epsilon:
+            return random.randrange(n_actions)
+        return int(estimator.predict(state).argmax())
+
+    return act
+
+
+def q_learning(env, estimator, episodes, replay_size):
+    for episode in range(episodes):
+        policy = make_greedy(estimator, 0.1, 2)
+        state = env.reset()
+        done = False
+        while not done:
+            action = policy(state)
+            next_state, reward, done, _ = env.step(action)
+            memory.append((state, action, next_state, reward, done))  # ok: the policy is a closure giving an int, not a model
+            estimator.replay(memory, replay_size)
+            state = next_state
+
+
+memory = []

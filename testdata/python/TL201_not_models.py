@@ -723,3 +723,33 @@ class GridWorldSolver:
 
     def improve(self, table):
         return dict(table)
+
+
+def make_extractor():
+    from torchvision.models import resnet18
+
+    model = resnet18()
+    net = model
+
+    def extract(x):
+        return net.layer4(net.layer3(net.layer2(net.layer1(x)))).flatten(1)
+
+    model.eval()
+    return extract
+
+
+def make_greedy(table, n_actions):
+    def act(state):
+        return max(range(n_actions), key=lambda a: table[state, a])
+
+    return act
+
+
+def features_of(frames):
+    resnet = make_extractor()
+    policy = make_greedy({}, 4)
+    feats, actions = [], []
+    for frame in frames:
+        feats.append(resnet(frame).detach().numpy())  # want: TL201
+        actions.append(policy(frame))  # ok: the closure reads a table, it runs no model
+    return feats, actions
