@@ -225,6 +225,13 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		unit = "epoch"
 	}
 	backpropagated, retained := valueBackpropagated(m, value, stepKeys), retainedBackward(m, region)
+	if backpropagated && !retained && local && loop != analyzer.NoNode && fn != analyzer.Root && m.EnclosingLoop(loop) == analyzer.NoNode &&
+		!m.Loop(loop).Batches && withinStep(m, loop) {
+		// `for w in workers: losses[w] = loss; loss.backward()`, then the
+		// optimizer step: the parts of one step, each back-propagated,
+		// in a container of this call, which ends with it.
+		return
+	}
 	switch {
 	case backpropagated && retained:
 		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable, and its backward(retain_graph=True) "+

@@ -237,3 +237,30 @@ def score_epoch(model, criterion, loader):
         _, loss = score_unit(model, criterion, x, y)
         losses.append(loss)  # want: TL102 "no backward\(\) of this step is seen"
     return losses
+
+
+def multi_task_step(model, heads, batch, optimizer):
+    # One step of several tasks: each task's backward gathers its own
+    # gradients, and the one optimizer step follows the loop.
+    optimizer.zero_grad()
+    losses, grads = {}, {}
+    for name, head in heads.items():
+        model.zero_grad()
+        loss = head(model(batch["x"]), batch[name])
+        losses[name] = loss  # ok: a part of this one step, in a dict made by this call
+        loss.backward()
+        grads[name] = [p.grad.clone() for p in model.parameters()]
+    optimizer.step()
+    return {k: v.item() for k, v in losses.items()}, grads
+
+
+def multi_task_epochs(model, heads, loader, optimizer):
+    history = {name: [] for name in heads}
+    for batch in loader:
+        optimizer.zero_grad()
+        for name, head in heads.items():
+            loss = head(model(batch["x"]), batch[name])
+            loss.backward()
+            history[name].append(loss)  # want: TL102 "after its backward"
+        optimizer.step()
+    return history
