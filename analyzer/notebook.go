@@ -238,8 +238,9 @@ var (
 // x = !ls), help lines (obj?, ?obj) and a kept cell magic's first line.
 func maskMagics(text string) string {
 	b := []byte(text)
-	continued := false // the previous line was a magic ending in a backslash
-	var py pyState     // where the Python code before the line leaves off
+	continued := false         // the previous line was a magic ending in a backslash
+	bound := map[string]bool{} // automagic's names, and whether the notebook binds them
+	var py pyState             // where the Python code before the line leaves off
 	for start := 0; start < len(b); {
 		end := bytes.IndexByte(b[start:], '\n')
 		if end < 0 {
@@ -255,7 +256,7 @@ func maskMagics(text string) string {
 		// brackets, a string or after a backslash of Python code.
 		wasContinued := continued
 		magic := len(trimmed) > 0 && (continued || py.atLineStart() && (trimmed[0] == '%' || trimmed[0] == '!' ||
-			helpLine.Match(trimmed) || shellAssign.Match(trimmed) || automagic(trimmed, text)))
+			helpLine.Match(trimmed) || shellAssign.Match(trimmed) || automagic(trimmed, text, bound)))
 		// A shell command or magic continues on the next line after a
 		// backslash (`!pip install \`).
 		continued = magic && len(trimmed) > 0 && trimmed[len(trimmed)-1] == '\\'
@@ -291,10 +292,10 @@ var automagicNames = map[string]bool{
 // automagic reports whether line (stripped) calls a line magic without
 // its `%`, as IPython's prefilter does: its first word is a magic, and
 // what follows is not `=` or `,` (an assignment) nor anything that makes
-// the line Python whatever its first word (a call, an attribute, an
-// index, an annotation), and the notebook does not bind the name, which
-// would shadow the magic.
-func automagic(line []byte, text string) bool {
+// the line Python whatever its first word (a call, an index, an
+// annotation), and the notebook does not bind the name, which would
+// shadow the magic (bound keeps that answer per name).
+func automagic(line []byte, text string, bound map[string]bool) bool {
 	i := 0
 	for i < len(line) && IdentByte(line[i]) {
 		i++
@@ -309,7 +310,12 @@ func automagic(line []byte, text string) bool {
 		bytes.HasPrefix(rest, []byte("and ")) || bytes.HasPrefix(rest, []byte("or ")) || bytes.HasPrefix(rest, []byte("is ")) {
 		return false
 	}
-	return !bindsName(text, name)
+	b, ok := bound[name]
+	if !ok {
+		b = bindsName(text, name)
+		bound[name] = b
+	}
+	return !b
 }
 
 // bindsName reports, roughly, whether Python code in text binds name:
