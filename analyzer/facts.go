@@ -3,6 +3,7 @@ package analyzer
 import (
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -110,6 +111,11 @@ type ClassSummary struct {
 	// with a forward deriving from the project's `Attacker(ABC)` is
 	// no module).
 	ByForward bool `json:"by_forward,omitempty"`
+	// FreezeParams are the constructor's parameters that decide what a
+	// NoGraph class freezes ("name@i" for the i-th positional one, "name"
+	// for a keyword-only one): an instance built with one of them passed
+	// is not known to record no graph.
+	FreezeParams []string `json:"freeze_params,omitempty"`
 }
 
 // FuncSummary describes a module-level function or a method of a
@@ -178,8 +184,11 @@ type RareFuncFacts struct {
 	// Makes is the ref of the class whose instance every return of the
 	// function builds (`def load_inception(): net = InceptionV3([3]);
 	// return net`): a call of it makes one, which other files ask about
-	// as they ask about the class (NoGraph).
-	Makes string `json:"makes,omitempty"`
+	// as they ask about the class (NoGraph). MakesArgs are the arguments
+	// the function's constructions pass: "#n" for n positional ones, the
+	// names of keyword ones, "*" for a splat.
+	Makes     string   `json:"makes,omitempty"`
+	MakesArgs []string `json:"makes_args,omitempty"`
 	// StateGraph is set on a module's forward that reads an attribute of
 	// its object holding a graph built once, outside any call of it
 	// (`self.mask_e = self.embedding(mask_id)` in __init__): every
@@ -234,7 +243,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph && r.Makes == "" &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -291,6 +300,9 @@ type Object struct {
 	// instances record no graph when called on inputs that need none
 	// (NoGraphClass).
 	NoGraph bool
+	// FreezeParams: for a NoGraph class, the constructor's parameters
+	// that decide what it freezes (ClassSummary.FreezeParams).
+	FreezeParams []string
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
 	// TupleLen and GraphElems: where in the tuple it returns the graph
@@ -1003,9 +1015,25 @@ func (m *Model) paramClass(b *Binding, depth int) NodeID {
 // instance of, directly or through a name bound once to one
 // (`InceptionV3([3]).to(dev)` too), where that class is the project's
 // (its ref has no library's name); else "".
-func (m *Model) makesRef(def NodeID) string {
+func (m *Model) makesRef(def NodeID) (string, []string) {
 	f := m.File
 	out := ""
+	var args []string
+	// `net.requires_grad_(True)`, `p.requires_grad = True`: the function
+	// changes what it builds.
+	changes := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		switch f.Kind(id) {
+		case KindCall:
+			changes = changes || m.MethodName(id) == "requires_grad_"
+		case KindAssignment:
+			left := f.Field(id, FieldLeft)
+			changes = changes || f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad")
+		}
+	})
+	if changes {
+		return "", nil
+	}
 	for _, r := range m.ReturnValues(def) {
 		// `return net`, `return net.eval()`, `return Net().to(dev)`: the
 		// call that builds the instance.
@@ -1014,7 +1042,7 @@ func (m *Model) makesRef(def NodeID) string {
 			if f.Kind(v) == KindIdentifier {
 				rb := m.ReachingBindings(v)
 				if len(rb) != 1 || rb[0].Kind != BindAssign || rb[0].Unpacked {
-					return ""
+					return "", nil
 				}
 				v = f.Unparen(rb[0].Value)
 			} else if inner := movedFrom(f, v); inner != NoNode {
@@ -1024,21 +1052,59 @@ func (m *Model) makesRef(def NodeID) string {
 			}
 		}
 		if f.Kind(v) != KindCall {
-			return ""
+			return "", nil
+		}
+		if c := f.Unparen(f.Field(v, FieldFunction)); f.Kind(c) == KindIdentifier {
+			if b := m.Resolve(c); b != nil && b.Kind == BindClass && m.passesFreezeParam(v, b.Stmt) {
+				return "", nil // `Extractor(freeze=False)`: not what the class records
+			}
 		}
 		ref := m.calleeRef(v)
 		if ref == "" || out != "" && ref != out || strings.HasPrefix(ref, "*") {
-			return ""
+			return "", nil
 		}
 		if c := f.Unparen(f.Field(v, FieldFunction)); strings.HasPrefix(ref, "#") {
 			if b := m.Resolve(c); b == nil || b.Kind != BindClass {
-				return "" // a local function, not a class
+				return "", nil // a local function, not a class
 			}
 		} else if isLibraryName(ref) {
-			return ""
+			return "", nil
 		}
 		out = ref
+		f.Children(f.Field(v, FieldArguments), func(a NodeID) bool {
+			switch f.Kind(a) {
+			case KindKeywordArgument:
+				args = append(args, f.Text(f.Field(a, FieldName)))
+			case KindListSplat, KindDictionarySplat:
+				args = append(args, "*")
+			case KindComment:
+			default:
+				if f.N(a).Kind != KindToken {
+					args = append(args, "#")
+				}
+			}
+			return true
+		})
 	}
+	return out, compactArgs(args)
+}
+
+// compactArgs turns the "#" of each positional argument into one "#n"
+// and drops repeated names, sorted.
+func compactArgs(args []string) []string {
+	n := 0
+	var out []string
+	for _, a := range args {
+		if a == "#" {
+			n++
+		} else if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	if n > 0 {
+		out = append(out, "#"+strconv.Itoa(n))
+	}
+	slices.Sort(out)
 	return out
 }
 
@@ -1286,6 +1352,9 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	cs.Module = m.IsModuleClass(class)
 	cs.NoGraph = cs.Module && m.NoGraphClass(class)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
+	if cs.NoGraph {
+		cs.FreezeParams = m.FreezeParamList(class)
+	}
 	return cs
 }
 
@@ -1326,7 +1395,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	r.BackpropAttrs = m.BackpropAttrs(def)
 	r.BackpropVia = m.backpropVia(def)
 	r.StateGraph = m.stateGraph(def)
-	r.Makes = m.makesRef(def)
+	r.Makes, r.MakesArgs = m.makesRef(def)
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {

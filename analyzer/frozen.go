@@ -1,6 +1,10 @@
 package analyzer
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // NoGraphClass reports whether calling an instance of class, a module
 // class of this file built with its default arguments, records no
@@ -120,6 +124,134 @@ func (m *Model) frozenClass(class NodeID) bool {
 		}
 	})
 	return ok && held
+}
+
+type freezeParamsKey struct{ class NodeID }
+
+// freezeParams returns the positions and names of the parameters of
+// class's constructor that decide what it freezes: those its freezing
+// statements (`p.requires_grad = requires_grad`, `self.requires_grad_(
+// not train)`) read, or the tests around them (`if freeze:`) read.
+// NoGraphClass judges the class built with their defaults; a call that
+// passes one of them builds something else.
+func (m *Model) freezeParams(class NodeID) map[string]int {
+	return m.Memo(freezeParamsKey{class}, func() any {
+		f := m.File
+		out := map[string]int{}
+		init := m.MethodOf(class, "__init__")
+		if init == NoNode {
+			return out
+		}
+		params := m.positionalParams(init)
+		names := map[string]int{}
+		for i, p := range params {
+			names[f.Text(p)] = i
+		}
+		f.Children(f.Field(init, FieldParameters), func(c NodeID) bool {
+			if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+				if n := f.Text(f.Field(c, FieldName)); names[n] == 0 && !slices.ContainsFunc(params, func(p NodeID) bool { return f.Text(p) == n }) {
+					names[n] = -1 // keyword-only
+				}
+			}
+			return true
+		})
+		read := func(e NodeID) {
+			f.Walk(e, func(id NodeID) {
+				if f.Kind(id) == KindIdentifier {
+					if i, ok := names[f.Text(id)]; ok {
+						out[f.Text(id)] = i
+					}
+				}
+			})
+		}
+		f.Walk(f.Field(init, FieldBody), func(id NodeID) {
+			freeze := false
+			switch f.Kind(id) {
+			case KindCall:
+				if m.MethodName(id) == "requires_grad_" {
+					freeze = true
+					read(f.Field(id, FieldArguments))
+				}
+			case KindAssignment:
+				if left := f.Field(id, FieldLeft); f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") {
+					freeze = true
+					read(f.Field(id, FieldRight))
+				}
+			}
+			if !freeze {
+				return
+			}
+			for p := f.Parent(id); p != NoNode && p != init; p = f.Parent(p) {
+				switch f.Kind(p) {
+				case KindIfStatement, KindElifClause, KindWhileStatement:
+					read(f.Field(p, FieldCondition))
+				case KindForStatement:
+					read(f.Field(p, FieldRight))
+				}
+			}
+		})
+		return out
+	}).(map[string]int)
+}
+
+// constructorCall returns the call that builds what v holds, past the
+// calls that return their receiver (`Net(...).to(dev).eval()`).
+func constructorCall(f *File, v NodeID) NodeID {
+	v = f.Unparen(v)
+	for inner := movedFrom(f, v); inner != NoNode && f.Kind(f.Unparen(inner)) == KindCall; inner = movedFrom(f, v) {
+		v = f.Unparen(inner)
+	}
+	return v
+}
+
+// passesParams reports whether call passes an argument for one of
+// params ("name@i" for the i-th positional parameter, "name" for a
+// keyword-only one), or a splat that may.
+func passesParams(f *File, call NodeID, params []string) bool {
+	if len(params) == 0 {
+		return false
+	}
+	pos, passes := 0, false
+	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
+		switch f.Kind(a) {
+		case KindKeywordArgument:
+			name := f.Text(f.Field(a, FieldName))
+			passes = slices.ContainsFunc(params, func(p string) bool { n, _, _ := strings.Cut(p, "@"); return n == name })
+		case KindListSplat, KindDictionarySplat:
+			passes = true
+		case KindComment:
+		default:
+			if f.N(a).Kind == KindToken {
+				return true
+			}
+			at := "@" + strconv.Itoa(pos)
+			passes = slices.ContainsFunc(params, func(p string) bool { return strings.HasSuffix(p, at) })
+			pos++
+		}
+		return !passes
+	})
+	return passes
+}
+
+// passesFreezeParam reports whether call, a construction of class,
+// passes an argument for a parameter that decides what the class
+// freezes (freezeParams).
+func (m *Model) passesFreezeParam(call, class NodeID) bool {
+	return passesParams(m.File, call, m.FreezeParamList(class))
+}
+
+// FreezeParamList is freezeParams as ClassSummary keeps it: "name@i" for
+// the i-th positional parameter, "name" for a keyword-only one, sorted.
+func (m *Model) FreezeParamList(class NodeID) []string {
+	var out []string
+	for name, i := range m.freezeParams(class) {
+		if i >= 0 {
+			name += "@" + strconv.Itoa(i)
+		}
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // holdsNoParameters reports whether v, assigned to an attribute of self,
@@ -441,7 +573,18 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 		if m.freeLayer(v) {
 			return true // `nn.CosineSimilarity(dim=1)`: a layer of torch's without parameters
 		}
-		return m.noGraphClassOf(constructed(f, v))
+		c := constructed(f, v)
+		if b := m.Resolve(c); f.Kind(c) == KindIdentifier && b != nil && b.Kind == BindClass && m.passesFreezeParam(constructorCall(f, v), b.Stmt) {
+			return false // `Extractor(freeze=False)`: not built as NoGraphClass judges it
+		}
+		if q := m.QualifiedName(c); q != "" && !isLibraryName(q) {
+			// A class of another file: the same, by what its summary
+			// says decides its freezing.
+			if o := m.lookup(q, WantNoGraph); o != nil && o.Kind == ObjectClass && o.NoGraph && passesParams(f, constructorCall(f, v), o.FreezeParams) {
+				return false
+			}
+		}
+		return m.noGraphClassOf(c)
 	case KindIdentifier:
 		if b := m.Resolve(v); b == nil || b.Kind != BindAssign {
 			return m.noGraphInstance(v)

@@ -233,6 +233,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(c.Module)
 		e.bool(c.NoGraph)
 		e.bool(c.ByForward)
+		e.strings(c.FreezeParams)
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
@@ -268,6 +269,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(r.StateGraph)
 		e.ints(r.CutParams)
 		e.str(r.Makes)
+		e.strings(r.MakesArgs)
 	}
 	e.count(len(s.Calls), s.Calls == nil)
 	for _, c := range s.Calls {
@@ -354,6 +356,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.Module = d.bool()
 			c.NoGraph = d.bool()
 			c.ByForward = d.bool()
+			c.FreezeParams = d.strings()
 		}
 	}
 	if n, isNil := d.count(); !isNil {
@@ -393,6 +396,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			r.StateGraph = d.bool()
 			r.CutParams = d.ints()
 			r.Makes = d.str()
+			r.MakesArgs = d.strings()
 			if !r.IsZero() {
 				rare := r
 				f.Rare = &rare
@@ -606,6 +610,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.str(o.Site.Text)
 	e.bool(o.Module)
 	e.bool(o.NoGraph)
+	e.strings(o.FreezeParams)
 	e.bool(o.ReturnsGraph)
 	e.int(int64(o.TupleLen))
 	e.ints(o.GraphElems)
@@ -654,6 +659,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.Site = analyzer.Site{Path: d.str(), Abs: d.str(), Line: int(d.int()), Column: int(d.int()), Text: d.str()}
 	o.Module = d.bool()
 	o.NoGraph = d.bool()
+	o.FreezeParams = d.strings()
 	o.ReturnsGraph = d.bool()
 	o.TupleLen = int(d.int())
 	o.GraphElems = d.ints()

@@ -1130,10 +1130,52 @@ func (g *Graph) fixModules() {
 	for _, o := range g.objs {
 		if (o.kind == analyzer.ObjectInstance || o.kind == analyzer.ObjectFunction) && len(o.bases) == 1 {
 			// What its class records; for a function, what the instances
-			// it builds record.
-			o.fact.NoGraph = o.bases[0].fact.NoGraph
+			// it builds record, where it passes none of the arguments
+			// that decide what the class freezes.
+			o.fact.NoGraph = o.bases[0].fact.NoGraph && (o.kind != analyzer.ObjectFunction || !passesFreeze(o.fn, o.bases[0]))
 		}
 	}
+}
+
+// classFreezeParams returns the FreezeParams of class c's summary.
+func classFreezeParams(c *object) []string {
+	for i := range c.key.file.sum.Classes {
+		if cs := &c.key.file.sum.Classes[i]; cs.Name == c.key.name {
+			return cs.FreezeParams
+		}
+	}
+	return nil
+}
+
+// passesFreeze reports whether the constructions of function fn (Makes)
+// pass an argument for a parameter that decides what class c freezes.
+func passesFreeze(fn *analyzer.FuncSummary, c *object) bool {
+	if fn == nil {
+		return true
+	}
+	freeze := classFreezeParams(c)
+	for _, a := range fn.RareFacts().MakesArgs {
+		if a == "*" {
+			return true
+		}
+		if n, ok := strings.CutPrefix(a, "#"); ok {
+			positional, _ := strconv.Atoi(n)
+			for _, p := range freeze {
+				if _, at, ok := strings.Cut(p, "@"); ok {
+					if i, _ := strconv.Atoi(at); i < positional {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		for _, p := range freeze {
+			if name, _, _ := strings.Cut(p, "@"); name == a {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callOrder lists the project's functions callees first: each after the
@@ -1700,6 +1742,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
+		if o.kind == analyzer.ObjectClass {
+			fact.FreezeParams = classFreezeParams(o)
+		}
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {
 		fact.CalledElsewhere, fact.CalledByName, some = true, o.fact.CalledByName, true

@@ -10,3 +10,8 @@ def load_backbone():
 
 def load_classifier(device):
     return Classifier().to(device)
+
+
+def load_trainable_backbone():
+    net = Backbone(freeze=False)
+    return net

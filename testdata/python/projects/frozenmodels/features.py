@@ -1,7 +1,7 @@
 import torch
 from torch import nn
 
-from factories import load_backbone, load_classifier
+from factories import load_backbone, load_classifier, load_trainable_backbone
 
 
 def extract(loader, net, device):
@@ -23,3 +23,11 @@ def logits_all(loader, device):
     for x in loader:
         outs.append(model(x.to(device)).cpu())  # want: TL102 TL201
     return outs
+
+
+def tune_features(loader, device):
+    net = load_trainable_backbone().to(device)
+    feats = []
+    for x in loader:
+        feats.append(net(x.to(device)).cpu())  # want: TL102
+    return len(feats)
