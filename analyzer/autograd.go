@@ -891,7 +891,21 @@ func (m *Model) callsBuiltObject(def, closure NodeID) bool {
 				return
 			}
 			b := m.Resolve(root)
-			if b == nil || b.Kind != BindAssign || b.Unpacked || !f.Contains(def, b.Stmt) || f.Contains(closure, b.Stmt) {
+			if b == nil || !f.Contains(def, b.Stmt) || f.Contains(closure, b.Stmt) {
+				return
+			}
+			switch b.Kind {
+			case BindFunction:
+				found = true // a helper of the factory's own: what it runs is not followed
+				return
+			case BindParam:
+				// `net.layer4(x)` on what the factory is given: a model
+				// unless every call gives an instance of a class of the
+				// file whose method runs none (`estimator.predict`).
+				found = !m.paramMethodRunsNoModel(b, id)
+				return
+			}
+			if b.Kind != BindAssign || b.Unpacked {
 				return
 			}
 			v := f.Unparen(b.Value)
@@ -903,6 +917,28 @@ func (m *Model) callsBuiltObject(def, closure NodeID) bool {
 		}
 	})
 	return found
+}
+
+// paramMethodRunsNoModel reports whether call, a method call on the
+// parameter b binds (`estimator.predict(s)`), runs a method of the class
+// every call of the file passes there, which runs no forward pass in its
+// caller's grad mode.
+func (m *Model) paramMethodRunsNoModel(b *Binding, call NodeID) bool {
+	name := m.MethodName(call)
+	class := m.paramClass(b, 0)
+	if name == "" || class == NoNode {
+		return false
+	}
+	cb := m.Resolve(class)
+	if cb == nil || cb.Kind != BindClass {
+		return false
+	}
+	def := m.MethodOf(cb.Stmt, name)
+	if def == NoNode {
+		return false
+	}
+	h := m.localHelperOf(def, 0)
+	return h == nil || h.Forward == nil
 }
 
 // ValueCallable says what calling the value of expression v does: a
@@ -1766,6 +1802,17 @@ func (m *Model) readsParameters(def NodeID) bool {
 
 type readsParamsKey struct{ def NodeID }
 
+// leafCall reports whether call makes a tensor that requires grad: a
+// factory given `requires_grad=True`, `.requires_grad_()` or an
+// nn.Parameter.
+func (m *Model) leafCall(call NodeID) bool {
+	f := m.File
+	args := m.Args(call)
+	return m.MethodName(call) == "requires_grad_" && (len(args) == 0 || f.TextIs(args[0], "True")) ||
+		f.Kind(m.Keyword(call, "requires_grad")) == KindTrue ||
+		m.CallName(call) == "torch.nn.Parameter" || m.CallName(call) == "torch.nn.parameter.Parameter"
+}
+
 // makesLeaf reports whether an expression makes a tensor that requires
 // grad (any part of it, for a tuple of them).
 func (m *Model) makesLeaf(e NodeID, depth int) bool {
@@ -1779,9 +1826,7 @@ func (m *Model) makesLeaf(e NodeID, depth int) bool {
 			return
 		}
 		switch {
-		case m.MethodName(id) == "requires_grad_" && (len(m.Args(id)) == 0 || f.TextIs(m.Args(id)[0], "True")),
-			f.Kind(m.Keyword(id, "requires_grad")) == KindTrue,
-			m.CallName(id) == "torch.nn.Parameter" || m.CallName(id) == "torch.nn.parameter.Parameter":
+		case m.leafCall(id):
 			found = true
 		default:
 			if def := m.LocalCallee(id); def != NoNode && def != e {

@@ -395,10 +395,11 @@ func (fl *Flow) reusedGraphArg(b *Binding) bool {
 		if loop == NoNode {
 			continue
 		}
-		for _, rb := range m.ReachingBindings(a) {
-			if !f.Contains(loop, rb.Stmt) {
-				return true
-			}
+		// Every binding that reaches the call is made outside the loop:
+		// one that the loop makes gives a fresh graph to later calls.
+		rb := m.ReachingBindings(a)
+		if len(rb) > 0 && !slices.ContainsFunc(rb, func(b *Binding) bool { return f.Contains(loop, b.Stmt) }) {
+			return true
 		}
 	}
 	return false
@@ -574,15 +575,7 @@ func (fl *Flow) gradLeaf(key string) bool {
 	f, m := fl.f, fl.m
 	srcs := fl.sources[key]
 	for _, s := range srcs {
-		v := f.Unparen(s.Value)
-		if s.Loop || f.Kind(v) != KindCall {
-			return false
-		}
-		switch q := m.CallName(v); {
-		case q == "torch.nn.Parameter", q == "torch.nn.parameter.Parameter":
-		case m.MethodName(v) == "requires_grad_" && len(m.Args(v)) == 0:
-		case strings.HasPrefix(q, "torch.") && f.Kind(f.Unparen(m.Keyword(v, "requires_grad"))) == KindTrue:
-		default:
+		if v := f.Unparen(s.Value); s.Loop || f.Kind(v) != KindCall || !m.leafCall(v) {
 			return false
 		}
 	}
@@ -726,7 +719,7 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 				return false
 			}
 		} else if !passThroughBuiltins[q] {
-			if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward") {
+			if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward" || m.selfSubmodule(f.Unparen(f.Field(expr, FieldFunction)))) {
 				// `self(z, s)`, `self.head(x)`: a forward pass computes
 				// its output from its inputs.
 				return slices.ContainsFunc(m.Args(expr), t)

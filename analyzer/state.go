@@ -67,9 +67,10 @@ func (m *Model) stateGraph(def NodeID) bool {
 // carriedState reports whether assignment a of forward def keeps, in an
 // attribute of self that a pass of one of the object's modules reads, the
 // state that pass returns (`out, (self.h, self.c) = self.rnn(x, (self.h,
-// self.c))`), with grad enabled and never detached in def: each call's
-// graph then runs into the previous call's, and every backward through
-// an output runs through that again.
+// self.c))`), with grad enabled, never detached in the class, nor set by
+// a method other than the constructor: each call's graph then runs into
+// the previous call's, and every backward through an output runs through
+// that again.
 func (m *Model) carriedState(def, a NodeID, read map[string]bool) bool {
 	f := m.File
 	v := f.Unparen(f.Field(a, FieldRight))
@@ -96,18 +97,28 @@ func (m *Model) carriedState(def, a NodeID, read map[string]bool) bool {
 		})
 		return found
 	}
+	class := m.EnclosingClass(def)
 	for _, attr := range attrs {
 		if !mentions(f.Field(v, FieldArguments), attr) {
 			continue // not fed back into the pass
 		}
-		detached := false
-		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
-			if !detached && f.Kind(id) == KindCall && (m.MethodName(id) == "detach" || m.MethodName(id) == "detach_") &&
-				mentions(m.Receiver(id), attr) {
-				detached = true
+		// Detached in the forward, or set or detached by another method
+		// than the constructor (a `reset()` or `detach_state()` its
+		// callers may run every step): not known to carry a graph over.
+		cut := false
+		f.Walk(class, func(id NodeID) {
+			if cut {
+				return
+			}
+			switch f.Kind(id) {
+			case KindCall:
+				cut = (m.MethodName(id) == "detach" || m.MethodName(id) == "detach_") && mentions(m.Receiver(id), attr)
+			case KindAssignment, KindAugmentedAssignment:
+				method := m.EnclosingFunction(id)
+				cut = method != def && method != NoNode && m.FunctionName(method) != "__init__" && mentions(f.Field(id, FieldLeft), attr)
 			}
 		})
-		if !detached {
+		if !cut {
 			return true
 		}
 	}

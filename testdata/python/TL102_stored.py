@@ -341,6 +341,24 @@ def rank_predictions(classifier, loader):
     return ranks, scores
 
 
+class QEstimator:
+    def __init__(self, n_state, n_actions):
+        self.model = nn.Sequential(nn.Linear(n_state, 32), nn.ReLU(), nn.Linear(32, n_actions))
+        self.optimizer = torch.optim.Adam(self.model.parameters())
+
+    def predict(self, state):
+        with torch.no_grad():
+            return self.model(torch.as_tensor(state, dtype=torch.float32))
+
+    def replay(self, memory, replay_size):
+        for state, action, next_state, reward, done in random.sample(memory, min(replay_size, len(memory))):
+            target = reward + (0.0 if done else 0.9 * float(self.predict(next_state).max()))
+            loss = (self.model(torch.as_tensor(state, dtype=torch.float32))[action] - target) ** 2
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+
+
 def make_greedy(estimator, epsilon, n_actions):
     def act(state):
         if random.random() < epsilon:
@@ -364,3 +382,7 @@ def q_learning(env, estimator, episodes, replay_size):
 
 
 memory = []
+
+
+def main(env):
+    q_learning(env, QEstimator(4, 2), 100, 32)

@@ -753,3 +753,16 @@ def features_of(frames):
         feats.append(resnet(frame).detach().numpy())  # want: TL201
         actions.append(policy(frame))  # ok: the closure reads a table, it runs no model
     return feats, actions
+
+
+def wrap_backbone(net):
+    def run(x):
+        return net.layer4(net.layer3(x)).flatten(1)
+
+    return run
+
+
+def pooled_features(frames, model):
+    model.eval()
+    backbone = wrap_backbone(model)
+    return [backbone(frame).detach().numpy() for frame in frames]  # want: TL201
