@@ -305,8 +305,17 @@ func (m *Model) callCarries(call NodeID) bool {
 	if m.IsForwardCall(call) {
 		if fn := f.Field(call, FieldFunction); method == "" && (m.NoGraphValue(fn) || m.NoGraphParam(fn)) {
 			// A module that records no graph of its own (frozen, or
-			// without parameters): the graph its input has, if any.
-			return slices.ContainsFunc(m.Args(call), func(a NodeID) bool { return m.carry(a) == carryYes })
+			// without parameters): the graph its input has, if any,
+			// given by position or by keyword.
+			carries := false
+			f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
+				if f.Kind(a) == KindKeywordArgument {
+					a = f.Field(a, FieldValue)
+				}
+				carries = m.carry(a) == carryYes
+				return !carries
+			})
+			return carries
 		}
 		// A module's method other than its forward (`adv.generator(d)` of
 		// a loss module) that runs no model has the graph of what it is
@@ -487,6 +496,15 @@ var moreTensorMethods = map[string]bool{
 	"pow_": true, "clamp_": true, "sub_": true, "amax": true, "amin": true, "cumprod": true, "lerp": true,
 	"log2": true, "log10": true, "softplus": true, "gelu": true, "baddbmm": true, "addmm": true, "einsum": true,
 	"unfold": true, "movedim": true, "swapaxes": true, "index_add": true, "masked_scatter": true,
+	"nan_to_num": true, "clip": true, "maximum": true, "minimum": true, "fmax": true, "fmin": true, "erf": true,
+	"erfc": true, "trunc": true, "frac": true, "diff": true, "addcmul": true, "addcdiv": true, "fmod": true,
+	"remainder": true, "hypot": true, "atan2": true, "logaddexp": true, "logit": true, "xlogy": true,
+	"nansum": true, "nanmean": true, "logcumsumexp": true, "cummax": true, "cummin": true, "kthvalue": true,
+	"median": true, "quantile": true, "renorm": true, "lgamma": true, "digamma": true, "sinh": true, "cosh": true,
+	"asin": true, "acos": true, "atan": true, "tan": true, "neg": true, "negative": true, "absolute": true,
+	"square": true, "float_power": true, "true_divide": true, "multiply": true, "subtract": true, "divide": true,
+	"to_dense": true, "coalesce": true, "masked_fill_": true, "index_put": true, "take": true, "take_along_dim": true,
+	"tile": true, "expand": true, "broadcast_to": true, "squeeze_": true, "unsqueeze_": true, "requires_grad_": true,
 }
 
 // indexTuples are torch functions and tensor methods that return a
@@ -1104,13 +1122,25 @@ func (m *Model) boundBackpropagated(call NodeID, keys map[string]bool) {
 type returnedBackpropKey struct{ def NodeID }
 
 // returnedBackprop returns the positions, in the tuple every return of
-// def builds, of the names def back-propagates before returning them, or
-// [-1] where every return is one such name; nil for none.
+// def builds, of the names def back-propagates, on every call, before
+// returning them, or [-1] where every return is one such name; nil for
+// none.
 func (m *Model) returnedBackprop(def NodeID) []int {
 	return m.MemoRecursive(returnedBackpropKey{def}, []int(nil), func() any {
 		f := m.File
 		rets := m.ReturnValues(def)
 		if len(rets) == 0 {
+			return []int(nil)
+		}
+		// A backward that runs on some calls only (`if train:
+		// loss.backward()`) says nothing of a given call.
+		conditional := false
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if !conditional && f.Kind(id) == KindCall && m.EnclosingFunction(id) == def && m.IsBackwardCall(id) && m.ConditionalInFunction(id) {
+				conditional = true
+			}
+		})
+		if conditional {
 			return []int(nil)
 		}
 		keys := m.BackpropKeys(f.Field(def, FieldBody), def)
@@ -1460,14 +1490,29 @@ func (m *Model) inputDerivative(loop, call NodeID) bool {
 	if len(made) == 0 {
 		return false
 	}
-	read := false
+	read, stepped := false, false
 	f.Walk(body, func(id NodeID) {
-		if !read && f.Kind(id) == KindAttribute && f.TextIs(f.Field(id, FieldAttribute), "grad") &&
-			f.N(id).Start > f.N(call).End && made[f.Text(f.Field(id, FieldObject))] {
-			read = true
+		if f.Kind(id) != KindAttribute || !f.TextIs(f.Field(id, FieldAttribute), "grad") || f.N(id).Start < f.N(call).End {
+			return
+		}
+		x := f.Text(f.Field(id, FieldObject))
+		if !made[x] {
+			return
+		}
+		read = true
+		// `x = x + alpha * x.grad.sign()`, `x.data -= lr * x.grad`: a
+		// step on the input (an attack, an input's optimisation), not a
+		// derivative for a loss.
+		for p := f.Parent(id); p != NoNode && p != body; p = f.Parent(p) {
+			if k := f.Kind(p); k == KindAssignment || k == KindAugmentedAssignment {
+				if t := f.Text(f.Field(p, FieldLeft)); t == x || strings.HasPrefix(t, x+".") || strings.HasPrefix(t, x+"[") {
+					stepped = true
+				}
+				break
+			}
 		}
 	})
-	return read
+	return read && !stepped
 }
 
 // derivativesOnly reports whether function def of this file, nested

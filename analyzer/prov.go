@@ -668,10 +668,10 @@ func (m *Model) backpropArgs(call NodeID) []NodeID {
 				params = o.BackpropParams
 			}
 		}
-	} else if ref := m.nameOnlyRef(call); ref != "" && m.facts != nil && m.receiverClass(f.Unparen(f.Field(fn, FieldObject))) == NoNode {
-		// `mine.train_step(z, opt)`, mine of no class the file knows:
-		// the project's methods of that name, each of a module class,
-		// back-propagate what they are given there.
+	} else if ref := m.modelMethodRef(call); ref != "" && m.facts != nil {
+		// `mine.train_step(z, opt)`, mine a model of no class the file
+		// knows: the project's methods of that name, each of a module
+		// class, back-propagate what they are given there.
 		if o := m.lookup(ref, WantParams); o != nil {
 			params = o.BackpropParams
 		}

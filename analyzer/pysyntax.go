@@ -384,8 +384,9 @@ func (f *File) compileError() (SyntaxError, bool) {
 				msg = "SyntaxError: 'yield' outside function"
 			}
 		case KindAwait:
-			// IPython runs a notebook cell's top-level `await` (autoawait).
-			if !f.inFunction(id, true) && !IsNotebook(f.Path) {
+			// IPython runs a notebook cell's top-level `await` (autoawait),
+			// not one in a class body.
+			if !f.inFunction(id, true) && (!IsNotebook(f.Path) || f.inClassBody(id)) {
 				msg = "SyntaxError: 'await' outside function"
 			}
 		case KindNonlocalStatement:
@@ -420,6 +421,20 @@ func (f *File) compileError() (SyntaxError, bool) {
 
 // inFunction reports whether id stands in a function's body (or, with
 // lambdas, in a lambda) rather than at module level or in a class body.
+// inClassBody reports whether id lies in a class body, outside any
+// function of it.
+func (f *File) inClassBody(id NodeID) bool {
+	for p := f.Parent(id); p != NoNode; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case KindFunctionDefinition, KindLambda:
+			return false
+		case KindClassDefinition:
+			return true
+		}
+	}
+	return false
+}
+
 func (f *File) inFunction(id NodeID, lambdas bool) bool {
 	for p := f.Parent(id); p != NoNode; p = f.Parent(p) {
 		switch f.Kind(p) {

@@ -1072,7 +1072,7 @@ func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 		return ""
 	}
 	switch name := f.Text(f.Field(attr, analyzer.FieldAttribute)); name {
-	case "detach", "item", "tolist", "argmax", "argmin", "numpy":
+	case "detach", "item", "tolist", "argmax", "argmin":
 		return name
 	}
 	return ""

@@ -224,11 +224,12 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			return
 		}
 	}
-	if a := m.Loop(loop); !a.PerStep() || !a.Batches {
+	if a := m.Loop(loop); !a.PerStep() || !a.Batches && !a.Backward {
 		// A loop over the parts of one step (its losses, its heads), or
 		// over what one batch holds (the time steps of a decode), inside
 		// a loop of steps, or of batches, that starts the sum afresh each
-		// time; or a loop that runs once.
+		// time (one that steps an optimizer is a loop of steps); or a
+		// loop that runs once.
 		for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
 			if k := f.Kind(outer); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement ||
 				!a.Once && (!m.Loop(outer).PerStep() || a.PerStep() && !m.Loop(outer).Batches) {
@@ -258,10 +259,11 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if unreachable(f, n) {
 		return // after a raise or return of its block: it never runs
 	}
-	if s := leavesAfter(m, n, inner); s != analyzer.NoNode && (f.Kind(s) != analyzer.KindBreakStatement || m.EnclosingLoop(inner) == analyzer.NoNode) {
+	if s := leavesAfter(m, n, inner); s != analyzer.NoNode && (f.Kind(s) != analyzer.KindBreakStatement || m.EnclosingLoop(inner) == analyzer.NoNode) &&
+		localName(m, m.ScopeNode(n), target) {
 		// `outs = outs + post(outs); break`, in a loop no other loop of
-		// the function encloses: it runs once, nothing is carried to a
-		// later iteration.
+		// the function encloses, into a name of the call: it runs once,
+		// nothing is carried to a later iteration or call.
 		return
 	}
 	goes, unseen, followed := heldFate(m, target, n)
@@ -310,6 +312,20 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		p.Assume(fmt.Sprintf("nothing back-propagates the sum: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(compactText(f, unseen), 40)))
 	}
+}
+
+// localName reports whether target is a name of function fn's own, not
+// a parameter, a global or an attribute: what it holds ends with the call.
+func localName(m *analyzer.Model, fn, target analyzer.NodeID) bool {
+	f := m.File
+	if fn == analyzer.Root || f.Kind(target) != analyzer.KindIdentifier {
+		return false
+	}
+	b := m.Resolve(target)
+	if b == nil || b.Kind == analyzer.BindParam || m.ScopeNode(b.Stmt) != fn {
+		return false
+	}
+	return !slices.ContainsFunc(m.PositionalParams(fn), func(p analyzer.NodeID) bool { return f.Text(p) == f.Text(target) })
 }
 
 // periodicReset returns the line of a statement in loop, after the

@@ -226,10 +226,11 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	backpropagated, retained := valueBackpropagated(m, value, stepKeys), retainedBackward(m, region)
 	if backpropagated && !retained && local && loop != analyzer.NoNode && fn != analyzer.Root && m.EnclosingLoop(loop) == analyzer.NoNode &&
-		!m.Loop(loop).Batches && withinStep(m, loop) {
+		!m.Loop(loop).Batches && withinStep(m, loop) && !returnsItself(m, fn, key) {
 		// `for w in workers: losses[w] = loss; loss.backward()`, then the
 		// optimizer step: the parts of one step, each back-propagated,
-		// in a container of this call, which ends with it.
+		// in a container of this call that it does not return, which
+		// ends with it.
 		return
 	}
 	switch {
@@ -925,6 +926,24 @@ func storedCalledPerStep(m *analyzer.Model) map[analyzer.NodeID]bool {
 
 // storedReturned reports whether fn returns the container key, or a
 // value computed from it (`h = torch.stack(outs); return h`).
+// returnsItself reports whether a return of fn gives the container key
+// as it is, alone or in a tuple (`return losses`, `return x, losses`),
+// not what is read from it.
+func returnsItself(m *analyzer.Model, fn analyzer.NodeID, key string) bool {
+	f := m.File
+	return slices.ContainsFunc(m.ReturnValues(fn), func(r analyzer.NodeID) bool {
+		r = f.Unparen(r)
+		if f.TextIs(r, key) {
+			return true
+		}
+		switch f.Kind(r) {
+		case analyzer.KindTuple, analyzer.KindExpressionList, analyzer.KindList:
+			return slices.ContainsFunc(f.ChildList(r), func(e analyzer.NodeID) bool { return f.TextIs(f.Unparen(e), key) })
+		}
+		return false
+	})
+}
+
 func storedReturned(m *analyzer.Model, fn analyzer.NodeID, key string) bool {
 	return storedReturnKeys(m, fn)[key]
 }

@@ -183,3 +183,17 @@ def fit_points(net, points, rhs, optimizer):
         optimizer.step()
         total += loss  # want: TL101 "after its backward"
     return total
+
+
+def attack(model, x, y, steps, alpha):
+    # Each step's backward moves the input along its gradient: a step of
+    # an attack, whose losses kept in the list outlive their backward.
+    losses = []
+    for _ in range(steps):
+        x = x.detach()
+        x.requires_grad = True
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        x = x + alpha * x.grad.sign()
+        losses.append(loss)  # want: TL102 "after its backward"
+    return x, losses

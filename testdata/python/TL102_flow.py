@@ -264,3 +264,16 @@ def multi_task_epochs(model, heads, loader, optimizer):
             history[name].append(loss)  # want: TL102 "after its backward"
         optimizer.step()
     return history
+
+
+def multi_task_losses(model, heads, batch, optimizer):
+    # The same parts of one step, but the dict goes back to the caller,
+    # who may keep it: not known to end with the call.
+    optimizer.zero_grad()
+    losses = {}
+    for name, head in heads.items():
+        loss = head(model(batch["x"]), batch[name])
+        loss.backward()
+        losses[name] = loss  # want: TL102 "after its backward"
+    optimizer.step()
+    return losses
