@@ -1379,6 +1379,10 @@ func lastStatement(f *File, block NodeID) NodeID {
 	return last
 }
 
+// RangeOfOne is rangeOfOne, for rules: a loop of one iteration by its
+// range, which runs within an iteration of the loop around it.
+func (m *Model) RangeOfOne(loop NodeID) bool { return m.rangeOfOne(loop) }
+
 // rangeOfOne reports whether loop is `for ... in range(n)` with n the
 // literal 1, or a name every binding of which in the file is `n = 1`
 // (`G_STEPS = 1`): one iteration.

@@ -335,7 +335,9 @@ func rgWrapperName(f *analyzer.File, recv analyzer.NodeID) bool {
 func rgStepLoop(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 	f := m.File
 	l := m.EnclosingLoop(call)
-	for l != analyzer.NoNode && f.Kind(l) != analyzer.KindForStatement && f.Kind(l) != analyzer.KindWhileStatement {
+	// `for _ in range(G_ITERS):` with G_ITERS = 1 runs within one
+	// iteration of the loop around it, which is the step.
+	for l != analyzer.NoNode && (f.Kind(l) != analyzer.KindForStatement && f.Kind(l) != analyzer.KindWhileStatement || m.RangeOfOne(l)) {
 		l = m.EnclosingLoop(l)
 	}
 	if l == analyzer.NoNode || !m.Loop(l).PerStep() {

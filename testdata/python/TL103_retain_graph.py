@@ -412,3 +412,17 @@ class FreshCriticTrainer(CriticTrainer):
             for _ in range(self.n_critic):
                 fake = self.netG(torch.randn(real.size(0), self.z_dim))
                 self.fresh_step(real, fake)
+
+
+GEN_ITERS = 1
+
+
+def train_generator_once(gen, disc, opt_g, loader, z_dim):
+    # A loop of one iteration by its range: the step is the batch loop.
+    for real in loader:
+        for _ in range(GEN_ITERS):
+            fake = gen(torch.randn(real.size(0), z_dim))
+            loss = -disc(fake).mean()
+            opt_g.zero_grad()
+            loss.backward(retain_graph=True)  # want: TL103 "last backward"
+            opt_g.step()
