@@ -853,22 +853,13 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 // a closure def defines (`def act(state): ...; return act`) whose own
 // passes, if any, run under no_grad or in helpers that do.
 func (m *Model) returnsFunctions(def NodeID) bool {
-	f := m.File
-	rets := m.ReturnValues(def)
-	for _, r := range rets {
-		r = f.Unparen(r)
-		if f.Kind(r) != KindIdentifier {
-			return false
-		}
-		b := m.Resolve(r)
-		if b == nil || b.Kind != BindFunction || !f.Contains(def, b.Stmt) {
-			return false
-		}
-		if h := m.localHelperOf(b.Stmt, 0); h != nil && h.Forward != nil || m.callsBuiltObject(def, b.Stmt) {
+	closures := m.returnedClosures(def)
+	for _, c := range closures {
+		if h := m.localHelperOf(c, 0); h != nil && h.Forward != nil || m.callsBuiltObject(def, c) {
 			return false // a closure that runs a model (`return forward`, over resnet50)
 		}
 	}
-	return len(rets) > 0
+	return len(closures) > 0
 }
 
 // callsBuiltObject reports whether closure, a function def defines,

@@ -307,15 +307,7 @@ func (m *Model) callCarries(call NodeID) bool {
 			// A module that records no graph of its own (frozen, or
 			// without parameters): the graph its input has, if any,
 			// given by position or by keyword.
-			carries := false
-			f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
-				if f.Kind(a) == KindKeywordArgument {
-					a = f.Field(a, FieldValue)
-				}
-				carries = m.carry(a) == carryYes
-				return !carries
-			})
-			return carries
+			return m.anyArgCarries(call)
 		}
 		// A module's method other than its forward (`adv.generator(d)` of
 		// a loss module) that runs no model has the graph of what it is
@@ -344,15 +336,7 @@ func (m *Model) callCarries(call NodeID) bool {
 			return false
 		}
 		// Keyword arguments too: `Categorical(logits=policy(obs))`.
-		carries := false
-		f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
-			if f.Kind(a) == KindKeywordArgument {
-				a = f.Field(a, FieldValue)
-			}
-			carries = m.carry(a) == carryYes
-			return !carries
-		})
-		return carries
+		return m.anyArgCarries(call)
 	}
 	if q != "" {
 		// A function of another file of the project. Its parameters are
@@ -413,6 +397,21 @@ func (m *Model) callCarries(call NodeID) bool {
 		return m.carry(recv) == carryYes
 	}
 	return false
+}
+
+// anyArgCarries reports whether an argument of call, by position or by
+// keyword, carries a graph.
+func (m *Model) anyArgCarries(call NodeID) bool {
+	f := m.File
+	carries := false
+	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
+		if f.Kind(a) == KindKeywordArgument {
+			a = f.Field(a, FieldValue)
+		}
+		carries = m.carry(a) == carryYes
+		return !carries
+	})
+	return carries
 }
 
 // lossOfCutPrediction reports whether v is a call of a loss of the

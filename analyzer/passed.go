@@ -110,22 +110,33 @@ func (m *Model) functionsOf(e NodeID, depth int) []calledFunction {
 		if def == NoNode {
 			return nil
 		}
-		// A factory: every return gives a function it defines.
 		var out []calledFunction
-		for _, r := range m.ReturnValues(def) {
-			r = f.Unparen(r)
-			if f.Kind(r) != KindIdentifier {
-				return nil
-			}
-			rb := m.Resolve(r)
-			if rb == nil || rb.Kind != BindFunction || !f.Contains(def, rb.Stmt) {
-				return nil
-			}
-			out = append(out, calledFunction{def: rb.Stmt})
+		for _, c := range m.returnedClosures(def) {
+			out = append(out, calledFunction{def: c})
 		}
 		return out
 	}
 	return nil
+}
+
+// returnedClosures returns the functions def defines that its returns
+// give, one per return, where every return gives one (a factory); else
+// nil.
+func (m *Model) returnedClosures(def NodeID) []NodeID {
+	f := m.File
+	var out []NodeID
+	for _, r := range m.ReturnValues(def) {
+		r = f.Unparen(r)
+		if f.Kind(r) != KindIdentifier {
+			return nil
+		}
+		rb := m.Resolve(r)
+		if rb == nil || rb.Kind != BindFunction || !f.Contains(def, rb.Stmt) {
+			return nil
+		}
+		out = append(out, rb.Stmt)
+	}
+	return out
 }
 
 // passedElementCarries reports, for a call of a value that runs the
