@@ -3,7 +3,6 @@ package analyzer
 import (
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -1054,11 +1053,6 @@ func (m *Model) makesRef(def NodeID) (string, []string) {
 		if f.Kind(v) != KindCall {
 			return "", nil
 		}
-		if c := f.Unparen(f.Field(v, FieldFunction)); f.Kind(c) == KindIdentifier {
-			if b := m.Resolve(c); b != nil && b.Kind == BindClass && m.passesFreezeParam(v, b.Stmt) {
-				return "", nil // `Extractor(freeze=False)`: not what the class records
-			}
-		}
 		ref := m.calleeRef(v)
 		if ref == "" || out != "" && ref != out || strings.HasPrefix(ref, "*") {
 			return "", nil
@@ -1071,41 +1065,9 @@ func (m *Model) makesRef(def NodeID) (string, []string) {
 			return "", nil
 		}
 		out = ref
-		f.Children(f.Field(v, FieldArguments), func(a NodeID) bool {
-			switch f.Kind(a) {
-			case KindKeywordArgument:
-				args = append(args, f.Text(f.Field(a, FieldName)))
-			case KindListSplat, KindDictionarySplat:
-				args = append(args, "*")
-			case KindComment:
-			default:
-				if f.N(a).Kind != KindToken {
-					args = append(args, "#")
-				}
-			}
-			return true
-		})
+		args = append(args, argKinds(f, v)...)
 	}
 	return out, compactArgs(args)
-}
-
-// compactArgs turns the "#" of each positional argument into one "#n"
-// and drops repeated names, sorted.
-func compactArgs(args []string) []string {
-	n := 0
-	var out []string
-	for _, a := range args {
-		if a == "#" {
-			n++
-		} else if !slices.Contains(out, a) {
-			out = append(out, a)
-		}
-	}
-	if n > 0 {
-		out = append(out, "#"+strconv.Itoa(n))
-	}
-	slices.Sort(out)
-	return out
 }
 
 // madeBy returns the class a callee makes: the callee itself, or, for a
@@ -1136,15 +1098,10 @@ func (m *Model) madeBy(callee NodeID, depth int) NodeID {
 // constructed returns the callee of a call value (`Net` of `Net(4)`), or
 // NoNode for another value.
 func constructed(f *File, v NodeID) NodeID {
-	v = f.Unparen(v)
-	if f.Kind(v) != KindCall {
-		return NoNode
+	if c := constructorCall(f, v); f.Kind(c) == KindCall {
+		return f.Unparen(f.Field(c, FieldFunction))
 	}
-	fn := f.Unparen(f.Field(v, FieldFunction))
-	if inner := movedFrom(f, v); inner != NoNode && f.Kind(inner) == KindCall {
-		return constructed(f, inner) // `Net(...).to(device)`
-	}
-	return fn
+	return NoNode
 }
 
 // movedFrom returns the receiver of a call that returns its receiver,
@@ -1353,7 +1310,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	cs.NoGraph = cs.Module && m.NoGraphClass(class)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
 	if cs.NoGraph {
-		cs.FreezeParams = m.FreezeParamList(class)
+		cs.FreezeParams = m.freezeParams(class)
 	}
 	return cs
 }

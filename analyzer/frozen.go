@@ -128,57 +128,53 @@ func (m *Model) frozenClass(class NodeID) bool {
 
 type freezeParamsKey struct{ class NodeID }
 
-// freezeParams returns the positions and names of the parameters of
-// class's constructor that decide what it freezes: those its freezing
-// statements (`p.requires_grad = requires_grad`, `self.requires_grad_(
-// not train)`) read, or the tests around them (`if freeze:`) read.
+// freezeParams returns the parameters of class's constructor that decide
+// what it freezes: those its freezing statements (`p.requires_grad =
+// requires_grad`, `self.requires_grad_(not train)`) read, or the tests
+// around them (`if freeze:`) read; "name@i" for the i-th positional one,
+// "name" for a keyword-only one, sorted, as ClassSummary keeps them.
 // NoGraphClass judges the class built with their defaults; a call that
 // passes one of them builds something else.
-func (m *Model) freezeParams(class NodeID) map[string]int {
+func (m *Model) freezeParams(class NodeID) []string {
 	return m.Memo(freezeParamsKey{class}, func() any {
 		f := m.File
-		out := map[string]int{}
 		init := m.MethodOf(class, "__init__")
 		if init == NoNode {
-			return out
+			return []string(nil)
 		}
-		params := m.positionalParams(init)
-		names := map[string]int{}
-		for i, p := range params {
-			names[f.Text(p)] = i
+		names := map[string]string{}
+		for i, p := range m.positionalParams(init) {
+			names[f.Text(p)] = f.Text(p) + "@" + strconv.Itoa(i)
 		}
 		f.Children(f.Field(init, FieldParameters), func(c NodeID) bool {
 			if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
-				if n := f.Text(f.Field(c, FieldName)); names[n] == 0 && !slices.ContainsFunc(params, func(p NodeID) bool { return f.Text(p) == n }) {
-					names[n] = -1 // keyword-only
+				if n := f.Text(f.Field(c, FieldName)); names[n] == "" {
+					names[n] = n // keyword-only
 				}
 			}
 			return true
 		})
+		var out []string
 		read := func(e NodeID) {
 			f.Walk(e, func(id NodeID) {
-				if f.Kind(id) == KindIdentifier {
-					if i, ok := names[f.Text(id)]; ok {
-						out[f.Text(id)] = i
-					}
+				if p := names[f.Text(id)]; f.Kind(id) == KindIdentifier && p != "" && !slices.Contains(out, p) {
+					out = append(out, p)
 				}
 			})
 		}
 		f.Walk(f.Field(init, FieldBody), func(id NodeID) {
-			freeze := false
 			switch f.Kind(id) {
 			case KindCall:
-				if m.MethodName(id) == "requires_grad_" {
-					freeze = true
-					read(f.Field(id, FieldArguments))
+				if m.MethodName(id) != "requires_grad_" {
+					return
 				}
+				read(f.Field(id, FieldArguments))
 			case KindAssignment:
-				if left := f.Field(id, FieldLeft); f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") {
-					freeze = true
-					read(f.Field(id, FieldRight))
+				if left := f.Field(id, FieldLeft); f.Kind(left) != KindAttribute || !f.TextIs(f.Field(left, FieldAttribute), "requires_grad") {
+					return
 				}
-			}
-			if !freeze {
+				read(f.Field(id, FieldRight))
+			default:
 				return
 			}
 			for p := f.Parent(id); p != NoNode && p != init; p = f.Parent(p) {
@@ -190,8 +186,9 @@ func (m *Model) freezeParams(class NodeID) map[string]int {
 				}
 			}
 		})
+		slices.Sort(out)
 		return out
-	}).(map[string]int)
+	}).([]string)
 }
 
 // constructorCall returns the call that builds what v holds, past the
@@ -204,54 +201,80 @@ func constructorCall(f *File, v NodeID) NodeID {
 	return v
 }
 
-// passesParams reports whether call passes an argument for one of
-// params ("name@i" for the i-th positional parameter, "name" for a
-// keyword-only one), or a splat that may.
-func passesParams(f *File, call NodeID, params []string) bool {
-	if len(params) == 0 {
-		return false
-	}
-	pos, passes := 0, false
+// argKinds lists what call passes: "#" for each positional argument, the
+// name of each keyword one, "*" for a splat.
+func argKinds(f *File, call NodeID) []string {
+	var out []string
 	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
 		switch f.Kind(a) {
 		case KindKeywordArgument:
-			name := f.Text(f.Field(a, FieldName))
-			passes = slices.ContainsFunc(params, func(p string) bool { n, _, _ := strings.Cut(p, "@"); return n == name })
+			out = append(out, f.Text(f.Field(a, FieldName)))
 		case KindListSplat, KindDictionarySplat:
-			passes = true
+			out = append(out, "*")
 		case KindComment:
 		default:
-			if f.N(a).Kind == KindToken {
-				return true
+			if f.N(a).Kind != KindToken {
+				out = append(out, "#")
 			}
-			at := "@" + strconv.Itoa(pos)
-			passes = slices.ContainsFunc(params, func(p string) bool { return strings.HasSuffix(p, at) })
-			pos++
 		}
-		return !passes
+		return true
 	})
-	return passes
+	return out
+}
+
+// compactArgs turns the "#" of each positional argument into one "#n"
+// and drops repeated names, sorted.
+func compactArgs(args []string) []string {
+	n := 0
+	var out []string
+	for _, a := range args {
+		if a == "#" {
+			n++
+		} else if !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	if n > 0 {
+		out = append(out, "#"+strconv.Itoa(n))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// PassesParams reports whether arguments args (as compactArgs gives
+// them: "#n", names, "*") fill one of params ("name@i" for the i-th
+// positional parameter, "name" for a keyword-only one), or may.
+func PassesParams(args, params []string) bool {
+	if len(params) == 0 {
+		return false
+	}
+	for _, a := range args {
+		if a == "*" {
+			return true
+		}
+		if n, ok := strings.CutPrefix(a, "#"); ok {
+			positional, _ := strconv.Atoi(n)
+			for _, p := range params {
+				if _, at, ok := strings.Cut(p, "@"); ok {
+					if i, _ := strconv.Atoi(at); i < positional {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		if slices.ContainsFunc(params, func(p string) bool { name, _, _ := strings.Cut(p, "@"); return name == a }) {
+			return true
+		}
+	}
+	return false
 }
 
 // passesFreezeParam reports whether call, a construction of class,
 // passes an argument for a parameter that decides what the class
 // freezes (freezeParams).
 func (m *Model) passesFreezeParam(call, class NodeID) bool {
-	return passesParams(m.File, call, m.FreezeParamList(class))
-}
-
-// FreezeParamList is freezeParams as ClassSummary keeps it: "name@i" for
-// the i-th positional parameter, "name" for a keyword-only one, sorted.
-func (m *Model) FreezeParamList(class NodeID) []string {
-	var out []string
-	for name, i := range m.freezeParams(class) {
-		if i >= 0 {
-			name += "@" + strconv.Itoa(i)
-		}
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
+	return PassesParams(compactArgs(argKinds(m.File, call)), m.freezeParams(class))
 }
 
 // holdsNoParameters reports whether v, assigned to an attribute of self,
@@ -580,7 +603,7 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 		if q := m.QualifiedName(c); q != "" && !isLibraryName(q) {
 			// A class of another file: the same, by what its summary
 			// says decides its freezing.
-			if o := m.lookup(q, WantNoGraph); o != nil && o.Kind == ObjectClass && o.NoGraph && passesParams(f, constructorCall(f, v), o.FreezeParams) {
+			if o := m.lookup(q, WantNoGraph); o != nil && o.Kind == ObjectClass && o.NoGraph && PassesParams(compactArgs(argKinds(f, constructorCall(f, v))), o.FreezeParams) {
 				return false
 			}
 		}

@@ -419,8 +419,6 @@ func (f *File) compileError() (SyntaxError, bool) {
 	return SyntaxError{}, false
 }
 
-// inFunction reports whether id stands in a function's body (or, with
-// lambdas, in a lambda) rather than at module level or in a class body.
 // inClassBody reports whether id lies in a class body, outside any
 // function of it.
 func (f *File) inClassBody(id NodeID) bool {
@@ -435,6 +433,8 @@ func (f *File) inClassBody(id NodeID) bool {
 	return false
 }
 
+// inFunction reports whether id stands in a function's body (or, with
+// lambdas, in a lambda) rather than at module level or in a class body.
 func (f *File) inFunction(id NodeID, lambdas bool) bool {
 	for p := f.Parent(id); p != NoNode; p = f.Parent(p) {
 		switch f.Kind(p) {

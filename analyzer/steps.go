@@ -187,7 +187,7 @@ func (m *Model) stepFact(id NodeID, steps *StepSites) {
 		steps.Backward = m.site(id)
 	}
 	eval, train := m.ModeSwitch(id)
-	if (eval || train) && (m.ownCopy(m.Receiver(id), 0) || m.SomeParts(id)) {
+	if (eval || train) && (m.ownCopy(m.Receiver(id), 0) || m.someParts(id)) {
 		// A copy the function made, or some of a module's layers (its
 		// batch norms, frozen for fine-tuning): its callers' module keeps
 		// its mode.
@@ -201,11 +201,11 @@ func (m *Model) stepFact(id NodeID, steps *StepSites) {
 	}
 }
 
-// SomeParts reports whether call, a method call on the target of a loop
+// someParts reports whether call, a method call on the target of a loop
 // over a module's parts (`for m in model.modules():`), runs for some of
 // them only: under a test within the loop (`if isinstance(m,
 // nn.BatchNorm2d): m.eval()`).
-func (m *Model) SomeParts(call NodeID) bool {
+func (m *Model) someParts(call NodeID) bool {
 	f := m.File
 	recv := f.Unparen(m.Receiver(call))
 	if f.Kind(recv) != KindIdentifier {

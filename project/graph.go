@@ -1150,32 +1150,7 @@ func classFreezeParams(c *object) []string {
 // passesFreeze reports whether the constructions of function fn (Makes)
 // pass an argument for a parameter that decides what class c freezes.
 func passesFreeze(fn *analyzer.FuncSummary, c *object) bool {
-	if fn == nil {
-		return true
-	}
-	freeze := classFreezeParams(c)
-	for _, a := range fn.RareFacts().MakesArgs {
-		if a == "*" {
-			return true
-		}
-		if n, ok := strings.CutPrefix(a, "#"); ok {
-			positional, _ := strconv.Atoi(n)
-			for _, p := range freeze {
-				if _, at, ok := strings.Cut(p, "@"); ok {
-					if i, _ := strconv.Atoi(at); i < positional {
-						return true
-					}
-				}
-			}
-			continue
-		}
-		for _, p := range freeze {
-			if name, _, _ := strings.Cut(p, "@"); name == a {
-				return true
-			}
-		}
-	}
-	return false
+	return fn == nil || analyzer.PassesParams(fn.RareFacts().MakesArgs, classFreezeParams(c))
 }
 
 // callOrder lists the project's functions callees first: each after the
