@@ -202,6 +202,12 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 // project, from its facts: known is false where they say nothing.
 func (w *fateWalk) projectArgument(call, arg analyzer.NodeID, depth int) (r fate, known bool) {
 	known, backprop, kept, _ := w.m.ArgUse(call, arg)
+	return w.argUse(call, depth, known, backprop, kept)
+}
+
+// argUse is projectArgument's answer from what ArgUse says of the
+// argument.
+func (w *fateWalk) argUse(call analyzer.NodeID, depth int, known, backprop, kept bool) (r fate, ok bool) {
 	switch {
 	case !known:
 		return fateNo, false
@@ -254,12 +260,16 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	case appendMethods[name]:
 		return w.appended(call, depth)
 	}
-	// A method of a model that back-propagates it (`mine.train_step(z,
-	// opt)`, a critic's update): differentiated there.
-	if arg := argOf(f, args, w.last); arg != analyzer.NoNode {
-		if _, backprop, _, _ := m.ArgUse(call, arg); backprop {
-			return fateYes
-		}
+	// What a function of the project does with the argument, asked
+	// once: one that back-propagates it (`mine.train_step(z, opt)`, a
+	// critic's update, also a model's method) differentiates it there.
+	arg := argOf(f, args, w.last)
+	var known, backprop, kept bool
+	if arg != analyzer.NoNode {
+		known, backprop, kept, _ = m.ArgUse(call, arg)
+	}
+	if backprop {
+		return fateYes
 	}
 	// A loss, or another model run on it (or a method of one): the graph
 	// goes on in what it returns.
@@ -272,10 +282,8 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	// back-propagates the argument, and whether its result keeps it. A
 	// strict walk follows its result whatever they say: they may not
 	// show every way a result keeps a graph.
-	if arg := argOf(f, args, w.last); arg != analyzer.NoNode {
-		if r, known := w.projectArgument(call, arg, depth); known {
-			return r
-		}
+	if r, ok := w.argUse(call, depth, known, false, kept); ok {
+		return r
 	}
 	switch q := m.CallName(call); {
 	case strings.HasPrefix(q, "torch.distributed."), fateNoBuiltins[q]:

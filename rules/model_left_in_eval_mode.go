@@ -768,10 +768,11 @@ func argValues(f *analyzer.File, call analyzer.NodeID) []analyzer.NodeID {
 
 // leavesAfter returns the statement that leaves loop after n's on
 // every path from it: a break (of loop, or of the loop within it that
-// holds n), a return or raise, or a call that ends the process (`exit()`, `sys.exit()`), later in n's block or in a
-// block around it within loop. NoNode when there is none, or a continue
-// comes first. The switch to evaluation it follows starts no training
-// step; the sum it follows adds nothing to a later iteration.
+// holds n), a return or raise, or a call that ends the process
+// (`exit()`, `sys.exit()`), later in n's block or in a block around it
+// within loop. NoNode when there is none, or a continue comes first. The
+// switch to evaluation it follows starts no training step; the sum it
+// follows adds nothing to a later iteration.
 func leavesAfter(m *analyzer.Model, n, loop analyzer.NodeID) analyzer.NodeID {
 	f := m.File
 	body := f.Field(loop, analyzer.FieldBody)
