@@ -271,10 +271,8 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if depth < 4 && m.paramGivenModels(b, depth) {
 				return CallableModel // `generate(netG, z)` where every call passes a module
 			}
-			if c := m.paramClass(b, depth); c != NoNode {
-				if cb := m.Resolve(c); cb != nil && m.plainClass(cb.Stmt) {
-					return CallableOther // every call passes an instance of a plain class of the file (a NumPy network)
-				}
+			if c := m.paramClass(b, depth); c != NoNode && m.plainClassRef(c) || m.paramGivenPlain(b) {
+				return CallableOther // every call passes an instance of a plain class (a NumPy network)
 			}
 			if m.evalParam(b) {
 				return CallableModel // every call passes a module it switched to evaluation mode
@@ -424,6 +422,32 @@ func (m *Model) paramGivenModels(b *Binding, depth int) bool {
 	for _, a := range args {
 		if m.instanceOf(a, depth+1) != CallableModel || m.NoGraphValue(a) {
 			return false // not a module, or one that records no graph
+		}
+	}
+	return true
+}
+
+// paramGivenPlain reports whether every call of the parameter's function
+// in this file passes an instance of a plain class (plainClassRef), built
+// there or bound to a name on every path to the call: `evaluate(Dense(784,
+// 10), X)` with Dense a NumPy layer of another file.
+func (m *Model) paramGivenPlain(b *Binding) bool {
+	f := m.File
+	args, ok := m.paramArgs(b)
+	if !ok {
+		return false
+	}
+	for _, a := range args {
+		a = f.Unparen(a)
+		if f.Kind(a) == KindIdentifier {
+			ab := m.Resolve(a)
+			if ab == nil || ab.Unpacked || !m.definiteBinding(ab, a) {
+				return false
+			}
+			a = f.Unparen(ab.Value)
+		}
+		if c := constructed(f, a); c == NoNode || !m.plainClassRef(c) {
+			return false
 		}
 	}
 	return true
@@ -809,6 +833,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 				return CallableLoss
 			}
 			return CallableModel
+		} else if o != nil && o.Kind == ObjectClass && o.Plain {
+			return CallableOther // a plain class of another file (a NumPy network), as of this file
 		}
 		return CallableUnknown
 	}
@@ -1389,14 +1415,29 @@ func (m *Model) callOfClass(class NodeID) (ref string, def NodeID) {
 	return m.classMethod(class, "__call__")
 }
 
+// plainClassRef reports whether c, the callee of a construction, names a
+// plain class: of this file (plainClass), or of another file of the
+// project (ClassSummary.Plain).
+func (m *Model) plainClassRef(c NodeID) bool {
+	if cb := m.Resolve(c); cb != nil && cb.Kind == BindClass {
+		return m.plainClass(cb.Stmt)
+	}
+	q := m.QualifiedName(c)
+	if q == "" || isLibraryName(q) {
+		return false
+	}
+	o := m.lookup(q, WantModule)
+	return o != nil && o.Kind == ObjectClass && o.Plain
+}
+
 // plainClass reports whether a class of this file computes nothing with
-// torch: it has no base, names nothing of torch, and calls no callable
+// torch: it has no base but `object` or `abc.ABC`, names nothing of torch, and calls no callable
 // it holds other than its own methods (`self.forward_fn(X, self.params)`
 // may be anything it is handed). A network written in NumPy is one; a
 // model written with bare tensors (d2l's `RNNModelScratch`) is not.
 func (m *Model) plainClass(class NodeID) bool {
 	f := m.File
-	if len(m.ClassBases(class)) > 0 {
+	if slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool { return !PlainBase(m.QualifiedName(b)) }) {
 		return false
 	}
 	plain := true

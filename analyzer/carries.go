@@ -30,6 +30,10 @@ var detachingMethods = map[string]bool{
 	"multinomial": true, "bernoulli": true,
 }
 
+// graphAttributes are the attributes of a tensor that are tensors with
+// its graph.
+var graphAttributes = map[string]bool{"T": true, "mT": true, "H": true, "mH": true, "real": true, "imag": true}
+
 // nonGradAttributes are tensor attributes that carry no autograd history.
 var nonGradAttributes = map[string]bool{
 	"shape": true, "dtype": true, "device": true, "data": true, "grad": true,
@@ -107,6 +111,12 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		}
 		if f.TextIs(f.Field(expr, FieldAttribute), "indices") && m.returnsIndices(f.Unparen(f.Field(expr, FieldObject))) {
 			return false // `torch.max(x, 1).indices`
+		}
+		if obj := f.Field(expr, FieldObject); !graphAttributes[f.Text(f.Field(expr, FieldAttribute))] && m.carriesOnlyByUse(obj) {
+			// `loss.backward()` shows loss is back-propagated, not that
+			// it is a tensor: `loss.value` is no tensor's attribute, but
+			// another library's node's (a NumPy autograd's array).
+			return false
 		}
 		return m.carry(f.Field(expr, FieldObject)) == carryYes
 	case KindSubscript:
@@ -314,6 +324,12 @@ func (m *Model) callCarries(call NodeID) bool {
 		// given.
 		return method == "" || method == "forward" || !m.runsNoModel(call, m.calleeRef(call))
 	}
+	if method == "" && m.freeLayerCall(call) {
+		// A layer with no parameters (`act = nn.LogSoftmax(dim=1)`, a
+		// transform): no forward pass of a model, but its output has the
+		// graph its input has.
+		return m.anyArgCarries(call)
+	}
 	if m.IsLossCall(call) {
 		// The prediction comes first; a loss of a prediction that may
 		// carry history (a parameter, an unknown value) is assumed to,
@@ -397,6 +413,35 @@ func (m *Model) callCarries(call NodeID) bool {
 		return m.carry(recv) == carryYes
 	}
 	return false
+}
+
+// freeLayerCall reports whether call calls a layer that has no
+// parameters: an instance of such a class of this file (parameterFree),
+// or a name or an attribute of self bound to the construction of such a
+// torch layer (freeLayer), or that construction itself
+// (`nn.ReLU()(x)`).
+func (m *Model) freeLayerCall(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if m.parameterFree(fn) {
+		return true
+	}
+	v := fn
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		b := m.Resolve(fn)
+		if b == nil || b.Kind != BindAssign || b.Unpacked {
+			return false
+		}
+		v = b.Value
+	case KindAttribute:
+		if !f.TextIs(f.Field(fn, FieldObject), "self") {
+			return false
+		}
+		v = m.SelfAttrOnce(fn)
+	}
+	v = f.Unparen(v)
+	return f.Kind(v) == KindCall && m.freeLayer(v)
 }
 
 // anyArgCarries reports whether an argument of call, by position or by
@@ -1089,7 +1134,7 @@ func (m *Model) backpropKeys(region, fn NodeID) map[string]bool {
 }
 
 // boundBackpropagated adds to keys the names that call, a call of a
-// function of this file that back-propagates what it returns, binds to
+// function of the project that back-propagates what it returns, binds to
 // that value: `out, acc, loss = train_unit(x, y)` where train_unit runs
 // `loss.backward()` and returns loss.
 func (m *Model) boundBackpropagated(call NodeID, keys map[string]bool) {
@@ -1098,11 +1143,19 @@ func (m *Model) boundBackpropagated(call NodeID, keys map[string]bool) {
 	if f.Kind(a) != KindAssignment || f.Field(a, FieldRight) != call {
 		return
 	}
-	def := m.LocalCallee(call)
-	if def == NoNode || !m.backpropagates(def) {
-		return
+	var elems []int
+	if def := m.LocalCallee(call); def != NoNode {
+		if !m.backpropagates(def) {
+			return
+		}
+		elems = m.returnedBackprop(def)
+	} else if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
+		// A function of another file: its summary says what it returns
+		// after back-propagating it.
+		if o := m.lookup(ref, WantReturns); o != nil && o.Kind == ObjectFunction {
+			elems = o.BackpropElems
+		}
 	}
-	elems := m.returnedBackprop(def)
 	switch t := f.Field(a, FieldLeft); f.Kind(t) {
 	case KindIdentifier:
 		if slices.Contains(elems, -1) {

@@ -115,6 +115,11 @@ type ClassSummary struct {
 	// for a keyword-only one): an instance built with one of them passed
 	// is not known to record no graph.
 	FreezeParams []string `json:"freeze_params,omitempty"`
+	// Plain: a class with a `forward` or a `__call__`, no base but
+	// `object` or `abc.ABC`, whose body uses nothing of torch and calls no
+	// method it does not define (plainClass): a NumPy network or loss,
+	// whose instances' calls run no model.
+	Plain bool `json:"plain,omitempty"`
 }
 
 // FuncSummary describes a module-level function or a method of a
@@ -169,6 +174,11 @@ type RareFuncFacts struct {
 	// are the positions of its elements with autograd history.
 	TupleLen   int   `json:"tuple_len,omitempty"`
 	GraphElems []int `json:"graph_elems,omitempty"`
+	// BackpropElems are the positions, in the tuple every return builds,
+	// of the values the function back-propagates on every call before
+	// returning them, or [-1] where every return is one such value
+	// (`return loss` after `loss.backward()`).
+	BackpropElems []int `json:"backprop_elems,omitempty"`
 	// GraphParams are the positional parameters whose graph the result
 	// keeps (`return ((pred - y) ** 2).mean()`): a call passing a value
 	// with a graph there gets a result with one.
@@ -242,7 +252,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -302,12 +312,19 @@ type Object struct {
 	// FreezeParams: for a NoGraph class, the constructor's parameters
 	// that decide what it freezes (ClassSummary.FreezeParams).
 	FreezeParams []string
+	// Plain: a class of the project that is no module and computes
+	// nothing with torch, though it has a `forward` or a `__call__`
+	// (ClassSummary.Plain). Asked with WantModule.
+	Plain bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
 	// TupleLen and GraphElems: where in the tuple it returns the graph
 	// is (see FuncSummary); TupleLen 0 says nothing.
 	TupleLen   int
 	GraphElems []int
+	// BackpropElems: where in what it returns a function returns what it
+	// back-propagated (FuncSummary's). Asked with WantReturns.
+	BackpropElems []int
 	// GraphParams: the parameters whose graph a function's result keeps.
 	GraphParams []int
 	// DropsArgs: a function that ends the graph of whatever it is given.
@@ -1309,6 +1326,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	cs.Module = m.IsModuleClass(class)
 	cs.NoGraph = cs.Module && m.NoGraphClass(class)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
+	cs.Plain = !cs.Module && (m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class)
 	if cs.NoGraph {
 		cs.FreezeParams = m.freezeParams(class)
 	}
@@ -1340,6 +1358,9 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
 	if fs.ReturnsGraph {
 		r.TupleLen, r.GraphElems = m.tupleReturns(def)
+	}
+	if m.backpropagates(def) {
+		r.BackpropElems = m.returnedBackprop(def)
 	}
 	if !fs.ReturnsGraph {
 		r.GraphParams = m.GraphParams(def)

@@ -123,7 +123,7 @@ var builtinNames = map[string]bool{
 	"print": true, "isinstance": true, "range": true, "enumerate": true, "zip": true, "map": true,
 	"filter": true, "sorted": true, "iter": true, "next": true, "super": true, "type": true,
 	"getattr": true, "hasattr": true, "setattr": true, "repr": true, "any": true, "all": true,
-	"open": true, "reversed": true, "format": true, "hash": true, "id": true,
+	"open": true, "reversed": true, "format": true, "hash": true, "id": true, "object": true,
 }
 
 // canonicalNames maps re-exports to the name the rules match.

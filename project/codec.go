@@ -234,6 +234,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(c.NoGraph)
 		e.bool(c.ByForward)
 		e.strings(c.FreezeParams)
+		e.bool(c.Plain)
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
@@ -264,6 +265,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(f.EntersSet)
 		e.int(int64(r.TupleLen))
 		e.ints(r.GraphElems)
+		e.ints(r.BackpropElems)
 		e.bool(f.OwnNoGrad)
 		e.bool(r.DropsArgs)
 		e.bool(r.StateGraph)
@@ -357,6 +359,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.NoGraph = d.bool()
 			c.ByForward = d.bool()
 			c.FreezeParams = d.strings()
+			c.Plain = d.bool()
 		}
 	}
 	if n, isNil := d.count(); !isNil {
@@ -391,6 +394,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.EntersSet = d.bool()
 			r.TupleLen = int(d.int())
 			r.GraphElems = d.ints()
+			r.BackpropElems = d.ints()
 			f.OwnNoGrad = d.bool()
 			r.DropsArgs = d.bool()
 			r.StateGraph = d.bool()
@@ -611,9 +615,11 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.Module)
 	e.bool(o.NoGraph)
 	e.strings(o.FreezeParams)
+	e.bool(o.Plain)
 	e.bool(o.ReturnsGraph)
 	e.int(int64(o.TupleLen))
 	e.ints(o.GraphElems)
+	e.ints(o.BackpropElems)
 	e.ints(o.GraphParams)
 	e.ints(o.CutParams)
 	e.ints(o.BackpropParams)
@@ -660,9 +666,11 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.Module = d.bool()
 	o.NoGraph = d.bool()
 	o.FreezeParams = d.strings()
+	o.Plain = d.bool()
 	o.ReturnsGraph = d.bool()
 	o.TupleLen = int(d.int())
 	o.GraphElems = d.ints()
+	o.BackpropElems = d.ints()
 	o.GraphParams = d.ints()
 	o.CutParams = d.ints()
 	o.BackpropParams = d.ints()

@@ -106,6 +106,8 @@ type object struct {
 	// byForward: a class that is a module by its forward alone, whose
 	// bases are all classes of the project (ClassSummary.ByForward).
 	byForward bool
+	// plain: a class its file shows to be plain (ClassSummary.Plain).
+	plain bool
 	// count is the tally spread keeps while it sizes the lists above.
 	count int32
 }
@@ -906,7 +908,7 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 	for i := range fl.sum.Classes {
 		c := &fl.sum.Classes[i]
 		o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
-		o.fact.Module, o.fact.NoGraph, o.byForward = c.Module, c.NoGraph, c.ByForward
+		o.fact.Module, o.fact.NoGraph, o.byForward, o.plain = c.Module, c.NoGraph, c.ByForward, c.Plain
 		fl.objs[o.key.name] = o
 	}
 	for i := range fl.sum.Funcs {
@@ -1715,6 +1717,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantModule != 0 && o.fact.Module {
 		fact.Module, some = true, true
 	}
+	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass && o.plain && !o.fact.Module {
+		fact.Plain, some = true, true
+	}
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
 		if o.kind == analyzer.ObjectClass {
@@ -1728,6 +1733,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {
 		fact.ReturnsGraph, some = true, true
 		fact.TupleLen, fact.GraphElems = summary.TupleLen, summary.GraphElems
+	}
+	if want&analyzer.WantReturns != 0 && len(summary.BackpropElems) > 0 {
+		fact.BackpropElems, some = summary.BackpropElems, true
 	}
 	if want&analyzer.WantReturns != 0 && summary.StateGraph {
 		fact.StateGraph, some = true, true

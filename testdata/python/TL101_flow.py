@@ -123,6 +123,32 @@ def train_expressions(trainer, batches):
     return total
 
 
+# Hard negative: the node of an autograd library written in NumPy, which
+# has a `backward()` of its own: `value` is no tensor attribute, but the
+# node's array.
+def train_nodes(mlp, batches, lr):
+    import vugrad as vg
+
+    total = 0.0
+    for xb, yb in batches:
+        loss = vg.logceloss(mlp(vg.TensorNode(value=xb)), yb)
+        total += loss.value  # ok: `value` is no tensor attribute; loss shows a graph only by its backward()
+        loss.backward()
+        mlp.step(lr)
+    return total
+
+
+def sum_output_losses(model, batches, optim):
+    total = 0.0
+    for xb, yb in batches:
+        out = model(xb, labels=yb)
+        optim.zero_grad()
+        out.loss.backward()
+        optim.step()
+        total += out.loss  # want: TL101 "after its backward"
+    return total
+
+
 def train_tensors(net, loss_fn, opt, batches):
     total = 0.0
     for x, y in batches:

@@ -97,3 +97,19 @@ def mean_trained(loader):
     for x in loader:
         total += net(x).mean()  # want: TL101 "seen to run through"
     return total
+
+
+def sum_log_probs(model, loader, criterion):
+    act = nn.LogSoftmax(dim=1)
+    total = 0.0
+    for x, y in loader:
+        total += criterion(act(model(x)), y)  # want: TL101 "seen to run through"
+    return total
+
+
+def sum_inputs(loader):
+    act = nn.LogSoftmax(dim=1)
+    total = 0.0
+    for x, _ in loader:
+        total += act(x).sum()  # ok: a layer with no parameters over data that needs no grad
+    return total
