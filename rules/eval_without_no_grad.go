@@ -61,7 +61,13 @@ A function that trains or evaluates by a flag, with every ` + "`backward()`" + `
 under an ` + "`if`" + ` on one of its parameters (` + "`if train:`" + `, ` + "`if not cross_valid:`" + `),
 runs no backward where a call passes a literal that turns the flag off
 (` + "`run_epoch(model, val_loader, train=False)`" + `): in an evaluation region
-that call is reported. A function of another file is not judged so. A
+that call is reported. A function of another file is not judged so.
+A backward under a test whose other arm holds the switch to evaluation
+(` + "`if phase == \"train\": model.train()`" + ` / ` + "`else: model.eval()`" + `, then
+` + "`if phase == \"train\": loss.backward()`" + ` in one iteration of
+` + "`for phase in [\"train\", \"val\"]`" + `, or the same on a parameter that the function never
+assigns) does not run in the region: its forward pass is reported, with
+` + "`torch.set_grad_enabled(phase == \"train\")`" + ` for the fix. A
 region opened in a loop that switches the model back to training earlier
 in its body ends with the body: the next iteration trains again.
 Module-level scripts and ` + "`if __name__ == \"__main__\":`" + ` blocks are code like
@@ -334,7 +340,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if direct {
 		// Outputs seen to reach a backward() are trained through,
 		// whatever mode the model is in.
-		if goes, unseen = fateOf(m, call); goes == fateYes {
+		if goes, unseen = fateApart(m, call, found[i].sw); goes == fateYes {
 			return
 		}
 	} else if helper = helperForward(m, call); helper == nil {
@@ -351,10 +357,21 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if found[i].detached {
 		cost = ": autograd records the graph and keeps its activations alive while the outputs are held, although " +
 			"they are detached or read on the host before any backward; run this model under `with torch.no_grad():`"
+	} else if a := found[i].apart; a != analyzer.NoNode {
+		// A loop over phases that trains in one and evaluates in another
+		// (`for phase in ["train", "val"]`) with the same pass.
+		test := analyzer.Snippet(f.Text(a), 60)
+		mode, when := test, "false"
+		if !found[i].needs {
+			mode, when = "not ("+test+")", "true"
+		}
+		where += fmt.Sprintf(", where `%s` is %s and the backward() under it does not run", test, when)
+		cost = ": autograd records the graph and keeps its activations alive although nothing back-propagates; run the pass " +
+			"under `with torch.set_grad_enabled(" + mode + "):`"
 	} else if end := droppedAtOnce(m, call); direct && end != "" {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
-			"back-propagates; `.%s()` drops the output at once, which frees them, but every pass still holds them all at its "+
-			"peak and spends the time to record them; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
+			"back-propagates; `.%s()` drops the output at once, which frees them, but each pass still holds them all at its "+
+			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
 	}
 	site := code(m, call, 40, "this call")
 	if at, def := nestedForward(m, fn, call, helper, found[i]); at != analyzer.NoNode {
@@ -694,6 +711,11 @@ type evalFinding struct {
 	detached bool
 	// dry: its inputs are random or constant tensors alone.
 	dry bool
+	// apart is the test whose arm holds the region's backward(), which
+	// never runs where its switch did (`if phase == "train":`), and
+	// needs is the arm that runs it; apart is NoNode for none.
+	apart analyzer.NodeID
+	needs bool
 }
 
 // evalRegion is a stretch of one function that evaluates: from a switch
@@ -783,6 +805,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	}
 	hostOnly, keptHost := analyzer.NoNode, analyzer.NoNode
 	var grads []uint32
+	var gradUses []analyzer.NodeID
 	f.Walk(fn, func(id analyzer.NodeID) {
 		k := f.Kind(id)
 		if k != analyzer.KindCall && k != analyzer.KindAssignment || m.ScopeNode(id) != fn {
@@ -795,7 +818,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 		}
 		if gradientUse(m, id) {
-			grads = append(grads, at)
+			grads, gradUses = append(grads, at), append(gradUses, id)
 		}
 		if k != analyzer.KindCall {
 			return
@@ -888,6 +911,27 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var out []evalFinding
 	for _, r := range regions {
 		first, trained := r.first, anyWithin(grads, r.start, r.end)
+		apart, needs := analyzer.NoNode, false
+		if trained && r.explicit && r.sw != analyzer.NoNode {
+			// A backward that never runs where the switch did (`if phase
+			// == "train": loss.backward()`, the switch in the else of the
+			// same test) trains nothing here.
+			trained = false
+			for _, g := range gradUses {
+				if at := f.N(g).Start; at < r.start || at >= r.end {
+					continue
+				}
+				if !exclusiveArms(m, r.sw, g) {
+					trained = true
+					break
+				}
+				if apart == analyzer.NoNode {
+					var test analyzer.NodeID
+					test, needs = enclosingArm(f, g)
+					apart = f.Unparen(f.Field(test, analyzer.FieldCondition))
+				}
+			}
+		}
 		dry := first == analyzer.NoNode && r.explicit && r.dry != analyzer.NoNode && !trained
 		if dry {
 			first = r.dry
@@ -900,6 +944,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		if first != analyzer.NoNode {
 			e := evalFinding{call: first, why: r.why, named: r == byName && callers == nil, sw: analyzer.NoNode, end: r.end, detached: trained, dry: dry}
+			if !trained {
+				e.apart, e.needs = apart, needs
+			}
 			if r == byName {
 				e.callers = callers
 			}
@@ -1020,15 +1067,76 @@ func exclusiveArms(m *analyzer.Model, a, b analyzer.NodeID) bool {
 		return false
 	}
 	ca, cb := f.Unparen(f.Field(ia, analyzer.FieldCondition)), f.Unparen(f.Field(ib, analyzer.FieldCondition))
-	if k := f.Kind(ca); k != analyzer.KindIdentifier && k != analyzer.KindAttribute || compactText(f, ca) != compactText(f, cb) {
+	if compactText(f, ca) != compactText(f, cb) {
 		return false
 	}
 	fn := m.ScopeNode(ia)
 	if fn != m.ScopeNode(ib) {
 		return false
 	}
-	name := compactText(f, ca)
-	return len(m.AssignmentsIn(fn)[name]) == 0
+	switch f.Kind(ca) {
+	case analyzer.KindIdentifier, analyzer.KindAttribute:
+		return len(m.AssignmentsIn(fn)[compactText(f, ca)]) == 0
+	case analyzer.KindComparisonOperator:
+		// `if phase == "train":` twice in one iteration of `for phase in
+		// ["train", "val"]`: the name keeps its value between them.
+		return loopConstant(m, fn, ca, ia, ib)
+	}
+	return false
+}
+
+// loopConstant reports whether cond, a comparison, compares only
+// literals and names that keep their value between the ifs ia and ib:
+// names fn never assigns, each the target of a for loop around both
+// or bound nowhere in fn.
+func loopConstant(m *analyzer.Model, fn, cond, ia, ib analyzer.NodeID) bool {
+	f := m.File
+	names := 0
+	ok := true
+	f.Children(cond, func(c analyzer.NodeID) bool {
+		switch c = f.Unparen(c); f.Kind(c) {
+		case analyzer.KindString, analyzer.KindInteger, analyzer.KindTrue, analyzer.KindFalse, analyzer.KindNone:
+		case analyzer.KindIdentifier:
+			names++
+			ok = len(m.AssignmentsIn(fn)[f.Text(c)]) == 0 && !loopTargetElsewhere(m, fn, f.Text(c), ia, ib)
+		default:
+			ok = f.Kind(c) == analyzer.KindComparisonOperator || isComparisonToken(f, c)
+		}
+		return ok
+	})
+	return ok && names > 0
+}
+
+// isComparisonToken reports whether c is the operator of a comparison
+// (`==`, `!=`, `in`, `not in`, `is`).
+func isComparisonToken(f *analyzer.File, c analyzer.NodeID) bool {
+	switch f.Text(c) {
+	case "==", "!=", "in", "not in", "is", "is not", "not", "<", ">", "<=", ">=":
+		return true
+	}
+	return false
+}
+
+// loopTargetElsewhere reports whether name is the target of a for loop
+// of fn that does not hold both ia and ib: a value that may change
+// between them.
+func loopTargetElsewhere(m *analyzer.Model, fn analyzer.NodeID, name string, ia, ib analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindForStatement || m.ScopeNode(id) != fn {
+			return
+		}
+		t := f.Field(id, analyzer.FieldLeft)
+		binds := false
+		f.Walk(t, func(c analyzer.NodeID) {
+			binds = binds || f.Kind(c) == analyzer.KindIdentifier && f.Text(c) == name
+		})
+		if binds && !(f.Contains(f.Field(id, analyzer.FieldBody), ia) && f.Contains(f.Field(id, analyzer.FieldBody), ib)) {
+			found = true
+		}
+	})
+	return found
 }
 
 // enclosingArm returns the nearest if statement without elif around id,

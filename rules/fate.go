@@ -34,7 +34,15 @@ func (a fate) join(b fate) fate { return max(a, b) }
 // reaches a differentiation; at is the first place where the answer
 // became unknown (NoNode for a known answer).
 func fateOf(m *analyzer.Model, e analyzer.NodeID) (fate, analyzer.NodeID) {
-	w := fateWalk{m: m, at: analyzer.NoNode}
+	return fateApart(m, e, analyzer.NoNode)
+}
+
+// fateApart is fateOf for a value made where sw ran: a use that never
+// runs where sw did (exclusiveArms: `if phase == "train":
+// loss.backward()` after `else: model.eval()`) is not followed. sw is
+// NoNode for none.
+func fateApart(m *analyzer.Model, e, sw analyzer.NodeID) (fate, analyzer.NodeID) {
+	w := fateWalk{m: m, at: analyzer.NoNode, apart: sw}
 	return w.answer(w.value(e, 0))
 }
 
@@ -58,6 +66,9 @@ type fateWalk struct {
 	// strict: an answer that decides whether a finding exists, rather
 	// than how sure it is, takes no project function's result for an end.
 	strict bool
+	// apart: where the value is made after a switch that some uses
+	// never run with (fateApart); NoNode for none.
+	apart analyzer.NodeID
 }
 
 // uses joins the answers for the uses of the name a binding binds,
@@ -73,7 +84,7 @@ func (w *fateWalk) uses(name analyzer.NodeID, depth int, skip func(u analyzer.No
 	defer delete(w.seen, name)
 	r := fateNo
 	for _, u := range w.m.ReachedUsesOf(name) {
-		if skip != nil && skip(u) {
+		if skip != nil && skip(u) || w.apart != analyzer.NoNode && exclusiveArms(w.m, w.apart, u) {
 			continue
 		}
 		if r = r.join(w.value(u, depth+1)); r == fateYes {

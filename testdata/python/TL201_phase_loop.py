@@ -1,0 +1,83 @@
+"""TL201: one loop body that trains in one phase and evaluates in the
+other, its backward() under a test that the switch to evaluation mode
+sits in the other arm of: the evaluating phase runs with grad enabled."""
+import torch
+
+
+def train_model(model, loaders, criterion, optimizer, epochs):
+    for epoch in range(epochs):
+        for phase in ["train", "val"]:
+            if phase == "train":
+                model.train()
+            else:
+                model.eval()
+            running = 0.0
+            for inputs, labels in loaders[phase]:
+                optimizer.zero_grad()
+                outputs = model(inputs)  # want: TL201 "where `phase == \"train\"` is false.*set_grad_enabled\(phase == \"train\"\)"
+                loss = criterion(outputs, labels)
+                if phase == "train":
+                    loss.backward()
+                    optimizer.step()
+                running += loss.item()
+            print(phase, running)
+
+
+def run_epoch(model, loader, criterion, optimizer, train):
+    if train:
+        model.train()
+    else:
+        model.eval()
+    total = 0.0
+    for x, y in loader:
+        loss = criterion(model(x), y)  # want: TL201 "where `train` is false"
+        if train:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        total += loss.item()
+    return total
+
+
+def train_model_fixed(model, loaders, criterion, optimizer):
+    for phase in ("train", "val"):
+        if phase == "train":
+            model.train()
+        else:
+            model.eval()
+        for inputs, labels in loaders[phase]:
+            optimizer.zero_grad()
+            with torch.set_grad_enabled(phase == "train"):
+                loss = criterion(model(inputs), labels)  # ok: grad only in the training phase
+                if phase == "train":
+                    loss.backward()
+                    optimizer.step()
+
+
+def train_both(model, loaders, criterion, optimizer):
+    for phase in ["train", "val"]:
+        if phase == "train":
+            model.train()
+        else:
+            model.eval()
+        for inputs, labels in loaders[phase]:
+            optimizer.zero_grad()
+            loss = criterion(model(inputs), labels)  # ok: back-propagated in both phases (a backward under no test)
+            loss.backward()
+            if phase == "train":
+                optimizer.step()
+
+
+def train_relabelled(model, loaders, criterion, optimizer, schedule):
+    for phase in ["train", "val"]:
+        if phase == "train":
+            model.train()
+        else:
+            model.eval()
+            phase = schedule(phase)
+        for inputs, labels in loaders[phase]:
+            optimizer.zero_grad()
+            loss = criterion(model(inputs), labels)  # ok: the phase is named again before its test
+            if phase == "train":
+                loss.backward()
+                optimizer.step()
