@@ -1219,7 +1219,23 @@ func (m *Model) isForwardCall(call NodeID) bool {
 			return class != NoNode && (m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode) && !m.parameterFreeClass(class)
 		}
 		obj := f.Unparen(f.Field(fn, FieldObject))
-		return m.ClassifyCallee(obj) == CallableModel && !m.parameterFree(obj)
+		if m.ClassifyCallee(obj) == CallableModel && !m.parameterFree(obj) {
+			return true
+		}
+		// A class of the project that is no module but holds networks
+		// its forward runs and returns what they give (`styler.forward(frame)`,
+		// a wrapper deriving from object): the pass is the networks'. One
+		// that keeps the graph for a method of its own to back-propagate
+		// (a saliency map's) and returns it detached is not.
+		if o := m.Helper(call); o == nil || o.Forward == nil {
+			return false
+		}
+		ref, def := m.instanceMethod(fn)
+		if def != NoNode {
+			return m.returnsGraph(def) || m.ev().returnsGraph[def]
+		}
+		o := m.lookup(ref, WantReturns)
+		return ref != "" && o != nil && o.ReturnsGraph
 	}
 	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "__call__") && f.TextIs(f.Field(fn, FieldObject), "self") &&
 		m.Resolve(f.Field(fn, FieldObject)) != nil {

@@ -357,7 +357,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if found[i].detached {
 		cost = ": autograd records the graph and keeps its activations alive while the outputs are held, although " +
 			"they are detached or read on the host before any backward; run this model under `with torch.no_grad():`"
-	} else if a := found[i].apart; a != analyzer.NoNode {
+	} else if a := found[i].apart; found[i].split {
 		// A loop over phases that trains in one and evaluates in another
 		// (`for phase in ["train", "val"]`) with the same pass.
 		test := analyzer.Snippet(f.Text(a), 60)
@@ -711,9 +711,10 @@ type evalFinding struct {
 	detached bool
 	// dry: its inputs are random or constant tensors alone.
 	dry bool
-	// apart is the test whose arm holds the region's backward(), which
-	// never runs where its switch did (`if phase == "train":`), and
-	// needs is the arm that runs it; apart is NoNode for none.
+	// split: the region's backward() never runs where its switch did;
+	// apart is the test whose arm holds it (`if phase == "train":`), and
+	// needs the arm that runs it.
+	split bool
 	apart analyzer.NodeID
 	needs bool
 }
@@ -944,8 +945,8 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		if first != analyzer.NoNode {
 			e := evalFinding{call: first, why: r.why, named: r == byName && callers == nil, sw: analyzer.NoNode, end: r.end, detached: trained, dry: dry}
-			if !trained {
-				e.apart, e.needs = apart, needs
+			if !trained && apart != analyzer.NoNode {
+				e.split, e.apart, e.needs = true, apart, needs
 			}
 			if r == byName {
 				e.callers = callers

@@ -44,7 +44,7 @@ def evaluate_numpy(net, batches):
 def rollout(policy, env, steps):
     obs = env.reset()
     for _ in range(steps):
-        logits = policy.forward(obs)  # want: TL201
+        logits = policy.forward(obs)  # want: TL201 "only reach the host: autograd"
         obs = env.step(int(logits.argmax()))
 
 

@@ -41,3 +41,14 @@ class TorchHead(nn.Module):
 
     def forward(self, x):
         return self.fc(x)
+
+
+class Styler(object):
+    """No module, but it holds networks and its forward runs them."""
+
+    def __init__(self):
+        self.encoder = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())
+        self.decoder = nn.Conv2d(8, 3, 3)
+
+    def forward(self, content, alpha=1.0):
+        return self.decoder(self.encoder(content) * alpha)
