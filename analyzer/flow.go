@@ -28,6 +28,34 @@ type Flow struct {
 	FreshData bool
 	// cyclic is set while a judgement met a key still being judged.
 	cyclic bool
+	// calls holds the keys the function calls (called), once worked out.
+	calls map[string]bool
+}
+
+// called returns the keys of the names and attribute chains that the
+// function calls (`G` of `G(z)`, `self.net` of `self.net(x)`).
+func (fl *Flow) called() map[string]bool {
+	if fl.calls != nil {
+		return fl.calls
+	}
+	f := fl.f
+	fl.calls = map[string]bool{}
+	f.Walk(fl.fn, func(id NodeID) {
+		if f.Kind(id) != KindCall || fl.m.ScopeNode(id) != fl.fn {
+			return
+		}
+		switch fn := f.Unparen(f.Field(id, FieldFunction)); f.Kind(fn) {
+		case KindIdentifier:
+			fl.calls[f.Text(fn)] = true
+		case KindAttribute:
+			// `self.net(x)`: a chain of attributes of self; a method
+			// called on a value (`x.mean()`) calls no value of its own.
+			if root := f.Field(fn, FieldObject); f.TextIs(root, "self") || f.Kind(root) == KindAttribute && strings.HasPrefix(FlowKey(f, fn), "self.") {
+				fl.calls[FlowKey(f, fn)] = true
+			}
+		}
+	})
+	return fl.calls
 }
 
 // Source is one place in a function where a key gets a value.
@@ -226,6 +254,9 @@ func (fl *Flow) Reach(roots []NodeID) map[string][]NodeID {
 		fl.Keys(expr, keys)
 		for k, at := range keys {
 			out[k] = append(out[k], at...)
+			if fl.called()[k] {
+				continue // a model's constructor arguments are not its outputs' graph
+			}
 			for _, s := range fl.reachingSources(k, at) {
 				if seen[keySource{k, s.Stmt}] {
 					continue
@@ -274,8 +305,22 @@ func (fl *Flow) reachingSources(key string, at []NodeID) []Source {
 // IteratesData reports whether a for loop's iterable yields data or
 // counters, not tensors with history: a data loader or a range.
 func (fl *Flow) IteratesData(iter NodeID) bool {
+	return fl.iteratesData(iter, 0)
+}
+
+func (fl *Flow) iteratesData(iter NodeID, depth int) bool {
 	f, m := fl.f, fl.m
 	iter = f.Unparen(iter)
+	if f.Kind(iter) == KindIdentifier && depth < 4 {
+		// `iterable = enumerate(tqdm(loader))` in one branch,
+		// `enumerate(loader)` in the other: what every binding that
+		// reaches the loop gives.
+		if bs := m.ReachingBindings(iter); len(bs) > 0 && !slices.ContainsFunc(bs, func(b *Binding) bool {
+			return b.Kind != BindAssign || b.Unpacked || !fl.iteratesData(b.Value, depth+1)
+		}) {
+			return true
+		}
+	}
 	for f.Kind(iter) == KindCall {
 		switch m.CallName(iter) {
 		case "range":
@@ -327,7 +372,10 @@ func (fl *Flow) MayCarry(key string, at NodeID) bool {
 
 func (fl *Flow) mayCarry(key string, at NodeID) bool {
 	f, m := fl.f, fl.m
-	if c := m.ClassifyCallee(at); c == CallableModel || c == CallableLoss {
+	if c := m.ClassifyCallee(at); c == CallableModel || c == CallableLoss || fl.called()[key] {
+		// A model, a loss, or what the function calls (`G(z)`, then
+		// `G.sample_noise(n)`): no tensor, and the parameters it holds
+		// are leaves that every step shares.
 		return false
 	}
 	srcs := fl.sources[key]

@@ -620,9 +620,13 @@ func (g *retainGraph) sameForward(a, b map[string][]analyzer.NodeID) bool {
 	f, m := g.f, g.m
 	srcs := m.Sources(g.fn)
 	calls := map[analyzer.NodeID]bool{}
-	for k := range a {
+	for k, uses := range a {
+		// Only the bindings that reach the graph's uses: `D_fake, _, _ =
+		// D(fake)` bound again by the next update's own pass
+		// (`D_fake, D_cont, D_disc = D(G(z))`) holds another graph.
+		reach, known := g.bindingsAt(uses)
 		for _, s := range srcs[k] {
-			if f.Kind(s.Stmt) != analyzer.KindAssignment || s.Loop {
+			if f.Kind(s.Stmt) != analyzer.KindAssignment || s.Loop || known && !reach[s.Stmt] {
 				continue
 			}
 			switch f.Kind(f.Field(s.Stmt, analyzer.FieldLeft)) {

@@ -1,6 +1,7 @@
 """retain_graph=True judged from what each value holds where it is used: TL103 positives and look-alikes."""
 import torch
 import torch.nn as nn
+from tqdm import tqdm
 
 
 # A parameter beside the batch: nothing shows it carries a graph.
@@ -214,3 +215,66 @@ def train_steps(model, loader, opt):
         opt.step()
         if out.item() < 0.1:
             break
+
+
+# Three updates in one step: the critic's graph is not used again, as the
+# generator's update draws its own fake batch and rebinds the critic's
+# outputs; the generator's is, by the information loss read from the
+# same pass of the critic.
+class InfoTrainer:
+    def fit(self, loader):
+        for x, _ in loader:
+            z = torch.rand(x.size(0), 62)
+            code = torch.rand(x.size(0), 2)
+            d_real, _, _ = self.D(x)
+            fake = self.G(z, code)
+            d_fake, _, _ = self.D(fake)
+            d_loss = self.bce(d_real, self.ones) + self.bce(d_fake, self.zeros)
+            self.d_opt.zero_grad()
+            d_loss.backward(retain_graph=True)  # want: TL103
+            self.d_opt.step()
+
+            fake = self.G(z, code)
+            d_fake, d_code, _ = self.D(fake)
+            g_loss = self.bce(d_fake, self.ones)
+            self.g_opt.zero_grad()
+            g_loss.backward(retain_graph=True)  # ok: the information loss runs through this pass of the critic
+            self.g_opt.step()
+
+            info_loss = self.mse(d_code, code)
+            self.info_opt.zero_grad()
+            info_loss.backward()
+            self.info_opt.step()
+
+
+# A critic step that draws its noise from the generator's own method, in
+# a loop over an iterator bound to a name: the generator is a callable
+# that holds leaves, not a value of the graph, and each batch is data.
+def train_critic(G, C, loader, c_opt, g_opt, critic_iterations, verbose):
+    if verbose:
+        iterable = enumerate(tqdm(loader))
+    else:
+        iterable = enumerate(loader)
+    for _, (real, _) in iterable:
+        for _ in range(critic_iterations):
+            z = G.sample_noise(real.size(0))
+            c_loss = C(G(z)).mean() - C(real).mean()
+            c_opt.zero_grad()
+            c_loss.backward(retain_graph=True)  # want: TL103
+            c_opt.step()
+        z = G.sample_noise(real.size(0))
+        g_loss = -C(G(z)).mean()
+        g_opt.zero_grad()
+        g_loss.backward()
+        g_opt.step()
+
+
+def two_heads(encoder, heads, loader, opt):
+    for x, y in loader:
+        h = encoder.embed(x)
+        first = heads[0](h).mean()
+        first.backward(retain_graph=True)  # ok: the second head's loss runs through the same embedding
+        second = heads[1](h).mean()
+        second.backward()
+        opt.step()
+        opt.zero_grad()
