@@ -1,6 +1,9 @@
 package analyzer
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // One function that trains or evaluates by a flag: `def run_epoch(model,
 // loader, train=True)` that back-propagates only under `if train:`, or a
@@ -265,4 +268,105 @@ func (m *Model) runsUnderFlags(call, def, id NodeID) (runs, tested, known bool) 
 		}
 	}
 	return true, tested, true
+}
+
+// ArmWithGrad reports whether some call of def in this file takes the
+// arm of the test cond on its parameters that want names (true: cond
+// holds), with grad enabled where it is called: `run_epoch(model, val,
+// train=False)` outside no_grad, for `if train:` with want false. A
+// call whose arguments leave the test undecided counts as taking it. ok
+// is false where the file does not show every call of def (it escapes,
+// or another file of the project calls it) or shows none.
+func (m *Model) ArmWithGrad(def, cond NodeID, want bool) (found, ok bool) {
+	if def == NoNode {
+		return false, false
+	}
+	m.indexCalls()
+	calls := m.callSites[def]
+	if m.escapes[def] || len(calls) == 0 {
+		return false, false
+	}
+	if o := m.lookup(m.localRef(def), WantCallers); o != nil && o.CalledElsewhere {
+		return false, false
+	}
+	f := m.File
+	for _, c := range calls {
+		if f.Contains(def, c) {
+			continue
+		}
+		truth, known := m.testAt(c, def, cond)
+		if (!known || truth == want) && m.GradModeAt(c) != GradDisabled {
+			return true, true
+		}
+	}
+	return false, true
+}
+
+// testAt evaluates cond, a test on def's parameters, for the arguments
+// call passes: a name, `not` a test, or a comparison of a name with a
+// literal (`mode == "train"`, `phase != 'val'`).
+func (m *Model) testAt(call, def, cond NodeID) (truth, known bool) {
+	f := m.File
+	cond = f.Unparen(cond)
+	switch f.Kind(cond) {
+	case KindIdentifier:
+		v, ok := m.argOrDefault(call, def, f.Text(cond))
+		if !ok {
+			return false, false
+		}
+		if t, known := literalTruth(f, v); known {
+			return t, true
+		}
+		if s, ok := stringLiteral(f, v); ok {
+			return s != "", true
+		}
+	case KindNotOperator:
+		t, known := m.testAt(call, def, f.Field(cond, FieldArgument))
+		return !t, known
+	case KindComparisonOperator:
+		kids := f.ChildList(cond)
+		if len(kids) != 2 {
+			return false, false
+		}
+		name, lit := kids[0], kids[1]
+		if f.Kind(name) != KindIdentifier {
+			name, lit = lit, name
+		}
+		want, ok := stringLiteral(f, lit)
+		if f.Kind(name) != KindIdentifier || !ok {
+			return false, false
+		}
+		v, ok := m.argOrDefault(call, def, f.Text(name))
+		if !ok {
+			return false, false
+		}
+		got, ok := stringLiteral(f, v)
+		if !ok {
+			return false, false
+		}
+		switch op := strings.TrimSpace(f.Text(cond)[f.N(kids[0]).End-f.N(cond).Start : f.N(kids[1]).Start-f.N(cond).Start]); op {
+		case "==":
+			return got == want, true
+		case "!=":
+			return got != want, true
+		}
+	}
+	return false, false
+}
+
+// stringLiteral returns the value of a plain string literal.
+func stringLiteral(f *File, v NodeID) (string, bool) {
+	v = f.Unparen(v)
+	if f.Kind(v) != KindString {
+		return "", false
+	}
+	t := f.Text(v)
+	if len(t) < 2 || strings.ContainsAny(t[:1], "fFbBrRuU") {
+		return "", false
+	}
+	q := t[:1]
+	if q != `"` && q != "'" || !strings.HasSuffix(t, q) || strings.Contains(t[1:len(t)-1], `\`) {
+		return "", false
+	}
+	return strings.Trim(t, q), true
 }

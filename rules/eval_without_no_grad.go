@@ -362,8 +362,14 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		// (`for phase in ["train", "val"]`) with the same pass.
 		test := analyzer.Snippet(f.Text(a), 60)
 		mode, when := test, "false"
-		if !found[i].needs {
+		switch k := f.Kind(a); {
+		case !found[i].needs && (k == analyzer.KindIdentifier || k == analyzer.KindAttribute):
+			mode, when = "not "+test, "true"
+		case !found[i].needs:
 			mode, when = "not ("+test+")", "true"
+		case k == analyzer.KindIdentifier || k == analyzer.KindAttribute:
+			// set_grad_enabled takes a bool: `if optimizer:` tests an object.
+			mode = "bool(" + test + ")"
 		}
 		where += fmt.Sprintf(", where `%s` is %s and the backward() under it does not run", test, when)
 		cost = ": autograd records the graph and keeps its activations alive although nothing back-propagates; run the pass " +
@@ -932,6 +938,14 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 					apart = f.Unparen(f.Field(test, analyzer.FieldCondition))
 				}
 			}
+			if !trained && paramTest(m, fn, apart) {
+				// A test on the function's parameters: the evaluating arm
+				// runs with grad only where a call that takes it does
+				// (`run_epoch(model, val, train=False)` outside no_grad).
+				if found, ok := m.ArmWithGrad(fn, apart, !needs); ok && !found {
+					continue
+				}
+			}
 		}
 		dry := first == analyzer.NoNode && r.explicit && r.dry != analyzer.NoNode && !trained
 		if dry {
@@ -1084,6 +1098,21 @@ func exclusiveArms(m *analyzer.Model, a, b analyzer.NodeID) bool {
 		return loopConstant(m, fn, ca, ia, ib)
 	}
 	return false
+}
+
+// paramTest reports whether the test cond reads a parameter of fn.
+func paramTest(m *analyzer.Model, fn, cond analyzer.NodeID) bool {
+	f := m.File
+	if cond == analyzer.NoNode || fn == analyzer.Root {
+		return false
+	}
+	found := false
+	f.Walk(cond, func(id analyzer.NodeID) {
+		if b := m.Resolve(id); !found && f.Kind(id) == analyzer.KindIdentifier && b != nil && b.Kind == analyzer.BindParam && m.ScopeNode(id) == fn {
+			found = true
+		}
+	})
+	return found
 }
 
 // loopConstant reports whether cond, a comparison, compares only

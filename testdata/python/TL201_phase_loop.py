@@ -81,3 +81,41 @@ def train_relabelled(model, loaders, criterion, optimizer, schedule):
             if phase == "train":
                 loss.backward()
                 optimizer.step()
+
+
+def epoch(model, loader, criterion, optimizer, train):
+    if train:
+        model.train()
+    else:
+        model.eval()
+    total = 0.0
+    for x, y in loader:
+        loss = criterion(model(x), y)  # ok: every call that evaluates runs under no_grad
+        if train:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        total += loss.item()
+    return total
+
+
+def iterate(mode, model, loader, criterion, optimizer):
+    if mode == "train":
+        model.train()
+    else:
+        model.eval()
+    for x, y in loader:
+        loss = criterion(model(x), y)  # want: TL201 "where `mode == \"train\"` is false"
+        if mode == "train":
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+def fit(model, loaders, criterion, optimizer):
+    for _ in range(10):
+        epoch(model, loaders["train"], criterion, optimizer, True)
+        with torch.no_grad():
+            epoch(model, loaders["val"], criterion, None, False)
+        iterate("train", model, loaders["train"], criterion, optimizer)
+        iterate("val", model, loaders["val"], criterion, None)
