@@ -918,7 +918,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var out []evalFinding
 	for _, r := range regions {
 		first, trained := r.first, anyWithin(grads, r.start, r.end)
-		apart, needs := analyzer.NoNode, false
+		apart, skipped, needs := analyzer.NoNode, analyzer.NoNode, false
 		if trained && r.explicit && r.sw != analyzer.NoNode {
 			// A backward that never runs where the switch did (`if phase
 			// == "train": loss.backward()`, the switch in the else of the
@@ -932,10 +932,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 					trained = true
 					break
 				}
-				if apart == analyzer.NoNode {
+				if apart == analyzer.NoNode && m.IsBackwardCall(g) {
 					var test analyzer.NodeID
 					test, needs = enclosingArm(f, g)
-					apart = f.Unparen(f.Field(test, analyzer.FieldCondition))
+					apart, skipped = f.Unparen(f.Field(test, analyzer.FieldCondition)), g
 				}
 			}
 			if !trained && paramTest(m, fn, apart) {
@@ -959,7 +959,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		if first != analyzer.NoNode {
 			e := evalFinding{call: first, why: r.why, named: r == byName && callers == nil, sw: analyzer.NoNode, end: r.end, detached: trained, dry: dry}
-			if !trained && apart != analyzer.NoNode {
+			if !trained && apart != analyzer.NoNode && !exclusiveArms(m, first, skipped) {
+				// The pass runs in both arms: a phase that trains and one
+				// that evaluates share it.
 				e.split, e.apart, e.needs = true, apart, needs
 			}
 			if r == byName {
