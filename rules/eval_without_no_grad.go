@@ -892,7 +892,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				// in case nothing else in the region runs.
 				cur.dry = id
 			}
-			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) && graphEnds(m, id) {
+			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) && graphEndsApart(m, id, cur.sw) {
 				cur.dead = id
 			}
 		case kept:
@@ -1227,7 +1227,17 @@ func rawKept(m *analyzer.Model, call analyzer.NodeID) bool {
 	e, p := useOf(f, call)
 	switch f.Kind(p) {
 	case analyzer.KindAssignment:
-		return f.Field(p, analyzer.FieldRight) == e && f.Kind(f.Field(p, analyzer.FieldLeft)) == analyzer.KindIdentifier
+		if f.Field(p, analyzer.FieldRight) != e {
+			return false
+		}
+		switch left := f.Field(p, analyzer.FieldLeft); f.Kind(left) {
+		case analyzer.KindIdentifier:
+			return true
+		case analyzer.KindPatternList, analyzer.KindTuplePattern:
+			// `_, logits = model(x)`: kept in names too.
+			return !slices.ContainsFunc(f.ChildList(left), func(c analyzer.NodeID) bool { return f.Kind(c) != analyzer.KindIdentifier })
+		}
+		return false
 	case analyzer.KindArgumentList:
 		name := m.MethodName(f.Parent(p))
 		return name == "append" || name == "extend"

@@ -414,7 +414,13 @@ func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 // along every way the output goes, before any of it can be
 // back-propagated (fateOf's no).
 func graphEnds(m *analyzer.Model, call analyzer.NodeID) bool {
-	w := fateWalk{m: m, at: analyzer.NoNode, strict: true}
+	return graphEndsApart(m, call, analyzer.NoNode)
+}
+
+// graphEndsApart is graphEnds for a pass made where sw ran, as
+// fateApart follows it.
+func graphEndsApart(m *analyzer.Model, call, sw analyzer.NodeID) bool {
+	w := fateWalk{m: m, at: analyzer.NoNode, strict: true, apart: sw}
 	return w.value(call, 0) == fateNo
 }
 

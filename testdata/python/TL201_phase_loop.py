@@ -119,3 +119,31 @@ def fit(model, loaders, criterion, optimizer):
             epoch(model, loaders["val"], criterion, None, False)
         iterate("train", model, loaders["train"], criterion, optimizer)
         iterate("val", model, loaders["val"], criterion, None)
+
+
+def fgsm(model, x, y, eps):
+    x = x.clone().requires_grad_(True)
+    loss = torch.nn.functional.cross_entropy(model(x)[1], y)
+    (grad,) = torch.autograd.grad(loss, x)
+    return (x + eps * grad.sign()).detach()
+
+
+def robust_accuracy(model, loader, eps):
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        x_adv = fgsm(model, x, y, eps)
+        _, logits = model(x_adv)  # want: TL201 "read on the host before any backward"
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct
+
+
+def robust_loss(model, loader, eps, optimizer):
+    model.eval()
+    for x, y in loader:
+        x_adv = fgsm(model, x, y, eps)
+        _, logits = model(x_adv)  # ok: back-propagated
+        loss = torch.nn.functional.cross_entropy(logits, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
