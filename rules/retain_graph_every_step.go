@@ -551,7 +551,7 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 			return true
 		})
 		later := g.Reach(exprs)
-		if g.sharesRoots(later, roots) {
+		if g.sharesRoots(later, roots) || g.readsOpaqueState(later, end, f.N(id).Start) {
 			shares = true
 			return
 		}
@@ -571,6 +571,35 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 		shares = !any
 	})
 	return shares
+}
+
+// readsOpaqueState reports whether keys (a later backward's, as Reach
+// gives them) take a value from a call, made between the retained
+// backward (which ends at from) and the later one (at to), of a callable
+// given nothing and known only by a parameter or a name of elsewhere
+// (`feature, grad = back_guide()`): what hooks kept of the retained
+// graph, which the later backward may run through again.
+func (g *retainGraph) readsOpaqueState(keys map[string][]analyzer.NodeID, from, to uint32) bool {
+	f, m := g.f, g.m
+	srcs := m.Sources(g.fn)
+	for k, uses := range keys {
+		reach, known := g.bindingsAt(uses)
+		for _, s := range srcs[k] {
+			if known && !reach[s.Stmt] || f.N(s.Stmt).Start < from || f.N(s.Stmt).Start >= to {
+				continue
+			}
+			v := f.Unparen(s.Value)
+			if f.Kind(v) != analyzer.KindCall || f.FirstChild(f.Field(v, analyzer.FieldArguments)) != analyzer.NoNode {
+				continue
+			}
+			if fn := f.Unparen(f.Field(v, analyzer.FieldFunction)); f.Kind(fn) == analyzer.KindIdentifier {
+				if b := m.Resolve(fn); b == nil && m.QualifiedName(fn) == "" || b != nil && b.Kind == analyzer.BindParam {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // sameValues reports whether two sets of uses of one key may read the

@@ -278,3 +278,31 @@ def two_heads(encoder, heads, loader, opt):
         second.backward()
         opt.step()
         opt.zero_grad()
+
+
+# Guided attention: the second pass is built from what hooks kept of the
+# first one, read back by a callable the function is given.
+def train_guided(loader, model, read_hooks, criterion, optimizer):
+    for data, label in loader:
+        logits, _ = model(data)
+        loss = criterion(logits, label)
+        loss.backward(retain_graph=True)  # ok: the attention mask is made of the first pass's hooked features
+        feature, gradient = read_hooks()
+        masked = model.apply_mask(data, feature, gradient)
+        logits, _ = model(masked)
+        criterion(logits, label).backward()
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+def train_sampled(loader, G, D, sample_noise, d_opt, g_opt):
+    for real in loader:
+        z = sample_noise()
+        d_loss = D(G(z)).mean() - D(real).mean()
+        d_opt.zero_grad()
+        d_loss.backward(retain_graph=True)  # want: TL103
+        d_opt.step()
+        g_loss = -D(G(sample_noise())).mean()
+        g_opt.zero_grad()
+        g_loss.backward()
+        g_opt.step()
