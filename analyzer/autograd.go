@@ -826,6 +826,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 		return CallableOther // `cv2.dnn.readNetFromONNX(path)`: no autograd of torch's
 	case q == "transformers.pipeline" || strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "Pipeline"):
 		return CallableOther // a pipeline runs its model under its own no_grad
+	case strings.HasPrefix(q, "ultralytics.") && ultralyticsModels[last]:
+		return CallableOther // `YOLO("best.pt")(img)` predicts under ultralytics' own inference mode
 	case q != "":
 		if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectClass && o.Module {
 			// A module class of another file of the project.
@@ -1430,6 +1432,10 @@ func (m *Model) callOfClass(class NodeID) (ref string, def NodeID) {
 	}
 	return m.classMethod(class, "__call__")
 }
+
+// ultralyticsModels are ultralytics' model front-ends: calling one runs
+// its predictor, under inference mode.
+var ultralyticsModels = map[string]bool{"YOLO": true, "YOLOWorld": true, "YOLOE": true, "RTDETR": true, "SAM": true, "FastSAM": true, "NAS": true}
 
 // plainClassRef reports whether c, the callee of a construction, names a
 // plain class: of this file (plainClass), or of another file of the

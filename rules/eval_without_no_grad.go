@@ -1517,6 +1517,17 @@ func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
 	}
 	return m.Memo(classEvalKey{class}, func() any {
 		f := m.File
+		// A class that back-propagates or asks for gradients itself (a
+		// Grad-CAM whose __call__ runs backward() on what its forward
+		// returns) keeps its model in evaluation mode for that, not to
+		// evaluate.
+		grads := false
+		f.Walk(class, func(id analyzer.NodeID) {
+			grads = grads || (f.Kind(id) == analyzer.KindCall || f.Kind(id) == analyzer.KindAssignment) && gradientUse(m, id)
+		})
+		if grads {
+			return map[string]bool(nil)
+		}
 		return evalOnly(m, class, func(call, recv analyzer.NodeID, eval bool) bool {
 			// An eval() under an if leaves the class either way.
 			return f.Kind(recv) == analyzer.KindAttribute && f.TextIs(f.Field(recv, analyzer.FieldObject), "self") &&

@@ -56,3 +56,13 @@ from transformers import pipeline  # noqa: E402
 classifier = pipeline("zero-shot-classification", model="local/model")
 for sentence in ["good", "bad"]:
     print(classifier(sentence, ["positive", "negative"])["labels"][0])  # ok: TL201 a pipeline
+
+
+# An ultralytics model predicts under its own inference mode.
+from ultralytics import YOLO  # noqa: E402
+
+
+def predict_heads(image_path, weights):
+    model = YOLO(weights)
+    results = model(image_path)  # ok: TL201 ultralytics predicts in inference mode
+    return results[0].boxes.xyxy.cpu().numpy().tolist()

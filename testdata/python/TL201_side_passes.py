@@ -96,3 +96,23 @@ class GAN:
     def restore(self, path):
         self.G.load_state_dict(torch.load(path))
         self.G.eval()
+
+
+# A Grad-CAM: the class keeps its model in evaluation mode to explain it,
+# and back-propagates what the model gives.
+class GradCam:
+    def __init__(self, model, layer):
+        self.model = model
+        self.model.eval()
+        self.extractor = FeatureHook(self.model, layer)
+
+    def forward(self, x):
+        return self.model(x)  # ok: a class that back-propagates its model's outputs
+
+    def __call__(self, x, index):
+        features, out = self.extractor(x)
+        one_hot = torch.zeros_like(out)
+        one_hot[0, index] = 1
+        self.model.zero_grad()
+        (one_hot * out).sum().backward(retain_graph=True)
+        return self.extractor.gradients[-1], features[-1]
