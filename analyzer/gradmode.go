@@ -240,11 +240,33 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 		f := m.File
 		var out []blockSwitch
 		f.Children(block, func(s NodeID) bool {
-			if f.Kind(s) != KindExpressionStatement {
+			switch f.Kind(s) {
+			case KindIfStatement, KindForStatement, KindWhileStatement, KindTryStatement, KindWithStatement:
+				// A switch for the rest of the process under an if, in a
+				// loop or a try: after it, the mode depends on the path
+				// taken (`if isinstance(model, str): model = load(model)`).
+				if m.switchesWithin(s) {
+					out = append(out, blockSwitch{at: f.N(s).Start, mode: GradUnknown})
+				}
+				return true
+			case KindExpressionStatement:
+			default:
 				return true
 			}
 			call := f.FirstChild(s)
+			if f.Kind(call) == KindAssignment {
+				// `model = load(path)`, where load turns grad off for the
+				// process (`torch.set_grad_enabled(False)` in its body).
+				if v := f.Unparen(f.Field(call, FieldRight)); f.Kind(v) == KindCall && m.turnsGradOff(m.LocalCallee(v)) {
+					out = append(out, blockSwitch{at: f.N(s).Start, mode: GradDisabled})
+				}
+				return true
+			}
 			if f.Kind(call) != KindCall {
+				return true
+			}
+			if m.turnsGradOff(m.LocalCallee(call)) {
+				out = append(out, blockSwitch{at: f.N(s).Start, mode: GradDisabled})
 				return true
 			}
 			var g GradMode
@@ -263,6 +285,56 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 		})
 		return out
 	}).([]blockSwitch)
+}
+
+// switchesWithin reports whether a compound statement holds, in a block
+// of the same function, a statement that switches the grad mode for the
+// rest of the process: `torch.set_grad_enabled(...)`, or a call of a
+// function of this file that turns grad off (turnsGradOff).
+func (m *Model) switchesWithin(stmt NodeID) bool {
+	f := m.File
+	scope := m.ScopeNode(stmt)
+	found := false
+	f.Walk(stmt, func(id NodeID) {
+		if found || f.Kind(id) != KindExpressionStatement || m.ScopeNode(id) != scope {
+			return
+		}
+		c := f.FirstChild(id)
+		if f.Kind(c) == KindAssignment {
+			c = f.Unparen(f.Field(c, FieldRight))
+		}
+		found = f.Kind(c) == KindCall && (m.CallName(c) == "torch.set_grad_enabled" || m.turnsGradOff(m.LocalCallee(c)))
+	})
+	return found
+}
+
+type gradOffKey struct{ def NodeID }
+
+// turnsGradOff reports whether def, a function of this file, turns grad
+// off for the process on every call: a statement of its own body (no if,
+// loop or with around it) `torch.set_grad_enabled(False)`, and no other
+// switch of the mode anywhere in it.
+func (m *Model) turnsGradOff(def NodeID) bool {
+	if def == NoNode || !m.hasGradSwitchCall {
+		return false
+	}
+	return m.MemoRecursive(gradOffKey{def}, false, func() any {
+		f := m.File
+		body := f.Field(def, FieldBody)
+		off, others := false, false
+		f.Walk(body, func(id NodeID) {
+			if others || f.Kind(id) != KindCall || m.CallName(id) != "torch.set_grad_enabled" {
+				return
+			}
+			g, ok := m.gradSwitch(id)
+			if s := f.Parent(id); ok && g == GradDisabled && f.Kind(s) == KindExpressionStatement && f.Parent(s) == body && !off {
+				off = true
+				return
+			}
+			others = true
+		})
+		return off && !others
+	}).(bool)
 }
 
 // lightningEvalHooks are LightningModule hooks that Lightning runs with

@@ -46,3 +46,34 @@ class Captioner(nn.Module):
             with torch.no_grad():
                 print(self.encoder(images).shape)
         return self.encoder(images).argmax(-1).tolist()  # want: TL201 "after `self.eval\(\)`"
+
+
+def load_frozen(path):
+    torch.set_grad_enabled(False)  # for the whole process, from here on
+    net = nn.Linear(4, 2)
+    net.load_state_dict(torch.load(path, map_location="cpu"))
+    return net.eval()
+
+
+def load_maybe_frozen(path, frozen):
+    if frozen:
+        torch.set_grad_enabled(False)
+    net = nn.Linear(4, 2)
+    net.load_state_dict(torch.load(path, map_location="cpu"))
+    return net.eval()
+
+
+def predict_frozen(x, path):
+    model = load_frozen(path)
+    return model(x).argmax(1).tolist()  # ok: load_frozen turned grad off for the process
+
+
+def predict_maybe(x, path):
+    model = load_maybe_frozen(path, False)
+    return model(x).argmax(1).tolist()  # want: TL201
+
+
+def predict_any(x, model):
+    if isinstance(model, str):
+        model = load_frozen(model)
+    return model(x).argmax(1).tolist()  # ok: grad is off after the if on one path, on the other not known
