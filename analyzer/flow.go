@@ -215,8 +215,15 @@ func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
 			}
 		}
 		f.Children(f.Field(expr, FieldArguments), func(c NodeID) bool {
-			if f.Kind(c) != KindKeywordArgument {
+			switch {
+			case f.Kind(c) != KindKeywordArgument:
 				fl.Keys(c, into)
+			case q == "":
+				// A keyword argument of a function or method of the
+				// project, or of a value (`self.value_loss(value=v,
+				// reward=R)`), feeds the result like a positional one; a
+				// library function's are options (`dim=1`).
+				fl.Keys(f.Field(c, FieldValue), into)
 			}
 			return true
 		})

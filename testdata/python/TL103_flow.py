@@ -306,3 +306,19 @@ def train_sampled(loader, G, D, sample_noise, d_opt, g_opt):
         g_opt.zero_grad()
         g_loss.backward()
         g_opt.step()
+
+
+# An n-step return started from the critic's value of the last state and
+# carried back through the rollout: every value loss runs through that
+# first pass again.
+class NStepWorker:
+    def value_loss_fn(self, value, reward):
+        return 0.5 * (reward - value).pow(2)
+
+    def accumulate(self, rollout, last_state):
+        R = self.critic(last_state)
+        for state, reward in reversed(rollout):
+            R = reward + self.gamma * R
+            value = self.critic(state)
+            value_loss = self.value_loss_fn(value=value, reward=R)
+            value_loss.backward(retain_graph=True)  # ok: the next value loss runs through R's first pass again
