@@ -1436,6 +1436,9 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 		// What other files return is theirs to tell.
 		fs.Activation, r.ActivationAt = a, &Site{Line: at.Line, Column: at.Column, Text: at.Text}
 	}
+	if r.Backward != nil && m.optimizesInputs(def) {
+		r.Backward = nil // gradient descent on inputs (stepsOf)
+	}
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
 		// forward pass is there to be back-propagated.

@@ -357,6 +357,11 @@ func (m *Model) stepsOf(def NodeID, depth int, hostReads bool) *Object {
 		f := m.File
 		var steps StepSites
 		m.stepFacts(def, &steps)
+		if steps.Backward != nil && m.optimizesInputs(def) {
+			// Gradient descent on what the function made require grad (a
+			// latent code, an adversarial input): no model's step.
+			steps.Backward = nil
+		}
 		o := &Object{Kind: ObjectFunction, StepSites: steps}
 		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 			if f.Kind(id) != KindCall || m.ScopeNode(id) != def {
@@ -419,4 +424,38 @@ func (m *Model) ReadsOnHost(call NodeID) bool {
 		return m.CallName(call) == "torch.cuda.synchronize"
 	}
 	return false
+}
+
+// optimizesInputs reports whether every optimizer def builds is given a
+// list of tensors (`torch.optim.Adam([z], lr=0.01)`), no module's
+// parameters, and it builds one at least: the function fits inputs, and
+// the models it runs stay as they are.
+func (m *Model) optimizesInputs(def NodeID) bool {
+	f := m.File
+	some, only := false, true
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !only || f.Kind(id) != KindCall || !strings.HasPrefix(m.CallName(id), "torch.optim.") {
+			return
+		}
+		q := m.CallName(id)
+		if name := q[strings.LastIndexByte(q, '.')+1:]; name == "" || name[0] < 'A' || name[0] > 'Z' || strings.HasPrefix(q, "torch.optim.lr_scheduler.") {
+			return // not an optimizer class
+		}
+		args := m.Args(id)
+		if len(args) == 0 {
+			only = false
+			return
+		}
+		list := f.Unparen(args[0])
+		if k := f.Kind(list); k != KindList && k != KindTuple {
+			only = false
+			return
+		}
+		f.Children(list, func(c NodeID) bool {
+			only = only && f.Kind(f.Unparen(c)) == KindIdentifier
+			return only
+		})
+		some = true
+	})
+	return some && only
 }
