@@ -1517,15 +1517,18 @@ func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
 	}
 	return m.Memo(classEvalKey{class}, func() any {
 		f := m.File
-		// A class that back-propagates or asks for gradients itself (a
-		// Grad-CAM whose __call__ runs backward() on what its forward
-		// returns) keeps its model in evaluation mode for that, not to
-		// evaluate.
-		grads := false
+		// A class that asks for gradients and steps no optimizer (a
+		// Grad-CAM whose __call__ runs backward() on its model's output
+		// to read the gradients) keeps its model in evaluation mode to
+		// explain it, not to evaluate. One that trains (an agent whose
+		// target network its update runs with grad enabled) evaluates.
+		grads, steps := false, false
 		f.Walk(class, func(id analyzer.NodeID) {
-			grads = grads || (f.Kind(id) == analyzer.KindCall || f.Kind(id) == analyzer.KindAssignment) && gradientUse(m, id)
+			k := f.Kind(id)
+			grads = grads || (k == analyzer.KindCall || k == analyzer.KindAssignment) && gradientUse(m, id)
+			steps = steps || k == analyzer.KindCall && m.MethodName(id) == "step"
 		})
-		if grads {
+		if grads && !steps {
 			return map[string]bool(nil)
 		}
 		return evalOnly(m, class, func(call, recv analyzer.NodeID, eval bool) bool {
