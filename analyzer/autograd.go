@@ -126,8 +126,13 @@ func (m *Model) isModuleClass(class NodeID) bool {
 	if m.MethodOf(class, "forward") != NoNode {
 		// A `forward` makes a module of a class of unknown bases, not
 		// of one whose every base is seen to be no module (an attack
-		// deriving from the project's `Attacker(ABC)`).
-		return !m.plainBases(bases)
+		// deriving from the project's `Attacker(ABC)`). `object` alone,
+		// Python 2's way to write no base, leaves it to what the class
+		// computes: a NumPy layer is none, one that runs torch is.
+		if !m.plainBases(bases) {
+			return true
+		}
+		return !slices.ContainsFunc(bases, func(b NodeID) bool { return m.QualifiedName(b) != "object" }) && !m.plainClass(class)
 	}
 	for _, b := range bases {
 		if q := m.QualifiedName(b); strings.HasPrefix(q, "torch.") || builtinNames[q] || q == "object" {
@@ -1452,6 +1457,47 @@ func (m *Model) plainClassRef(c NodeID) bool {
 	return o != nil && o.Kind == ObjectClass && o.Plain
 }
 
+// plainCallee reports whether fn, called in a method of class, is known
+// to run no model the class holds: a method of the class, a function,
+// class or builtin this file binds, a library's function, or a method of
+// a value (`x.dot(w)`); not a callable the class keeps or is given
+// (`self.net(x)`, `layer(x)` over `self.layers`, `self.layers[i](x)`).
+func (m *Model) plainCallee(class, fn NodeID) bool {
+	f := m.File
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		if q := m.QualifiedName(fn); q != "" {
+			return true
+		}
+		b := m.Resolve(fn)
+		return b != nil && (b.Kind == BindFunction || b.Kind == BindClass || b.Kind == BindImport)
+	case KindAttribute:
+		obj := f.Unparen(f.Field(fn, FieldObject))
+		if f.TextIs(obj, "self") {
+			return m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute))) != NoNode
+		}
+		if m.QualifiedName(fn) != "" {
+			return true // `np.exp(x)`
+		}
+		// A method of a value: of one the class holds (`self.net.head(x)`)
+		// it may be a model's.
+		for done := false; !done; {
+			switch f.Kind(obj) {
+			case KindAttribute:
+				obj = f.Unparen(f.Field(obj, FieldObject))
+			case KindSubscript:
+				obj = f.Unparen(f.Field(obj, FieldValue))
+			case KindCall:
+				obj = f.Unparen(f.Field(obj, FieldFunction))
+			default:
+				done = true
+			}
+		}
+		return !f.TextIs(obj, "self")
+	}
+	return false
+}
+
 // plainClass reports whether a class of this file computes nothing with
 // torch: it has no base but `object` or `abc.ABC`, names nothing of torch, and calls no callable
 // it holds other than its own methods (`self.forward_fn(X, self.params)`
@@ -1473,11 +1519,7 @@ func (m *Model) plainClass(class NodeID) bool {
 				plain = false
 			}
 		case KindCall:
-			fn := f.Unparen(f.Field(id, FieldFunction))
-			if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldObject), "self") &&
-				m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute))) == NoNode {
-				plain = false
-			}
+			plain = m.plainCallee(class, f.Unparen(f.Field(id, FieldFunction)))
 		}
 	})
 	return plain

@@ -218,11 +218,12 @@ func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
 			switch {
 			case f.Kind(c) != KindKeywordArgument:
 				fl.Keys(c, into)
-			case q == "":
+			case q == "" && m.QualifiedName(f.Unparen(f.Field(c, FieldValue))) == "":
 				// A keyword argument of a function or method of the
 				// project, or of a value (`self.value_loss(value=v,
 				// reward=R)`), feeds the result like a positional one; a
-				// library function's are options (`dim=1`).
+				// library function's are options (`dim=1`), and so are a
+				// library's names (`dtype=np.float32`).
 				fl.Keys(f.Field(c, FieldValue), into)
 			}
 			return true
