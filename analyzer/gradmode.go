@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // GradMode is whether autograd records operations at a point of the code.
 type GradMode uint8
@@ -240,45 +243,7 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 		f := m.File
 		var out []blockSwitch
 		f.Children(block, func(s NodeID) bool {
-			switch f.Kind(s) {
-			case KindIfStatement, KindForStatement, KindWhileStatement, KindTryStatement, KindWithStatement:
-				// A switch for the rest of the process under an if, in a
-				// loop or a try: after it, the mode depends on the path
-				// taken (`if isinstance(model, str): model = load(model)`).
-				if m.switchesWithin(s) {
-					out = append(out, blockSwitch{at: f.N(s).Start, mode: GradUnknown})
-				}
-				return true
-			case KindExpressionStatement:
-			default:
-				return true
-			}
-			call := f.FirstChild(s)
-			if f.Kind(call) == KindAssignment {
-				// `model = load(path)`, where load turns grad off for the
-				// process (`torch.set_grad_enabled(False)` in its body).
-				if v := f.Unparen(f.Field(call, FieldRight)); f.Kind(v) == KindCall && m.turnsGradOff(m.LocalCallee(v)) {
-					out = append(out, blockSwitch{at: f.N(s).Start, mode: GradDisabled})
-				}
-				return true
-			}
-			if f.Kind(call) != KindCall {
-				return true
-			}
-			if m.turnsGradOff(m.LocalCallee(call)) {
-				out = append(out, blockSwitch{at: f.N(s).Start, mode: GradDisabled})
-				return true
-			}
-			var g GradMode
-			ok := false
-			if m.CallName(call) == "torch.set_grad_enabled" {
-				g, ok = m.gradSwitch(call)
-			}
-			// stack.enter_context(torch.no_grad()) inside `with ExitStack() as stack:`
-			if args := m.Args(call); !ok && m.MethodName(call) == "enter_context" && len(args) == 1 {
-				g, ok = m.gradSwitch(args[0])
-			}
-			if ok {
+			if g, ok := m.stmtEffect(s); ok {
 				out = append(out, blockSwitch{at: f.N(s).Start, mode: g})
 			}
 			return true
@@ -287,54 +252,154 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 	}).([]blockSwitch)
 }
 
-// switchesWithin reports whether a compound statement holds, in a block
-// of the same function, a statement that switches the grad mode for the
-// rest of the process: `torch.set_grad_enabled(...)`, or a call of a
-// function of this file that turns grad off (turnsGradOff).
-func (m *Model) switchesWithin(stmt NodeID) bool {
+// stmtEffect returns the grad mode a statement of a block leaves for the
+// statements after it, where it switches it for the rest of the process:
+// `torch.set_grad_enabled(x)` or `stack.enter_context(torch.no_grad())`;
+// a call of a function of this file that switches it so (processSwitch,
+// `model = load(path)` too); or a compound statement whose arms that
+// reach its end leave it switched (stmtsEffect). ok is false where it
+// leaves the mode as it was.
+func (m *Model) stmtEffect(s NodeID) (GradMode, bool) {
 	f := m.File
-	scope := m.ScopeNode(stmt)
-	found := false
-	f.Walk(stmt, func(id NodeID) {
-		if found || f.Kind(id) != KindExpressionStatement || m.ScopeNode(id) != scope {
-			return
+	switch f.Kind(s) {
+	case KindExpressionStatement:
+		call := f.FirstChild(s)
+		if f.Kind(call) == KindAssignment {
+			if v := f.Unparen(f.Field(call, FieldRight)); f.Kind(v) == KindCall {
+				return m.processSwitch(m.LocalCallee(v))
+			}
+			return GradEnabled, false
 		}
-		c := f.FirstChild(id)
-		if f.Kind(c) == KindAssignment {
-			c = f.Unparen(f.Field(c, FieldRight))
+		if f.Kind(call) != KindCall {
+			return GradEnabled, false
 		}
-		found = f.Kind(c) == KindCall && (m.CallName(c) == "torch.set_grad_enabled" || m.turnsGradOff(m.LocalCallee(c)))
-	})
-	return found
+		if m.CallName(call) == "torch.set_grad_enabled" {
+			return m.gradSwitch(call)
+		}
+		// stack.enter_context(torch.no_grad()) inside `with ExitStack() as stack:`
+		if args := m.Args(call); m.MethodName(call) == "enter_context" && len(args) == 1 {
+			return m.gradSwitch(args[0])
+		}
+		return m.processSwitch(m.LocalCallee(call))
+	case KindIfStatement, KindForStatement, KindWhileStatement, KindTryStatement, KindWithStatement:
+		if !m.hasGradSwitchCall {
+			return GradEnabled, false
+		}
+		var arms []NodeID
+		skips := f.Kind(s) == KindForStatement || f.Kind(s) == KindWhileStatement // the body may not run
+		f.Children(s, func(c NodeID) bool {
+			switch f.Kind(c) {
+			case KindBlock:
+				arms = append(arms, c)
+			case KindElifClause, KindElseClause, KindExceptClause, KindFinallyClause:
+				if b := f.Field(c, FieldConsequence); b != NoNode {
+					arms = append(arms, b)
+				} else if b := f.Field(c, FieldBody); b != NoNode {
+					arms = append(arms, b)
+				} else {
+					f.Children(c, func(cc NodeID) bool {
+						if f.Kind(cc) == KindBlock {
+							arms = append(arms, cc)
+						}
+						return true
+					})
+				}
+			}
+			return true
+		})
+		if f.Kind(s) == KindIfStatement && !slices.ContainsFunc(f.ChildList(s), func(c NodeID) bool { return f.Kind(c) == KindElseClause }) {
+			skips = true // no else: the arms may all be skipped
+		}
+		return m.armsEffect(arms, skips)
+	}
+	return GradEnabled, false
 }
 
-type gradOffKey struct{ def NodeID }
-
-// turnsGradOff reports whether def, a function of this file, turns grad
-// off for the process on every call: a statement of its own body (no if,
-// loop or with around it) `torch.set_grad_enabled(False)`, and no other
-// switch of the mode anywhere in it.
-func (m *Model) turnsGradOff(def NodeID) bool {
-	if def == NoNode || !m.hasGradSwitchCall {
-		return false
+// armsEffect combines the effects of the blocks of a compound statement
+// (skips: none of them may run): the mode where every arm that reaches
+// the end leaves the same one, enabled where the others leave it as it
+// was (a loop that turns grad off and back on), unknown otherwise. An
+// arm that ends in return, raise, break or continue does not reach the
+// end.
+func (m *Model) armsEffect(arms []NodeID, skips bool) (GradMode, bool) {
+	f := m.File
+	set, unchanged := map[GradMode]bool{}, skips
+	for _, arm := range arms {
+		kids := f.ChildList(arm)
+		if n := len(kids); n > 0 {
+			switch f.Kind(kids[n-1]) {
+			case KindReturnStatement, KindRaiseStatement, KindBreakStatement, KindContinueStatement:
+				continue
+			}
+		}
+		g, ok := GradEnabled, false
+		for _, st := range kids {
+			if e, changes := m.stmtEffect(st); changes {
+				g, ok = e, true
+			}
+		}
+		if ok {
+			set[g] = true
+		} else {
+			unchanged = true
+		}
 	}
-	return m.MemoRecursive(gradOffKey{def}, false, func() any {
+	switch {
+	case len(set) == 0:
+		return GradEnabled, false
+	case len(set) == 1 && set[GradEnabled]:
+		return GradEnabled, true
+	case len(set) == 1 && !unchanged:
+		for g := range set {
+			return g, true
+		}
+	}
+	return GradUnknown, true
+}
+
+type processSwitchKey struct{ def NodeID }
+
+// processSwitch returns the grad mode that def, a function of this file,
+// leaves switched for the process on every call: the last of the
+// statements of its own body that switch it (`torch.set_grad_enabled(False)`,
+// a helper that does), where no other statement of it switches the mode
+// under an if, a loop or a with. ok is false where it switches nothing.
+func (m *Model) processSwitch(def NodeID) (GradMode, bool) {
+	if def == NoNode || !m.hasGradSwitchCall {
+		return GradEnabled, false
+	}
+	type result struct {
+		g  GradMode
+		ok bool
+	}
+	r := m.MemoRecursive(processSwitchKey{def}, result{}, func() any {
 		f := m.File
 		body := f.Field(def, FieldBody)
-		off, others := false, false
+		out := result{}
+		nested := false
 		f.Walk(body, func(id NodeID) {
-			if others || f.Kind(id) != KindCall || m.CallName(id) != "torch.set_grad_enabled" {
+			if nested || f.Kind(id) != KindCall || m.CallName(id) != "torch.set_grad_enabled" || m.ScopeNode(id) != def {
 				return
 			}
-			g, ok := m.gradSwitch(id)
-			if s := f.Parent(id); ok && g == GradDisabled && f.Kind(s) == KindExpressionStatement && f.Parent(s) == body && !off {
-				off = true
-				return
+			if s := f.Parent(id); f.Kind(s) != KindExpressionStatement || f.Parent(s) != body {
+				nested = true
 			}
-			others = true
 		})
-		return off && !others
-	}).(bool)
+		if nested {
+			return out
+		}
+		f.Children(body, func(st NodeID) bool {
+			if f.Kind(st) != KindExpressionStatement {
+				return true
+			}
+			if g, ok := m.stmtEffect(st); ok {
+				out = result{g, true}
+			}
+			return true
+		})
+		return out
+	}).(result)
+	return r.g, r.ok
 }
 
 // lightningEvalHooks are LightningModule hooks that Lightning runs with

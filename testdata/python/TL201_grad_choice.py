@@ -77,3 +77,58 @@ def predict_any(x, model):
     if isinstance(model, str):
         model = load_frozen(model)
     return model(x).argmax(1).tolist()  # ok: grad is off after the if on one path, on the other not known
+
+
+def train_then_test(model, loader, test_loader, opt, crit, epochs):
+    for _ in range(epochs):
+        for x, y in loader:
+            opt.zero_grad()
+            crit(model(x), y).backward()
+            opt.step()
+        torch.set_grad_enabled(False)
+        model.eval()
+        print(sum(crit(model(x), y).item() for x, y in loader))
+        torch.set_grad_enabled(True)
+        model.train()
+    model.eval()
+    correct = 0
+    for x, y in test_loader:
+        out = model(x)  # want: TL201 "after `model.eval\(\)`"
+        correct += (out.argmax(1) == y).sum().item()
+    return correct
+
+
+def export_or_test(model, loader, export):
+    if export:
+        torch.set_grad_enabled(False)
+        torch.onnx.export(model, next(iter(loader))[0], "m.onnx")
+        return None
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        out = model(x)  # want: TL201
+        correct += (out.argmax(1) == y).sum().item()
+    return correct
+
+
+def grad_off(model):
+    torch.set_grad_enabled(False)
+    model.eval()
+
+
+def grad_on(model):
+    torch.set_grad_enabled(True)
+    model.train()
+
+
+def fit_switching(model, loader, val_loader, opt, crit):
+    for _ in range(3):
+        grad_off(model)
+        print([model(x).argmax(1).tolist() for x, _ in val_loader])  # ok: grad_off turned grad off
+        grad_on(model)
+        for x, y in loader:
+            opt.zero_grad()
+            crit(model(x), y).backward()
+            opt.step()
+    model.eval()
+    return [model(x).argmax(1).tolist() for x, _ in val_loader]  # want: TL201
