@@ -452,10 +452,38 @@ func (m *Model) optimizesInputs(def NodeID) bool {
 			return
 		}
 		f.Children(list, func(c NodeID) bool {
-			only = only && f.Kind(f.Unparen(c)) == KindIdentifier
+			only = only && f.Kind(f.Unparen(c)) == KindIdentifier && m.fittedTensor(def, f.Text(f.Unparen(c)))
 			return only
 		})
 		some = true
 	})
 	return some && only
+}
+
+// fittedTensor reports whether def makes the tensor it binds to name
+// require grad itself: bound to one made so (`torch.zeros(n,
+// requires_grad=True)`, `x.clone().requires_grad_()`), or switched so
+// after (`z.requires_grad = True`, `z.requires_grad_()`). A module's
+// weight bound to a name (`w = model.fc.weight`) is not.
+func (m *Model) fittedTensor(def NodeID, name string) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if found || m.ScopeNode(id) != def {
+			return
+		}
+		switch f.Kind(id) {
+		case KindAssignment:
+			left, right := f.Field(id, FieldLeft), f.Field(id, FieldRight)
+			switch {
+			case f.Kind(left) == KindIdentifier && f.TextIs(left, name):
+				found = m.makesLeaf(right, 0)
+			case f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") && f.TextIs(f.Field(left, FieldObject), name):
+				found = f.Kind(right) == KindTrue
+			}
+		case KindCall:
+			found = m.MethodName(id) == "requires_grad_" && f.TextIs(f.Unparen(m.Receiver(id)), name) && m.leafCall(id)
+		}
+	})
+	return found
 }

@@ -22,3 +22,13 @@ def finetune(x, iters, netG, criterion, latent_dim=10):
         loss = criterion(x, netG(torch.randn(x.shape[0], latent_dim, 1)))
         loss.backward()
         optimizer.step()
+
+
+def tune_head(x, iters, netG, criterion, latent_dim=10):
+    weight, bias = netG.head.weight, netG.head.bias
+    optimizer = torch.optim.SGD([weight, bias], lr=1e-3)
+    for _ in range(iters):
+        optimizer.zero_grad()
+        loss = criterion(x, netG(torch.randn(x.shape[0], latent_dim, 1)))
+        loss.backward()
+        optimizer.step()

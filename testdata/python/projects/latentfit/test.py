@@ -1,6 +1,6 @@
 import torch
 
-from reconstruction import finetune, reconstruct
+from reconstruction import finetune, reconstruct, tune_head
 
 netG = torch.load("netG.pth")
 criterion = torch.nn.MSELoss()
@@ -15,3 +15,8 @@ for key, x in torch.load("segments.pt").items():
     if eval_mode:
         netG.eval()  # want: TL503
     finetune(x, 10, netG, criterion)
+
+for key, x in torch.load("segments.pt").items():
+    if eval_mode:
+        netG.eval()  # want: TL503
+    tune_head(x, 10, netG, criterion)
