@@ -593,13 +593,28 @@ func (g *retainGraph) readsOpaqueState(keys map[string][]analyzer.NodeID, from, 
 				continue
 			}
 			if fn := f.Unparen(f.Field(v, analyzer.FieldFunction)); f.Kind(fn) == analyzer.KindIdentifier {
-				if b := m.Resolve(fn); b == nil && m.QualifiedName(fn) == "" || b != nil && b.Kind == analyzer.BindParam {
+				if b := m.Resolve(fn); (b == nil && m.QualifiedName(fn) == "" || b != nil && b.Kind == analyzer.BindParam) && !g.calledBefore(f.Text(fn), from) {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// calledBefore reports whether the function calls name before offset at:
+// a callable that gave the step its data (`x, y = next_batch()`) is a
+// source of data, not of what hooks kept.
+func (g *retainGraph) calledBefore(name string, at uint32) bool {
+	f := g.f
+	found := false
+	f.Walk(g.fn, func(id analyzer.NodeID) {
+		if !found && f.Kind(id) == analyzer.KindCall && f.N(id).Start < at {
+			fn := f.Unparen(f.Field(id, analyzer.FieldFunction))
+			found = f.Kind(fn) == analyzer.KindIdentifier && f.TextIs(fn, name)
+		}
+	})
+	return found
 }
 
 // sameValues reports whether two sets of uses of one key may read the

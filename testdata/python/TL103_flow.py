@@ -322,3 +322,17 @@ class NStepWorker:
             value = self.critic(state)
             value_loss = self.value_loss_fn(value=value, reward=R)
             value_loss.backward(retain_graph=True)  # ok: the next value loss runs through R's first pass again
+
+
+def train_batches(next_batch, model, crit, opt, steps):
+    for _ in range(steps):
+        x, y = next_batch()
+        loss = crit(model(x), y)
+        opt.zero_grad()
+        loss.backward(retain_graph=True)  # want: TL103
+        opt.step()
+        x2, y2 = next_batch()
+        loss2 = crit(model(x2), y2)
+        opt.zero_grad()
+        loss2.backward()
+        opt.step()
