@@ -361,17 +361,17 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		// A loop over phases that trains in one and evaluates in another
 		// (`for phase in ["train", "val"]`) with the same pass.
 		test := analyzer.Snippet(f.Text(a), 60)
-		mode, when := test, "false"
+		mode, when := test, "does not hold"
 		switch k := f.Kind(a); {
 		case !found[i].needs && (k == analyzer.KindIdentifier || k == analyzer.KindAttribute):
-			mode, when = "not "+test, "true"
+			mode, when = "not "+test, "holds"
 		case !found[i].needs:
-			mode, when = "not ("+test+")", "true"
+			mode, when = "not ("+test+")", "holds"
 		case k == analyzer.KindIdentifier || k == analyzer.KindAttribute:
 			// set_grad_enabled takes a bool: `if optimizer:` tests an object.
 			mode = "bool(" + test + ")"
 		}
-		where += fmt.Sprintf(", where `%s` is %s and the backward() under it does not run", test, when)
+		where += fmt.Sprintf(", where `%s` %s and the backward() that it guards does not run", test, when)
 		cost = ": autograd records the graph and keeps its activations alive although nothing back-propagates; run the pass " +
 			"under `with torch.set_grad_enabled(" + mode + "):`"
 	} else if end := droppedAtOnce(m, call); direct && end != "" {

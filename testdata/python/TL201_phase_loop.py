@@ -14,7 +14,7 @@ def train_model(model, loaders, criterion, optimizer, epochs):
             running = 0.0
             for inputs, labels in loaders[phase]:
                 optimizer.zero_grad()
-                outputs = model(inputs)  # want: TL201 "where `phase == \"train\"` is false.*set_grad_enabled\(phase == \"train\"\)"
+                outputs = model(inputs)  # want: TL201 "where `phase == \"train\"` does not hold.*set_grad_enabled\(phase == \"train\"\)"
                 loss = criterion(outputs, labels)
                 if phase == "train":
                     loss.backward()
@@ -30,7 +30,7 @@ def run_epoch(model, loader, criterion, optimizer, train):
         model.eval()
     total = 0.0
     for x, y in loader:
-        loss = criterion(model(x), y)  # want: TL201 "where `train` is false"
+        loss = criterion(model(x), y)  # want: TL201 "where `train` does not hold"
         if train:
             optimizer.zero_grad()
             loss.backward()
@@ -105,7 +105,7 @@ def iterate(mode, model, loader, criterion, optimizer):
     else:
         model.eval()
     for x, y in loader:
-        loss = criterion(model(x), y)  # want: TL201 "where `mode == \"train\"` is false"
+        loss = criterion(model(x), y)  # want: TL201 "where `mode == \"train\"` does not hold"
         if mode == "train":
             optimizer.zero_grad()
             loss.backward()
