@@ -217,14 +217,22 @@ func withItemValues(f *File, with NodeID) []NodeID {
 // `torch.set_grad_enabled(x)`, or `stack.enter_context(torch.no_grad())`.
 func (m *Model) statementSwitchBefore(block, child NodeID) (GradMode, bool) {
 	start := m.File.N(child).Start
-	mode, found := GradEnabled, false
-	for _, sw := range m.blockSwitches(block) {
+	var last *blockSwitch
+	for i, sw := range m.blockSwitches(block) {
 		if sw.at >= start {
 			break
 		}
-		mode, found = sw.mode, true
+		last = &m.blockSwitches(block)[i]
 	}
-	return mode, found
+	if last == nil {
+		return GradEnabled, false
+	}
+	if last.partial && m.GradModeAt(last.stmt) != last.mode {
+		// Switched on some paths through the statement, as it was on the
+		// others: where it was otherwise, either.
+		return GradUnknown, true
+	}
+	return last.mode, true
 }
 
 // blockSwitch is a statement that switches grad mode for the rest of its
@@ -232,6 +240,10 @@ func (m *Model) statementSwitchBefore(block, child NodeID) (GradMode, bool) {
 type blockSwitch struct {
 	at   uint32
 	mode GradMode
+	// stmt is the statement; partial says that on some paths through it
+	// the mode stays as it was before it.
+	stmt    NodeID
+	partial bool
 }
 
 type blockSwitchKey struct{ block NodeID }
@@ -243,8 +255,8 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 		f := m.File
 		var out []blockSwitch
 		f.Children(block, func(s NodeID) bool {
-			if g, ok := m.stmtEffect(s); ok {
-				out = append(out, blockSwitch{at: f.N(s).Start, mode: g})
+			if g, ok, partial := m.stmtEffectPaths(s); ok {
+				out = append(out, blockSwitch{at: f.N(s).Start, mode: g, stmt: s, partial: partial})
 			}
 			return true
 		})
@@ -260,30 +272,43 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 // reach its end leave it switched (stmtsEffect). ok is false where it
 // leaves the mode as it was.
 func (m *Model) stmtEffect(s NodeID) (GradMode, bool) {
+	g, ok, partial := m.stmtEffectPaths(s)
+	if partial && g != GradEnabled {
+		return GradUnknown, ok
+	}
+	return g, ok
+}
+
+// stmtEffectPaths is stmtEffect, with partial set where some paths
+// through a compound statement leave the mode as it was. stmtEffect,
+// which does not know the mode before, takes a partial switch to
+// enabled for enabled (the default) and any other for unknown.
+func (m *Model) stmtEffectPaths(s NodeID) (g GradMode, ok, partial bool) {
 	f := m.File
+	single := func(g GradMode, ok bool) (GradMode, bool, bool) { return g, ok, false }
 	switch f.Kind(s) {
 	case KindExpressionStatement:
 		call := f.FirstChild(s)
 		if f.Kind(call) == KindAssignment {
 			if v := f.Unparen(f.Field(call, FieldRight)); f.Kind(v) == KindCall {
-				return m.processSwitch(m.LocalCallee(v))
+				return single(m.processSwitch(m.LocalCallee(v)))
 			}
-			return GradEnabled, false
+			return GradEnabled, false, false
 		}
 		if f.Kind(call) != KindCall {
-			return GradEnabled, false
+			return GradEnabled, false, false
 		}
 		if m.CallName(call) == "torch.set_grad_enabled" {
-			return m.gradSwitch(call)
+			return single(m.gradSwitch(call))
 		}
 		// stack.enter_context(torch.no_grad()) inside `with ExitStack() as stack:`
 		if args := m.Args(call); m.MethodName(call) == "enter_context" && len(args) == 1 {
-			return m.gradSwitch(args[0])
+			return single(m.gradSwitch(args[0]))
 		}
-		return m.processSwitch(m.LocalCallee(call))
+		return single(m.processSwitch(m.LocalCallee(call)))
 	case KindIfStatement, KindForStatement, KindWhileStatement, KindTryStatement, KindWithStatement:
 		if !m.hasGradSwitchCall {
-			return GradEnabled, false
+			return GradEnabled, false, false
 		}
 		var arms []NodeID
 		skips := f.Kind(s) == KindForStatement || f.Kind(s) == KindWhileStatement // the body may not run
@@ -312,16 +337,17 @@ func (m *Model) stmtEffect(s NodeID) (GradMode, bool) {
 		}
 		return m.armsEffect(arms, skips)
 	}
-	return GradEnabled, false
+	return GradEnabled, false, false
 }
 
 // armsEffect combines the effects of the blocks of a compound statement
 // (skips: none of them may run): the mode where every arm that reaches
-// the end leaves the same one, enabled where the others leave it as it
-// was (a loop that turns grad off and back on), unknown otherwise. An
+// the end and switches leaves the same one, partial where other arms, or
+// skipping them all, leave it as it was (a loop that turns grad off and
+// back on leaves it on, or as it was); unknown where the arms differ. An
 // arm that ends in return, raise, break or continue does not reach the
 // end.
-func (m *Model) armsEffect(arms []NodeID, skips bool) (GradMode, bool) {
+func (m *Model) armsEffect(arms []NodeID, skips bool) (GradMode, bool, bool) {
 	f := m.File
 	set, unchanged := map[GradMode]bool{}, skips
 	for _, arm := range arms {
@@ -344,17 +370,15 @@ func (m *Model) armsEffect(arms []NodeID, skips bool) (GradMode, bool) {
 			unchanged = true
 		}
 	}
-	switch {
-	case len(set) == 0:
-		return GradEnabled, false
-	case len(set) == 1 && set[GradEnabled]:
-		return GradEnabled, true
-	case len(set) == 1 && !unchanged:
+	if len(set) == 0 {
+		return GradEnabled, false, false
+	}
+	if len(set) == 1 {
 		for g := range set {
-			return g, true
+			return g, true, unchanged
 		}
 	}
-	return GradUnknown, true
+	return GradUnknown, true, false
 }
 
 type processSwitchKey struct{ def NodeID }
