@@ -1517,25 +1517,32 @@ func classEvalAttrs(m *analyzer.Model, class analyzer.NodeID) map[string]bool {
 	}
 	return m.Memo(classEvalKey{class}, func() any {
 		f := m.File
+		attrs := evalOnly(m, class, func(call, recv analyzer.NodeID, eval bool) bool {
+			// An eval() under an if leaves the class either way.
+			return f.Kind(recv) == analyzer.KindAttribute && f.TextIs(f.Field(recv, analyzer.FieldObject), "self") &&
+				(!eval || !m.ConditionalInFunction(call))
+		})
+		if len(attrs) == 0 {
+			return attrs
+		}
 		// A class that asks for gradients and steps no optimizer (a
 		// Grad-CAM whose __call__ runs backward() on its model's output
 		// to read the gradients) keeps its model in evaluation mode to
 		// explain it, not to evaluate. One that trains (an agent whose
 		// target network its update runs with grad enabled) evaluates.
-		grads, steps := false, false
+		steps := false
+		f.Walk(class, func(id analyzer.NodeID) {
+			steps = steps || f.Kind(id) == analyzer.KindCall && m.MethodName(id) == "step"
+		})
+		grads := false
 		f.Walk(class, func(id analyzer.NodeID) {
 			k := f.Kind(id)
-			grads = grads || (k == analyzer.KindCall || k == analyzer.KindAssignment) && gradientUse(m, id)
-			steps = steps || k == analyzer.KindCall && m.MethodName(id) == "step"
+			grads = grads || !steps && (k == analyzer.KindCall || k == analyzer.KindAssignment) && gradientUse(m, id)
 		})
-		if grads && !steps {
+		if grads {
 			return map[string]bool(nil)
 		}
-		return evalOnly(m, class, func(call, recv analyzer.NodeID, eval bool) bool {
-			// An eval() under an if leaves the class either way.
-			return f.Kind(recv) == analyzer.KindAttribute && f.TextIs(f.Field(recv, analyzer.FieldObject), "self") &&
-				(!eval || !m.ConditionalInFunction(call))
-		})
+		return attrs
 	}).(map[string]bool)
 }
 
