@@ -1164,7 +1164,7 @@ func loopTargetElsewhere(m *analyzer.Model, fn analyzer.NodeID, name string, ia,
 		f.Walk(t, func(c analyzer.NodeID) {
 			binds = binds || f.Kind(c) == analyzer.KindIdentifier && f.Text(c) == name
 		})
-		if binds && !(f.Contains(f.Field(id, analyzer.FieldBody), ia) && f.Contains(f.Field(id, analyzer.FieldBody), ib)) {
+		if body := f.Field(id, analyzer.FieldBody); binds && (!f.Contains(body, ia) || !f.Contains(body, ib)) {
 			found = true
 		}
 	})

@@ -29,18 +29,13 @@ const (
 // reaches a differentiation, unknown when one is unknown.
 func (a fate) join(b fate) fate { return max(a, b) }
 
-// fateOf follows value e (a forward pass's output, or what it became)
+// fateApart follows value e (a forward pass's output, or what it became)
 // through what the function does with it, and says whether its graph
 // reaches a differentiation; at is the first place where the answer
-// became unknown (NoNode for a known answer).
-func fateOf(m *analyzer.Model, e analyzer.NodeID) (fate, analyzer.NodeID) {
-	return fateApart(m, e, analyzer.NoNode)
-}
-
-// fateApart is fateOf for a value made where sw ran: a use that never
-// runs where sw did (exclusiveArms: `if phase == "train":
-// loss.backward()` after `else: model.eval()`) is not followed. sw is
-// NoNode for none.
+// became unknown (NoNode for a known answer). For a value made where sw
+// ran (NoNode for none), a use that never runs where sw did
+// (exclusiveArms: `if phase == "train": loss.backward()` after `else:
+// model.eval()`) is not followed.
 func fateApart(m *analyzer.Model, e, sw analyzer.NodeID) (fate, analyzer.NodeID) {
 	w := fateWalk{m: m, at: analyzer.NoNode, apart: sw}
 	return w.answer(w.value(e, 0))
@@ -410,21 +405,15 @@ func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 	})
 }
 
-// graphEnds reports whether the graph of a forward call's output ends
-// along every way the output goes, before any of it can be
-// back-propagated (fateOf's no).
-func graphEnds(m *analyzer.Model, call analyzer.NodeID) bool {
-	return graphEndsApart(m, call, analyzer.NoNode)
-}
-
-// graphEndsApart is graphEnds for a pass made where sw ran, as
-// fateApart follows it.
+// graphEndsApart reports whether the graph of a forward call's output
+// ends along every way the output goes, before any of it can be
+// back-propagated (fateApart's no), for a pass made where sw ran.
 func graphEndsApart(m *analyzer.Model, call, sw analyzer.NodeID) bool {
 	w := fateWalk{m: m, at: analyzer.NoNode, strict: true, apart: sw}
 	return w.value(call, 0) == fateNo
 }
 
-// heldFate answers fateOf for what a name holds after node at binds or
+// heldFate answers fateApart for what a name holds after node at binds or
 // fills it (`total += loss`, `outs.append(out)`): where its later uses
 // take it. Only a name of the function is followed; an attribute, an
 // entry or a name from elsewhere is not answered (ok false).
