@@ -427,21 +427,30 @@ func (m *Model) freeLayerCall(call NodeID) bool {
 		return true
 	}
 	v := fn
-	switch f.Kind(fn) {
-	case KindIdentifier:
-		b := m.Resolve(fn)
-		if b == nil || b.Kind != BindAssign || b.Unpacked {
+	if k := f.Kind(fn); k == KindIdentifier || k == KindAttribute {
+		if v = m.BoundValue(fn); v == NoNode {
 			return false
 		}
-		v = b.Value
-	case KindAttribute:
-		if !f.TextIs(f.Field(fn, FieldObject), "self") {
-			return false
-		}
-		v = m.SelfAttrOnce(fn)
+		v = f.Unparen(v)
 	}
-	v = f.Unparen(v)
 	return f.Kind(v) == KindCall && m.freeLayer(v)
+}
+
+// BoundValue returns the value a name, or an attribute of self assigned
+// once in its class, is bound to; NoNode when not known.
+func (m *Model) BoundValue(e NodeID) NodeID {
+	f := m.File
+	switch f.Kind(e) {
+	case KindIdentifier:
+		if b := m.Resolve(e); b != nil && b.Kind == BindAssign && !b.Unpacked {
+			return b.Value
+		}
+	case KindAttribute:
+		if f.TextIs(f.Field(e, FieldObject), "self") {
+			return m.SelfAttrOnce(e)
+		}
+	}
+	return NoNode
 }
 
 // anyArgCarries reports whether an argument of call, by position or by

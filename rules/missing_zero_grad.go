@@ -191,7 +191,7 @@ func coveredByOthers(m *analyzer.Model, loop, opt analyzer.NodeID, others []stri
 // and whether that is all it holds.
 func optimizerModules(m *analyzer.Model, opt analyzer.NodeID) (map[string]bool, bool) {
 	f := m.File
-	v := boundValue(m, f.Unparen(opt))
+	v := m.BoundValue(f.Unparen(opt))
 	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
 		return nil, false
 	}
@@ -230,7 +230,7 @@ func optimizerModules(m *analyzer.Model, opt analyzer.NodeID) (map[string]bool, 
 // class that may.
 func hasZeroGrad(m *analyzer.Model, opt analyzer.NodeID) bool {
 	f := m.File
-	v := boundValue(m, opt)
+	v := m.BoundValue(opt)
 	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
 		return true
 	}
@@ -293,7 +293,7 @@ func isOptimizer(m *analyzer.Model, e analyzer.NodeID) bool {
 			return false
 		}
 	}
-	if v := boundValue(m, e); v != analyzer.NoNode && f.Kind(v) == analyzer.KindCall {
+	if v := m.BoundValue(e); v != analyzer.NoNode && f.Kind(v) == analyzer.KindCall {
 		q := m.CallName(v)
 		last := q[strings.LastIndexByte(q, '.')+1:]
 		switch {
@@ -339,7 +339,7 @@ func localNonOptimizers(m *analyzer.Model, param analyzer.NodeID) bool {
 	for _, v := range vals {
 		v = f.Unparen(v)
 		if f.Kind(v) == analyzer.KindIdentifier {
-			v = boundValue(m, v)
+			v = m.BoundValue(v)
 		}
 		if f.Kind(v) != analyzer.KindCall {
 			return false
@@ -350,23 +350,6 @@ func localNonOptimizers(m *analyzer.Model, param analyzer.NodeID) bool {
 		}
 	}
 	return true
-}
-
-// boundValue returns the value a name, or an attribute of self assigned
-// once in its class, is bound to; NoNode when not known.
-func boundValue(m *analyzer.Model, e analyzer.NodeID) analyzer.NodeID {
-	f := m.File
-	switch f.Kind(e) {
-	case analyzer.KindIdentifier:
-		if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindAssign && !b.Unpacked {
-			return b.Value
-		}
-	case analyzer.KindAttribute:
-		if f.TextIs(f.Field(e, analyzer.FieldObject), "self") {
-			return m.SelfAttrOnce(e)
-		}
-	}
-	return analyzer.NoNode
 }
 
 // backwardLoop returns the innermost loop around call that also

@@ -483,7 +483,7 @@ func trainedByLoop(m *analyzer.Model, loop, model analyzer.NodeID) bool {
 	if known {
 		return optimized
 	}
-	if v := f.Unparen(boundValue(m, name)); v != analyzer.NoNode && f.Kind(v) == analyzer.KindCall && modelCopies[m.CallName(v)] {
+	if v := f.Unparen(m.BoundValue(name)); v != analyzer.NoNode && f.Kind(v) == analyzer.KindCall && modelCopies[m.CallName(v)] {
 		return false
 	}
 	return true
@@ -535,7 +535,7 @@ func optimizerParams(m *analyzer.Model, loop analyzer.NodeID, name string) (opti
 		text := f.Text(params)
 		f.Walk(params, func(n analyzer.NodeID) {
 			if f.Kind(n) == analyzer.KindIdentifier {
-				if v := boundValue(m, n); v != analyzer.NoNode {
+				if v := m.BoundValue(n); v != analyzer.NoNode {
 					text += " " + f.Text(v)
 				}
 			}
@@ -582,7 +582,7 @@ func moduleValue(m *analyzer.Model, e analyzer.NodeID, depth int) analyzer.NodeI
 			}
 			fallthrough
 		case analyzer.KindIdentifier:
-			v := boundValue(m, e)
+			v := m.BoundValue(e)
 			if v == analyzer.NoNode {
 				return analyzer.NoNode
 			}

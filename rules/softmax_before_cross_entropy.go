@@ -217,7 +217,7 @@ func lossClass(m *analyzer.Model, callee analyzer.NodeID, depth int) string {
 	f := m.File
 	v := f.Unparen(callee)
 	if k := f.Kind(v); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
-		if b := boundValue(m, v); b != analyzer.NoNode {
+		if b := m.BoundValue(v); b != analyzer.NoNode {
 			v = f.Unparen(b)
 		}
 	}
@@ -252,7 +252,7 @@ func constructor(m *analyzer.Model, callee analyzer.NodeID) string {
 	f := m.File
 	v := callee
 	if k := f.Kind(callee); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
-		v = boundValue(m, callee)
+		v = m.BoundValue(callee)
 	}
 	if v == analyzer.NoNode || f.Kind(v) != analyzer.KindCall {
 		return ""
