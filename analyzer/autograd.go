@@ -434,24 +434,22 @@ func (m *Model) paramGivenModels(b *Binding, depth int) bool {
 
 // paramGivenPlain reports whether every call of the parameter's function
 // in this file passes an instance of a plain class (plainClassRef), built
-// there or bound to a name on every path to the call: `evaluate(Dense(784,
-// 10), X)` with Dense a NumPy layer of another file.
+// there or bound to a name: `evaluate(Dense(784, 10), X)` with Dense a
+// NumPy layer of another file.
 func (m *Model) paramGivenPlain(b *Binding) bool {
 	f := m.File
-	args, ok := m.paramArgs(b)
+	vals, ok := m.ParamValues(b.Name)
 	if !ok {
 		return false
 	}
-	for _, a := range args {
-		a = f.Unparen(a)
-		if f.Kind(a) == KindIdentifier {
-			ab := m.Resolve(a)
-			if ab == nil || ab.Unpacked || !m.definiteBinding(ab, a) {
-				return false
-			}
-			a = f.Unparen(ab.Value)
+	for _, v := range vals {
+		if v = f.Unparen(v); f.Kind(v) == KindIdentifier {
+			v = m.BoundValue(v)
 		}
-		if c := constructed(f, a); c == NoNode || !m.plainClassRef(c) {
+		if v == NoNode {
+			return false
+		}
+		if c := constructed(f, v); c == NoNode || !m.plainClassRef(c) {
 			return false
 		}
 	}
