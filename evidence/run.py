@@ -95,7 +95,7 @@ def cases(args, checkpoint):
             for situation in situations:
                 for kind in ("bad", "fixed"):
                     out.append(Case([rule], program, f"{kind}_{situation}", model, args.steps))
-    for variant in ("bad_grad", "bad_volatile", "fixed_no_grad", "fixed_inference_mode"):
+    for variant in ("bad_grad", "bad_grad_dropped", "bad_volatile", "fixed_no_grad", "fixed_inference_mode"):
         out.append(Case(["TL201", "TL202"], "tl201_tl202_eval.py", variant, "all", args.eval_steps, serial=True,
                         repeat=args.reps))
     for variant in ("bad_every_step", "fixed_never", "fixed_per_epoch"):
@@ -233,14 +233,17 @@ def summarise(results):
         }
 
     evals = {}
-    for variant in ("bad_grad", "bad_volatile", "fixed_no_grad", "fixed_inference_mode"):
+    for variant in ("bad_grad", "bad_grad_dropped", "bad_volatile", "fixed_no_grad", "fixed_inference_mode"):
         for model, f in fig(f"tl201_tl202_eval {variant} all").items():
             evals[f"{model} {variant.split('_', 1)[1]}"] = f
     for model in ("resnet50", "gpt2"):
         grad, no_grad = evals.get(f"{model} grad", {}), evals.get(f"{model} no_grad", {})
         inference, volatile = evals.get(f"{model} inference_mode", {}), evals.get(f"{model} volatile", {})
+        dropped = evals.get(f"{model} grad_dropped", {})
         evals[f"{model} ratios"] = {
             "grad_peak_over_no_grad": ratio(grad.get("peak_mib"), no_grad.get("peak_mib")),
+            "dropped_peak_over_no_grad": ratio(dropped.get("peak_mib"), no_grad.get("peak_mib")),
+            "dropped_peak_over_grad": ratio(dropped.get("peak_mib"), grad.get("peak_mib")),
             "grad_latency_over_no_grad": ratio(grad.get("latency_ms"), no_grad.get("latency_ms")),
             "no_grad_latency_over_inference_mode": ratio(no_grad.get("latency_ms"), inference.get("latency_ms")),
             "volatile_peak_over_grad": ratio(volatile.get("peak_mib"), grad.get("peak_mib")),

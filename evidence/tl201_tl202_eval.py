@@ -1,6 +1,7 @@
-"""TL201 and TL202: evaluating a model with grad enabled, with the
-pre-0.4 `volatile=True`, under `torch.no_grad()` and under
-`torch.inference_mode()`.
+"""TL201 and TL202: evaluating a model with grad enabled (keeping the
+output in a name until the next pass, or dropping it at once with
+`model(x).argmax(-1)`), with the pre-0.4 `volatile=True`, under
+`torch.no_grad()` and under `torch.inference_mode()`.
 
 Two models with random weights, each at a fixed batch: ResNet-50 on 64
 images of 224x224, and a transformer of GPT-2 small's shape on 8
@@ -26,6 +27,13 @@ def bad_grad(model, batches, probe):
     for step, x in enumerate(batches):
         out = model(x)  # evidence: TL201
         preds = out.argmax(-1)
+        probe(step)
+
+
+def bad_grad_dropped(model, batches, probe):
+    model.eval()
+    for step, x in enumerate(batches):
+        preds = model(x).argmax(-1)  # evidence: TL201
         probe(step)
 
 
