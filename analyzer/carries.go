@@ -1291,6 +1291,8 @@ func (m *Model) assignmentsIn(fn NodeID) map[string][]NodeID {
 			add(f.Field(id, FieldLeft), f.Field(id, FieldRight))
 		case KindAsPattern:
 			add(f.FirstChild(f.Field(id, FieldAlias)), f.FirstChild(id))
+		case KindNamedExpression:
+			add(f.Field(id, FieldName), f.Field(id, FieldValue)) // `(n := next(it))`
 		}
 	})
 	return out

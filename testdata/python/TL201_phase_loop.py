@@ -147,3 +147,19 @@ def robust_loss(model, loader, eps, optimizer):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def train_renamed(model, loaders, criterion, optimizer, schedule):
+    for phase in ["train", "val"]:
+        if phase == "train":
+            model.train()
+        else:
+            model.eval()
+        for inputs, labels in loaders[phase]:
+            if (renamed := schedule(phase)) and (phase := renamed) == "skip":
+                continue
+            optimizer.zero_grad()
+            loss = criterion(model(inputs), labels)  # ok: the walrus names the phase again between its tests
+            if phase == "train":
+                loss.backward()
+                optimizer.step()
