@@ -281,19 +281,14 @@ func (m *Model) ArmWithGrad(def, cond NodeID, want bool) (found, ok bool) {
 	if def == NoNode {
 		return false, false
 	}
-	m.indexCalls()
-	calls := m.callSites[def]
-	if m.escapes[def] || len(calls) == 0 {
+	calls, ok := m.callsOf(def)
+	if !ok {
 		return false, false
 	}
 	if o := m.lookup(m.localRef(def), WantCallers); o != nil && o.CalledElsewhere {
 		return false, false
 	}
-	f := m.File
 	for _, c := range calls {
-		if f.Contains(def, c) {
-			continue
-		}
 		truth, known := m.testAt(c, def, cond)
 		if (!known || truth == want) && m.GradModeAt(c) != GradDisabled {
 			return true, true

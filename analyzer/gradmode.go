@@ -1,9 +1,6 @@
 package analyzer
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // GradMode is whether autograd records operations at a point of the code.
 type GradMode uint8
@@ -218,11 +215,8 @@ func withItemValues(f *File, with NodeID) []NodeID {
 func (m *Model) statementSwitchBefore(block, child NodeID) (GradMode, bool) {
 	start := m.File.N(child).Start
 	var last *blockSwitch
-	for i, sw := range m.blockSwitches(block) {
-		if sw.at >= start {
-			break
-		}
-		last = &m.blockSwitches(block)[i]
+	for i, sws := 0, m.blockSwitches(block); i < len(sws) && sws[i].at < start; i++ {
+		last = &sws[i]
 	}
 	if last == nil {
 		return GradEnabled, false
@@ -255,7 +249,7 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 		f := m.File
 		var out []blockSwitch
 		f.Children(block, func(s NodeID) bool {
-			if g, ok, partial := m.stmtEffectPaths(s); ok {
+			if g, ok, partial := m.stmtEffect(s); ok {
 				out = append(out, blockSwitch{at: f.N(s).Start, mode: g, stmt: s, partial: partial})
 			}
 			return true
@@ -269,21 +263,10 @@ func (m *Model) blockSwitches(block NodeID) []blockSwitch {
 // `torch.set_grad_enabled(x)` or `stack.enter_context(torch.no_grad())`;
 // a call of a function of this file that switches it so (processSwitch,
 // `model = load(path)` too); or a compound statement whose arms that
-// reach its end leave it switched (stmtsEffect). ok is false where it
-// leaves the mode as it was.
-func (m *Model) stmtEffect(s NodeID) (GradMode, bool) {
-	g, ok, partial := m.stmtEffectPaths(s)
-	if partial && g != GradEnabled {
-		return GradUnknown, ok
-	}
-	return g, ok
-}
-
-// stmtEffectPaths is stmtEffect, with partial set where some paths
-// through a compound statement leave the mode as it was. stmtEffect,
-// which does not know the mode before, takes a partial switch to
-// enabled for enabled (the default) and any other for unknown.
-func (m *Model) stmtEffectPaths(s NodeID) (g GradMode, ok, partial bool) {
+// reach its end leave it switched (armsEffect), with partial set where
+// some paths through it leave the mode as it was. ok is false where it
+// leaves the mode as it was on every path.
+func (m *Model) stmtEffect(s NodeID) (g GradMode, ok, partial bool) {
 	f := m.File
 	single := func(g GradMode, ok bool) (GradMode, bool, bool) { return g, ok, false }
 	switch f.Kind(s) {
@@ -312,27 +295,25 @@ func (m *Model) stmtEffectPaths(s NodeID) (g GradMode, ok, partial bool) {
 		}
 		var arms []NodeID
 		skips := f.Kind(s) == KindForStatement || f.Kind(s) == KindWhileStatement // the body may not run
+		elses := false
 		f.Children(s, func(c NodeID) bool {
 			switch f.Kind(c) {
 			case KindBlock:
 				arms = append(arms, c)
-			case KindElifClause, KindElseClause, KindExceptClause, KindFinallyClause:
-				if b := f.Field(c, FieldConsequence); b != NoNode {
-					arms = append(arms, b)
-				} else if b := f.Field(c, FieldBody); b != NoNode {
-					arms = append(arms, b)
-				} else {
-					f.Children(c, func(cc NodeID) bool {
-						if f.Kind(cc) == KindBlock {
-							arms = append(arms, cc)
-						}
-						return true
-					})
-				}
+			case KindElseClause:
+				elses = true
+				fallthrough
+			case KindElifClause, KindExceptClause, KindFinallyClause:
+				f.Children(c, func(b NodeID) bool {
+					if f.Kind(b) == KindBlock {
+						arms = append(arms, b)
+					}
+					return true
+				})
 			}
 			return true
 		})
-		if f.Kind(s) == KindIfStatement && !slices.ContainsFunc(f.ChildList(s), func(c NodeID) bool { return f.Kind(c) == KindElseClause }) {
+		if f.Kind(s) == KindIfStatement && !elses {
 			skips = true // no else: the arms may all be skipped
 		}
 		return m.armsEffect(arms, skips)
@@ -358,17 +339,18 @@ func (m *Model) armsEffect(arms []NodeID, skips bool) (GradMode, bool, bool) {
 				continue
 			}
 		}
-		g, ok := GradEnabled, false
-		for _, st := range kids {
-			if e, changes := m.stmtEffect(st); changes {
-				g, ok = e, true
-			}
-		}
-		if ok {
-			set[g] = true
-		} else {
+		sws := m.blockSwitches(arm)
+		if len(sws) == 0 {
 			unchanged = true
+			continue
 		}
+		// The arm's last switch; one on some of its paths only, to a mode
+		// other than the default, leaves it unknown.
+		last := sws[len(sws)-1]
+		if last.partial && last.mode != GradEnabled {
+			last.mode = GradUnknown
+		}
+		set[last.mode] = true
 	}
 	if len(set) == 0 {
 		return GradEnabled, false, false
@@ -412,15 +394,11 @@ func (m *Model) processSwitch(def NodeID) (GradMode, bool) {
 		if nested {
 			return out
 		}
-		f.Children(body, func(st NodeID) bool {
-			if f.Kind(st) != KindExpressionStatement {
-				return true
+		for _, sw := range m.blockSwitches(body) {
+			if f.Kind(sw.stmt) == KindExpressionStatement {
+				out = result{sw.mode, true}
 			}
-			if g, ok := m.stmtEffect(st); ok {
-				out = result{g, true}
-			}
-			return true
-		})
+		}
 		return out
 	}).(result)
 	return r.g, r.ok

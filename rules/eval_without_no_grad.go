@@ -814,7 +814,6 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		regions = append(regions, byName)
 	}
 	hostOnly, keptHost := analyzer.NoNode, analyzer.NoNode
-	var grads []uint32
 	var gradUses []analyzer.NodeID
 	f.Walk(fn, func(id analyzer.NodeID) {
 		k := f.Kind(id)
@@ -828,7 +827,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 		}
 		if gradientUse(m, id) {
-			grads, gradUses = append(grads, at), append(gradUses, id)
+			gradUses = append(gradUses, id)
 		}
 		if k != analyzer.KindCall {
 			return
@@ -920,7 +919,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	})
 	var out []evalFinding
 	for _, r := range regions {
-		first, trained := r.first, anyWithin(grads, r.start, r.end)
+		first, trained := r.first, anyWithin(f, gradUses, r.start, r.end)
 		apart, skipped, needs := analyzer.NoNode, analyzer.NoNode, false
 		if trained && r.explicit && r.sw != analyzer.NoNode {
 			// A backward that never runs where the switch did (`if phase
@@ -1135,21 +1134,11 @@ func loopConstant(m *analyzer.Model, fn, cond, ia, ib analyzer.NodeID) bool {
 			names++
 			ok = len(m.AssignmentsIn(fn)[f.Text(c)]) == 0 && !loopTargetElsewhere(m, fn, f.Text(c), ia, ib)
 		default:
-			ok = f.Kind(c) == analyzer.KindComparisonOperator || isComparisonToken(f, c)
+			ok = f.Kind(c) == analyzer.KindComparisonOperator
 		}
 		return ok
 	})
 	return ok && names > 0
-}
-
-// isComparisonToken reports whether c is the operator of a comparison
-// (`==`, `!=`, `in`, `not in`, `is`).
-func isComparisonToken(f *analyzer.File, c analyzer.NodeID) bool {
-	switch f.Text(c) {
-	case "==", "!=", "in", "not in", "is", "is not", "not", "<", ">", "<=", ">=":
-		return true
-	}
-	return false
 }
 
 // loopTargetElsewhere reports whether name is the target of a for loop
@@ -1334,10 +1323,10 @@ func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 	return false
 }
 
-// anyWithin reports whether an offset of offs lies in [start, end).
-func anyWithin(offs []uint32, start, end uint32) bool {
-	for _, o := range offs {
-		if o >= start && o < end {
+// anyWithin reports whether a node of ids starts in [start, end).
+func anyWithin(f *analyzer.File, ids []analyzer.NodeID, start, end uint32) bool {
+	for _, id := range ids {
+		if o := f.N(id).Start; o >= start && o < end {
 			return true
 		}
 	}

@@ -581,10 +581,9 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 // graph, which the later backward may run through again.
 func (g *retainGraph) readsOpaqueState(keys map[string][]analyzer.NodeID, from, to uint32) bool {
 	f, m := g.f, g.m
-	srcs := m.Sources(g.fn)
 	for k, uses := range keys {
 		reach, known := g.bindingsAt(uses)
-		for _, s := range srcs[k] {
+		for _, s := range g.Sources(k) {
 			if known && !reach[s.Stmt] || f.N(s.Stmt).Start < from || f.N(s.Stmt).Start >= to {
 				continue
 			}
