@@ -706,7 +706,7 @@ func (m *Model) producerKey(fn NodeID) (string, bool) {
 // that returns parsed command-line arguments: `loss / args.accum_steps`
 // back-propagates no graph of args.
 func (m *Model) markReturnsGraph(def NodeID, depth int) bool {
-	if m.returnsParsedArgs(def) {
+	if m.returnsParsedArgs(def) || m.returnsDetached(def) {
 		return false
 	}
 	if m.evidence.returnsGraph[def] {
@@ -715,6 +715,62 @@ func (m *Model) markReturnsGraph(def NodeID, depth int) bool {
 	m.evidence.returnsGraph[def] = true
 	m.traceReturns(def, depth)
 	return true
+}
+
+// returnsDetached reports whether every value a function of this file
+// returns visibly carries no autograd history (`return samples.cpu()`
+// with `samples = G.sample(n).detach()`): a backward through what a
+// caller computes from it does not reach the function.
+func (m *Model) returnsDetached(def NodeID) bool {
+	vals := m.ReturnValues(def)
+	for _, v := range vals {
+		if v == NoNode || !m.detachedValue(v, 0) {
+			return false
+		}
+	}
+	return len(vals) > 0
+}
+
+// reshaping are the tensor methods that give their receiver's data, and
+// its history, moved, cast or viewed otherwise, taking no other tensor.
+var reshaping = map[string]bool{
+	"cpu": true, "cuda": true, "to": true, "float": true, "double": true, "half": true, "bfloat16": true,
+	"view": true, "reshape": true, "squeeze": true, "unsqueeze": true, "contiguous": true, "flatten": true,
+	"clone": true, "permute": true, "transpose": true, "t": true,
+}
+
+// detachedValue reports whether v visibly carries no autograd history: a
+// detached tensor (`.detach()`, `.item()`, `.numpy()`), moved, cast or
+// viewed after that (`x.detach().cpu()`), a plain Python value, or a name
+// every binding reaching v binds to one of these.
+func (m *Model) detachedValue(v NodeID, depth int) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if depth > 8 {
+		return false
+	}
+	switch f.Kind(v) {
+	case KindCall:
+		switch method := m.MethodName(v); {
+		case method == "":
+		case detachingMethods[method]:
+			return true
+		case reshaping[method]:
+			return m.detachedValue(m.Receiver(v), depth+1)
+		}
+	case KindIdentifier:
+		if b := m.Resolve(v); b == nil || b.Kind != BindAssign {
+			break
+		}
+		rb := m.ReachingBindings(v)
+		for _, b := range rb {
+			if b.Kind != BindAssign || b.Unpacked || !m.detachedValue(b.Value, depth+1) {
+				return false
+			}
+		}
+		return len(rb) > 0
+	}
+	return m.plainValue(v, depth+1)
 }
 
 // traceReturns records that what a function of this file returns is

@@ -1,0 +1,19 @@
+"""Sums samples from the sampler of another file, one batch of the loader
+at a time."""
+import torch
+
+from sampler import Sampler
+
+
+def running_mean(sampler: Sampler, loader):
+    total = torch.zeros(sampler.dim)
+    for batch in loader:
+        total = total + sampler.draw(len(batch), to_cpu=True).sum(0)  # ok: draw() returns detached samples
+    return total / len(loader)
+
+
+def running_mean_with_graph(sampler: Sampler, loader, path):
+    total = torch.zeros(sampler.dim)
+    for batch in loader:
+        total = total + sampler.draw_with_graph(len(batch)).sum(0)  # want: TL101 "seen to run through"
+    torch.save(total, path)
