@@ -27,15 +27,18 @@ var LossAccumulatedWithGraph = &analyzer.Rule{
 	Doc: `## What it does
 Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being added into a running total that outlives
-the loop iteration, such as ` + "`total_loss += loss`" + `, while grad is enabled.
+the loop iteration, such as ` + "`total_loss += loss`" + `, or concatenated onto one
+(` + "`preds = torch.cat((preds, out))`" + `, also ` + "`torch.concat`" + `, ` + "`vstack`" + ` and ` + "`hstack`" + `,
+and ` + "`acc = out if acc is None else torch.cat((acc, out))`" + `), while grad is
+enabled.
 It also checks a call, in a loop, of a method of the project that adds one
 of its parameters into an attribute of its object, as metric meters do
 (` + "`self.sum += val * n`" + `, ` + "`self.values.append(val)`" + `), when the argument
 carries autograd history: ` + "`losses.update(loss, n)`" + `.
 
 ## Why is this bad?
-The sum is itself part of the autograd graph: it keeps a reference to
-every step's graph, so nothing of those graphs can be freed until the
+The sum (or the concatenation) is itself part of the autograd graph: it
+keeps a reference to every step's graph, so nothing of those graphs can be freed until the
 total is. What that costs depends on whether each step's graph was
 back-propagated:
 
@@ -187,7 +190,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		checkKept(p, n)
 		return
 	}
-	target, value := accumulation(f, n)
+	target, value := accumulation(m, n)
 	if value == analyzer.NoNode {
 		return
 	}
@@ -271,7 +274,13 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return // the sum is a loss, back-propagated later
 	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
-	advice, fix := accumulateAdvice(m, target, value)
+	concat := f.Kind(n) == analyzer.KindAssignment && f.Kind(f.Unparen(f.Field(n, analyzer.FieldRight))) != analyzer.KindBinaryOperator
+	advice, fix := accumulateAdvice(m, target, value, concat)
+	if arm := startingArm(f, n, value); arm != analyzer.NoNode && fix != nil {
+		// `acc = y if acc is None else torch.cat((acc, y))`: the total
+		// starts as the first step's tensor, graph and all.
+		fix.Edits = append(detachFix(m, arm, "", ".detach()").Edits, fix.Edits...)
+	}
 	// A total reset every few steps (gradient accumulation's running
 	// loss) keeps the graphs of the steps since its last reset.
 	steps, chain, until := "every step's autograd graph", "a growing chain of autograd nodes", "until `"+analyzer.Snippet(f.Text(target), 30)+"` is freed"
@@ -463,14 +472,14 @@ func startsAsContainer(m *analyzer.Model, target analyzer.NodeID) bool {
 // read once after the loop with `float(total)`, which also holds when
 // the loop ran no step and the total is still the number it started as;
 // `.item()` each step is the alternative where a number is wanted then.
-func accumulateAdvice(m *analyzer.Model, target, value analyzer.NodeID) (string, *analyzer.Fix) {
+func accumulateAdvice(m *analyzer.Model, target, value analyzer.NodeID, concat bool) (string, *analyzer.Fix) {
 	f := m.File
 	val := analyzer.Snippet(f.Text(value), 40)
 	if needsParens(f, value) {
 		val = "(" + val + ")"
 	}
 	fix := detachFix(m, value, "Accumulate", ".detach()")
-	if f.Kind(target) != analyzer.KindIdentifier || !scalarLike(m, value, 0) {
+	if f.Kind(target) != analyzer.KindIdentifier || concat || !scalarLike(m, value, 0) {
 		return fmt.Sprintf("accumulate `%s.detach()` instead", val), fix
 	}
 	return fmt.Sprintf("accumulate `%s.detach()` instead and read it once after the loop with `float(%s)` "+
@@ -592,21 +601,36 @@ func calledOn(m *analyzer.Model, call analyzer.NodeID, name string) bool {
 }
 
 // accumulation returns the target and the added value of `t += v`,
-// `t = t + v` or `t = v + t`.
-func accumulation(f *analyzer.File, n analyzer.NodeID) (target, value analyzer.NodeID) {
+// `t = t + v`, `t = v + t`, or of a concatenation that grows t by v
+// (`t = torch.cat((t, v))`, also as the arm of `v if t is None else ...`).
+func accumulation(m *analyzer.Model, n analyzer.NodeID) (target, value analyzer.NodeID) {
+	f := m.File
 	target = f.Field(n, analyzer.FieldLeft)
-	right := f.Field(n, analyzer.FieldRight)
+	right := f.Unparen(f.Field(n, analyzer.FieldRight))
 	switch f.Kind(n) {
 	case analyzer.KindAugmentedAssignment:
 		if !f.TextIs(f.Field(n, analyzer.FieldOperator), "+=") {
 			return analyzer.NoNode, analyzer.NoNode
 		}
-		return target, right
+		return target, f.Field(n, analyzer.FieldRight)
 	case analyzer.KindAssignment:
+		key := accumulatorKey(f, target)
+		if f.Kind(right) == analyzer.KindConditionalExpression {
+			// `acc = v if acc is None else torch.cat((acc, v))`: the first
+			// step starts the total, the others grow it.
+			for _, c := range f.ChildList(right) {
+				if v := concatenated(m, f.Unparen(c), key); v != analyzer.NoNode {
+					return target, v
+				}
+			}
+			return analyzer.NoNode, analyzer.NoNode
+		}
+		if v := concatenated(m, right, key); v != analyzer.NoNode {
+			return target, v
+		}
 		if f.Kind(right) != analyzer.KindBinaryOperator || !f.TextIs(f.Field(right, analyzer.FieldOperator), "+") {
 			return analyzer.NoNode, analyzer.NoNode
 		}
-		key := accumulatorKey(f, target)
 		l, r := f.Field(right, analyzer.FieldLeft), f.Field(right, analyzer.FieldRight)
 		switch {
 		case accumulatorKey(f, l) == key:
@@ -616,6 +640,58 @@ func accumulation(f *analyzer.File, n analyzer.NodeID) (target, value analyzer.N
 		}
 	}
 	return analyzer.NoNode, analyzer.NoNode
+}
+
+// startingArm returns the arm of `acc = y if acc is None else
+// torch.cat((acc, y))` that starts the total with the value it grows by
+// (the same text as value), NoNode where the statement has none.
+func startingArm(f *analyzer.File, n, value analyzer.NodeID) analyzer.NodeID {
+	right := f.Unparen(f.Field(n, analyzer.FieldRight))
+	if f.Kind(n) != analyzer.KindAssignment || f.Kind(right) != analyzer.KindConditionalExpression {
+		return analyzer.NoNode
+	}
+	for _, c := range f.ChildList(right) {
+		if c != value && !f.Contains(c, value) && compact(f.Text(c)) == compact(f.Text(value)) {
+			return c
+		}
+	}
+	return analyzer.NoNode
+}
+
+// concatenators join the tensors of a sequence along an axis: the result
+// holds the graph of every one of them.
+var concatenators = map[string]bool{
+	"torch.cat": true, "torch.concat": true, "torch.concatenate": true,
+	"torch.vstack": true, "torch.hstack": true, "torch.dstack": true, "torch.row_stack": true,
+}
+
+// concatenated returns v of a call `torch.cat((acc, v))` (or `[v, acc]`,
+// with any options after the sequence) whose other element is the
+// accumulator keyed key; NoNode for anything else.
+func concatenated(m *analyzer.Model, call analyzer.NodeID, key string) analyzer.NodeID {
+	f := m.File
+	if f.Kind(call) != analyzer.KindCall || !concatenators[m.CallName(call)] {
+		return analyzer.NoNode
+	}
+	args := m.Args(call)
+	if len(args) == 0 {
+		return analyzer.NoNode
+	}
+	seq := f.Unparen(args[0])
+	if k := f.Kind(seq); k != analyzer.KindTuple && k != analyzer.KindList {
+		return analyzer.NoNode
+	}
+	elems := f.ChildList(seq)
+	if len(elems) != 2 {
+		return analyzer.NoNode
+	}
+	switch {
+	case accumulatorKey(f, f.Unparen(elems[0])) == key:
+		return elems[1]
+	case accumulatorKey(f, f.Unparen(elems[1])) == key:
+		return elems[0]
+	}
+	return analyzer.NoNode
 }
 
 // accumulatorKey is the target's text without whitespace, so that

@@ -1,5 +1,5 @@
-"""Sums samples from the sampler of another file, one batch of the loader
-at a time."""
+"""Sums and concatenates samples from the sampler of another file, one
+batch of the loader at a time."""
 import torch
 
 from sampler import Sampler
@@ -17,3 +17,17 @@ def running_mean_with_graph(sampler: Sampler, loader, path):
     for batch in loader:
         total = total + sampler.draw_with_graph(len(batch)).sum(0)  # want: TL101 "seen to run through"
     torch.save(total, path)
+
+
+def gallery(sampler: Sampler, loader, path):
+    drawn = torch.zeros(0, sampler.dim)
+    for batch in loader:
+        drawn = torch.cat([drawn, sampler.draw(len(batch), to_cpu=True)])  # ok: draw() returns detached samples
+    torch.save(drawn, path)
+
+
+def gallery_with_graph(sampler: Sampler, loader, path):
+    drawn = torch.zeros(0, sampler.dim)
+    for batch in loader:
+        drawn = torch.cat([drawn, sampler.draw_with_graph(len(batch))])  # want: TL101 "seen to run through"
+    torch.save(drawn, path)
