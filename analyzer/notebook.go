@@ -42,6 +42,34 @@ type NotebookCell struct {
 // touches, so that fixed code can be split back into its cells.
 const cellMarker = "# torchlint: cell boundary\n"
 
+// indentOpener opens a block for a cell whose code IPython dedents before
+// running it (its first line is indented, leading_indent): the cell's
+// lines become the block's, at the offsets, lines and columns they have.
+const indentOpener = "if True:  # torchlint: indented cell\n"
+
+// indentedCell reports whether a cell's code is indented as IPython
+// runs it and Python alone would reject: its first line that is not blank
+// starts with whitespace, which IPython then removes from every line that
+// starts with it (leading_indent), and its first line of code starts with
+// that whitespace and nothing more.
+func indentedCell(text string) bool {
+	prefix := ""
+	first := true
+	for line := range strings.Lines(text) {
+		body := strings.TrimLeft(line, " \t")
+		if strings.TrimSpace(body) == "" {
+			continue
+		}
+		if first {
+			prefix, first = line[:len(line)-len(body)], false
+		}
+		if !strings.HasPrefix(body, "#") {
+			return prefix != "" && len(line)-len(body) == len(prefix) && strings.HasPrefix(line, prefix)
+		}
+	}
+	return false
+}
+
 // SameCell reports whether offsets a <= b of a file lie in one cell of
 // a notebook (always, in a Python file): no cell boundary between them.
 // Cells run one at a time, so a cell's `return` or `raise` at top level
@@ -108,6 +136,9 @@ func ParseNotebook(raw []byte) (*Notebook, error) {
 		}
 		if cell.Code {
 			src.WriteString(cellMarker)
+			if indentedCell(text) {
+				src.WriteString(indentOpener)
+			}
 			cell.Start = uint32(src.Len())
 			src.WriteString(maskMagics(text))
 			cell.End = uint32(src.Len())
@@ -519,7 +550,7 @@ func (nb *Notebook) Rewrite(fixed []byte) ([]byte, error) {
 		if !c.Code {
 			continue
 		}
-		text := parts[k]
+		text := strings.TrimPrefix(parts[k], indentOpener)
 		k++
 		orig := strings.Join(c.lines, "")
 		if !strings.HasSuffix(orig, "\n") {

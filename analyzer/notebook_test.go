@@ -58,6 +58,44 @@ func TestParseNotebook(t *testing.T) {
 	}
 }
 
+// TestIndentedCell: a cell is given a block to parse in where IPython
+// dedents it (leading_indent) and Python alone would not accept it.
+func TestIndentedCell(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{" x = 1", true},
+		{"\n\n    for x in xs:\n        y = x\nprint(y)\n", true},
+		{"  # a comment first\n  x = 1\n", true},
+		{"\tx = 1\n\ty = 2\n", true},
+		{"x = 1\n", false},
+		{"    # only the comment is indented\nx = 1\n", false},
+		{"  # IPython strips two spaces and rejects the rest\n    x = 1\n", false},
+		{"\t# a tab, then spaces\n  x = 1\n", false},
+		{"   \n\n", false},
+		{"", false},
+	} {
+		if got := indentedCell(c.text); got != c.want {
+			t.Errorf("indentedCell(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	nb, err := ParseNotebook([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["  y = 2\n", "  z = y"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := nb.Cells[0]
+	if got := string(nb.Source[c.Start:c.End]); got != "  y = 2\n  z = y" {
+		t.Errorf("cell text %q", got)
+	}
+	if cell, line, col, _ := nb.Locate(c.Start + uint32(len("  y = 2\n  "))); cell != 1 || line != 2 || col != 3 {
+		t.Errorf("Locate(z) = cell %d, %d:%d; want cell 1, 2:3", cell, line, col)
+	}
+	if out, err := nb.Rewrite(nb.Source); err != nil || string(out) != string(nb.Raw) {
+		t.Errorf("rewriting the unchanged cell changed the file (err %v):\n%s", err, out)
+	}
+}
+
 func TestParseNotebookErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
 		{`{"nbformat": 3, "worksheets": []}`, "nbformat 3 is not supported"},

@@ -21,7 +21,8 @@ func TestNotebookLocations(t *testing.T) {
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
 		"testdata/notebooks/fixable.ipynb:cell 3:1:6: TL401 [*] ",
-		"testdata/notebooks/magics.ipynb:cell 4:4:5: TL101 ", // the accumulator is defined in cell 3
+		"testdata/notebooks/indented.ipynb:cell 4:6:9: TL101 ", // cells that IPython dedents parse
+		"testdata/notebooks/magics.ipynb:cell 4:4:5: TL101 ",   // the accumulator is defined in cell 3
 		"testdata/notebooks/malformed.ipynb:1:1: TL002 not a Jupyter notebook",
 		"testdata/notebooks/nbformat3.ipynb:1:1: TL002 nbformat 3 is not supported",
 	}
@@ -92,6 +93,30 @@ func TestNotebookRelated(t *testing.T) {
 	_, sarif, _ := runIn(t, root, "check", "--no-cache", "--output-format", "sarif", path)
 	if !strings.Contains(sarif, `"startLine": `+itoa(rawLine)) || !strings.Contains(sarif, `"rank": 30`) {
 		t.Errorf("SARIF: want the related location at line %d of the .ipynb file and rank 30:\n%s", rawLine, sarif)
+	}
+}
+
+// TestNotebookFixIndented fixes a cell that IPython dedents: the fix
+// lands at its place in the indented line, and nothing the check adds to
+// parse the cell reaches the file.
+func TestNotebookFixIndented(t *testing.T) {
+	root := repoRoot(t)
+	orig, err := os.ReadFile(filepath.Join(root, "testdata/notebooks/indented.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "indented.ipynb")
+	if err := os.WriteFile(p, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, stderr := runIn(t, dir, "check", "--fix", "--unsafe-fixes", "--output-format", "concise", "indented.ipynb"); code != 0 || !strings.Contains(out, "1 fixed, 0 remaining") {
+		t.Fatalf("exit %d, stderr %q\n%s", code, stderr, out)
+	}
+	fixed, _ := os.ReadFile(p)
+	want := strings.Replace(string(orig), `"        total += loss\n"`, `"        total += loss.detach()\n"`, 1)
+	if want == string(orig) || string(fixed) != want {
+		t.Errorf("fixed notebook:\n%s\nwant:\n%s", fixed, want)
 	}
 }
 
