@@ -316,6 +316,11 @@ type Object struct {
 	// nothing with torch, though it has a `forward` or a `__call__`
 	// (ClassSummary.Plain). Asked with WantModule.
 	Plain bool
+	// NotModule: a class of the project that is no module, nor any of
+	// its bases, all of which the project shows (`object` or classes of
+	// its own): calling an instance runs its `__call__`, no model.
+	// Asked with WantModule.
+	NotModule bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
 	// TupleLen and GraphElems: where in the tuple it returns the graph

@@ -388,7 +388,11 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 	if len(locals) > 0 {
 		assigned := m.AssignmentsIn(init)
 		for k, vals := range assigned {
-			if v := f.Unparen(vals[0]); len(vals) == 1 && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 1 &&
+			v := f.Unparen(vals[0])
+			for inner := movedFrom(f, v); inner != NoNode && m.MethodName(v) != "requires_grad_"; inner = movedFrom(f, v) {
+				v = inner // `self.model = model.to(device)`: moved, still frozen
+			}
+			if len(vals) == 1 && strings.HasPrefix(k, "self.") && strings.Count(k, ".") == 1 &&
 				f.Kind(v) == KindIdentifier && locals[f.Text(v)] && len(assigned[f.Text(v)]) == 1 {
 				out[k] = true
 			}

@@ -1,0 +1,29 @@
+"""A generation pipeline that encodes the prompt with grad enabled."""
+import torch
+
+from encoders import HubEncoder, TextEncoder
+
+
+class Pipeline:
+    def __init__(self, unet, config):
+        self.text_encoder = TextEncoder()
+        self.hub_encoder = HubEncoder(config)
+        self.unet = unet
+
+    def generate(self, ids, steps):
+        self.unet.eval()
+        context = self.text_encoder(ids, "cuda")  # ok: a plain wrapper of a frozen module
+        with torch.no_grad():
+            x = torch.randn(1, 8)
+            for _ in range(steps):
+                x = self.unet(x, context)
+        return x
+
+    def generate_hub(self, ids, steps):
+        self.unet.eval()
+        context = self.hub_encoder(ids)  # want: TL201
+        with torch.no_grad():
+            x = torch.randn(1, 8)
+            for _ in range(steps):
+                x = self.unet(x, context)
+        return x
