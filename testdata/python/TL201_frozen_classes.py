@@ -48,6 +48,30 @@ class Distance(nn.Module):
         return (self.extractor(x) - self.extractor(y)).pow(2).mean()
 
 
+class Moved(nn.Module):
+    """Freezes a layer under a local name, then holds it moved."""
+
+    def __init__(self, device="cpu"):
+        super().__init__()
+        layer = nn.Linear(4, 4).eval().requires_grad_(False)
+        self.layer = layer.to(device)
+
+    def forward(self, x):
+        return self.layer(x)
+
+
+class Unfrozen(nn.Module):
+    """Freezes a layer under a local name, then thaws it as it holds it."""
+
+    def __init__(self):
+        super().__init__()
+        layer = nn.Linear(4, 4).requires_grad_(False)
+        self.layer = layer.requires_grad_(True)
+
+    def forward(self, x):
+        return self.layer(x)
+
+
 class Trainable(nn.Module):
     """Freezes the backbone, trains the head."""
 
@@ -192,3 +216,15 @@ def filtered(images):
     a = [lp(x).mean().item() for x in images]  # ok: TL201 its one parameter frozen by the constructor's default
     b = [lpb(x).mean().item() for x in images]  # want: TL201 "lpb\(x\)"
     return a, b
+
+
+def moved_scores(xs):
+    model = Moved()
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in xs]  # ok: TL201 frozen, then moved
+
+
+def unfrozen_scores(xs):
+    model = Unfrozen()
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in xs]  # want: TL201 "model\(x\)"
