@@ -103,7 +103,11 @@ Not reported:
 - a model whose class, in this file, has no layer that evaluation mode
   changes (no dropout, no batch norm, no code reading ` + "`self.training`" + `):
   the switch changes nothing it computes today;
-- a switch followed by ` + "`break`" + ` or ` + "`return`" + `, after which no step runs.
+- a switch followed by ` + "`break`" + ` or ` + "`return`" + `, after which no step runs;
+- a loop that builds the model afresh at the top of each iteration, before
+  its first step (` + "`model = Net()`" + ` in a grid search): the switch reaches a
+  module no later step trains (moving it, ` + "`model = model.to(device)`" + `, is
+  no new one).
 
 ## Fix safety
 The fix inserts ` + "`model.train()`" + ` after the statement that switches to
@@ -191,7 +195,8 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	model := trainedTarget(m, call, target, t.models)
-	if model == "" || h == nil && trainsInEvalOnPurpose(m, call, loop, t) || !trainedByLoop(m, loop, t.models[model]) {
+	if model == "" || h == nil && trainsInEvalOnPurpose(m, call, loop, t) || !trainedByLoop(m, loop, t.models[model]) ||
+		rebuiltEachIteration(m, loop, call, model, t.firstStep) {
 		return
 	}
 	known, has := modeLayers(m, t.models[model])
@@ -218,6 +223,27 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 			p.Fix(fix)
 		}
 	}
+}
+
+// rebuiltEachIteration reports whether every iteration of loop binds
+// model afresh before its first training step, and the switch to
+// evaluation mode (call) comes after that step or before the binding
+// (`model = CNN()` at the top of a grid search, evaluated at its end):
+// each iteration trains a new module, in training mode, not the one the
+// switch reached.
+func rebuiltEachIteration(m *analyzer.Model, loop, call analyzer.NodeID, model string, firstStep uint32) bool {
+	f := m.File
+	body := f.Field(loop, analyzer.FieldBody)
+	for _, a := range loopAssignments(m, loop)[model] {
+		if f.Parent(a) == analyzer.NoNode || f.Parent(f.Parent(a)) != body || f.N(a).Start >= firstStep ||
+			mentions(f, f.Field(a, analyzer.FieldRight), model) {
+			continue // not a statement of the loop's own body, or after the step, or `model = model.to(dev)`
+		}
+		if at := f.N(call).Start; at > firstStep || at < f.N(a).Start {
+			return true
+		}
+	}
+	return false
 }
 
 // siteIn reports whether site lies in def, a function of file f.

@@ -1,0 +1,59 @@
+"""TL503: a loop that builds its model afresh at the top of each iteration
+(a grid search) trains a new module, in training mode, each time: the
+switch to evaluation mode at the end of one iteration reaches a model no
+later step trains. A model built once, or only moved at the top of each
+iteration, is trained in evaluation mode by the later iterations."""
+import torch
+from torch import nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.2), nn.Linear(8, 2))
+
+    def forward(self, x):
+        return self.body(x)
+
+
+@torch.no_grad()
+def evaluate(model, loader):
+    model.eval()
+    return sum((model(x).argmax(1) == y).sum().item() for x, y in loader)
+
+
+def train(model, optimizer, loader, epochs):
+    for _ in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+
+
+def grid_search(grid, loader, val_loader):
+    best = None
+    for params in grid:
+        model = Net()
+        optimizer = torch.optim.Adam(model.parameters(), lr=params["lr"])
+        train(model, optimizer, loader, 3)
+        score = evaluate(model, val_loader)  # ok: the next iteration builds a new model
+        if best is None or score > best[0]:
+            best = (score, model)
+    return best
+
+
+def grid_search_one_model(grid, loader, val_loader):
+    model = Net()
+    for params in grid:
+        optimizer = torch.optim.Adam(model.parameters(), lr=params["lr"])
+        train(model, optimizer, loader, 3)
+        evaluate(model, val_loader)  # want: TL503 "switches `model` to evaluation mode"
+
+
+def grid_search_moved(grid, loader, val_loader, device):
+    model = Net()
+    for params in grid:
+        model = model.to(device)
+        optimizer = torch.optim.Adam(model.parameters(), lr=params["lr"])
+        train(model, optimizer, loader, 3)
+        evaluate(model, val_loader)  # want: TL503 "switches `model` to evaluation mode"
