@@ -138,7 +138,11 @@ made in the iteration) and runs no loop over batches trains one model per
 iteration, all within one step: a list made before it, in that step or in
 the function that runs it, holds one tensor per model and is not reported
 (the losses of each agent of a multi-agent update, the query loss of each
-task of a meta-learning step). A loop over the levels of one model with
+task of a meta-learning step). A container made afresh for each step of
+an outer loop and filled by a loop of inner steps is not reported where a
+backward of that outer step, after the inner loop, runs through what it
+holds (first-order MAML's query outputs): it holds one outer step's
+graphs, which that backward frees. A loop over the levels of one model with
 one optimizer for all of them is taken for a loop of steps. A loop whose
 only derivatives are taken to be differentiated again
 (` + "`torch.autograd.grad(..., create_graph=True)`" + `, a MAML inner loop, directly or
@@ -170,6 +174,9 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	loop, local, ok := storedStepLoop(m, n, base, fn)
 	if !ok || detachedLater(m, fn, key, n) || storedFixedSlot(m, n, loop, fn) {
+		return
+	}
+	if local && loop != analyzer.NoNode && backpropagatedByOuterStep(m, loop, base, value, fn) {
 		return
 	}
 	if m.ContainerBackpropagated(fn, n, base) || storedPopped(m, fn, key) {
@@ -566,6 +573,35 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		return analyzer.NoNode, local, false
 	}
 	return analyzer.NoNode, local, true
+}
+
+// backpropagatedByOuterStep reports whether a container of fn, made
+// afresh in each iteration of a loop around loop (the loop of steps it is
+// filled in), holds values that a backward of that outer loop's own body,
+// after loop, runs through: MAML's outer step back-propagates the outputs
+// of its inner adaptation steps. The container then holds one outer
+// step's graphs, which that backward frees, and no more.
+func backpropagatedByOuterStep(m *analyzer.Model, loop, base, value, fn analyzer.NodeID) bool {
+	f := m.File
+	key := accumulatorKey(f, base)
+	b := m.Resolve(storedRoot(f, base))
+	for o := m.EnclosingLoop(loop); o != analyzer.NoNode; o = m.EnclosingLoop(o) {
+		body := f.Field(o, analyzer.FieldBody)
+		madeHere := b != nil && b.Kind == analyzer.BindAssign && f.Contains(body, b.Stmt)
+		if !madeHere && !storedResetIn(m, body, key) {
+			continue
+		}
+		keys := map[string]bool{}
+		for _, s := range f.ChildList(body) {
+			if f.N(s).Start >= f.N(loop).End {
+				for k := range m.BackpropKeys(s, fn) {
+					keys[k] = true
+				}
+			}
+		}
+		return valueBackpropagated(m, value, keys) && !retainedBackward(m, body)
+	}
+	return false
 }
 
 // freshAttribute returns the statement of function fn, outside any loop

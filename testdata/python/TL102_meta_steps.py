@@ -3,8 +3,12 @@ Fast weights rewritten in the same slots on every inner step hold one
 step's graphs; lists filled over meta-paths, in a loop whose only
 derivatives are taken to be differentiated again (`create_graph=True`),
 are one task's forward pass, stacked into the loss its caller
-back-propagates. The indices of a max carry no graph. A slot named by the
-step, or by a counter the loop moves, keeps one graph per step."""
+back-propagates. The outputs of first-order MAML's inner loop, in a list
+made afresh for each outer step whose backward runs through them, are
+that step's graphs alone. The indices of a max carry no graph. A slot
+named by the step, or by a counter the loop moves, keeps one graph per
+step; a list made once per epoch and filled by a loop of steps, each
+back-propagated, keeps one per step of the epoch."""
 import torch
 import torch.nn.functional as F
 
@@ -73,3 +77,30 @@ class Learner:
             F.mse_loss(out, y).backward()
             optimizer.step()
             table[:, step] = out.mean(0)  # want: TL102(high) "keeps each step's autograd graph reachable after its backward"
+
+    def meta_fit(self, tasks, inner_opt, meta_opt, meta_steps, state):
+        for _ in range(meta_steps):
+            meta_loss = 0
+            outputs = []
+            for (x, y), (xq, yq) in tasks:
+                inner_opt.zero_grad()
+                F.mse_loss(self.model(x), y).backward()
+                inner_opt.step()
+                out = self.model(xq)
+                outputs.append(out)  # ok: back-propagated by this outer step's backward, made afresh for the next
+                meta_loss += F.mse_loss(out, yq)
+                self.model.load_state_dict(state)
+            meta_opt.zero_grad()
+            meta_loss.backward()
+            meta_opt.step()
+
+    def epoch_outputs(self, loader, optimizer, epochs):
+        for _ in range(epochs):
+            outputs = []
+            for x, y in loader:
+                optimizer.zero_grad()
+                out = self.model(x)
+                F.mse_loss(out, y).backward()
+                optimizer.step()
+                outputs.append(out)  # want: TL102 "keeps each step's autograd graph reachable after its backward"
+            print(len(outputs))
