@@ -23,6 +23,18 @@ func (g GradMode) String() string {
 func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 	f := m.File
 	expr = f.Unparen(expr)
+	if f.Kind(expr) == KindIdentifier {
+		// `ctx = torch.enable_grad() if train else torch.no_grad()`, then
+		// `with ctx:`.
+		if b := m.Resolve(expr); b != nil && b.Kind == BindAssign && !b.Unpacked && f.Kind(f.Unparen(b.Value)) == KindConditionalExpression {
+			if rb := m.ReachingBindings(expr); len(rb) == 1 && rb[0] == b {
+				return m.gradSwitch(b.Value)
+			}
+		}
+	}
+	if f.Kind(expr) == KindConditionalExpression {
+		return m.conditionalSwitch(expr)
+	}
 	call := NoNode
 	if f.Kind(expr) == KindCall {
 		call = expr
@@ -179,6 +191,43 @@ func (m *Model) decideGradMode(n, child NodeID) (GradMode, bool) {
 		}
 	}
 	return GradEnabled, false
+}
+
+// conditionalSwitch reads `torch.enable_grad() if train else
+// torch.no_grad()`: a switch where one arm at least is one and the other
+// is one or a context that leaves the mode as it is
+// (`contextlib.nullcontext()`); its mode is that of its arms where they
+// agree, GradUnknown where they differ or one leaves the mode.
+func (m *Model) conditionalSwitch(expr NodeID) (GradMode, bool) {
+	f := m.File
+	parts := f.ChildList(expr) // the value, the test, the other value
+	if len(parts) != 3 {
+		return GradEnabled, false
+	}
+	mode, switches, n := GradUnknown, 0, 0
+	for _, arm := range []NodeID{parts[0], parts[2]} {
+		n++
+		if g, ok := m.gradSwitch(arm); ok {
+			if switches == 0 || g == mode {
+				mode = g
+			} else {
+				mode = GradUnknown
+			}
+			switches++
+			continue
+		}
+		if q := m.CallName(f.Unparen(arm)); q != "contextlib.nullcontext" {
+			return GradEnabled, false
+		}
+		mode = GradUnknown
+	}
+	if switches == 0 {
+		return GradEnabled, false
+	}
+	if switches < n {
+		return GradUnknown, true
+	}
+	return mode, true
 }
 
 // withSwitch returns the grad mode that a with statement's items set.

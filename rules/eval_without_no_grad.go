@@ -67,7 +67,13 @@ A backward under a test whose other arm holds the switch to evaluation
 ` + "`if phase == \"train\": loss.backward()`" + ` in one iteration of
 ` + "`for phase in [\"train\", \"val\"]`" + `, or the same on a parameter that the function never
 assigns) does not run in the region: its forward pass is reported, with
-` + "`torch.set_grad_enabled(phase == \"train\")`" + ` for the fix. A
+` + "`torch.set_grad_enabled(phase == \"train\")`" + ` for the fix. A switch whose mode
+that test decides (` + "`model.train(phase == \"train\")`" + `, ` + "`model.train(training)`" + `)
+is a switch to evaluation mode where the test does not hold, when a
+backward after it runs only under ` + "`if`" + ` on the same test. A ` + "`with`" + ` on a context
+chosen by a test (` + "`torch.enable_grad() if training else torch.no_grad()`" + `,
+also through a name bound to it) sets no known mode unless both arms set
+the same one: its body is not reported. A
 region opened in a loop that switches the model back to training earlier
 in its body ends with the body: the next iteration trains again.
 Module-level scripts and ` + "`if __name__ == \"__main__\":`" + ` blocks are code like
@@ -856,6 +862,15 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			if byName != nil && byName.end == end {
 				byName.end = at
 			}
+			if testedSwitch(m, fn, id) {
+				// `self.net.train(phase == "train")`, the backward under
+				// `if phase == "train":`: evaluation mode where the test
+				// does not hold, and the passes there a region of their own.
+				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
+					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
+				open[key] = r
+				regions = append(regions, r)
+			}
 			return
 		}
 		if m.GradModeAt(id) != analyzer.GradEnabled || unreachable(f, id) || m.OffByDefault(fn, id) {
@@ -1080,6 +1095,15 @@ func exclusiveArms(m *analyzer.Model, a, b analyzer.NodeID) bool {
 	if analyzer.ExclusiveBranches(f, a, b) {
 		return true
 	}
+	if test := switchTest(m, a); test != analyzer.NoNode {
+		// `model.train(phase == "train")` switches to evaluation mode
+		// where its test does not hold: as the else arm of `if test:`.
+		ib, armB := enclosingArm(f, b)
+		if ib == analyzer.NoNode || !armB || compactText(f, f.Unparen(f.Field(ib, analyzer.FieldCondition))) != compactText(f, test) {
+			return false
+		}
+		return constantTest(m, m.ScopeNode(a), test, a, ib)
+	}
 	ia, armA := enclosingArm(f, a)
 	ib, armB := enclosingArm(f, b)
 	if ia == analyzer.NoNode || ib == analyzer.NoNode || ia == ib || armA == armB {
@@ -1093,15 +1117,65 @@ func exclusiveArms(m *analyzer.Model, a, b analyzer.NodeID) bool {
 	if fn != m.ScopeNode(ib) {
 		return false
 	}
-	switch f.Kind(ca) {
+	return constantTest(m, fn, ca, ia, ib)
+}
+
+// constantTest reports whether test, read at ia and at ib in fn, has the
+// same value at both: a name fn never assigns, or a comparison of such
+// names and literals (`if phase == "train":` twice in one iteration of
+// `for phase in ["train", "val"]`).
+func constantTest(m *analyzer.Model, fn, test, ia, ib analyzer.NodeID) bool {
+	f := m.File
+	if fn != m.ScopeNode(ib) {
+		return false
+	}
+	switch f.Kind(test) {
 	case analyzer.KindIdentifier, analyzer.KindAttribute:
-		return len(m.AssignmentsIn(fn)[compactText(f, ca)]) == 0
+		return len(m.AssignmentsIn(fn)[compactText(f, test)]) == 0
 	case analyzer.KindComparisonOperator:
-		// `if phase == "train":` twice in one iteration of `for phase in
-		// ["train", "val"]`: the name keeps its value between them.
-		return loopConstant(m, fn, ca, ia, ib)
+		return loopConstant(m, fn, test, ia, ib)
 	}
 	return false
+}
+
+// switchTest returns the test of `model.train(test)`, a switch whose
+// mode a test decides (not a literal), or NoNode for any other call.
+func switchTest(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	if f.Kind(call) != analyzer.KindCall {
+		return analyzer.NoNode
+	}
+	if _, train := m.ModeSwitch(call); !train || m.MethodName(call) != "train" {
+		return analyzer.NoNode
+	}
+	args := m.Args(call)
+	if len(args) != 1 || f.Kind(args[0]) == analyzer.KindKeywordArgument {
+		return analyzer.NoNode
+	}
+	switch test := f.Unparen(args[0]); f.Kind(test) {
+	case analyzer.KindIdentifier, analyzer.KindAttribute, analyzer.KindComparisonOperator:
+		return test
+	}
+	return analyzer.NoNode
+}
+
+// testedSwitch reports whether call, `model.train(test)` in function fn,
+// switches to evaluation mode where its test does not hold, and fn runs
+// a backward only under `if test:` after it (the same test, of the same
+// value): a phase that trains and one that evaluates.
+func testedSwitch(m *analyzer.Model, fn, call analyzer.NodeID) bool {
+	f := m.File
+	if switchTest(m, call) == analyzer.NoNode {
+		return false
+	}
+	guarded := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if guarded || f.Kind(id) != analyzer.KindCall || f.N(id).Start < f.N(call).End || m.ScopeNode(id) != fn || !m.IsBackwardCall(id) {
+			return
+		}
+		guarded = exclusiveArms(m, call, id)
+	})
+	return guarded
 }
 
 // paramTest reports whether the test cond reads a parameter of fn.

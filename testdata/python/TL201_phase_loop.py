@@ -1,6 +1,8 @@
 """TL201: one loop body that trains in one phase and evaluates in the
 other, its backward() under a test that the switch to evaluation mode
-sits in the other arm of: the evaluating phase runs with grad enabled."""
+sits in the other arm of: the evaluating phase runs with grad enabled. A
+switch whose mode the same test decides (`model.train(phase == "train")`)
+switches to evaluation mode where the test does not hold."""
 import torch
 
 
@@ -163,3 +165,67 @@ def train_renamed(model, loaders, criterion, optimizer, schedule):
             if phase == "train":
                 loss.backward()
                 optimizer.step()
+
+
+class Runner:
+    def __init__(self, net, optimizer, loaders):
+        self.net, self.optimizer, self.loaders = net, optimizer, loaders
+
+    def forward(self, x, y):
+        out = self.net(x)
+        return torch.nn.functional.cross_entropy(out, y), out
+
+    def iterate(self, phase):
+        self.net.train(phase == "train")
+        total = 0.0
+        for x, y in self.loaders[phase]:
+            loss, out = self.forward(x, y)  # want: TL201 "after `self.net.train\(phase == \"train\"\)`, where `phase == \"train\"` does not hold"
+            if phase == "train":
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+            total += loss.item()
+        return total
+
+    def flagged(self, training):
+        self.net.train(training)
+        total = 0.0
+        for x, y in self.loaders["val"]:
+            loss, out = self.forward(x, y)  # ok: every call that evaluates runs under no_grad
+            if training:
+                loss.backward()
+            total += loss.item()
+        return total
+
+    def restored(self, was_training):
+        self.net.eval()
+        scores = [self.net(x).argmax(1).tolist() for x, _ in self.loaders["val"]]  # want: TL201 "after `self.net.eval\(\)`"
+        self.net.train(was_training)
+        return scores
+
+    def contexts(self, training):
+        self.net.train(training)
+        context = torch.enable_grad() if training else torch.no_grad()
+        total = 0.0
+        with context:
+            for x, y in self.loaders["val"]:
+                loss, out = self.forward(x, y)  # ok: grad is disabled where training does not hold
+                if training:
+                    loss.backward()
+                total += loss.item()
+        with (torch.enable_grad() if training else torch.no_grad()):
+            for x, y in self.loaders["val"]:
+                loss, out = self.forward(x, y)  # ok: the same, the switch written in the with
+                if training:
+                    loss.backward()
+        return total
+
+    def fit(self, epochs):
+        for _ in range(epochs):
+            self.iterate("train")
+            self.iterate("val")
+            self.contexts(True)
+            self.contexts(False)
+            self.flagged(True)
+            with torch.no_grad():
+                self.flagged(False)
