@@ -405,6 +405,20 @@ func (m *Model) ForwardSteps(call NodeID) *Object {
 	return o
 }
 
+// ForwardDef returns the forward method of the class of this file whose
+// instance call calls (`atk(x, y)` with `atk = FGSM(model)`), or NoNode.
+func (m *Model) ForwardDef(call NodeID) NodeID {
+	f := m.File
+	class := m.receiverClass(f.Unparen(f.Field(call, FieldFunction)))
+	if f.Kind(class) != KindIdentifier {
+		return NoNode
+	}
+	if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
+		return m.MethodOf(cb.Stmt, "forward")
+	}
+	return NoNode
+}
+
 // ReadsOnHost reports whether a call reads a tensor's values on the host,
 // which makes the host wait for the GPU when the tensor is on it:
 // `.item()`, `.tolist()`, `.cpu()`, `.nonzero()`, or

@@ -2290,30 +2290,15 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 		if s := m.ForwardSteps(id); s != nil && s.Backward != nil {
 			return true // a module whose forward trains (a meta-learner's step)
 		}
-		if def := m.LocalCallee(id); def != analyzer.NoNode {
-			// A helper of this file that asks for gradients
-			// (`torch.autograd.grad` in a Hessian-vector product or a
-			// Jacobian), which a backward step fact does not show.
-			busy := m.Memo(gradBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
-			if busy[def] {
-				return false
-			}
-			busy[def] = true
-			defer delete(busy, def)
-			return m.Memo(gradUseKey{def}, func() any {
-				uses := false
-				f.Walk(def, func(n analyzer.NodeID) {
-					if !uses && f.Kind(n) == analyzer.KindCall {
-						q := m.CallName(n)
-						uses = m.IsBackwardCall(n) || q == "torch.autograd.grad" || q == "torch.autograd.backward" ||
-							q == "torch.autograd.functional.jacobian" || q == "torch.autograd.functional.hessian" ||
-							q == "torch.autograd.functional.vjp" || q == "torch.autograd.functional.jvp" ||
-							q == "torch.autograd.functional.hvp" || q == "torch.autograd.functional.vhp" ||
-							m.LocalCallee(n) != analyzer.NoNode && gradientUse(m, n)
-					}
-				})
-				return uses
-			}).(bool)
+		def := m.LocalCallee(id)
+		if def == analyzer.NoNode {
+			// An instance of a class of this file whose forward asks for
+			// gradients of its input (an adversarial attack's
+			// `torch.autograd.grad(cost, images)`): running it needs grad.
+			def = m.ForwardDef(id)
+		}
+		if def != analyzer.NoNode {
+			return defUsesGradients(m, def)
 		}
 	case analyzer.KindAssignment:
 		left := f.Field(id, analyzer.FieldLeft)
@@ -2321,6 +2306,34 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 			f.Kind(f.Field(id, analyzer.FieldRight)) == analyzer.KindTrue
 	}
 	return false
+}
+
+// defUsesGradients reports whether a function of this file asks for
+// gradients (`torch.autograd.grad` in a Hessian-vector product or a
+// Jacobian, a backward), itself or through the functions of the file it
+// calls, which a backward step fact does not show.
+func defUsesGradients(m *analyzer.Model, def analyzer.NodeID) bool {
+	f := m.File
+	busy := m.Memo(gradBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
+	if busy[def] {
+		return false
+	}
+	busy[def] = true
+	defer delete(busy, def)
+	return m.Memo(gradUseKey{def}, func() any {
+		uses := false
+		f.Walk(def, func(n analyzer.NodeID) {
+			if !uses && f.Kind(n) == analyzer.KindCall {
+				q := m.CallName(n)
+				uses = m.IsBackwardCall(n) || q == "torch.autograd.grad" || q == "torch.autograd.backward" ||
+					q == "torch.autograd.functional.jacobian" || q == "torch.autograd.functional.hessian" ||
+					q == "torch.autograd.functional.vjp" || q == "torch.autograd.functional.jvp" ||
+					q == "torch.autograd.functional.hvp" || q == "torch.autograd.functional.vhp" ||
+					m.LocalCallee(n) != analyzer.NoNode && gradientUse(m, n)
+			}
+		})
+		return uses
+	}).(bool)
 }
 
 // syntheticTensors are torch factories of random or constant tensors.
