@@ -216,6 +216,11 @@ func (r *Runner) fixNotebook(path string, raw []byte, unsafe bool) FixResult {
 	if err != nil {
 		return FixResult{Source: raw, Remaining: []Diagnostic{r.ioDiagnostic(path, err)}}
 	}
+	if nb.Indented {
+		// Where a new line goes among cells IPython dedents is not
+		// known: no fix is offered (LintNotebook), none is applied.
+		return FixResult{Source: raw, Remaining: r.LintNotebook(path, raw)}
+	}
 	res := r.FixSource(path, nb.Source, unsafe)
 	out := FixResult{Source: raw, Problems: res.Problems}
 	if len(res.Applied) > 0 {

@@ -19,6 +19,10 @@ type Notebook struct {
 	Raw    []byte
 	Cells  []NotebookCell
 	Source []byte // the joined code cells, magics masked
+	// Indented: a cell is parsed in a block of its own (indentOpener).
+	// Fixes are not offered for such a notebook: where a new line goes
+	// among cells that IPython dedents is not known.
+	Indented bool
 	// newline is the line ending of the raw JSON.
 	newline string
 }
@@ -36,6 +40,7 @@ type NotebookCell struct {
 	// valStart and valEnd span the JSON value of "source" in Raw.
 	valStart, valEnd int
 	array            bool
+	indented         bool // parsed in a block of its own (indentOpener)
 }
 
 // cellMarker separates cells in the joined source: a comment line no fix
@@ -45,7 +50,9 @@ const cellMarker = "# torchlint: cell boundary\n"
 // indentOpener opens a block for a cell whose code IPython dedents before
 // running it (its first line is indented, leading_indent): the cell's
 // lines become the block's, at the offsets, lines and columns they have.
-const indentOpener = "if True:  # torchlint: indented cell\n"
+// A with statement's body runs once, as the cell does: what the cell
+// switches or initialises is done, not done on some paths only.
+const indentOpener = "with __torchlint_cell__:  # indented cell\n"
 
 // indentedCell reports whether a cell's code is indented as IPython
 // runs it and Python alone would reject: its first line that is not blank
@@ -136,11 +143,13 @@ func ParseNotebook(raw []byte) (*Notebook, error) {
 		}
 		if cell.Code {
 			src.WriteString(cellMarker)
-			if indentedCell(text) {
+			masked := maskMagics(text)
+			if indentedCell(masked) {
 				src.WriteString(indentOpener)
+				cell.indented, nb.Indented = true, true
 			}
 			cell.Start = uint32(src.Len())
-			src.WriteString(maskMagics(text))
+			src.WriteString(masked)
 			cell.End = uint32(src.Len())
 			if !strings.HasSuffix(text, "\n") {
 				src.WriteByte('\n')
@@ -550,7 +559,13 @@ func (nb *Notebook) Rewrite(fixed []byte) ([]byte, error) {
 		if !c.Code {
 			continue
 		}
-		text := strings.TrimPrefix(parts[k], indentOpener)
+		text := parts[k]
+		if c.indented {
+			if !strings.HasPrefix(text, indentOpener) {
+				return nil, errors.New("a fix moved a cell boundary")
+			}
+			text = text[len(indentOpener):]
+		}
 		k++
 		orig := strings.Join(c.lines, "")
 		if !strings.HasSuffix(orig, "\n") {

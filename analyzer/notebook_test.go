@@ -74,6 +74,7 @@ func TestIndentedCell(t *testing.T) {
 		{"  # IPython strips two spaces and rejects the rest\n    x = 1\n", false},
 		{"\t# a tab, then spaces\n  x = 1\n", false},
 		{"   \n\n", false},
+		{"  #ls\n", false}, // a short magic, masked into a comment
 		{"", false},
 	} {
 		if got := indentedCell(c.text); got != c.want {
@@ -93,6 +94,19 @@ func TestIndentedCell(t *testing.T) {
 	}
 	if out, err := nb.Rewrite(nb.Source); err != nil || string(out) != string(nb.Raw) {
 		t.Errorf("rewriting the unchanged cell changed the file (err %v):\n%s", err, out)
+	}
+	if !nb.Indented {
+		t.Error("the notebook does not say it holds an indented cell")
+	}
+	// An edit before the block the cell is parsed in would write it back.
+	moved := bytes.Replace(nb.Source, []byte(indentOpener), []byte("import torch\n"+indentOpener), 1)
+	if _, err := nb.Rewrite(moved); err == nil {
+		t.Error("an edit before an indented cell's block was written")
+	}
+	// A cell of a short magic alone (`  !ls`) is masked into a comment: no block.
+	nb, err = ParseNotebook([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["  !ls"]}, {"cell_type": "code", "source": ["x = 1"]}]}`))
+	if err != nil || nb.Indented || bytes.Contains(nb.Source, []byte(indentOpener)) {
+		t.Errorf("a short magic's cell was given a block (err %v):\n%s", err, nb.Source)
 	}
 }
 

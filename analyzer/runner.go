@@ -404,6 +404,9 @@ func (r *Runner) LintNotebook(path string, raw []byte) []Diagnostic {
 	diags := r.LintSource(path, nb.Source)
 	for i := range diags {
 		nb.place(&diags[i])
+		if nb.Indented {
+			diags[i].Fix = nil
+		}
 	}
 	return diags
 }

@@ -96,9 +96,9 @@ func TestNotebookRelated(t *testing.T) {
 	}
 }
 
-// TestNotebookFixIndented fixes a cell that IPython dedents: the fix
-// lands at its place in the indented line, and nothing the check adds to
-// parse the cell reaches the file.
+// TestNotebookFixIndented: a notebook with a cell that IPython dedents is
+// reported as it runs, and offered no fix: where a new line would go
+// among such cells is not known. --fix leaves the file as it was.
 func TestNotebookFixIndented(t *testing.T) {
 	root := repoRoot(t)
 	orig, err := os.ReadFile(filepath.Join(root, "testdata/notebooks/indented.ipynb"))
@@ -110,13 +110,12 @@ func TestNotebookFixIndented(t *testing.T) {
 	if err := os.WriteFile(p, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr := runIn(t, dir, "check", "--fix", "--unsafe-fixes", "--output-format", "concise", "indented.ipynb"); code != 0 || !strings.Contains(out, "1 fixed, 0 remaining") {
+	code, out, stderr := runIn(t, dir, "check", "--fix", "--unsafe-fixes", "--output-format", "concise", "indented.ipynb")
+	if code != 1 || !strings.Contains(out, "indented.ipynb:cell 4:6:9: TL101 ") || strings.Contains(out, "[*]") || strings.Contains(out, "fixed") {
 		t.Fatalf("exit %d, stderr %q\n%s", code, stderr, out)
 	}
-	fixed, _ := os.ReadFile(p)
-	want := strings.Replace(string(orig), `"        total += loss\n"`, `"        total += loss.detach()\n"`, 1)
-	if want == string(orig) || string(fixed) != want {
-		t.Errorf("fixed notebook:\n%s\nwant:\n%s", fixed, want)
+	if fixed, _ := os.ReadFile(p); string(fixed) != string(orig) {
+		t.Errorf("--fix changed the notebook:\n%s", fixed)
 	}
 }
 
