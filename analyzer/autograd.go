@@ -838,10 +838,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 				return CallableLoss
 			}
 			return CallableModel
-		} else if o != nil && o.Kind == ObjectClass && (o.Plain || o.NotModule) {
-			// A plain class of another file (a NumPy network), or one that
-			// is no module and derives from none: as of a class of this file.
-			return CallableOther
+		} else if o != nil && o.Kind == ObjectClass && o.Plain {
+			return CallableOther // a plain class of another file (a NumPy network), as of this file
 		}
 		return CallableUnknown
 	}

@@ -316,11 +316,6 @@ type Object struct {
 	// nothing with torch, though it has a `forward` or a `__call__`
 	// (ClassSummary.Plain). Asked with WantModule.
 	Plain bool
-	// NotModule: a class of the project that is no module, nor any of
-	// its bases, all of which the project shows (`object` or classes of
-	// its own): calling an instance runs its `__call__`, no model.
-	// Asked with WantModule.
-	NotModule bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
 	// TupleLen and GraphElems: where in the tuple it returns the graph
@@ -1329,7 +1324,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 		}
 	}
 	cs.Module = m.IsModuleClass(class)
-	cs.NoGraph = cs.Module && m.NoGraphClass(class)
+	cs.NoGraph = m.NoGraphClass(class) // a module, or a wrapper of frozen ones (frozenWrapper)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
 	cs.Plain = !cs.Module && (m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class)
 	if cs.NoGraph {

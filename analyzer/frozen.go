@@ -14,7 +14,7 @@ import (
 // metric), or its forward returns what it computes under `no_grad`.
 func (m *Model) NoGraphClass(class NodeID) bool {
 	if !m.IsModuleClass(class) {
-		return false
+		return m.frozenWrapper(class)
 	}
 	return m.MemoRecursive(noGraphKey{class}, false, func() any {
 		if m.parameterFreeClass(class) || m.frozenClass(class) {
@@ -26,6 +26,18 @@ func (m *Model) NoGraphClass(class NodeID) bool {
 }
 
 type noGraphKey struct{ class NodeID }
+
+// frozenWrapper reports whether class, a class of this file that is no
+// module and derives from nothing, with a `__call__` or a `forward`,
+// holds only modules its constructor takes out of autograd, built with
+// its default arguments (a text encoder that wraps a frozen model):
+// calling an instance records no graph for inputs that need none.
+func (m *Model) frozenWrapper(class NodeID) bool {
+	if len(m.ClassBases(class)) > 0 || m.MethodOf(class, "__call__") == NoNode && m.MethodOf(class, "forward") == NoNode {
+		return false
+	}
+	return m.MemoRecursive(noGraphKey{class}, false, func() any { return m.frozenClass(class) }).(bool)
+}
 
 // noGraphInstance reports whether fn, a callee (`model`, `self.metric`,
 // `model.forward`), is an instance of a module class that records no
@@ -295,9 +307,14 @@ func (m *Model) holdsNoParameters(init, v NodeID) bool {
 		}
 		switch k := f.Kind(b.Stmt); k {
 		case KindDefaultParameter, KindTypedDefaultParameter:
-			switch f.Kind(f.Unparen(f.Field(b.Stmt, FieldValue))) {
-			case KindInteger, KindFloat, KindString, KindTrue, KindFalse:
+			switch d := f.Unparen(f.Field(b.Stmt, FieldValue)); f.Kind(d) {
+			case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
 				return true // `self.as_loss = as_loss`
+			case KindAttribute:
+				// `self.dtype = dtype` with `dtype=torch.bfloat16`
+				q := m.QualifiedName(d)
+				last := q[strings.LastIndexByte(q, '.')+1:]
+				return strings.HasPrefix(q, "torch.") && strings.Count(q, ".") == 1 && last != "" && last == strings.ToLower(last)
 			}
 		}
 		return false
@@ -386,6 +403,14 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 		}
 	})
 	if len(locals) > 0 {
+		// `backbone.requires_grad_(True)` later: the local is trainable again.
+		f.Walk(f.Field(init, FieldBody), func(id NodeID) {
+			if f.Kind(id) == KindCall && m.MethodName(id) == "requires_grad_" && m.freezesIn(init, id) == NoNode {
+				if r := f.Unparen(m.Receiver(id)); f.Kind(r) == KindIdentifier {
+					delete(locals, f.Text(r))
+				}
+			}
+		})
 		assigned := m.AssignmentsIn(init)
 		for k, vals := range assigned {
 			v := f.Unparen(vals[0])

@@ -108,9 +108,6 @@ type object struct {
 	byForward bool
 	// plain: a class its file shows to be plain (ClassSummary.Plain).
 	plain bool
-	// foreignBase: a class with a base the project does not have (a
-	// library's), which may be a module.
-	foreignBase bool
 	// count is the tally spread keeps while it sizes the lists above.
 	count int32
 }
@@ -961,7 +958,6 @@ func (g *Graph) linkBases(fl *file) {
 				o.bases = append(o.bases, t.obj)
 			} else if !analyzer.PlainBase(b) {
 				o.byForward = false // a base the project does not have
-				o.foreignBase = true
 			}
 		}
 	}
@@ -1141,20 +1137,6 @@ func (g *Graph) fixModules() {
 			o.fact.NoGraph = o.bases[0].fact.NoGraph && (o.kind != analyzer.ObjectFunction || !passesFreeze(o.fn, o.bases[0]))
 		}
 	}
-}
-
-// basesSeen reports whether the project shows every base of class o and
-// of its bases: none is a library's.
-func basesSeen(o *object, depth int) bool {
-	if o.foreignBase || depth > 16 {
-		return false
-	}
-	for _, b := range o.bases {
-		if !basesSeen(b, depth+1) {
-			return false
-		}
-	}
-	return true
 }
 
 // classFreezeParams returns the FreezeParams of class c's summary.
@@ -1737,9 +1719,6 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass && o.plain && !o.fact.Module {
 		fact.Plain, some = true, true
-	}
-	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass && !o.fact.Module && !o.plain && basesSeen(o, 0) {
-		fact.NotModule, some = true, true
 	}
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true

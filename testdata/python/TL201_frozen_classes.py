@@ -72,6 +72,19 @@ class Unfrozen(nn.Module):
         return self.layer(x)
 
 
+class Rethawed(nn.Module):
+    """Freezes a layer under a local name, holds it moved, then thaws it by that name."""
+
+    def __init__(self, device="cpu"):
+        super().__init__()
+        layer = nn.Linear(4, 4).requires_grad_(False)
+        self.layer = layer.to(device)
+        layer.requires_grad_(True)
+
+    def forward(self, x):
+        return self.layer(x)
+
+
 class Trainable(nn.Module):
     """Freezes the backbone, trains the head."""
 
@@ -226,5 +239,11 @@ def moved_scores(xs):
 
 def unfrozen_scores(xs):
     model = Unfrozen()
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in xs]  # want: TL201 "model\(x\)"
+
+
+def rethawed_scores(xs):
+    model = Rethawed()
     model.eval()
     return [model(x).argmax(1).tolist() for x in xs]  # want: TL201 "model\(x\)"

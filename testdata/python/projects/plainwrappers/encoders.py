@@ -1,5 +1,6 @@
 """Text encoders: a plain wrapper around a frozen module, which records no
-graph, and a module built on another library's class."""
+graph, one around a trainable module, which does, a module built on
+another library's class, and a loss written as a plain class."""
 import torch
 import torch.nn as nn
 from transformers import PreTrainedModel
@@ -22,11 +23,33 @@ class TextEncoder:
     """No module: it holds one, frozen, and runs it when called."""
 
     def __init__(self, dtype=torch.bfloat16, device="cuda"):
+        self.dtype = dtype
         model = build_embedder(dtype=dtype).eval().requires_grad_(False)
         self.model = model.to(device)
 
     def __call__(self, ids, device):
         return self.model(ids.to(device))
+
+
+class TrainableEncoder:
+    """No module: it holds one it trains, and runs it when called."""
+
+    def __init__(self, dtype=torch.float32):
+        self.dtype = dtype
+        self.model = build_embedder(dtype=dtype)
+
+    def __call__(self, ids):
+        return self.model(ids)
+
+
+class FocalLoss:
+    def __init__(self, gamma=2.0):
+        self.gamma = gamma
+
+    def __call__(self, logits, target):
+        ce = torch.nn.functional.cross_entropy(logits, target, reduction="none")
+        p = torch.exp(-ce)
+        return ((1 - p) ** self.gamma * ce).mean()
 
 
 class HubEncoder(PreTrainedModel):

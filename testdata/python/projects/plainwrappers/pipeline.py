@@ -1,13 +1,14 @@
 """A generation pipeline that encodes the prompt with grad enabled."""
 import torch
 
-from encoders import HubEncoder, TextEncoder
+from encoders import FocalLoss, HubEncoder, TextEncoder, TrainableEncoder
 
 
 class Pipeline:
     def __init__(self, unet, config):
         self.text_encoder = TextEncoder()
         self.hub_encoder = HubEncoder(config)
+        self.trainable_encoder = TrainableEncoder()
         self.unet = unet
 
     def generate(self, ids, steps):
@@ -27,3 +28,21 @@ class Pipeline:
             for _ in range(steps):
                 x = self.unet(x, context)
         return x
+
+    def generate_trainable(self, ids, steps):
+        self.unet.eval()
+        context = self.trainable_encoder(ids)  # want: TL201
+        with torch.no_grad():
+            x = torch.randn(1, 8)
+            for _ in range(steps):
+                x = self.unet(x, context)
+        return x
+
+
+def validate(model, loader):
+    criterion = FocalLoss()
+    model.eval()
+    val_loss = 0
+    for x, y in loader:
+        val_loss += criterion(model(x), y)  # want: TL101 TL201
+    return val_loss.item()

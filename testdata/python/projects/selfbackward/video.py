@@ -27,5 +27,5 @@ class VideoModel(Mixin, BaseModel):
         self.loss_G = 0
         total = 0
         for clip in loader:
-            total += self.l1(self.net(clip[0]), clip[0])  # want: TL101 "seen to run through" TL201
+            total += self.l1(self.net(clip[0]), clip[0])  # want: TL101 "seen to run through"
         return total.item()
