@@ -208,8 +208,8 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	case analyzer.KindList, analyzer.KindListComprehension, analyzer.KindTuple:
 		return // `rows += [w[:, -1:] for w in ws]` extends a list: a store, not a sum
 	}
-	if !m.CarriesGraph(value) {
-		return
+	if !m.CarriesGraph(value) || frozenOrigin(m, value) {
+		return // a frozen module's output, as TL102 and TL201 judge it
 	}
 	key := accumulatorKey(f, target)
 	if resetInIteration(f, m, loop, n, target) || startsAsContainer(m, target) || filledPerIteration(m, loop, target) {

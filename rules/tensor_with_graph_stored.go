@@ -1057,10 +1057,25 @@ func storedHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) stri
 func frozenOrigin(m *analyzer.Model, value analyzer.NodeID) bool {
 	f := m.File
 	v := f.Unparen(value)
-	for i := 0; i < 4 && f.Kind(v) == analyzer.KindIdentifier; i++ {
-		v = f.Unparen(m.AssignedValue(v))
+	for i := 0; i < 8; i++ {
+		switch {
+		case f.Kind(v) == analyzer.KindIdentifier:
+			v = f.Unparen(m.AssignedValue(v))
+		case f.Kind(v) == analyzer.KindCall && ownHistory[m.MethodName(v)]:
+			v = f.Unparen(m.Receiver(v)) // `backbone(x).sum()`
+		default:
+			i = 8
+		}
 	}
 	return f.Kind(v) == analyzer.KindCall && (m.IsForwardCall(v) || m.LocalCallee(v) != analyzer.NoNode) && frozen(m, v)
+}
+
+// ownHistory are the tensor methods whose result has the autograd history
+// of their receiver alone: what they are given besides is no tensor.
+var ownHistory = map[string]bool{
+	"sum": true, "mean": true, "max": true, "min": true, "norm": true, "view": true, "reshape": true,
+	"flatten": true, "squeeze": true, "unsqueeze": true, "float": true, "double": true, "half": true,
+	"cpu": true, "cuda": true, "to": true, "contiguous": true, "clone": true,
 }
 
 // globalContainer reports whether a container is reached through a

@@ -93,3 +93,14 @@ def train_stacked(model, loader, optimizer):
 def joined_once(model, batches):
     outs = [model(x) for x in batches]
     return torch.cat(outs)  # ok: no accumulator
+
+
+def frozen_features(backbone, loader):
+    backbone.requires_grad_(False)
+    backbone.eval()
+    feats = torch.empty(0)
+    total = torch.zeros(())
+    for x, _ in loader:
+        feats = torch.cat((feats, backbone(x)))  # ok: a frozen module's output carries no graph
+        total = total + backbone(x).sum()  # ok: the same
+    return feats, total
