@@ -105,9 +105,10 @@ Not reported:
   the switch changes nothing it computes today;
 - a switch followed by ` + "`break`" + ` or ` + "`return`" + `, after which no step runs;
 - a loop that builds the model afresh at the top of each iteration, before
-  its first step (` + "`model = Net()`" + ` in a grid search): the switch reaches a
-  module no later step trains (moving it, ` + "`model = model.to(device)`" + `, is
-  no new one).
+  its first step (` + "`model = Net()`" + `, ` + "`copy.deepcopy(base)`" + ` in a grid search):
+  the switch reaches a module no later step trains (moving it, reading it
+  from an attribute or wrapping it, ` + "`model = self.model`" + `,
+  ` + "`nn.DataParallel(net)`" + `, is no new one).
 
 ## Fix safety
 The fix inserts ` + "`model.train()`" + ` after the statement that switches to
@@ -236,14 +237,45 @@ func rebuiltEachIteration(m *analyzer.Model, loop, call analyzer.NodeID, model s
 	body := f.Field(loop, analyzer.FieldBody)
 	for _, a := range loopAssignments(m, loop)[model] {
 		if f.Parent(a) == analyzer.NoNode || f.Parent(f.Parent(a)) != body || f.N(a).Start >= firstStep ||
-			mentions(f, f.Field(a, analyzer.FieldRight), model) {
-			continue // not a statement of the loop's own body, or after the step, or `model = model.to(dev)`
+			mentions(f, f.Field(a, analyzer.FieldRight), model) || !newModule(m, f.Field(a, analyzer.FieldRight), 0) {
+			continue // not a statement of the loop's own body, or after the step, or the same module (`model = model.to(dev)`, `model = self.model`)
 		}
 		if at := f.N(call).Start; at > firstStep || at < f.N(a).Start {
 			return true
 		}
 	}
 	return false
+}
+
+// newModule reports whether v builds a module afresh: a call of a class
+// or a factory (`Net()`, `build_model(cfg)`, `models.resnet18()`), or a
+// deep copy; moved or
+// wrapped (`Net().to(dev)`, `nn.DataParallel(Net())`) it still is one. An
+// attribute (`self.model`, `ddp.module`), a name, or a wrapper around
+// one of these (`nn.DataParallel(net)`) hands back a module that exists.
+func newModule(m *analyzer.Model, v analyzer.NodeID, depth int) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if depth > 4 || f.Kind(v) != analyzer.KindCall {
+		return false
+	}
+	switch m.CallName(v) {
+	case "copy.deepcopy":
+		return true
+	case "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel", "torch.compile":
+		args := m.Args(v)
+		return len(args) > 0 && newModule(m, args[0], depth+1)
+	}
+	switch m.MethodName(v) {
+	case "to", "cuda", "cpu", "train", "eval", "half", "float", "double", "bfloat16", "requires_grad_":
+		return newModule(m, m.Receiver(v), depth+1)
+	case "":
+		return true // `Net()`, `build_model(cfg)`
+	}
+	// `models.resnet18()`: a function of an imported module builds one;
+	// a method of an object (`trainer.get_model()`) may hand back the
+	// same module.
+	return m.CallName(v) != ""
 }
 
 // siteIn reports whether site lies in def, a function of file f.

@@ -1,8 +1,11 @@
 """TL503: a loop that builds its model afresh at the top of each iteration
 (a grid search) trains a new module, in training mode, each time: the
 switch to evaluation mode at the end of one iteration reaches a model no
-later step trains. A model built once, or only moved at the top of each
-iteration, is trained in evaluation mode by the later iterations."""
+later step trains. A model built once, or only moved, read from an
+attribute or wrapped at the top of each iteration, is trained in
+evaluation mode by the later iterations."""
+import copy
+
 import torch
 from torch import nn
 
@@ -57,3 +60,32 @@ def grid_search_moved(grid, loader, val_loader, device):
         optimizer = torch.optim.Adam(model.parameters(), lr=params["lr"])
         train(model, optimizer, loader, 3)
         evaluate(model, val_loader)  # want: TL503 "switches `model` to evaluation mode"
+
+
+class Trainer:
+    def __init__(self, loader, val_loader):
+        self.model = Net()
+        self.loader, self.val_loader = loader, val_loader
+
+    def fit(self, epochs):
+        for _ in range(epochs):
+            model = self.model
+            optimizer = torch.optim.Adam(model.parameters())
+            train(model, optimizer, self.loader, 1)
+            evaluate(model, self.val_loader)  # want: TL503 "switches `model` to evaluation mode"
+
+
+def fit_parallel(net, loader, val_loader, epochs):
+    for _ in range(epochs):
+        model = nn.DataParallel(net)
+        optimizer = torch.optim.Adam(model.parameters())
+        train(model, optimizer, loader, 1)
+        evaluate(model, val_loader)  # want: TL503 "switches `model` to evaluation mode"
+
+
+def grid_search_copies(base, grid, loader, val_loader):
+    for params in grid:
+        model = copy.deepcopy(base).to("cpu")
+        optimizer = torch.optim.Adam(model.parameters(), lr=params["lr"])
+        train(model, optimizer, loader, 3)
+        evaluate(model, val_loader)  # ok: a new copy each iteration
