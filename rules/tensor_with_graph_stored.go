@@ -592,14 +592,27 @@ func backpropagatedByOuterStep(m *analyzer.Model, loop, base, value, fn analyzer
 			continue
 		}
 		keys := map[string]bool{}
+		var after []analyzer.NodeID
 		for _, s := range f.ChildList(body) {
 			if f.N(s).Start >= f.N(loop).End {
+				after = append(after, s)
 				for k := range m.BackpropKeys(s, fn) {
 					keys[k] = true
 				}
 			}
 		}
-		return valueBackpropagated(m, value, keys) && !retainedBackward(m, body)
+		// The names are the stored values only where the outer step does
+		// not bind them again (`loss = ...; loss.backward()` on an anchor
+		// batch back-propagates a new tensor).
+		rebound := false
+		f.Walk(value, func(id analyzer.NodeID) {
+			if f.Kind(id) == analyzer.KindIdentifier {
+				for _, s := range after {
+					rebound = rebound || len(m.AssignmentsIn(s)[f.Text(id)]) > 0
+				}
+			}
+		})
+		return !rebound && valueBackpropagated(m, value, keys) && !retainedBackward(m, body)
 	}
 	return false
 }

@@ -104,3 +104,17 @@ class Learner:
                 optimizer.step()
                 outputs.append(out)  # want: TL102 "keeps each step's autograd graph reachable after its backward"
             print(len(outputs))
+
+    def epoch_with_anchor(self, loader, optimizer, anchor, epochs):
+        for _ in range(epochs):
+            losses = []
+            for x, y in loader:
+                optimizer.zero_grad()
+                loss = F.mse_loss(self.model(x), y)
+                loss.backward()
+                optimizer.step()
+                losses.append(loss)  # want: TL102 "keeps each step's autograd graph reachable after its backward"
+            # One more step on an anchor batch: its loss is a new tensor.
+            loss = F.mse_loss(self.model(anchor[0]), anchor[1])
+            loss.backward()
+            optimizer.step()
