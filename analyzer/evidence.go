@@ -768,9 +768,39 @@ func (m *Model) detachedValue(v NodeID, depth int) bool {
 				return false
 			}
 		}
-		return len(rb) > 0
+		return len(rb) > 0 && !m.writtenInPlace(m.ScopeNode(v), f.Text(v))
 	}
 	return m.plainValue(v, depth+1)
+}
+
+// writtenInPlace reports whether function fn writes into the tensor a
+// name holds: a store into an element (`out[mask] = g(x)[mask]`) or an
+// in-place method (`out.add_(g(x))`), which may bring another graph in.
+func (m *Model) writtenInPlace(fn NodeID, name string) bool {
+	f := m.File
+	found := false
+	f.Walk(fn, func(id NodeID) {
+		if found || m.ScopeNode(id) != fn {
+			return
+		}
+		switch f.Kind(id) {
+		case KindAssignment, KindAugmentedAssignment:
+			left := f.Unparen(f.Field(id, FieldLeft))
+			for f.Kind(left) == KindSubscript || f.Kind(left) == KindAttribute && f.Kind(f.Unparen(f.Field(left, FieldObject))) == KindSubscript {
+				if f.Kind(left) == KindAttribute {
+					left = f.Unparen(f.Field(left, FieldObject))
+				}
+				left = f.Unparen(f.Field(left, FieldValue))
+				found = found || f.Kind(left) == KindIdentifier && f.TextIs(left, name)
+			}
+		case KindCall:
+			method := m.MethodName(id)
+			r := f.Unparen(m.Receiver(id))
+			found = strings.HasSuffix(method, "_") && !strings.HasPrefix(method, "_") && method != "requires_grad_" &&
+				f.Kind(r) == KindIdentifier && f.TextIs(r, name)
+		}
+	})
+	return found
 }
 
 // traceReturns records that what a function of this file returns is

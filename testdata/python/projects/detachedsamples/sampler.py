@@ -28,6 +28,11 @@ class Sampler:
             return samples.cpu()
         return samples
 
+    def draw_inpainted(self, n, mask):
+        out = self.generator(torch.randn(n, self.dim)).detach().clone()
+        out[mask] = self.generator(torch.randn(n, self.dim))[mask]  # the generator's graph, written in
+        return out
+
     def draw_with_graph(self, n):
         return self.generator(torch.randn(n, self.dim))
 
@@ -36,6 +41,6 @@ class Sampler:
         for y in labels:
             clf_opt.zero_grad()
             fake = self.draw(len(y))
-            loss = F.cross_entropy(self.critic(fake), y)
+            loss = F.cross_entropy(self.critic(fake), y) + self.critic(self.draw_inpainted(len(y), y > 0)).mean()
             loss.backward()
             clf_opt.step()

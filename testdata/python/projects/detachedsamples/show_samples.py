@@ -31,3 +31,10 @@ def gallery_with_graph(sampler: Sampler, loader, path):
     for batch in loader:
         drawn = torch.cat([drawn, sampler.draw_with_graph(len(batch))])  # want: TL101 "seen to run through"
     torch.save(drawn, path)
+
+
+def running_inpainted(sampler: Sampler, loader, path):
+    total = torch.zeros(sampler.dim)
+    for batch in loader:
+        total = total + sampler.draw_inpainted(len(batch), batch > 0).sum(0)  # want: TL101 "seen to run through"
+    torch.save(total, path)
