@@ -28,7 +28,8 @@ var LossAccumulatedWithGraph = &analyzer.Rule{
 Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being added into a running total that outlives
 the loop iteration, such as ` + "`total_loss += loss`" + `, or concatenated onto one
-(` + "`preds = torch.cat((preds, out))`" + `, also ` + "`torch.concat`" + `, ` + "`vstack`" + ` and ` + "`hstack`" + `,
+(` + "`preds = torch.cat((preds, out))`" + `, also ` + "`torch.concat`" + `, ` + "`concatenate`" + `, ` + "`vstack`" + `,
+` + "`hstack`" + `, ` + "`dstack`" + ` and ` + "`row_stack`" + `,
 and ` + "`acc = out if acc is None else torch.cat((acc, out))`" + `), while grad is
 enabled.
 It also checks a call, in a loop, of a method of the project that adds one
