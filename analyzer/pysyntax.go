@@ -301,8 +301,23 @@ func (t *tokenScanner) stringAt(start, q int) (int, tokenError, bool) {
 	if triple {
 		i = q + 3
 	}
+	fstring := bytes.IndexByte(bytes.ToLower(src[start:q]), 'f') >= 0
 	for i < n {
 		c := src[i]
+		if fstring && c == '{' {
+			if i+1 < n && src[i+1] == '{' {
+				i += 2 // `{{`, a literal brace
+				continue
+			}
+			// A replacement field: an expression, as Python 3.12 reads it
+			// (PEP 701), with strings of any quote and line breaks inside.
+			end, err, bad := t.replacementField(i)
+			if bad {
+				return n, err, true
+			}
+			i = end
+			continue
+		}
 		switch {
 		case c == '\\':
 			i += 2
@@ -329,6 +344,78 @@ func (t *tokenScanner) stringAt(start, q int) (int, tokenError, bool) {
 		return n, err, true
 	}
 	err, _ := t.fail(start, n, "SyntaxError: unterminated string literal (detected at line %d)", t.lineOf(start))
+	return n, err, true
+}
+
+// replacementField scans the replacement field of an f-string that
+// opens at the brace at open, and returns the offset just past its
+// closing brace: the expression, with its brackets, strings and line
+// breaks, then a conversion and a format spec whose own fields nest.
+func (t *tokenScanner) replacementField(open int) (int, tokenError, bool) {
+	src := t.src
+	n := len(src)
+	depth := 0
+	spec := false
+	for i := open + 1; i < n; {
+		c := src[i]
+		switch {
+		case spec && c == '{':
+			if i+1 < n && src[i+1] == '{' {
+				i += 2
+				continue
+			}
+			end, err, bad := t.replacementField(i)
+			if bad {
+				return n, err, true
+			}
+			i = end
+			continue
+		case spec && c == '}':
+			return i + 1, tokenError{}, false
+		case spec:
+			i++
+			continue
+		case c == '"' || c == '\'':
+			end, err, bad := t.stringAt(i, i)
+			if bad {
+				return n, err, true
+			}
+			i = end
+			continue
+		case IdentStart(c):
+			j := i
+			for j < n && IdentByte(src[j]) {
+				j++
+			}
+			if j < n && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && stringPrefixes[string(bytes.ToLower(src[i:j]))] {
+				end, err, bad := t.stringAt(i, j)
+				if bad {
+					return n, err, true
+				}
+				j = end
+			}
+			i = j
+			continue
+		case c == '#':
+			// A comment runs to the end of its line (Python 3.12).
+			for i < n && src[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']') && depth > 0:
+			depth--
+		case c == '}' && depth > 0:
+			depth--
+		case c == '}':
+			return i + 1, tokenError{}, false
+		case c == ':' && depth == 0:
+			spec = true // `{x!r:>8}`: the conversion is read as the expression's
+		}
+		i++
+	}
+	err, _ := t.fail(open, n, "SyntaxError: f-string: expecting '}'")
 	return n, err, true
 }
 

@@ -37,6 +37,12 @@ func TestTokenCheck(t *testing.T) {
 		{"unterminated string", "s = 'abc\n", "1 SyntaxError: unterminated string literal (detected at line 1)"},
 		{"unterminated triple", "s = \"\"\"abc\n", "1 SyntaxError: unterminated triple-quoted string literal (detected at line 1)"},
 		{"prefixed strings", "s = rb'\\'' + f\"{x}\" + Br'''\n'''\n", ""},
+		// f-strings as Python 3.12 reads them (PEP 701): a field may hold
+		// strings of the same quote and line breaks.
+		{"f-string fields", "s = f\"{d[\"a\"]} {x:>{w}} {{lit}} {x!r:>4} {'{'} {x = }\"\n", ""},
+		{"f-string field over lines", "print(f\"epoch {\n    ckpt['epoch']}, best\")\n", ""},
+		{"f-string literal line break", "s = f\"{x}\nabc\"\n", "1 SyntaxError: unterminated string literal (detected at line 1)"},
+		{"f-string field never closed", "s = f\"{x\n", "1 SyntaxError: f-string: expecting '}'"},
 		{"CRLF", "if x:\r\n    y = 1\r\n  z = 2\r\n", "3 IndentationError: unindent does not match any outer indentation level"},
 		{"no trailing newline", "if x:\n    y = 1", ""},
 		{"NUL", "x = 1\n\x00\n", "1 " + nulMessage},

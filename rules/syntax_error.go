@@ -42,7 +42,9 @@ for batch in loader:
 ` + "```" + `
 
 ## Known problems
-The parser supports Python 3 syntax up to the features of its grammar;
+f-strings are read as Python 3.12 reads them (PEP 701): a replacement
+field may hold strings in the same quotes and line breaks, which earlier
+versions refuse. The parser supports Python 3 syntax up to the features of its grammar;
 very new syntax may be reported here even though CPython accepts it. The
 compiler's own checks are covered only in part (` + "`return`" + `, ` + "`yield`" + `
 and ` + "`await`" + ` outside a function, ` + "`break`" + ` and ` + "`continue`" + ` outside a
