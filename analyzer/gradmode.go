@@ -27,7 +27,13 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 		// `ctx = torch.enable_grad() if train else torch.no_grad()`, then
 		// `with ctx:`.
 		if b := m.Resolve(expr); b != nil && b.Kind == BindAssign && !b.Unpacked && f.Kind(f.Unparen(b.Value)) == KindConditionalExpression {
-			if rb := m.ReachingBindings(expr); len(rb) == 1 && rb[0] == b {
+			if rb := m.ReachingBindings(expr); len(rb) == 1 && rb[0] == b && !m.switchBusy[b.Value] {
+				// `ctx = ctx if i else torch.no_grad()` names itself.
+				if m.switchBusy == nil {
+					m.switchBusy = map[NodeID]bool{}
+				}
+				m.switchBusy[b.Value] = true
+				defer delete(m.switchBusy, b.Value)
 				return m.gradSwitch(b.Value)
 			}
 		}

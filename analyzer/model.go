@@ -27,6 +27,7 @@ type Model struct {
 	callbacks         map[NodeID]bool     // function definition → escapes other than as a new thread's or process's target
 	funcGrad          map[NodeID]GradMode
 	uncalled          map[NodeID]bool     // functions whose grad mode is enabled for want of any caller
+	switchBusy        map[NodeID]bool     // conditional contexts gradSwitch is reading through a name
 	decoGrad          map[NodeID]GradMode // decoratorGrad
 	carries           map[NodeID]carryState
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
