@@ -831,6 +831,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 		return CallableOther // a pipeline runs its model under its own no_grad
 	case strings.HasPrefix(q, "ultralytics.") && ultralyticsModels[last]:
 		return CallableOther // `YOLO("best.pt")(img)` predicts under ultralytics' own inference mode
+	case last == "from_pretrained" && strings.HasPrefix(q, "transformers."):
+		return pretrainedCallable(f.Text(f.Field(fn, FieldObject)))
 	case q != "":
 		if o := m.lookup(q, WantModule); o != nil && o.Kind == ObjectClass && o.Module {
 			// A module class of another file of the project.
@@ -863,20 +865,25 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 			return m.instanceOf(from, depth+1)
 		}
 		if f.TextIs(f.Field(fn, FieldAttribute), "from_pretrained") {
-			name := f.Text(f.Field(fn, FieldObject))
-			// A pipeline is no module, and runs its own forward passes under no_grad.
-			if strings.Contains(strings.ToLower(name), "pipeline") {
-				return CallableOther
-			}
-			for _, w := range []string{"Tokenizer", "Processor", "Config", "FeatureExtractor", "Scheduler", "ImageProcessor"} {
-				if strings.Contains(name, w) {
-					return CallableOther
-				}
-			}
-			return CallableModel
+			return pretrainedCallable(f.Text(f.Field(fn, FieldObject)))
 		}
 	}
 	return CallableUnknown
+}
+
+// pretrainedCallable is what `name.from_pretrained(...)` makes: a model,
+// but for a pipeline (which runs its own passes under no_grad) and a
+// tokenizer, processor, configuration or scheduler.
+func pretrainedCallable(name string) Callable {
+	if strings.Contains(strings.ToLower(name), "pipeline") {
+		return CallableOther
+	}
+	for _, w := range []string{"Tokenizer", "Processor", "Config", "FeatureExtractor", "Scheduler", "ImageProcessor"} {
+		if strings.Contains(name, w) {
+			return CallableOther
+		}
+	}
+	return CallableModel
 }
 
 // returnsFunctions reports whether every return of def, one at least,

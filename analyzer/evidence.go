@@ -768,15 +768,15 @@ func (m *Model) detachedValue(v NodeID, depth int) bool {
 				return false
 			}
 		}
-		return len(rb) > 0 && !m.writtenInPlace(m.ScopeNode(v), f.Text(v))
+		return len(rb) > 0 && !m.WrittenInPlace(m.ScopeNode(v), f.Text(v))
 	}
 	return m.plainValue(v, depth+1)
 }
 
-// writtenInPlace reports whether function fn writes into the tensor a
+// WrittenInPlace reports whether function fn writes into the tensor a
 // name holds: a store into an element (`out[mask] = g(x)[mask]`) or an
 // in-place method (`out.add_(g(x))`), which may bring another graph in.
-func (m *Model) writtenInPlace(fn NodeID, name string) bool {
+func (m *Model) WrittenInPlace(fn NodeID, name string) bool {
 	f := m.File
 	found := false
 	f.Walk(fn, func(id NodeID) {

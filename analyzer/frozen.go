@@ -33,10 +33,58 @@ type noGraphKey struct{ class NodeID }
 // its default arguments (a text encoder that wraps a frozen model):
 // calling an instance records no graph for inputs that need none.
 func (m *Model) frozenWrapper(class NodeID) bool {
-	if len(m.ClassBases(class)) > 0 || m.MethodOf(class, "__call__") == NoNode && m.MethodOf(class, "forward") == NoNode {
+	if !m.plainBasesOnly(class) {
 		return false
 	}
-	return m.MemoRecursive(noGraphKey{class}, false, func() any { return m.frozenClass(class) }).(bool)
+	call := m.MethodOf(class, "__call__")
+	if call == NoNode {
+		call = m.MethodOf(class, "forward")
+	}
+	if call == NoNode {
+		return false
+	}
+	return m.MemoRecursive(noGraphKey{class}, false, func() any {
+		init := m.MethodOf(class, "__init__")
+		if init == NoNode {
+			return false
+		}
+		// What the call runs that the class holds (`self.model(ids)`,
+		// `self.tokenizer(texts)`): each one frozen by the constructor,
+		// or no model (a tokenizer); one frozen module at least.
+		f := m.File
+		frozen := m.initFreezes(init)
+		ok, some := true, false
+		f.Walk(f.Field(call, FieldBody), func(id NodeID) {
+			if !ok || f.Kind(id) != KindCall {
+				return
+			}
+			fn := f.Unparen(f.Field(id, FieldFunction))
+			if f.Kind(fn) != KindAttribute || !f.TextIs(f.Field(fn, FieldObject), "self") {
+				return
+			}
+			key := f.Text(fn)
+			switch {
+			case m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute))) != NoNode:
+				ok = false // a method of its own: not followed
+			case frozen[key]:
+				some = true
+			case m.ClassifyCallee(fn) != CallableOther:
+				ok = false
+			}
+		})
+		return ok && some
+	}).(bool)
+}
+
+// plainBasesOnly reports whether class derives from nothing, or from
+// `object` or `abc.ABC` alone.
+func (m *Model) plainBasesOnly(class NodeID) bool {
+	for _, b := range m.ClassBases(class) {
+		if !PlainBase(m.QualifiedName(b)) && !m.File.TextIs(b, "object") {
+			return false
+		}
+	}
+	return true
 }
 
 // noGraphInstance reports whether fn, a callee (`model`, `self.metric`,
@@ -308,7 +356,7 @@ func (m *Model) holdsNoParameters(init, v NodeID) bool {
 		switch k := f.Kind(b.Stmt); k {
 		case KindDefaultParameter, KindTypedDefaultParameter:
 			switch d := f.Unparen(f.Field(b.Stmt, FieldValue)); f.Kind(d) {
-			case KindInteger, KindFloat, KindString, KindTrue, KindFalse, KindNone:
+			case KindInteger, KindFloat, KindString, KindTrue, KindFalse:
 				return true // `self.as_loss = as_loss`
 			case KindAttribute:
 				// `self.dtype = dtype` with `dtype=torch.bfloat16`

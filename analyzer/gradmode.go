@@ -23,6 +23,14 @@ func (g GradMode) String() string {
 func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 	f := m.File
 	expr = f.Unparen(expr)
+	if f.Kind(expr) == KindCall {
+		// `ctx = torch.enable_grad if train else torch.no_grad`, then
+		// `with ctx():`, or `with (nullcontext if train else no_grad)():`:
+		// the classes chosen, called.
+		if fn := f.Unparen(f.Field(expr, FieldFunction)); f.Kind(fn) == KindIdentifier && m.conditionalName(fn) || f.Kind(fn) == KindConditionalExpression {
+			expr = fn
+		}
+	}
 	if f.Kind(expr) == KindIdentifier {
 		// `ctx = torch.enable_grad() if train else torch.no_grad()`, then
 		// `with ctx:`.
@@ -199,6 +207,18 @@ func (m *Model) decideGradMode(n, child NodeID) (GradMode, bool) {
 	return GradEnabled, false
 }
 
+// conditionalName reports whether name is bound, by its one binding that
+// reaches it, to a conditional expression.
+func (m *Model) conditionalName(name NodeID) bool {
+	f := m.File
+	b := m.Resolve(name)
+	if b == nil || b.Kind != BindAssign || b.Unpacked || f.Kind(f.Unparen(b.Value)) != KindConditionalExpression {
+		return false
+	}
+	rb := m.ReachingBindings(name)
+	return len(rb) == 1 && rb[0] == b
+}
+
 // conditionalSwitch reads `torch.enable_grad() if train else
 // torch.no_grad()`: a switch where one arm at least is one and the other
 // is one or a context that leaves the mode as it is
@@ -222,7 +242,7 @@ func (m *Model) conditionalSwitch(expr NodeID) (GradMode, bool) {
 			switches++
 			continue
 		}
-		if q := m.CallName(f.Unparen(arm)); q != "contextlib.nullcontext" {
+		if q := m.CallName(f.Unparen(arm)); q != "contextlib.nullcontext" && m.QualifiedName(f.Unparen(arm)) != "contextlib.nullcontext" {
 			return GradEnabled, false
 		}
 		mode = GradUnknown

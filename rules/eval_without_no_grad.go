@@ -758,6 +758,10 @@ type evalRegion struct {
 	// dry is, in an explicit region, its first forward pass on random or
 	// constant inputs alone, taken when no other pass is found.
 	dry analyzer.NodeID
+	// tested: opened by a switch whose mode a test decides
+	// (`model.train(phase == "train")`); a plain switch to evaluation
+	// mode after it opens a region of its own.
+	tested bool
 }
 
 // evalForwards returns the forward calls of function fn (not of its
@@ -843,6 +847,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			if byName != nil && byName.end == end && byName.sw == analyzer.NoNode {
 				byName.sw, byName.key = id, key // the function named for evaluation switches to it too
 			}
+			if prev := open[key]; prev != nil && prev.tested {
+				prev.end = at
+				delete(open, key)
+			}
 			if prev := open[key]; (prev == nil || analyzer.ExclusiveBranches(f, prev.sw, id)) && (byName == nil || byName.end != end) {
 				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
 					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
@@ -865,9 +873,14 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			if testedSwitch(m, fn, id) {
 				// `self.net.train(phase == "train")`, the backward under
 				// `if phase == "train":`: evaluation mode where the test
-				// does not hold, and the passes there a region of their own.
-				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
-					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
+				// does not hold, and the passes there a region of their own,
+				// up to the end of the loop that runs the switch each time.
+				stop := end
+				if loop := m.EnclosingLoop(id); loop != analyzer.NoNode && m.ScopeNode(loop) == fn {
+					stop = f.N(loop).End
+				}
+				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: at, end: stop, explicit: true, key: key, sw: id,
+					tested: true, why: "after " + code(m, id, 40, "the switch to evaluation mode")}
 				open[key] = r
 				regions = append(regions, r)
 			}
@@ -1165,8 +1178,16 @@ func switchTest(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 // value): a phase that trains and one that evaluates.
 func testedSwitch(m *analyzer.Model, fn, call analyzer.NodeID) bool {
 	f := m.File
-	if switchTest(m, call) == analyzer.NoNode {
+	test := switchTest(m, call)
+	if test == analyzer.NoNode {
 		return false
+	}
+	if paramTest(m, fn, test) {
+		// `model.train(training)`: not evaluation where every call of
+		// the file, all of them seen, keeps the flag on or disables grad.
+		if found, ok := m.ArmWithGrad(fn, test, false); ok && !found {
+			return false
+		}
 	}
 	guarded := false
 	f.Walk(fn, func(id analyzer.NodeID) {

@@ -272,10 +272,23 @@ func newModule(m *analyzer.Model, v analyzer.NodeID, depth int) bool {
 	case "":
 		return true // `Net()`, `build_model(cfg)`
 	}
-	// `models.resnet18()`: a function of an imported module builds one;
-	// a method of an object (`trainer.get_model()`) may hand back the
-	// same module.
-	return m.CallName(v) != ""
+	if m.CallName(v) != "" {
+		return true // `models.resnet18()`: a function of an imported module
+	}
+	// `Net.from_config(cfg)`, a class's constructor; `self.build_model()`,
+	// `self.model_cls(cfg)`: named for building one. Another method of an
+	// object (`trainer.get_model()`) may hand back the same module.
+	recv := f.Unparen(m.Receiver(v))
+	if b := m.Resolve(recv); f.Kind(recv) == analyzer.KindIdentifier && b != nil && b.Kind == analyzer.BindClass {
+		return true
+	}
+	name := strings.ToLower(m.MethodName(v))
+	for _, w := range []string{"build", "make", "create", "new", "construct", "init_model", "cls", "class", "factory"} {
+		if strings.Contains(name, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // siteIn reports whether site lies in def, a function of file f.

@@ -592,18 +592,24 @@ func backpropagatedByOuterStep(m *analyzer.Model, loop, base, value, fn analyzer
 			continue
 		}
 		keys := map[string]bool{}
-		var after []analyzer.NodeID
+		var after []analyzer.NodeID // the statements between loop and the last backward that reaches a key
 		for _, s := range f.ChildList(body) {
-			if f.N(s).Start >= f.N(loop).End {
-				after = append(after, s)
-				for k := range m.BackpropKeys(s, fn) {
-					keys[k] = true
+			if f.N(s).Start < f.N(loop).End {
+				continue
+			}
+			after = append(after, s)
+			if k := m.BackpropKeys(s, fn); len(k) > 0 {
+				for key := range k {
+					keys[key] = true
+				}
+				if valueBackpropagated(m, value, keys) {
+					break // what binds the names after this backward does not matter
 				}
 			}
 		}
 		// The names are the stored values only where the outer step does
-		// not bind them again (`loss = ...; loss.backward()` on an anchor
-		// batch back-propagates a new tensor).
+		// not bind them again before its backward (`loss = ...;
+		// loss.backward()` on an anchor batch back-propagates a new tensor).
 		rebound := false
 		f.Walk(value, func(id analyzer.NodeID) {
 			if f.Kind(id) == analyzer.KindIdentifier {
@@ -1073,6 +1079,9 @@ func frozenOrigin(m *analyzer.Model, value analyzer.NodeID) bool {
 	for i := 0; i < 8; i++ {
 		switch {
 		case f.Kind(v) == analyzer.KindIdentifier:
+			if m.WrittenInPlace(m.ScopeNode(v), f.Text(v)) {
+				return false // `out.add_(adapter(x))`: another graph written in
+			}
 			v = f.Unparen(m.AssignedValue(v))
 		case f.Kind(v) == analyzer.KindCall && ownHistory[m.MethodName(v)]:
 			v = f.Unparen(m.Receiver(v)) // `backbone(x).sum()`

@@ -104,3 +104,13 @@ def frozen_features(backbone, loader):
         feats = torch.cat((feats, backbone(x)))  # ok: a frozen module's output carries no graph
         total = total + backbone(x).sum()  # ok: the same
     return feats, total
+
+
+def adapted_features(backbone, adapter, loader):
+    backbone.requires_grad_(False)
+    total = torch.zeros(())
+    for x, _ in loader:
+        out = backbone(x)
+        out.add_(adapter(x))
+        total = total + out.sum()  # want: TL101 "seen to run through"
+    return total

@@ -118,3 +118,22 @@ class Learner:
             loss = F.mse_loss(self.model(anchor[0]), anchor[1])
             loss.backward()
             optimizer.step()
+
+    def meta_fit_validated(self, tasks, inner_opt, meta_opt, meta_steps, state, val_x):
+        for _ in range(meta_steps):
+            meta_loss = 0
+            outputs = []
+            for (x, y), (xq, yq) in tasks:
+                inner_opt.zero_grad()
+                F.mse_loss(self.model(x), y).backward()
+                inner_opt.step()
+                out = self.model(xq)
+                outputs.append(out)  # ok: back-propagated by this outer step's backward; `out` named again after it
+                meta_loss += F.mse_loss(out, yq)
+                self.model.load_state_dict(state)
+            meta_opt.zero_grad()
+            meta_loss.backward()
+            meta_opt.step()
+            with torch.no_grad():
+                out = self.model(val_x)
+            print(out.mean().item())

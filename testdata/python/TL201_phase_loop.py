@@ -229,3 +229,50 @@ class Runner:
             self.flagged(True)
             with torch.no_grad():
                 self.flagged(False)
+
+
+def adversarial_epoch(model, loader, optimizer, training, eps=0.03):
+    model.train(training)
+    for x, y in loader:
+        x_adv = x.clone().requires_grad_(True)
+        (grad,) = torch.autograd.grad(torch.nn.functional.cross_entropy(model(x_adv), y), x_adv)
+        out = model((x + eps * grad.sign()).detach())  # ok: every call of the file trains (training=True)
+        loss = torch.nn.functional.cross_entropy(out, y)
+        if training:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+def phases_then_sample(model, loaders, optimizer, fixed, epochs):
+    for epoch in range(epochs):
+        for phase in ["train", "val"]:
+            model.train(phase == "train")
+            for x, y in loaders[phase]:
+                optimizer.zero_grad()
+                with torch.set_grad_enabled(phase == "train"):
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                    if phase == "train":
+                        loss.backward()
+                        optimizer.step()
+        model.eval()
+        sample = model(fixed)  # want: TL201 "after `model.eval\(\)`: autograd"
+        torch.save(sample.argmax(1), f"sample_{epoch}.pt")
+
+
+def context_classes(model, loader, optimizer, training):
+    model.train(training)
+    grad_ctx = torch.enable_grad if training else torch.no_grad
+    for x, y in loader:
+        with grad_ctx():
+            loss = torch.nn.functional.cross_entropy(model(x), y)  # ok: grad is disabled where it evaluates
+        if training:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+def adversarial_fit(model, loader, optimizer):
+    adversarial_epoch(model, loader, optimizer, True)
+    context_classes(model, loader, optimizer, True)
+    context_classes(model, loader, optimizer, False)

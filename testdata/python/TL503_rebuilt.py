@@ -89,3 +89,23 @@ def grid_search_copies(base, grid, loader, val_loader):
         optimizer = torch.optim.Adam(model.parameters(), lr=params["lr"])
         train(model, optimizer, loader, 3)
         evaluate(model, val_loader)  # ok: a new copy each iteration
+
+
+class KFold:
+    def __init__(self, model_cls, folds):
+        self.model_cls, self.folds = model_cls, folds
+
+    def build_model(self):
+        return Net()
+
+    def run(self, val_loader):
+        for loader in self.folds:
+            model = self.build_model()
+            optimizer = torch.optim.Adam(model.parameters())
+            train(model, optimizer, loader, 3)
+            evaluate(model, val_loader)  # ok: a new model each fold
+        for loader in self.folds:
+            model = self.model_cls()
+            optimizer = torch.optim.Adam(model.parameters())
+            train(model, optimizer, loader, 3)
+            evaluate(model, val_loader)  # ok: the same, from the class it was given

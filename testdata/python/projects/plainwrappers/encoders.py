@@ -3,7 +3,7 @@ graph, one around a trainable module, which does, a module built on
 another library's class, and a loss written as a plain class."""
 import torch
 import torch.nn as nn
-from transformers import PreTrainedModel
+from transformers import AutoTokenizer, PreTrainedModel
 
 
 class Embedder(nn.Module):
@@ -29,6 +29,31 @@ class TextEncoder:
 
     def __call__(self, ids, device):
         return self.model(ids.to(device))
+
+
+class PromptEncoder(object):
+    """No module either, on `object`: a tokenizer, and a frozen model it runs."""
+
+    def __init__(self, name="clip", device="cuda"):
+        self.device = device
+        self.tokenizer = AutoTokenizer.from_pretrained(name)
+        self.model = build_embedder().to(device).eval().requires_grad_(False)
+
+    def __call__(self, prompts):
+        ids = self.tokenizer(prompts, return_tensors="pt")["input_ids"]
+        return self.model(ids.to(self.device))
+
+
+class Captioner(nn.Module):
+    """Freezes its encoder; the decoder its callers give it trains."""
+
+    def __init__(self, decoder=None):
+        super().__init__()
+        self.encoder = Embedder().requires_grad_(False)
+        self.decoder = decoder
+
+    def forward(self, ids):
+        return self.decoder(self.encoder(ids))
 
 
 class TrainableEncoder:

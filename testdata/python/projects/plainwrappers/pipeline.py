@@ -1,7 +1,7 @@
 """A generation pipeline that encodes the prompt with grad enabled."""
 import torch
 
-from encoders import FocalLoss, HubEncoder, TextEncoder, TrainableEncoder
+from encoders import Captioner, FocalLoss, HubEncoder, PromptEncoder, TextEncoder, TrainableEncoder
 
 
 class Pipeline:
@@ -46,3 +46,14 @@ def validate(model, loader):
     for x, y in loader:
         val_loss += criterion(model(x), y)  # want: TL101 TL201
     return val_loss.item()
+
+
+def encode_prompts(batches):
+    encoder = PromptEncoder()
+    return [encoder(prompts).mean().item() for prompts in batches]  # ok: the model it runs is frozen
+
+
+def captions(loader):
+    model = Captioner(decoder=torch.nn.Linear(8, 8))
+    model.eval()
+    return [model(ids).argmax(-1).tolist() for ids in loader]  # want: TL201
