@@ -305,13 +305,7 @@ func (t *tokenScanner) stringAt(start, q int) (int, tokenError, bool) {
 	for i < n {
 		c := src[i]
 		if fstring && c == '{' {
-			if i+1 < n && src[i+1] == '{' {
-				i += 2 // `{{`, a literal brace
-				continue
-			}
-			// A replacement field: an expression, as Python 3.12 reads it
-			// (PEP 701), with strings of any quote and line breaks inside.
-			end, err, bad := t.replacementField(i)
+			end, err, bad := t.braceAt(i)
 			if bad {
 				return n, err, true
 			}
@@ -347,6 +341,17 @@ func (t *tokenScanner) stringAt(start, q int) (int, tokenError, bool) {
 	return n, err, true
 }
 
+// braceAt scans, at a brace of an f-string's text or format spec, `{{`
+// (a literal brace) or a replacement field: an expression, as Python
+// 3.12 reads it (PEP 701), with strings of any quote and line breaks
+// inside. It returns the offset just past it.
+func (t *tokenScanner) braceAt(i int) (int, tokenError, bool) {
+	if i+1 < len(t.src) && t.src[i+1] == '{' {
+		return i + 2, tokenError{}, false
+	}
+	return t.replacementField(i)
+}
+
 // replacementField scans the replacement field of an f-string that
 // opens at the brace at open, and returns the offset just past its
 // closing brace: the expression, with its brackets, strings and line
@@ -360,11 +365,7 @@ func (t *tokenScanner) replacementField(open int) (int, tokenError, bool) {
 		c := src[i]
 		switch {
 		case spec && c == '{':
-			if i+1 < n && src[i+1] == '{' {
-				i += 2
-				continue
-			}
-			end, err, bad := t.replacementField(i)
+			end, err, bad := t.braceAt(i)
 			if bad {
 				return n, err, true
 			}
