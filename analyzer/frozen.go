@@ -68,8 +68,10 @@ func (m *Model) frozenWrapper(class NodeID) bool {
 				ok = false // a method of its own: not followed
 			case frozen[key]:
 				some = true
-			case m.ClassifyCallee(fn) != CallableOther:
-				ok = false
+			default:
+				// No model: a tokenizer, by what makes it or by its name.
+				c := m.ClassifyCallee(fn)
+				ok = c != CallableModel && c != CallableLoss
 			}
 		})
 		return ok && some
@@ -461,6 +463,15 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 		})
 		assigned := m.AssignmentsIn(init)
 		for k, vals := range assigned {
+			// `self.model = shard_fn(self.model)`: the module wrapped
+			// again, its parameters as frozen as they were.
+			vals = slices.DeleteFunc(slices.Clone(vals), func(v NodeID) bool {
+				v = f.Unparen(v)
+				return f.Kind(v) == KindCall && slices.ContainsFunc(m.Args(v), func(a NodeID) bool { return f.TextIs(f.Unparen(a), k) })
+			})
+			if len(vals) == 0 {
+				continue
+			}
 			v := f.Unparen(vals[0])
 			for inner := movedFrom(f, v); inner != NoNode && m.MethodName(v) != "requires_grad_"; inner = movedFrom(f, v) {
 				v = inner // `self.model = model.to(device)`: moved, still frozen

@@ -44,6 +44,30 @@ class PromptEncoder(object):
         return self.model(ids.to(self.device))
 
 
+class WordIds:
+    """A tokenizer of the project's own."""
+
+    def __init__(self, vocab):
+        self.vocab = vocab
+
+    def __call__(self, texts):
+        return torch.tensor([[self.vocab.get(w, 0) for w in t.split()] for t in texts])
+
+
+class ShardedEncoder:
+    """A frozen model, sharded again under a flag, and a tokenizer."""
+
+    def __init__(self, shard_fn=None):
+        model = build_embedder().eval().requires_grad_(False)
+        self.model = model
+        if shard_fn is not None:
+            self.model = shard_fn(self.model)
+        self.words = WordIds({})
+
+    def __call__(self, texts, device):
+        return self.model(self.words(texts).to(device))
+
+
 class Captioner(nn.Module):
     """Freezes its encoder; the decoder its callers give it trains."""
 

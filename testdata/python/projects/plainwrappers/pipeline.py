@@ -1,7 +1,7 @@
 """A generation pipeline that encodes the prompt with grad enabled."""
 import torch
 
-from encoders import Captioner, FocalLoss, HubEncoder, PromptEncoder, TextEncoder, TrainableEncoder
+from encoders import Captioner, FocalLoss, HubEncoder, PromptEncoder, ShardedEncoder, TextEncoder, TrainableEncoder
 
 
 class Pipeline:
@@ -57,3 +57,8 @@ def captions(loader):
     model = Captioner(decoder=torch.nn.Linear(8, 8))
     model.eval()
     return [model(ids).argmax(-1).tolist() for ids in loader]  # want: TL201
+
+
+def encode_sharded(batches):
+    encoder = ShardedEncoder()
+    return [encoder(texts, "cuda").mean().item() for texts in batches]  # ok: its model is frozen, sharded or not
