@@ -172,7 +172,10 @@ every parameter it holds when given its default arguments (an FID
 network's ` + "`requires_grad=False`" + `), whose ` + "`forward`" + ` returns what it computes
 under ` + "`no_grad`" + `, or that holds no parameters (a transform of torchaudio's or
 torchvision's, or a subclass of one holding transforms; a layer whose
-weight the constructor freezes and that has no bias); a function's parameter counts
+weight the constructor freezes and that has no bias), nor an instance of
+a class that is no module (no base, or ` + "`object`" + `) whose ` + "`__call__`" + ` runs only
+modules its constructor freezes, and what holds no model (a text encoder
+that wraps a frozen model and its tokenizer); a function's parameter counts
 as such an instance when every call of the function in its file passes
 one (calls from other files are not seen). A forward pass on a branch that
 a flag of its function leaves untaken by default (the ` + "`else`" + ` of ` + "`if no_grad:`" + `
