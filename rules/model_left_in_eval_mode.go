@@ -234,17 +234,45 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 // switch reached.
 func rebuiltEachIteration(m *analyzer.Model, loop, call analyzer.NodeID, model string, firstStep uint32) bool {
 	f := m.File
-	body := f.Field(loop, analyzer.FieldBody)
 	for _, a := range loopAssignments(m, loop)[model] {
-		if f.Parent(a) == analyzer.NoNode || f.Parent(f.Parent(a)) != body || f.N(a).Start >= firstStep ||
+		if f.Parent(a) == analyzer.NoNode || !runsEachIteration(m, loop, f.Parent(a)) || f.N(a).Start >= firstStep ||
 			mentions(f, f.Field(a, analyzer.FieldRight), model) || !newModule(m, f.Field(a, analyzer.FieldRight), 0) {
-			continue // not a statement of the loop's own body, or after the step, or the same module (`model = model.to(dev)`, `model = self.model`)
+			continue // not run by each iteration, or after the step, or the same module (`model = model.to(dev)`, `model = self.model`)
 		}
 		if at := f.N(call).Start; at > firstStep || at < f.N(a).Start {
 			return true
 		}
 	}
 	return false
+}
+
+// runsEachIteration reports whether stmt, in the body of loop, is a
+// statement of that body or of the arms of ifs there whose tests read
+// nothing the loop changes (`if model_flag == 0: net = Net()`, the one
+// arm of a choice made once for all iterations).
+func runsEachIteration(m *analyzer.Model, loop, stmt analyzer.NodeID) bool {
+	f := m.File
+	body := f.Field(loop, analyzer.FieldBody)
+	assigned := loopAssignments(m, loop)
+	for p := f.Parent(stmt); p != body; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case analyzer.KindBlock, analyzer.KindElseClause:
+		case analyzer.KindIfStatement, analyzer.KindElifClause:
+			varies := false
+			f.Walk(f.Field(p, analyzer.FieldCondition), func(id analyzer.NodeID) {
+				varies = varies || f.Kind(id) == analyzer.KindIdentifier && (len(assigned[f.Text(id)]) > 0 || mentions(f, f.Field(loop, analyzer.FieldLeft), f.Text(id)))
+			})
+			if varies {
+				return false
+			}
+		default:
+			return false // a loop, a with, a try, a function: not each iteration, or not known
+		}
+		if p == analyzer.NoNode {
+			return false
+		}
+	}
+	return true
 }
 
 // newModule reports whether v builds a module afresh: a call of a class

@@ -109,3 +109,25 @@ class KFold:
             optimizer = torch.optim.Adam(model.parameters())
             train(model, optimizer, loader, 3)
             evaluate(model, val_loader)  # ok: the same, from the class it was given
+
+
+def seeds(arch, seed_list, loader, val_loader):
+    for seed in seed_list:
+        torch.manual_seed(seed)
+        if arch == "net":
+            net = Net()
+        else:
+            net = nn.Sequential(nn.Linear(8, 8), nn.Dropout(0.1), nn.Linear(8, 2))
+        optimizer = torch.optim.Adam(net.parameters())
+        for _ in range(3):
+            train(net, optimizer, loader, 1)
+        evaluate(net, val_loader)  # ok: the next seed builds its net again, whichever arch
+
+
+def seeds_first_only(seed_list, loader, val_loader):
+    for i, seed in enumerate(seed_list):
+        if i == 0:
+            net = Net()
+        optimizer = torch.optim.Adam(net.parameters())
+        train(net, optimizer, loader, 1)
+        evaluate(net, val_loader)  # want: TL503 "switches `net` to evaluation mode"
