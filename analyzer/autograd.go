@@ -315,6 +315,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		if c := m.evidenceRole(callee); c != CallableUnknown {
 			return c
 		}
+		if m.importedModule(obj) {
+			return CallableOther // `mod.Net(...)` with `mod = import_module(...)`: a class or a function of a module
+		}
 		return m.nameCallable(attr)
 	case KindLambda:
 		return CallableOther
@@ -869,6 +872,27 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 		}
 	}
 	return CallableUnknown
+}
+
+// importedModule reports whether obj is a name bound, by every binding
+// that reaches it, to a module imported at run time
+// (`importlib.import_module(name)`, `__import__(name)`).
+func (m *Model) importedModule(obj NodeID) bool {
+	f := m.File
+	obj = f.Unparen(obj)
+	if f.Kind(obj) != KindIdentifier {
+		return false
+	}
+	rb := m.ReachingBindings(obj)
+	for _, b := range rb {
+		if b.Kind != BindAssign || b.Unpacked {
+			return false
+		}
+		if q := m.CallName(f.Unparen(b.Value)); q != "importlib.import_module" && q != "__import__" {
+			return false
+		}
+	}
+	return len(rb) > 0
 }
 
 // pretrainedCallable is what `name.from_pretrained(...)` makes: a model,
