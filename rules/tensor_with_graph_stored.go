@@ -283,7 +283,17 @@ func numpyArray(m *analyzer.Model, e analyzer.NodeID) bool {
 	e = f.Unparen(e)
 	made := func(v analyzer.NodeID) bool {
 		v = f.Unparen(v)
-		return f.Kind(v) == analyzer.KindCall && strings.HasPrefix(m.CallName(v), "numpy.")
+		if f.Kind(v) != analyzer.KindCall {
+			return false
+		}
+		if strings.HasPrefix(m.CallName(v), "numpy.") {
+			return true
+		}
+		// `np.zeros(n)` in a script whose `np` another cell or file
+		// imports: the name bound nowhere here is numpy's alias.
+		fn := f.Unparen(f.Field(v, analyzer.FieldFunction))
+		root := f.Unparen(f.Field(fn, analyzer.FieldObject))
+		return f.Kind(fn) == analyzer.KindAttribute && f.Kind(root) == analyzer.KindIdentifier && f.TextIs(root, "np") && m.Resolve(root) == nil
 	}
 	switch f.Kind(e) {
 	case analyzer.KindIdentifier:
