@@ -818,6 +818,8 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 			return CallableOther
 		}
 		return CallableModel
+	case strings.HasPrefix(q, "torchvision.models.") && strings.Contains(q, "_Weights"):
+		return CallableOther // `ResNet18_Weights.DEFAULT.transforms()`: the weights' preprocessing
 	case strings.HasPrefix(q, "torchvision.models.") || q == "timm.create_model":
 		return CallableModel
 	case q == "torch.compile" || q == "torch.jit.script" || q == "torch.jit.trace":

@@ -737,7 +737,7 @@ func callLayers(m *analyzer.Model, call analyzer.NodeID, depth int) (known, has 
 	}
 	q := m.CallName(call)
 	switch {
-	case modeModuleClass(q), strings.HasPrefix(q, "torchvision.models."):
+	case modeModuleClass(q), strings.HasPrefix(q, "torchvision.models.") && !strings.Contains(q, "_Weights"):
 		return true, true
 	case q == "torch.nn.Sequential" || q == "torch.nn.ModuleList" || q == "torch.nn.ModuleDict" || moduleWrappers[q]:
 		known = true
