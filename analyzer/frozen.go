@@ -44,6 +44,9 @@ func (m *Model) frozenWrapper(class NodeID) bool {
 		return false
 	}
 	return m.MemoRecursive(noGraphKey{class}, false, func() any {
+		if def := m.MethodOf(class, "forward"); def != NoNode && m.returnsUnderNoGrad(def) && m.localHelperOf(def, 0).runsNoForward() {
+			return true // its forward returns what it computes under no_grad, as a module's may
+		}
 		init := m.MethodOf(class, "__init__")
 		if init == NoNode {
 			return false

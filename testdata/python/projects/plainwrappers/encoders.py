@@ -68,6 +68,17 @@ class ShardedEncoder:
         return self.model(self.words(texts).to(device))
 
 
+class Predictor:
+    """No module: its forward runs the model it holds under no_grad."""
+
+    def __init__(self):
+        self.model = build_embedder()
+
+    def forward(self, ids):
+        with torch.no_grad():
+            return self.model(ids)
+
+
 class Captioner(nn.Module):
     """Freezes its encoder; the decoder its callers give it trains."""
 

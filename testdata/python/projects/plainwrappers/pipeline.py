@@ -1,7 +1,7 @@
 """A generation pipeline that encodes the prompt with grad enabled."""
 import torch
 
-from encoders import Captioner, FocalLoss, HubEncoder, PromptEncoder, ShardedEncoder, TextEncoder, TrainableEncoder
+from encoders import Captioner, Predictor, FocalLoss, HubEncoder, PromptEncoder, ShardedEncoder, TextEncoder, TrainableEncoder
 
 
 class Pipeline:
@@ -62,3 +62,17 @@ def captions(loader):
 def encode_sharded(batches):
     encoder = ShardedEncoder()
     return [encoder(texts, "cuda").mean().item() for texts in batches]  # ok: its model is frozen, sharded or not
+
+
+def predict_all(batches):
+    model = Predictor()
+    return [model.forward(ids).argmax(-1).tolist() for ids in batches]  # ok: its forward runs under no_grad
+
+
+predictor = Predictor()
+predictor.eval()
+
+
+def predict(ids):
+    out = predictor(ids)  # ok: the same, called as a module would be
+    print(int(out.argmax()))
