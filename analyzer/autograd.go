@@ -885,16 +885,13 @@ func (m *Model) importedModule(obj NodeID) bool {
 	if f.Kind(obj) != KindIdentifier {
 		return false
 	}
-	rb := m.ReachingBindings(obj)
-	for _, b := range rb {
-		if b.Kind != BindAssign || b.Unpacked {
-			return false
-		}
-		if q := m.CallName(f.Unparen(b.Value)); q != "importlib.import_module" && q != "__import__" {
+	vals, ok := m.assignedValues(obj)
+	for _, v := range vals {
+		if q := m.CallName(f.Unparen(v)); q != "importlib.import_module" && q != "__import__" {
 			return false
 		}
 	}
-	return len(rb) > 0
+	return ok && len(vals) > 0
 }
 
 // pretrainedCallable is what `name.from_pretrained(...)` makes: a model,

@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -762,13 +763,11 @@ func (m *Model) detachedValue(v NodeID, depth int) bool {
 		if b := m.Resolve(v); b == nil || b.Kind != BindAssign {
 			break
 		}
-		rb := m.ReachingBindings(v)
-		for _, b := range rb {
-			if b.Kind != BindAssign || b.Unpacked || !m.detachedValue(b.Value, depth+1) {
-				return false
-			}
+		vals, ok := m.assignedValues(v)
+		if !ok || len(vals) == 0 || slices.ContainsFunc(vals, func(a NodeID) bool { return !m.detachedValue(a, depth+1) }) {
+			return false
 		}
-		return len(rb) > 0 && !m.WrittenInPlace(m.ScopeNode(v), f.Text(v))
+		return !m.WrittenInPlace(m.ScopeNode(v), f.Text(v))
 	}
 	return m.plainValue(v, depth+1)
 }

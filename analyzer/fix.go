@@ -219,7 +219,7 @@ func (r *Runner) fixNotebook(path string, raw []byte, unsafe bool) FixResult {
 	if nb.Indented {
 		// Where a new line goes among cells IPython dedents is not
 		// known: no fix is offered (LintNotebook), none is applied.
-		return FixResult{Source: raw, Remaining: r.LintNotebook(path, raw)}
+		return FixResult{Source: raw, Remaining: r.lintNotebook(path, nb)}
 	}
 	res := r.FixSource(path, nb.Source, unsafe)
 	out := FixResult{Source: raw, Problems: res.Problems}

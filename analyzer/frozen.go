@@ -20,9 +20,16 @@ func (m *Model) NoGraphClass(class NodeID) bool {
 		if m.parameterFreeClass(class) || m.frozenClass(class) {
 			return true
 		}
-		def := m.MethodOf(class, "forward")
-		return def != NoNode && (m.returnsUnderNoGrad(def) || m.returnsNoValue(def)) && m.localHelperOf(def, 0).runsNoForward()
+		return m.forwardUnderNoGrad(class, true)
 	}).(bool)
+}
+
+// forwardUnderNoGrad reports whether class's forward returns what it
+// computes under `no_grad` (or, with noValue, returns nothing), and runs
+// no forward pass in its caller's mode.
+func (m *Model) forwardUnderNoGrad(class NodeID, noValue bool) bool {
+	def := m.MethodOf(class, "forward")
+	return def != NoNode && (m.returnsUnderNoGrad(def) || noValue && m.returnsNoValue(def)) && m.localHelperOf(def, 0).runsNoForward()
 }
 
 type noGraphKey struct{ class NodeID }
@@ -44,8 +51,8 @@ func (m *Model) frozenWrapper(class NodeID) bool {
 		return false
 	}
 	return m.MemoRecursive(noGraphKey{class}, false, func() any {
-		if def := m.MethodOf(class, "forward"); def != NoNode && m.returnsUnderNoGrad(def) && m.localHelperOf(def, 0).runsNoForward() {
-			return true // its forward returns what it computes under no_grad, as a module's may
+		if m.forwardUnderNoGrad(class, false) {
+			return true // as a module's may
 		}
 		init := m.MethodOf(class, "__init__")
 		if init == NoNode {
@@ -703,13 +710,8 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 		if b := m.Resolve(v); b == nil || b.Kind != BindAssign {
 			return m.noGraphInstance(v)
 		}
-		rb := m.ReachingBindings(v)
-		for _, b := range rb {
-			if b.Kind != BindAssign || b.Unpacked || !m.noGraphValueAt(b.Value, depth+1) {
-				return false
-			}
-		}
-		return len(rb) > 0
+		vals, ok := m.assignedValues(v)
+		return ok && len(vals) > 0 && !slices.ContainsFunc(vals, func(a NodeID) bool { return !m.noGraphValueAt(a, depth+1) })
 	case KindAttribute:
 		if f.TextIs(f.Field(v, FieldAttribute), "forward") {
 			return m.noGraphValueAt(f.Field(v, FieldObject), depth+1) // `OneHot(depth).forward`

@@ -31,19 +31,16 @@ func (m *Model) gradSwitch(expr NodeID) (GradMode, bool) {
 			expr = fn
 		}
 	}
-	if f.Kind(expr) == KindIdentifier {
+	if f.Kind(expr) == KindIdentifier && m.conditionalName(expr) {
 		// `ctx = torch.enable_grad() if train else torch.no_grad()`, then
-		// `with ctx:`.
-		if b := m.Resolve(expr); b != nil && b.Kind == BindAssign && !b.Unpacked && f.Kind(f.Unparen(b.Value)) == KindConditionalExpression {
-			if rb := m.ReachingBindings(expr); len(rb) == 1 && rb[0] == b && !m.switchBusy[b.Value] {
-				// `ctx = ctx if i else torch.no_grad()` names itself.
-				if m.switchBusy == nil {
-					m.switchBusy = map[NodeID]bool{}
-				}
-				m.switchBusy[b.Value] = true
-				defer delete(m.switchBusy, b.Value)
-				return m.gradSwitch(b.Value)
+		// `with ctx:`. `ctx = ctx if i else torch.no_grad()` names itself.
+		if v := m.Resolve(expr).Value; !m.switchBusy[v] {
+			if m.switchBusy == nil {
+				m.switchBusy = map[NodeID]bool{}
 			}
+			m.switchBusy[v] = true
+			defer delete(m.switchBusy, v)
+			return m.gradSwitch(v)
 		}
 	}
 	if f.Kind(expr) == KindConditionalExpression {
@@ -230,30 +227,22 @@ func (m *Model) conditionalSwitch(expr NodeID) (GradMode, bool) {
 	if len(parts) != 3 {
 		return GradEnabled, false
 	}
-	mode, switches, n := GradUnknown, 0, 0
+	var modes []GradMode
 	for _, arm := range []NodeID{parts[0], parts[2]} {
-		n++
+		arm = f.Unparen(arm)
 		if g, ok := m.gradSwitch(arm); ok {
-			if switches == 0 || g == mode {
-				mode = g
-			} else {
-				mode = GradUnknown
-			}
-			switches++
-			continue
-		}
-		if q := m.CallName(f.Unparen(arm)); q != "contextlib.nullcontext" && m.QualifiedName(f.Unparen(arm)) != "contextlib.nullcontext" {
+			modes = append(modes, g)
+		} else if m.CallName(arm) != "contextlib.nullcontext" && m.QualifiedName(arm) != "contextlib.nullcontext" {
 			return GradEnabled, false
 		}
-		mode = GradUnknown
 	}
-	if switches == 0 {
+	switch {
+	case len(modes) == 0:
 		return GradEnabled, false
+	case len(modes) == 2 && modes[0] == modes[1]:
+		return modes[0], true
 	}
-	if switches < n {
-		return GradUnknown, true
-	}
-	return mode, true
+	return GradUnknown, true
 }
 
 // withSwitch returns the grad mode that a with statement's items set.

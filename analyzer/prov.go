@@ -31,6 +31,21 @@ func (m *Model) ReachingBindings(use NodeID) []*Binding {
 	return m.reachingAt(m.File.Text(use), b.Scope, use, m.File.N(use).Start)
 }
 
+// assignedValues returns the values that the bindings reaching use assign
+// (`x = value`, none unpacking), and false where one of them is another
+// kind of binding (a parameter, an import, `x += ...`, `a, x = ...`).
+func (m *Model) assignedValues(use NodeID) ([]NodeID, bool) {
+	rb := m.ReachingBindings(use)
+	vals := make([]NodeID, 0, len(rb))
+	for _, b := range rb {
+		if b.Kind != BindAssign || b.Unpacked {
+			return nil, false
+		}
+		vals = append(vals, b.Value)
+	}
+	return vals, true
+}
+
 // reachingAt returns the bindings of name in scope s that may reach a
 // read at node at, which lies at byte offset pos.
 func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Binding {

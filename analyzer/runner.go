@@ -401,6 +401,11 @@ func (r *Runner) LintNotebook(path string, raw []byte) []Diagnostic {
 	if err != nil {
 		return []Diagnostic{r.ioDiagnostic(path, err)}
 	}
+	return r.lintNotebook(path, nb)
+}
+
+// lintNotebook is LintNotebook for a notebook already parsed.
+func (r *Runner) lintNotebook(path string, nb *Notebook) []Diagnostic {
 	diags := r.LintSource(path, nb.Source)
 	for i := range diags {
 		nb.place(&diags[i])

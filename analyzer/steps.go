@@ -384,15 +384,12 @@ func (m *Model) stepsOf(def NodeID, depth int, hostReads bool) *Object {
 // (`maml = Meta(args); maml(x)`): a forward that back-propagates and
 // steps an optimizer itself is a training step, not a forward pass.
 func (m *Model) ForwardSteps(call NodeID) *Object {
-	f := m.File
-	class := m.receiverClass(f.Unparen(f.Field(call, FieldFunction)))
+	class, def := m.instanceClass(call)
 	if class == NoNode {
 		return nil
 	}
-	if f.Kind(class) == KindIdentifier {
-		if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
-			return m.stepsOf(m.MethodOf(cb.Stmt, "forward"), 0, false)
-		}
+	if def != NoNode {
+		return m.stepsOf(m.MethodOf(def, "forward"), 0, false)
 	}
 	q := m.QualifiedName(class)
 	if q == "" || isLibraryName(q) {
@@ -408,15 +405,24 @@ func (m *Model) ForwardSteps(call NodeID) *Object {
 // ForwardDef returns the forward method of the class of this file whose
 // instance call calls (`atk(x, y)` with `atk = FGSM(model)`), or NoNode.
 func (m *Model) ForwardDef(call NodeID) NodeID {
-	f := m.File
-	class := m.receiverClass(f.Unparen(f.Field(call, FieldFunction)))
-	if f.Kind(class) != KindIdentifier {
-		return NoNode
-	}
-	if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
-		return m.MethodOf(cb.Stmt, "forward")
+	if _, def := m.instanceClass(call); def != NoNode {
+		return m.MethodOf(def, "forward")
 	}
 	return NoNode
+}
+
+// instanceClass returns the class whose instance call calls, as
+// receiverClass finds it (NoNode where it is not known), and, for a class
+// of this file, nested or not, its definition (else NoNode).
+func (m *Model) instanceClass(call NodeID) (class, def NodeID) {
+	f := m.File
+	class = m.receiverClass(f.Unparen(f.Field(call, FieldFunction)))
+	if f.Kind(class) == KindIdentifier {
+		if cb := m.Resolve(class); cb != nil && cb.Kind == BindClass {
+			return class, cb.Stmt
+		}
+	}
+	return class, NoNode
 }
 
 // ReadsOnHost reports whether a call reads a tensor's values on the host,

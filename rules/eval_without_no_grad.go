@@ -827,6 +827,14 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		regions = append(regions, byName)
 	}
 	hostOnly, keptHost := analyzer.NoNode, analyzer.NoNode
+	// openSwitch opens the explicit region of a switch to evaluation mode
+	// of the model key, up to stop.
+	openSwitch := func(sw analyzer.NodeID, key string, stop uint32, tested bool) {
+		r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: f.N(sw).Start, end: stop, explicit: true, key: key, sw: sw,
+			tested: tested, why: "after " + code(m, sw, 40, "the switch to evaluation mode")}
+		open[key] = r
+		regions = append(regions, r)
+	}
 	var gradUses []analyzer.NodeID
 	f.Walk(fn, func(id analyzer.NodeID) {
 		k := f.Kind(id)
@@ -855,10 +863,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				delete(open, key)
 			}
 			if prev := open[key]; (prev == nil || analyzer.ExclusiveBranches(f, prev.sw, id)) && (byName == nil || byName.end != end) {
-				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: at, end: loopRegionEnd(m, id, key, end), explicit: true, key: key, sw: id,
-					why: "after " + code(m, id, 40, "the switch to evaluation mode")}
-				open[key] = r
-				regions = append(regions, r)
+				openSwitch(id, key, loopRegionEnd(m, id, key, end), false)
 			}
 			return
 		case switchTrain:
@@ -882,10 +887,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				if loop := m.EnclosingLoop(id); loop != analyzer.NoNode && m.ScopeNode(loop) == fn {
 					stop = f.N(loop).End
 				}
-				r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: at, end: stop, explicit: true, key: key, sw: id,
-					tested: true, why: "after " + code(m, id, 40, "the switch to evaluation mode")}
-				open[key] = r
-				regions = append(regions, r)
+				openSwitch(id, key, stop, true)
 			}
 			return
 		}

@@ -268,9 +268,6 @@ func runsEachIteration(m *analyzer.Model, loop, stmt analyzer.NodeID) bool {
 		default:
 			return false // a loop, a with, a try, a function: not each iteration, or not known
 		}
-		if p == analyzer.NoNode {
-			return false
-		}
 	}
 	return true
 }
@@ -287,17 +284,15 @@ func newModule(m *analyzer.Model, v analyzer.NodeID, depth int) bool {
 	if depth > 4 || f.Kind(v) != analyzer.KindCall {
 		return false
 	}
-	switch m.CallName(v) {
-	case "copy.deepcopy":
+	switch q, method := m.CallName(v), m.MethodName(v); {
+	case q == "copy.deepcopy":
 		return true
-	case "torch.nn.DataParallel", "torch.nn.parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel", "torch.compile":
+	case moduleWrappers[q]:
 		args := m.Args(v)
 		return len(args) > 0 && newModule(m, args[0], depth+1)
-	}
-	switch m.MethodName(v) {
-	case "to", "cuda", "cpu", "train", "eval", "half", "float", "double", "bfloat16", "requires_grad_":
+	case selfReturning[method]:
 		return newModule(m, m.Receiver(v), depth+1)
-	case "":
+	case method == "":
 		return true // `Net()`, `build_model(cfg)`
 	}
 	if m.CallName(v) != "" {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -609,9 +610,7 @@ func backpropagatedByOuterStep(m *analyzer.Model, loop, base, value, fn analyzer
 			}
 			after = append(after, s)
 			if k := m.BackpropKeys(s, fn); len(k) > 0 {
-				for key := range k {
-					keys[key] = true
-				}
+				maps.Copy(keys, k)
 				if valueBackpropagated(m, value, keys) {
 					break // what binds the names after this backward does not matter
 				}
