@@ -603,6 +603,46 @@ func (m *Model) functionTableEntry(v NodeID) bool {
 	return all && n > 0
 }
 
+// freeLayerTableEntry reports whether callee reads an entry of a
+// dictionary of parameter-free layer classes of torch.nn, or names a
+// value assigned once from one (`Pool = {1: nn.AvgPool1d, 2:
+// nn.AvgPool2d}[dims]`, or through a name bound to the dictionary).
+func (m *Model) freeLayerTableEntry(callee NodeID) bool {
+	f := m.File
+	v := f.Unparen(callee)
+	if f.Kind(v) == KindIdentifier {
+		b := m.Resolve(v)
+		if b == nil || b.Kind != BindAssign || b.Unpacked || !m.definiteBinding(b, v) {
+			return false
+		}
+		v = f.Unparen(b.Value)
+	}
+	d := subscriptTable(f, v)
+	if f.Kind(d) == KindIdentifier {
+		b := m.Resolve(d)
+		if b == nil || b.Kind != BindAssign || b.Unpacked || !m.definiteBinding(b, d) {
+			return false
+		}
+		d = f.Unparen(b.Value)
+	}
+	if f.Kind(d) != KindDictionary {
+		return false
+	}
+	n, all := 0, true
+	f.Children(d, func(p NodeID) bool {
+		switch f.Kind(p) {
+		case KindPair:
+			n++
+			name, ok := strings.CutPrefix(m.QualifiedName(f.Field(p, FieldValue)), "torch.nn.")
+			all = ok && parameterFree[name]
+		case KindDictionarySplat:
+			all = false
+		}
+		return all
+	})
+	return all && n > 0
+}
+
 // foreignFramework reports whether a qualified name belongs to a
 // framework other than PyTorch, whose models record no autograd graph of
 // torch's: OpenCV's DNN module, TensorFlow and Keras, JAX, MLX, ONNX
@@ -1569,6 +1609,9 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 	}
 	attrs := m.selfAttrs(class)
 	if attrs.count[f.Text(callee)] == 0 {
+		if m.registersBuffer(class, f.Text(f.Field(callee, FieldAttribute))) {
+			return true // a tensor: `self.register_buffer("grid", g)`
+		}
 		// Set by a base: free where the base is a transform of
 		// torchaudio's or torchvision's (`self.mel_scale` of a
 		// MelSpectrogram's subclass).
@@ -1586,6 +1629,40 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 	})
 }
 
+// boundMethodAlias reports whether name, a name a method of class binds
+// once, is assigned a method of self (`fn = self.shifted`): one class
+// defines, or, where inherits, one the class does not assign (its
+// base's).
+func (m *Model) boundMethodAlias(class, name NodeID, inherits bool) bool {
+	f := m.File
+	b := m.Resolve(name)
+	if b == nil || b.Kind != BindAssign || b.Unpacked || !m.definiteBinding(b, name) {
+		return false
+	}
+	v := f.Unparen(b.Value)
+	if f.Kind(v) != KindAttribute || !f.TextIs(f.Field(v, FieldObject), "self") {
+		return false
+	}
+	return m.MethodOf(class, f.Text(f.Field(v, FieldAttribute))) != NoNode || inherits && m.selfAttrs(class).count[f.Text(v)] == 0
+}
+
+// registersBuffer reports whether a method of class registers a buffer
+// named name (`self.register_buffer("name", t)`).
+func (m *Model) registersBuffer(class NodeID, name string) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(class, FieldBody), func(id NodeID) {
+		if found || f.Kind(id) != KindCall || m.MethodName(id) != "register_buffer" {
+			return
+		}
+		fn := f.Unparen(f.Field(id, FieldFunction))
+		if args := m.Args(id); len(args) > 0 && f.TextIs(f.Field(fn, FieldObject), "self") && f.Kind(args[0]) == KindString {
+			found = strings.Trim(f.Text(args[0]), `"'`) == name
+		}
+	})
+	return found
+}
+
 // freeValue reports whether v, a value a module class assigns to one of
 // its attributes, holds no parameter: a parameter-free layer, a plain
 // tensor, a distribution, an instance of a parameter-free class of this
@@ -1598,18 +1675,34 @@ func (m *Model) freeValue(class, v NodeID) bool {
 	if strings.HasPrefix(m.CallName(v), "torch.distributions.") {
 		return true // `self._dist = Uniform(a, b)`: tensors, no module
 	}
-	if m.freeLayer(v) {
-		return true // `self.pool = nn.MaxPool2d(2)`
+	if m.freeLayer(v) || m.freeLayerTableEntry(f.Field(v, FieldFunction)) {
+		return true // `self.pool = nn.MaxPool2d(2)`, `Pool(2)` with `Pool = {2: nn.MaxPool2d}[dims]`
 	}
 	if m.plainTensor(v) {
 		return true // `self.ones = torch.eye(n).cuda()`: its methods are a tensor's
 	}
 	c := constructed(f, v)
 	cb := m.Resolve(c)
+	if cb != nil && cb.Kind == BindImport && c == f.Unparen(f.Field(v, FieldFunction)) {
+		// `self.grid = AnchorGrid(...)`, a class of another file.
+		q := m.QualifiedName(c)
+		return m.paramFreeElsewhere(q) && m.NoGraphValue(v)
+	}
 	if f.Kind(c) != KindIdentifier || cb == nil || cb.Kind != BindClass || cb.Stmt == class {
 		return false
 	}
 	return m.parameterFreeClass(cb.Stmt)
+}
+
+// paramFreeElsewhere reports whether q, a qualified name, names a module
+// class of another file of the project that builds no parameter
+// (ClassSummary.ParamFree).
+func (m *Model) paramFreeElsewhere(q string) bool {
+	if q == "" || isLibraryName(q) {
+		return false
+	}
+	o := m.lookup(q, WantLayers)
+	return o != nil && o.Kind == ObjectClass && o.ParamFree
 }
 
 // plainTensor reports whether v makes a tensor that requires no grad: a
@@ -1693,7 +1786,12 @@ func transformModule(q string) bool {
 
 // parameterFreeClass is parameterFree for a class of this file.
 func (m *Model) parameterFreeClass(class NodeID) bool {
-	if !m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode {
+	if !m.IsModuleClass(class) {
+		return false
+	}
+	if m.MethodOf(class, "forward") == NoNode && !slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool {
+		return m.paramFreeElsewhere(m.QualifiedName(b)) // its forward, where it has one, is the base's
+	}) {
 		return false // a stub (`class Gen(nn.Module): pass`) stands for a model
 	}
 	// A class that holds itself is not known free.
@@ -1701,21 +1799,56 @@ func (m *Model) parameterFreeClass(class NodeID) bool {
 }
 
 // classHoldsNoParameters reports whether a module class of this file,
-// and the bases it has in this file, build no layer and no parameter:
-// its bases are torch.nn.Module, abc.ABC or such classes of the file
-// (an abstract `Embedding(nn.Module, ABC)` whose subclass computes sines).
+// and its bases, build no layer and no parameter: its bases are
+// torch.nn.Module, abc.ABC or such classes of the file (an abstract
+// `Embedding(nn.Module, ABC)` whose subclass computes sines) or, as the
+// project shows them, of other files.
 func (m *Model) classHoldsNoParameters(class NodeID) bool {
+	own := m.ownParamFree(class)
+	return own.free && !slices.ContainsFunc(own.pending, func(q string) bool { return !m.paramFreeElsewhere(q) })
+}
+
+// paramFreeness is what ownParamFree finds of a class.
+type paramFreeness struct {
+	free bool
+	// pending: the bases of other files it counted as building no
+	// parameter, its own and its bases' in this file.
+	pending []string
+	// bases: how many of its own bases it counted on, of this file or of
+	// another (ClassSummary.ParamFreeBases).
+	bases int
+}
+
+// ownParamFree reports whether class, a module class of this file, and
+// its bases in this file build no layer and no parameter, where its
+// bases of other files (pending) build none either.
+func (m *Model) ownParamFree(class NodeID) paramFreeness {
 	f := m.File
-	return m.MemoRecursive(parameterFreeKey{class}, false, func() any {
+	return m.MemoRecursive(parameterFreeKey{class}, paramFreeness{}, func() any {
+		var out paramFreeness
+		// inherits: a base of the project, whose methods (`self.wrap(x)`)
+		// build no parameter either.
+		inherits := false
 		for _, b := range m.ClassBases(class) {
 			switch q := m.QualifiedName(b); {
 			case q == "torch.nn.Module" || q == "abc.ABC" || transformModule(q):
 			case q == "" && f.Kind(b) == KindIdentifier:
-				if r := m.Resolve(b); r == nil || r.Kind != BindClass || !m.classHoldsNoParameters(r.Stmt) {
-					return false
+				r := m.Resolve(b)
+				if r == nil || r.Kind != BindClass {
+					return paramFreeness{}
 				}
+				sub := m.ownParamFree(r.Stmt)
+				if !sub.free {
+					return paramFreeness{}
+				}
+				out.pending = append(out.pending, sub.pending...)
+				inherits, out.bases = true, out.bases+1
+			case q != "" && !isLibraryName(q) && m.importedName(b):
+				// A class of another file, of the project where it says so.
+				out.pending = append(out.pending, q)
+				inherits, out.bases = true, out.bases+1
 			default:
-				return false // a layer's subclass, or a class that may hold some
+				return paramFreeness{} // a layer's subclass, or a class that may hold some
 			}
 		}
 		free := true
@@ -1726,7 +1859,7 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 			callee := f.Unparen(f.Field(id, FieldFunction))
 			switch q := m.QualifiedName(callee); {
 			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") &&
-				!strings.HasPrefix(q, "torch.nn.init.") && !m.freeLayer(id):
+				!strings.HasPrefix(q, "torch.nn.init.") && q != "torch.nn.Buffer" && !m.freeLayer(id):
 				free = false // a layer or a parameter
 			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q) || transformModule(q):
 			case f.Kind(callee) == KindAttribute:
@@ -1741,7 +1874,8 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 				switch f.Kind(obj) {
 				case KindIdentifier:
 					method := f.Text(f.Field(callee, FieldAttribute))
-					own := f.TextIs(obj, "self") && (m.MethodOf(class, method) != NoNode || moduleUses[method] || moduleMoves[method])
+					own := f.TextIs(obj, "self") && (m.MethodOf(class, method) != NoNode || moduleUses[method] || moduleMoves[method] ||
+						inherits && sub == callee && m.selfAttrs(class).count[f.Text(callee)] == 0)
 					if f.TextIs(obj, "self") && !own && !m.freeSubmodule(class, sub) || m.Resolve(obj) == nil {
 						free = false // `self.layer(x)`, or a name this file does not bind
 					}
@@ -1752,12 +1886,39 @@ func (m *Model) classHoldsNoParameters(class NodeID) bool {
 				}
 			case f.Kind(callee) == KindIdentifier && m.buildsNoLayer(callee):
 			case f.Kind(callee) == KindIdentifier && m.freeClass(callee, class):
+			case m.builtinException(callee), m.freeLayerTableEntry(callee):
+			case f.Kind(callee) == KindIdentifier && m.boundMethodAlias(class, callee, inherits):
+				// `fn = self.shifted_gaussian`, then `fn(x)`.
+			case f.TextIs(callee, "self") && m.Resolve(callee) != nil && m.Resolve(callee).Kind == BindParam &&
+				(inherits || m.MethodOf(class, "__init__") != NoNode):
+				// `self(x)`: a pass of this module, which adds no parameter,
+				// where a constructor shows what the module holds (a class
+				// with a forward alone that calls itself stands for a model).
 			default:
 				free = false // a function or class of the project: may build layers
 			}
 		})
-		return free
-	}).(bool)
+		out.free = free
+		return out
+	}).(paramFreeness)
+}
+
+// importedName reports whether e, a name or an attribute, starts with a
+// name an import binds (`BaseKernel`, `kernels.BaseKernel`), or a name
+// this file does not bind that a star import brings.
+func (m *Model) importedName(e NodeID) bool {
+	f := m.File
+	e = f.Unparen(e)
+	for f.Kind(e) == KindAttribute {
+		e = f.Unparen(f.Field(e, FieldObject))
+	}
+	if f.Kind(e) != KindIdentifier {
+		return false
+	}
+	if b := m.Resolve(e); b != nil {
+		return b.Kind == BindImport
+	}
+	return m.facts != nil && m.facts.Star(f.Text(e)) != ""
 }
 
 type parameterFreeKey struct{ class NodeID }
@@ -1803,7 +1964,21 @@ func (m *Model) buildsNoLayer(callee NodeID) bool {
 // builtinPlain are builtins that build no module.
 var builtinPlain = map[string]bool{"super": true, "range": true, "len": true, "float": true, "int": true, "bool": true,
 	"isinstance": true, "min": true, "max": true, "abs": true, "tuple": true, "list": true, "dict": true, "zip": true,
-	"enumerate": true, "round": true, "print": true, "str": true, "getattr": true, "hasattr": true, "setattr": true}
+	"enumerate": true, "round": true, "print": true, "str": true, "getattr": true, "hasattr": true, "setattr": true,
+	"set": true, "sum": true, "any": true, "all": true, "sorted": true, "reversed": true, "iter": true, "next": true,
+	"repr": true, "format": true, "hash": true, "id": true, "open": true, "map": true, "filter": true}
+
+// builtinException reports whether callee is a name this file does not
+// bind that Python defines as an exception or a warning (`ValueError`,
+// `NotImplementedError`, `UserWarning`): raising one builds no module.
+func (m *Model) builtinException(callee NodeID) bool {
+	f := m.File
+	if f.Kind(callee) != KindIdentifier || m.Resolve(callee) != nil || m.QualifiedName(callee) != "" {
+		return false
+	}
+	name := f.Text(callee)
+	return name == "Exception" || strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Warning") || name == "StopIteration"
+}
 
 // moduleUses are methods whose call on a value shows it is a module,
 // not a tensor.
@@ -1964,4 +2139,18 @@ func (m *Model) makesLeaf(e NodeID, depth int) bool {
 		}
 	})
 	return found
+}
+
+// hasMethods reports whether class defines a method of its own.
+func (m *Model) hasMethods(class NodeID) bool {
+	f := m.File
+	some := false
+	f.Children(f.Field(class, FieldBody), func(c NodeID) bool {
+		if f.Kind(c) == KindDecoratedDefinition {
+			c = f.Field(c, FieldDefinition)
+		}
+		some = f.Kind(c) == KindFunctionDefinition
+		return !some
+	})
+	return some
 }

@@ -115,11 +115,36 @@ type ClassSummary struct {
 	// for a keyword-only one): an instance built with one of them passed
 	// is not known to record no graph.
 	FreezeParams []string `json:"freeze_params,omitempty"`
+	// FrozenWith: for a module class that is not NoGraph, the arguments
+	// with which its constructor freezes it (FrozenWith); FreezeParams
+	// then lists every parameter that decides its freezing.
+	FrozenWith []string `json:"frozen_with,omitempty"`
 	// Plain: a class with a `forward` or a `__call__`, no base but
 	// `object` or `abc.ABC`, whose body uses nothing of torch and calls no
 	// method it does not define (plainClass): a NumPy network or loss,
 	// whose instances' calls run no model.
 	Plain bool `json:"plain,omitempty"`
+	// ParamFree: a module class that builds no parameter that takes part
+	// in autograd, where its bases of the project build none either
+	// (ownParamFree): what derives from it or holds an instance of it
+	// adds none.
+	ParamFree bool `json:"param_free,omitempty"`
+	// ParamFreeBases: how many bases of the project (of this file or
+	// another) ParamFree counts on building none; the project checks
+	// them.
+	ParamFreeBases int `json:"param_free_bases,omitempty"`
+	// NoModeLayers: a module class with no layer that computes otherwise
+	// in evaluation mode (dropout, batch norm, code reading
+	// `self.training`), where its bases of the project have none either
+	// (classLayers).
+	NoModeLayers bool `json:"no_mode_layers,omitempty"`
+	// ModeLayerBases: how many bases of the project (of this file or
+	// another) NoModeLayers counts on having none; the project checks
+	// them.
+	ModeLayerBases int `json:"mode_layer_bases,omitempty"`
+	// ModeLayers: a module class with such a layer, of its own or of its
+	// bases in this file; the project adds those of its other bases.
+	ModeLayers bool `json:"mode_layers,omitempty"`
 }
 
 // FuncSummary describes a module-level function or a method of a
@@ -312,10 +337,23 @@ type Object struct {
 	// FreezeParams: for a NoGraph class, the constructor's parameters
 	// that decide what it freezes (ClassSummary.FreezeParams).
 	FreezeParams []string
+	// FrozenWith: for a class that is not NoGraph, the arguments that
+	// build it frozen (ClassSummary.FrozenWith). Asked with WantNoGraph.
+	FrozenWith []string
 	// Plain: a class of the project that is no module and computes
 	// nothing with torch, though it has a `forward` or a `__call__`
 	// (ClassSummary.Plain). Asked with WantModule.
 	Plain bool
+	// ParamFree: a module class that builds no parameter that takes part
+	// in autograd (ClassSummary.ParamFree). Asked with WantLayers.
+	ParamFree bool
+	// NoModeLayers: a module class with no layer that computes otherwise
+	// in evaluation mode (ClassSummary.NoModeLayers). Asked with
+	// WantLayers.
+	NoModeLayers bool
+	// ModeLayers: a module class with such a layer (ClassSummary.ModeLayers,
+	// and its bases'). Asked with WantLayers.
+	ModeLayers bool
 	// ReturnsGraph: a function whose result carries autograd history.
 	ReturnsGraph bool
 	// TupleLen and GraphElems: where in the tuple it returns the graph
@@ -458,6 +496,7 @@ const (
 	// back-propagates do not change their answers when a function's
 	// reads on the host do.
 	WantHostRead
+	WantLayers // ParamFree, NoModeLayers and ModeLayers
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -1329,6 +1368,20 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	cs.Plain = !cs.Module && (m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class)
 	if cs.NoGraph {
 		cs.FreezeParams = m.freezeParams(class)
+	} else if cs.FrozenWith = m.FrozenWith(class); cs.FrozenWith != nil {
+		cs.FreezeParams = m.freezeParams(class)
+	}
+	// A stub (`class Gen(nn.Module): pass`, no method) stands for a model.
+	if own := m.ownParamFree(class); cs.Module && own.free && m.hasMethods(class) {
+		cs.ParamFree, cs.ParamFreeBases = true, own.bases
+	}
+	if cs.Module {
+		bases := 0
+		known, has := m.classLayers(class, 0, &bases)
+		if known && !has {
+			cs.NoModeLayers, cs.ModeLayerBases = true, bases
+		}
+		cs.ModeLayers = has
 	}
 	return cs
 }

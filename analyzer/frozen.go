@@ -263,6 +263,103 @@ func (m *Model) freezeParams(class NodeID) []string {
 	}).([]string)
 }
 
+type frozenWithKey struct{ class NodeID }
+
+// FrozenWith returns the arguments with which the constructor of class,
+// a module class of this file that its defaults leave trainable, takes
+// every parameter the class holds out of autograd: "name@i=False" for
+// the i-th positional parameter passed False (`VGG16(requires_grad=False)`
+// with `for p in self.parameters(): p.requires_grad = requires_grad`),
+// "name=True" for a keyword-only one; one argument at a time, the others
+// left to their defaults (freezeParams).
+func (m *Model) FrozenWith(class NodeID) []string {
+	return m.Memo(frozenWithKey{class}, func() any {
+		f := m.File
+		init := m.MethodOf(class, "__init__")
+		if init == NoNode || !m.IsModuleClass(class) || m.NoGraphClass(class) {
+			return []string(nil)
+		}
+		var out []string
+		for _, spec := range m.freezeParams(class) {
+			name, _, _ := strings.Cut(spec, "@")
+			param := NoNode
+			f.Children(f.Field(init, FieldParameters), func(c NodeID) bool {
+				if k := f.Kind(c); (k == KindDefaultParameter || k == KindTypedDefaultParameter) && f.TextIs(f.Field(c, FieldName), name) {
+					param = c
+				}
+				return param == NoNode
+			})
+			if param == NoNode {
+				continue
+			}
+			def, known := m.defaultTruth(NoNode, f.Field(param, FieldValue))
+			if !known {
+				continue
+			}
+			m.argTruth = map[NodeID]bool{param: !def}
+			frozen := m.frozenClass(class)
+			m.argTruth = nil
+			if frozen && def {
+				out = append(out, spec+"=False")
+			} else if frozen {
+				out = append(out, spec+"=True")
+			}
+		}
+		return out
+	}).([]string)
+}
+
+// BuiltFrozen reports whether call, a construction of a class, passes
+// one of the arguments frozenWith lists (FrozenWith: "name@i=False") as
+// that literal, and no other argument of freezeParams.
+func BuiltFrozen(f *File, call NodeID, frozenWith, freezeParams []string) bool {
+	if len(frozenWith) == 0 {
+		return false
+	}
+	var pos []NodeID
+	kw := map[string]NodeID{}
+	splat := false
+	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
+		switch f.Kind(a) {
+		case KindKeywordArgument:
+			kw[f.Text(f.Field(a, FieldName))] = f.Field(a, FieldValue)
+		case KindListSplat, KindDictionarySplat:
+			splat = true
+		case KindComment:
+		default:
+			if f.N(a).Kind != KindToken {
+				pos = append(pos, a)
+			}
+		}
+		return true
+	})
+	if splat {
+		return false
+	}
+	// arg returns what call passes for spec ("name@i" or "name").
+	arg := func(spec string) NodeID {
+		name, at, positional := strings.Cut(spec, "@")
+		if v, ok := kw[name]; ok {
+			return v
+		}
+		if i, err := strconv.Atoi(at); positional && err == nil && i < len(pos) {
+			return pos[i]
+		}
+		return NoNode
+	}
+	for _, fw := range frozenWith {
+		spec, val, _ := strings.Cut(fw, "=")
+		a := f.Unparen(arg(spec))
+		if a == NoNode || (val == "False") != (f.Kind(a) == KindFalse) || (val == "True") != (f.Kind(a) == KindTrue) {
+			continue
+		}
+		if !slices.ContainsFunc(freezeParams, func(p string) bool { return p != spec && arg(p) != NoNode }) {
+			return true
+		}
+	}
+	return false
+}
+
 // constructorCall returns the call that builds what v holds, past the
 // calls that return their receiver (`Net(...).to(dev).eval()`).
 func constructorCall(f *File, v NodeID) NodeID {
@@ -570,6 +667,9 @@ func (m *Model) defaultTruth(def, v NodeID) (val, known bool) {
 		if b == nil || b.Kind != BindParam || m.ScopeNode(b.Name) != def {
 			return false, false
 		}
+		if t, ok := m.argTruth[b.Stmt]; ok {
+			return t, true
+		}
 		if k := f.Kind(b.Stmt); k == KindDefaultParameter || k == KindTypedDefaultParameter {
 			return m.defaultTruth(NoNode, f.Field(b.Stmt, FieldValue))
 		}
@@ -695,14 +795,24 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 			return true // `nn.CosineSimilarity(dim=1)`: a layer of torch's without parameters
 		}
 		c := constructed(f, v)
-		if b := m.Resolve(c); f.Kind(c) == KindIdentifier && b != nil && b.Kind == BindClass && m.passesFreezeParam(constructorCall(f, v), b.Stmt) {
-			return false // `Extractor(freeze=False)`: not built as NoGraphClass judges it
+		if b := m.Resolve(c); f.Kind(c) == KindIdentifier && b != nil && b.Kind == BindClass {
+			if BuiltFrozen(f, constructorCall(f, v), m.FrozenWith(b.Stmt), m.freezeParams(b.Stmt)) {
+				return true // `VGG16(requires_grad=False)`: its constructor freezes it
+			}
+			if m.passesFreezeParam(constructorCall(f, v), b.Stmt) {
+				return false // `Extractor(freeze=False)`: not built as NoGraphClass judges it
+			}
 		}
 		if q := m.QualifiedName(c); q != "" && !isLibraryName(q) {
 			// A class of another file: the same, by what its summary
 			// says decides its freezing.
-			if o := m.lookup(q, WantNoGraph); o != nil && o.Kind == ObjectClass && o.NoGraph && PassesParams(compactArgs(argKinds(f, constructorCall(f, v))), o.FreezeParams) {
-				return false
+			if o := m.lookup(q, WantNoGraph); o != nil && o.Kind == ObjectClass {
+				if o.NoGraph && PassesParams(compactArgs(argKinds(f, constructorCall(f, v))), o.FreezeParams) {
+					return false
+				}
+				if !o.NoGraph {
+					return BuiltFrozen(f, constructorCall(f, v), o.FrozenWith, o.FreezeParams)
+				}
 			}
 		}
 		return m.noGraphClassOf(c)

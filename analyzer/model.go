@@ -33,16 +33,20 @@ type Model struct {
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	hasLossScaler     bool // the file names a loss scaler of timm
 	memo              map[any]any
-	callNames         map[NodeID]string
-	localRefs         map[NodeID]string  // localRef's answers, shared by the summary's records
-	helpers           map[NodeID]*Object // call → Helper's answer, which TL201 and TL301 both ask
-	gradAt            []int8             // memoized GradModeAt per node, -1 unknown
-	forwardAt         []int8             // memoized IsForwardCall per node: 0 not asked, 1 no, 2 yes
-	resolved          []int32            // memoized Resolve per node: 0 not asked, -1 nil, else the binding's index + 1
-	evidence          *evidence
-	facts             Facts // what the rest of the project knows; nil for a file alone
-	noNames           bool  // callees are judged by evidence alone (WithoutNames)
-	exporting         bool  // what other files are told is worked out (exportedActivation)
+	// argTruth: while frozenWith judges a class built with one argument
+	// other than its default, that argument's truth, by the parameter's
+	// node (see defaultTruth).
+	argTruth  map[NodeID]bool
+	callNames map[NodeID]string
+	localRefs map[NodeID]string  // localRef's answers, shared by the summary's records
+	helpers   map[NodeID]*Object // call → Helper's answer, which TL201 and TL301 both ask
+	gradAt    []int8             // memoized GradModeAt per node, -1 unknown
+	forwardAt []int8             // memoized IsForwardCall per node: 0 not asked, 1 no, 2 yes
+	resolved  []int32            // memoized Resolve per node: 0 not asked, -1 nil, else the binding's index + 1
+	evidence  *evidence
+	facts     Facts // what the rest of the project knows; nil for a file alone
+	noNames   bool  // callees are judged by evidence alone (WithoutNames)
+	exporting bool  // what other files are told is worked out (exportedActivation)
 }
 
 // NewModel builds the semantic model of f.

@@ -235,6 +235,12 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(c.ByForward)
 		e.strings(c.FreezeParams)
 		e.bool(c.Plain)
+		e.bool(c.ParamFree)
+		e.int(int64(c.ParamFreeBases))
+		e.bool(c.NoModeLayers)
+		e.int(int64(c.ModeLayerBases))
+		e.bool(c.ModeLayers)
+		e.strings(c.FrozenWith)
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
@@ -360,6 +366,12 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.ByForward = d.bool()
 			c.FreezeParams = d.strings()
 			c.Plain = d.bool()
+			c.ParamFree = d.bool()
+			c.ParamFreeBases = int(d.int())
+			c.NoModeLayers = d.bool()
+			c.ModeLayerBases = int(d.int())
+			c.ModeLayers = d.bool()
+			c.FrozenWith = d.strings()
 		}
 	}
 	if n, isNil := d.count(); !isNil {
@@ -616,6 +628,10 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.NoGraph)
 	e.strings(o.FreezeParams)
 	e.bool(o.Plain)
+	e.bool(o.ParamFree)
+	e.bool(o.NoModeLayers)
+	e.bool(o.ModeLayers)
+	e.strings(o.FrozenWith)
 	e.bool(o.ReturnsGraph)
 	e.int(int64(o.TupleLen))
 	e.ints(o.GraphElems)
@@ -667,6 +683,10 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.NoGraph = d.bool()
 	o.FreezeParams = d.strings()
 	o.Plain = d.bool()
+	o.ParamFree = d.bool()
+	o.NoModeLayers = d.bool()
+	o.ModeLayers = d.bool()
+	o.FrozenWith = d.strings()
 	o.ReturnsGraph = d.bool()
 	o.TupleLen = int(d.int())
 	o.GraphElems = d.ints()

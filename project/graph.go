@@ -108,6 +108,13 @@ type object struct {
 	byForward bool
 	// plain: a class its file shows to be plain (ClassSummary.Plain).
 	plain bool
+	// paramFree: a module class that builds no parameter
+	// (ClassSummary.ParamFree).
+	paramFree bool
+	// noModeLayers: a module class with no layer that evaluation mode
+	// changes (ClassSummary.NoModeLayers); modeLayers: one with such a
+	// layer (ClassSummary.ModeLayers, or a base's).
+	noModeLayers, modeLayers bool
 	// count is the tally spread keeps while it sizes the lists above.
 	count int32
 }
@@ -909,6 +916,7 @@ func (g *Graph) makeObjects(fl *file, room []object) []object {
 		c := &fl.sum.Classes[i]
 		o := alloc(object{key: objKey{fl, c.Name}, kind: analyzer.ObjectClass, line: c.Line})
 		o.fact.Module, o.fact.NoGraph, o.byForward, o.plain = c.Module, c.NoGraph, c.ByForward, c.Plain
+		o.paramFree, o.noModeLayers, o.modeLayers = c.ParamFree, c.NoModeLayers, c.ModeLayers
 		fl.objs[o.key.name] = o
 	}
 	for i := range fl.sum.Funcs {
@@ -1129,6 +1137,36 @@ func (g *Graph) fixModules() {
 			}
 		}
 	}
+	// A class builds no parameter where its file shows it builds none
+	// and each base of the project it counted on, linked, builds none;
+	// calling an instance of one that is a module then records no graph.
+	// So with the layers that evaluation mode changes.
+	for _, o := range g.objs {
+		if o.kind == analyzer.ObjectClass && (o.paramFree || o.noModeLayers) {
+			cs := classSummary(o)
+			o.paramFree = o.paramFree && cs != nil && len(o.bases) == cs.ParamFreeBases
+			o.noModeLayers = o.noModeLayers && cs != nil && len(o.bases) == cs.ModeLayerBases
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, o := range g.objs {
+			if o.paramFree && slices.ContainsFunc(o.bases, func(b *object) bool { return !b.paramFree }) {
+				o.paramFree, changed = false, true
+			}
+			if o.noModeLayers && slices.ContainsFunc(o.bases, func(b *object) bool { return !b.noModeLayers }) {
+				o.noModeLayers, changed = false, true
+			}
+			if !o.modeLayers && o.kind == analyzer.ObjectClass && slices.ContainsFunc(o.bases, func(b *object) bool { return b.modeLayers }) {
+				o.modeLayers, changed = true, true
+			}
+		}
+	}
+	for _, o := range g.objs {
+		if o.paramFree && o.fact.Module {
+			o.fact.NoGraph = true
+		}
+	}
 	for _, o := range g.objs {
 		if (o.kind == analyzer.ObjectInstance || o.kind == analyzer.ObjectFunction) && len(o.bases) == 1 {
 			// What its class records; for a function, what the instances
@@ -1141,9 +1179,17 @@ func (g *Graph) fixModules() {
 
 // classFreezeParams returns the FreezeParams of class c's summary.
 func classFreezeParams(c *object) []string {
+	if cs := classSummary(c); cs != nil {
+		return cs.FreezeParams
+	}
+	return nil
+}
+
+// classSummary returns the summary of class c, or nil.
+func classSummary(c *object) *analyzer.ClassSummary {
 	for i := range c.key.file.sum.Classes {
 		if cs := &c.key.file.sum.Classes[i]; cs.Name == c.key.name {
-			return cs.FreezeParams
+			return cs
 		}
 	}
 	return nil
@@ -1720,10 +1766,23 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass && o.plain && !o.fact.Module {
 		fact.Plain, some = true, true
 	}
+	if want&analyzer.WantLayers != 0 && o.kind == analyzer.ObjectClass && o.paramFree {
+		fact.ParamFree, some = true, true
+	}
+	if want&analyzer.WantLayers != 0 && o.kind == analyzer.ObjectClass && o.noModeLayers {
+		fact.NoModeLayers, some = true, true
+	}
+	if want&analyzer.WantLayers != 0 && o.kind == analyzer.ObjectClass && o.modeLayers {
+		fact.ModeLayers, some = true, true
+	}
 	if want&analyzer.WantNoGraph != 0 && o.fact.NoGraph {
 		fact.NoGraph, some = true, true
 		if o.kind == analyzer.ObjectClass {
 			fact.FreezeParams = classFreezeParams(o)
+		}
+	} else if want&analyzer.WantNoGraph != 0 && o.kind == analyzer.ObjectClass {
+		if cs := classSummary(o); cs != nil && len(cs.FrozenWith) > 0 {
+			fact.FrozenWith, fact.FreezeParams, some = cs.FrozenWith, cs.FreezeParams, true
 		}
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {

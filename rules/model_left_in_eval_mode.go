@@ -200,7 +200,7 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		rebuiltEachIteration(m, loop, call, model, t.firstStep) {
 		return
 	}
-	known, has := modeLayers(m, t.models[model])
+	known, has := m.ModeLayers(t.models[model])
 	if known && !has {
 		return // evaluation mode changes nothing in this model today
 	}
@@ -287,10 +287,10 @@ func newModule(m *analyzer.Model, v analyzer.NodeID, depth int) bool {
 	switch q, method := m.CallName(v), m.MethodName(v); {
 	case q == "copy.deepcopy":
 		return true
-	case moduleWrappers[q]:
+	case analyzer.ModuleWrappers[q]:
 		args := m.Args(v)
 		return len(args) > 0 && newModule(m, args[0], depth+1)
-	case selfReturning[method]:
+	case analyzer.SelfReturning[method]:
 		return newModule(m, m.Receiver(v), depth+1)
 	case method == "":
 		return true // `Net()`, `build_model(cfg)`
@@ -646,200 +646,6 @@ func optimizerParams(m *analyzer.Model, loop analyzer.NodeID, name string) (opti
 func isOptimizerClass(q string) bool {
 	rest, ok := strings.CutPrefix(q, "torch.optim.")
 	return ok && !strings.Contains(rest, ".") && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z'
-}
-
-// modeLayers says whether the module e names has layers that compute
-// otherwise in evaluation mode (dropout, batch norm, or code reading
-// `self.training`), as far as this file shows: known is false when it
-// is built by code the file does not hold, or is a parameter.
-func modeLayers(m *analyzer.Model, e analyzer.NodeID) (known, has bool) {
-	v := moduleValue(m, e, 0)
-	if v == analyzer.NoNode {
-		return false, false
-	}
-	return callLayers(m, v, 0)
-}
-
-// moduleValue returns the call that built the module e names, through
-// names, `.to(device)`-style calls and wrappers (DistributedDataParallel,
-// torch.compile); NoNode when not known.
-func moduleValue(m *analyzer.Model, e analyzer.NodeID, depth int) analyzer.NodeID {
-	f := m.File
-	for depth < 8 {
-		depth++
-		e = f.Unparen(e)
-		switch f.Kind(e) {
-		case analyzer.KindAttribute:
-			if f.TextIs(f.Field(e, analyzer.FieldAttribute), "module") {
-				e = f.Field(e, analyzer.FieldObject)
-				continue
-			}
-			fallthrough
-		case analyzer.KindIdentifier:
-			v := m.BoundValue(e)
-			if v == analyzer.NoNode {
-				return analyzer.NoNode
-			}
-			e = v
-		case analyzer.KindCall:
-			if selfReturning[m.MethodName(e)] && m.CallName(e) == "" {
-				e = m.Receiver(e)
-				continue
-			}
-			if moduleWrappers[m.CallName(e)] {
-				args := m.Args(e)
-				if len(args) == 0 {
-					return analyzer.NoNode
-				}
-				e = args[0]
-				continue
-			}
-			return e
-		default:
-			return analyzer.NoNode
-		}
-	}
-	return analyzer.NoNode
-}
-
-// selfReturning are the nn.Module methods that return the module itself.
-var selfReturning = map[string]bool{
-	"to": true, "cuda": true, "cpu": true, "float": true, "half": true, "double": true, "bfloat16": true,
-	"train": true, "eval": true, "requires_grad_": true, "type": true, "to_empty": true,
-}
-
-// moduleWrappers wrap the module they are given, which computes their
-// forward.
-var moduleWrappers = map[string]bool{
-	"torch.nn.parallel.DistributedDataParallel": true, "torch.nn.DistributedDataParallel": true,
-	"torch.nn.parallel.distributed.DistributedDataParallel": true,
-	"torch.nn.DataParallel":                                 true, "torch.nn.parallel.DataParallel": true, "torch.compile": true,
-}
-
-// modeModuleClasses are the torch.nn layers that compute otherwise in
-// evaluation mode.
-func modeModuleClass(q string) bool {
-	name, ok := strings.CutPrefix(q, "torch.nn.")
-	return ok && (strings.Contains(name, "Dropout") || strings.Contains(name, "BatchNorm"))
-}
-
-// callLayers says whether the module a call builds has layers that
-// compute otherwise in evaluation mode.
-func callLayers(m *analyzer.Model, call analyzer.NodeID, depth int) (known, has bool) {
-	f := m.File
-	if depth > 4 {
-		return false, false
-	}
-	q := m.CallName(call)
-	switch {
-	case modeModuleClass(q), strings.HasPrefix(q, "torchvision.models.") && !strings.Contains(q, "_Weights"):
-		return true, true
-	case q == "torch.nn.Sequential" || q == "torch.nn.ModuleList" || q == "torch.nn.ModuleDict" || moduleWrappers[q]:
-		known = true
-		for _, a := range m.Args(call) {
-			a = f.Unparen(a)
-			if f.Kind(a) == analyzer.KindKeywordArgument {
-				a = f.Unparen(f.Field(a, analyzer.FieldValue))
-			}
-			k, h := false, false
-			if v := moduleValue(m, a, 0); v != analyzer.NoNode {
-				k, h = callLayers(m, v, depth+1)
-			}
-			if h {
-				return true, true
-			}
-			known = known && k
-		}
-		return known, false
-	case strings.HasPrefix(q, "torch.nn.Transformer") || q == "torch.nn.MultiheadAttention" ||
-		q == "torch.nn.LSTM" || q == "torch.nn.GRU" || q == "torch.nn.RNN":
-		// Their dropout is a constructor argument; the Transformer
-		// layers' defaults to 0.1.
-		d := m.Keyword(call, "dropout")
-		if d == analyzer.NoNode {
-			return true, strings.HasPrefix(q, "torch.nn.Transformer")
-		}
-		t := f.Text(f.Unparen(d))
-		return true, t != "0" && t != "0.0" && t != "0."
-	case strings.HasPrefix(q, "torch.nn."):
-		return true, false // the other layers compute the same in both modes
-	}
-	callee := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	if f.Kind(callee) != analyzer.KindIdentifier {
-		return false, false
-	}
-	b := m.Resolve(callee)
-	if b == nil || b.Kind != analyzer.BindClass {
-		return false, false
-	}
-	return classLayers(m, b.Stmt, depth+1)
-}
-
-// classLayers says whether a module class of this file has layers that
-// compute otherwise in evaluation mode: ones it builds, ones of the
-// classes of this file it builds or derives from, or code that reads
-// `self.training`. It is not known when it derives from a class other
-// than nn.Module, or calls a submodule it does not build itself.
-func classLayers(m *analyzer.Model, class analyzer.NodeID, depth int) (known, has bool) {
-	f := m.File
-	if depth > 4 || !m.IsModuleClass(class) {
-		return false, false
-	}
-	known = true
-	for _, base := range m.ClassBases(class) {
-		switch q := m.QualifiedName(base); {
-		case q == "torch.nn.Module":
-		case f.Kind(base) == analyzer.KindIdentifier:
-			b := m.Resolve(base)
-			if b == nil || b.Kind != analyzer.BindClass {
-				return false, false
-			}
-			k, h := classLayers(m, b.Stmt, depth+1)
-			if h {
-				return true, true
-			}
-			known = known && k
-		default:
-			return false, false
-		}
-	}
-	built := map[string]bool{} // the attributes of self assigned a call that builds a module
-	called := map[string]bool{}
-	f.Walk(class, func(id analyzer.NodeID) {
-		if has {
-			return
-		}
-		switch f.Kind(id) {
-		case analyzer.KindAttribute:
-			if f.TextIs(f.Field(id, analyzer.FieldObject), "self") && f.TextIs(f.Field(id, analyzer.FieldAttribute), "training") {
-				has = true
-			}
-		case analyzer.KindCall:
-			fn := f.Unparen(f.Field(id, analyzer.FieldFunction))
-			if f.Kind(fn) == analyzer.KindAttribute && f.TextIs(f.Field(fn, analyzer.FieldObject), "self") {
-				called[f.Text(fn)] = true
-			}
-			k, h := callLayers(m, id, depth)
-			has = has || h
-			if !k {
-				return
-			}
-			if p := f.Parent(id); f.Kind(p) == analyzer.KindAssignment && f.Field(p, analyzer.FieldRight) == id {
-				built[compact(f.Text(f.Field(p, analyzer.FieldLeft)))] = true
-			}
-		}
-	})
-	if has {
-		return true, true
-	}
-	// A submodule the class calls but does not build (`self.backbone =
-	// backbone`, `self.encoder = build_encoder(cfg)`) may have any layer.
-	for attr := range called {
-		if !built[attr] && m.MethodOf(class, strings.TrimPrefix(attr, "self.")) == analyzer.NoNode {
-			return false, false
-		}
-	}
-	return known, false
 }
 
 // argValues returns the values a call passes, positional and keyword.

@@ -247,3 +247,70 @@ def rethawed_scores(xs):
     model = Rethawed()
     model.eval()
     return [model(x).argmax(1).tolist() for x in xs]  # want: TL201 "model\(x\)"
+
+
+class Vgg(nn.Module):
+    """Trainable by default; `Vgg(requires_grad=False)` builds it frozen (fast neural style's shape)."""
+
+    def __init__(self, requires_grad=True):
+        super().__init__()
+        self.slice = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())
+        if not requires_grad:
+            for param in self.parameters():
+                param.requires_grad = False
+
+    def forward(self, x):
+        return self.slice(x)
+
+
+class Perceptual(nn.Module):
+    """Its flag is assigned as it is: frozen when built with False."""
+
+    def __init__(self, layers=2, requires_grad=True):
+        super().__init__()
+        self.net = nn.Sequential(*[nn.Conv2d(3, 3, 3) for _ in range(layers)])
+        for p in self.net.parameters():
+            p.requires_grad = requires_grad
+
+    def forward(self, x):
+        return self.net(x)
+
+
+def style_targets(styles, flag):
+    vgg = Vgg(requires_grad=False)
+    vgg.eval()
+    a = [vgg(s).mean().item() for s in styles]  # ok: TL201 built frozen by its constructor's argument
+    positional = Vgg(False)
+    positional.eval()
+    b = [positional(s).mean().item() for s in styles]  # ok: TL201 the same argument, by position
+    trainable = Vgg()
+    trainable.eval()
+    c = [trainable(s).mean().item() for s in styles]  # want: TL201 "trainable\(s\)"
+    asked = Vgg(requires_grad=flag)
+    asked.eval()
+    d = [asked(s).mean().item() for s in styles]  # want: TL201 "asked\(s\)"
+    return a, b, c, d
+
+
+def perceptual_targets(styles):
+    loss_net = Perceptual(requires_grad=False)
+    loss_net.eval()
+    return [loss_net(s).mean().item() for s in styles]  # ok: TL201 its parameters are assigned the False it is given
+
+
+def deeper_targets(styles):
+    deeper = Perceptual(3, requires_grad=False)
+    deeper.eval()
+    return [deeper(s).mean().item() for s in styles]  # ok: TL201 a second argument that decides nothing frozen
+
+
+def kept_targets(styles):
+    kept = Perceptual(requires_grad=True)
+    kept.eval()
+    return [kept(s).mean().item() for s in styles]  # want: TL201 "kept\(s\)"
+
+
+def opted_targets(styles):
+    opted = Opted(freeze=True)
+    opted.eval()
+    return [opted(s).mean().item() for s in styles]  # ok: TL201 its freezing asked for

@@ -1,6 +1,7 @@
 import numpy as np
 
-from nets import Audio2Mel, Backbone, Classifier, Flow, Lowpass, Noise, Stretch, flow
+from kernels import GaussKernel, LearnedKernel
+from nets import Audio2Mel, Backbone, Classifier, Flow, Lowpass, Noise, Stretch, Vgg, flow
 
 
 def embed(images):
@@ -47,3 +48,27 @@ def show_filtered(images):
     lp.eval()
     for x in images:
         print(lp(x).mean().item())  # ok: TL201 its one parameter frozen by the constructor's default, in another file
+
+
+def plot_bins(xs):
+    kernel = GaussKernel(0.2, 0.8)
+    kernel.eval()
+    return [kernel(x).tolist() for x in xs]  # ok: TL201 no parameter, its base in another file
+
+
+def plot_learned(xs):
+    kernel = LearnedKernel(0.2, 0.8)
+    kernel.eval()
+    return [kernel(x).tolist() for x in xs]  # want: TL201 "kernel\(x\)"
+
+
+def style_targets(styles):
+    vgg = Vgg(requires_grad=False)
+    vgg.eval()
+    return [vgg(s).mean().item() for s in styles]  # ok: TL201 built frozen by its constructor's argument
+
+
+def trainable_targets(styles):
+    vgg = Vgg()
+    vgg.eval()
+    return [vgg(s).mean().item() for s in styles]  # want: TL201 "vgg\(s\)"

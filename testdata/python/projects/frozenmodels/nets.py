@@ -87,3 +87,31 @@ class Lowpass(nn.Module):
 
     def forward(self, x):
         return self.lp(x)
+
+
+class BinKernel(nn.Module):
+    """A smoothed histogram bin: buffers only, a method its subclasses call."""
+
+    def __init__(self, low, high):
+        super().__init__()
+        self.register_buffer("low", torch.tensor(low))
+        self.register_buffer("high", torch.tensor(high))
+
+    def as_tensors(self, *values):
+        return [torch.as_tensor(v) for v in values]
+
+    def forward(self, x):
+        return ((x > self.low) & (x < self.high)).float()
+
+
+class Vgg(nn.Module):
+    """Trainable by default; frozen when built with `requires_grad=False`."""
+
+    def __init__(self, requires_grad=True):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU())
+        for p in self.parameters():
+            p.requires_grad = requires_grad
+
+    def forward(self, x):
+        return self.features(x)

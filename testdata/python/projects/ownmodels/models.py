@@ -23,3 +23,25 @@ class Net(nn.Module):
         model = model.to("cpu")
         model.eval()
         return model
+
+
+class Plain(nn.Module):
+    """No layer that evaluation mode changes."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+
+    def forward(self, x):
+        return self.body(x)
+
+
+class Normed(Plain):
+    """Adds batch norm to a base without."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.BatchNorm1d(4)
+
+    def forward(self, x):
+        return self.norm(self.body(x))

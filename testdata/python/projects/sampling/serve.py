@@ -40,8 +40,12 @@ def evaluate_wrapped(xs, wrap):
 
 
 class Head(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
     def forward(self, x):
-        return x
+        return self.proj(x)
 
     def run_all(self, xs):
         return [self(x) for x in xs]
@@ -50,6 +54,23 @@ class Head(nn.Module):
 def validate(xs):
     head = Head()
     return head.run_all(xs)  # want: TL201
+
+
+class Identity(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", torch.ones(1))
+
+    def forward(self, x):
+        return x * self.scale
+
+    def run_all(self, xs):
+        return [self(x) for x in xs]
+
+
+def validate_identity(xs):
+    head = Identity()
+    return head.run_all(xs)  # ok: a module with a buffer and no parameter records no graph
 
 
 class Collector:
