@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -84,12 +83,23 @@ func parseOnce(path string, src []byte, buf []Node, retry bool) (*File, error) {
 		// in a tuple without brackets (`x = 1, *(a)`), which Python
 		// accepts. The same source with those stars blanked parses to the
 		// same shape, offsets unchanged; the file keeps its own text.
-		if g, err := parseOnce(path, fixed, nil, false); err == nil && !slices.ContainsFunc(g.Nodes, func(n Node) bool { return n.Kind == KindError || n.Missing() }) {
+		if g, err := parseOnce(path, fixed, nil, false); err == nil && !g.hasErrors() {
 			g.Src = src
 			return g, nil
 		}
 	}
 	return &File{Path: path, Src: src, Nodes: nodes}, nil
+}
+
+// hasErrors reports whether f's tree has an ERROR node other than the
+// grammar's gaps (grammarGap), or a missing node.
+func (f *File) hasErrors() bool {
+	for i := range f.Nodes {
+		if n := &f.Nodes[i]; n.Missing() || n.Kind == KindError && !f.grammarGap(NodeID(i)) {
+			return true
+		}
+	}
+	return false
 }
 
 // unstarred returns a copy of src with the stars of the starred items
@@ -103,7 +113,10 @@ func unstarred(src []byte, nodes []Node) []byte {
 		if n.Kind != KindError {
 			continue
 		}
-		for j := n.Start; j < n.End && int(j) < len(src); j++ {
+		// From the start of its line: the grammar's recovery may leave
+		// the star before the ERROR node (`row = *(pts[i]),`).
+		from := uint32(bytes.LastIndexByte(src[:min(int(n.Start), len(src))], '\n') + 1)
+		for j := from; j < n.End && int(j) < len(src); j++ {
 			if src[j] != '*' || (j+1 < uint32(len(src)) && src[j+1] == '*') || (j > 0 && src[j-1] == '*') {
 				continue
 			}
@@ -118,6 +131,11 @@ func unstarred(src []byte, nodes []Node) []byte {
 				splat = true
 			case src[k] == '=' && (k == 0 || !strings.ContainsRune("=!<>+-*/%&|^@:", rune(src[k-1]))),
 				endsWord(src[:k+1], "return"), endsWord(src[:k+1], "yield"), endsWord(src[:k+1], "in"):
+				if j+1 < uint32(len(src)) && src[j+1] == '(' {
+					// `*(expr),`, the parentheses over lines maybe.
+					splat = commaAfterParens(src[j+1:])
+					break
+				}
 				line := src[j:]
 				if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
 					line = line[:nl]
@@ -134,6 +152,28 @@ func unstarred(src []byte, nodes []Node) []byte {
 		}
 	}
 	return out
+}
+
+// commaAfterParens reports whether b, which starts with an opening
+// parenthesis, closes it (brackets counted, strings and comments not
+// followed) and goes on with a comma.
+func commaAfterParens(b []byte) bool {
+	depth := 0
+	for i, c := range b {
+		switch c {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			if depth == 0 {
+				rest := bytes.TrimLeft(b[i+1:], " \t")
+				return len(rest) > 0 && rest[0] == ','
+			}
+		case '\'', '"', '#':
+			return false
+		}
+	}
+	return false
 }
 
 // endsWord reports whether b ends with the keyword w, as a whole word.
@@ -217,9 +257,13 @@ func (f *File) SyntaxErrors() []SyntaxError {
 // treeError returns the first ERROR or missing node of f, or Python 2
 // statement.
 func (f *File) treeError() (SyntaxError, bool) {
-	for i := range f.Nodes {
+	for i := 0; i < len(f.Nodes); i++ {
 		id := NodeID(i)
 		n := &f.Nodes[i]
+		if n.Kind == KindError && f.grammarGap(id) {
+			i = int(f.subtreeEnd(id)) - 1 // valid Python the grammar refuses: no error, nor any inside it
+			continue
+		}
 		var msg string
 		switch {
 		case n.Kind == KindError:
@@ -247,6 +291,36 @@ func (f *File) treeError() (SyntaxError, bool) {
 		return SyntaxError{Node: id, Start: n.Start, End: n.End, Message: msg}, true
 	}
 	return SyntaxError{}, false
+}
+
+// grammarGap reports whether id, an ERROR node, covers Python that
+// CPython accepts and tree-sitter's grammar does not: `or`/`and` after a
+// generic annotation (`s: tuple[int, int] or None = None`, which the
+// grammar reads only after a plain name). (Starred tuple items are
+// unstarred's.)
+func (f *File) grammarGap(id NodeID) bool {
+	first := f.FirstChild(id)
+	if first != NoNode && f.Kind(first) == KindIdentifier && (f.TextIs(first, "or") || f.TextIs(first, "and")) {
+		prev := NoNode // the named node just before id
+		f.Children(f.Parent(id), func(c NodeID) bool {
+			if c == id {
+				return false
+			}
+			prev = c
+			return true
+		})
+		switch f.Kind(prev) {
+		case KindTypedParameter, KindTypedDefaultParameter:
+			prev = f.Field(prev, FieldType)
+		}
+		if f.Kind(prev) != KindType {
+			return false
+		}
+		last := NoNode
+		f.Children(prev, func(c NodeID) bool { last = c; return true })
+		return f.Kind(last) == KindGenericType && len(f.ChildList(id)) == 2
+	}
+	return false
 }
 
 // hardKeywords are Python 3's keywords that are never names (async and

@@ -156,6 +156,10 @@ var oracleSnippets = []string{
 	"if a:\n\tb = 1\n\tif c:\n\t\td = 2\nelse:\n\te = 3\n",
 	"@decorator\ndef f(x: int = 1) -> int:\n    \"\"\"Doc.\"\"\"\n    return x if x else -x\n\n\nlambda_ = lambda y: y + 1\n",
 	"class A:\n    x: int = 0\n\n    @property\n    def value(self):\n        return self.x\n",
+	// `or` after a generic annotation, and starred parenthesized tuple
+	// elements: Python that tree-sitter's grammar refuses.
+	"def f(d: dict[str, int] or None, s: tuple[int, int] or None = None, t=1):\n    return s\n\n\nx: list[int] or None = None\n",
+	"pts = [(1, 2)]\nrow = *(pts[0]),\nnext_row = 0\nline = *(pts[0]\n        if pts else ()), 3\n",
 }
 
 // mutations returns variants of src, each with one line changed: indented
