@@ -459,6 +459,17 @@ func (m *Model) paramGivenPlain(b *Binding) bool {
 	return true
 }
 
+// ParamArgs returns what the calls of the function of use, a parameter
+// of a function of this file, pass for it (paramArgs); ok is false where
+// use is no parameter.
+func (m *Model) ParamArgs(use NodeID) (args []NodeID, ok bool) {
+	b := m.Resolve(use)
+	if b == nil || b.Kind != BindParam {
+		return nil, false
+	}
+	return m.paramArgs(b)
+}
+
 // paramArgs returns what the calls of a parameter's function in this
 // file pass for it (b is its binding), by position or by keyword, other
 // than the function's calls of itself; ok is false when there is no such
@@ -1326,6 +1337,12 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
 	}
+	if f.Kind(fn) == KindIdentifier && m.Resolve(fn) == nil && m.QualifiedName(fn) == "" && className(f.Text(fn)) {
+		// `Model(inputs=x, outputs=y)` with `Model` bound nowhere (a
+		// Keras import the file lacks): a class's name, so a
+		// construction, whatever the class.
+		return false
+	}
 	if f.Kind(fn) == KindIdentifier {
 		if b := m.Resolve(fn); b != nil && b.Kind == BindFunction && m.scopeOf[b.Stmt] == 0 && len(m.Args(call)) > 0 && m.readsParameters(b.Stmt) {
 			// A model written as a function over tensors that require
@@ -1646,6 +1663,117 @@ func (m *Model) boundMethodAlias(class, name NodeID, inherits bool) bool {
 	return m.MethodOf(class, f.Text(f.Field(v, FieldAttribute))) != NoNode || inherits && m.selfAttrs(class).count[f.Text(v)] == 0
 }
 
+// tensorOps are torch functions that compute a tensor from others: what
+// they return is no module and no parameter.
+var tensorOps = map[string]bool{
+	"cat": true, "concat": true, "concatenate": true, "stack": true, "hstack": true, "vstack": true, "where": true,
+	"exp": true, "log": true, "sqrt": true, "matmul": true, "mm": true, "bmm": true, "einsum": true, "clamp": true,
+	"flatten": true, "reshape": true, "gather": true, "index_select": true, "masked_select": true, "outer": true,
+}
+
+// tensorFunction reports whether q names a function of a library that
+// computes on tensors and builds no module: torchvision's operators
+// (`torchvision.ops.batched_nms`), whose classes (`FeaturePyramidNetwork`)
+// are left out.
+func tensorFunction(q string) bool {
+	name, ok := strings.CutPrefix(q, "torchvision.ops.")
+	if !ok {
+		return false
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name != "" && name[0] >= 'a' && name[0] <= 'z'
+}
+
+// moduleContainers are torch.nn's containers of modules.
+var moduleContainers = map[string]bool{"torch.nn.ModuleList": true, "torch.nn.ModuleDict": true, "torch.nn.Sequential": true}
+
+// containerAdds are the methods that add a module to a container.
+var containerAdds = map[string]bool{"append": true, "extend": true, "insert": true, "add_module": true, "update": true}
+
+// madeHere reports whether every value that args (an argument list, or
+// an expression) holds is a call made in place, through lists, tuples,
+// dictionaries, comprehensions and splats of them: what a container is
+// given is built where a walk of the code sees it, not handed in. Strings
+// and numbers (a name, a position) are no module.
+func (m *Model) madeHere(args NodeID) bool {
+	ok := true
+	m.eachValue(args, func(v NodeID) {
+		ok = ok && (m.File.Kind(v) == KindCall || ScalarLiteral(m.File, v))
+	})
+	return ok
+}
+
+// eachMade calls fn with each call that args holds (see madeHere).
+func (m *Model) eachMade(args NodeID, fn func(NodeID)) {
+	m.eachValue(args, func(v NodeID) {
+		if m.File.Kind(v) == KindCall {
+			fn(v)
+		}
+	})
+}
+
+// eachValue calls fn with each value args holds (see madeHere).
+func (m *Model) eachValue(e NodeID, fn func(NodeID)) {
+	f := m.File
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case KindArgumentList, KindList, KindTuple, KindExpressionList, KindDictionary:
+		f.Children(e, func(c NodeID) bool {
+			if f.N(c).Kind != KindToken && f.Kind(c) != KindComment {
+				m.eachValue(c, fn)
+			}
+			return true
+		})
+	case KindKeywordArgument:
+		m.eachValue(f.Field(e, FieldValue), fn)
+	case KindPair:
+		m.eachValue(f.Field(e, FieldValue), fn)
+	case KindListSplat, KindDictionarySplat:
+		m.eachValue(f.FirstChild(e), fn)
+	case KindListComprehension, KindGeneratorExpression:
+		m.eachValue(f.Field(e, FieldBody), fn)
+	case KindDictionaryComprehension:
+		m.eachValue(f.Field(f.Field(e, FieldBody), FieldValue), fn)
+	default:
+		fn(e)
+	}
+}
+
+// heldElement reports whether name, a loop variable, iterates over a
+// container of modules class holds that holds no parameter (`for layer
+// in self.layers`, `for x, layer in zip(xs, self.layers)`, `for i, layer
+// in enumerate(self.layers)`, in a loop or a comprehension).
+func (m *Model) heldElement(class, name NodeID) bool {
+	f := m.File
+	b := m.Resolve(name)
+	if b == nil || b.Kind != BindLoopTarget {
+		return false
+	}
+	it := f.Unparen(b.Value)
+	if f.Kind(it) == KindCall {
+		var args []NodeID
+		switch m.CallName(it) {
+		case "zip":
+			args = m.Args(it)
+		case "enumerate":
+			if a := m.Args(it); len(a) > 0 {
+				args = []NodeID{NoNode, a[0]}
+			}
+		default:
+			return false
+		}
+		if b.Index < 0 || b.Index >= len(args) || args[b.Index] == NoNode {
+			return false
+		}
+		it = f.Unparen(args[b.Index])
+	} else if b.Unpacked && b.Index != -1 {
+		return false
+	}
+	return f.Kind(it) == KindAttribute && f.TextIs(f.Field(it, FieldObject), "self") && m.freeSubmodule(class, it)
+}
+
 // registersBuffer reports whether a method of class registers a buffer
 // named name (`self.register_buffer("name", t)`).
 func (m *Model) registersBuffer(class NodeID, name string) bool {
@@ -1669,6 +1797,11 @@ func (m *Model) registersBuffer(class NodeID, name string) bool {
 // file.
 func (m *Model) freeValue(class, v NodeID) bool {
 	f := m.File
+	if f.Kind(v) == KindAttribute && f.TextIs(f.Field(v, FieldObject), "self") {
+		// `self.decode = self.batched_decode`: a method of its own, whose
+		// body the walk of the class judges.
+		return m.MethodOf(class, f.Text(f.Field(v, FieldAttribute))) != NoNode
+	}
 	if f.Kind(v) != KindCall {
 		return false
 	}
@@ -1678,8 +1811,21 @@ func (m *Model) freeValue(class, v NodeID) bool {
 	if m.freeLayer(v) || m.freeLayerTableEntry(f.Field(v, FieldFunction)) {
 		return true // `self.pool = nn.MaxPool2d(2)`, `Pool(2)` with `Pool = {2: nn.MaxPool2d}[dims]`
 	}
+	if moduleContainers[m.CallName(v)] && m.madeHere(f.Field(v, FieldArguments)) {
+		// `nn.ModuleList([Grid(s) for s in sizes])`: each module it is
+		// made with holds none, and so does each one added to it later
+		// (classHoldsNoParameters judges the additions).
+		free := true
+		m.eachMade(f.Field(v, FieldArguments), func(c NodeID) {
+			free = free && m.freeValue(class, c)
+		})
+		return free
+	}
 	if m.plainTensor(v) {
 		return true // `self.ones = torch.eye(n).cuda()`: its methods are a tensor's
+	}
+	if tensorOps[strings.TrimPrefix(m.CallName(constructorCall(f, v)), "torch.")] && m.Keyword(v, "requires_grad") == NoNode {
+		return true // `self.anchors = torch.cat([grid, wh], -1)`: a tensor computed from others
 	}
 	c := constructed(f, v)
 	cb := m.Resolve(c)
@@ -1858,10 +2004,13 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 			}
 			callee := f.Unparen(f.Field(id, FieldFunction))
 			switch q := m.QualifiedName(callee); {
+			case moduleContainers[q] && m.madeHere(f.Field(id, FieldArguments)):
+				// `nn.ModuleList([Grid(s) for s in sizes])`: what it holds
+				// is judged by this walk.
 			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") &&
 				!strings.HasPrefix(q, "torch.nn.init.") && q != "torch.nn.Buffer" && !m.freeLayer(id):
 				free = false // a layer or a parameter
-			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q) || transformModule(q):
+			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q) || transformModule(q) || tensorFunction(q):
 			case f.Kind(callee) == KindAttribute:
 				obj := f.Unparen(f.Field(callee, FieldObject))
 				sub := callee // `self.x` of `self.x.y.f()`: the submodule that is called or read
@@ -1879,6 +2028,9 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 					if f.TextIs(obj, "self") && !own && !m.freeSubmodule(class, sub) || m.Resolve(obj) == nil {
 						free = false // `self.layer(x)`, or a name this file does not bind
 					}
+					if containerAdds[method] && f.TextIs(obj, "self") && !m.madeHere(f.Field(id, FieldArguments)) {
+						free = false // `self.layers.append(layer)`: a module made elsewhere
+					}
 				case KindCall:
 					// A method of what a call returns (`super().__init__()`,
 					// `torch.cat(xs).view(...)`, `self.iou(a, b).max(-1)`):
@@ -1887,6 +2039,8 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 			case f.Kind(callee) == KindIdentifier && m.buildsNoLayer(callee):
 			case f.Kind(callee) == KindIdentifier && m.freeClass(callee, class):
 			case m.builtinException(callee), m.freeLayerTableEntry(callee):
+			case f.Kind(callee) == KindIdentifier && m.heldElement(class, callee):
+				// `for layer in self.layers: x = layer(x)`
 			case f.Kind(callee) == KindIdentifier && m.boundMethodAlias(class, callee, inherits):
 				// `fn = self.shifted_gaussian`, then `fn(x)`.
 			case f.TextIs(callee, "self") && m.Resolve(callee) != nil && m.Resolve(callee).Kind == BindParam &&

@@ -1736,7 +1736,7 @@ func (m *Model) ParamForward(o *Object, call NodeID) *Site {
 	args := m.Args(call)
 	for _, pc := range o.ParamCalls {
 		if pc.Index < len(args) {
-			if a := m.File.Unparen(args[pc.Index]); m.ClassifyCallee(a) == CallableModel && !m.instanceRunsNoForward(a) {
+			if a := m.File.Unparen(args[pc.Index]); m.ClassifyCallee(a) == CallableModel && !m.instanceRunsNoForward(a) && !m.NoGraphValue(a) {
 				return pc.Site
 			}
 		}

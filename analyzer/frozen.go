@@ -767,6 +767,13 @@ func (m *Model) noGraphParam(param NodeID, depth int) bool {
 	return ok
 }
 
+// BuildsNoParameter reports whether v, a call, builds a module with no
+// parameter to train: a layer of torch's without parameters
+// (`nn.Identity()`), or a module that records no graph (NoGraphValue).
+func (m *Model) BuildsNoParameter(v NodeID) bool {
+	return m.freeLayer(v) || m.NoGraphValue(v)
+}
+
 // NoGraphValue reports whether v is a module that records no graph: an
 // instance noGraphInstance names, one built in place
 // (`InceptionV3([idx]).to(dev)`), one wrapped in DataParallel, or a name

@@ -1490,10 +1490,24 @@ func modeSwitchOf(m *analyzer.Model, call analyzer.NodeID) (modeSwitch, string) 
 	return switchNone, ""
 }
 
-// compactText is the text of node id without its whitespace, to compare
-// expressions written with different spacing (`model.eval ()`).
+// compactText is the text of node id without its whitespace, but for one
+// space between two words (`not x`), to compare expressions written with
+// different spacing (`model.eval ()`) and to quote them.
 func compactText(f *analyzer.File, id analyzer.NodeID) string {
-	return strings.Join(strings.Fields(f.Text(id)), "")
+	var b strings.Builder
+	for _, w := range strings.Fields(f.Text(id)) {
+		// A space stays between two words (`not torch.isfinite(x)`).
+		if s := b.String(); s != "" && wordByte(s[len(s)-1]) && wordByte(w[0]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
+}
+
+// wordByte reports whether c can be part of a Python name or number.
+func wordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 // assignedTo returns the text of the target a call's value is assigned
@@ -1728,6 +1742,17 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 			}
 		}
 	}
+	// A parameter that every call of the file gives a model its caller
+	// froze (`model.requires_grad_(False)`, then `evaluate(data, model)`).
+	if f.Kind(fn) == analyzer.KindIdentifier {
+		if args, ok := m.ParamArgs(fn); ok && !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {
+			a = f.Unparen(a)
+			k := f.Kind(a)
+			return k != analyzer.KindIdentifier && k != analyzer.KindAttribute || !set[frozenKeyOf(m, a)]
+		}) {
+			return true
+		}
+	}
 	return false
 }
 
@@ -1737,15 +1762,22 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 	return m.Memo(frozenKey{}, func() any {
 		f := m.File
 		out := map[string]bool{}
+		// at: the freezing statements of each key, which a later
+		// statement of the same scope may undo.
+		at := map[string][]analyzer.NodeID{}
+		freeze := func(key string, stmt analyzer.NodeID) {
+			out[key] = true
+			at[key] = append(at[key], stmt)
+		}
 		for i := range f.Nodes {
 			id := analyzer.NodeID(i)
 			switch f.Nodes[i].Kind {
 			case analyzer.KindCall:
 				// `model.requires_grad_(False)`
 				if r := m.Freezes(id); r != analyzer.NoNode {
-					out[frozenKeyOf(m, r)] = true
+					freeze(frozenKeyOf(m, r), id)
 					if t := f.BoundTo(id); t != analyzer.NoNode {
-						out[frozenKeyOf(m, t)] = true // `G = load(...).requires_grad_(False).to(dev)`
+						freeze(frozenKeyOf(m, t), id) // `G = load(...).requires_grad_(False).to(dev)`
 					}
 				}
 			case analyzer.KindForStatement:
@@ -1762,6 +1794,13 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 				switch {
 				case m.MethodName(iter) == "parameters" && f.Kind(target) == analyzer.KindIdentifier:
 					models[f.Text(target)] = f.Unparen(m.Receiver(iter))
+				case m.CallName(iter) == "enumerate":
+					// `for i, p in enumerate(net.parameters()): p.requires_grad = False`
+					vars, args := f.ChildList(target), m.Args(iter)
+					if len(vars) == 2 && len(args) == 1 && f.Kind(vars[1]) == analyzer.KindIdentifier &&
+						f.Kind(f.Unparen(args[0])) == analyzer.KindCall && m.MethodName(f.Unparen(args[0])) == "parameters" {
+						models[f.Text(vars[1])] = f.Unparen(m.Receiver(f.Unparen(args[0])))
+					}
 				case m.MethodName(iter) == "named_parameters":
 					// `for k, v in model.named_parameters(): v.requires_grad = False`
 					if vars := f.ChildList(target); len(vars) == 2 && f.Kind(vars[1]) == analyzer.KindIdentifier {
@@ -1779,13 +1818,51 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 				if len(models) == 0 {
 					continue
 				}
-				f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
-					if r := m.Freezes(n); r != analyzer.NoNode && f.Kind(r) == analyzer.KindIdentifier {
+				body := f.Field(id, analyzer.FieldBody)
+				f.Walk(body, func(n analyzer.NodeID) {
+					if r := m.Freezes(n); r != analyzer.NoNode && f.Kind(r) == analyzer.KindIdentifier && freezesEachIteration(f, body, n) {
 						if model, ok := models[f.Text(r)]; ok {
-							out[frozenKeyOf(m, model)] = true
+							freeze(frozenKeyOf(m, model), id)
 						}
 					}
 				})
+			}
+		}
+		// A module frozen, then given a new layer (`model.fc = nn.Linear(512,
+		// 10)` in transfer learning) or partly thawed
+		// (`model.head.requires_grad_(True)`) later in the same scope, has
+		// parameters to train.
+		if len(out) > 0 {
+			thaw := func(target analyzer.NodeID) {
+				scope, start := m.ScopeNode(target), f.N(target).Start
+				for x := f.Unparen(target); ; {
+					k := f.Kind(x)
+					if k != analyzer.KindAttribute && k != analyzer.KindSubscript {
+						break
+					}
+					x = f.Unparen(f.FirstChild(x))
+					key := frozenKeyOf(m, x)
+					if slices.ContainsFunc(at[key], func(s analyzer.NodeID) bool { return m.ScopeNode(s) == scope && f.N(s).Start < start }) {
+						delete(out, key)
+					}
+				}
+			}
+			for i := range f.Nodes {
+				id := analyzer.NodeID(i)
+				switch f.Nodes[i].Kind {
+				case analyzer.KindAssignment:
+					v := f.Unparen(f.Field(id, analyzer.FieldRight))
+					for f.Kind(v) == analyzer.KindCall && analyzer.SelfReturning[m.MethodName(v)] && m.CallName(v) == "" {
+						v = f.Unparen(m.Receiver(v)) // `nn.Linear(512, 10).to(dev)`; `model.fc.to(dev)` moves what it has
+					}
+					if f.Kind(v) == analyzer.KindCall && !m.BuildsNoParameter(v) {
+						thaw(f.Field(id, analyzer.FieldLeft))
+					}
+				case analyzer.KindCall:
+					if args := m.Args(id); m.MethodName(id) == "requires_grad_" && (len(args) == 0 || f.Kind(f.Unparen(args[0])) == analyzer.KindTrue) {
+						thaw(f.Field(id, analyzer.FieldFunction)) // `model.head.requires_grad_`
+					}
+				}
 			}
 		}
 		return out
@@ -1793,6 +1870,21 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 }
 
 type frozenKey struct{}
+
+// freezesEachIteration reports whether n, in body (a loop's), runs on every
+// iteration: under no if, try or loop of the body's own (not `if
+// name.startswith("bert"): p.requires_grad = False`, which freezes a
+// part).
+func freezesEachIteration(f *analyzer.File, body, n analyzer.NodeID) bool {
+	for p := f.Parent(n); p != analyzer.NoNode && p != body; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case analyzer.KindIfStatement, analyzer.KindTryStatement, analyzer.KindForStatement, analyzer.KindWhileStatement,
+			analyzer.KindConditionalExpression, analyzer.KindWithStatement:
+			return false
+		}
+	}
+	return true
+}
 
 // frozenKeyOf names a model expression for frozenModels: its text, with
 // the class for one rooted at `self` and the scope that binds its first

@@ -314,3 +314,40 @@ def opted_targets(styles):
     opted = Opted(freeze=True)
     opted.eval()
     return [opted(s).mean().item() for s in styles]  # ok: TL201 its freezing asked for
+
+
+def attack_scores(net, xs):
+    # Freezes the parameters while it attacks, through `enumerate`.
+    saved = [p.requires_grad for p in net.parameters()]
+    for i, p in enumerate(net.parameters()):
+        saved[i] = p.requires_grad
+        p.requires_grad = False
+    out = [net(x).argmax(1).tolist() for x in xs]  # ok: TL201 its parameters frozen above
+    for p, r in zip(net.parameters(), saved):
+        p.requires_grad = r
+    return out
+
+
+def classify_all(xs, classifier):
+    return [classifier(x).argmax(1).tolist() for x in xs]  # ok: TL201 every caller freezes the model it hands over
+
+
+def classify_run(xs, path):
+    classifier = Trainable()
+    classifier.load_state_dict(torch.load(path, map_location="cpu"))
+    classifier.eval()
+    for param in classifier.parameters():
+        param.requires_grad = False
+    return classify_all(xs, classifier)
+
+
+def detect_all(xs, detector):
+    return [detector(x).argmax(1).tolist() for x in xs]  # want: TL201 "detector\(x\)"
+
+
+def detect_run(xs):
+    frozen_detector = Trainable()
+    frozen_detector.requires_grad_(False)
+    trained = Trainable()
+    trained.eval()
+    return detect_all(xs, frozen_detector), detect_all(xs, trained)

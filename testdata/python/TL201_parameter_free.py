@@ -6,6 +6,7 @@
 # next to the buffers keeps the finding.
 import torch
 import torch.nn as nn
+from torchvision.ops import batched_nms
 
 
 class Grid(nn.Module):
@@ -108,6 +109,56 @@ class Sampler(nn.Module):
         return self(s)
 
 
+class Pyramid(nn.Module):
+    """Grids of several levels, in containers, iterated by its forward."""
+
+    def __init__(self, sizes):
+        super().__init__()
+        self.levels = nn.ModuleList()
+        for s in sizes:
+            self.levels.append(Grid([s]))
+        self.extra = nn.ModuleList([Grid([s * 2]) for s in sizes])
+        self.decode = self.merge
+
+    def merge(self, boxes):
+        keep = batched_nms(boxes[:, :4], boxes[:, 4], boxes[:, 5].long(), 0.5)
+        return boxes[keep]
+
+    def forward(self, feats):
+        out = [level(f) for f, level in zip(feats, self.levels)]
+        for i, level in enumerate(self.extra):
+            out.append(level(feats[i]))
+        return self.decode(torch.cat([o.flatten(0, 1) for o in out]))
+
+
+class Handed(nn.Module):
+    """Holds the modules it is given: they may have parameters."""
+
+    def __init__(self, layers):
+        super().__init__()
+        self.layers = nn.ModuleList()
+        for layer in layers:
+            self.layers.append(layer)
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class Deep(nn.Module):
+    """A container of layers with weights."""
+
+    def __init__(self, n):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(n)])
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
 def plot_grid(images):
     grid = Grid([8, 16])
     grid.eval()
@@ -152,3 +203,21 @@ def sampled(states):
     policy = Sampler()
     policy.eval()
     return [policy.sample(s).tolist() for s in states]  # want: TL201 "policy\.sample\(s\)"
+
+
+def pyramids(batches):
+    p = Pyramid([8, 16])
+    p.eval()
+    return [p(feats).tolist() for feats in batches]  # ok: TL201 containers of modules with buffers only
+
+
+def handed(xs, layers):
+    h = Handed(layers)
+    h.eval()
+    return [h(x).tolist() for x in xs]  # want: TL201 "h\(x\)"
+
+
+def deep(xs):
+    d = Deep(3)
+    d.eval()
+    return [d(x).tolist() for x in xs]  # want: TL201 "d\(x\)"

@@ -1,0 +1,78 @@
+# A model whose parameters are all frozen records no graph on inputs that
+# need none; one frozen and then given a new head (transfer learning),
+# frozen only in part, or partly thawed again, has parameters to train,
+# and its evaluation without no_grad records the graph of that part.
+import torch
+import torch.nn as nn
+import torchvision
+
+
+def features(loader):
+    backbone = torchvision.models.resnet18(weights="DEFAULT")
+    for param in backbone.parameters():
+        param.requires_grad = False
+    backbone.fc = nn.Identity()
+    backbone.eval()
+    return [backbone(x).tolist() for x in loader]  # ok: TL201 every parameter frozen; the new head has none
+
+
+def frozen_after(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    model.fc = nn.Linear(512, 10)
+    for param in model.parameters():
+        param.requires_grad = False
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # ok: TL201 the new head is frozen with the rest
+
+
+def fine_tuned(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    for param in model.parameters():
+        param.requires_grad = False
+    model.fc = nn.Linear(512, 10)
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # want: TL201 "model\(x\)"
+
+
+def head_replaced(loader):
+    net = torchvision.models.vgg16(weights="DEFAULT")
+    for p in net.parameters():
+        p.requires_grad = False
+    net.classifier[6] = nn.Linear(4096, 5).to("cpu")
+    net.eval()
+    return [net(x).argmax(1).tolist() for x in loader]  # want: TL201 "net\(x\)"
+
+
+def partly_frozen(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    for name, param in model.named_parameters():
+        if name.startswith("layer"):
+            param.requires_grad = False
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # want: TL201 "model\(x\)"
+
+
+def thawed_head(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    model.requires_grad_(False)
+    model.fc.requires_grad_(True)
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # want: TL201 "model\(x\)"
+
+
+def predict(model, images):
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in images]  # want: TL201 "model\(x\)"
+
+
+def train_then_predict(loader, images):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    for param in model.parameters():
+        param.requires_grad = False
+    model.fc = nn.Linear(512, 10)
+    opt = torch.optim.Adam(model.fc.parameters())
+    for x, y in loader:
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    return predict(model, images)
