@@ -402,12 +402,14 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	} else if direct {
 		p.ReportFix(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s%s", site, where, cost), fix)
 	} else {
-		runs := fmt.Sprintf("which runs `%s`", helper.Forward.Text)
+		// The place is the pass's, which may be in a function that the
+		// helper calls in turn.
+		runs := fmt.Sprintf("which runs `%s` (%s)", helper.Forward.Text, helper.Forward.Where())
 		if flag, ok := m.SkippingFlag(call); ok {
-			runs = fmt.Sprintf("which runs `%s` and, with `%s`, no backward()", helper.Forward.Text, flag)
+			runs = fmt.Sprintf("which runs `%s` (%s) and, with `%s`, no backward()", helper.Forward.Text, helper.Forward.Where(), flag)
 		}
-		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s` (%s), %s%s",
-			site, where, helper.Site.Text, helper.Forward.Where(), runs, cost),
+		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s`, %s%s",
+			site, where, helper.Site.Text, runs, cost),
 			analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
 		p.Fix(fix)
 	}
@@ -681,7 +683,36 @@ func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 	if m.CalleeEvalCalls(call) != nil {
 		return nil
 	}
+	// And so is the pass of a helper of this file that it reaches through
+	// a function named as evaluation (`get_prediction`, called by the
+	// helper `detect`): reported there.
+	if def := forwardFunction(m, o.Forward); def != analyzer.NoNode && m.EnclosingClass(def) == analyzer.NoNode &&
+		namesEvaluation(m.FunctionName(def)) {
+		return nil
+	}
 	return o
+}
+
+// forwardFunction returns the function of this file whose body holds the
+// forward pass at site, or NoNode.
+func forwardFunction(m *analyzer.Model, site *analyzer.Site) analyzer.NodeID {
+	f := m.File
+	if site == nil || site.Abs != f.Path {
+		return analyzer.NoNode
+	}
+	for i := range f.Nodes {
+		if f.Nodes[i].Kind != analyzer.KindCall {
+			continue
+		}
+		id := analyzer.NodeID(i)
+		if p := f.Position(f.N(id).Start); p.Line == site.Line && p.Column == site.Column {
+			if fn := m.ScopeNode(id); fn != analyzer.Root && f.Kind(fn) == analyzer.KindFunctionDefinition {
+				return fn
+			}
+			return analyzer.NoNode
+		}
+	}
+	return analyzer.NoNode
 }
 
 // noGradDecoratorFix decorates an evaluation function with
