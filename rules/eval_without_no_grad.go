@@ -683,36 +683,7 @@ func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 	if m.CalleeEvalCalls(call) != nil {
 		return nil
 	}
-	// And so is the pass of a helper of this file that it reaches through
-	// a function named as evaluation (`get_prediction`, called by the
-	// helper `detect`): reported there.
-	if def := forwardFunction(m, o.Forward); def != analyzer.NoNode && m.EnclosingClass(def) == analyzer.NoNode &&
-		namesEvaluation(m.FunctionName(def)) {
-		return nil
-	}
 	return o
-}
-
-// forwardFunction returns the function of this file whose body holds the
-// forward pass at site, or NoNode.
-func forwardFunction(m *analyzer.Model, site *analyzer.Site) analyzer.NodeID {
-	f := m.File
-	if site == nil || site.Abs != f.Path {
-		return analyzer.NoNode
-	}
-	for i := range f.Nodes {
-		if f.Nodes[i].Kind != analyzer.KindCall {
-			continue
-		}
-		id := analyzer.NodeID(i)
-		if p := f.Position(f.N(id).Start); p.Line == site.Line && p.Column == site.Column {
-			if fn := m.ScopeNode(id); fn != analyzer.Root && f.Kind(fn) == analyzer.KindFunctionDefinition {
-				return fn
-			}
-			return analyzer.NoNode
-		}
-	}
-	return analyzer.NoNode
 }
 
 // noGradDecoratorFix decorates an evaluation function with
@@ -861,8 +832,12 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	// openSwitch opens the explicit region of a switch to evaluation mode
 	// of the model key, up to stop.
 	openSwitch := func(sw analyzer.NodeID, key string, stop uint32, tested bool) {
+		quoted, n := sw, 40
+		if p := f.Parent(sw); f.Kind(p) == analyzer.KindConditionalExpression {
+			quoted, n = p, 60 // `model.train() if training else model.eval()`
+		}
 		r := &evalRegion{first: analyzer.NoNode, dead: analyzer.NoNode, dry: analyzer.NoNode, start: f.N(sw).Start, end: stop, explicit: true, key: key, sw: sw,
-			tested: tested, why: "after " + code(m, sw, 40, "the switch to evaluation mode")}
+			tested: tested, why: "after " + code(m, quoted, n, "the switch to evaluation mode")}
 		open[key] = r
 		regions = append(regions, r)
 	}
@@ -886,6 +861,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		switch sw, key := modeSwitchOf(m, id); sw {
 		case switchEval:
+			if p := f.Parent(id); f.Kind(p) == analyzer.KindConditionalExpression {
+				if arms := f.ChildList(p); len(arms) == 3 && arms[2] == id && switchTest(m, f.Unparen(arms[0])) != analyzer.NoNode {
+					return // `model.train() if training else model.eval()`: the tested switch its first arm opened
+				}
+			}
 			if byName != nil && byName.end == end && byName.sw == analyzer.NoNode {
 				byName.sw, byName.key = id, key // the function named for evaluation switches to it too
 			}
@@ -1198,6 +1178,14 @@ func switchTest(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 		return analyzer.NoNode
 	}
 	args := m.Args(call)
+	if p := f.Parent(call); len(args) == 0 && f.Kind(p) == analyzer.KindConditionalExpression {
+		// `model.train() if training else model.eval()`: `model.train(training)`.
+		if arms := f.ChildList(p); len(arms) == 3 && arms[0] == call && m.MethodName(f.Unparen(arms[2])) == "eval" &&
+			compactText(f, m.Receiver(f.Unparen(arms[2]))) == compactText(f, m.Receiver(call)) {
+			return f.Unparen(arms[1])
+		}
+		return analyzer.NoNode
+	}
 	if len(args) != 1 || f.Kind(args[0]) == analyzer.KindKeywordArgument {
 		return analyzer.NoNode
 	}

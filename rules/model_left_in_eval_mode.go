@@ -454,6 +454,9 @@ func trainedTarget(m *analyzer.Model, call analyzer.NodeID, target string, model
 		}
 		return ""
 	}
+	if def := m.LocalCallee(call); def != analyzer.NoNode && trained && switchesGlobal(m, def, target, models[target]) {
+		return target // `sample(epoch)`, whose `model.eval()` switches the global the loop trains
+	}
 	if m.LocalCallee(call) != analyzer.NoNode {
 		// A function of this file that takes no parameter of that name
 		// switches a module of its own making, or one a callee returns
@@ -646,6 +649,29 @@ func optimizerParams(m *analyzer.Model, loop analyzer.NodeID, name string) (opti
 func isOptimizerClass(q string) bool {
 	rest, ok := strings.CutPrefix(q, "torch.optim.")
 	return ok && !strings.Contains(rest, ".") && rest != "" && rest[0] >= 'A' && rest[0] <= 'Z'
+}
+
+// switchesGlobal reports whether def, a function of this file, switches
+// to evaluation mode the module-level name target that model, a use of
+// it where the loop trains it, reads too.
+func switchesGlobal(m *analyzer.Model, def analyzer.NodeID, target string, model analyzer.NodeID) bool {
+	f := m.File
+	trained := m.Resolve(model)
+	if trained == nil || strings.Contains(target, ".") || m.ScopeNode(trained.Stmt) != analyzer.Root {
+		return false
+	}
+	found := false
+	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall {
+			return
+		}
+		if eval, _ := m.ModeSwitch(id); eval {
+			recv := f.Unparen(m.Receiver(id))
+			b := m.Resolve(recv)
+			found = f.TextIs(recv, target) && b != nil && b.Stmt == trained.Stmt
+		}
+	})
+	return found
 }
 
 // argValues returns the values a call passes, positional and keyword.

@@ -1,6 +1,4 @@
 """TL201: where a helper's forward pass is reported."""
-import sys
-
 import torch
 from torch import nn
 
@@ -29,7 +27,7 @@ def mixed(net, batches, opt):
         loss.backward()
         opt.step()
     net.eval()
-    return [run(x).sum().item() for x, _ in batches]  # want: TL201 "through `run`"
+    return [run(x).sum().item() for x, _ in batches]  # want: TL201 "through `run`, which runs `net\(x\)` \(TL201_helper_site.py:22\)"
 
 
 net = nn.Linear(4, 2)
@@ -37,19 +35,3 @@ net.eval()
 for x in torch.randn(3, 8, 4):
     print(logits_of(net, x).max().item())  # want: TL201 "through `logits_of`"
 
-
-detector = nn.Linear(4, 2)
-
-
-def get_prediction(x):
-    return detector(x).softmax(-1)  # want: TL201 "in `get_prediction`"
-
-
-def show_detection(x):
-    scores = get_prediction(x)
-    print(scores.argmax(-1).tolist())
-
-
-detector.eval()
-if __name__ == "__main__":
-    show_detection(torch.load(sys.argv[-1]))  # ok: TL201 its pass is reported in `get_prediction`, named as evaluation

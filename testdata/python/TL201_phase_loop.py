@@ -276,3 +276,35 @@ def adversarial_fit(model, loader, optimizer):
     adversarial_epoch(model, loader, optimizer, True)
     context_classes(model, loader, optimizer, True)
     context_classes(model, loader, optimizer, False)
+
+
+def run_epoch(model, loader, optimizer, train):
+    model.train() if train else model.eval()
+    total = 0.0
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x), y)  # want: TL201 "after `model.train\(\) if train else model.eval\(\)`, where `train` does not hold"
+        if train:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        total += loss.item()
+    return total
+
+
+def run_fit(model, train_loader, val_loader, optimizer):
+    run_epoch(model, train_loader, optimizer, True)
+    run_epoch(model, val_loader, optimizer, False)
+
+
+def train_only(model, loader, optimizer, train):
+    model.train() if train else model.eval()
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x), y)  # ok: TL201 every call trains
+        if train:
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+def train_only_fit(model, loader, optimizer):
+    train_only(model, loader, optimizer, True)

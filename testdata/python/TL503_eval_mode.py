@@ -317,3 +317,48 @@ def train_switching(model, loader, optimizer):
         model(x).sum().backward()
         optimizer.step()
         set_eval(model)  # want: TL503 "switches `model` to evaluation mode"
+
+
+vae = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.BatchNorm1d(4))
+critic = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.BatchNorm1d(4))
+vae_opt = torch.optim.Adam(vae.parameters())
+
+
+def sample_vae(epoch):
+    vae.eval()
+    with torch.no_grad():
+        torch.save(vae(torch.randn(8, 4)), f"fake_{epoch}.pt")
+
+
+def sample_critic(epoch):
+    critic.eval()
+    with torch.no_grad():
+        torch.save(critic(torch.randn(8, 4)), f"critic_{epoch}.pt")
+
+
+def sample_and_back(epoch):
+    vae.eval()
+    with torch.no_grad():
+        torch.save(vae(torch.randn(8, 4)), f"fake_{epoch}.pt")
+    vae.train()
+
+
+def train_vae(epoch, loader):
+    vae.train()
+    for i, x in enumerate(loader):
+        vae_opt.zero_grad()
+        vae(x).pow(2).mean().backward()
+        vae_opt.step()
+        if i % 100 == 0:
+            sample_vae(epoch)  # want: TL503 "switches `vae` to evaluation mode \(`vae.eval\(\)`"
+            sample_critic(epoch)  # ok: a global the loop does not train
+
+
+def train_vae_back(epoch, loader):
+    vae.train()
+    for i, x in enumerate(loader):
+        vae_opt.zero_grad()
+        vae(x).pow(2).mean().backward()
+        vae_opt.step()
+        if i % 100 == 0:
+            sample_and_back(epoch)  # ok: switches it back
