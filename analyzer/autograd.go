@@ -1302,7 +1302,7 @@ func (m *Model) isForwardCall(call NodeID) bool {
 			// The object's own forward: a module's, or one a subclass
 			// defines where the class does not.
 			class := m.EnclosingClass(call)
-			return class != NoNode && (m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode) && !m.parameterFreeClass(class)
+			return class != NoNode && (m.IsModuleClass(class) || m.MethodOf(class, "forward") == NoNode) && !m.selfFree(class)
 		}
 		obj := f.Unparen(f.Field(fn, FieldObject))
 		if m.ClassifyCallee(obj) == CallableModel && !m.parameterFree(obj) {
@@ -1327,12 +1327,12 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		m.Resolve(f.Field(fn, FieldObject)) != nil {
 		// `self.__call__(x)`: `self(x)` spelled out.
 		class := m.EnclosingClass(call)
-		return class != NoNode && m.IsModuleClass(class) && m.MethodOf(class, "__call__") == NoNode && !m.parameterFreeClass(class)
+		return class != NoNode && m.IsModuleClass(class) && m.MethodOf(class, "__call__") == NoNode && !m.selfFree(class)
 	}
 	if name, super := m.selfCall(call); f.TextIs(fn, "self") || super && name == "__call__" {
 		// `self(x)`, or `super().__call__(x)` in an override of __call__.
 		class := m.EnclosingClass(call)
-		return class != NoNode && m.IsModuleClass(class) && (!f.TextIs(fn, "self") || m.Resolve(fn) != nil) && !m.parameterFreeClass(class)
+		return class != NoNode && m.IsModuleClass(class) && (!f.TextIs(fn, "self") || m.Resolve(fn) != nil) && !m.selfFree(class)
 	}
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
@@ -1660,7 +1660,20 @@ func (m *Model) boundMethodAlias(class, name NodeID, inherits bool) bool {
 	if f.Kind(v) != KindAttribute || !f.TextIs(f.Field(v, FieldObject), "self") {
 		return false
 	}
-	return m.MethodOf(class, f.Text(f.Field(v, FieldAttribute))) != NoNode || inherits && m.selfAttrs(class).count[f.Text(v)] == 0
+	if def := m.MethodOf(class, f.Text(f.Field(v, FieldAttribute))); def != NoNode {
+		return !m.isProperty(def) // a property's value may be a module it holds
+	}
+	return inherits && m.selfAttrs(class).count[f.Text(v)] == 0
+}
+
+// isProperty reports whether def is decorated as a property.
+func (m *Model) isProperty(def NodeID) bool {
+	for _, d := range m.Decorators(def) {
+		if t := m.File.Text(d); t == "property" || strings.HasSuffix(t, ".getter") || t == "functools.cached_property" || t == "cached_property" {
+			return true
+		}
+	}
+	return false
 }
 
 // tensorOps are torch functions that compute a tensor from others: what
@@ -1700,15 +1713,38 @@ var containerAdds = map[string]bool{"append": true, "extend": true, "insert": tr
 func (m *Model) madeHere(args NodeID) bool {
 	ok := true
 	m.eachValue(args, func(v NodeID) {
-		ok = ok && (m.File.Kind(v) == KindCall || ScalarLiteral(m.File, v))
+		ok = ok && (m.constructs(v) || ScalarLiteral(m.File, v))
 	})
 	return ok
+}
+
+// constructs reports whether v is a call that makes a new object: of a
+// class or function by its name (`Grid(s)`, `nn.Linear(4, 4)`), moved
+// maybe (`.to(dev)`), not a copy or a move of one that exists
+// (`copy.deepcopy(layer)`, `layer.to(dev)`).
+func (m *Model) constructs(v NodeID) bool {
+	f := m.File
+	for f.Kind(v) == KindCall && SelfReturning[m.MethodName(v)] && m.CallName(v) == "" {
+		v = f.Unparen(m.Receiver(v)) // `torch.hann_window(n).to(dev)`, `Grid(s).cuda()`
+	}
+	if f.Kind(v) != KindCall {
+		return false
+	}
+	callee := f.Unparen(f.Field(v, FieldFunction))
+	switch q := m.QualifiedName(callee); {
+	case q == "copy.deepcopy" || q == "copy.copy":
+		return false
+	case f.Kind(callee) == KindIdentifier:
+		return true
+	default:
+		return q != "" // a module's function or class, not a method of a value
+	}
 }
 
 // eachMade calls fn with each call that args holds (see madeHere).
 func (m *Model) eachMade(args NodeID, fn func(NodeID)) {
 	m.eachValue(args, func(v NodeID) {
-		if m.File.Kind(v) == KindCall {
+		if m.constructs(v) {
 			fn(v)
 		}
 	})
@@ -1799,8 +1835,9 @@ func (m *Model) freeValue(class, v NodeID) bool {
 	f := m.File
 	if f.Kind(v) == KindAttribute && f.TextIs(f.Field(v, FieldObject), "self") {
 		// `self.decode = self.batched_decode`: a method of its own, whose
-		// body the walk of the class judges.
-		return m.MethodOf(class, f.Text(f.Field(v, FieldAttribute))) != NoNode
+		// body the walk of the class judges (a property's value is not).
+		def := m.MethodOf(class, f.Text(f.Field(v, FieldAttribute)))
+		return def != NoNode && !m.isProperty(def)
 	}
 	if f.Kind(v) != KindCall {
 		return false
@@ -1932,11 +1969,24 @@ func transformModule(q string) bool {
 
 // parameterFreeClass is parameterFree for a class of this file.
 func (m *Model) parameterFreeClass(class NodeID) bool {
+	return m.MemoRecursive(paramFreeClassKey{class}, false, func() any { return m.parameterFreeClassOnce(class) }).(bool)
+}
+
+type paramFreeClassKey struct{ class NodeID }
+
+func (m *Model) parameterFreeClassOnce(class NodeID) bool {
 	if !m.IsModuleClass(class) {
 		return false
 	}
+	if m.abstractForward(class) {
+		return false // a base whose subclasses define the layers and the pass
+	}
 	if m.MethodOf(class, "forward") == NoNode && !slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool {
-		return m.paramFreeElsewhere(m.QualifiedName(b)) // its forward, where it has one, is the base's
+		// Its forward, where it has one, is the base's.
+		if r := m.Resolve(b); m.File.Kind(b) == KindIdentifier && r != nil && r.Kind == BindClass {
+			return r.Stmt != class && m.parameterFreeClass(r.Stmt)
+		}
+		return m.paramFreeElsewhere(m.QualifiedName(b))
 	}) {
 		return false // a stub (`class Gen(nn.Module): pass`) stands for a model
 	}
@@ -1999,6 +2049,14 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 		}
 		free := true
 		f.Walk(f.Field(class, FieldBody), func(id NodeID) {
+			if free && f.Kind(id) == KindAssignment {
+				// `self.layers[i] = layer`: a slot of a container given a
+				// module made elsewhere.
+				if left := f.Unparen(f.Field(id, FieldLeft)); f.Kind(left) == KindSubscript &&
+					strings.HasPrefix(f.Text(left), "self.") && !m.madeHere(f.Field(id, FieldRight)) {
+					free = false
+				}
+			}
 			if !free || f.Kind(id) != KindCall {
 				return
 			}
@@ -2293,6 +2351,66 @@ func (m *Model) makesLeaf(e NodeID, depth int) bool {
 		}
 	})
 	return found
+}
+
+// abstractForward reports whether class's own forward is left to its
+// subclasses (abstractMethod).
+func (m *Model) abstractForward(class NodeID) bool {
+	fwd := m.MethodOf(class, "forward")
+	return fwd != NoNode && m.abstractMethod(fwd)
+}
+
+// abstractMethod reports whether def is left to subclasses: decorated
+// with `abstractmethod`, or a body (past its docstring) of `pass`, `...`
+// or `raise NotImplementedError`.
+func (m *Model) abstractMethod(def NodeID) bool {
+	f := m.File
+	for _, d := range m.Decorators(def) {
+		if strings.HasSuffix(f.Text(d), "abstractmethod") {
+			return true
+		}
+	}
+	abstract, first := true, true
+	f.Children(f.Field(def, FieldBody), func(st NodeID) bool {
+		t := strings.TrimSpace(f.Text(st))
+		doc := first && f.Kind(st) == KindExpressionStatement && f.Kind(f.FirstChild(st)) == KindString
+		first = false
+		abstract = doc || t == "pass" || t == "..." || strings.HasPrefix(t, "raise NotImplementedError")
+		return abstract
+	})
+	return abstract
+}
+
+// selfFree reports whether calling self in a method of class, a module
+// class of this file, records no graph: the class holds no parameter
+// (parameterFreeClass), and neither does any class of this file that
+// derives from it, whose instance self may be.
+func (m *Model) selfFree(class NodeID) bool {
+	return m.MemoRecursive(selfFreeKey{class}, false, func() any { return m.selfFreeOnce(class) }).(bool)
+}
+
+type selfFreeKey struct{ class NodeID }
+
+func (m *Model) selfFreeOnce(class NodeID) bool {
+	if !m.parameterFreeClass(class) {
+		return false
+	}
+	f := m.File
+	free := true
+	for i := range f.Nodes {
+		if f.Nodes[i].Kind != KindClassDefinition || NodeID(i) == class {
+			continue
+		}
+		for _, b := range m.ClassBases(NodeID(i)) {
+			if r := m.Resolve(b); f.Kind(b) == KindIdentifier && r != nil && r.Kind == BindClass && r.Stmt == class && !m.selfFree(NodeID(i)) {
+				free = false
+			}
+		}
+		if !free {
+			break
+		}
+	}
+	return free
 }
 
 // hasMethods reports whether class defines a method of its own.

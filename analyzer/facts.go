@@ -1371,8 +1371,12 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	} else if cs.FrozenWith = m.FrozenWith(class); cs.FrozenWith != nil {
 		cs.FreezeParams = m.freezeParams(class)
 	}
-	// A stub (`class Gen(nn.Module): pass`, no method) stands for a model.
-	if own := m.ownParamFree(class); cs.Module && own.free && m.hasMethods(class) {
+	// A stub (`class Gen(nn.Module): pass`, no method and no base of the
+	// project) stands for a model, and a base whose forward is left to
+	// subclasses for theirs.
+	// Where the file alone does not show the class is a module (its bases
+	// are of other files), the project does (fixModules).
+	if own := m.ownParamFree(class); own.free && (m.hasMethods(class) || own.bases > 0) && !m.abstractForward(class) {
 		cs.ParamFree, cs.ParamFreeBases = true, own.bases
 	}
 	if cs.Module {

@@ -297,6 +297,13 @@ func (m *Model) ArmWithGrad(def, cond NodeID, want bool) (found, ok bool) {
 	return false, true
 }
 
+// CalledElsewhere reports whether def, a function of this file, is
+// called, as the project shows, from another file.
+func (m *Model) CalledElsewhere(def NodeID) bool {
+	o := m.lookup(m.localRef(def), WantCallers)
+	return o != nil && o.CalledElsewhere
+}
+
 // testAt evaluates cond, a test on def's parameters, for the arguments
 // call passes: a name, `not` a test, or a comparison of a name with a
 // literal (`mode == "train"`, `phase != 'val'`).

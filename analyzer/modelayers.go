@@ -11,7 +11,51 @@ func (m *Model) ModeLayers(e NodeID) (known, has bool) {
 	if v == NoNode {
 		return false, false
 	}
-	return m.callLayers(v, 0)
+	known, has = m.callLayers(v, 0)
+	if has {
+		return true, true
+	}
+	// A layer given to it after it is built (`model.fc =
+	// nn.Sequential(nn.Dropout(0.5), nn.Linear(512, 10))`).
+	f := m.File
+	b := m.Resolve(rootName(f, e))
+	for i := range f.Nodes {
+		if f.Nodes[i].Kind != KindAssignment {
+			continue
+		}
+		id := NodeID(i)
+		left := f.Unparen(f.Field(id, FieldLeft))
+		if k := f.Kind(left); k != KindAttribute && k != KindSubscript || !strings.HasPrefix(f.Text(left), f.Text(e)+".") && !strings.HasPrefix(f.Text(left), f.Text(e)+"[") {
+			continue
+		}
+		if lb := m.Resolve(rootName(f, left)); b != nil && lb != nil && lb.Stmt != b.Stmt {
+			continue // another binding of the name
+		}
+		val := f.Unparen(f.Field(id, FieldRight))
+		if f.Kind(val) != KindCall {
+			continue
+		}
+		k, h := m.callLayers(val, 0)
+		if h {
+			return true, true
+		}
+		if !k && !ScalarLiteral(f, val) && strings.HasPrefix(m.CallName(val), "torch.nn.") {
+			known = false
+		}
+	}
+	return known, false
+}
+
+// rootName returns the name an attribute or subscript chain starts with.
+func rootName(f *File, e NodeID) NodeID {
+	for {
+		e = f.Unparen(e)
+		k := f.Kind(e)
+		if k != KindAttribute && k != KindSubscript {
+			return e
+		}
+		e = f.FirstChild(e)
+	}
 }
 
 // ModuleValue returns the call that built the module e names, through

@@ -131,16 +131,13 @@ func unstarred(src []byte, nodes []Node) []byte {
 				splat = true
 			case src[k] == '=' && (k == 0 || !strings.ContainsRune("=!<>+-*/%&|^@:", rune(src[k-1]))),
 				endsWord(src[:k+1], "return"), endsWord(src[:k+1], "yield"), endsWord(src[:k+1], "in"):
-				if j+1 < uint32(len(src)) && src[j+1] == '(' {
-					// `*(expr),`, the parentheses over lines maybe.
-					splat = commaAfterParens(src[j+1:])
-					break
-				}
 				line := src[j:]
 				if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
 					line = line[:nl]
 				}
-				splat = bytes.IndexByte(line, ',') >= 0
+				// A comma later on its line, or after the parentheses
+				// that open there (`*(expr),`, over lines maybe).
+				splat = bytes.IndexByte(line, ',') >= 0 || j+1 < uint32(len(src)) && src[j+1] == '(' && commaAfterParens(src[j+1:])
 			}
 			if !splat {
 				continue
@@ -300,6 +297,11 @@ func (f *File) treeError() (SyntaxError, bool) {
 // unstarred's.)
 func (f *File) grammarGap(id NodeID) bool {
 	first := f.FirstChild(id)
+	switch f.Kind(f.Parent(id)) {
+	case KindTypedParameter, KindTypedDefaultParameter, KindParameters, KindAssignment:
+	default:
+		return false // the shapes the grammar gives these annotations, and no other
+	}
 	if first != NoNode && f.Kind(first) == KindIdentifier && (f.TextIs(first, "or") || f.TextIs(first, "and")) {
 		prev := NoNode // the named node just before id
 		f.Children(f.Parent(id), func(c NodeID) bool {
@@ -318,7 +320,11 @@ func (f *File) grammarGap(id NodeID) bool {
 		}
 		last := NoNode
 		f.Children(prev, func(c NodeID) bool { last = c; return true })
-		return f.Kind(last) == KindGenericType && len(f.ChildList(id)) == 2
+		// The rest a name, a dotted one or a generic one (`or None`, `or
+		// Dict[str, int]`), and nothing else the grammar could not read.
+		rest := strings.TrimSpace(f.Text(id)[strings.IndexByte(f.Text(id), ' ')+1:])
+		return f.Kind(last) == KindGenericType && len(f.ChildList(id)) == 2 && rest != "" &&
+			strings.Trim(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[], ") == ""
 	}
 	return false
 }

@@ -160,6 +160,8 @@ var oracleSnippets = []string{
 	// elements: Python that tree-sitter's grammar refuses.
 	"def f(d: dict[str, int] or None, s: tuple[int, int] or None = None, t=1):\n    return s\n\n\nx: list[int] or None = None\n",
 	"pts = [(1, 2)]\nrow = *(pts[0]),\nnext_row = 0\nline = *(pts[0]\n        if pts else ()), 3\n",
+	"a = [1]\nb = *(a + [\")\"]),\nc = *(a) + [2], 3\n\n\ndef f():\n    return *(a, \")\"),\n",
+	"x: list[int] or None: int = 3\n",
 }
 
 // mutations returns variants of src, each with one line changed: indented

@@ -1717,13 +1717,14 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	if numpyShowsNoGraph(m)[frozenKeyOf(m, modelExpr(m, call))] {
 		return true
 	}
-	set := frozenModels(m)
+	fs := frozenModels(m)
+	set := fs.keys
 	if len(set) == 0 {
 		return false
 	}
 	frozenChain := func(x analyzer.NodeID) bool {
 		for x != analyzer.NoNode {
-			if set[frozenKeyOf(m, x)] {
+			if fs.frozenAt(m, x, call) {
 				return true
 			}
 			if f.Kind(x) != analyzer.KindAttribute {
@@ -1756,18 +1757,19 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	// A helper handed the frozen model (`preprocess(extractor, data)`).
 	for _, a := range m.Args(call) {
 		if k := f.Kind(a); k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
-			if set[frozenKeyOf(m, a)] {
+			if fs.frozenAt(m, a, call) {
 				return true
 			}
 		}
 	}
-	// A parameter that every call of the file gives a model its caller
-	// froze (`model.requires_grad_(False)`, then `evaluate(data, model)`).
+	// A parameter that every call of the project gives a model its caller
+	// froze before it (`model.requires_grad_(False)`, then
+	// `evaluate(data, model)`), all of them in this file.
 	if f.Kind(fn) == analyzer.KindIdentifier {
-		if args, ok := m.ParamArgs(fn); ok && !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {
+		if args, ok := m.ParamArgs(fn); ok && !m.CalledElsewhere(m.ScopeNode(call)) && !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {
 			a = f.Unparen(a)
 			k := f.Kind(a)
-			return k != analyzer.KindIdentifier && k != analyzer.KindAttribute || !set[frozenKeyOf(m, a)]
+			return k != analyzer.KindIdentifier && k != analyzer.KindAttribute || !fs.frozenAt(m, a, argCall(f, a)) || !fs.frozenBefore(m, a, argCall(f, a))
 		}) {
 			return true
 		}
@@ -1777,13 +1779,13 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 
 // frozenModels returns the texts of the models (`model`,
 // `self.transformer`, `self`) the file freezes.
-func frozenModels(m *analyzer.Model) map[string]bool {
+func frozenModels(m *analyzer.Model) *frozenSet {
 	return m.Memo(frozenKey{}, func() any {
 		f := m.File
 		out := map[string]bool{}
 		// at: the freezing statements of each key, which a later
 		// statement of the same scope may undo.
-		at := map[string][]analyzer.NodeID{}
+		at, thaws := map[string][]analyzer.NodeID{}, map[string][]analyzer.NodeID{}
 		freeze := func(key string, stmt analyzer.NodeID) {
 			out[key] = true
 			at[key] = append(at[key], stmt)
@@ -1849,20 +1851,32 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 		}
 		// A module frozen, then given a new layer (`model.fc = nn.Linear(512,
 		// 10)` in transfer learning) or partly thawed
-		// (`model.head.requires_grad_(True)`) later in the same scope, has
-		// parameters to train.
+		// (`model.head.requires_grad_(True)`, `p.requires_grad = True` for
+		// each of `model.fc.parameters()`) later in the same scope, and not
+		// frozen again after, has parameters to train.
 		if len(out) > 0 {
-			thaw := func(target analyzer.NodeID) {
-				scope, start := m.ScopeNode(target), f.N(target).Start
+			// thaw records that site makes target, or a part of it,
+			// trainable again, where a freeze of what holds it came
+			// before and none of it comes after.
+			thaw := func(target, site analyzer.NodeID) {
+				scope, start := m.ScopeNode(site), f.N(site).Start
+				sameScope := func(s analyzer.NodeID) bool { return m.ScopeNode(s) == scope }
+				var keys []string
 				for x := f.Unparen(target); ; {
+					key := frozenKeyOf(m, x)
+					if slices.ContainsFunc(at[key], func(s analyzer.NodeID) bool { return sameScope(s) && f.N(s).Start > start }) {
+						return // frozen again after (`model.requires_grad_(False)` once more)
+					}
+					keys = append(keys, key)
 					k := f.Kind(x)
 					if k != analyzer.KindAttribute && k != analyzer.KindSubscript {
 						break
 					}
 					x = f.Unparen(f.FirstChild(x))
-					key := frozenKeyOf(m, x)
-					if slices.ContainsFunc(at[key], func(s analyzer.NodeID) bool { return m.ScopeNode(s) == scope && f.N(s).Start < start }) {
-						delete(out, key)
+				}
+				for _, key := range keys {
+					if out[key] {
+						thaws[key] = append(thaws[key], site)
 					}
 				}
 			}
@@ -1870,25 +1884,162 @@ func frozenModels(m *analyzer.Model) map[string]bool {
 				id := analyzer.NodeID(i)
 				switch f.Nodes[i].Kind {
 				case analyzer.KindAssignment:
-					v := f.Unparen(f.Field(id, analyzer.FieldRight))
-					for f.Kind(v) == analyzer.KindCall && analyzer.SelfReturning[m.MethodName(v)] && m.CallName(v) == "" {
-						v = f.Unparen(m.Receiver(v)) // `nn.Linear(512, 10).to(dev)`; `model.fc.to(dev)` moves what it has
+					left, v := f.Unparen(f.Field(id, analyzer.FieldLeft)), f.Unparen(f.Field(id, analyzer.FieldRight))
+					if f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") {
+						if f.Kind(v) == analyzer.KindTrue {
+							thaw(f.Field(left, analyzer.FieldObject), id) // `model.fc.weight.requires_grad = True`
+						}
+						continue
 					}
-					if f.Kind(v) == analyzer.KindCall && !m.BuildsNoParameter(v) {
-						thaw(f.Field(id, analyzer.FieldLeft))
+					if k := f.Kind(left); (k == analyzer.KindAttribute || k == analyzer.KindSubscript) && newTrainableModule(m, v) {
+						thaw(left, id) // `model.fc = nn.Linear(512, 10)`
 					}
 				case analyzer.KindCall:
 					if args := m.Args(id); m.MethodName(id) == "requires_grad_" && (len(args) == 0 || f.Kind(f.Unparen(args[0])) == analyzer.KindTrue) {
-						thaw(f.Field(id, analyzer.FieldFunction)) // `model.head.requires_grad_`
+						thaw(m.Receiver(id), id) // `model.head.requires_grad_()`
 					}
+				case analyzer.KindForStatement:
+					// `for p in model.fc.parameters(): p.requires_grad = True`
+					iter, target := f.Unparen(f.Field(id, analyzer.FieldRight)), f.Field(id, analyzer.FieldLeft)
+					if vars := f.ChildList(target); m.MethodName(iter) == "named_parameters" && len(vars) == 2 {
+						target = vars[1]
+					} else if m.MethodName(iter) != "parameters" {
+						continue
+					}
+					f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
+						if f.Kind(n) != analyzer.KindAssignment {
+							return
+						}
+						left := f.Unparen(f.Field(n, analyzer.FieldLeft))
+						if f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") &&
+							f.Text(f.Field(left, analyzer.FieldObject)) == f.Text(target) && f.Kind(f.Unparen(f.Field(n, analyzer.FieldRight))) == analyzer.KindTrue {
+							thaw(m.Receiver(iter), id)
+						}
+					})
 				}
 			}
 		}
-		return out
-	}).(map[string]bool)
+		return &frozenSet{keys: out, at: at, thaws: thaws}
+	}).(*frozenSet)
 }
 
 type frozenKey struct{}
+
+// frozenSet is what frozenModels finds: the models frozen (keys), and
+// the statements that freeze each.
+type frozenSet struct {
+	keys map[string]bool
+	at   map[string][]analyzer.NodeID
+	// thaws: the statements that make each frozen model trainable again
+	// in part (a new head, `requires_grad_(True)` on a part).
+	thaws map[string][]analyzer.NodeID
+}
+
+// frozenAt reports whether the model e names is frozen where call runs:
+// where call's scope freezes or thaws it before call, by the last of
+// them; else, where the file freezes it and no other scope freezes and
+// then thaws it (a setup function that gives it a new head). A method
+// that only thaws (`def unfreeze(self)`) leaves it as its callers had it.
+func (fs *frozenSet) frozenAt(m *analyzer.Model, e, call analyzer.NodeID) bool {
+	f := m.File
+	key := frozenKeyOf(m, e)
+	if !fs.keys[key] {
+		return false
+	}
+	scope, start := m.ScopeNode(call), f.N(call).Start
+	lastFreeze, lastThaw := -1, -1
+	for _, s := range fs.at[key] {
+		if m.ScopeNode(s) == scope && f.N(s).Start < start {
+			lastFreeze = max(lastFreeze, int(f.N(s).Start))
+		}
+	}
+	for _, s := range fs.thaws[key] {
+		if m.ScopeNode(s) == scope && f.N(s).Start < start {
+			lastThaw = max(lastThaw, int(f.N(s).Start))
+		}
+	}
+	if lastFreeze >= 0 || lastThaw >= 0 {
+		return lastFreeze > lastThaw
+	}
+	return !slices.ContainsFunc(fs.thaws[key], func(t analyzer.NodeID) bool {
+		return slices.ContainsFunc(fs.at[key], func(s analyzer.NodeID) bool {
+			return m.ScopeNode(s) == m.ScopeNode(t) && f.N(s).Start < f.N(t).Start
+		})
+	})
+}
+
+// frozenBefore reports whether the statements that freeze the model e
+// names include one that runs before call whenever call runs: in call's
+// scope, earlier, under no if, loop or try that does not hold call too.
+func (fs *frozenSet) frozenBefore(m *analyzer.Model, e, call analyzer.NodeID) bool {
+	f := m.File
+	scope := m.ScopeNode(call)
+	return slices.ContainsFunc(fs.at[frozenKeyOf(m, e)], func(s analyzer.NodeID) bool {
+		if m.ScopeNode(s) != scope || f.N(s).Start >= f.N(call).Start {
+			return false
+		}
+		for p := f.Parent(s); p != analyzer.NoNode && p != scope; p = f.Parent(p) {
+			switch f.Kind(p) {
+			case analyzer.KindIfStatement, analyzer.KindTryStatement, analyzer.KindForStatement, analyzer.KindWhileStatement,
+				analyzer.KindWithStatement:
+				if !f.Contains(p, call) {
+					return false
+				}
+			}
+		}
+		return true
+	})
+}
+
+// argCall returns the call that a passes a as an argument.
+func argCall(f *analyzer.File, a analyzer.NodeID) analyzer.NodeID {
+	p := f.Parent(a)
+	if f.Kind(p) == analyzer.KindKeywordArgument {
+		p = f.Parent(p)
+	}
+	return f.Parent(p)
+}
+
+// newTrainableModule reports whether v builds a module whose parameters
+// train: a layer of torch.nn with parameters, or a class written as one
+// (`Head(512, 10)`), moved or cast maybe (`.to(dev)`), not frozen as it
+// is built (`.requires_grad_(False)`); not a tensor, a device or a
+// tokenizer.
+func newTrainableModule(m *analyzer.Model, v analyzer.NodeID) bool {
+	f := m.File
+	for f.Kind(v) == analyzer.KindCall && analyzer.SelfReturning[m.MethodName(v)] && m.CallName(v) == "" {
+		if m.MethodName(v) == "requires_grad_" {
+			if args := m.Args(v); len(args) == 1 && f.Kind(f.Unparen(args[0])) == analyzer.KindFalse {
+				return false
+			}
+		}
+		v = f.Unparen(m.Receiver(v))
+	}
+	if f.Kind(v) != analyzer.KindCall || m.BuildsNoParameter(v) {
+		return false
+	}
+	q := m.CallName(v)
+	if q == "torch.nn.Sequential" || q == "torch.nn.ModuleList" {
+		// Trainable where one of its modules is.
+		some := false
+		for _, a := range m.Args(v) {
+			some = some || newTrainableModule(m, f.Unparen(a))
+		}
+		return some
+	}
+	if rest, ok := strings.CutPrefix(q, "torch.nn."); ok {
+		return !strings.HasPrefix(rest, "functional.") && !strings.HasPrefix(rest, "init.") && !strings.HasPrefix(rest, "utils.")
+	}
+	if strings.HasPrefix(q, "torch.") {
+		return false // `torch.device(...)`, `torch.tensor(...)`
+	}
+	callee := f.Unparen(f.Field(v, analyzer.FieldFunction))
+	name := f.Text(callee)
+	if f.Kind(callee) == analyzer.KindAttribute {
+		name = f.Text(f.Field(callee, analyzer.FieldAttribute))
+	}
+	return name != "" && name[0] >= 'A' && name[0] <= 'Z' && strings.ContainsFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' })
+}
 
 // freezesEachIteration reports whether n, in body (a loop's), runs on every
 // iteration: under no if, try or loop of the body's own (not `if
@@ -1902,7 +2053,14 @@ func freezesEachIteration(f *analyzer.File, body, n analyzer.NodeID) bool {
 			return false
 		}
 	}
-	return true
+	// `if i < k: continue` before it skips some iterations.
+	skips := false
+	f.Walk(body, func(id analyzer.NodeID) {
+		if k := f.Kind(id); (k == analyzer.KindContinueStatement || k == analyzer.KindBreakStatement) && f.N(id).Start < f.N(n).Start {
+			skips = true
+		}
+	})
+	return !skips
 }
 
 // frozenKeyOf names a model expression for frozenModels: its text, with

@@ -351,3 +351,16 @@ def detect_run(xs):
     trained = Trainable()
     trained.eval()
     return detect_all(xs, frozen_detector), detect_all(xs, trained)
+
+
+def label_all(xs, labeler):
+    return [labeler(x).argmax(1).tolist() for x in xs]  # want: TL201 "labeler\(x\)"
+
+
+def label_run(xs, freeze):
+    labeler = Trainable()
+    early = label_all(xs, labeler)
+    if freeze:
+        labeler.requires_grad_(False)
+    labeler.requires_grad_(False)
+    return early, label_all(xs, labeler)

@@ -4,6 +4,8 @@
 # methods called through a local name, `self(x)` in a method of its own.
 # A parameter, a layer with weights from the same table, or a layer held
 # next to the buffers keeps the finding.
+import copy
+
 import torch
 import torch.nn as nn
 from torchvision.ops import batched_nms
@@ -221,3 +223,113 @@ def deep(xs):
     d = Deep(3)
     d.eval()
     return [d(x).tolist() for x in xs]  # want: TL201 "d\(x\)"
+
+
+class AbstractModel(nn.Module):
+    """Its forward is its subclasses': the layers are theirs too."""
+
+    def __init__(self, classes):
+        super().__init__()
+        self.classes = classes
+
+    def forward(self, x):
+        raise NotImplementedError
+
+    def predict(self, x):
+        return self(x).argmax(-1).tolist()  # want: TL201 "self\(x\)"
+
+
+class ConcreteModel(AbstractModel):
+    def __init__(self, classes):
+        super().__init__(classes)
+        self.fc = nn.Linear(4, classes)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class Shaped(nn.Module):
+    """A forward of its own, but a subclass in this file adds layers."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", torch.ones(1))
+
+    def forward(self, x):
+        return x * self.scale
+
+    def show(self, x):
+        print(self(x).tolist())  # want: TL201 "self\(x\)"
+
+
+class LearnedShape(Shaped):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.fc(x) * self.scale
+
+
+class Clones(nn.Module):
+    """Copies of the layer it is handed: parameters."""
+
+    def __init__(self, layer, n):
+        super().__init__()
+        self.layers = nn.ModuleList()
+        for _ in range(n):
+            self.layers.append(copy.deepcopy(layer))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class Slots(nn.Module):
+    """A slot of a container set to the layer it is handed."""
+
+    def __init__(self, head):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Identity()])
+        self.layers[0] = head
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+class Headed(nn.Module):
+    """A property that gives a module it holds, called through a local name."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("scale", torch.ones(1))
+        self._head = nn.Linear(4, 4)
+
+    @property
+    def head(self):
+        return self._head
+
+    def forward(self, x):
+        fn = self.head
+        return fn(x) * self.scale
+
+
+def cloned(xs):
+    c = Clones(nn.Linear(4, 4), 3)
+    c.eval()
+    return [c(x).tolist() for x in xs]  # want: TL201 "c\(x\)"
+
+
+def slotted(xs):
+    s = Slots(nn.Linear(4, 4))
+    s.eval()
+    return [s(x).tolist() for x in xs]  # want: TL201 "s\(x\)"
+
+
+def propertied(xs):
+    h = Headed()
+    h.eval()
+    return [h(x).tolist() for x in xs]  # want: TL201 "h\(x\)"

@@ -76,3 +76,60 @@ def train_then_predict(loader, images):
         nn.functional.cross_entropy(model(x), y).backward()
         opt.step()
     return predict(model, images)
+
+
+def thawed_by_loop(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    for p in model.parameters():
+        p.requires_grad = False
+    for p in model.fc.parameters():
+        p.requires_grad = True
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # want: TL201 "model\(x\)"
+
+
+def skipped_head(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    for name, p in model.named_parameters():
+        if name.startswith("fc"):
+            continue
+        p.requires_grad = False
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # want: TL201 "model\(x\)"
+
+
+def head_frozen_too(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    model.requires_grad_(False)
+    model.fc = nn.Linear(512, 10).requires_grad_(False)
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # ok: TL201 the new head is built frozen
+
+
+def frozen_again(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    model.requires_grad_(False)
+    model.fc = nn.Linear(512, 10)
+    for p in model.fc.parameters():
+        p.requires_grad = False
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # ok: TL201 the new head is frozen after
+
+
+def baseline_then_head(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    model.requires_grad_(False)
+    model.eval()
+    preds = [model(x).argmax(1).tolist() for x in loader]  # ok: TL201 frozen still, the head comes after
+    model.fc = nn.Linear(512, 10)
+    return preds, model
+
+
+def noted(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    model.requires_grad_(False)
+    model.device = torch.device("cpu")
+    model.classes = list(range(10))
+    model.fc = nn.Sequential(nn.Flatten(), nn.Identity())
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # ok: TL201 no new parameter

@@ -362,3 +362,33 @@ def train_vae_back(epoch, loader):
         vae_opt.step()
         if i % 100 == 0:
             sample_and_back(epoch)  # ok: switches it back
+
+
+class PlainNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def train_new_head(loader):
+    model = PlainNet()
+    model.fc = torch.nn.Sequential(torch.nn.Dropout(0.5), torch.nn.Linear(4, 4))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
+        evaluate(model, [(x, y)])  # want: TL503 "dropout stops dropping and batch norm uses, and stops updating, its running statistics;"
+
+
+def train_plain_net(loader):
+    model = PlainNet()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        model(x).pow(2).mean().backward()
+        opt.step()
+        evaluate(model, [(x, y)])  # ok: no layer that evaluation mode changes
