@@ -166,13 +166,19 @@ nested ` + "`inference`" + ` whose output reaches a loss through an entry of the
 its caller returns), nor a function that lets its caller pick the grad
 mode by a parameter (` + "`if no_grad:`" + ` around a ` + "`torch.no_grad()`" + ` arm, grad on in
 the other), for a pass whose outputs it may hand back, nor a model
-whose parameters the file freezes (` + "`requires_grad_(False)`" + `), nor an instance
-of a module class, in any file of the project, whose constructor freezes
-every parameter it holds when given its default arguments (an FID
-network's ` + "`requires_grad=False`" + `), whose ` + "`forward`" + ` returns what it computes
-under ` + "`no_grad`" + `, or that holds no parameters (a transform of torchaudio's or
+whose parameters the file freezes (` + "`requires_grad_(False)`" + `; its caller, before
+handing it over) and does not give a new layer or thaw in part before the
+pass (transfer learning's ` + "`model.fc = nn.Linear(512, 10)`" + ` after the freeze
+is reported), nor an instance of a module class, in any file of the
+project, whose constructor freezes every parameter it holds when given
+its default arguments (an FID network's ` + "`requires_grad=False`" + `) or the
+arguments the call passes (` + "`VGG16(requires_grad=False)`" + `), whose ` + "`forward`" + `
+returns what it computes under ` + "`no_grad`" + `, or that holds no parameters,
+itself and its bases (buffers registered by name, pooling layers picked
+from a table, containers of such modules; a transform of torchaudio's or
 torchvision's, or a subclass of one holding transforms; a layer whose
-weight the constructor freezes and that has no bias), nor an instance of
+weight the constructor freezes and that has no bias; not a base whose
+` + "`forward`" + ` is left to its subclasses), nor an instance of
 a class that is no module (no base, or ` + "`object`" + `) whose ` + "`__call__`" + ` runs only
 modules its constructor freezes, and what holds no model (a text encoder
 that wraps a frozen model and its tokenizer); a function's parameter counts

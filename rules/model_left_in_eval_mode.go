@@ -129,13 +129,15 @@ mode on purpose, even when its switch follows its training (a
 ` + "`train_one_epoch`" + ` that evaluates at its end, without ever calling
 ` + "`train()`" + `).
 
-Which layers a model has is read from its class when that class is in
-the same file (with the classes it builds or derives from, and the
-` + "`torch.nn`" + ` and ` + "`torchvision.models`" + ` modules). A model without dropout or
-batch norm is not reported: evaluation mode changes nothing it computes,
-and the switch only matters once such a layer is added. Where the class
-is in another file or library, or built by a function, the message says
-what evaluation mode changes if the model has those layers.
+Which layers a model has is read from its class, in its file or another
+file of the project (with the classes it builds or derives from, and the
+` + "`torch.nn`" + ` and ` + "`torchvision.models`" + ` modules), and from the layers given
+to it after it is built (` + "`model.fc = nn.Sequential(nn.Dropout(0.5), ...)`" + `).
+A model without dropout or batch norm is not reported: evaluation mode
+changes nothing it computes, and the switch only matters once such a
+layer is added. Where the class is in a library, or built by a function,
+the message says what evaluation mode changes if the model has those
+layers.
 
 A function's switch of a copy of a module it makes (` + "`copy.deepcopy`" + `) leaves
 its callers' models as they were, and so does, for a function of the same
