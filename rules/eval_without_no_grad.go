@@ -2338,6 +2338,9 @@ var passFunctions = map[string]bool{
 	"torch.mean": true, "torch.sum": true, "torch.log": true, "torch.sqrt": true, "torch.min": true,
 	// several tensors in, one out: the output ends where the result does
 	"torch.cat": true, "torch.stack": true, "torch.mm": true, "torch.matmul": true, "torch.bmm": true,
+	// NumPy's that call the tensor's own method and return a tensor, its
+	// graph kept (`np.squeeze(D(x))` calls `.squeeze()`)
+	"numpy.squeeze": true, "numpy.reshape": true, "numpy.clip": true, "numpy.round": true,
 }
 
 // hostBound reports whether value e (a forward output or what it

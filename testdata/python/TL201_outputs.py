@@ -368,3 +368,17 @@ def detect(model, image):
 def forced_rows(model, loader):
     model.eval()
     return [model(x).cpu().numpy(force=True) for x in loader]  # want: TL201 "after `model.eval\(\)`"
+
+
+def discriminator_step(discriminator, opt_d, real, valid):
+    opt_d.zero_grad()
+    scores = np.squeeze(discriminator(real))  # ok: TL201 np.squeeze calls the tensor's squeeze: the loss below back-propagates it
+    loss = F.binary_cross_entropy(scores, valid)
+    loss.backward()
+    opt_d.step()
+    return loss.item()
+
+
+def show_samples(generator, z):
+    generator.eval()
+    plt.imshow(np.squeeze(generator(z)).detach().numpy())  # want: TL201 "generator\(z\)"
