@@ -1134,7 +1134,7 @@ func (m *Model) IsModelValue(callee NodeID) bool {
 			return true
 		}
 		v = b.Value
-		if className(f.Text(callee)) && m.importedTableEntry(v) {
+		if ClassName(f.Text(callee)) && m.importedTableEntry(v) {
 			// `Detector = detector_factory[opt.task]`, a table of another
 			// file: a name written as a class's is a class, constructed.
 			return false
@@ -1151,10 +1151,10 @@ func (m *Model) IsModelValue(callee NodeID) bool {
 	return m.modelValue(v)
 }
 
-// className reports whether a name is written as Python's convention
+// ClassName reports whether a name is written as Python's convention
 // writes a class's: CapWords, with a lower-case letter and no underscore
 // (`Detector`, `ResNet`; not `G`, `G_AB` or `NET`).
-func className(name string) bool {
+func ClassName(name string) bool {
 	if len(name) < 2 || name[0] < 'A' || name[0] > 'Z' || strings.ContainsRune(name, '_') {
 		return false
 	}
@@ -1337,7 +1337,7 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
 	}
-	if f.Kind(fn) == KindIdentifier && m.Resolve(fn) == nil && m.QualifiedName(fn) == "" && className(f.Text(fn)) {
+	if f.Kind(fn) == KindIdentifier && m.Resolve(fn) == nil && m.QualifiedName(fn) == "" && ClassName(f.Text(fn)) {
 		// `Model(inputs=x, outputs=y)` with `Model` bound nowhere (a
 		// Keras import the file lacks): a class's name, so a
 		// construction, whatever the class.

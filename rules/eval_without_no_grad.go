@@ -2044,7 +2044,7 @@ func newTrainableModule(m *analyzer.Model, v analyzer.NodeID) bool {
 	if f.Kind(callee) == analyzer.KindAttribute {
 		name = f.Text(f.Field(callee, analyzer.FieldAttribute))
 	}
-	return name != "" && name[0] >= 'A' && name[0] <= 'Z' && strings.ContainsFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' })
+	return analyzer.ClassName(name)
 }
 
 // freezesEachIteration reports whether n, in body (a loop's), runs on every
