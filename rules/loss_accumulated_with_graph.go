@@ -868,7 +868,8 @@ func madeOfKeys(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool, dep
 	made := false
 	for _, v := range vals {
 		switch {
-		case analyzer.ScalarLiteral(f, f.Unparen(v)):
+		case analyzer.ScalarLiteral(f, f.Unparen(v)), scalarTuple(f, v):
+			// `total = 0.0`, `seen, total = 0, 0`
 		case valueBackpropagatedAt(m, v, keys, depth+1):
 			made = true
 		default:
@@ -876,6 +877,17 @@ func madeOfKeys(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool, dep
 		}
 	}
 	return made
+}
+
+// scalarTuple reports whether v is a tuple of literal numbers (`0, 0`), as
+// an unpacking assignment gives its names (`seen, total = 0, 0`).
+func scalarTuple(f *analyzer.File, v analyzer.NodeID) bool {
+	v = f.Unparen(v)
+	if k := f.Kind(v); k != analyzer.KindTuple && k != analyzer.KindExpressionList {
+		return false
+	}
+	elems := f.ChildList(v)
+	return len(elems) > 0 && !slices.ContainsFunc(elems, func(e analyzer.NodeID) bool { return !analyzer.ScalarLiteral(f, f.Unparen(e)) })
 }
 
 // handedToObject returns a call in body that hands a name of value to a

@@ -164,3 +164,21 @@ def reptile_step(model, tasks, inner_steps, clone):
             inner_opt.step()
         query_losses.append(F.mse_loss(fast(xq), yq))  # ok: one loss per task of this meta-step, in a list of this call
     return query_losses
+
+
+# A running total of back-propagated losses, started by an unpacking
+# assignment, stored once per epoch: the graphs were back-propagated, the
+# chains of autograd nodes stay in host memory.
+def train_running(model, loader, criterion, optimizer, epochs):
+    train_losses = []
+    for _ in range(epochs):
+        seen, running_loss = 0, 0
+        for x, y in loader:
+            optimizer.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss  # noqa: TL101 (TL101's own fixtures hold it)
+            seen += len(x)
+        train_losses.append(running_loss)  # want: TL102 "after its backward"
+    return train_losses
