@@ -139,6 +139,10 @@ layer is added. Where the class is in a library, or built by a function,
 the message says what evaluation mode changes if the model has those
 layers.
 
+A switch in the last iteration of the loop (` + "`if i == len(loader) - 1:`" + `), whose
+enclosing loop switches the model back to training at its top, leaves no
+step in evaluation mode.
+
 A function's switch of a copy of a module it makes (` + "`copy.deepcopy`" + `) leaves
 its callers' models as they were, and so does, for a function of the same
 file, the switch of a module that is none of its parameters (a model it
@@ -198,6 +202,9 @@ func checkModelLeftInEval(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	model := trainedTarget(m, call, target, t.models)
+	if model != "" && lastIteration(m, call, loop) && trainedAgainAround(m, loop, model) {
+		return // in the loop's last iteration, and the loop around it switches back before it runs again
+	}
 	if model == "" || h == nil && trainsInEvalOnPurpose(m, call, loop, t) || !trainedByLoop(m, loop, t.models[model]) ||
 		rebuiltEachIteration(m, loop, call, model, t.firstStep) {
 		return
@@ -672,6 +679,54 @@ func switchesGlobal(m *analyzer.Model, def analyzer.NodeID, target string, model
 			b := m.Resolve(recv)
 			found = f.TextIs(recv, target) && b != nil && b.Stmt == trained.Stmt
 		}
+	})
+	return found
+}
+
+// lastIteration reports whether call runs only in the last iteration of
+// loop, `for i, batch in enumerate(loader)`: under `if i == len(loader) -
+// 1:` (or `i + 1 == len(loader)`).
+func lastIteration(m *analyzer.Model, call, loop analyzer.NodeID) bool {
+	f := m.File
+	iter, target := f.Unparen(f.Field(loop, analyzer.FieldRight)), f.Field(loop, analyzer.FieldLeft)
+	vars := f.ChildList(target)
+	if f.Kind(loop) != analyzer.KindForStatement || m.CallName(iter) != "enumerate" || len(vars) != 2 || f.Kind(vars[0]) != analyzer.KindIdentifier {
+		return false
+	}
+	i := f.Text(vars[0])
+	for p := f.Parent(call); p != analyzer.NoNode && p != loop; p = f.Parent(p) {
+		if f.Kind(p) != analyzer.KindIfStatement {
+			continue
+		}
+		test := compact(f.Text(f.Unparen(f.Field(p, analyzer.FieldCondition))))
+		if strings.HasPrefix(test, i+"==len(") && strings.HasSuffix(test, ")-1") ||
+			strings.HasPrefix(test, i+"+1==len(") && strings.HasSuffix(test, ")") {
+			return true
+		}
+	}
+	return false
+}
+
+// trainedAgainAround reports whether a loop around loop switches model
+// to training mode in its body before loop, on each of its iterations.
+func trainedAgainAround(m *analyzer.Model, loop analyzer.NodeID, model string) bool {
+	f := m.File
+	outer := m.EnclosingLoop(loop)
+	if outer == analyzer.NoNode {
+		return false
+	}
+	body := f.Field(outer, analyzer.FieldBody)
+	found := false
+	f.Children(body, func(st analyzer.NodeID) bool {
+		if f.N(st).Start >= f.N(loop).Start {
+			return false
+		}
+		f.Walk(st, func(id analyzer.NodeID) {
+			if _, train := m.ModeSwitch(id); train && f.Kind(id) == analyzer.KindCall && compact(f.Text(f.Unparen(m.Receiver(id)))) == model && len(m.Args(id)) == 0 {
+				found = true
+			}
+		})
+		return !found
 	})
 	return found
 }

@@ -392,3 +392,25 @@ def train_plain_net(loader):
         model(x).pow(2).mean().backward()
         opt.step()
         evaluate(model, [(x, y)])  # ok: no layer that evaluation mode changes
+
+
+def train_validating_last(model, loader, val_loader, optimizer, epochs):
+    for _ in range(epochs):
+        model.train()
+        for i, (x, y) in enumerate(loader):
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+            if i == len(loader) - 1:
+                evaluate(model, val_loader)  # ok: the last step of the epoch, whose loop switches back at its top
+
+
+def train_validating_last_once(model, loader, val_loader, optimizer, epochs):
+    model.train()
+    for _ in range(epochs):
+        for i, (x, y) in enumerate(loader):
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+            if i == len(loader) - 1:
+                evaluate(model, val_loader)  # want: TL503 "switches `model` to evaluation mode"
