@@ -1775,7 +1775,7 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 		if args, ok := m.ParamArgs(fn); ok && !m.CalledElsewhere(m.ScopeNode(call)) && !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {
 			a = f.Unparen(a)
 			k := f.Kind(a)
-			return k != analyzer.KindIdentifier && k != analyzer.KindAttribute || !fs.frozenAt(m, a, argCall(f, a)) || !fs.frozenBefore(m, a, argCall(f, a))
+			return k != analyzer.KindIdentifier && k != analyzer.KindAttribute || !fs.frozenAt(m, a, argCall(f, a)) || !fs.frozenBefore(m, a, argCall(f, a), ifGuards(f, call))
 		}) {
 			return true
 		}
@@ -1977,7 +1977,12 @@ func (fs *frozenSet) frozenAt(m *analyzer.Model, e, call analyzer.NodeID) bool {
 // frozenBefore reports whether the statements that freeze the model e
 // names include one that runs before call whenever call runs: in call's
 // scope, earlier, under no if, loop or try that does not hold call too.
-func (fs *frozenSet) frozenBefore(m *analyzer.Model, e, call analyzer.NodeID) bool {
+//
+// An if that call is not in counts where its test, of module-level names
+// alone, guards the pass too (guards: the tests around it, compacted):
+// `if classif_type == "dnn":` around the freeze in the caller and around
+// the classifier's pass in the callee.
+func (fs *frozenSet) frozenBefore(m *analyzer.Model, e, call analyzer.NodeID, guards map[string]bool) bool {
 	f := m.File
 	scope := m.ScopeNode(call)
 	return slices.ContainsFunc(fs.at[frozenKeyOf(m, e)], func(s analyzer.NodeID) bool {
@@ -1986,8 +1991,12 @@ func (fs *frozenSet) frozenBefore(m *analyzer.Model, e, call analyzer.NodeID) bo
 		}
 		for p := f.Parent(s); p != analyzer.NoNode && p != scope; p = f.Parent(p) {
 			switch f.Kind(p) {
-			case analyzer.KindIfStatement, analyzer.KindTryStatement, analyzer.KindForStatement, analyzer.KindWhileStatement,
-				analyzer.KindWithStatement:
+			case analyzer.KindIfStatement:
+				cond := f.Field(p, analyzer.FieldCondition)
+				if !f.Contains(p, call) && (!guards[compactText(f, cond)] || !globalTest(m, cond)) {
+					return false
+				}
+			case analyzer.KindTryStatement, analyzer.KindForStatement, analyzer.KindWhileStatement, analyzer.KindWithStatement:
 				if !f.Contains(p, call) {
 					return false
 				}
@@ -1995,6 +2004,34 @@ func (fs *frozenSet) frozenBefore(m *analyzer.Model, e, call analyzer.NodeID) bo
 		}
 		return true
 	})
+}
+
+// ifGuards returns the tests of the ifs around n whose consequence holds
+// it, compacted.
+func ifGuards(f *analyzer.File, n analyzer.NodeID) map[string]bool {
+	out := map[string]bool{}
+	for c, p := n, f.Parent(n); p != analyzer.NoNode; c, p = p, f.Parent(p) {
+		if f.Kind(p) == analyzer.KindIfStatement && f.Field(p, analyzer.FieldConsequence) == c {
+			out[compactText(f, f.Field(p, analyzer.FieldCondition))] = true
+		}
+	}
+	return out
+}
+
+// globalTest reports whether cond reads names of the module alone (and
+// literals): its value is the same in the caller and the callee.
+func globalTest(m *analyzer.Model, cond analyzer.NodeID) bool {
+	f := m.File
+	ok, some := true, false
+	f.Walk(cond, func(id analyzer.NodeID) {
+		if !ok || f.Kind(id) != analyzer.KindIdentifier || f.N(id).Field == analyzer.FieldAttribute {
+			return
+		}
+		b := m.Resolve(id)
+		some = true
+		ok = b != nil && m.ScopeNode(b.Stmt) == analyzer.Root && b.Kind != analyzer.BindParam
+	})
+	return ok && some
 }
 
 // argCall returns the call that a passes a as an argument.

@@ -364,3 +364,21 @@ def label_run(xs, freeze):
         labeler.requires_grad_(False)
     labeler.requires_grad_(False)
     return early, label_all(xs, labeler)
+
+
+CLASSIFIER = "dnn"
+
+
+def score_one(x, scorer):
+    if CLASSIFIER == "dnn":
+        return scorer(x).argmax(1).tolist()  # ok: TL201 frozen by the caller under the same test of a module-level name
+    return None
+
+
+def score_all(xs, path):
+    scorer = Trainable()
+    if CLASSIFIER == "dnn":
+        scorer.load_state_dict(torch.load(path, map_location="cpu"))
+        for p in scorer.parameters():
+            p.requires_grad = False
+    return [score_one(x, scorer) for x in xs]
