@@ -1500,6 +1500,11 @@ func (g *Graph) namedMode(name string) analyzer.GradMode {
 		if !g.setsGrad(e) {
 			continue
 		}
+		if c := e.caller; c != nil && e.site.Inherit && (c.key.name == name || strings.HasSuffix(c.key.name, "."+name)) {
+			// `def sample(self): ... x_dist.sample()`: a method of that
+			// name handing on its own mode, not its callers'.
+			continue
+		}
 		if e.mode() != analyzer.GradDisabled {
 			return analyzer.GradEnabled
 		}
