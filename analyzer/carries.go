@@ -373,9 +373,10 @@ func (m *Model) callCarries(call NodeID) bool {
 		if m.ev().returnsGraph[def] || m.argFeedsResult(call, def) {
 			return true
 		}
-		if len(m.Args(call)) > 0 && !m.runsOwnForward(def) && !slices.ContainsFunc(m.Args(call), m.argFeeds) {
-			// A loss helper (`adv.compute(d_fake)`) runs no model: its
-			// result has the graph of the arguments it is given, and these
+		if m.argCount(call) > 0 && !m.runsOwnForward(def) && !m.anyArgCarries(call) {
+			// A loss helper (`adv.compute(d_fake)`, `self.loss.get_loss(pred=out,
+			// ground_truth=y)`) runs no model: its result has the graph of
+			// the arguments it is given, by position or keyword, and these
 			// have none.
 			return false
 		}
@@ -451,6 +452,23 @@ func (m *Model) BoundValue(e NodeID) NodeID {
 		}
 	}
 	return NoNode
+}
+
+// argCount returns how many arguments call passes, by position or by
+// keyword, splats (`*args`, `**kwargs`) aside.
+func (m *Model) argCount(call NodeID) (n int) {
+	f := m.File
+	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
+		switch f.Kind(a) {
+		case KindListSplat, KindDictionarySplat, KindComment:
+		default:
+			if f.N(a).Kind != KindToken {
+				n++
+			}
+		}
+		return true
+	})
+	return n
 }
 
 // anyArgCarries reports whether an argument of call, by position or by
