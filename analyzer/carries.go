@@ -457,17 +457,11 @@ func (m *Model) BoundValue(e NodeID) NodeID {
 // argCount returns how many arguments call passes, by position or by
 // keyword, splats (`*args`, `**kwargs`) aside.
 func (m *Model) argCount(call NodeID) (n int) {
-	f := m.File
-	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
-		switch f.Kind(a) {
-		case KindListSplat, KindDictionarySplat, KindComment:
-		default:
-			if f.N(a).Kind != KindToken {
-				n++
-			}
+	for _, a := range argKinds(m.File, call) {
+		if a != "*" {
+			n++
 		}
-		return true
-	})
+	}
 	return n
 }
 

@@ -309,43 +309,24 @@ func (m *Model) FrozenWith(class NodeID) []string {
 	}).([]string)
 }
 
-// BuiltFrozen reports whether call, a construction of a class, passes
+// builtFrozen reports whether call, a construction of a class, passes
 // one of the arguments frozenWith lists (FrozenWith: "name@i=False") as
-// that literal, and no other argument of freezeParams.
-func BuiltFrozen(f *File, call NodeID, frozenWith, freezeParams []string) bool {
-	if len(frozenWith) == 0 {
-		return false
-	}
-	var pos []NodeID
-	kw := map[string]NodeID{}
-	splat := false
-	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
-		switch f.Kind(a) {
-		case KindKeywordArgument:
-			kw[f.Text(f.Field(a, FieldName))] = f.Field(a, FieldValue)
-		case KindListSplat, KindDictionarySplat:
-			splat = true
-		case KindComment:
-		default:
-			if f.N(a).Kind != KindToken {
-				pos = append(pos, a)
-			}
-		}
-		return true
-	})
-	if splat {
+// that literal, and no other argument of freezeParams; and no splat,
+// which may pass any.
+func (m *Model) builtFrozen(call NodeID, frozenWith, freezeParams []string) bool {
+	f := m.File
+	if len(frozenWith) == 0 || slices.Contains(argKinds(f, call), "*") {
 		return false
 	}
 	// arg returns what call passes for spec ("name@i" or "name").
 	arg := func(spec string) NodeID {
 		name, at, positional := strings.Cut(spec, "@")
-		if v, ok := kw[name]; ok {
-			return v
+		i, err := strconv.Atoi(at)
+		if !positional || err != nil {
+			i = -1
 		}
-		if i, err := strconv.Atoi(at); positional && err == nil && i < len(pos) {
-			return pos[i]
-		}
-		return NoNode
+		a, _ := m.argFor(call, i, name)
+		return a
 	}
 	for _, fw := range frozenWith {
 		spec, val, _ := strings.Cut(fw, "=")
@@ -803,7 +784,7 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 		}
 		c := constructed(f, v)
 		if b := m.Resolve(c); f.Kind(c) == KindIdentifier && b != nil && b.Kind == BindClass {
-			if BuiltFrozen(f, constructorCall(f, v), m.FrozenWith(b.Stmt), m.freezeParams(b.Stmt)) {
+			if m.builtFrozen(constructorCall(f, v), m.FrozenWith(b.Stmt), m.freezeParams(b.Stmt)) {
 				return true // `VGG16(requires_grad=False)`: its constructor freezes it
 			}
 			if m.passesFreezeParam(constructorCall(f, v), b.Stmt) {
@@ -818,7 +799,7 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 					return false
 				}
 				if !o.NoGraph {
-					return BuiltFrozen(f, constructorCall(f, v), o.FrozenWith, o.FreezeParams)
+					return m.builtFrozen(constructorCall(f, v), o.FrozenWith, o.FreezeParams)
 				}
 			}
 		}
