@@ -787,6 +787,9 @@ type classAttrs struct {
 	made   map[string]NodeID
 	// values lists every value assigned to each, in source order.
 	values map[string][]NodeID
+	// buffers: the names a method registers a buffer under
+	// (`self.register_buffer("grid", g)`).
+	buffers map[string]bool
 }
 
 // assignedOnly returns every value assigned to `self.` + name, where
@@ -803,8 +806,15 @@ func (m *Model) selfAttrs(class NodeID) classAttrs {
 	return m.Memo(selfAttrsKey{class}, func() any {
 		f := m.File
 		out := classAttrs{last: map[string]NodeID{}, count: map[string]int{}, loaded: map[string]int{}, made: map[string]NodeID{},
-			values: map[string][]NodeID{}}
+			values: map[string][]NodeID{}, buffers: map[string]bool{}}
 		f.Walk(class, func(id NodeID) {
+			if f.Kind(id) == KindCall && m.MethodName(id) == "register_buffer" {
+				fn := f.Unparen(f.Field(id, FieldFunction))
+				if args := m.Args(id); len(args) > 0 && f.TextIs(f.Field(fn, FieldObject), "self") && f.Kind(args[0]) == KindString {
+					out.buffers[strings.Trim(f.Text(args[0]), `"'`)] = true
+				}
+				return
+			}
 			if k := f.Kind(id); k != KindAssignment && k != KindAugmentedAssignment {
 				return
 			}
@@ -1626,7 +1636,7 @@ func (m *Model) freeSubmodule(class, callee NodeID) bool {
 	}
 	attrs := m.selfAttrs(class)
 	if attrs.count[f.Text(callee)] == 0 {
-		if m.registersBuffer(class, f.Text(f.Field(callee, FieldAttribute))) {
+		if m.selfAttrs(class).buffers[f.Text(f.Field(callee, FieldAttribute))] {
 			return true // a tensor: `self.register_buffer("grid", g)`
 		}
 		// Set by a base: free where the base is a transform of
@@ -1808,23 +1818,6 @@ func (m *Model) heldElement(class, name NodeID) bool {
 		return false
 	}
 	return f.Kind(it) == KindAttribute && f.TextIs(f.Field(it, FieldObject), "self") && m.freeSubmodule(class, it)
-}
-
-// registersBuffer reports whether a method of class registers a buffer
-// named name (`self.register_buffer("name", t)`).
-func (m *Model) registersBuffer(class NodeID, name string) bool {
-	f := m.File
-	found := false
-	f.Walk(f.Field(class, FieldBody), func(id NodeID) {
-		if found || f.Kind(id) != KindCall || m.MethodName(id) != "register_buffer" {
-			return
-		}
-		fn := f.Unparen(f.Field(id, FieldFunction))
-		if args := m.Args(id); len(args) > 0 && f.TextIs(f.Field(fn, FieldObject), "self") && f.Kind(args[0]) == KindString {
-			found = strings.Trim(f.Text(args[0]), `"'`) == name
-		}
-	})
-	return found
 }
 
 // freeValue reports whether v, a value a module class assigns to one of
