@@ -31,7 +31,7 @@ def collect_scores(model, loader):
     model.eval()
     scores = torch.empty(0)
     for x, _ in loader:
-        scores = torch.cat((scores, model(x)))  # want: TL101(medium) "seen to run through.*GPU" TL201
+        scores = torch.cat((scores, model(x)))  # want: TL101(medium) "seen to run through.*still in memory" TL201
     return scores.cpu().numpy()
 
 

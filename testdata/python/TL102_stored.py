@@ -36,7 +36,7 @@ def collect_predictions(model, loader):
     all_logits = []
     for x, _ in loader:
         logits = model(x)
-        all_logits.append(logits)  # want: TL102 "seen to run through.*activations of any forward pass.*still on the GPU"
+        all_logits.append(logits)  # want: TL102 "seen to run through.*activations of any forward pass.*still in memory"
     return torch.cat(all_logits)
 
 
