@@ -160,6 +160,13 @@ func checkHostSync(p *analyzer.Pass, id analyzer.NodeID) {
 	if len(reads) == 0 || reads[0].node != id || loopWaitsAnyway(m, loop) {
 		return
 	}
+	if m.ScopeNode(loop) == analyzer.Root && !m.Memo(gpuKey{}, func() any { return onDevice(f) == "on the GPU" }).(bool) {
+		// A script whose module-level loop trains what it builds, in a
+		// file that shows no GPU (no `cuda`, no `device`): its tensors
+		// live on the host, and a read waits for nothing. (A function's
+		// loop may be handed a model and batches another file moved.)
+		return
+	}
 	first := reads[0]
 	msg := fmt.Sprintf("%s makes the host wait for the GPU on every step of this loop, "+
 		"so the host's work no longer overlaps the GPU's; %s", first.text, syncAdvice(m, id, statementOf(f, id), first.value))
@@ -175,6 +182,8 @@ func checkHostSync(p *analyzer.Pass, id analyzer.NodeID) {
 	}
 	p.ReportRelated(first.at, msg, related...)
 }
+
+type gpuKey struct{}
 
 // hostReadSite is one read of a GPU tensor on the host.
 type hostReadSite struct {
@@ -500,7 +509,7 @@ func decidesStop(m *analyzer.Model, id, stmt, loop analyzer.NodeID) bool {
 		}
 	}
 	name := assignedName(f, stmt)
-	return name != "" && testedLater(m, loop, stmt, map[string]bool{name: true})
+	return name != "" && (whileTests(f, loop, name) || testedLater(m, loop, stmt, map[string]bool{name: true}))
 }
 
 // decidingIf reports whether an if's outcome is needed on the host now:
@@ -550,6 +559,20 @@ func testedLater(m *analyzer.Model, loop, after analyzer.NodeID, names map[strin
 		stop = uses && (k == analyzer.KindWhileStatement || leavesIteration(m, n))
 	})
 	return stop
+}
+
+// whileTests reports whether loop is a while loop whose own condition
+// reads name: `while value < 0.99:` after `value = out.item()` in its
+// body needs the value on the host to decide whether to go on.
+func whileTests(f *analyzer.File, loop analyzer.NodeID, name string) bool {
+	if f.Kind(loop) != analyzer.KindWhileStatement {
+		return false
+	}
+	uses := false
+	f.Walk(f.Field(loop, analyzer.FieldCondition), func(c analyzer.NodeID) {
+		uses = uses || f.Kind(c) == analyzer.KindIdentifier && f.Text(c) == name
+	})
+	return uses
 }
 
 // leavesIteration reports whether an if's own branch (not its elif or

@@ -279,3 +279,27 @@ def train_flow_sometimes(model, loader, optimizer, scheduler_timesteps, use_sigm
         loss.backward()
         optimizer.step()
         print(loss.item())  # want: TL501 "`loss.item\(\)` makes the host wait"
+
+
+def fit_until_close(target, img, optimizer):
+    # The value read is the loop's own stop condition: the host needs it
+    # every step to know whether to go on.
+    value = 0.0
+    while value < 0.99:
+        optimizer.zero_grad()
+        out = -(1 - (target - img.cuda()).abs().mean())
+        value = -out.item()  # ok: TL501 the while loop stops on it
+        out.backward()
+        optimizer.step()
+
+
+def fit_steps(target, img, optimizer, steps):
+    value, step = 0.0, 0
+    while step < steps:
+        optimizer.zero_grad()
+        out = -(1 - (target - img.cuda()).abs().mean())
+        value = -out.item()  # want: TL501 "makes the host wait"
+        out.backward()
+        optimizer.step()
+        step += 1
+    return value
