@@ -119,8 +119,14 @@ func (m *Model) isModuleClass(class NodeID) bool {
 		return false
 	}
 	for _, b := range bases {
-		if foreignFramework(m.QualifiedName(b)) {
+		q := m.QualifiedName(b)
+		if foreignFramework(q) {
 			return false // an `mlx.nn.Module`, a `keras.Model`
+		}
+		if autogradFunctions[q] {
+			// A custom autograd operation: its `forward` computes on the
+			// tensors it is given and holds no parameter.
+			return false
 		}
 	}
 	if m.MethodOf(class, "forward") != NoNode {
@@ -728,6 +734,10 @@ func (m *Model) annotatedCallable(param NodeID) Callable {
 		return CallableOther // `net: cv2.dnn.Net`, `model: mlx.nn.Module`
 	case strings.HasPrefix(q, "torch.nn.") && strings.HasSuffix(q, "Loss"):
 		return CallableLoss
+	case q == "torch.nn.Module" && lossLikeName(f.Text(f.FirstChild(param))):
+		// `loss_function: nn.Module`: the annotation says a module, the
+		// name which one; a loss holds no parameter to record a graph for.
+		return CallableLoss
 	case strings.HasPrefix(q, "torch.nn.") || strings.HasSuffix(q, ".LightningModule") || strings.HasSuffix(q, "PreTrainedModel"):
 		return CallableModel
 	}
@@ -888,9 +898,15 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 			return m.instanceOf(args[0], depth+1)
 		}
 		return CallableUnknown
-	case q == "torch.hub.load" || q == "torch.jit.load" || q == "torch.load":
+	case q == "torch.jit.load" || q == "torch.load":
 		// A torch.load result that is called is a pickled module.
 		return CallableModel
+	case q == "torch.hub.load":
+		// Whatever a hub repository's entry point returns: most are
+		// models, but some are plain objects (a vocoder's mel transform)
+		// or wrap their model in their own no_grad (YOLOv5's AutoShape).
+		// What the code does with it decides.
+		return CallableUnknown
 	case foreignFramework(q):
 		return CallableOther // `cv2.dnn.readNetFromONNX(path)`: no autograd of torch's
 	case q == "transformers.pipeline" || strings.HasPrefix(q, "transformers.") && strings.HasSuffix(q, "Pipeline"):
@@ -2183,6 +2199,12 @@ func (m *Model) builtinException(callee NodeID) bool {
 	}
 	name := f.Text(callee)
 	return name == "Exception" || strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Warning") || name == "StopIteration"
+}
+
+// autogradFunctions are the bases of custom autograd operations.
+var autogradFunctions = map[string]bool{
+	"torch.autograd.Function": true, "torch.autograd.function.Function": true,
+	"torch.autograd.function.InplaceFunction": true, "torch.autograd.function.NestedIOFunction": true,
 }
 
 // moduleUses are methods whose call on a value shows it is a module,

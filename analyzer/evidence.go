@@ -572,12 +572,63 @@ func (m *Model) traceUnknownCallee(call, fn NodeID, depth int, unpacked bool) bo
 			break
 		}
 	}
-	if fed || unpacked || nameCallable(lastName(f, fn)) == CallableLoss {
+	switch {
+	case fed || unpacked || nameCallable(lastName(f, fn)) == CallableLoss:
 		m.noteRole(fn, CallableLoss)
-	} else {
+	case slices.ContainsFunc(m.Args(call), m.requiresGradInput):
+		// `func(z).sum().backward()` with `z.requires_grad_(True)`: the
+		// graph may be the input's alone, so the callee may hold no
+		// parameter (an activation function plotted with its slope).
+	default:
 		m.noteRole(fn, CallableModel)
 	}
 	return true
+}
+
+// requiresGradInput reports whether arg is a name of its function bound
+// to a tensor made to require grad: by its factory
+// (`torch.zeros(n, requires_grad=True)`), by `x.requires_grad_()` or by
+// `x.requires_grad = True`.
+func (m *Model) requiresGradInput(arg NodeID) bool {
+	f := m.File
+	arg = f.Unparen(arg)
+	if f.Kind(arg) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(arg)
+	if b == nil {
+		return false
+	}
+	if b.Kind == BindAssign && b.Value != NoNode && m.makesLeaf(b.Value, 0) {
+		return true
+	}
+	return m.leavesMadeIn(m.ScopeNode(arg))[f.Text(arg)]
+}
+
+type leavesKey struct{ scope NodeID }
+
+// leavesMadeIn returns the names that scope makes require grad in place
+// (`x.requires_grad_()`, `x.requires_grad = True`), found in one walk.
+func (m *Model) leavesMadeIn(scope NodeID) map[string]bool {
+	return m.Memo(leavesKey{scope}, func() any {
+		f := m.File
+		names := map[string]bool{}
+		f.Walk(scope, func(n NodeID) {
+			switch f.Kind(n) {
+			case KindCall:
+				if r := f.Unparen(m.Receiver(n)); f.Kind(r) == KindIdentifier && m.leafCall(n) {
+					names[f.Text(r)] = true
+				}
+			case KindAssignment:
+				l := f.Field(n, FieldLeft)
+				if f.Kind(l) == KindAttribute && f.TextIs(f.Field(l, FieldAttribute), "requires_grad") &&
+					f.Kind(f.Field(l, FieldObject)) == KindIdentifier && f.Kind(f.Field(n, FieldRight)) == KindTrue {
+					names[f.Text(f.Field(l, FieldObject))] = true
+				}
+			}
+		})
+		return names
+	}).(map[string]bool)
 }
 
 // projectRef returns the ref of what call calls when it may be a

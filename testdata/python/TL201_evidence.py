@@ -91,3 +91,22 @@ def _infer(model, x):
 
 def infer_loss(model, x, y):
     return F.mse_loss(_infer(model, x), y).item()
+
+
+
+def plot_slope(func, ax):
+    # The graph back-propagated may be the input's alone: `z` requires
+    # grad, so `func` may be an activation function without parameters.
+    z = torch.linspace(-5, 5, 1000)
+    z.requires_grad_(True)
+    func(z).sum().backward()
+    sig = func(z).detach()  # ok: TL201 the graph is the input's
+    ax.plot(z.detach().numpy(), sig.numpy())
+    ax.plot(z.detach().numpy(), z.grad.numpy())
+
+
+def plot_probe(net, ax):
+    z = torch.linspace(-5, 5, 1000)
+    net(z).sum().backward()
+    sig = net(z).detach()  # want: TL201
+    ax.plot(z.numpy(), sig.numpy())
