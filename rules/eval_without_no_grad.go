@@ -1796,6 +1796,19 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 			out[key] = true
 			at[key] = append(at[key], stmt)
 		}
+		// A helper of the file that freezes a parameter of its own on
+		// every call (`def freeze(model): for p in model.parameters():
+		// p.requires_grad = False`) freezes what each call hands it.
+		freezeCallers := func(r, stmt analyzer.NodeID) {
+			def := m.ScopeNode(stmt)
+			if f.Kind(r) != analyzer.KindIdentifier || def == analyzer.Root || f.Parent(stmt) != f.Field(def, analyzer.FieldBody) {
+				return
+			}
+			args, _ := m.ParamArgs(r)
+			for _, a := range args {
+				freeze(frozenKeyOf(m, f.Unparen(a)), a)
+			}
+		}
 		for i := range f.Nodes {
 			id := analyzer.NodeID(i)
 			switch f.Nodes[i].Kind {
@@ -1803,6 +1816,9 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 				// `model.requires_grad_(False)`
 				if r := m.Freezes(id); r != analyzer.NoNode {
 					freeze(frozenKeyOf(m, r), id)
+					if st := f.Parent(id); f.Kind(st) == analyzer.KindExpressionStatement {
+						freezeCallers(r, st)
+					}
 					if t := f.BoundTo(id); t != analyzer.NoNode {
 						freeze(frozenKeyOf(m, t), id) // `G = load(...).requires_grad_(False).to(dev)`
 					}
@@ -1850,6 +1866,7 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 					if r := m.Freezes(n); r != analyzer.NoNode && f.Kind(r) == analyzer.KindIdentifier && freezesEachIteration(f, body, n) {
 						if model, ok := models[f.Text(r)]; ok {
 							freeze(frozenKeyOf(m, model), id)
+							freezeCallers(model, id)
 						}
 					}
 				})
@@ -1897,7 +1914,8 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 						}
 						continue
 					}
-					if k := f.Kind(left); (k == analyzer.KindAttribute || k == analyzer.KindSubscript) && newTrainableModule(m, v) {
+					if k := f.Kind(left); (k == analyzer.KindAttribute || k == analyzer.KindSubscript) && newTrainableModule(m, v) &&
+						!headDroppedLater(m, left, id) {
 						thaw(left, id) // `model.fc = nn.Linear(512, 10)`
 					}
 				case analyzer.KindCall:
@@ -2042,6 +2060,35 @@ func argCall(f *analyzer.File, a analyzer.NodeID) analyzer.NodeID {
 	}
 	return f.Parent(p)
 }
+
+// headDroppedLater reports whether the slot that assignment fills with
+// a new layer (left, `model.fc`) is filled again later in its scope with
+// a module that holds no parameter (`model.fc = nn.Identity()`, to use
+// the frozen rest as a feature extractor): the new layer's parameters
+// are gone.
+func headDroppedLater(m *analyzer.Model, left, assignment analyzer.NodeID) bool {
+	f := m.File
+	scope := m.ScopeNode(assignment)
+	drops := m.Memo(dropsKey{scope}, func() any {
+		// The ends of the assignments of the scope that fill a slot with
+		// a module holding no parameter, by the slot's text.
+		at := map[string][]uint32{}
+		f.Walk(scope, func(n analyzer.NodeID) {
+			if f.Kind(n) != analyzer.KindAssignment || m.ScopeNode(n) != scope {
+				return
+			}
+			l, v := f.Unparen(f.Field(n, analyzer.FieldLeft)), f.Unparen(f.Field(n, analyzer.FieldRight))
+			if k := f.Kind(l); (k == analyzer.KindAttribute || k == analyzer.KindSubscript) && f.Kind(v) == analyzer.KindCall && m.BuildsNoParameter(v) {
+				at[f.Text(l)] = append(at[f.Text(l)], f.N(n).Start)
+			}
+		})
+		return at
+	}).(map[string][]uint32)
+	end := f.N(assignment).End
+	return slices.ContainsFunc(drops[f.Text(left)], func(start uint32) bool { return start >= end })
+}
+
+type dropsKey struct{ scope analyzer.NodeID }
 
 // newTrainableModule reports whether v builds a module whose parameters
 // train: a layer of torch.nn with parameters, or a class written as one

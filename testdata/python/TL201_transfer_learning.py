@@ -133,3 +133,37 @@ def noted(loader):
     model.fc = nn.Sequential(nn.Flatten(), nn.Identity())
     model.eval()
     return [model(x).argmax(1).tolist() for x in loader]  # ok: TL201 no new parameter
+
+
+def freeze_all(model):
+    for parameter in model.parameters():
+        parameter.requires_grad = False
+
+
+def predict_all(model, loader):
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # ok: TL201 frozen by `freeze_all`, its head dropped
+
+
+def head_then_features(train, loader):
+    # Frozen by a helper, given a head that is trained, then the head
+    # dropped: the frozen rest extracts features.
+    model = torchvision.models.alexnet(weights="DEFAULT")
+    freeze_all(model)
+    model.classifier[6] = nn.Linear(4096, 3)
+    train(model)
+    model.classifier[6] = nn.Identity()
+    return predict_all(model, loader)
+
+
+def feature_extractor(model, loader):
+    model.eval()
+    return [model(x).cpu() for x in loader]  # want: TL201 "after `model.eval\(\)`"
+
+
+def head_kept(train, loader):
+    model = torchvision.models.alexnet(weights="DEFAULT")
+    freeze_all(model)
+    model.classifier[6] = nn.Linear(4096, 3)
+    train(model)
+    return feature_extractor(model, loader)
