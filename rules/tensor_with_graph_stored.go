@@ -211,6 +211,13 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 			return
 		}
 	}
+	if loop != analyzer.NoNode && feedsBack(m, loop, key) {
+		// `h = cell(x, hs[-1]); hs.append(h)`: each stored state is the
+		// next iteration's input, so its graph is chained into the state
+		// the loop carries (an unrolled recurrence, back-propagated
+		// through on purpose); storing it keeps nothing more alive.
+		return
+	}
 	region := fn
 	if loop != analyzer.NoNode {
 		region = f.Field(loop, analyzer.FieldBody)
@@ -270,6 +277,31 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 			analyzer.Snippet(f.Text(base), 30), analyzer.Snippet(compactText(f, unseen), 40)))
 	}
 }
+
+// feedsBack reports whether loop's body hands the last element of the
+// container named key (`hs[-1]`) to a forward pass: the stored values
+// feed the next iteration.
+func feedsBack(m *analyzer.Model, loop analyzer.NodeID, key string) bool {
+	return m.Memo(feedsBackKey{loop}, func() any {
+		f := m.File
+		keys := map[string]bool{}
+		f.Walk(f.Field(loop, analyzer.FieldBody), func(n analyzer.NodeID) {
+			if f.Kind(n) != analyzer.KindSubscript || !f.TextIs(f.Unparen(f.Field(n, analyzer.FieldSubscript)), "-1") {
+				return
+			}
+			a := f.Parent(n)
+			if f.Kind(a) == analyzer.KindList {
+				a = f.Parent(a)
+			}
+			if f.Kind(a) == analyzer.KindArgumentList && m.IsForwardCall(f.Parent(a)) {
+				keys[accumulatorKey(f, f.Field(n, analyzer.FieldValue))] = true
+			}
+		})
+		return keys
+	}).(map[string]bool)[key]
+}
+
+type feedsBackKey struct{ loop analyzer.NodeID }
 
 // storedTarget returns the container and the stored value of
 // `c.append(v)`, `c.appendleft(v)`, `c.extend(v)`, `c.insert(i, v)` or
