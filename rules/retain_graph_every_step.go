@@ -164,7 +164,7 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	fn := m.ScopeNode(call)
-	if sharesStoredGraph(m, call) {
+	if sharesStoredGraph(m, call) || sharedFromCaller(m, fn) {
 		return
 	}
 	g := &retainGraph{m: m, f: f, fn: fn, Flow: m.Flow(fn)}
@@ -248,6 +248,96 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		"%s until %s rebound in the next iteration, so peak memory holds about two steps' activations; "+
 		"drop `retain_graph=True`", site, where, names))
 }
+
+// sharedFromCaller reports whether fn uses, without detaching it, a
+// parameter that a call of fn in a loop of this file passes a value with
+// a graph bound before that loop: each call's backward may run through
+// the caller's graph again (a critic trained k times on one batch of
+// generated samples, its gradient penalty taken through them), so the
+// graph must be kept until the last.
+func sharedFromCaller(m *analyzer.Model, fn analyzer.NodeID) bool {
+	f := m.File
+	if fn == analyzer.Root {
+		return false
+	}
+	shared := false
+	seen := map[string]bool{}
+	f.Walk(f.Field(fn, analyzer.FieldBody), func(u analyzer.NodeID) {
+		if shared || f.Kind(u) != analyzer.KindIdentifier || seen[f.Text(u)] {
+			return
+		}
+		if b := m.Resolve(u); b == nil || b.Kind != analyzer.BindParam || m.ScopeNode(u) != fn {
+			return
+		}
+		if a := f.Parent(u); f.Kind(a) == analyzer.KindAttribute && f.Field(a, analyzer.FieldObject) == u {
+			if at := f.Text(f.Field(a, analyzer.FieldAttribute)); at == "detach" || at == "data" || at == "detach_" {
+				return
+			}
+		}
+		seen[f.Text(u)] = true
+		args, _ := m.ParamArgs(u)
+		for _, arg := range args {
+			arg = f.Unparen(arg)
+			loop := m.EnclosingLoop(arg)
+			if loop == analyzer.NoNode || f.Kind(arg) != analyzer.KindIdentifier {
+				continue
+			}
+			bs := m.ReachingBindings(arg)
+			before := len(bs) > 0
+			for _, b := range bs {
+				before = before && !f.Contains(loop, b.Stmt) && mayHoldGraph(m, b)
+			}
+			shared = shared || before
+		}
+	})
+	return shared
+}
+
+// mayHoldGraph reports whether a binding's value may carry a graph: one
+// the file shows carries one, or the result of a call made with grad
+// enabled that the file cannot see into (`fake = self.sample(n)`, a
+// generator's output made by a method of a base class elsewhere), moved
+// or reshaped maybe; not data (`batch[0].to(dev)`) nor what torch makes.
+func mayHoldGraph(m *analyzer.Model, b *analyzer.Binding) bool {
+	if b.Kind != analyzer.BindAssign || b.Value == analyzer.NoNode || m.GradModeAt(b.Stmt) == analyzer.GradDisabled {
+		return false
+	}
+	return valueMayHoldGraph(m, b.Value, 0)
+}
+
+func valueMayHoldGraph(m *analyzer.Model, v analyzer.NodeID, depth int) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if depth > 6 {
+		return false
+	}
+	if m.CarriesGraph(v) {
+		return true
+	}
+	switch f.Kind(v) {
+	case analyzer.KindCall:
+		switch m.MethodName(v) {
+		case "detach", "item", "cpu", "numpy", "tolist", "size", "argmax", "argmin":
+			return false
+		case "to", "cuda", "float", "half", "double", "contiguous", "view", "reshape", "permute", "transpose", "squeeze", "unsqueeze":
+			return valueMayHoldGraph(m, m.Receiver(v), depth+1)
+		}
+		q := m.CallName(v)
+		return q == "" || !strings.HasPrefix(q, "torch.") && !strings.HasPrefix(q, "numpy.") && !builtinCalls[q]
+	case analyzer.KindSubscript:
+		return valueMayHoldGraph(m, f.Field(v, analyzer.FieldValue), depth+1)
+	case analyzer.KindIdentifier:
+		for _, b := range m.ReachingBindings(v) {
+			if b.Kind == analyzer.BindAssign && b.Value != analyzer.NoNode && valueMayHoldGraph(m, b.Value, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// builtinCalls are builtins whose results hold no graph.
+var builtinCalls = map[string]bool{"len": true, "range": true, "int": true, "float": true, "str": true, "enumerate": true, "zip": true}
 
 // retainsGraphLiterally reports whether a backward call passes
 // retain_graph=True as a literal.
