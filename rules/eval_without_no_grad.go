@@ -1011,7 +1011,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 		if first != analyzer.NoNode {
 			e := evalFinding{call: first, why: r.why, named: r == byName && callers == nil, sw: analyzer.NoNode, end: r.end, detached: trained, dry: dry}
-			if !trained && apart != analyzer.NoNode && !exclusiveArms(m, first, skipped) {
+			if !trained && apart != analyzer.NoNode && !exclusiveArms(m, first, skipped) && inOneLoop(m, first, skipped) {
 				// The pass runs in both arms: a phase that trains and one
 				// that evaluates share it.
 				e.split, e.apart, e.needs = true, apart, needs
@@ -2089,6 +2089,18 @@ func headDroppedLater(m *analyzer.Model, left, assignment analyzer.NodeID) bool 
 }
 
 type dropsKey struct{ scope analyzer.NodeID }
+
+// inOneLoop reports whether a loop holds both a and b: a pass that a
+// loop's phases share with the backward one phase guards, not a pass of
+// a later cell of a notebook after a training loop.
+func inOneLoop(m *analyzer.Model, a, b analyzer.NodeID) bool {
+	for l := m.EnclosingLoop(a); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
+		if m.File.Contains(l, b) {
+			return true
+		}
+	}
+	return false
+}
 
 // newTrainableModule reports whether v builds a module whose parameters
 // train: a layer of torch.nn with parameters, or a class written as one
