@@ -164,7 +164,7 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		return
 	}
 	fn := m.ScopeNode(call)
-	if sharesStoredGraph(m, call) || sharedFromCaller(m, fn) {
+	if sharesStoredGraph(m, call) || rgStepLoop(m, call) == analyzer.NoNode && sharedFromCaller(m, fn) {
 		return
 	}
 	g := &retainGraph{m: m, f: f, fn: fn, Flow: m.Flow(fn)}
@@ -249,8 +249,8 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		"drop `retain_graph=True`", site, where, names))
 }
 
-// sharedFromCaller reports whether fn uses, without detaching it, a
-// parameter that a call of fn in a loop of this file passes a value with
+// sharedFromCaller reports whether fn, a step function (its backward
+// in no loop of its own), uses, without detaching it, a parameter that a call of fn in a loop of this file passes a value with
 // a graph bound before that loop: each call's backward may run through
 // the caller's graph again (a critic trained k times on one batch of
 // generated samples, its gradient penalty taken through them), so the
@@ -269,10 +269,13 @@ func sharedFromCaller(m *analyzer.Model, fn analyzer.NodeID) bool {
 		if b := m.Resolve(u); b == nil || b.Kind != analyzer.BindParam || m.ScopeNode(u) != fn {
 			return
 		}
-		if a := f.Parent(u); f.Kind(a) == analyzer.KindAttribute && f.Field(a, analyzer.FieldObject) == u {
+		switch a := f.Parent(u); {
+		case f.Kind(a) == analyzer.KindAttribute && f.Field(a, analyzer.FieldObject) == u:
 			if at := f.Text(f.Field(a, analyzer.FieldAttribute)); at == "detach" || at == "data" || at == "detach_" {
 				return
 			}
+		case f.Kind(a) == analyzer.KindCall && f.Field(a, analyzer.FieldFunction) == u:
+			return // a model or a function the step calls, not a value of its graph
 		}
 		seen[f.Text(u)] = true
 		args, _ := m.ParamArgs(u)
