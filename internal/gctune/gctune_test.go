@@ -81,3 +81,37 @@ func TestStartTunes(t *testing.T) {
 		t.Errorf("collections after stop set the GC percent to %d", p)
 	}
 }
+
+func TestLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, tc := range []struct {
+		live, budget uint64
+		want         int64
+	}{
+		{0, 80 * mb, 110 * mb},         // room beside the budget
+		{40 * mb, 80 * mb, 110 * mb},   // 2×40+16 = 96, below it
+		{60 * mb, 80 * mb, 136 * mb},   // twice the live heap, and 16
+		{500 * mb, 80 * mb, 1016 * mb}, // a large heap is never held down
+	} {
+		if got := Limit(tc.live, tc.budget); got != tc.want {
+			t.Errorf("Limit(%d MiB, %d MiB) = %d MiB, want %d MiB", tc.live/mb, tc.budget/mb, got/mb, tc.want/mb)
+		}
+	}
+}
+
+// TestStartSetsLimit: Start sets a memory limit, and stop restores the
+// one it found.
+func TestStartSetsLimit(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	stop := Start(80 << 20)
+	if l := debug.SetMemoryLimit(-1); l == old || l < 110<<20 {
+		t.Errorf("after Start, the memory limit is %d, want at least 110 MiB", l)
+	}
+	stop()
+	if l := debug.SetMemoryLimit(-1); l != old {
+		t.Errorf("after stop, the memory limit is %d, want the %d it found", l, old)
+	}
+}
