@@ -66,7 +66,9 @@ A backward under a test whose other arm holds the switch to evaluation
 (` + "`if phase == \"train\": model.train()`" + ` / ` + "`else: model.eval()`" + `, then
 ` + "`if phase == \"train\": loss.backward()`" + ` in one iteration of
 ` + "`for phase in [\"train\", \"val\"]`" + `, or the same on a parameter that the function never
-assigns) does not run in the region: its forward pass is reported, with
+assigns) does not run in the region, where one loop holds both the pass
+and that backward (a later loop of a script or notebook is no phase of
+a training loop before it): its forward pass is reported, with
 ` + "`torch.set_grad_enabled(phase == \"train\")`" + ` for the fix. A switch whose mode
 that test decides (` + "`model.train(phase == \"train\")`" + `, ` + "`model.train(training)`" + `)
 is a switch to evaluation mode where the test does not hold, when a
@@ -167,9 +169,11 @@ its caller returns), nor a function that lets its caller pick the grad
 mode by a parameter (` + "`if no_grad:`" + ` around a ` + "`torch.no_grad()`" + ` arm, grad on in
 the other), for a pass whose outputs it may hand back, nor a model
 whose parameters the file freezes (` + "`requires_grad_(False)`" + `; its caller, before
-handing it over) and does not give a new layer or thaw in part before the
-pass (transfer learning's ` + "`model.fc = nn.Linear(512, 10)`" + ` after the freeze
-is reported), nor an instance of a module class, in any file of the
+handing it over; a helper of the file that freezes its parameter, for
+what each call hands it) and does not give a new layer or thaw in part
+before the pass (transfer learning's ` + "`model.fc = nn.Linear(512, 10)`" + ` after
+the freeze is reported, unless the slot is filled again with a layer
+without parameters, ` + "`model.fc = nn.Identity()`" + `), nor an instance of a module class, in any file of the
 project, whose constructor freezes every parameter it holds when given
 its default arguments (an FID network's ` + "`requires_grad=False`" + `) or the
 arguments the call passes (` + "`VGG16(requires_grad=False)`" + `), whose ` + "`forward`" + `
@@ -183,7 +187,15 @@ a class that is no module (no base, or ` + "`object`" + `) whose ` + "`__call__`
 modules its constructor freezes, and what holds no model (a text encoder
 that wraps a frozen model and its tokenizer); a function's parameter counts
 as such an instance when every call of the function in its file passes
-one (calls from other files are not seen). A forward pass on a branch that
+one (calls from other files are not seen). A custom autograd operation
+(a subclass of ` + "`torch.autograd.Function`" + `, even called through ` + "`.forward`" + `)
+holds no parameter; a parameter annotated ` + "`nn.Module`" + ` whose name says it is a
+loss (` + "`loss_function: nn.Module`" + `) is a loss; what ` + "`torch.hub.load`" + ` returns
+is judged by what the code does with it, as any value of unseen code (a
+hub entry point may return a plain object, or a wrapper that runs its
+model under its own ` + "`no_grad`" + `); a callable whose back-propagated output
+came from an input made to require grad (` + "`z.requires_grad_()`" + `, an
+activation function plotted with its slope) is not thereby a module. A forward pass on a branch that
 a flag of its function leaves untaken by default (the ` + "`else`" + ` of ` + "`if no_grad:`" + `
 for ` + "`no_grad=True`" + `, a collector that runs its policy under its own
 ` + "`no_grad`" + ` unless asked to keep the graph) is not reported, nor counted for

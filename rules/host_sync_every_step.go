@@ -94,7 +94,8 @@ not reported.
 Not reported either:
 - reads after the loop;
 - a read whose value decides a stop (` + "`if not math.isfinite(loss.item()): break`" + `,
-  a ` + "`raise`" + `, a ` + "`return`" + `, a ` + "`while`" + ` condition), or a comparison that
+  a ` + "`raise`" + `, a ` + "`return`" + `, a ` + "`while`" + ` condition, the loop's own included:
+  ` + "`while value < 0.99:`" + ` after ` + "`value = out.item()`" + `), or a comparison that
   saves a checkpoint or feeds early stopping (` + "`if loss < best: best = loss; wait = 0`" + `
   with a later ` + "`if wait == patience: break`" + `): the host needs it;
 - reads in a loop that waits for the GPU every step anyway: one that
@@ -105,9 +106,14 @@ Not reported either:
   host: ` + "`.item()`" + `, ` + "`.tolist()`" + `, ` + "`.cpu()`" + `, ` + "`.nonzero()`" + `. One more read
   costs little there, and the advice would not remove the wait.
 
+- reads in a script's module-level loop, in a file whose code (not its
+  comments) names no ` + "`cuda`" + `, device, GPU or accelerator: such a
+  script trains on the CPU, where a read waits for nothing.
+
 ## Known problems
-Where a tensor lives is not known without running the code: a loop that
-runs on the CPU is reported too, and pays nothing, and a helper's read
+Where a tensor lives is not known without running the code: a function's
+loop that runs on the CPU is reported too (its model and batches may
+come from a file that moved them), and pays nothing, and a helper's read
 silences the loop even when the helper reads a tensor on the CPU. Waits
 hidden in library code are not seen: indexing with a boolean mask,
 PyTorch Geometric's pooling (which reads ` + "`batch.max()`" + `), and the overflow

@@ -90,8 +90,13 @@ in ` + "`for i in range(0, n, k)`" + `), and when the retained
 loss is returned to a caller, which may back-propagate it again. In a loop
 over batches, or a step function, a value from outside (a parameter, an
 attribute set elsewhere) has a graph only where the code shows it has one:
-it is back-propagated, or another method sets it to a model's output; in a
-loop with no data of its own, any value from outside may have one. Values
+it is back-propagated, or another method sets it to a model's output, or
+a call of the step function in a loop of the file passes it a value made
+before that loop by a call that may keep a graph (a critic trained k
+times on one batch of generated samples, its gradient penalty taken
+through them: each call's backward runs through the generator's graph
+again); in a loop with no data of its own, any value from outside may
+have one. Values
 computed with grad disabled, detached, or indices (` + "`argmax`" + `, the
 indices of ` + "`topk`" + `) have none; nor does an attribute of an imported module
 (` + "`np.float32`" + `). Where the retained graph's values go after the backward

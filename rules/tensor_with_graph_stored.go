@@ -128,8 +128,12 @@ Stores that are meant to keep the graph are not reported: a list whose
 contents are summed and back-propagated in the same step (the losses of
 several tasks, the log-probabilities of a REINFORCE episode), a container
 that is itself back-propagated, a list that one forward pass builds and
-consumes (U-Net skip connections, the outputs of an unrolled RNN), and a
-container that is reset within each step. A container emptied every few
+consumes (U-Net skip connections, the outputs of an unrolled RNN), a list
+whose last element each iteration hands to the next forward pass
+(` + "`h = cell(x, hs[-1]); hs.append(h)`" + `: a recurrence unrolled across steps, its
+graph chained into the state the loop carries and back-propagated on
+purpose, as a meta-learner's is), and a container that is reset within
+each step. A container emptied every few
 steps (gradient accumulation) is treated as reset, and so is one made afresh
 for each optimizer step and filled by a loop over the chunks of its batch,
 each back-propagated and their gradients summed by that step. A loop whose every
