@@ -119,11 +119,10 @@ func (m *Model) isModuleClass(class NodeID) bool {
 		return false
 	}
 	for _, b := range bases {
-		q := m.QualifiedName(b)
-		if foreignFramework(q) {
+		if foreignFramework(m.QualifiedName(b)) {
 			return false // an `mlx.nn.Module`, a `keras.Model`
 		}
-		if autogradFunctions[q] {
+		if m.autogradFunctionBase(b, 0) {
 			// A custom autograd operation: its `forward` computes on the
 			// tensors it is given and holds no parameter.
 			return false
@@ -2199,6 +2198,23 @@ func (m *Model) builtinException(callee NodeID) bool {
 	}
 	name := f.Text(callee)
 	return name == "Exception" || strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Warning") || name == "StopIteration"
+}
+
+// autogradFunctionBase reports whether base, a base of a class, is
+// torch.autograd.Function or a class of this file deriving from it.
+func (m *Model) autogradFunctionBase(base NodeID, depth int) bool {
+	if autogradFunctions[m.QualifiedName(base)] {
+		return true
+	}
+	f := m.File
+	if depth > 8 || f.Kind(base) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(base)
+	if b == nil || b.Kind != BindClass {
+		return false
+	}
+	return slices.ContainsFunc(m.ClassBases(b.Stmt), func(n NodeID) bool { return m.autogradFunctionBase(n, depth+1) })
 }
 
 // autogradFunctions are the bases of custom autograd operations.

@@ -122,7 +122,8 @@ type ClassSummary struct {
 	// Plain: a class with a `forward` or a `__call__`, no base but
 	// `object` or `abc.ABC`, whose body uses nothing of torch and calls no
 	// method it does not define (plainClass): a NumPy network or loss,
-	// whose instances' calls run no model.
+	// whose instances' calls run no model; or a custom autograd operation
+	// (a subclass of torch.autograd.Function), which holds no parameter.
 	Plain bool `json:"plain,omitempty"`
 	// ParamFree: a module class that builds no parameter that takes part
 	// in autograd, where its bases of the project build none either
@@ -1365,7 +1366,8 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	cs.Module = m.IsModuleClass(class)
 	cs.NoGraph = m.NoGraphClass(class) // a module, or a wrapper of frozen ones (frozenWrapper)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
-	cs.Plain = !cs.Module && (m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class)
+	cs.Plain = !cs.Module && ((m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class) ||
+		slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool { return m.autogradFunctionBase(b, 0) }))
 	if cs.NoGraph {
 		cs.FreezeParams = m.freezeParams(class)
 	} else if cs.FrozenWith = m.FrozenWith(class); cs.FrozenWith != nil {

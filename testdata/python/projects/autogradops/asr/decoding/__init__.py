@@ -1,0 +1,3 @@
+from ._lattice import LatticeDecoder, CTCLatticeDecoder
+
+__all__ = ["LatticeDecoder", "CTCLatticeDecoder"]
