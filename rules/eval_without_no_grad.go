@@ -2082,8 +2082,8 @@ func headDroppedLater(m *analyzer.Model, left, assignment analyzer.NodeID) bool 
 	f := m.File
 	scope := m.ScopeNode(assignment)
 	drops := m.Memo(dropsKey{scope}, func() any {
-		// The ends of the assignments of the scope that fill a slot with
-		// a module holding no parameter, by the slot's text.
+		// Where the assignments of the scope that fill a slot with
+		// a module holding no parameter start, by the slot's text.
 		at := map[string][]uint32{}
 		f.Walk(scope, func(n analyzer.NodeID) {
 			if f.Kind(n) != analyzer.KindAssignment || m.ScopeNode(n) != scope {

@@ -254,9 +254,10 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		"drop `retain_graph=True`", site, where, names))
 }
 
-// sharedFromCaller reports whether fn, a step function (its backward
-// in no loop of its own), uses, without detaching it, a parameter that a call of fn in a loop of this file passes a value with
-// a graph bound before that loop: each call's backward may run through
+// sharedFromCaller reports whether fn, a step function (its backward in
+// no loop of its own), uses, without detaching it, a parameter that a
+// call of fn in a loop of this file fills with a value that may carry a
+// graph, bound before that loop: each call's backward may run through
 // the caller's graph again (a critic trained k times on one batch of
 // generated samples, its gradient penalty taken through them), so the
 // graph must be kept until the last.
@@ -313,6 +314,7 @@ func mayHoldGraph(m *analyzer.Model, b *analyzer.Binding) bool {
 	return valueMayHoldGraph(m, b.Value, 0)
 }
 
+// valueMayHoldGraph is mayHoldGraph for an expression.
 func valueMayHoldGraph(m *analyzer.Model, v analyzer.NodeID, depth int) bool {
 	f := m.File
 	v = f.Unparen(v)
