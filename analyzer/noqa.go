@@ -198,16 +198,9 @@ func (r noqaRows) row(line int) int {
 // that share a line are one run.
 func findNoqaRows(f *File) noqaRows {
 	var spans [][2]int
-	var comments [][2]uint32
 	for i := range f.Nodes {
-		n := &f.Nodes[i]
-		switch n.Kind {
-		case KindString:
-			if bytes.IndexByte(f.Src[n.Start:n.End], '\n') >= 0 {
-				spans = append(spans, [2]int{f.LineIndex(n.Start) + 1, f.LineIndex(n.End) + 1})
-			}
-		case KindComment:
-			comments = append(comments, [2]uint32{n.Start, n.End})
+		if n := &f.Nodes[i]; n.Kind == KindString && bytes.IndexByte(f.Src[n.Start:n.End], '\n') >= 0 {
+			spans = append(spans, [2]int{f.LineIndex(n.Start) + 1, f.LineIndex(n.End) + 1})
 		}
 	}
 	src := f.Src
@@ -217,8 +210,7 @@ func findNoqaRows(f *File) noqaRows {
 			next++
 		}
 		if next < len(src) && src[next] == '\n' {
-			k := sort.Search(len(comments), func(i int) bool { return comments[i][1] > uint32(off) })
-			if k == len(comments) || comments[k][0] > uint32(off) {
+			if !f.InComment(uint32(off)) {
 				line := f.LineIndex(uint32(off)) + 1
 				spans = append(spans, [2]int{line, line + 1})
 			}

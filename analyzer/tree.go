@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"fmt"
+	"sort"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -36,8 +37,11 @@ type File struct {
 	Path  string // as named on the command line or found by the walk
 	Src   []byte
 	Nodes []Node
-	lines []uint32          // byte offset at which each line starts
-	names map[string]string // Name's copies
+	lines []uint32 // byte offset at which each line starts
+	// comments are the byte spans of the comments, in source order;
+	// built on the first InComment.
+	comments [][2]uint32
+	names    map[string]string // Name's copies
 }
 
 // Root is the module node.
@@ -227,6 +231,20 @@ func (f *File) buildLines() {
 			f.lines = append(f.lines, uint32(i+1))
 		}
 	}
+}
+
+// InComment reports whether byte offset off lies in a comment.
+func (f *File) InComment(off uint32) bool {
+	if f.comments == nil {
+		f.comments = [][2]uint32{}
+		for i := range f.Nodes {
+			if n := &f.Nodes[i]; n.Kind == KindComment {
+				f.comments = append(f.comments, [2]uint32{n.Start, n.End})
+			}
+		}
+	}
+	k := sort.Search(len(f.comments), func(i int) bool { return f.comments[i][1] > off })
+	return k < len(f.comments) && f.comments[k][0] <= off
 }
 
 // LineIndex returns the 0-based line that holds byte offset off.

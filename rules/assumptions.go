@@ -3,7 +3,6 @@ package rules
 import (
 	"bytes"
 	"fmt"
-	"slices"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -186,51 +185,19 @@ func entryBackpropagated(m *analyzer.Model, e analyzer.NodeID) bool {
 // GPU" where the file shows a GPU (CUDA, a device, an accelerator), and
 // "in memory" in code that never names one.
 func onDevice(f *analyzer.File) string {
-	var comments [][2]int
 	for _, w := range deviceWords {
 		for at := 0; ; {
 			i := bytes.Index(f.Src[at:], w)
 			if i < 0 {
 				break
 			}
-			if comments == nil {
-				comments = commentSpans(f)
-			}
-			if !inSpans(comments, at+i) {
-				return "on the GPU"
+			if !f.InComment(uint32(at + i)) {
+				return "on the GPU" // a comment's `.cuda()` shows no GPU
 			}
 			at += i + len(w)
 		}
 	}
 	return "in memory"
-}
-
-// commentSpans lists the byte spans of f's comments in source order (a
-// comment's `.cuda()` shows no GPU); never nil.
-func commentSpans(f *analyzer.File) [][2]int {
-	spans := [][2]int{}
-	for i := range f.Nodes {
-		if n := &f.Nodes[i]; n.Kind == analyzer.KindComment {
-			spans = append(spans, [2]int{int(n.Start), int(n.End)})
-		}
-	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
-	return spans
-}
-
-// inSpans reports whether offset at lies in one of spans, sorted and
-// disjoint.
-func inSpans(spans [][2]int, at int) bool {
-	i, _ := slices.BinarySearchFunc(spans, at, func(s [2]int, at int) int {
-		switch {
-		case s[1] <= at:
-			return -1
-		case s[0] > at:
-			return 1
-		}
-		return 0
-	})
-	return i < len(spans) && spans[i][0] <= at && at < spans[i][1]
 }
 
 // deviceWords are the words of source text that show a GPU.
