@@ -27,23 +27,23 @@ func Parse(path string, src []byte) (*File, error) {
 
 // parseInto is Parse reusing buf's memory for the nodes.
 func parseInto(path string, src []byte, buf []Node) (*File, error) {
+	if fixed := universalNewlines(src); fixed != nil {
+		// Python reads a lone CR (old Mac line endings) as a newline; the
+		// grammar does not. The same source with each lone CR made a LF
+		// parses as Python reads it, offsets unchanged; the file keeps
+		// its own text.
+		f, err := parseOnce(path, fixed, buf, true)
+		if err == nil {
+			f.Src = src
+		}
+		return f, err
+	}
 	return parseOnce(path, src, buf, true)
 }
 
 // parseOnce is parseInto; retry allows the one re-parse of a source with
 // starred tuple items blanked.
 func parseOnce(path string, src []byte, buf []Node, retry bool) (*File, error) {
-	if fixed := universalNewlines(src); fixed != nil {
-		// Python reads a lone CR (old Mac line endings) as a newline; the
-		// grammar does not. The same source with each lone CR made a LF
-		// parses as Python reads it, offsets unchanged; the file keeps
-		// its own text.
-		f, err := parseOnce(path, fixed, buf, retry)
-		if err == nil {
-			f.Src = src
-		}
-		return f, err
-	}
 	var p *parser
 	select {
 	case p = <-parsers:
@@ -106,20 +106,19 @@ func parseOnce(path string, src []byte, buf []Node, retry bool) (*File, error) {
 // follows made a LF, or nil when there is none.
 func universalNewlines(src []byte) []byte {
 	var out []byte
-	for i := bytes.IndexByte(src, '\r'); i >= 0 && i < len(src); {
-		if i+1 == len(src) || src[i+1] != '\n' {
-			if out == nil {
-				out = bytes.Clone(src)
-			}
-			out[i] = '\n'
-		}
-		j := bytes.IndexByte(src[i+1:], '\r')
+	for i := 0; ; i++ {
+		j := bytes.IndexByte(src[i:], '\r')
 		if j < 0 {
-			break
+			return out
 		}
-		i += j + 1
+		if i += j; i+1 < len(src) && src[i+1] == '\n' {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		out[i] = '\n'
 	}
-	return out
 }
 
 // hasErrors reports whether f's tree has an ERROR node other than the
