@@ -122,11 +122,11 @@ func (m *Model) isModuleClass(class NodeID) bool {
 		if foreignFramework(m.QualifiedName(b)) {
 			return false // an `mlx.nn.Module`, a `keras.Model`
 		}
-		if m.autogradFunctionBase(b, 0) {
-			// A custom autograd operation: its `forward` computes on the
-			// tensors it is given and holds no parameter.
-			return false
-		}
+	}
+	if m.autogradOperation(class, 0) {
+		// Its `forward` computes on the tensors it is given and holds no
+		// parameter.
+		return false
 	}
 	if m.MethodOf(class, "forward") != NoNode {
 		// A `forward` makes a module of a class of unknown bases, not
@@ -2200,21 +2200,20 @@ func (m *Model) builtinException(callee NodeID) bool {
 	return name == "Exception" || strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Warning") || name == "StopIteration"
 }
 
-// autogradFunctionBase reports whether base, a base of a class, is
-// torch.autograd.Function or a class of this file deriving from it.
-func (m *Model) autogradFunctionBase(base NodeID, depth int) bool {
-	if autogradFunctions[m.QualifiedName(base)] {
-		return true
-	}
-	f := m.File
-	if depth > 8 || f.Kind(base) != KindIdentifier {
+// autogradOperation reports whether class is a custom autograd
+// operation: a subclass of torch.autograd.Function, directly or through
+// classes of this file.
+func (m *Model) autogradOperation(class NodeID, depth int) bool {
+	if depth > 8 {
 		return false
 	}
-	b := m.Resolve(base)
-	if b == nil || b.Kind != BindClass {
-		return false
-	}
-	return slices.ContainsFunc(m.ClassBases(b.Stmt), func(n NodeID) bool { return m.autogradFunctionBase(n, depth+1) })
+	return slices.ContainsFunc(m.ClassBases(class), func(base NodeID) bool {
+		if autogradFunctions[m.QualifiedName(base)] {
+			return true
+		}
+		b := m.Resolve(base)
+		return m.File.Kind(base) == KindIdentifier && b != nil && b.Kind == BindClass && m.autogradOperation(b.Stmt, depth+1)
+	})
 }
 
 // autogradFunctions are the bases of custom autograd operations.

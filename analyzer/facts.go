@@ -1367,7 +1367,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	cs.NoGraph = m.NoGraphClass(class) // a module, or a wrapper of frozen ones (frozenWrapper)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
 	cs.Plain = !cs.Module && ((m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class) ||
-		slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool { return m.autogradFunctionBase(b, 0) }))
+		m.autogradOperation(class, 0))
 	if cs.NoGraph {
 		cs.FreezeParams = m.freezeParams(class)
 	} else if cs.FrozenWith = m.FrozenWith(class); cs.FrozenWith != nil {
