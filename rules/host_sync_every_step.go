@@ -515,7 +515,8 @@ func decidesStop(m *analyzer.Model, id, stmt, loop analyzer.NodeID) bool {
 		}
 	}
 	name := assignedName(f, stmt)
-	return name != "" && (whileTests(f, loop, name) || testedLater(m, loop, stmt, map[string]bool{name: true}))
+	names := map[string]bool{name: true}
+	return name != "" && (whileTests(f, loop, names) || testedLater(m, loop, stmt, names))
 }
 
 // decidingIf reports whether an if's outcome is needed on the host now:
@@ -558,27 +559,25 @@ func testedLater(m *analyzer.Model, loop, after analyzer.NodeID, names map[strin
 		if k != analyzer.KindIfStatement && k != analyzer.KindElifClause && k != analyzer.KindWhileStatement {
 			return
 		}
-		uses := false
-		f.Walk(f.Field(n, analyzer.FieldCondition), func(c analyzer.NodeID) {
-			uses = uses || f.Kind(c) == analyzer.KindIdentifier && names[f.Text(c)]
-		})
-		stop = uses && (k == analyzer.KindWhileStatement || leavesIteration(m, n))
+		stop = readsName(f, f.Field(n, analyzer.FieldCondition), names) && (k == analyzer.KindWhileStatement || leavesIteration(m, n))
 	})
 	return stop
 }
 
 // whileTests reports whether loop is a while loop whose own condition
-// reads name: `while value < 0.99:` after `value = out.item()` in its
-// body needs the value on the host to decide whether to go on.
-func whileTests(f *analyzer.File, loop analyzer.NodeID, name string) bool {
-	if f.Kind(loop) != analyzer.KindWhileStatement {
-		return false
-	}
-	uses := false
-	f.Walk(f.Field(loop, analyzer.FieldCondition), func(c analyzer.NodeID) {
-		uses = uses || f.Kind(c) == analyzer.KindIdentifier && f.Text(c) == name
+// reads one of names: `while value < 0.99:` after `value = out.item()`
+// in its body needs the value on the host to decide whether to go on.
+func whileTests(f *analyzer.File, loop analyzer.NodeID, names map[string]bool) bool {
+	return f.Kind(loop) == analyzer.KindWhileStatement && readsName(f, f.Field(loop, analyzer.FieldCondition), names)
+}
+
+// readsName reports whether expression e reads one of names.
+func readsName(f *analyzer.File, e analyzer.NodeID, names map[string]bool) bool {
+	reads := false
+	f.Walk(e, func(c analyzer.NodeID) {
+		reads = reads || f.Kind(c) == analyzer.KindIdentifier && names[f.Text(c)]
 	})
-	return uses
+	return reads
 }
 
 // leavesIteration reports whether an if's own branch (not its elif or
