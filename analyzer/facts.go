@@ -1241,19 +1241,9 @@ func (m *Model) summarizeNames() *Summary {
 			}
 		}
 	}
-	f.Children(Root, func(c NodeID) bool {
-		if f.Kind(c) == KindImportFromStatement {
-			star := false
-			f.Children(c, func(k NodeID) bool {
-				star = star || f.Kind(k) == KindWildcardImport
-				return !star
-			})
-			if star {
-				s.Stars = append(s.Stars, dotted(f, f.Field(c, FieldModuleName)))
-			}
-		}
-		return true
-	})
+	for _, c := range starImports(f) {
+		s.Stars = append(s.Stars, dotted(f, f.Field(c, FieldModuleName)))
+	}
 	s.Bindings, s.Instances = PairsOf(bindings), PairsOf(instances)
 	return s
 }
@@ -1333,16 +1323,50 @@ func setRef(mp *map[string]string, k, v string) {
 	(*mp)[k] = v
 }
 
-// valueRef returns the ref a name or attribute chain refers to.
+// starImports returns the module-level `from module import *`
+// statements of f.
+func starImports(f *File) []NodeID {
+	var out []NodeID
+	f.Children(Root, func(c NodeID) bool {
+		if f.Kind(c) == KindImportFromStatement {
+			f.Children(c, func(k NodeID) bool {
+				if f.Kind(k) == KindWildcardImport {
+					out = append(out, c)
+					return false
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return out
+}
+
+// valueRef returns the ref a name or attribute chain refers to. A name
+// the file binds nowhere, in a file that star-imports, is referred to
+// as the file's own (`#Name`): the project resolves it through the star
+// imports, whether or not the facts at hand know the module yet, so that
+// a summary does not depend on the order its file was linted in.
 func (m *Model) valueRef(v NodeID) string {
 	f := m.File
 	if f.Kind(v) == KindIdentifier {
-		if b := m.Resolve(v); b != nil && (b.Kind == BindFunction || b.Kind == BindClass) {
+		b := m.Resolve(v)
+		if b != nil && (b.Kind == BindFunction || b.Kind == BindClass) {
 			return m.localRef(b.Stmt)
+		}
+		if b == nil && m.starImporter() && !builtinNames[f.view(v)] {
+			return "#" + f.Text(v)
 		}
 	}
 	return m.QualifiedName(v)
 }
+
+// starImporter reports whether the file star-imports a module.
+func (m *Model) starImporter() bool {
+	return m.Memo(starKey{}, func() any { return len(starImports(m.File)) > 0 }).(bool)
+}
+
+type starKey struct{}
 
 func stringElements(f *File, list NodeID) []string {
 	var out []string

@@ -1457,7 +1457,7 @@ func (g *Graph) calledElsewhereOnly(o *object) (byRef, byName bool) {
 	if o.fn == nil || o.fn.GradSet || o.fn.Escapes || slices.ContainsFunc(o.callers, func(e callEdge) bool { return e.file == o.key.file }) {
 		return false, false
 	}
-	if slices.ContainsFunc(o.callers, g.setsGrad) {
+	if slices.ContainsFunc(o.callers, g.setsGrad) || len(o.callers) == 0 && g.baseCalled(o) {
 		return true, false
 	}
 	name, ok := g.namedMethod(o)
@@ -1469,6 +1469,23 @@ func (g *Graph) calledElsewhereOnly(o *object) (byRef, byName bool) {
 		return false, true
 	}
 	return true, false
+}
+
+// baseCalled reports whether an override that nothing calls by its own
+// ref overrides a method, of a base class in another file, that calls
+// of the project reach: the base class's own code (`self.eval_step(s)`
+// in `BaseAgent.eval_episode`) runs the override, in their mode
+// (fixGrad).
+func (g *Graph) baseCalled(o *object) bool {
+	for b, depth := g.overridden(o), 0; b != nil && depth < 8; b, depth = g.overridden(b), depth+1 {
+		if b.key.file != o.key.file && slices.ContainsFunc(b.callers, g.setsGrad) {
+			return true
+		}
+		if len(b.callers) > 0 || b.fn == nil || b.fn.GradSet || b.fn.Escapes {
+			return false
+		}
+	}
+	return false
 }
 
 // namedMethod says whether a method that no call reaches by its own ref
