@@ -662,8 +662,8 @@ func (m *Model) noteProjectResult(call NodeID) {
 
 // selfSubmodule reports whether `self.name`, called, calls an attribute
 // that its class holds rather than a method: no method of the class has
-// that name, and the class either assigns it or has no base class that
-// could define it.
+// that name, and the class or a base class of the file assigns it, or
+// the class has no base class that could define it.
 func (m *Model) selfSubmodule(attr NodeID) bool {
 	f := m.File
 	if f.Kind(attr) != KindAttribute || !f.TextIs(f.Field(attr, FieldObject), "self") {
@@ -673,7 +673,7 @@ func (m *Model) selfSubmodule(attr NodeID) bool {
 	if class == NoNode || m.MethodOf(class, f.Text(f.Field(attr, FieldAttribute))) != NoNode {
 		return false
 	}
-	return len(m.ClassBases(class)) == 0 || m.selfAttrs(class).count[f.Text(attr)] > 0
+	return len(m.ClassBases(class)) == 0 || m.selfAttrs(class).count[f.Text(attr)] > 0 || m.selfAttrValue(attr) != NoNode
 }
 
 // traceDistribution traces what a torch distribution (`Categorical(
