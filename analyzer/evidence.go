@@ -28,6 +28,9 @@ type evidence struct {
 	// named `crit` that one function of the file uses as a loss is taken
 	// as a loss in the others.
 	paramRoles map[string]Callable
+	// moduleParams are the parameters the file's uses show to be
+	// modules: what the calls of their functions pass for them is one.
+	moduleParams []*Binding
 	// producers are method callees (`model.compute_loss`) whose result
 	// is back-propagated: their calls return a value with a graph.
 	producers map[string]bool
@@ -172,6 +175,20 @@ func (m *Model) gatherEvidence() {
 	for _, t := range backprops {
 		m.traceGraph(t, 0, true)
 	}
+	// A parameter used as a module (`for p in src.parameters()` in
+	// `soft_update(self, target, src)`) is handed modules: what each call
+	// of its function in the file passes for it is one, and may be a
+	// parameter of another function in turn.
+	e := m.evidence
+	for i := 0; i < len(e.moduleParams) && i < 64; i++ {
+		args, ok := m.paramArgs(e.moduleParams[i])
+		if !ok {
+			continue
+		}
+		for _, a := range args {
+			m.noteRole(a, CallableModel)
+		}
+	}
 }
 
 // backpropTarget returns the value a back-propagating call (as
@@ -227,6 +244,9 @@ func (m *Model) noteRole(callee NodeID, role Callable) {
 		if b := m.ResolveName(k.name, k.scope, ^uint32(0)); b != nil && b.Kind == BindParam {
 			if old := e.paramRoles[k.name]; old != CallableModel {
 				e.paramRoles[k.name] = role
+			}
+			if role == CallableModel && !slices.Contains(e.moduleParams, b) {
+				e.moduleParams = append(e.moduleParams, b)
 			}
 		}
 	}
