@@ -53,8 +53,10 @@ into [0, 1] differ by at most 1, so the predicted distribution can never
 be confident, the loss cannot fall near zero, and the gradients shrink
 by up to the number of classes. Training slows or stalls, with no error
 raised. The same holds for a sigmoid before a ` + "`*_with_logits`" + ` loss.
-` + "`nll_loss`" + ` given probabilities instead of log-probabilities computes a
-different quantity, whose gradient does not push the wrong classes down.
+` + "`nll_loss`" + ` given probabilities instead of log-probabilities computes the
+negative probability of the target, not its log: its gradient vanishes on
+the samples whose target the model gives a probability near zero, the
+ones it gets most wrong, so it stops learning from them.
 A ` + "`log_softmax`" + ` before ` + "`cross_entropy`" + ` changes nothing (it is idempotent),
 but runs twice and keeps a second activation for the backward, unless it
 runs over dim 0, the batch (` + "`F.log_softmax(x, dim=0)`" + `): the loss then mixes
@@ -171,7 +173,8 @@ func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
 	switch {
 	case loss.name == nllLoss.name:
 		msg = fmt.Sprintf("%s is the output of a softmax%s, but `nll_loss` expects log-probabilities: "+
-			"it computes a different loss, whose gradient does not push the wrong classes down; use `log_softmax`, "+
+			"it computes the negative probability of the target, not its log, whose gradient vanishes on the samples "+
+			"the model gets most wrong; use `log_softmax`, "+
 			"or pass the logits to `cross_entropy`", in, where)
 	case a == analyzer.LogSoftmax && at != nil && overBatch(at.Text):
 		msg = fmt.Sprintf("%s is the output of a log_softmax over dim 0%s, the batch, and `cross_entropy` applies "+
