@@ -3,6 +3,7 @@ package analyzer
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -109,7 +110,11 @@ func (m *Model) isPytestFile() bool {
 		case KindImportStatement, KindImportFromStatement:
 			test = importsPytest(f.Text(def))
 		case KindFunctionDefinition:
-			test = collected && strings.HasPrefix(m.FunctionName(def), "test")
+			// pytest calls a module's test functions, with fixtures for
+			// arguments; a script named test_*.py passes its own
+			// (`test(loader, model)` from main). A test run bare from a
+			// `__main__` block (`test_batching()`) is still pytest's.
+			test = collected && strings.HasPrefix(m.FunctionName(def), "test") && !m.calledWithArgs(def)
 		case KindClassDefinition:
 			name := f.Text(f.Field(def, FieldName))
 			test = collected && strings.HasPrefix(name, "Test") ||
@@ -118,6 +123,13 @@ func (m *Model) isPytestFile() bool {
 		return !test
 	})
 	return test
+}
+
+// calledWithArgs reports whether a call of the file, outside def, calls
+// function def with arguments.
+func (m *Model) calledWithArgs(def NodeID) bool {
+	m.indexCalls()
+	return slices.ContainsFunc(m.callSites[def], func(c NodeID) bool { return !m.File.Contains(def, c) && len(m.Args(c)) > 0 })
 }
 
 // builtins that the rules care about; an unbound use of one of these

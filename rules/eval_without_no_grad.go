@@ -279,7 +279,9 @@ back-propagation; called on an object whose class the file does not show,
 it is taken for one. Test code is
 recognised as pytest and unittest recognise it (a module that imports
 pytest, a conftest.py, a ` + "`unittest.TestCase`" + `, a test_*.py module that
-defines test functions), never by a file name alone; in a function named
+defines test functions it does not call itself with arguments: a script
+named test_*.py whose main calls ` + "`test(loader, model)`" + ` is no pytest module), never by a file name
+alone; in a function named
 as a test, a model fed only random or constant tensors is a shape check.
 Lightning's ` + "`validation_step`" + `, ` + "`test_step`" + ` and ` + "`predict_step`" + ` on a
 ` + "`LightningModule`" + `, and the validation, test and predict batch hooks of a
