@@ -216,10 +216,14 @@ def bump():
     counter += 1
     return counter
 `)
-	use := find(t, m.File, KindIdentifier, "counter", 4)
-	b := m.Resolve(use)
-	if b == nil || m.File.Position(m.File.N(b.Name).Start).Line != 2 {
-		t.Fatalf("counter in bump resolved to %+v, want the module-level binding on line 2", b)
+	// `counter += 1` reads the module's counter; `return counter` reads
+	// the one bump has just assigned.
+	for _, c := range []struct{ nth, line int }{{3, 2}, {4, 5}} {
+		use := find(t, m.File, KindIdentifier, "counter", c.nth)
+		b := m.Resolve(use)
+		if b == nil || m.File.Position(m.File.N(b.Name).Start).Line != c.line {
+			t.Fatalf("counter #%d in bump resolved to %+v, want the binding on line %d", c.nth, b, c.line)
+		}
 	}
 }
 
@@ -422,5 +426,35 @@ def learn(value, reward, optimizer):
 	def := m.File.Parent(find(t, m.File, KindIdentifier, "learn", 0))
 	if got := m.BackpropParams(def); !slices.Equal(got, []int{0}) {
 		t.Errorf("BackpropParams = %v, want [0] (value, not reward)", got)
+	}
+}
+
+// TestGlobalNamesFollowTheFunction: in a function that declares a name
+// global, its own assignments of the name reach its later uses in order,
+// as a local's would; before the first of them, the name is the
+// module's.
+func TestGlobalNamesFollowTheFunction(t *testing.T) {
+	m := model(t, `total = None
+
+def step(batches, optimizer):
+    global total
+    print(total)
+    total = 0
+    for b in batches:
+        total += b.sum()
+    optimize(optimizer, total)
+`)
+	f := m.File
+	module := find(t, f, KindIdentifier, "total", 0)
+	before := find(t, f, KindIdentifier, "total", 2)
+	reset := find(t, f, KindIdentifier, "total", 3)
+	sum := find(t, f, KindIdentifier, "total", 4)
+	use := find(t, f, KindIdentifier, "total", 5)
+	if b := m.Resolve(before); b == nil || !f.Contains(b.Stmt, module) {
+		t.Errorf("`print(total)` before the function assigns it: resolves to %+v, want the module's binding", b)
+	}
+	b := m.Resolve(use)
+	if b == nil || !f.Contains(b.Stmt, sum) && !f.Contains(b.Stmt, reset) {
+		t.Fatalf("`optimize(optimizer, total)`: resolves to %+v, want the function's own assignment of total", b)
 	}
 }

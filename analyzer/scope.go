@@ -418,7 +418,17 @@ func (m *Model) resolveName(name string, s ScopeID, pos uint32) int32 {
 	for s >= 0 {
 		sc := &m.Scopes[s]
 		if s != 0 && sc.globals[name] {
-			s = 0 // `global name`: resolve in the module scope
+			// `global name`: the function's own assignments of it (kept
+			// in its scope) reach its later uses, in order; before the
+			// first, the name is the module's.
+			if s == own {
+				if c, ok := m.bindIndex[bindKey{s, name}]; ok {
+					if i := m.lastBindingBefore(bindKey{s, name}, c, pos); i >= 0 {
+						return i
+					}
+				}
+			}
+			s = 0
 			continue
 		}
 		if s != own && sc.Kind == ScopeClass {
