@@ -592,8 +592,11 @@ func (m *Model) traceUnknownCallee(call, fn NodeID, depth int, unpacked bool) bo
 			break
 		}
 	}
-	switch {
-	case fed || unpacked || nameCallable(lastName(f, fn)) == CallableLoss:
+	switch name := nameCallable(lastName(f, fn)); {
+	case fed || unpacked && name != CallableModel || name == CallableLoss:
+		// An unpacked result (`loss, logs = compute(batch)`) is taken for
+		// a loss and its logs, but not where the callee's name says model
+		// (`pred, aux = model(x)`, pred compared with the target).
 		m.noteRole(fn, CallableLoss)
 	case slices.ContainsFunc(m.Args(call), m.requiresGradInput):
 		// `func(z).sum().backward()` with `z.requires_grad_(True)`: the

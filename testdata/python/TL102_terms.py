@@ -22,7 +22,7 @@ def train(model, batches, optimizer):
 def evaluate(model, batches):
     history = []
     for states, targets in batches:
-        q_loss, forward_err, inverse_err = model(states, targets)
+        q_loss, forward_err, inverse_err = model(states, targets)  # want: TL201 "in `evaluate`"
         record = (q_loss.mean(), forward_err.mean())
         history.append(record)  # want: TL102 "no backward\(\) of this step is seen to run through"
     return history
