@@ -717,19 +717,25 @@ func (fl *Flow) ReturnsAny(keys map[string][]NodeID) bool {
 // non-differentiable torch functions and grad-disabled code end the
 // trail, and so does a function this file cannot see into.
 func (m *Model) DerivesFrom(expr, within NodeID, from func(*Binding) bool) bool {
-	return m.derivesFrom(expr, within, from, 0)
+	return m.derivesFrom(expr, within, from, 0, false)
+}
+
+// optionsNames are the names code gives the options of a run (argparse's
+// namespace, a config), whose attributes are settings.
+var optionsNames = map[string]bool{
+	"args": true, "opt": true, "opts": true, "cfg": true, "config": true, "hparams": true, "options": true, "conf": true, "flags": true,
 }
 
 // passThroughBuiltins return their argument's elements as they are.
 var passThroughBuiltins = map[string]bool{"list": true, "tuple": true, "dict": true, "sorted": true, "reversed": true, "enumerate": true, "zip": true}
 
-func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth int) bool {
+func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth int, viaParams bool) bool {
 	f := m.File
 	expr = f.Unparen(expr)
 	if expr == NoNode || depth > 16 {
 		return false
 	}
-	t := func(e NodeID) bool { return m.derivesFrom(e, within, from, depth+1) }
+	t := func(e NodeID) bool { return m.derivesFrom(e, within, from, depth+1, viaParams) }
 	switch f.Kind(expr) {
 	case KindIdentifier:
 		b := m.Resolve(expr)
@@ -753,11 +759,19 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 			}
 			return t(b.Value)
 		case BindAssign, BindAugAssign, BindWithTarget:
+			if viaParams && b.Unpacked && b.Index != 0 && m.paramCallValue(b.Value, within, depth) {
+				// `loss, n = loss_func(out)`: a count or a log beside the
+				// loss, for all this file shows of what a parameter returns.
+				return false
+			}
 			return t(b.Value)
 		}
 	case KindAttribute:
 		if nonGradAttributes[f.Text(f.Field(expr, FieldAttribute))] {
 			return false
+		}
+		if obj := f.Unparen(f.Field(expr, FieldObject)); viaParams && f.Kind(obj) == KindIdentifier && optionsNames[f.Text(obj)] {
+			return false // `opt.nce_t`: a setting of the run, not a tensor
 		}
 		return t(f.Field(expr, FieldObject))
 	case KindSubscript:
@@ -778,6 +792,12 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 			if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward" || m.selfSubmodule(f.Unparen(f.Field(expr, FieldFunction)))) {
 				// `self(z, s)`, `self.head(x)`: a forward pass computes
 				// its output from its inputs.
+				return slices.ContainsFunc(m.Args(expr), t)
+			}
+			if viaParams && m.MethodName(expr) == "" && q == "" && m.calledParam(expr, within) {
+				// `criterion(output, label)`, `discriminator(data)`: a
+				// loss, model or function the caller hands in computes
+				// its result from what it is given.
 				return slices.ContainsFunc(m.Args(expr), t)
 			}
 			if m.MethodName(expr) == "" || q != "" {
@@ -816,6 +836,40 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 		return t(body)
 	}
 	return false
+}
+
+// paramCallValue reports whether v is, or is a name bound to, a call
+// of a parameter of function within (calledParam).
+func (m *Model) paramCallValue(v, within NodeID, depth int) bool {
+	f := m.File
+	for i := depth; i < 16; i++ {
+		v = f.Unparen(v)
+		switch f.Kind(v) {
+		case KindCall:
+			return m.calledParam(v, within)
+		case KindIdentifier:
+			b := m.Resolve(v)
+			if b == nil || b.Kind != BindAssign || b.Unpacked {
+				return false
+			}
+			v = b.Value
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// calledParam reports whether call calls a parameter of function
+// within, by its plain name.
+func (m *Model) calledParam(call, within NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(fn)
+	return b != nil && b.Kind == BindParam && f.Parent(f.Parent(b.Stmt)) == within
 }
 
 // importedChain reports whether an attribute chain hangs from a name an

@@ -458,3 +458,42 @@ def step(batches, optimizer):
 		t.Fatalf("`optimize(optimizer, total)`: resolves to %+v, want the function's own assignment of total", b)
 	}
 }
+
+// TestBackpropThroughHandedCallables: a loss or a network a function is
+// handed computes its result from what it is given, so a backward of
+// that result runs through the arguments (`data` here, not the
+// run's options, whose attributes are settings).
+func TestBackpropThroughHandedCallables(t *testing.T) {
+	m := model(t, `def train_generator(discriminator, data, label, criterion):
+    output = discriminator(data)[0].view(-1)
+    error = criterion(output, label) / opt_scale(label)
+    error.backward()
+    return error
+
+
+def train_epoch(loader, model, contrast, criterion, optimizer, opt):
+    for batch in loader:
+        out = contrast(model(batch)) / opt.temperature
+        loss = criterion(out)
+        loss.backward()
+
+
+def fit(compute_loss, batch, optimizer):
+    loss, n = compute_loss(batch)
+    (loss * n).backward()
+`)
+	f := m.File
+	for _, c := range []struct {
+		name string
+		want []int
+	}{
+		{"train_generator", []int{1, 2}},
+		{"train_epoch", []int{0}},
+		{"fit", []int{1}},
+	} {
+		def := f.Parent(find(t, f, KindIdentifier, c.name, 0))
+		if got := m.BackpropParams(def); !slices.Equal(got, c.want) {
+			t.Errorf("BackpropParams(%s) = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

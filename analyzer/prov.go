@@ -610,10 +610,16 @@ func (m *Model) GraphParams(def NodeID) []int {
 // paramsReaching returns the indexes of the parameters of def that some
 // of the expressions derive from.
 func (m *Model) paramsReaching(def NodeID, params, exprs []NodeID) []int {
+	return m.paramsReachingVia(def, params, exprs, false)
+}
+
+// paramsReachingVia is paramsReaching, following the calls of def's
+// parameters into their arguments where viaParams is set.
+func (m *Model) paramsReachingVia(def NodeID, params, exprs []NodeID, viaParams bool) []int {
 	var out []int
 	for i, p := range params {
 		for _, e := range exprs {
-			if m.DerivesFrom(e, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }) {
+			if m.derivesFrom(e, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }, 0, viaParams) {
 				out = append(out, i)
 				break
 			}
@@ -650,7 +656,7 @@ func (m *Model) BackpropParams(def NodeID) []int {
 		if targets == nil {
 			return []int(nil)
 		}
-		return m.paramsReaching(def, m.positionalParams(def), targets)
+		return m.paramsReachingVia(def, m.positionalParams(def), targets, true)
 	}).([]int)
 }
 
