@@ -52,6 +52,10 @@ type Graph struct {
 	// in the order of paths, made by methodsOnce once solved.
 	methods     map[string][]*object
 	methodsOnce *sync.Once
+	// reach holds the project's imports for mayReach, made when first
+	// asked after a solve.
+	reach   *reachIndex
+	reachMu sync.Mutex
 	// named holds, by method name, the calls of a method on an object of
 	// no known class (`dec.decode(x)`, `self._predict(x)` that only a
 	// subclass defines, or a ref that resolves to nothing of the
@@ -635,7 +639,7 @@ func (g *Graph) Solve() {
 	// made, so that the two are never held at once; their room is made
 	// over to the new ones (nothing outside the graph holds an object).
 	clear(g.objs)
-	g.objs, g.methods, g.named = g.objs[:0], nil, nil
+	g.objs, g.methods, g.named, g.reach = g.objs[:0], nil, nil, nil
 	for _, fl := range g.files {
 		clear(fl.objs)
 	}
@@ -1354,8 +1358,13 @@ func (g *Graph) fixGrad(order []*object) {
 		}
 		fns = append(fns, p)
 	}
-	// The mode of the calls by each method name, worked out once a sweep.
-	namedModes := map[string]analyzer.GradMode{}
+	// The mode of the calls by each method name, from the files that may
+	// hold an object of the method's file, worked out once a sweep.
+	type namedKey struct {
+		name string
+		file *file
+	}
+	namedModes := map[namedKey]analyzer.GradMode{}
 	for changed := true; changed; {
 		changed = false
 		clear(namedModes)
@@ -1369,12 +1378,13 @@ func (g *Graph) fixGrad(order []*object) {
 						o.fact.Grad, o.fact.GradKnown, changed = base.fact.Grad, true, true
 					}
 				} else if p.named != "" {
-					mode, ok := namedModes[p.named]
+					k := namedKey{p.named, o.key.file}
+					mode, ok := namedModes[k]
 					if !ok {
-						mode = g.namedMode(p.named)
-						namedModes[p.named] = mode
+						mode = g.namedMode(p.named, o.key.file)
+						namedModes[k] = mode
 					}
-					if !o.fact.GradKnown || o.fact.Grad != mode {
+					if mode != analyzer.GradUnknown && (!o.fact.GradKnown || o.fact.Grad != mode) {
 						o.fact.Grad, o.fact.GradKnown, changed = mode, true, true
 					}
 				}
@@ -1509,14 +1519,24 @@ func (g *Graph) namedMethod(o *object) (string, bool) {
 }
 
 // namedMode is the grad mode the calls of a method named name on objects
-// of no known class run it in: disabled when there are some and every one
-// disables grad, else enabled.
-func (g *Graph) namedMode(name string) analyzer.GradMode {
-	mode := analyzer.GradEnabled
+// of no known class run a method of file target in: disabled when there
+// are some and every one disables grad, else enabled. A call with grad
+// enabled from a file that no program of the project runs together with
+// target (mayReach) cannot be given its objects, and is not counted;
+// unknown when no call is left but such ones. (One that disables grad
+// counts wherever it is: imports the project does not see, a registry's,
+// may link the two.)
+func (g *Graph) namedMode(name string, target *file) analyzer.GradMode {
+	mode, left, skipped := analyzer.GradEnabled, false, false
 	for _, e := range g.named[name] {
 		if !g.setsGrad(e) {
 			continue
 		}
+		if e.file != nil && target != nil && e.mode() != analyzer.GradDisabled && !g.mayReach(e.file, target) {
+			skipped = true
+			continue
+		}
+		left = true
 		if c := e.caller; c != nil && e.site.Inherit && (c.key.name == name || strings.HasSuffix(c.key.name, "."+name)) {
 			// `def sample(self): ... x_dist.sample()`: a method of that
 			// name handing on its own mode, not its callers'.
@@ -1527,7 +1547,123 @@ func (g *Graph) namedMode(name string) analyzer.GradMode {
 		}
 		mode = analyzer.GradDisabled
 	}
+	if skipped && !left {
+		return analyzer.GradUnknown
+	}
 	return mode
+}
+
+// mayReach reports whether a program of the project may run file from
+// with file to: to is among the files imported, directly or not, by a
+// file that imports from (or by from itself), or shares a folder with
+// one of them (a package may load its modules by name), or either is
+// apart from the project's imports (to imported by no file, from linked
+// to none by an import). An object of
+// a class of to can then be handed to code of from; otherwise, a call in
+// from of a method of that class's name calls another class's.
+func (g *Graph) mayReach(from, to *file) bool {
+	if from == to {
+		return true
+	}
+	g.reachMu.Lock()
+	defer g.reachMu.Unlock()
+	if g.reach == nil {
+		g.reach = g.importIndex()
+	}
+	if len(g.reach.importers[to]) == 0 || len(g.reach.importers[from]) == 0 && len(g.reach.imports[from]) == 0 {
+		// A file no file imports (a library's module, one loaded by
+		// name), or code that shares no import with the project: how
+		// objects reach them is not seen.
+		return true
+	}
+	set, ok := g.reach.from[from]
+	if !ok {
+		set = g.reach.runWith(from)
+		g.reach.from[from] = set
+	}
+	if set[to] {
+		return true
+	}
+	// A module of a folder the program does run: a package may load its
+	// modules by name (a registry's `importlib.import_module`).
+	dirs, ok := g.reach.dirs[from]
+	if !ok {
+		dirs = map[string]bool{}
+		for f := range set {
+			dirs[f.dir] = true
+		}
+		g.reach.dirs[from] = dirs
+	}
+	return dirs[to.dir]
+}
+
+// reachIndex holds the project's imports, file to file, for mayReach.
+type reachIndex struct {
+	imports, importers map[*file][]*file
+	from               map[*file]map[*file]bool
+	dirs               map[*file]map[string]bool // the folders of from's files
+}
+
+// importIndex links each file of the graph to the files of the project
+// its imports (its bindings and star imports) resolve to.
+func (g *Graph) importIndex() *reachIndex {
+	r := &reachIndex{imports: map[*file][]*file{}, importers: map[*file][]*file{}, from: map[*file]map[*file]bool{},
+		dirs: map[*file]map[string]bool{}}
+	for _, fl := range g.files {
+		if fl.sum == nil {
+			continue
+		}
+		seen := map[*file]bool{fl: true}
+		add := func(t target) {
+			mod := t.module
+			if t.obj != nil {
+				mod = t.obj.key.file
+			}
+			if mod != nil && !seen[mod] {
+				seen[mod] = true
+				r.imports[fl] = append(r.imports[fl], mod)
+				r.importers[mod] = append(r.importers[mod], fl)
+			}
+		}
+		for _, b := range fl.sum.Bindings {
+			if b.Value != "" && b.Value[0] != '#' {
+				add(g.resolve(b.Value, fl))
+			}
+		}
+		for _, s := range fl.sum.Stars {
+			add(g.resolve(s, fl))
+		}
+	}
+	return r
+}
+
+// runWith returns the files a program may run together with from: those
+// imported by from or by any file that imports it, directly or not.
+func (r *reachIndex) runWith(from *file) map[*file]bool {
+	up := []*file{from}
+	inUp := map[*file]bool{from: true}
+	for i := 0; i < len(up); i++ {
+		for _, p := range r.importers[up[i]] {
+			if !inUp[p] {
+				inUp[p] = true
+				up = append(up, p)
+			}
+		}
+	}
+	set := map[*file]bool{}
+	queue := append([]*file(nil), up...)
+	for _, f := range up {
+		set[f] = true
+	}
+	for i := 0; i < len(queue); i++ {
+		for _, m := range r.imports[queue[i]] {
+			if !set[m] {
+				set[m] = true
+				queue = append(queue, m)
+			}
+		}
+	}
+	return set
 }
 
 // overridden returns the method of a base class, in any file, that a
