@@ -2109,6 +2109,9 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 				// `for layer in self.layers: x = layer(x)`
 			case f.Kind(callee) == KindIdentifier && m.boundMethodAlias(class, callee, inherits):
 				// `fn = self.shifted_gaussian`, then `fn(x)`.
+			case f.Kind(callee) == KindIdentifier && m.autogradApply(callee):
+				// `pool = _Pooling.apply`, then `pool(x, rois)`: an operation
+				// on the tensors it is given.
 			case f.TextIs(callee, "self") && m.Resolve(callee) != nil && m.Resolve(callee).Kind == BindParam &&
 				(inherits || m.MethodOf(class, "__init__") != NoNode):
 				// `self(x)`: a pass of this module, which adds no parameter,
@@ -2179,6 +2182,23 @@ func (m *Model) buildsNoLayer(callee NodeID) bool {
 		}
 	})
 	return none
+}
+
+// autogradApply reports whether callee is a name bound, once, at module
+// level, to the `apply` of a class of this file that derives from
+// torch.autograd.Function (`dcn_pooling = _DCNPooling.apply`).
+func (m *Model) autogradApply(callee NodeID) bool {
+	f := m.File
+	b := m.Resolve(callee)
+	if b == nil || b.Kind != BindAssign || b.Unpacked || m.scopeOf[b.Stmt] != 0 || len(m.AssignmentsIn(Root)[f.Text(callee)]) != 1 {
+		return false
+	}
+	v := f.Unparen(b.Value)
+	if f.Kind(v) != KindAttribute || !f.TextIs(f.Field(v, FieldAttribute), "apply") {
+		return false
+	}
+	c := m.Resolve(f.Unparen(f.Field(v, FieldObject)))
+	return c != nil && c.Kind == BindClass && m.autogradOperation(c.Stmt, 0)
 }
 
 // builtinPlain are builtins that build no module.
