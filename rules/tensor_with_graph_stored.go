@@ -155,7 +155,10 @@ in a function of the file it calls) runs no training step, and a store
 into the same slots on every step (fast weights keyed by the names of the
 weights, ` + "`fast[names[i]] = w`" + `) holds one step's values, not one more each
 step; a slot named by the step or by a counter the loop moves is a new
-one each step.
+one each step. A slot of an attribute named by the index of a loop over
+` + "`range(...)`" + ` of fixed bounds that runs no step of its own (the layers of one
+forward pass, ` + "`self.outputs[\"conv%d\" % i] = h`" + `) is the same slot on
+every call: each call overwrites the last.
 
 ## References
 - [PyTorch FAQ: My model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
@@ -593,6 +596,11 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 			// each model, all within one step of the loop or call around.
 			continue
 		}
+		if !local && slotPerIndex(m, n, l, fn) {
+			// `self.outputs["conv%d" % i] = h` over the layers of a forward
+			// pass: the same slots each call, overwritten, not one more.
+			continue
+		}
 		a := m.Loop(l)
 		// An epoch: each iteration runs a loop of steps. One that runs a
 		// forward pass of its own (samples of the generator, a validation
@@ -729,6 +737,38 @@ func fixedIterations(m *analyzer.Model, loop analyzer.NodeID) bool {
 		return true
 	}
 	return false
+}
+
+// slotPerIndex reports whether n, a subscript store, writes a slot named
+// by the index of loop, a loop over `range(...)` of bounds fn does not
+// bind (constants, attributes, parameters) that runs no step of its own
+// (no batches, no backward): each call of fn writes the same slots.
+func slotPerIndex(m *analyzer.Model, n, loop, fn analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(n) != analyzer.KindAssignment || f.Kind(f.Field(n, analyzer.FieldLeft)) != analyzer.KindSubscript ||
+		f.Kind(loop) != analyzer.KindForStatement {
+		return false
+	}
+	iter := f.Unparen(f.Field(loop, analyzer.FieldRight))
+	if f.Kind(iter) != analyzer.KindCall || m.CallName(iter) != "range" {
+		return false
+	}
+	if a := m.Loop(loop); a.Batches || a.Backward {
+		return false
+	}
+	assigned := m.AssignmentsIn(fn)
+	fixed := true
+	f.Walk(f.Field(iter, analyzer.FieldArguments), func(id analyzer.NodeID) {
+		switch {
+		case !fixed:
+		case f.Kind(id) == analyzer.KindAttribute && f.N(id).Field != analyzer.FieldObject:
+			fixed = len(assigned[f.Text(id)]) == 0 // `self.num_layers`
+		case f.Kind(id) == analyzer.KindIdentifier && f.N(id).Field != analyzer.FieldAttribute && f.N(id).Field != analyzer.FieldObject:
+			b := m.Resolve(id)
+			fixed = b == nil || b.Kind == analyzer.BindParam || b.Kind == analyzer.BindImport
+		}
+	})
+	return fixed
 }
 
 // storedOncePerEpoch reports whether the store n runs once per
