@@ -1509,8 +1509,11 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 			if m.MethodName(id) == "append" && len(m.Args(id)) == 1 {
 				r.Keeps = m.keeps(def, m.Receiver(id), m.Args(id)[0], r.Keeps)
 			}
-			if r.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode {
-				// In a loop of its own, the helper is reported there.
+			if r.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode &&
+				!m.runsHotLoop(def) {
+				// In a loop of its own, the helper is reported there; one
+				// that runs a loop of steps itself (`ppo_train`, an epoch)
+				// is a phase, and flushes between phases.
 				r.EmptyCache = m.site(id)
 			}
 		}
@@ -2051,4 +2054,20 @@ func (m *Model) always(id, outer NodeID) bool {
 		}
 	}
 	return true
+}
+
+// runsHotLoop reports whether function def runs a loop of a hot role of
+// its own (a loop of steps, of batches): a phase rather than a step.
+func (m *Model) runsHotLoop(def NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if found {
+			return
+		}
+		if k := f.Kind(id); (k == KindForStatement || k == KindWhileStatement) && m.ScopeNode(id) == def {
+			found = m.LoopRole(id).Hot()
+		}
+	})
+	return found
 }

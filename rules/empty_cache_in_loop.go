@@ -84,7 +84,9 @@ no throughput loop: the flush costs nothing against the wait.
 
 A helper function, in this file or another of the project, that calls
 ` + "`empty_cache()`" + ` every time it runs is reported where a per-step loop
-calls it, with the helper's call as a related location.
+calls it, with the helper's call as a related location. A helper that
+runs a loop of steps of its own (a training phase between rollouts)
+flushes between phases, and is not.
 
 ## Known problems
 A method called on an object is followed only where the object's class

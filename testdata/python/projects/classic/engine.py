@@ -18,6 +18,18 @@ def step_fn(model, batch, opt):
     torch.cuda.empty_cache()
 
 
+def train_phase(model, buffer, opt, epochs):
+    # A phase of its own: its loop of steps runs between two flushes.
+    torch.cuda.empty_cache()
+    for _ in range(epochs):
+        for batch in buffer:
+            loss = model(batch).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    torch.cuda.empty_cache()
+
+
 def maybe_clear(step):
     if step % 100 == 0:
         torch.cuda.empty_cache()

@@ -1,6 +1,6 @@
 import torch
 
-from engine import accuracy, compute_loss, forward_with_count, maybe_clear, predict, run_batch, saliency, step_fn
+from engine import accuracy, compute_loss, forward_with_count, maybe_clear, predict, run_batch, saliency, step_fn, train_phase
 from models import Classifier, FocalLoss
 from models.classifier import Tokenizer
 from utils import *
@@ -75,3 +75,9 @@ def _apply(fn, x):
 def evaluate_apply(clf, loader):
     clf.eval()
     return [_apply(torch.sigmoid, x) for x, _ in loader]  # ok: the helper is passed a function, not a model
+
+
+def rollouts(agent, collect, opt, prompts_loader):
+    for prompts in prompts_loader:
+        buffer = collect(agent, prompts)
+        train_phase(agent, buffer, opt, 4)  # ok: the helper flushes once a phase, around its own loop of steps
