@@ -864,3 +864,21 @@ func (m *Model) ThreadEntry(use NodeID) bool {
 	}
 	return false
 }
+
+// CalledOnceAtTop reports whether def, a function of the module's own
+// scope, is called once in its file, by module-level code outside any
+// loop (`main()` under `if __name__ == "__main__":`), and used no other
+// way there: each run of the script runs it once.
+func (m *Model) CalledOnceAtTop(def NodeID) bool {
+	f := m.File
+	if f.Kind(def) != KindFunctionDefinition || m.scopeOf[def] != 0 {
+		return false
+	}
+	m.indexCalls()
+	calls := m.callSites[def]
+	if m.escapes[def] || len(calls) != 1 {
+		return false
+	}
+	c := calls[0]
+	return m.ScopeNode(c) == Root && m.EnclosingLoop(c) == NoNode && !f.Contains(def, c)
+}

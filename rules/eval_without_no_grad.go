@@ -562,8 +562,11 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	switch {
 	case e.dry:
 		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
-	case runsOnce(m, fn, call, e.end):
+	case runsOnce(m, fn, call, e.end) && fn == analyzer.Root:
 		p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
+	case runsOnce(m, fn, call, e.end):
+		p.Once(fmt.Sprintf("`%s` runs once, from module-level code, and this pass outside any loop keeps one graph, not one per batch",
+			m.FunctionName(fn)))
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
@@ -643,12 +646,13 @@ func equalityOperands(f *analyzer.File, cond analyzer.NodeID) []analyzer.NodeID 
 
 // runsOnce reports whether a forward pass runs once per run of the
 // program: in module-level code (a script, an `if __name__ ==
-// "__main__":` block, a notebook), outside any loop but one over a few
-// literal values, with no loop after it and before end (where its region
-// ends) that calls the same model.
+// "__main__":` block, a notebook), or in a function that only such code
+// calls, once (`main()`), outside any loop but one over a few literal
+// values, with no loop after it and before end (where its region ends)
+// that calls the same model.
 func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	f := m.File
-	if fn != analyzer.Root {
+	if fn != analyzer.Root && !m.CalledOnceAtTop(fn) {
 		return false
 	}
 	for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
@@ -658,8 +662,8 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	}
 	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
 	at, again := f.N(call).End, false
-	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
-		if again || f.Kind(id) != analyzer.KindCall || f.N(id).Start < at || f.N(id).Start >= end || m.ScopeNode(id) != analyzer.Root ||
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if again || f.Kind(id) != analyzer.KindCall || f.N(id).Start < at || f.N(id).Start >= end || m.ScopeNode(id) != fn ||
 			m.EnclosingLoop(id) == analyzer.NoNode {
 			return
 		}

@@ -1,0 +1,33 @@
+"""TL201: a shape check in `main()`, which the script runs once."""
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def main(path):
+    net = Net()
+    net.eval()
+    sample = torch.load(path, map_location="cpu")
+    # `main()` runs once per run of the script: one pass, one graph.
+    print(net(sample).shape)  # want: TL201(low)
+
+
+def report(net, batch):
+    net.eval()
+    # Called once per batch below: not a single pass.
+    print(net(batch).argmax(1).tolist())  # want: TL201(high)
+
+
+if __name__ == "__main__":
+    main("sample.pt")
+    model = Net()
+    for b in [torch.ones(2, 4)] * 10:
+        report(model, b)
