@@ -102,7 +102,10 @@ reshaped to a batch of one (` + "`obs.reshape((1,) + obs.shape)`" + `) is, and s
 (` + "`preprocessor([obs])`" + `). A pass that a
 loop of steps runs every few iterations only (` + "`if step % 100 == 0:`" + `, a
 generator's periodic sample) costs one graph every few steps: its finding
-says so and is one level lower.
+says so and is one level lower. A pass outside any loop of module-level
+code, or of a function that module-level code calls once (` + "`main()`" + ` under
+` + "`if __name__ == \"__main__\":`" + `), runs once per run of the script and keeps one
+graph: its finding says so and is of low confidence.
 
 Measured: on an NVIDIA H200 with PyTorch 2.11.0, median of 5 repetitions ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL201.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl201_tl202_eval.py)):
 a loop evaluating a randomly initialised ResNet-50 at a fixed batch with
