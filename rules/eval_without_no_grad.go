@@ -411,7 +411,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			"under `with torch.set_grad_enabled(" + mode + "):`"
 	} else if end := droppedAtOnce(m, call); direct && end != "" {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
-			"back-propagates; `.%s()` drops the output at once, which frees them, but each pass still holds them all at its "+
+			"back-propagates; `.%s` drops the output at once, which frees them, but each pass still holds them all at its "+
 			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
 	}
 	site := code(m, call, 40, "this call")
@@ -1340,18 +1340,26 @@ func switchedModel(m *analyzer.Model, call analyzer.NodeID, key string) bool {
 	return key != "" && (callee == key || strings.HasPrefix(callee, key+"."))
 }
 
-// droppedAtOnce returns the method that ends a forward call's output in
+// droppedAtOnce returns the method (with its parentheses) or the
+// attribute (`.data`) that ends a forward call's output in
 // its own expression, keeping none of its graph (`model(x).argmax(1)`,
 // `net(x).detach()`, `net(x).item()`), or "".
 func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 	f := m.File
 	attr := f.Parent(call)
-	if f.Kind(attr) != analyzer.KindAttribute || f.Field(attr, analyzer.FieldObject) != call || f.Kind(f.Parent(attr)) != analyzer.KindCall {
+	if f.Kind(attr) != analyzer.KindAttribute || f.Field(attr, analyzer.FieldObject) != call {
 		return ""
 	}
-	switch name := f.Text(f.Field(attr, analyzer.FieldAttribute)); name {
+	name := f.Text(f.Field(attr, analyzer.FieldAttribute))
+	if f.Kind(f.Parent(attr)) != analyzer.KindCall || f.Field(f.Parent(attr), analyzer.FieldFunction) != attr {
+		if name == "data" {
+			return "data" // `G(z).data`: the tensor without its history
+		}
+		return ""
+	}
+	switch name {
 	case "detach", "item", "tolist", "argmax", "argmin":
-		return name
+		return name + "()"
 	}
 	return ""
 }

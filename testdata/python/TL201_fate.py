@@ -117,3 +117,11 @@ def embeddings(model, loader):
         z = model(x)  # want: TL201 "keeps its activations alive although nothing back-propagates"
         out.append(z.cpu())  # want: TL102
     return out
+
+
+def sample_grid(generator, noises):
+    generator.eval()
+    images = []
+    for z in noises:
+        images.append(generator(z).data.cpu())  # want: TL201 "`.data` drops the output at once, which frees them"
+    return images
