@@ -34,7 +34,9 @@ what the code does:
   submodules, its methods, the helpers it is passed to);
 - a function named for evaluation or inference (` + "`evaluate`" + `, ` + "`validate`" + `,
   ` + "`test`" + `, ` + "`predict`" + `, ` + "`infer`" + `, ` + "`generate`" + `, ` + "`eval_step`" + `, ...): other words in
-  the name cancel nothing;
+  the name cancel nothing; where its class's constructor switches the
+  model it runs to evaluation mode (` + "`self.net.eval()`" + ` in ` + "`__init__`" + `), that switch
+  is the finding's evidence, not the name alone;
 - a model that its class switches to evaluation mode and never back;
 - a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
   ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving) and never a loss, a
@@ -541,6 +543,45 @@ func nestedForward(m *analyzer.Model, fn, call analyzer.NodeID, helper *analyzer
 	return at, def
 }
 
+// constructorSwitch returns the switch to evaluation mode of the model a
+// method runs, `self.net(x)`, made in its class's `__init__`
+// (`self.net.eval()`, `self.net = Net().eval()`): an inference wrapper
+// that switches its model once, for all its methods. NoNode where there
+// is none.
+func constructorSwitch(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	callee := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if f.Kind(callee) != analyzer.KindAttribute || !f.TextIs(f.Field(callee, analyzer.FieldObject), "self") {
+		return analyzer.NoNode
+	}
+	class := m.EnclosingClass(call)
+	if class == analyzer.NoNode {
+		return analyzer.NoNode
+	}
+	init := m.MethodOf(class, "__init__")
+	if init == analyzer.NoNode {
+		return analyzer.NoNode
+	}
+	key := compactText(f, callee)
+	found := analyzer.NoNode
+	f.Walk(f.Field(init, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found != analyzer.NoNode || f.Kind(id) != analyzer.KindCall {
+			return
+		}
+		if eval, _ := m.ModeSwitch(id); !eval {
+			return
+		}
+		recv := f.Unparen(m.Receiver(id))
+		switch {
+		case compactText(f, recv) == key:
+			found = id // `self.net.eval()`
+		case f.Kind(f.Parent(id)) == analyzer.KindAssignment && compactText(f, f.Field(f.Parent(id), analyzer.FieldLeft)) == key:
+			found = id // `self.net = Net().eval()`
+		}
+	})
+	return found
+}
+
 // evalEvidence tells how sure a TL201 finding is: what it rests on that
 // the project shows (the switch to evaluation mode, as a related
 // location) and what it takes on trust.
@@ -553,7 +594,11 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 		p.Evidence(analyzer.RelatedSite(c.Site, "a call on a model switched to evaluation mode"))
 	}
 	if e.named && e.sw == analyzer.NoNode {
-		p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, with no switch to evaluation mode", m.FunctionName(fn)))
+		if sw := constructorSwitch(m, call); sw != analyzer.NoNode {
+			p.Evidence(p.RelatedNode(sw, "the switch to evaluation mode, in the constructor"))
+		} else {
+			p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, with no switch to evaluation mode", m.FunctionName(fn)))
+		}
 	}
 	// The model switched to evaluation mode, or a submodule of it, is a
 	// module: only a module has `.eval()`.

@@ -1,0 +1,30 @@
+"""TL201: an inference wrapper that switches its model in its constructor."""
+import torch
+import torch.nn as nn
+
+
+class Predictor:
+    def __init__(self, path):
+        self.net = nn.Linear(4, 2)
+        self.net.load_state_dict(torch.load(path, map_location="cpu"))
+        self.net.eval()
+
+    def predict(self, batches):
+        # The switch is in `__init__`, for every method: seen, not assumed.
+        return [self.net(x).tolist() for x in batches]  # want: TL201(high)
+
+
+class Scorer:
+    def __init__(self, path):
+        self.net = nn.Linear(4, 2)
+        self.net.load_state_dict(torch.load(path, map_location="cpu"))
+
+    def predict(self, batches):
+        # No switch anywhere: evaluation by the method's name alone.
+        return [self.net(x).tolist() for x in batches]  # want: TL201(medium)
+
+
+def report(batches):
+    predictor = Predictor("a.pt")
+    scorer = Scorer("b.pt")
+    print(predictor.predict(batches), scorer.predict(batches))
