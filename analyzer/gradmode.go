@@ -570,8 +570,9 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		return GradUnknown
 	}
 	if m.escapes[def] {
-		// Only run as a new thread's or process's target: grad mode is
-		// per thread, and a new one starts with grad enabled.
+		// Only run as a new thread's or process's target (grad mode is
+		// per thread, and a new one starts with grad enabled), or as the
+		// program's entry by a command-line library at module level.
 		return GradEnabled
 	}
 	outside := 0
@@ -625,6 +626,7 @@ func (m *Model) indexCalls() {
 	m.callSites = make(map[NodeID][]NodeID)
 	m.escapes = make(map[NodeID]bool)
 	m.callbacks = make(map[NodeID]bool)
+	m.programEntries = make(map[NodeID]int)
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
@@ -644,6 +646,9 @@ func (m *Model) indexCalls() {
 				// Called where this file cannot see its arguments, in a
 				// grad mode it knows.
 				m.escapes[b.Stmt] = true
+			case m.ProgramEntry(id):
+				m.escapes[b.Stmt] = true
+				m.programEntries[b.Stmt]++
 			case f.Kind(p) != KindDecorator:
 				m.escapes[b.Stmt], m.callbacks[b.Stmt] = true, true
 			}
@@ -865,10 +870,30 @@ func (m *Model) ThreadEntry(use NodeID) bool {
 	return false
 }
 
+// cliEntries are the command-line libraries whose call runs the
+// function it is given, with the program's arguments, as the program.
+var cliEntries = map[string]bool{"fire.Fire": true, "typer.run": true, "jsonargparse.CLI": true, "jsonargparse.auto_cli": true}
+
+// ProgramEntry reports whether use, a function's name, is the first
+// argument of a command-line library's entry (`fire.Fire(infer)`) called
+// by module-level code outside any `no_grad`: the function runs as the
+// program, with grad enabled.
+func (m *Model) ProgramEntry(use NodeID) bool {
+	f := m.File
+	p := f.Parent(use)
+	if f.Kind(p) != KindArgumentList {
+		return false
+	}
+	call := f.Parent(p)
+	args := m.Args(call)
+	return len(args) > 0 && args[0] == use && cliEntries[m.CallName(call)] && m.ScopeNode(call) == Root && m.GradModeAt(call) != GradDisabled
+}
+
 // CalledOnceAtTop reports whether def, a function of the module's own
 // scope, is called once in its file, by module-level code outside any
-// loop (`main()` under `if __name__ == "__main__":`), and used no other
-// way there: each run of the script runs it once.
+// loop (`main()` under `if __name__ == "__main__":`), or run once as the
+// program by a command-line library (`fire.Fire(main)`), and used no
+// other way there: each run of the script runs it once.
 func (m *Model) CalledOnceAtTop(def NodeID) bool {
 	f := m.File
 	if f.Kind(def) != KindFunctionDefinition || m.scopeOf[def] != 0 {
@@ -876,6 +901,9 @@ func (m *Model) CalledOnceAtTop(def NodeID) bool {
 	}
 	m.indexCalls()
 	calls := m.callSites[def]
+	if len(calls) == 0 && m.programEntries[def] == 1 && !m.callbacks[def] {
+		return true // `fire.Fire(main)`: the program, run once
+	}
 	if m.escapes[def] || len(calls) != 1 {
 		return false
 	}

@@ -26,6 +26,7 @@ type Model struct {
 	callSites         map[NodeID][]NodeID // function definition → calls of it in this file
 	escapes           map[NodeID]bool     // function definition → also used other than by a call
 	callbacks         map[NodeID]bool     // function definition → escapes other than as a new thread's or process's target
+	programEntries    map[NodeID]int      // function definition → how many command-line libraries run it as the program
 	funcGrad          map[NodeID]GradMode
 	uncalled          map[NodeID]bool     // functions whose grad mode is enabled for want of any caller
 	switchBusy        map[NodeID]bool     // conditional contexts gradSwitch is reading through a name

@@ -165,7 +165,9 @@ method of that name, the finding says it assumed that; Lightning's
 ` + "`training_step`" + ` and training hooks run with grad enabled, whatever else
 calls a method of their name; a function handed to a new process or
 thread as what it runs, ` + "`mp.Process(target=evaluate, ...)`" + `, runs with
-grad enabled, as every new thread starts); an
+grad enabled, as every new thread starts, and so does one a command-line
+library runs as the program from module-level code, ` + "`fire.Fire(infer)`" + `,
+once); an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
 ` + "`evaluate`" + ` that returns a sampled action's log-probability, a renderer's
