@@ -846,13 +846,12 @@ type returnedSwitchKey struct{ def NodeID }
 func (m *Model) ThreadEntry(use NodeID) bool {
 	f := m.File
 	p := f.Parent(use)
-	var call NodeID
 	switch {
 	case f.Kind(p) == KindKeywordArgument && f.Field(p, FieldValue) == use && f.TextIs(f.Field(p, FieldName), "target"):
 		// `multiprocessing.Process`, `torch.multiprocessing.Process`,
 		// `threading.Thread`, and the same of a context
 		// (`mp.get_context("spawn").Process`).
-		call = f.Parent(f.Parent(p))
+		call := f.Parent(f.Parent(p))
 		if f.Kind(call) != KindCall {
 			return false
 		}
@@ -861,13 +860,28 @@ func (m *Model) ThreadEntry(use NodeID) bool {
 			fn = f.Field(fn, FieldAttribute)
 		}
 		return f.TextIs(fn, "Process") || f.TextIs(fn, "Thread")
-	case f.Kind(p) == KindArgumentList:
-		call = f.Parent(p)
-		args := m.Args(call)
-		q := m.CallName(call)
-		return len(args) > 0 && args[0] == use && (q == "torch.multiprocessing.spawn" || q == "torch.multiprocessing.start_processes")
+	default:
+		if call := m.firstArgOf(use); call != NoNode {
+			q := m.CallName(call)
+			return q == "torch.multiprocessing.spawn" || q == "torch.multiprocessing.start_processes"
+		}
+		return false
 	}
-	return false
+}
+
+// firstArgOf returns the call whose first positional argument is use,
+// or NoNode.
+func (m *Model) firstArgOf(use NodeID) NodeID {
+	f := m.File
+	p := f.Parent(use)
+	if f.Kind(p) != KindArgumentList {
+		return NoNode
+	}
+	call := f.Parent(p)
+	if args := m.Args(call); len(args) == 0 || args[0] != use {
+		return NoNode
+	}
+	return call
 }
 
 // cliEntries are the command-line libraries whose call runs the
@@ -879,14 +893,11 @@ var cliEntries = map[string]bool{"fire.Fire": true, "typer.run": true, "jsonargp
 // by module-level code outside any `no_grad`: the function runs as the
 // program, with grad enabled.
 func (m *Model) ProgramEntry(use NodeID) bool {
-	f := m.File
-	p := f.Parent(use)
-	if f.Kind(p) != KindArgumentList {
+	call := m.firstArgOf(use)
+	if call == NoNode {
 		return false
 	}
-	call := f.Parent(p)
-	args := m.Args(call)
-	return len(args) > 0 && args[0] == use && cliEntries[m.CallName(call)] && m.ScopeNode(call) == Root && m.GradModeAt(call) != GradDisabled
+	return cliEntries[m.CallName(call)] && m.ScopeNode(call) == Root && m.GradModeAt(call) != GradDisabled
 }
 
 // CalledOnceAtTop reports whether def, a function of the module's own
