@@ -612,11 +612,13 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	switch {
 	case e.dry:
 		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
-	case runsOnce(m, fn, call, e.end) && fn == analyzer.Root:
-		p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
 	case runsOnce(m, fn, call, e.end):
-		p.Once(fmt.Sprintf("`%s` runs once, from module-level code, and this pass outside any loop keeps one graph, not one per batch",
-			m.FunctionName(fn)))
+		if fn == analyzer.Root {
+			p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
+		} else {
+			p.Once(fmt.Sprintf("`%s` runs once, from module-level code, and this pass outside any loop keeps one graph, not one per batch",
+				m.FunctionName(fn)))
+		}
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
