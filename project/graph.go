@@ -1576,20 +1576,12 @@ func (g *Graph) mayReach(from, to *file) bool {
 		// objects reach them is not seen.
 		return true
 	}
-	set, ok := g.reach.from[from]
-	if !ok {
-		set = g.reach.runWith(from)
-		g.reach.from[from] = set
-	}
-	if set[to] {
-		return true
-	}
-	// A module of a folder the program does run: a package may load its
-	// modules by name (a registry's `importlib.import_module`).
+	// The folders of the files run with from: a module of one of them
+	// may be loaded by name too (a registry's `importlib.import_module`).
 	dirs, ok := g.reach.dirs[from]
 	if !ok {
 		dirs = map[string]bool{}
-		for f := range set {
+		for f := range g.reach.runWith(from) {
 			dirs[f.dir] = true
 		}
 		g.reach.dirs[from] = dirs
@@ -1600,15 +1592,13 @@ func (g *Graph) mayReach(from, to *file) bool {
 // reachIndex holds the project's imports, file to file, for mayReach.
 type reachIndex struct {
 	imports, importers map[*file][]*file
-	from               map[*file]map[*file]bool
-	dirs               map[*file]map[string]bool // the folders of from's files
+	dirs               map[*file]map[string]bool // by file: the folders of the files run with it
 }
 
 // importIndex links each file of the graph to the files of the project
 // its imports (its bindings and star imports) resolve to.
 func (g *Graph) importIndex() *reachIndex {
-	r := &reachIndex{imports: map[*file][]*file{}, importers: map[*file][]*file{}, from: map[*file]map[*file]bool{},
-		dirs: map[*file]map[string]bool{}}
+	r := &reachIndex{imports: map[*file][]*file{}, importers: map[*file][]*file{}, dirs: map[*file]map[string]bool{}}
 	for _, fl := range g.files {
 		if fl.sum == nil {
 			continue
