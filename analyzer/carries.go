@@ -694,7 +694,15 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			// `action, value = agent(state)`, agent an instance of a class
 			// the project defines: its forward's tuple says where the
 			// graph is (`return action.numpy()[0], self.v(h)`).
-			if fref, def := m.classMethod(m.calledClass(v), "forward"); def != NoNode {
+			class := m.calledClass(v)
+			if fn := f.Unparen(f.Field(v, FieldFunction)); class == NoNode && f.Kind(fn) == KindIdentifier {
+				// `result, loss = model(x)` in `def val_epoch(model, ...)`,
+				// where every call passes an instance of one class.
+				if b := m.Resolve(fn); b != nil && b.Kind == BindParam {
+					class = m.paramImportedClass(b)
+				}
+			}
+			if fref, def := m.classMethod(class, "forward"); def != NoNode {
 				return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
 			} else if fref != "" {
 				ref = fref

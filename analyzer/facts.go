@@ -1031,6 +1031,18 @@ func (m *Model) bindingClass(b *Binding, recv NodeID, depth int) NodeID {
 // `nn = NeuralNetMLP(...)`), where the file shows every call and no other
 // file of the project calls the function; else NoNode.
 func (m *Model) paramClass(b *Binding, depth int) NodeID {
+	return m.paramClassOf(b, depth, false)
+}
+
+// paramImportedClass is paramClass, where the class every call passes an
+// instance of may also be one the file imports (`val_epoch(model, ...)`
+// after `model = MaskRCNN(...)`, MaskRCNN from another file of the
+// project); what the project knows of it is asked by its qualified name.
+func (m *Model) paramImportedClass(b *Binding) NodeID {
+	return m.paramClassOf(b, 0, true)
+}
+
+func (m *Model) paramClassOf(b *Binding, depth int, imported bool) NodeID {
 	f := m.File
 	if depth > 2 {
 		return NoNode
@@ -1043,13 +1055,13 @@ func (m *Model) paramClass(b *Binding, depth int) NodeID {
 		return NoNode
 	}
 	var class *Binding
-	var out NodeID
+	out, name := NoNode, ""
 	for _, a := range args {
 		var c NodeID
 		switch a = f.Unparen(a); f.Kind(a) {
 		case KindIdentifier:
 			if ab := m.Resolve(a); ab != nil && ab.Kind == BindParam {
-				c = m.paramClass(ab, depth+1) // handed on by a function of the file
+				c = m.paramClassOf(ab, depth+1, imported) // handed on by a function of the file
 			} else {
 				c = m.receiverClassAt(a, depth+1)
 			}
@@ -1059,10 +1071,21 @@ func (m *Model) paramClass(b *Binding, depth int) NodeID {
 			return NoNode
 		}
 		cb := m.Resolve(c)
-		if f.Kind(c) != KindIdentifier || cb == nil || cb.Kind != BindClass || class != nil && cb != class {
+		if f.Kind(c) != KindIdentifier || cb == nil {
 			return NoNode
 		}
-		class, out = cb, c
+		switch {
+		case cb.Kind == BindClass && (class == nil && out == NoNode || cb == class):
+			class, out = cb, c
+		case imported && cb.Kind == BindImport && class == nil:
+			q := m.QualifiedName(c)
+			if q == "" || isLibraryName(q) || name != "" && q != name {
+				return NoNode
+			}
+			name, out = q, c
+		default:
+			return NoNode
+		}
 	}
 	return out
 }

@@ -1,0 +1,29 @@
+from detector import Detector, Scorer
+
+
+def val_epoch(model, loader):
+    # Every call hands in a Detector, whose first output holds detached
+    # tensors: the list keeps no graph (the forward pass itself is TL201's).
+    model.eval()
+    detections_all = []
+    total = 0.0
+    for images, targets in loader:
+        detections, loss = model(images, targets)  # want: TL201
+        detections_all.extend(detections)  # ok: Detector.forward's first output is detached
+        total += loss.item()
+    return detections_all, total
+
+
+def score_epoch(model, loader):
+    # Every call hands in a Scorer, whose first output keeps its graph.
+    scores = []
+    for x in loader:
+        s, n = model(x)
+        scores.append(s)  # want: TL102
+    return scores
+
+
+def run(loader):
+    detector = Detector()
+    val_epoch(detector, loader)
+    score_epoch(Scorer(), loader)
