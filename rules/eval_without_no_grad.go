@@ -2308,6 +2308,14 @@ var keepsHistory = map[string]bool{"cpu": true, "cuda": true, "to": true, "float
 	"bfloat16": true, "squeeze": true, "unsqueeze": true, "view": true, "reshape": true, "permute": true,
 	"transpose": true, "flatten": true, "contiguous": true, "clone": true}
 
+// keepsHistoryFunc are functions of torch whose result, a tensor,
+// requires grad when their first argument does.
+var keepsHistoryFunc = map[string]bool{
+	"torch.nn.functional.normalize": true, "torch.nn.functional.softmax": true, "torch.nn.functional.log_softmax": true,
+	"torch.nn.functional.sigmoid": true, "torch.sigmoid": true, "torch.softmax": true, "torch.log_softmax": true,
+	"torch.flatten": true, "torch.squeeze": true, "torch.unsqueeze": true, "torch.exp": true, "torch.tanh": true,
+}
+
 // reachesNumpy reports whether value e reaches `.numpy()` through
 // methods that keep autograd history, a name it is bound to, or a
 // parameter of a function of this file it is passed to. A subscript
@@ -2348,6 +2356,11 @@ func reachesNumpy(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 			}
 			return uses(left)
 		case analyzer.KindArgumentList:
+			if call := f.Parent(p); keepsHistoryFunc[m.QualifiedName(f.Field(call, analyzer.FieldFunction))] &&
+				f.FirstChild(p) == e && m.Keyword(call, "out") == analyzer.NoNode {
+				e = call // `F.normalize(x, dim=1).numpy()`
+				continue
+			}
 			def := m.LocalCallee(f.Parent(p))
 			if def == analyzer.NoNode {
 				return false

@@ -106,7 +106,13 @@ whose later uses reach a ` + "`backward()`" + ` is not reported; one handed to c
 whose use of it is not seen makes the finding say so, one level lower,
 unless each stored tensor had its own backward() in its step without
 ` + "`retain_graph=True`" + `: a graph that backward() has freed cannot be
-back-propagated again, wherever the list goes.
+back-propagated again, wherever the list goes. A list the function
+later joins into one tensor that reaches ` + "`.numpy()`" + ` (` + "`torch.cat(feats).numpy()`" + `)
+held no graph, since ` + "`.numpy()`" + ` raises on a tensor that requires grad: it is
+not reported. The outputs of a model class of the project whose
+` + "`forward`" + ` returns a tuple are judged element by element, by what the
+forward returns there, where the model is passed in as a parameter and
+every call passes an instance of that class.
 
 A conditional ` + "`x.item() if flag else x`" + `, where ` + "`x`" + ` is made a tensor only under
 ` + "`if flag:`" + ` with the same condition, stores a number either way.
@@ -181,7 +187,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		return // a constructor runs once, and builds modules rather than graphs
 	}
 	loop, local, ok := storedStepLoop(m, n, base, fn)
-	if !ok || detachedLater(m, fn, key, n) || storedFixedSlot(m, n, loop, fn) {
+	if !ok || detachedLater(m, fn, key, n) || storedFixedSlot(m, n, loop, fn) || joinedIntoNumpy(m, fn, key, n) {
 		return
 	}
 	if local && loop != analyzer.NoNode && backpropagatedByOuterStep(m, loop, base, value, fn) {
@@ -721,6 +727,33 @@ func detachedLater(m *analyzer.Model, fn analyzer.NodeID, key string, n analyzer
 		right := f.Unparen(f.Field(id, analyzer.FieldRight))
 		found = f.Kind(right) == analyzer.KindCall && m.MethodName(right) == "detach" &&
 			strings.HasPrefix(compactText(f, right), key+".")
+	})
+	return found
+}
+
+// joinedIntoNumpy reports whether function fn, after the store n, joins
+// the container named key into one tensor (`torch.cat(feats)`) whose
+// value reaches `.numpy()`, which raises on a tensor that requires grad:
+// what the code stores there, if it runs at all, carries no graph (a
+// frozen feature extractor's features).
+func joinedIntoNumpy(m *analyzer.Model, fn analyzer.NodeID, key string, n analyzer.NodeID) bool {
+	f := m.File
+	if fn == analyzer.Root {
+		return false
+	}
+	found := false
+	f.Walk(f.Field(fn, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || f.N(id).Start <= f.N(n).End || m.ScopeNode(id) != fn {
+			return
+		}
+		switch m.QualifiedName(f.Field(id, analyzer.FieldFunction)) {
+		case "torch.cat", "torch.concat", "torch.concatenate", "torch.stack", "torch.vstack", "torch.hstack":
+		default:
+			return
+		}
+		if args := m.Args(id); len(args) > 0 && compactText(f, f.Unparen(args[0])) == key {
+			found = reachesNumpy(m, id, 0)
+		}
 	})
 	return found
 }
