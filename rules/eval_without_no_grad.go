@@ -2322,12 +2322,21 @@ var keepsHistoryFunc = map[string]bool{
 // stops it: an entry of a model's outputs may be an integer tensor
 // (`outputs[0]["labels"]`), which has no grad to raise on.
 func reachesNumpy(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
+	return reachesNumpyThrough(m, e, depth, false)
+}
+
+// reachesNumpyThrough is reachesNumpy, where, with through, e may also
+// reach `.numpy()` as the first argument of a function of torch that
+// keeps its history (`F.normalize(x, dim=1).numpy()`). TL201 does not
+// follow those: a probability computed from a model's outputs and read
+// with `.numpy()` in a function no caller shows is still reported.
+func reachesNumpyThrough(m *analyzer.Model, e analyzer.NodeID, depth int, through bool) bool {
 	f := m.File
 	if depth > 3 {
 		return false
 	}
 	uses := func(name analyzer.NodeID) bool {
-		return slices.ContainsFunc(m.UsesOf(name), func(u analyzer.NodeID) bool { return reachesNumpy(m, u, depth+1) })
+		return slices.ContainsFunc(m.UsesOf(name), func(u analyzer.NodeID) bool { return reachesNumpyThrough(m, u, depth+1, through) })
 	}
 	for {
 		p := f.Parent(e)
@@ -2356,7 +2365,7 @@ func reachesNumpy(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 			}
 			return uses(left)
 		case analyzer.KindArgumentList:
-			if call := f.Parent(p); keepsHistoryFunc[m.QualifiedName(f.Field(call, analyzer.FieldFunction))] &&
+			if call := f.Parent(p); through && keepsHistoryFunc[m.QualifiedName(f.Field(call, analyzer.FieldFunction))] &&
 				f.FirstChild(p) == e && m.Keyword(call, "out") == analyzer.NoNode {
 				e = call // `F.normalize(x, dim=1).numpy()`
 				continue

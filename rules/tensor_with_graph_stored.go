@@ -752,7 +752,7 @@ func joinedIntoNumpy(m *analyzer.Model, fn analyzer.NodeID, key string, n analyz
 			return
 		}
 		if args := m.Args(id); len(args) > 0 && compactText(f, f.Unparen(args[0])) == key {
-			found = reachesNumpy(m, id, 0)
+			found = reachesNumpyThrough(m, id, 0, true)
 		}
 	})
 	return found

@@ -30,3 +30,11 @@ def extract_kept(model, loader):
         features_all.append(features)  # want: TL102 "stores a tensor whose autograd graph"
     joined = torch.cat(features_all)
     return joined.mean(0)
+
+
+def predict(net, images):
+    # TL201 does not take `.numpy()` through torch's functions for evidence
+    # that the network is frozen: the pass is still reported.
+    net.eval()
+    probs = torch.softmax(net(images), dim=1)  # want: TL201
+    return probs.cpu().numpy()
