@@ -52,6 +52,10 @@ func (fl *Flow) called() map[string]bool {
 			// called on a value (`x.mean()`) calls no value of its own.
 			if root := f.Field(fn, FieldObject); f.TextIs(root, "self") || f.Kind(root) == KindAttribute && strings.HasPrefix(FlowKey(f, fn), "self.") {
 				fl.calls[FlowKey(f, fn)] = true
+			} else if f.Kind(root) == KindIdentifier && fl.m.IsForwardCall(id) {
+				// `model.decoder(x)`, model a dict of modules: what holds
+				// the modules the function runs, not a tensor.
+				fl.calls[f.Text(root)] = true
 			}
 		}
 	})
