@@ -2091,7 +2091,12 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 					method := f.Text(f.Field(callee, FieldAttribute))
 					own := f.TextIs(obj, "self") && (m.MethodOf(class, method) != NoNode || moduleUses[method] || moduleMoves[method] ||
 						inherits && sub == callee && m.selfAttrs(class).count[f.Text(callee)] == 0)
-					if f.TextIs(obj, "self") && !own && !m.freeSubmodule(class, sub) || m.Resolve(obj) == nil {
+					// `self.grid.view(...)`: a tensor's method, on what is a
+					// tensor (a module's `.to()` or `.type()` builds nothing)
+					// that no assignment makes require grad.
+					tensorCall := sub != callee && (tensorMethod(method) || detachingMethods[method] || method == "type") &&
+						f.TextIs(obj, "self") && m.attrNoGradTensor(class, sub)
+					if f.TextIs(obj, "self") && !own && !tensorCall && !m.freeSubmodule(class, sub) || m.Resolve(obj) == nil {
 						free = false // `self.layer(x)`, or a name this file does not bind
 					}
 					if containerAdds[method] && f.TextIs(obj, "self") && !m.madeHere(f.Field(id, FieldArguments)) {
@@ -2124,6 +2129,28 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 		out.free = free
 		return out
 	}).(paramFreeness)
+}
+
+// attrNoGradTensor reports whether every value class assigns to the
+// attribute attr (`self.grid`) is made without asking for grad: no
+// `requires_grad=` argument and no `.requires_grad_()` in it. Nil values
+// (an augmented assignment) say nothing.
+func (m *Model) attrNoGradTensor(class, attr NodeID) bool {
+	f := m.File
+	values := m.selfAttrs(class).assignedOnly(f.Text(attr))
+	if values == nil {
+		return false
+	}
+	for _, v := range values {
+		asks := false
+		f.Walk(v, func(id NodeID) {
+			asks = asks || f.Kind(id) == KindCall && (m.MethodName(id) == "requires_grad_" || m.Keyword(id, "requires_grad") != NoNode)
+		})
+		if asks {
+			return false
+		}
+	}
+	return true
 }
 
 // importedName reports whether e, a name or an attribute, starts with a

@@ -185,7 +185,8 @@ project, whose constructor freezes every parameter it holds when given
 its default arguments (an FID network's ` + "`requires_grad=False`" + `) or the
 arguments the call passes (` + "`VGG16(requires_grad=False)`" + `), whose ` + "`forward`" + `
 returns what it computes under ` + "`no_grad`" + `, or that holds no parameters,
-itself and its bases (buffers registered by name, pooling layers picked
+itself and its bases (buffers registered by name, tensors it computes and
+reads with a tensor's methods, none made to require grad, pooling layers picked
 from a table, containers of such modules; a transform of torchaudio's or
 torchvision's, or a subclass of one holding transforms; a layer whose
 weight the constructor freezes and that has no bias; not a base whose
