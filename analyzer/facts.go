@@ -1960,8 +1960,31 @@ func (m *Model) nameOnlyRef(call NodeID) string {
 		if q := m.CallName(obj); q != "" && (isLibraryName(q) || builtinNames[q]) {
 			return "" // `json.dumps(d).encode()`, `str(x).strip()`: what a library returns
 		}
+	case f.Kind(obj) == KindIdentifier || f.Kind(obj) == KindAttribute:
+		if c := m.receiverClass(obj); c != NoNode {
+			if q := m.QualifiedName(c); q != "" && isLibraryName(q) {
+				return "" // `scheduler.step()`, scheduler a `torch.optim.lr_scheduler.StepLR`
+			}
+		}
+		if name := f.Text(f.Field(fn, FieldAttribute)); name == "step" && m.zeroGradOn(call, f.Text(obj)) {
+			return "" // `optimizer.step()` where the function clears `optimizer`'s gradients: an optimizer
+		}
 	}
 	return "*." + f.Text(f.Field(fn, FieldAttribute))
+}
+
+// zeroGradOn reports whether the function call is in calls
+// `recv.zero_grad()` on the receiver named recv.
+func (m *Model) zeroGradOn(call NodeID, recv string) bool {
+	f := m.File
+	scope := m.ScopeNode(call)
+	found := false
+	f.Walk(scope, func(id NodeID) {
+		if !found && f.Kind(id) == KindCall && m.MethodName(id) == "zero_grad" && m.ScopeNode(id) == scope {
+			found = f.Text(f.Unparen(m.Receiver(id))) == recv
+		}
+	})
+	return found
 }
 
 // isClassRef reports whether a call constructs a class of this file.
