@@ -160,7 +160,9 @@ wherever it is defined, whatever its name; so does a function of the
 project whose every return is a switch, entered with ` + "`with`" + `), or when
 every call of it in the project, in any file, runs under ` + "`no_grad`" + ` (a
 method nothing calls by its own name runs where the calls of its name on
-objects of no known class do; where another class of the project has a
+objects of no known class do, ` + "`optimizer.step()`" + ` aside where the function
+clears that optimizer's gradients, and calls on what a library's class
+made (` + "`torch.optim.lr_scheduler.StepLR`" + `); where another class of the project has a
 method of that name, the finding says it assumed that; Lightning's
 ` + "`training_step`" + ` and training hooks run with grad enabled, whatever else
 calls a method of their name; a function handed to a new process or
@@ -280,7 +282,10 @@ samples in a loop from a constant first token
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
-those of the functions it calls, and is not reported. A method named
+those of the functions it calls, and is not reported. So is a call of a
+module of a class the file does not show that is handed the model itself
+(` + "`method(x_s, x_q, model=model)`" + `, after ` + "`model.eval()`" + `): an algorithm that runs the
+model in a mode of its own choosing, not one forward pass. A method named
 ` + "`backward`" + ` that a class of the file defines and that back-propagates nothing
 itself (a normalizing flow's inverse pass, ` + "`flow.backward(z)`" + `) is no
 back-propagation; called on an object whose class the file does not show,
@@ -2453,7 +2458,53 @@ func receiverText(m *analyzer.Model, call analyzer.NodeID) string {
 // from a registry (`cls = MODELS[name]`) or a tensor type
 // (`Tensor = torch.cuda.FloatTensor`).
 func notForward(m *analyzer.Model, call analyzer.NodeID) bool {
-	return m.OnlyLiteralArgs(call) || !m.IsModelValue(m.File.Field(call, analyzer.FieldFunction))
+	return m.OnlyLiteralArgs(call) || !m.IsModelValue(m.File.Field(call, analyzer.FieldFunction)) || handsModel(m, call)
+}
+
+// handsModel reports whether call hands a model to a callee whose class
+// the file does not show (`method(x_s, x_q, model=model)`, a few-shot
+// method picked from a registry): an algorithm that runs the model it is
+// given, in a mode of its own choosing (its own no_grad in evaluation
+// mode, or a test-time optimization that needs gradients), not one
+// forward pass in its caller's mode.
+func handsModel(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	if m.InstanceForward(f.Field(call, analyzer.FieldFunction)) != analyzer.NoNode {
+		return false
+	}
+	var vals []analyzer.NodeID
+	f.Children(f.Field(call, analyzer.FieldArguments), func(c analyzer.NodeID) bool {
+		if f.Kind(c) == analyzer.KindKeywordArgument {
+			c = f.Field(c, analyzer.FieldValue)
+		}
+		vals = append(vals, f.Unparen(c))
+		return true
+	})
+	scope := m.ScopeNode(call)
+	return slices.ContainsFunc(vals, func(v analyzer.NodeID) bool {
+		k := f.Kind(v)
+		return (k == analyzer.KindIdentifier || k == analyzer.KindAttribute) && m.ClassifyCallee(v) == analyzer.CallableModel &&
+			modulesMethodCalled(m, scope, f.Text(v))
+	})
+}
+
+// moduleOnlyMethods are methods of nn.Module that a tensor does not have.
+var moduleOnlyMethods = map[string]bool{"eval": true, "train": true, "parameters": true, "named_parameters": true,
+	"state_dict": true, "load_state_dict": true, "modules": true, "children": true}
+
+// modulesMethodCalled reports whether scope calls a method only a module
+// has (`model.eval()`, `model.parameters()`) on what text names: what the
+// code does with it shows a module.
+func modulesMethodCalled(m *analyzer.Model, scope analyzer.NodeID, text string) bool {
+	f := m.File
+	found := false
+	f.Walk(scope, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != scope || !moduleOnlyMethods[m.MethodName(id)] {
+			return
+		}
+		found = f.Text(f.Unparen(m.Receiver(id))) == text
+	})
+	return found
 }
 
 // outputsOnlyToHost reports whether all that a forward call's output
