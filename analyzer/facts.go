@@ -1511,7 +1511,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 			}
 			m.stepFact(id, &r.StepSites)
 			q := m.CallName(id)
-			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" {
+			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" || m.updatesModelWithLoss(id) {
 				needsGrad = true
 			}
 			if !fs.GradSet && (r.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) && !m.OnlyLiteralArgs(id) {
@@ -1931,6 +1931,37 @@ func (m *Model) methodRefsOfClasses(call NodeID) []string {
 		}
 	}
 	return out
+}
+
+// updatesModelWithLoss reports whether call hands a loss and a model
+// together to a function of a library other than torch
+// (`gradient_update_parameters(self.model, inner_loss, ...)`, a
+// meta-learning library's inner step): code that differentiates the loss
+// with respect to the model's parameters, which this file cannot see.
+func (m *Model) updatesModelWithLoss(call NodeID) bool {
+	f := m.File
+	q := m.CallName(call)
+	if q == "" || q == "torch" || strings.HasPrefix(q, "torch.") {
+		return false
+	}
+	if b := m.Resolve(f.Unparen(f.Field(call, FieldFunction))); b == nil || b.Kind != BindImport || !isLibraryName(q) && m.lookup(q, WantKind) != nil {
+		return false // a function of this file, or of the project
+	}
+	loss, model := false, false
+	for _, a := range m.Args(call) {
+		a = f.Unparen(a)
+		switch f.Kind(a) {
+		case KindIdentifier:
+			if b := m.Resolve(a); b != nil && b.Kind == BindAssign && !b.Unpacked && m.IsLossCall(f.Unparen(b.Value)) {
+				loss = true
+			} else {
+				model = model || m.ClassifyCallee(a) == CallableModel
+			}
+		case KindAttribute:
+			model = model || m.ClassifyCallee(a) == CallableModel
+		}
+	}
+	return loss && model
 }
 
 // nameOnlyRef is the ref "*.name" of a call of a method on an object

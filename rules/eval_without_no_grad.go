@@ -281,7 +281,9 @@ samples in a loop from a constant first token
 (` + "`tok = torch.multinomial(model(tok).softmax(-1), 1)`" + `). Code after a
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
-` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, its own or
+` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, or a loss it hands
+with its model to a function of another library (` + "`gradient_update_parameters(model, loss)`" + `,
+a meta-learning library's inner step), its own or
 those of the functions it calls, and is not reported. So is a call of a
 module of a class the file does not show that is handed the model itself
 (` + "`method(x_s, x_q, model=model)`" + `, after ` + "`model.eval()`" + `): an algorithm that runs the
