@@ -31,13 +31,56 @@ func (m *Model) sysPathDirs() []string {
 		if i >= len(args) {
 			continue
 		}
-		p, ok := m.pathValue(args[i], 0)
-		if !ok || path.IsAbs(p) {
+		for _, v := range m.pathArgs(args[i]) {
+			p, ok := m.pathValue(v, 0)
+			if !ok || path.IsAbs(p) {
+				continue
+			}
+			p = path.Clean(p)
+			if p != "." && !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// pathArgs returns the values a path argument of sys.path's may hold:
+// itself, or, for a parameter of a module-level function (`def
+// add_path(path): sys.path.insert(0, path)`, the `_init_paths.py` of
+// many research code bases), the argument each call of the function in
+// the file passes there (`add_path(osp.join(this_dir, '..', 'lib'))`).
+func (m *Model) pathArgs(arg NodeID) []NodeID {
+	f := m.File
+	arg = f.Unparen(arg)
+	b := m.Resolve(arg)
+	if f.Kind(arg) != KindIdentifier || b == nil || b.Kind != BindParam {
+		return []NodeID{arg}
+	}
+	def := m.ScopeNode(arg)
+	if def == Root || m.ScopeNode(def) != Root {
+		return nil
+	}
+	pos := slices.Index(m.PositionalParams(def), b.Name)
+	if pos < 0 {
+		return nil
+	}
+	name := m.FunctionName(def)
+	var out []NodeID
+	for i := range f.Nodes {
+		id := NodeID(i)
+		if f.Nodes[i].Kind != KindCall || m.ScopeNode(id) != Root {
 			continue
 		}
-		p = path.Clean(p)
-		if p != "." && !slices.Contains(out, p) {
-			out = append(out, p)
+		fn := f.Unparen(f.Field(id, FieldFunction))
+		if f.Kind(fn) != KindIdentifier || !f.TextIs(fn, name) {
+			continue
+		}
+		if cb := m.Resolve(fn); cb == nil || cb.Stmt != def {
+			continue
+		}
+		if args := m.Args(id); pos < len(args) {
+			out = append(out, args[pos])
 		}
 	}
 	return out

@@ -24,6 +24,11 @@ func TestSysPathDirs(t *testing.T) {
 		{"import sys\nsys.path.append('../lib')\nsys.path.insert(0, '../lib/')\n", []string{"../lib"}},
 		{"import sys, os\nsys.path.append('%s/../common' % os.path.dirname(os.path.realpath(__file__)))\n", []string{"../common"}},
 		{"import sys, os\nsys.path.append('%s/%s' % (a, b))\n", nil},
+		// A helper whose parameter goes on the path: each call's argument.
+		{"import sys\nimport os.path as osp\ndef add_path(path):\n    if path not in sys.path:\n        sys.path.insert(0, path)\n" +
+			"this_dir = osp.dirname(__file__)\nadd_path(osp.join(this_dir, '..', 'lib'))\nadd_path('../tools')\n", []string{"../lib", "../tools"}},
+		{"import sys\ndef add_path(path):\n    sys.path.insert(0, path)\n", nil},
+		{"import sys\nclass P:\n    def add(self, path):\n        sys.path.append(path)\nP().add('../lib')\n", nil},
 	}
 	for _, c := range cases {
 		f, err := Parse("a.py", []byte(c.src))
