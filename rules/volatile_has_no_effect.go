@@ -66,7 +66,11 @@ A call already under ` + "`no_grad`" + ` (or in a function that every caller in 
 file runs under it) is not reported: there the flag is dead code but
 costs nothing. Nor is a volatile input that the function feeds only to
 models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, as TL201 judges a frozen model, wherever in
-the file): such a pass records no graph either. ` + "`requires_grad=False`" + ` is reported only when the wrapped
+the file): such a pass records no graph either. Nor is a volatile value
+that the function feeds to no forward pass where it back-propagates (the
+labels of a training step), or that a constructor keeps on ` + "`self`" + ` (a
+constant of a detector's): no evaluation relies on the flag there, and
+` + "`no_grad`" + ` would break the step. ` + "`requires_grad=False`" + ` is reported only when the wrapped
 value is passed to a model call in the same function, and that function
 does not back-propagate, is not a model's own ` + "`forward`" + ` (which runs in its
 caller's grad mode) and does not return what the file back-propagates.
@@ -102,10 +106,18 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 		if off {
 			return // `Variable(x, volatile=volatile)` in a helper whose flag is off wherever the file calls it
 		}
-		if fed := fedModels(m, call); len(fed) > 0 && !slices.ContainsFunc(fed, func(c analyzer.NodeID) bool { return !frozen(m, c) }) {
+		fed := fedModels(m, call)
+		if len(fed) > 0 && !slices.ContainsFunc(fed, func(c analyzer.NodeID) bool { return !frozen(m, c) }) {
 			// Every model the input is fed to has its parameters frozen
 			// (`for p in netD.parameters(): p.requires_grad = False`):
 			// nothing records a graph, and the flag costs nothing.
+			return
+		}
+		if fn := m.ScopeNode(call); len(fed) == 0 && (fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) || constantAttribute(m, call)) {
+			// Labels of a training step (`[Variable(t, volatile=True) for t
+			// in targets]` beside a backward()), or a constant a
+			// constructor keeps (`self.priors = Variable(..., volatile=True)`):
+			// no evaluation relies on the flag, and no_grad would be wrong.
 			return
 		}
 		var fix *analyzer.Fix
@@ -184,6 +196,20 @@ func feedsModel(m *analyzer.Model, call analyzer.NodeID) bool {
 // fedModels returns the forward calls, with grad enabled, that the
 // Variable built by call is passed to, directly or through the name it is
 // assigned to in the same function.
+// constantAttribute reports whether call is the value a constructor
+// assigns to an attribute of self (`self.priors = Variable(...)`).
+func constantAttribute(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	a := f.Parent(call)
+	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != call {
+		return false
+	}
+	left := f.Field(a, analyzer.FieldLeft)
+	fn := m.ScopeNode(call)
+	return f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldObject), "self") &&
+		fn != analyzer.Root && m.FunctionName(fn) == "__init__"
+}
+
 func fedModels(m *analyzer.Model, call analyzer.NodeID) []analyzer.NodeID {
 	f := m.File
 	name := ""

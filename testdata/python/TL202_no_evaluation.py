@@ -1,0 +1,34 @@
+"""TL202: `volatile=True` on what no evaluation runs through: the labels
+of a training step that back-propagates, or a constant a constructor
+keeps. The flag does nothing there, and `no_grad` would be wrong. On
+the input of an evaluation it is reported."""
+import torch
+from torch import nn
+from torch.autograd import Variable
+
+
+class Detector(nn.Module):
+    def __init__(self, priors):
+        super().__init__()
+        self.priors = Variable(priors, volatile=True)  # ok: a constant the constructor keeps
+        self.head = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.head(x) + self.priors
+
+
+def train(net, criterion, optimizer, loader):
+    for images, targets in loader:
+        images = Variable(images.cuda())
+        targets = [Variable(t.cuda(), volatile=True) for t in targets]  # ok: labels of a step that back-propagates
+        loss = criterion(net(images), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def test(net, loader):
+    net.eval()
+    for images, _ in loader:
+        images = Variable(images.cuda(), volatile=True)  # want: TL202
+        print(net(images).argmax(1).tolist())  # want: TL201
