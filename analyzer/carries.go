@@ -1876,6 +1876,10 @@ func (m *Model) entriesConverted(sub NodeID) bool {
 			}
 			left, right := f.Field(st, FieldLeft), f.Unparen(f.Field(st, FieldRight))
 			kids := f.ChildList(left)
+			if args := m.Args(right); f.Kind(right) == KindCall && m.CallName(right) == "enumerate" && len(args) == 1 && len(kids) == 2 {
+				// `for i, (key, value) in enumerate(d.items()):`
+				right, kids = f.Unparen(args[0]), f.ChildList(f.Unparen(kids[1]))
+			}
 			if len(kids) != 2 || f.Kind(right) != KindCall || m.MethodName(right) != "items" ||
 				!f.TextIs(m.Receiver(right), name) {
 				continue
