@@ -113,7 +113,8 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 			// nothing records a graph, and the flag costs nothing.
 			return
 		}
-		if fn := m.ScopeNode(call); len(fed) == 0 && (fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) || constantAttribute(m, call)) {
+		if fn := m.ScopeNode(call); len(fed) == 0 && (fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) && !handedWithModel(m, call) ||
+			constantAttribute(m, call)) {
 			// Labels of a training step (`[Variable(t, volatile=True) for t
 			// in targets]` beside a backward()), or a constant a
 			// constructor keeps (`self.priors = Variable(..., volatile=True)`):
@@ -208,6 +209,56 @@ func constantAttribute(m *analyzer.Model, call analyzer.NodeID) bool {
 	fn := m.ScopeNode(call)
 	return f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldObject), "self") &&
 		fn != analyzer.Root && m.FunctionName(fn) == "__init__"
+}
+
+// handedWithModel reports whether the name call's value is bound to (in
+// a list comprehension too) is later passed, alone or in a tuple, to a
+// call that also takes a model (`data_parallel(netG, (text, fixed_noise))`):
+// a forward pass that fedModels does not see.
+func handedWithModel(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	a := f.Parent(call)
+	for f.Kind(a) == analyzer.KindListComprehension || f.Kind(a) == analyzer.KindParenthesizedExpression {
+		a = f.Parent(a)
+	}
+	if f.Kind(a) != analyzer.KindAssignment || f.Kind(f.Field(a, analyzer.FieldLeft)) != analyzer.KindIdentifier {
+		return false
+	}
+	names, fn := map[string]bool{f.Text(f.Field(a, analyzer.FieldLeft)): true}, m.ScopeNode(call)
+	// Names bound to a tuple or list holding it (`inputs = (text, noise)`).
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindAssignment || f.N(id).Start < f.N(a).End || m.ScopeNode(id) != fn {
+			return
+		}
+		left, right := f.Field(id, analyzer.FieldLeft), f.Unparen(f.Field(id, analyzer.FieldRight))
+		if k := f.Kind(right); f.Kind(left) != analyzer.KindIdentifier || k != analyzer.KindTuple && k != analyzer.KindList {
+			return
+		}
+		for _, c := range f.ChildList(right) {
+			if f.Kind(c) == analyzer.KindIdentifier && names[f.Text(c)] {
+				names[f.Text(left)] = true
+			}
+		}
+	})
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || f.N(id).Start < f.N(a).End {
+			return
+		}
+		mentions, model := false, false
+		f.Walk(f.Field(id, analyzer.FieldArguments), func(x analyzer.NodeID) {
+			if f.Kind(x) != analyzer.KindIdentifier {
+				return
+			}
+			if names[f.Text(x)] {
+				mentions = true
+			} else if f.Kind(f.Parent(x)) == analyzer.KindArgumentList && m.ClassifyCallee(x) == analyzer.CallableModel {
+				model = true
+			}
+		})
+		found = mentions && model
+	})
+	return found
 }
 
 func fedModels(m *analyzer.Model, call analyzer.NodeID) []analyzer.NodeID {

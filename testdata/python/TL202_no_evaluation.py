@@ -32,3 +32,16 @@ def test(net, loader):
     for images, _ in loader:
         images = Variable(images.cuda(), volatile=True)  # want: TL202
         print(net(images).argmax(1).tolist())  # want: TL201
+
+
+def train_gan(netG, netD, loader, optimizer, gpus):
+    fixed_noise = Variable(torch.randn(16, 100), volatile=True)  # want: TL202
+    for step, (images, text) in enumerate(loader):
+        loss = netD(netG(text)).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step % 100 == 0:
+            inputs = (text, fixed_noise)
+            samples = nn.parallel.data_parallel(netG, inputs, gpus)
+            print(samples.shape)
