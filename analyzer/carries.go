@@ -641,6 +641,45 @@ func (m *Model) mayCarry(e NodeID, depth int) bool {
 	return false
 }
 
+// UnsummarizedForwardElement returns, for a name unpacked from a call of
+// a model whose class another file of the project defines (`result, loss
+// = model(x)`, model made by `Detector(...)` or handed in by every call),
+// the ref of that class's forward where the project does not know where
+// in its tuple the graph is: the element is then taken to carry one on
+// trust. "" otherwise.
+func (m *Model) UnsummarizedForwardElement(value NodeID) string {
+	f := m.File
+	v := f.Unparen(value)
+	if f.Kind(v) != KindIdentifier {
+		return ""
+	}
+	b := m.Resolve(v)
+	if b == nil || b.Kind != BindAssign || !b.Unpacked || b.Index < 0 {
+		return ""
+	}
+	call := f.Unparen(b.Value)
+	if f.Kind(call) != KindCall || !m.IsForwardCall(call) {
+		return ""
+	}
+	class := m.calledClass(call)
+	if fn := f.Unparen(f.Field(call, FieldFunction)); class == NoNode && f.Kind(fn) == KindIdentifier {
+		if pb := m.Resolve(fn); pb != nil && pb.Kind == BindParam {
+			class = m.paramImportedClass(pb)
+		}
+	}
+	fref, def := m.classMethod(class, "forward")
+	if fref == "" || def != NoNode {
+		return ""
+	}
+	if o := m.lookup(fref, WantKind); o == nil || o.Kind != ObjectFunction {
+		return "" // not a function the project defines
+	}
+	if o := m.lookup(fref, WantReturns); o != nil && o.TupleLen > 0 {
+		return "" // the tuple's summary says where the graph is
+	}
+	return fref
+}
+
 // elementCarries reports whether element index of the unpacked value
 // carries history (index -1: some element, position unknown). A loss
 // function's tuple carries the loss first and logging values after it; a

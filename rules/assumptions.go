@@ -3,6 +3,7 @@ package rules
 import (
 	"bytes"
 	"fmt"
+	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -61,6 +62,10 @@ func graphAssumptions(p *analyzer.Pass, value, at analyzer.NodeID) {
 	if e := dictEntry(p.File, value); e != analyzer.NoNode && !entryBackpropagated(m, e) {
 		p.Assume(fmt.Sprintf("`%s` carries autograd history: an entry of a dict of outputs, which may hold values without it",
 			analyzer.Snippet(p.File.Text(e), 30)))
+	}
+	if ref := m.UnsummarizedForwardElement(value); ref != "" {
+		p.Assume(fmt.Sprintf("`%s` carries autograd history: an element of what `%s` returns, where the project does not show which of its elements hold a graph",
+			analyzer.Snippet(p.File.Text(value), 30), ref[strings.LastIndexByte(ref[:strings.LastIndexByte(ref, '.')], '.')+1:]))
 	}
 	gradAssumption(p, at)
 }

@@ -29,3 +29,23 @@ class Scorer(nn.Module):
 
     def forward(self, x):
         return self.fc(x), x.size(0)
+
+
+class ProposalDetector(nn.Module):
+    """Its losses come from a proposal network it is handed: the project
+    does not show which element of its tuple holds a graph."""
+
+    def __init__(self, rpn):
+        super().__init__()
+        self.backbone = nn.Conv2d(3, 8, 3)
+        self.rpn = rpn
+
+    def forward(self, images, targets=None):
+        rois, loss_objectness, loss_box = self.rpn(self.backbone(images), targets)
+        detections = None
+        if not self.training:
+            detections = self.post_process(rois)
+        return detections, loss_objectness + loss_box
+
+    def post_process(self, rois):
+        return [{"boxes": r.detach()} for r in rois]

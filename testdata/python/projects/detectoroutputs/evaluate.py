@@ -1,4 +1,4 @@
-from detector import Detector, Scorer
+from detector import Detector, ProposalDetector, Scorer
 
 
 def val_epoch(model, loader):
@@ -23,7 +23,17 @@ def score_epoch(model, loader):
     return scores
 
 
-def run(loader):
+def proposal_epoch(model, loader):
+    model.eval()
+    detections_all = []
+    for images, targets in loader:
+        detections, loss = model(images, targets)  # want: TL201
+        detections_all.extend(detections)  # want: TL102(medium)
+    return detections_all
+
+
+def run(loader, rpn):
     detector = Detector()
     val_epoch(detector, loader)
     score_epoch(Scorer(), loader)
+    proposal_epoch(ProposalDetector(rpn), loader)
