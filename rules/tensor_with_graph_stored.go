@@ -112,7 +112,10 @@ held no graph, since ` + "`.numpy()`" + ` raises on a tensor that requires grad:
 not reported. The outputs of a model class of the project whose
 ` + "`forward`" + ` returns a tuple are judged element by element, by what the
 forward returns there, where the model is passed in as a parameter and
-every call passes an instance of that class.
+every call passes an instance of that class; where the project cannot tell
+which elements of that tuple hold a graph (losses from a network the model
+is handed), the element is taken to hold one on trust, and the finding
+says so, one level lower.
 
 A conditional ` + "`x.item() if flag else x`" + `, where ` + "`x`" + ` is made a tensor only under
 ` + "`if flag:`" + ` with the same condition, stores a number either way.
