@@ -476,7 +476,12 @@ var lightningEvalHooks = map[string]bool{
 	"on_test_batch_start": true, "on_test_batch_end": true,
 	"on_predict_batch_start": true, "on_predict_batch_end": true,
 	"validation_epoch_end": true, "test_epoch_end": true,
-	"on_validation_epoch_end": true, "on_test_epoch_end": true,
+	"on_validation_epoch_end": true, "on_test_epoch_end": true, "on_predict_epoch_end": true,
+	// The loop's own start and end, which it runs inside its no_grad
+	// (or inference_mode) too.
+	"on_validation_start": true, "on_test_start": true, "on_predict_start": true,
+	"on_validation_epoch_start": true, "on_test_epoch_start": true, "on_predict_epoch_start": true,
+	"on_validation_end": true, "on_test_end": true, "on_predict_end": true,
 }
 
 // IsLightningModule reports whether class derives from LightningModule.

@@ -299,7 +299,8 @@ named test_*.py whose main calls ` + "`test(loader, model)`" + ` is no pytest mo
 alone; in a function named
 as a test, a model fed only random or constant tensors is a shape check.
 Lightning's ` + "`validation_step`" + `, ` + "`test_step`" + ` and ` + "`predict_step`" + ` on a
-` + "`LightningModule`" + `, and the validation, test and predict batch hooks of a
+` + "`LightningModule`" + `, and the hooks of the validation, test and predict loops (their
+start, end, epoch and batch hooks, ` + "`on_test_start`" + ` too) of a ` + "`LightningModule`" + ` or a
 Lightning ` + "`Callback`" + `, run under ` + "`no_grad`" + ` and are not reported. A method that
 overrides one of a base class, in any file of the project, runs where the base class
 calls it. A module class with no parameters and no submodules (an

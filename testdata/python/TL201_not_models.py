@@ -82,6 +82,17 @@ class OnlineProbe(Callback):
         logits = pl_module.probe(pl_module.encoder(x))  # ok: Lightning runs validation hooks without grad
         self.results.append((logits.argmax(1) == y).float().mean().item())
 
+    def on_test_start(self, trainer, pl_module):
+        for x, y in trainer.datamodule.test_dataloader():
+            preds = pl_module(x.to(pl_module.device))  # ok: Lightning runs the test loop, its start hooks included, without grad
+            self.results.append((preds.argmax(1) == y).float().mean().item())
+
+    def on_train_start(self, trainer, pl_module):
+        for x, y in trainer.datamodule.val_dataloader():
+            pl_module.eval()
+            preds = pl_module(x.to(pl_module.device))  # want: TL201
+            self.results.append((preds.argmax(1) == y).float().mean().item())
+
 
 def load_library(windows):
     if windows:
