@@ -93,7 +93,15 @@ var keptCellMagics = map[string]bool{"%%time": true, "%%timeit": true, "%%captur
 func ParseNotebook(raw []byte) (*Notebook, error) {
 	var head struct {
 		NBFormat *int `json:"nbformat"`
-		Cells    []struct {
+		Metadata struct {
+			Kernelspec struct {
+				Language string `json:"language"`
+			} `json:"kernelspec"`
+			LanguageInfo struct {
+				Name string `json:"name"`
+			} `json:"language_info"`
+		} `json:"metadata"`
+		Cells []struct {
 			CellType string          `json:"cell_type"`
 			Source   json.RawMessage `json:"source"`
 			Metadata struct {
@@ -123,6 +131,12 @@ func ParseNotebook(raw []byte) (*Notebook, error) {
 	if bytes.Contains(raw, []byte("\r\n")) {
 		nb.newline = "\r\n"
 	}
+	// A notebook of another kernel (C++'s xeus-cling, R, Julia) holds no
+	// Python: none of its cells is linted.
+	foreign := false
+	for _, l := range []string{head.Metadata.Kernelspec.Language, head.Metadata.LanguageInfo.Name} {
+		foreign = foreign || l != "" && !strings.HasPrefix(strings.ToLower(l), "python")
+	}
 	var src bytes.Buffer
 	for i, c := range head.Cells {
 		cell := NotebookCell{Index: i + 1, valStart: spans[i][0], valEnd: spans[i][1]}
@@ -133,7 +147,7 @@ func ParseNotebook(raw []byte) (*Notebook, error) {
 		cell.lines, cell.array = lines, array
 		cell.rawLines = rawLinesOf(raw, spans[i][0], spans[i][1], len(lines), array)
 		lang := c.Metadata.VSCode.LanguageID
-		cell.Code = c.CellType == "code" && (lang == "" || lang == "python")
+		cell.Code = c.CellType == "code" && (lang == "" || lang == "python") && !foreign
 		text := strings.Join(lines, "")
 		if cell.Code {
 			first, _, _ := strings.Cut(strings.TrimLeft(text, " \t"), "\n")

@@ -214,3 +214,28 @@ func TestNotebookMessageLines(t *testing.T) {
 		t.Errorf("a list across cells: %q, want %q", got, want)
 	}
 }
+
+// TestForeignKernelNotebook: a notebook whose kernel runs another language
+// (xeus-cling's C++) has no Python cell; one whose metadata says Python,
+// or says nothing, has.
+func TestForeignKernelNotebook(t *testing.T) {
+	cell := `"cells": [{"cell_type": "code", "metadata": {}, "source": ["#include <iostream>\n", "xt::xarray<double> a = {1, 2};"], "outputs": [], "execution_count": null}]`
+	cases := []struct {
+		meta string
+		code bool
+	}{
+		{`{"kernelspec": {"display_name": "C++14", "language": "C++14", "name": "xcpp14"}, "language_info": {"name": "c++"}}`, false},
+		{`{"kernelspec": {"display_name": "R", "language": "R", "name": "ir"}}`, false},
+		{`{"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}, "language_info": {"name": "python"}}`, true},
+		{`{}`, true},
+	}
+	for _, c := range cases {
+		nb, err := ParseNotebook([]byte(`{"nbformat": 4, "nbformat_minor": 5, "metadata": ` + c.meta + `, ` + cell + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(nb.Cells) != 1 || nb.Cells[0].Code != c.code {
+			t.Errorf("metadata %s: code cell %v, want %v", c.meta, len(nb.Cells) == 1 && nb.Cells[0].Code, c.code)
+		}
+	}
+}
