@@ -194,9 +194,6 @@ func feedsModel(m *analyzer.Model, call analyzer.NodeID) bool {
 	return len(fedModels(m, call)) > 0
 }
 
-// fedModels returns the forward calls, with grad enabled, that the
-// Variable built by call is passed to, directly or through the name it is
-// assigned to in the same function.
 // constantAttribute reports whether call is the value a constructor
 // assigns to an attribute of self (`self.priors = Variable(...)`).
 func constantAttribute(m *analyzer.Model, call analyzer.NodeID) bool {
@@ -261,6 +258,9 @@ func handedWithModel(m *analyzer.Model, call analyzer.NodeID) bool {
 	return found
 }
 
+// fedModels returns the forward calls, with grad enabled, that the
+// Variable built by call is passed to, directly or through the name it is
+// assigned to in the same function.
 func fedModels(m *analyzer.Model, call analyzer.NodeID) []analyzer.NodeID {
 	f := m.File
 	name := ""
