@@ -372,3 +372,79 @@ func stringLiteral(f *File, v NodeID) (string, bool) {
 	}
 	return strings.Trim(t, q), true
 }
+
+// SkipsForwards reports whether call runs a function of this file whose
+// forward passes in its caller's grad mode all sit in branches that the
+// call's literal arguments, or the defaults it leaves, do not take
+// (`compute_embedding(x, model)` with `requires_grad=False` by default,
+// whose grad-enabled pass is under `else:` of `if not requires_grad:`,
+// the other arm under no_grad): that call runs none of them.
+func (m *Model) SkipsForwards(call NodeID) bool {
+	f := m.File
+	def := m.LocalCallee(call)
+	if def == NoNode || f.Kind(def) != KindFunctionDefinition {
+		return false
+	}
+	truth := map[NodeID]bool{}
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		name := c
+		if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+			name = f.Field(c, FieldName)
+		}
+		if f.Kind(name) != KindIdentifier {
+			return true
+		}
+		if v, ok := m.argOrDefault(call, def, f.Text(name)); ok {
+			if t, known := m.defaultTruth(NoNode, v); known {
+				truth[c] = t
+			}
+		}
+		return true
+	})
+	if len(truth) == 0 {
+		return false
+	}
+	saved := m.argTruth
+	m.argTruth = truth
+	defer func() { m.argTruth = saved }()
+	passes, skipped := 0, true
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if !skipped || f.Kind(id) != KindCall || m.ScopeNode(id) != def {
+			return
+		}
+		if _, decided := m.localGradMode(id); decided {
+			return
+		}
+		if !m.IsForwardCall(id) {
+			if h := m.Helper(id); h == nil || h.Forward == nil {
+				return
+			}
+		}
+		passes++
+		skipped = m.notTakenWith(def, id)
+	})
+	return passes > 0 && skipped
+}
+
+// notTakenWith reports whether statement id of def runs in no branch the
+// parameters' truths (argTruth) take: under an if whose test is false, an
+// elif or else of an if whose test is true.
+func (m *Model) notTakenWith(def, id NodeID) bool {
+	f := m.File
+	for x := id; x != def && x != NoNode; x = f.Parent(x) {
+		p := f.Parent(x)
+		switch f.Kind(p) {
+		case KindIfStatement, KindElifClause:
+			if f.Field(p, FieldConsequence) == x {
+				if v, known := m.defaultTruth(def, f.Field(p, FieldCondition)); known && !v {
+					return true
+				}
+			}
+		case KindElseClause:
+			if v, known := m.defaultTruth(def, f.Field(f.Parent(p), FieldCondition)); known && v {
+				return true
+			}
+		}
+	}
+	return false
+}

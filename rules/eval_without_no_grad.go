@@ -176,7 +176,9 @@ neither is one whose result the file back-propagates (a policy's
 nested ` + "`inference`" + ` whose output reaches a loss through an entry of the dict
 its caller returns), nor a function that lets its caller pick the grad
 mode by a parameter (` + "`if no_grad:`" + ` around a ` + "`torch.no_grad()`" + ` arm, grad on in
-the other), for a pass whose outputs it may hand back, nor a model
+the other), for a pass whose outputs it may hand back; such a function's
+calls that leave the parameter at its default, or pass a literal, that
+takes the ` + "`no_grad`" + ` arm are not reported where they call it either, nor a model
 whose parameters the file freezes (` + "`requires_grad_(False)`" + `; its caller, before
 handing it over; a helper of the file that freezes its parameter, for
 what each call hands it) and does not give a new layer or thaw in part
@@ -738,6 +740,9 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 // through what it calls; nil otherwise. A helper named as evaluation is
 // reported in its own body instead.
 func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
+	if m.SkipsForwards(call) {
+		return nil
+	}
 	o := m.Helper(call)
 	if o == nil {
 		// A function that trains or evaluates by a flag, called with the
