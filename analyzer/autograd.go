@@ -2114,6 +2114,9 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 				// `for layer in self.layers: x = layer(x)`
 			case f.Kind(callee) == KindIdentifier && m.boundMethodAlias(class, callee, inherits):
 				// `fn = self.shifted_gaussian`, then `fn(x)`.
+			case f.Kind(callee) == KindIdentifier && m.torchAlias(callee):
+				// `FloatTensor = torch.cuda.FloatTensor if x.is_cuda else
+				// torch.FloatTensor`, then `FloatTensor(shape)`.
 			case f.Kind(callee) == KindIdentifier && m.autogradApply(callee):
 				// `pool = _Pooling.apply`, then `pool(x, rois)`: an operation
 				// on the tensors it is given.
@@ -2147,6 +2150,38 @@ func (m *Model) attrNoGradTensor(class, attr NodeID) bool {
 			asks = asks || f.Kind(id) == KindCall && (m.MethodName(id) == "requires_grad_" || m.Keyword(id, "requires_grad") != NoNode)
 		})
 		if asks {
+			return false
+		}
+	}
+	return true
+}
+
+// torchAlias reports whether name is bound, by every binding of it that
+// reaches it, to a function or class of torch's other than its layers
+// (`torch.cuda.FloatTensor`), or to a choice between two of them.
+func (m *Model) torchAlias(name NodeID) bool {
+	f := m.File
+	bs := m.ReachingBindings(name)
+	if len(bs) == 0 {
+		return false
+	}
+	plain := func(v NodeID) bool {
+		q := m.QualifiedName(f.Unparen(v))
+		return strings.HasPrefix(q, "torch.") && !strings.HasPrefix(q, "torch.nn.")
+	}
+	for _, b := range bs {
+		if b.Kind != BindAssign || b.Unpacked || b.Value == NoNode {
+			return false
+		}
+		v := f.Unparen(b.Value)
+		if f.Kind(v) == KindConditionalExpression {
+			kids := f.ChildList(v)
+			if len(kids) != 3 || !plain(kids[0]) || !plain(kids[2]) {
+				return false
+			}
+			continue
+		}
+		if !plain(v) {
 			return false
 		}
 	}

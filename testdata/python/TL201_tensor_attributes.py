@@ -36,14 +36,47 @@ class LearnedDCT(nn.Module):
         return torch.cos(x.unsqueeze(-1) * self.grid.view(1, 1, 1, -1))
 
 
+class GridDecoder(nn.Module):
+    """Decodes boxes on a grid it computes: `FloatTensor` is torch's,
+    chosen by device. No parameter."""
+
+    def __init__(self, anchors):
+        super().__init__()
+        self.anchors = torch.Tensor(anchors)
+
+    def forward(self, feature):
+        FloatTensor = torch.cuda.FloatTensor if feature.is_cuda else torch.FloatTensor
+        boxes = FloatTensor(feature.shape)
+        boxes[..., 0] = torch.sigmoid(feature[..., 0]) * self.anchors.view(1, -1)[..., 0]
+        return boxes
+
+
+class ChosenHead(nn.Module):
+    """A head whose layer is chosen between two of torch.nn's: it may hold
+    parameters."""
+
+    def __init__(self, wide):
+        super().__init__()
+        self.wide = wide
+
+    def forward(self, feature):
+        Layer = nn.Linear if self.wide else nn.Identity
+        return Layer(4, 4)(feature)
+
+
 dct = DCT()
 dct.set_quality(torch.tensor(90.0))
 learned = LearnedDCT()
+decoder = GridDecoder([[10, 13], [16, 30]])
+head = ChosenHead(True)
 energy = 0
+boxes_energy, head_energy = 0, 0
 for path in ["a.npy", "b.npy"]:
     image = torch.from_numpy(np.load(path)).float()
     coefficients = dct(image)  # ok: DCT holds tensors, no parameter
     energy += (coefficients ** 2).sum()  # ok: no graph
     learned_coefficients = learned(image)  # want: TL201
+    boxes_energy += (decoder(image) ** 2).sum()  # ok: GridDecoder holds no parameter: no graph
+    head_energy += (head(image) ** 2).sum()  # want: TL101
     print(learned_coefficients.mean().item())
 print(energy)
