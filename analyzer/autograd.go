@@ -679,7 +679,12 @@ func (m *Model) nameCallable(name string) Callable {
 	if m.noNames {
 		return CallableUnknown
 	}
-	return nameCallable(name)
+	if c := nameCallable(name); c != CallableModel || !m.foreignDL {
+		return c
+	}
+	// `tf_model(inputs, training=False)` in a file that imports
+	// TensorFlow: the name may be another framework's model.
+	return CallableUnknown
 }
 
 func nameCallable(name string) Callable {

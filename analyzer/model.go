@@ -3,6 +3,7 @@ package analyzer
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -48,7 +49,11 @@ type Model struct {
 	evidence  *evidence
 	facts     Facts // what the rest of the project knows; nil for a file alone
 	noNames   bool  // callees are judged by evidence alone (WithoutNames)
-	exporting bool  // what other files are told is worked out (exportedActivation)
+	// foreignDL: the file imports another deep learning framework
+	// (TensorFlow, Keras, JAX, Paddle): a callee's name alone does not
+	// say it is a model of torch's.
+	foreignDL bool
+	exporting bool // what other files are told is worked out (exportedActivation)
 }
 
 // NewModel builds the semantic model of f.
@@ -57,7 +62,28 @@ func NewModel(f *File) *Model {
 	m.buildScopes()
 	m.hasGradSwitchCall = bytes.Contains(f.Src, []byte("set_grad_enabled")) || bytes.Contains(f.Src, []byte("enter_context"))
 	m.hasLossScaler = bytes.Contains(f.Src, []byte("Scaler"))
+	m.foreignDL = importsForeignFramework(f)
 	return m
+}
+
+// foreignFrameworkImport matches an import of another deep learning
+// framework's package.
+var foreignFrameworkImport = regexp.MustCompile(`^(?:import|from)\s+(?:tensorflow|keras|tf_keras|jax|flax|paddle|mindspore)\b`)
+
+// importsForeignFramework reports whether f imports another deep
+// learning framework than torch, anywhere in it.
+func importsForeignFramework(f *File) bool {
+	if !bytes.Contains(f.Src, []byte("tensorflow")) && !bytes.Contains(f.Src, []byte("keras")) &&
+		!bytes.Contains(f.Src, []byte("jax")) && !bytes.Contains(f.Src, []byte("flax")) &&
+		!bytes.Contains(f.Src, []byte("paddle")) && !bytes.Contains(f.Src, []byte("mindspore")) {
+		return false
+	}
+	for i := range f.Nodes {
+		if k := f.Nodes[i].Kind; (k == KindImportStatement || k == KindImportFromStatement) && foreignFrameworkImport.MatchString(f.Text(NodeID(i))) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsPytestFile reports whether this file is test code, as pytest and
