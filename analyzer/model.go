@@ -67,19 +67,47 @@ func NewModel(f *File) *Model {
 }
 
 // foreignFrameworkImport matches an import of another deep learning
-// framework's package.
-var foreignFrameworkImport = regexp.MustCompile(`^(?:import|from)\s+(?:tensorflow|keras|tf_keras|jax|flax|paddle|mindspore)\b`)
+// framework's package, with the name `import tensorflow as tf` binds.
+var foreignFrameworkImport = regexp.MustCompile(`^(?:import\s+(tensorflow|keras|tf_keras|jax|flax|paddle|mindspore)\b(?:\s+as\s+(\w+))?|from\s+(?:tensorflow|keras|tf_keras|jax|flax|paddle|mindspore)\b)`)
+
+// loggingOnly are the parts of TensorFlow that PyTorch code imports it
+// for without running its models: summaries for TensorBoard, file I/O.
+var loggingOnly = map[string]bool{"summary": true, "io": true, "gfile": true, "logging": true, "compat": true, "config": true}
 
 // importsForeignFramework reports whether f imports another deep
-// learning framework than torch, anywhere in it.
+// learning framework than torch and uses more of it than TensorFlow's
+// summaries and file I/O (`tf.summary.FileWriter`, which older PyTorch
+// code logs with).
 func importsForeignFramework(f *File) bool {
 	if !bytes.Contains(f.Src, []byte("tensorflow")) && !bytes.Contains(f.Src, []byte("keras")) &&
 		!bytes.Contains(f.Src, []byte("jax")) && !bytes.Contains(f.Src, []byte("flax")) &&
 		!bytes.Contains(f.Src, []byte("paddle")) && !bytes.Contains(f.Src, []byte("mindspore")) {
 		return false
 	}
+	aliases := map[string]bool{}
 	for i := range f.Nodes {
-		if k := f.Nodes[i].Kind; (k == KindImportStatement || k == KindImportFromStatement) && foreignFrameworkImport.MatchString(f.Text(NodeID(i))) {
+		k := f.Nodes[i].Kind
+		if k != KindImportStatement && k != KindImportFromStatement {
+			continue
+		}
+		sub := foreignFrameworkImport.FindStringSubmatch(f.Text(NodeID(i)))
+		switch {
+		case sub == nil:
+		case sub[1] == "tensorflow" && sub[2] != "":
+			aliases[sub[2]] = true
+		case sub[1] == "tensorflow":
+			aliases["tensorflow"] = true
+		default:
+			return true // Keras, JAX, Paddle, or names taken from one
+		}
+	}
+	// TensorFlow imported whole: used for more than logging?
+	for i := range f.Nodes {
+		if f.Nodes[i].Kind != KindAttribute {
+			continue
+		}
+		obj := f.Field(NodeID(i), FieldObject)
+		if f.Kind(obj) == KindIdentifier && aliases[f.Text(obj)] && !loggingOnly[f.Text(f.Field(NodeID(i), FieldAttribute))] {
 			return true
 		}
 	}

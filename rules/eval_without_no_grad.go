@@ -256,8 +256,8 @@ in any file of the project, a parameter that every call of its function in
 the file passes a module, an element of a list the file fills with module
 instances, as in ` + "`self.actors[i](obs)`" + `, and ` + "`self.__call__(x)`" + ` in a module
 class) before its name; in a file that imports another deep learning
-framework (TensorFlow, Keras, JAX, Paddle), its name alone does not make
-it one (` + "`tf_model(inputs, training=False)`" + ` beside the PyTorch model it is
+framework (Keras, JAX, Paddle, or TensorFlow for more than its summaries
+and file I/O), its name alone does not make it one (` + "`tf_model(inputs, training=False)`" + ` beside the PyTorch model it is
 compared with). A layer without parameters
 (` + "`nn.ReplicationPad2d`" + `, ` + "`nn.CosineSimilarity`" + `, also held in a name), a parameter that every
 call of its function in the file passes an instance of a plain class of
