@@ -2068,23 +2068,31 @@ func (m *Model) OffByDefault(def, id NodeID) bool { return m.offByDefault(def, i
 // call this file shows sets to anything else (a collector that runs its
 // policy under its own no_grad unless asked to keep the graph).
 func (m *Model) offByDefault(def, id NodeID) bool {
+	return m.branchSkipped(def, id, func(cond NodeID) (bool, bool) { return m.flagTruth(def, cond) })
+}
+
+// branchSkipped reports whether statement id of def runs in no branch
+// that truth, the value of a condition where it is known, takes: under an
+// if or elif whose test is false, an elif after an if whose test is true,
+// or an else of an if whose test is true.
+func (m *Model) branchSkipped(def, id NodeID, truth func(cond NodeID) (v, known bool)) bool {
 	f := m.File
 	for x := id; x != def && x != NoNode; x = f.Parent(x) {
 		p := f.Parent(x)
 		switch f.Kind(p) {
 		case KindIfStatement, KindElifClause:
 			if f.Field(p, FieldConsequence) == x {
-				if v, known := m.flagTruth(def, f.Field(p, FieldCondition)); known && !v {
+				if v, known := truth(f.Field(p, FieldCondition)); known && !v {
 					return true
 				}
 			}
 			if f.Kind(p) == KindElifClause {
-				if v, known := m.flagTruth(def, f.Field(f.Parent(p), FieldCondition)); known && v {
+				if v, known := truth(f.Field(f.Parent(p), FieldCondition)); known && v {
 					return true // the `if` before it is taken
 				}
 			}
 		case KindElseClause:
-			if v, known := m.flagTruth(def, f.Field(f.Parent(p), FieldCondition)); known && v {
+			if v, known := truth(f.Field(f.Parent(p), FieldCondition)); known && v {
 				return true
 			}
 		}

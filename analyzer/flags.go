@@ -427,24 +427,7 @@ func (m *Model) SkipsForwards(call NodeID) bool {
 }
 
 // notTakenWith reports whether statement id of def runs in no branch the
-// parameters' truths (argTruth) take: under an if whose test is false, an
-// elif or else of an if whose test is true.
+// parameters' truths (argTruth) take.
 func (m *Model) notTakenWith(def, id NodeID) bool {
-	f := m.File
-	for x := id; x != def && x != NoNode; x = f.Parent(x) {
-		p := f.Parent(x)
-		switch f.Kind(p) {
-		case KindIfStatement, KindElifClause:
-			if f.Field(p, FieldConsequence) == x {
-				if v, known := m.defaultTruth(def, f.Field(p, FieldCondition)); known && !v {
-					return true
-				}
-			}
-		case KindElseClause:
-			if v, known := m.defaultTruth(def, f.Field(f.Parent(p), FieldCondition)); known && v {
-				return true
-			}
-		}
-	}
-	return false
+	return m.branchSkipped(def, id, func(cond NodeID) (bool, bool) { return m.defaultTruth(def, cond) })
 }
