@@ -2007,11 +2007,18 @@ func (m *Model) nameOnlyRef(call NodeID) string {
 // zeroGradOn reports whether the function call is in calls
 // `recv.zero_grad()` on the receiver named recv.
 func (m *Model) zeroGradOn(call NodeID, recv string) bool {
+	return m.CallsMethodOn(m.ScopeNode(call), recv, zeroGradMethod)
+}
+
+var zeroGradMethod = map[string]bool{"zero_grad": true}
+
+// CallsMethodOn reports whether scope's own code (not its nested
+// functions') calls one of methods on the receiver whose text is recv.
+func (m *Model) CallsMethodOn(scope NodeID, recv string, methods map[string]bool) bool {
 	f := m.File
-	scope := m.ScopeNode(call)
 	found := false
 	f.Walk(scope, func(id NodeID) {
-		if !found && f.Kind(id) == KindCall && m.MethodName(id) == "zero_grad" && m.ScopeNode(id) == scope {
+		if !found && f.Kind(id) == KindCall && methods[m.MethodName(id)] && m.ScopeNode(id) == scope {
 			found = f.Text(f.Unparen(m.Receiver(id))) == recv
 		}
 	})

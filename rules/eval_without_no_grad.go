@@ -2496,28 +2496,13 @@ func handsModel(m *analyzer.Model, call analyzer.NodeID) bool {
 	return slices.ContainsFunc(vals, func(v analyzer.NodeID) bool {
 		k := f.Kind(v)
 		return (k == analyzer.KindIdentifier || k == analyzer.KindAttribute) && m.ClassifyCallee(v) == analyzer.CallableModel &&
-			modulesMethodCalled(m, scope, f.Text(v))
+			m.CallsMethodOn(scope, f.Text(v), moduleOnlyMethods)
 	})
 }
 
 // moduleOnlyMethods are methods of nn.Module that a tensor does not have.
 var moduleOnlyMethods = map[string]bool{"eval": true, "train": true, "parameters": true, "named_parameters": true,
 	"state_dict": true, "load_state_dict": true, "modules": true, "children": true}
-
-// modulesMethodCalled reports whether scope calls a method only a module
-// has (`model.eval()`, `model.parameters()`) on what text names: what the
-// code does with it shows a module.
-func modulesMethodCalled(m *analyzer.Model, scope analyzer.NodeID, text string) bool {
-	f := m.File
-	found := false
-	f.Walk(scope, func(id analyzer.NodeID) {
-		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != scope || !moduleOnlyMethods[m.MethodName(id)] {
-			return
-		}
-		found = f.Text(f.Unparen(m.Receiver(id))) == text
-	})
-	return found
-}
 
 // outputsOnlyToHost reports whether all that a forward call's output
 // becomes ends on the host (`.item()`, `.numpy()`, `.tolist()`, `print`,
