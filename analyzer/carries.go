@@ -641,6 +641,21 @@ func (m *Model) mayCarry(e NodeID, depth int) bool {
 	return false
 }
 
+// modelClassOf returns the class expression the callee of call is an
+// instance of (calledClass), or, for a parameter called (`result, loss =
+// model(x)` in `def val_epoch(model, ...)`), the class, of this file or
+// imported, that every call of its function passes an instance of.
+func (m *Model) modelClassOf(call NodeID) NodeID {
+	f := m.File
+	class := m.calledClass(call)
+	if fn := f.Unparen(f.Field(call, FieldFunction)); class == NoNode && f.Kind(fn) == KindIdentifier {
+		if b := m.Resolve(fn); b != nil && b.Kind == BindParam {
+			class = m.paramImportedClass(b)
+		}
+	}
+	return class
+}
+
 // UnsummarizedForwardElement returns, for a name unpacked from a call of
 // a model whose class another file of the project defines (`result, loss
 // = model(x)`, model made by `Detector(...)` or handed in by every call),
@@ -661,13 +676,7 @@ func (m *Model) UnsummarizedForwardElement(value NodeID) string {
 	if f.Kind(call) != KindCall || !m.IsForwardCall(call) {
 		return ""
 	}
-	class := m.calledClass(call)
-	if fn := f.Unparen(f.Field(call, FieldFunction)); class == NoNode && f.Kind(fn) == KindIdentifier {
-		if pb := m.Resolve(fn); pb != nil && pb.Kind == BindParam {
-			class = m.paramImportedClass(pb)
-		}
-	}
-	fref, def := m.classMethod(class, "forward")
+	fref, def := m.classMethod(m.modelClassOf(call), "forward")
 	if fref == "" || def != NoNode {
 		return ""
 	}
@@ -733,15 +742,7 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			// `action, value = agent(state)`, agent an instance of a class
 			// the project defines: its forward's tuple says where the
 			// graph is (`return action.numpy()[0], self.v(h)`).
-			class := m.calledClass(v)
-			if fn := f.Unparen(f.Field(v, FieldFunction)); class == NoNode && f.Kind(fn) == KindIdentifier {
-				// `result, loss = model(x)` in `def val_epoch(model, ...)`,
-				// where every call passes an instance of one class.
-				if b := m.Resolve(fn); b != nil && b.Kind == BindParam {
-					class = m.paramImportedClass(b)
-				}
-			}
-			if fref, def := m.classMethod(class, "forward"); def != NoNode {
+			if fref, def := m.classMethod(m.modelClassOf(v), "forward"); def != NoNode {
 				return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
 			} else if fref != "" {
 				ref = fref
