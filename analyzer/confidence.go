@@ -204,30 +204,91 @@ func (m *Model) WithoutNames(question func() bool) bool {
 // another project, a framework's loop, a test runner) may disable it.
 // byName says that calls in other files of a method of its name, on
 // objects of no known class, do call it, where another class of the
-// project has a method of that name: they may be calling that one.
-func (m *Model) GradAssumed(id NodeID) (assumed, byName bool) {
+// project has a method of that name: they may be calling that one. via
+// is NoNode, or, for a function that is called, the function of this
+// file through whose calls alone grad is enabled there, itself called by
+// no code (`conditional_sample_mcmc` calling `conditional_sample`, which
+// every other caller runs under `no_grad`).
+func (m *Model) GradAssumed(id NodeID) (assumed, byName bool, via NodeID) {
 	f := m.File
 	def := m.EnclosingFunction(id)
 	if def == NoNode || m.GradModeAt(id) != GradEnabled {
-		return false, false
+		return false, false, NoNode
 	}
 	// Only the function's own mode reaches id: no switch of the function
 	// encloses it (a `with torch.enable_grad():` is seen).
 	for x := f.Parent(id); x != def && x != NoNode; x = f.Parent(x) {
 		if f.Kind(x) == KindWithStatement {
 			if _, ok := m.withSwitch(x); ok {
-				return false, false
+				return false, false, NoNode
 			}
 		}
 	}
-	if m.FunctionGradMode(def) != GradEnabled || !m.uncalled[def] || m.backpropagates(def) || m.IsLightningTrainHook(def) {
-		return false, false
+	a := m.gradAssumedIn(def)
+	return a.assumed, a.byName, a.via
+}
+
+type gradAssumption struct {
+	assumed, byName bool
+	via             NodeID
+}
+
+type gradAssumedKey struct{ def NodeID }
+
+// gradAssumedIn is GradAssumed for the mode of function def itself.
+func (m *Model) gradAssumedIn(def NodeID) gradAssumption {
+	none := gradAssumption{via: NoNode}
+	return m.MemoRecursive(gradAssumedKey{def}, none, func() any {
+		if m.FunctionGradMode(def) != GradEnabled || m.backpropagates(def) || m.IsLightningTrainHook(def) {
+			return none
+		}
+		if m.uncalled[def] {
+			o := m.lookup(m.localRef(def), WantCallers)
+			if o != nil && o.CalledByName {
+				return gradAssumption{assumed: true, byName: true, via: NoNode}
+			}
+			return gradAssumption{assumed: o == nil || !o.CalledElsewhere, via: NoNode}
+		}
+		return m.gradAssumedThroughCallers(def)
+	}).(gradAssumption)
+}
+
+// gradAssumedThroughCallers reports whether a function its own file
+// calls runs with grad enabled only where called from functions whose
+// own grad mode is assumed (gradAssumedIn): no decorator or use as a
+// value sets its mode, no call in another file enables grad for it, and
+// each call of this file that does not disable grad is in such a
+// function.
+func (m *Model) gradAssumedThroughCallers(def NodeID) gradAssumption {
+	none := gradAssumption{via: NoNode}
+	if _, ok := m.decoratedGrad(def); ok {
+		return none
 	}
-	o := m.lookup(m.localRef(def), WantCallers)
-	if o != nil && o.CalledByName {
-		return true, true
+	m.indexCalls()
+	if m.callbacks[def] || m.escapes[def] {
+		return none
 	}
-	return o == nil || !o.CalledElsewhere, false
+	if o := m.lookup(m.localRef(def), WantGrad|WantCallers); o != nil && (o.GradKnown || o.EnabledElsewhere) {
+		return none // calls in other files set its mode
+	}
+	out := none
+	for _, c := range m.callSites[def] {
+		if m.File.Contains(def, c) || m.GradModeAt(c) == GradDisabled {
+			continue
+		}
+		assumed, byName, via := m.GradAssumed(c)
+		if !assumed {
+			return none
+		}
+		if via == NoNode {
+			via = m.EnclosingFunction(c)
+		}
+		if out.via == NoNode {
+			out.via = via
+		}
+		out.assumed, out.byName = true, out.byName || byName
+	}
+	return out
 }
 
 // backpropagates reports whether a function back-propagates itself (a

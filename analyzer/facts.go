@@ -421,6 +421,11 @@ type Object struct {
 	// CalledByName: CalledElsewhere, where only calls of its method name
 	// on objects of no known class (`self.decoder.decode(z)`) set it.
 	CalledByName bool
+	// EnabledElsewhere: a function with grad enabled that a call in
+	// another file of the project runs with grad enabled (by its ref, or
+	// by its method name on objects of no known class), or that is used
+	// as a value there: its own file's calls do not alone set its mode.
+	EnabledElsewhere bool
 	// ByMethodName: the answer to a method called on an object of no
 	// known class (`model.predict(x)`, model a parameter), from the
 	// methods of that name the project defines (Classes: their classes,

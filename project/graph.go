@@ -139,6 +139,7 @@ type facts struct {
 	Module, NoGraph, ReturnsGraph, ResultBackprop bool
 	GradKnown, WrapsKnown, EntersKnown            bool
 	CalledElsewhere, CalledByName                 bool
+	EnabledElsewhere                              bool
 }
 
 // rareFacts are the facts that few objects have.
@@ -1420,6 +1421,7 @@ func (g *Graph) fixGrad(order []*object) {
 			byRef, byName := g.calledElsewhereOnly(o)
 			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && (byRef || byName)
 			o.fact.CalledByName = o.fact.CalledElsewhere && !byRef
+			o.fact.EnabledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.enabledElsewhere(o)
 		}
 	}
 	for _, o := range g.objs {
@@ -1455,6 +1457,40 @@ func (g *Graph) evalCalls(o *object) {
 		}
 	}
 	o.fact.setRare().EvalCalls = calls
+}
+
+// enabledElsewhere reports whether code outside a function's own file
+// may run it with grad enabled: a call of it there that does not disable
+// grad, a call of its method name on objects of no known class from a
+// file that may hold one (namedMode), or a use of it as a value.
+func (g *Graph) enabledElsewhere(o *object) bool {
+	if o.escapes {
+		return true
+	}
+	for _, e := range o.callers {
+		if e.file != o.key.file && g.setsGrad(e) && e.mode() != analyzer.GradDisabled {
+			return true
+		}
+	}
+	name, ok := g.namedMethod(o)
+	if !ok {
+		return false
+	}
+	for _, e := range g.named[name] {
+		if g.setsGrad(e) && e.mode() != analyzer.GradDisabled && (e.file == nil || g.mayReach(e.file, o.key.file)) && !handsOnOwnMode(e, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// handsOnOwnMode reports whether a call of method name on an object of no
+// known class is made by a method of that name in its own mode (`def
+// sample(self): ... dist.sample()`): it hands on that method's mode, not
+// its callers'.
+func handsOnOwnMode(e callEdge, name string) bool {
+	c := e.caller
+	return c != nil && e.site.Inherit && (c.key.name == name || strings.HasSuffix(c.key.name, "."+name))
 }
 
 // calledElsewhereOnly reports whether the grad mode of a function is set
@@ -1537,9 +1573,7 @@ func (g *Graph) namedMode(name string, target *file) analyzer.GradMode {
 			continue
 		}
 		left = true
-		if c := e.caller; c != nil && e.site.Inherit && (c.key.name == name || strings.HasSuffix(c.key.name, "."+name)) {
-			// `def sample(self): ... x_dist.sample()`: a method of that
-			// name handing on its own mode, not its callers'.
+		if handsOnOwnMode(e, name) {
 			continue
 		}
 		if e.mode() != analyzer.GradDisabled {
@@ -1935,6 +1969,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {
 		fact.CalledElsewhere, fact.CalledByName, some = true, o.fact.CalledByName, true
+	}
+	if want&analyzer.WantCallers != 0 && o.fact.EnabledElsewhere {
+		fact.EnabledElsewhere, some = true, true
 	}
 	summary := o.fn.RareFacts() // a class's or an instance's: none
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {

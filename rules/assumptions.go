@@ -14,12 +14,17 @@ import (
 // it.
 func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	m := p.Model
-	switch assumed, byName := m.GradAssumed(at); {
+	assumed, byName, via := m.GradAssumed(at)
+	name := m.FunctionName(m.EnclosingFunction(at))
+	switch {
+	case assumed && via != analyzer.NoNode:
+		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs only through its calls in `%s`, whose grad mode no call in the project shows",
+			name, m.FunctionName(via)))
 	case byName:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: known only from calls of a method of its name on objects of no known class, which may be another class's",
-			m.FunctionName(m.EnclosingFunction(at))))
+			name))
 	case assumed:
-		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", m.FunctionName(m.EnclosingFunction(at))))
+		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", name))
 	}
 	if legacyVolatile(p.File.Src, volatileScope(p.File, m.EnclosingFunction(at))) {
 		// Written for PyTorch 0.3 or older, where a volatile input

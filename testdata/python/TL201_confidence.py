@@ -116,3 +116,4 @@ probe.eval()
 print(probe(torch.ones(1, 4)))  # want: TL201(high)
 for batch in [torch.zeros(1, 4)] * 3:
     print(probe(batch).argmax(1))  # the model runs again per batch, in the same region
+rollout(make_env(), 100)  # calls `rollout`: `select_action` runs with grad, seen

@@ -28,3 +28,7 @@ def report(batches):
     predictor = Predictor("a.pt")
     scorer = Scorer("b.pt")
     print(predictor.predict(batches), scorer.predict(batches))
+
+
+if __name__ == "__main__":
+    report(load_batches())

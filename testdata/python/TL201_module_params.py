@@ -43,3 +43,7 @@ def main(env, make):
         agent.collect(1000)
         agent.probe(1000)
         agent.sync()
+
+
+if __name__ == "__main__":
+    main(make_env(), make_net)

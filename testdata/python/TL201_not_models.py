@@ -633,6 +633,9 @@ def demo_scratch(xs):
     return predict_scratch(ScratchRNN(4), xs)
 
 
+demo_scratch(load_inputs())
+
+
 class StretchedMel(torchaudio.transforms.MelSpectrogram):
     """A transform of torchaudio's, extended: windows and filter banks, no parameters."""
 

@@ -37,3 +37,7 @@ def run(loader, rpn):
     val_epoch(detector, loader)
     score_epoch(Scorer(), loader)
     proposal_epoch(ProposalDetector(rpn), loader)
+
+
+if __name__ == "__main__":
+    run(make_loader(), make_rpn())
