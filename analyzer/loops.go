@@ -608,23 +608,51 @@ func endsInContinue(f *File, block NodeID) bool {
 // and the counters their bodies step (`step += 1`). The targets of loops
 // nested in loop are not among them: a test of one (`if t == 0:`) picks
 // an iteration of the nested loop, and so still runs on each of loop's.
-func (m *Model) loopVariables(loop NodeID) map[string]bool {
+func (m *Model) loopVariables(loop NodeID) map[string]loopVar {
 	f := m.File
-	vars := map[string]bool{}
+	vars := map[string]loopVar{}
+	body := f.Field(loop, FieldBody)
 	for ; loop != NoNode; loop = m.EnclosingLoop(loop) {
 		if f.Kind(loop) == KindForStatement {
 			for n := range identifiers(f, f.Field(loop, FieldLeft)) {
-				vars[n] = true
+				vars[n] = loopTarget
 			}
 		}
 		f.Walk(f.Field(loop, FieldBody), func(a NodeID) {
 			if f.Kind(a) == KindAugmentedAssignment && f.Kind(f.Field(a, FieldLeft)) == KindIdentifier {
-				vars[f.Text(f.Field(a, FieldLeft))] = true
+				vars[f.Text(f.Field(a, FieldLeft))] = loopTarget
+			}
+		})
+	}
+	// Names the body assigns, each iteration, from what the iteration
+	// yields (`frame_id = info[2].item()`): another value per iteration.
+	for pass, changed := 0, true; changed && pass < 3; pass++ {
+		changed = false
+		f.Walk(body, func(a NodeID) {
+			left := f.Field(a, FieldLeft)
+			if f.Kind(a) != KindAssignment || f.Kind(left) != KindIdentifier || vars[f.Text(left)] != 0 {
+				return
+			}
+			for n := range identifiers(f, f.Field(a, FieldRight)) {
+				if vars[n] != 0 {
+					vars[f.Text(left)], changed = loopDerived, true
+					return
+				}
 			}
 		})
 	}
 	return vars
 }
+
+// loopVar is how a name changes from one iteration of a loop to the
+// next: a target of the loop or a name it adds to (loopTarget), or a
+// name its body assigns from one of those (loopDerived).
+type loopVar uint8
+
+const (
+	loopTarget loopVar = iota + 1
+	loopDerived
+)
 
 // thinningCondition reports whether a condition (negated: its failure)
 // holds on only some iterations of a loop whose changing names are vars:
@@ -632,14 +660,14 @@ func (m *Model) loopVariables(loop NodeID) map[string]bool {
 // them (`i == 0`, `i in steps`; failed: `i != 0`). An order test (`i <
 // n`), an identity test (`x is None`) or a test of anything else does
 // not thin them.
-func thinningCondition(f *File, cond NodeID, negated bool, vars map[string]bool) bool {
+func thinningCondition(f *File, cond NodeID, negated bool, vars map[string]loopVar) bool {
 	cond = f.Unparen(cond)
 	if periodic(f, cond) {
 		return true
 	}
 	switch f.Kind(cond) {
 	case KindIdentifier:
-		return negated && vars[f.Text(cond)] // `if not i:`, the first iteration
+		return negated && vars[f.Text(cond)] == loopTarget // `if not i:`, the first iteration
 	case KindNotOperator:
 		return thinningCondition(f, f.Field(cond, FieldArgument), !negated, vars)
 	case KindBooleanOperator:
@@ -650,11 +678,7 @@ func thinningCondition(f *File, cond NodeID, negated bool, vars map[string]bool)
 		}
 		return l && r
 	case KindComparisonOperator:
-		mentions := false
-		f.Walk(cond, func(id NodeID) {
-			mentions = mentions || f.Kind(id) == KindIdentifier && vars[f.Text(id)] && f.N(id).Field != FieldAttribute
-		})
-		if !mentions {
+		if !mentionsLoopVariable(f, cond, vars) {
 			return false
 		}
 		eq, ne := 0, 0
@@ -675,6 +699,49 @@ func thinningCondition(f *File, cond NodeID, negated bool, vars map[string]bool)
 			return false
 		}
 		return eq > 0 && !negated || ne > 0 && negated
+	}
+	return false
+}
+
+// mentionsLoopVariable reports whether a comparison tests a value that
+// changes each iteration: a loop target, or a name assigned from one
+// compared with constants alone (`frame_id == 1`).
+func mentionsLoopVariable(f *File, cmp NodeID, vars map[string]loopVar) bool {
+	target, derived, other := false, false, false
+	for c := f.N(cmp).FirstChild; c != NoNode; c = f.N(c).NextSibling {
+		if f.N(c).Field == FieldOperators {
+			continue
+		}
+		c = f.Unparen(c)
+		switch {
+		case f.Kind(c) == KindIdentifier && vars[f.Text(c)] == loopDerived:
+			derived = true
+		case isLiteral(f, c):
+		default:
+			other = true
+		}
+		f.Walk(c, func(id NodeID) {
+			target = target || f.Kind(id) == KindIdentifier && vars[f.Text(id)] == loopTarget && f.N(id).Field != FieldAttribute
+		})
+	}
+	return target || derived && !other
+}
+
+// isLiteral reports whether an expression is a constant written out: a
+// number, a string, True, False or None, or a tuple or list of them.
+func isLiteral(f *File, e NodeID) bool {
+	switch f.Kind(e) {
+	case KindInteger, KindFloat, KindString, KindConcatenatedString, KindTrue, KindFalse, KindNone:
+		return true
+	case KindTuple, KindList:
+		all := true
+		f.Children(e, func(c NodeID) bool {
+			all = all && isLiteral(f, c)
+			return all
+		})
+		return all
+	case KindUnaryOperator:
+		return isLiteral(f, f.Field(e, FieldArgument))
 	}
 	return false
 }

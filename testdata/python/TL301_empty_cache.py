@@ -418,3 +418,21 @@ def reinforce(policy, sample_episode, episodes):
         rl_loss = -(log_probs * returns).sum()
         agent.update(rl_loss)
         torch.cuda.empty_cache()  # want: TL301 "every step of this loop"
+
+
+@torch.no_grad()
+def track(net, loader, make_tracker):
+    tracker = None
+    for images, info in loader:
+        frame_id = info[2].item()
+        if frame_id == 1:
+            torch.cuda.empty_cache()  # ok: on the first frame of each video only
+            tracker = make_tracker()
+        video = info[0]
+        if video is not None:
+            torch.cuda.empty_cache()  # want: TL301
+        if frame_id > 0:
+            torch.cuda.empty_cache()  # want: TL301
+        if frame_id == tracker:
+            torch.cuda.empty_cache()  # want: TL301
+        tracker.update(net(images))
