@@ -239,7 +239,7 @@ type gradAssumedKey struct{ def NodeID }
 func (m *Model) gradAssumedIn(def NodeID) gradAssumption {
 	none := gradAssumption{via: NoNode}
 	return m.MemoRecursive(gradAssumedKey{def}, none, func() any {
-		if m.FunctionGradMode(def) != GradEnabled || m.backpropagates(def) || m.IsLightningTrainHook(def) {
+		if m.FunctionGradMode(def) != GradEnabled || m.backpropagates(def) || m.IsLightningTrainHook(def) || m.trainsThrough(def) {
 			return none
 		}
 		if m.uncalled[def] {
@@ -289,6 +289,14 @@ func (m *Model) gradAssumedThroughCallers(def NodeID) gradAssumption {
 		out.assumed, out.byName = true, out.byName || byName
 	}
 	return out
+}
+
+// trainsThrough reports whether a function back-propagates through the
+// functions it calls (`train(argv)` calling `trainer.train_epoch(...)`):
+// like one that does so itself, it is written to run with grad enabled.
+func (m *Model) trainsThrough(def NodeID) bool {
+	o := m.stepsOf(def, 0, false)
+	return o != nil && o.Backward != nil
 }
 
 // backpropagates reports whether a function back-propagates itself (a

@@ -61,3 +61,30 @@ if __name__ == "__main__":
     gallery([torch.randn(2, 4)])
     with torch.no_grad():
         Sampler().sample_grid(torch.randn(2, 4))
+
+
+class Trainer:
+    def __init__(self, net, loader):
+        self.net, self.loader = net, loader
+        self.opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+    def train_epoch(self):
+        self.net.train()
+        for x, y in self.loader:
+            self.opt.zero_grad()
+            nn.functional.mse_loss(self.net(x), y).backward()
+            self.opt.step()
+
+    def test(self):
+        self.net.eval()
+        return [self.net(x).argmax(1).tolist() for x, _ in self.loader]  # want: TL201(high)
+
+
+def train(argv):
+    # Nothing calls it, but it trains through `train_epoch`: grad is on.
+    trainer = Trainer(nn.Linear(4, 2), argv)
+    for _ in range(3):
+        trainer.train_epoch()
+    trainer.test()
+    scores = [trainer.net(x).sum().item() for x, _ in argv]  # want: TL201(medium)
+    return scores

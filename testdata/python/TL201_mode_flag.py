@@ -93,7 +93,7 @@ class Solver:
             self.model.train()
             self._epoch(cross_valid=False)  # ok: trains
             self.model.eval()
-            print(epoch, self._epoch(cross_valid=True))  # want: TL201(medium) "with `cross_valid=True`, no backward"
+            print(epoch, self._epoch(cross_valid=True))  # want: TL201(high) "with `cross_valid=True`, no backward"
 
     def _epoch(self, cross_valid=False):
         loader = self.loaders[1] if cross_valid else self.loaders[0]
