@@ -64,7 +64,7 @@ func graphAssumptions(p *analyzer.Pass, value, at analyzer.NodeID) {
 		p.Assume(fmt.Sprintf("`%s` carries autograd history: known by the name of the model or loss that computed it alone",
 			analyzer.Snippet(p.File.Text(value), 30)))
 	}
-	if e := dictEntry(p.File, value); e != analyzer.NoNode && !entryBackpropagated(m, e) {
+	if e := boundDictEntry(m, value); e != analyzer.NoNode && !entryBackpropagated(m, e) {
 		p.Assume(fmt.Sprintf("`%s` carries autograd history: an entry of a dict of outputs, which may hold values without it",
 			analyzer.Snippet(p.File.Text(e), 30)))
 	}
@@ -122,6 +122,43 @@ func unknownModelMethod(m *analyzer.Model, value analyzer.NodeID) analyzer.NodeI
 			return analyzer.NoNode
 		}
 		return v
+	}
+	return analyzer.NoNode
+}
+
+// boundDictEntry is dictEntry through the names value is computed from
+// (`c = out["control"]; torch.abs(c.sum(0))`) and the first argument of
+// torch's functions.
+func boundDictEntry(m *analyzer.Model, value analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	for depth := 0; depth < 8; depth++ {
+		if e := dictEntry(f, value); e != analyzer.NoNode {
+			return e
+		}
+		value = f.Unparen(value)
+		for f.Kind(value) == analyzer.KindCall || f.Kind(value) == analyzer.KindAttribute {
+			if f.Kind(value) == analyzer.KindAttribute {
+				value = f.Unparen(f.Field(value, analyzer.FieldObject))
+				continue
+			}
+			fn := f.Unparen(f.Field(value, analyzer.FieldFunction))
+			if q := m.CallName(value); strings.HasPrefix(q, "torch.") && len(m.Args(value)) > 0 {
+				value = f.Unparen(m.Args(value)[0]) // torch.abs(x)
+				continue
+			}
+			if f.Kind(fn) != analyzer.KindAttribute {
+				return analyzer.NoNode
+			}
+			value = f.Unparen(f.Field(fn, analyzer.FieldObject)) // x.sum(0)
+		}
+		if f.Kind(value) != analyzer.KindIdentifier {
+			return analyzer.NoNode
+		}
+		b := m.Resolve(value)
+		if b == nil || b.Value == analyzer.NoNode {
+			return analyzer.NoNode
+		}
+		value = b.Value
 	}
 	return analyzer.NoNode
 }

@@ -157,3 +157,33 @@ def main(model, loader, optimizer, use_gate):
     # GatedLoss has no "acc" entry to read.
     train_either(model, loader, optimizer, WeightedLoss())
     train_either(model, loader, optimizer, GatedLoss())
+
+
+class Masks:
+    def __init__(self, model, optimizer):
+        self.model, self.optimizer = model, optimizer
+        self.usage = 0
+
+    def train_epoch(self, loader):
+        # `model` is handed in: what its forward puts in each entry of
+        # the dict it returns is not seen, and an entry may be built
+        # detached (`gate.data.clone()`).
+        for x, y in loader:
+            out = self.model.forward(x)
+            gate = out["gate"]
+            loss = nn.functional.cross_entropy(out["y"], y)
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            self.usage += torch.abs(gate.sum(0))  # want: TL101(medium) "after its backward"
+
+    def fit(self, loader):
+        total = 0.0
+        for x, y in loader:
+            out = self.model.forward(x)
+            loss = out["loss"]
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            total += loss  # want: TL101(high) "after its backward"
+        return total
