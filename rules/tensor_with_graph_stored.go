@@ -1182,7 +1182,27 @@ func storedHint(f *analyzer.File, m *analyzer.Model, value analyzer.NodeID) stri
 	switch f.Kind(v) {
 	case analyzer.KindList, analyzer.KindTuple, analyzer.KindDictionary:
 		return "detached tensors"
-	case analyzer.KindBinaryOperator, analyzer.KindUnaryOperator, analyzer.KindConditionalExpression, analyzer.KindAwait:
+	case analyzer.KindBinaryOperator:
+		// `d.get(k, []) + [v]`: a list grown by concatenation holds the
+		// tensors, which are what to detach; the list has no `.detach()`.
+		left, right := f.Unparen(f.Field(v, analyzer.FieldLeft)), f.Unparen(f.Field(v, analyzer.FieldRight))
+		if f.TextIs(f.Field(v, analyzer.FieldOperator), "+") && (f.Kind(left) == analyzer.KindList || f.Kind(right) == analyzer.KindList) {
+			list, other := right, left
+			if f.Kind(left) == analyzer.KindList {
+				list, other = left, right
+			}
+			elems := f.ChildList(list)
+			if len(elems) != 1 {
+				return "detached tensors"
+			}
+			elem := strings.Trim(storedHint(f, m, elems[0]), "`")
+			if list == right {
+				return "`" + analyzer.Snippet(f.Text(other), 30) + " + [" + elem + "]`"
+			}
+			return "`[" + elem + "] + " + analyzer.Snippet(f.Text(other), 30) + "`"
+		}
+		val = "(" + val + ")"
+	case analyzer.KindUnaryOperator, analyzer.KindConditionalExpression, analyzer.KindAwait:
 		val = "(" + val + ")"
 	}
 	if scalarLike(m, v, 0) {
