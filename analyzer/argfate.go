@@ -32,6 +32,11 @@ func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept, dropped bool) {
 		if f.Kind(def) != KindFunctionDefinition {
 			return false, false, false, false
 		}
+		if m.abstractMethod(def) {
+			// A stub its subclasses override (`def loss(self, out):
+			// pass`): what they do with the argument is not seen here.
+			return backprop, backprop, false, false
+		}
 		kept = slices.Contains(m.GraphParams(def), i) || m.returnsGraph(def)
 		return true, backprop, kept, !kept && !backprop && m.DropsArgs(def)
 	}
