@@ -503,6 +503,18 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 	f.Walk(f.Field(init, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {
 		case KindCall, KindAssignment:
+			if f.Kind(id) == KindCall && m.ScopeNode(id) == init {
+				// `self.fix_network(self.vit)`, a helper of this file
+				// that freezes what it is given.
+				args := m.Args(id)
+				for _, i := range m.paramFreezes(m.LocalCallee(id)) {
+					if i < len(args) && f.Kind(args[i]) != KindKeywordArgument && !slices.ContainsFunc(args[:i], func(a NodeID) bool {
+						return f.Kind(a) == KindListSplat || f.Kind(a) == KindKeywordArgument
+					}) {
+						add(args[i], id)
+					}
+				}
+			}
 			r := m.freezesIn(init, id)
 			if r == NoNode {
 				return
@@ -581,6 +593,50 @@ func (m *Model) initFreezes(init NodeID) map[string]bool {
 	}
 	return out
 }
+
+// paramFreezes returns the positional parameters (past self) of def, a
+// function of this file, whose every parameter def takes out of autograd
+// each time it runs with its default arguments: `for p in
+// model.parameters(): p.requires_grad = False`, `model.requires_grad_(False)`.
+func (m *Model) paramFreezes(def NodeID) []int {
+	f := m.File
+	if def == NoNode || f.Kind(def) != KindFunctionDefinition {
+		return nil
+	}
+	return m.Memo(paramFreezesKey{def}, func() any {
+		var out []int
+		for i, p := range m.positionalParams(def) {
+			name := f.Text(p)
+			frozen := false
+			f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+				if frozen || m.ScopeNode(id) != def {
+					return
+				}
+				switch f.Kind(id) {
+				case KindCall:
+					frozen = f.TextIs(m.freezesIn(def, id), name) && m.runsByDefault(def, id)
+				case KindForStatement:
+					iter, target := f.Unparen(f.Field(id, FieldRight)), f.Field(id, FieldLeft)
+					if f.Kind(iter) != KindCall || m.MethodName(iter) != "parameters" || !f.TextIs(f.Unparen(m.Receiver(iter)), name) ||
+						f.Kind(target) != KindIdentifier {
+						return
+					}
+					f.Walk(f.Field(id, FieldBody), func(n NodeID) {
+						if r := m.freezesIn(def, n); r != NoNode && f.TextIs(r, f.Text(target)) && m.runsByDefault(def, n) {
+							frozen = true
+						}
+					})
+				}
+			})
+			if frozen && len(m.AssignmentsIn(def)[name]) == 0 {
+				out = append(out, i)
+			}
+		}
+		return out
+	}).([]int)
+}
+
+type paramFreezesKey struct{ def NodeID }
 
 // builtWithoutBias reports whether init assigns attr once, a layer built
 // with `bias=False`.

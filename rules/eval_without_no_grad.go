@@ -766,6 +766,9 @@ func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 		c.Forward = site
 		o = &c
 	}
+	if o = unfrozenHelperForward(m, call, o); o == nil {
+		return nil
+	}
 	// A function named as evaluation is reported in its own body; a
 	// method ("Class.name", called through an object) is not, and is
 	// reported where it is called.
@@ -778,6 +781,44 @@ func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 		return nil
 	}
 	return o
+}
+
+// unfrozenHelperForward checks the forward pass o says a helper of this
+// file runs, where it is in the helper's own body: a pass of a model the
+// file freezes (`self.vit(x)` after `self.fix_network(self.vit)` in the
+// constructor) records no graph, and the helper's first other pass with
+// grad is reported instead; none left, nil.
+func unfrozenHelperForward(m *analyzer.Model, call analyzer.NodeID, o *analyzer.Object) *analyzer.Object {
+	f := m.File
+	def := m.LocalCallee(call)
+	if def == analyzer.NoNode || o.Forward == nil || o.Forward.Abs != "" && o.Forward.Abs != f.Path {
+		return o
+	}
+	at := analyzer.NoNode
+	var passes []analyzer.NodeID
+	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def {
+			return
+		}
+		if p := f.Position(f.N(id).Start); p.Line == o.Forward.Line && p.Column == o.Forward.Column {
+			at = id
+		}
+		if m.IsForwardCall(id) {
+			passes = append(passes, id)
+		}
+	})
+	if at == analyzer.NoNode || !frozen(m, at) {
+		return o
+	}
+	for _, c := range passes {
+		if c != at && !frozen(m, c) && m.GradModeAt(c) == analyzer.GradEnabled {
+			p := f.Position(f.N(c).Start)
+			c2 := *o
+			c2.Forward = &analyzer.Site{Path: o.Forward.Path, Abs: o.Forward.Abs, Line: p.Line, Column: p.Column, Text: analyzer.Snippet(f.Text(c), 40)}
+			return &c2
+		}
+	}
+	return nil
 }
 
 // noGradDecoratorFix decorates an evaluation function with

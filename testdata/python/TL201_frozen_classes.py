@@ -382,3 +382,53 @@ def score_all(xs, path):
         for p in scorer.parameters():
             p.requires_grad = False
     return [score_one(x, scorer) for x in xs]
+
+
+class BackboneScorer(nn.Module):
+    """Freezes its backbones through a helper of its own."""
+
+    def __init__(self):
+        super().__init__()
+        self.vit = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+        self.cnn = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+        self.fix_network(self.vit)
+        self.fix_network(self.cnn)
+
+    def fix_network(self, model):
+        for p in model.parameters():
+            p.requires_grad = False
+
+    def forward(self, x):
+        return self.cnn(x)
+
+
+class HeadScorer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.vit = nn.Sequential(nn.Linear(4, 4), nn.ReLU())
+        self.head = nn.Linear(4, 1)
+        self.fix_network(self.vit)
+        self.saved = []
+
+    def fix_network(self, model):
+        for p in model.parameters():
+            p.requires_grad = False
+
+    def vit_features(self, x):
+        self.vit(x)
+        return self.saved[-1]
+
+    def regress(self, x):
+        self.vit.eval()
+        feats = self.vit_features(x)  # ok: TL201 the helper's only pass is of the frozen `self.vit`
+        return feats.tolist()
+
+    def regress_head(self, x):
+        self.vit.eval()
+        return self.head(self.vit(x)).tolist()  # want: TL201 "self.head"
+
+
+def backbone_scores(images):
+    scorer = BackboneScorer()
+    scorer.eval()
+    return [scorer(x).tolist() for x in images]  # ok: TL201 its constructor freezes all it holds, through `fix_network`
