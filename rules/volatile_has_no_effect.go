@@ -68,7 +68,10 @@ costs nothing. Nor is a volatile input that the function feeds only to
 models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, as TL201 judges a frozen model, wherever in
 the file): such a pass records no graph either. Nor is a volatile value
 that the function feeds to no forward pass where it back-propagates (the
-labels of a training step), or that a constructor keeps on ` + "`self`" + ` (a
+labels of a training step), or, in a function that back-propagates, only to forward passes whose
+outputs do not end before a backward (a task id handed to the model a
+training step trains),
+or that a constructor keeps on ` + "`self`" + ` (a
 constant of a detector's): no evaluation relies on the flag there, and
 ` + "`no_grad`" + ` would break the step. ` + "`requires_grad=False`" + ` is reported only when the wrapped
 value is passed to a model call in the same function, and that function
@@ -111,6 +114,15 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 			// Every model the input is fed to has its parameters frozen
 			// (`for p in netD.parameters(): p.requires_grad = False`):
 			// nothing records a graph, and the flag costs nothing.
+			return
+		}
+		if fn := m.ScopeNode(call); len(fed) > 0 && fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) &&
+			!slices.ContainsFunc(fed, func(c analyzer.NodeID) bool { goes, _ := fateApart(m, c, analyzer.NoNode); return goes == fateNo }) {
+			// A function that back-propagates feeds it only to forward
+			// passes whose outputs are not seen to end before a backward
+			// (a task id of a training step, `self.model(task, x)`, then
+			// a loss of it back-propagated): no evaluation relies on the
+			// flag, and no_grad would break the step.
 			return
 		}
 		if fn := m.ScopeNode(call); len(fed) == 0 && (fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) && !handedWithModel(m, call) ||
