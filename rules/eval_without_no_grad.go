@@ -628,11 +628,18 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	case e.dry:
 		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
 	case runsOnce(m, fn, call, e.end):
+		where := "outside any loop"
+		for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
+			if breaksAfterFirst(m, l) {
+				where = fmt.Sprintf("in the loop at line %d, which breaks after its first iteration,", f.Position(f.N(l).Start).Line)
+				break
+			}
+		}
 		if fn == analyzer.Root {
-			p.Once("a forward pass of module-level code outside any loop keeps one graph, not one per batch")
+			p.Once(fmt.Sprintf("a forward pass of module-level code %s keeps one graph, not one per batch", where))
 		} else {
-			p.Once(fmt.Sprintf("`%s` runs once, from module-level code, and this pass outside any loop keeps one graph, not one per batch",
-				m.FunctionName(fn)))
+			p.Once(fmt.Sprintf("`%s` runs once, from module-level code, and this pass %s keeps one graph, not one per batch",
+				m.FunctionName(fn), where))
 		}
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
@@ -723,7 +730,7 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 		return false
 	}
 	for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
-		if !fixedIterations(m, l) {
+		if !fixedIterations(m, l) && !breaksAfterFirst(m, l) {
 			return false // a loop over data; a few literal passes (`for cfg in (a, b):`) still run once each
 		}
 	}
@@ -737,6 +744,26 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 		again = compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee
 	})
 	return !again
+}
+
+// breaksAfterFirst reports whether a loop's body ends in a `break` that
+// every iteration reaches (no `continue` of this loop before it): a smoke
+// test's `for batch in loader: ...; break` runs its body once.
+func breaksAfterFirst(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	last := analyzer.NoNode
+	f.Children(f.Field(loop, analyzer.FieldBody), func(c analyzer.NodeID) bool {
+		last = c
+		return true
+	})
+	if f.Kind(last) != analyzer.KindBreakStatement {
+		return false
+	}
+	skips := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		skips = skips || f.Kind(id) == analyzer.KindContinueStatement && m.EnclosingLoop(id) == loop
+	})
+	return !skips
 }
 
 // helperForward returns the project function a call runs when

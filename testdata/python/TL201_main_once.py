@@ -31,3 +31,15 @@ if __name__ == "__main__":
     model = Net()
     for b in [torch.ones(2, 4)] * 10:
         report(model, b)
+    smoke = Net()
+    smoke.eval()
+    for batch in torch.utils.data.DataLoader(torch.ones(8, 4), batch_size=2):
+        print(smoke(batch).shape)  # want: TL201(low)
+        break
+    probe = Net()
+    probe.eval()
+    for batch in torch.utils.data.DataLoader(torch.ones(8, 4), batch_size=2):
+        if batch.sum() < 0:
+            continue
+        print(probe(batch).shape)  # want: TL201(high)
+        break
