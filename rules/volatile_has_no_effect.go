@@ -68,9 +68,13 @@ costs nothing. Nor is a volatile input that the function feeds only to
 models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, as TL201 judges a frozen model, wherever in
 the file): such a pass records no graph either. Nor is a volatile value
 that the function feeds to no forward pass where it back-propagates (the
-labels of a training step), or, in a function that back-propagates, only to forward passes whose
-outputs do not end before a backward (a task id handed to the model a
-training step trains),
+labels of a training step), or, in a function that back-propagates, only to forward passes that
+take other inputs beside it and whose outputs do not end before a
+backward (a task id handed to the model a training step trains, or a
+generator's noise: before PyTorch 0.4 the flag would have stopped that
+step's backward, so nothing relies on it; a pass of the volatile input
+alone beside another pass of the same model, as a DQN's target values,
+is reported),
 or that a constructor keeps on ` + "`self`" + ` (a
 constant of a detector's): no evaluation relies on the flag there, and
 ` + "`no_grad`" + ` would break the step. ` + "`requires_grad=False`" + ` is reported only when the wrapped
@@ -117,12 +121,21 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 			return
 		}
 		if fn := m.ScopeNode(call); len(fed) > 0 && fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) &&
-			!slices.ContainsFunc(fed, func(c analyzer.NodeID) bool { goes, _ := fateApart(m, c, analyzer.NoNode); return goes == fateNo }) {
+			!slices.ContainsFunc(fed, func(c analyzer.NodeID) bool {
+				goes, _ := fateApart(m, c, analyzer.NoNode)
+				return goes == fateNo || len(m.Args(c)) < 2 && secondPass(m, c)
+			}) {
 			// A function that back-propagates feeds it only to forward
-			// passes whose outputs are not seen to end before a backward
-			// (a task id of a training step, `self.model(task, x)`, then
-			// a loss of it back-propagated): no evaluation relies on the
-			// flag, and no_grad would break the step.
+			// passes beside other inputs, whose outputs are not seen to
+			// end before a backward (a task id of a training step,
+			// `self.model(task, x)`, then a loss of it back-propagated):
+			// volatile, it would have made that loss volatile too before
+			// PyTorch 0.4, so no code relies on the flag, and no_grad would
+			// break the step. A pass of the volatile input alone (a DQN's
+			// target, `model(next_states)`) is what the flag kept out of
+			// the graph, and is reported; a volatile input alone of the
+			// only pass of its model (a generator's noise) is the
+			// step's own input.
 			return
 		}
 		if fn := m.ScopeNode(call); len(fed) == 0 && (fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) && !handedWithModel(m, call) ||
@@ -218,6 +231,21 @@ func constantAttribute(m *analyzer.Model, call analyzer.NodeID) bool {
 	fn := m.ScopeNode(call)
 	return f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldObject), "self") &&
 		fn != analyzer.Root && m.FunctionName(fn) == "__init__"
+}
+
+// secondPass reports whether the function of call, a forward pass, runs
+// the same model in another forward pass too (`model(states)` beside
+// `model(next_states)`).
+func secondPass(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	fn, callee := m.ScopeNode(call), compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if !found && id != call && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == fn && m.IsForwardCall(id) {
+			found = compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee
+		}
+	})
+	return found
 }
 
 // handedWithModel reports whether the name call's value is bound to (in

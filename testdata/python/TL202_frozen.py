@@ -31,3 +31,20 @@ def show(loader):
         (-netD(netG(x)).mean()).backward()
         opt_g.step()
         print(fake.mean().item())  # a side pass for display: the flag meant no_grad here
+
+
+def optimize(model, optimizer, states, next_states, rewards):
+    target = model(Variable(next_states, volatile=True)).max(1)[0]  # want: TL202
+    q = model(Variable(states)).max(1)[0]
+    loss = ((q - (rewards + 0.9 * target)) ** 2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+
+
+def train_task(model, optimizer, t, x, y):
+    task = Variable(torch.LongTensor([t]), volatile=True)  # ok: an input beside x of the pass the step trains
+    loss = nn.functional.cross_entropy(model(task, x), y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
