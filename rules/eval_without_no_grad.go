@@ -15,14 +15,13 @@ var EvalWithoutNoGrad = &analyzer.Rule{
 	Summary:   "Evaluation or inference code runs a model forward pass with grad enabled",
 	Severity:  analyzer.SeverityWarning,
 	Precision: "high",
-	// Read on code none of us wrote, its findings were right (or right
-	// but minor) about as often at every level, high no surer than low:
-	// no level of it is hidden.
-	Confidence: analyzer.ConfidenceLow,
-	Tags:       []string{"memory", "autograd", "performance"},
-	Fixable:    true,
-	Kinds:      []analyzer.Kind{analyzer.KindCall},
-	Check:      checkEvalWithoutNoGrad,
+	// Read on code none of us wrote, its findings of high or medium
+	// confidence were right (or right but minor) 91.5% of the time, its
+	// low ones 65%, mostly minor: shown from medium, the default.
+	Tags:    []string{"memory", "autograd", "performance"},
+	Fixable: true,
+	Kinds:   []analyzer.Kind{analyzer.KindCall},
+	Check:   checkEvalWithoutNoGrad,
 	Doc: `## What it does
 Checks for evaluation and inference code that runs a model forward pass
 while grad is enabled and never back-propagates. Evaluation is known by

@@ -421,18 +421,20 @@ func TestQuiet(t *testing.T) {
 	root := repoRoot(t)
 	_, loud, _ := runIn(t, root, "check", "--output-format", "concise", "testdata/golden/sample.py")
 	code, out, _ := runIn(t, root, "check", "-q", "--output-format", "concise", "testdata/golden/sample.py")
-	if code != 1 || strings.Count(out, "\n") != 4 || strings.Contains(out, "Found") {
+	if code != 1 || strings.Count(out, "\n") != 3 || strings.Contains(out, "Found") || strings.Contains(out, "not shown") {
 		t.Errorf("-q: exit %d, output:\n%s", code, out)
 	}
-	if !strings.HasPrefix(loud, out) || !strings.Contains(loud, "Found 4 errors.") {
+	// The default level leaves TL201's low finding out, and says so,
+	// unless quiet.
+	if !strings.HasPrefix(loud, out) || !strings.Contains(loud, "Found 3 errors.") ||
+		!strings.HasSuffix(loud, "1 finding of lower confidence not shown (`--confidence low` shows it).\n") {
 		t.Errorf("-q printed other findings than the default:\n%s\nvs\n%s", out, loud)
 	}
-	// A level that leaves findings out says so, unless quiet.
-	_, loud, _ = runIn(t, root, "check", "--confidence", "medium", "--output-format", "concise", "testdata/golden/sample.py")
-	_, out, _ = runIn(t, root, "check", "-q", "--confidence", "medium", "--output-format", "concise", "testdata/golden/sample.py")
-	if !strings.Contains(loud, "Found 3 errors.") || !strings.HasSuffix(loud, "1 finding of lower confidence not shown (`--confidence low` shows it).\n") ||
-		strings.Count(out, "\n") != 3 || strings.Contains(out, "not shown") {
-		t.Errorf("--confidence medium:\n%s\nand with -q:\n%s", loud, out)
+	_, loud, _ = runIn(t, root, "check", "--confidence", "high", "--output-format", "concise", "testdata/golden/sample.py")
+	_, out, _ = runIn(t, root, "check", "-q", "--confidence", "high", "--output-format", "concise", "testdata/golden/sample.py")
+	if !strings.Contains(loud, "Found 2 errors.") || !strings.HasSuffix(loud, "2 findings of lower confidence not shown (`--confidence low` shows them).\n") ||
+		strings.Count(out, "\n") != 2 || strings.Contains(out, "not shown") {
+		t.Errorf("--confidence high:\n%s\nand with -q:\n%s", loud, out)
 	}
 	for _, format := range []string{"full", "grouped", "concise"} {
 		code, out, stderr := runIn(t, root, "check", "--quiet", "--output-format", format, "testdata/golden/clean.py")

@@ -14,7 +14,7 @@ import (
 // selected.
 func TestNotebookLocations(t *testing.T) {
 	root := repoRoot(t)
-	code, out, _ := runIn(t, root, "check", "--no-cache", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
+	code, out, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
 	want := []string{
 		"testdata/notebooks/cells.ipynb:cell 3:9:5: TL102 ", // after a cell that raises: cells run one at a time
 		"testdata/notebooks/evaluation.ipynb:cell 4:2:7: TL201 (low) ",
@@ -63,13 +63,13 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 func TestNotebookRelated(t *testing.T) {
 	root := repoRoot(t)
 	path := "testdata/notebooks/evaluation.ipynb"
-	_, full, _ := runIn(t, root, "check", "--no-cache", "--output-format", "full", path)
+	_, full, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--output-format", "full", path)
 	for _, w := range []string{path + ":cell 4:2:7: TL201 (low) ", "= note: " + path + ":cell 3:1: the switch to evaluation mode", "= note: once: "} {
 		if !strings.Contains(full, w) {
 			t.Errorf("full output lacks %q:\n%s", w, full)
 		}
 	}
-	_, js, _ := runIn(t, root, "check", "--no-cache", "--output-format", "json", path)
+	_, js, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--output-format", "json", path)
 	var findings []struct {
 		Confidence string `json:"confidence"`
 		Related    []struct {
@@ -90,7 +90,7 @@ func TestNotebookRelated(t *testing.T) {
 		t.Fatal(err)
 	}
 	rawLine := strings.Count(string(raw[:strings.Index(string(raw), `"model.eval()"`)]), "\n") + 1
-	_, sarif, _ := runIn(t, root, "check", "--no-cache", "--output-format", "sarif", path)
+	_, sarif, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--output-format", "sarif", path)
 	if !strings.Contains(sarif, `"startLine": `+itoa(rawLine)) || !strings.Contains(sarif, `"rank": 30`) {
 		t.Errorf("SARIF: want the related location at line %d of the .ipynb file and rank 30:\n%s", rawLine, sarif)
 	}
