@@ -1591,6 +1591,12 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 	if f.Kind(attr) == KindAttribute && m.drainedByBackward(m.EnclosingClass(def), f.Text(f.Field(attr, FieldAttribute))) {
 		return kept // a REINFORCE buffer of log-probabilities, back-propagated whole
 	}
+	if target == attr && m.numpyAttribute(m.EnclosingClass(def), f.Text(attr)) {
+		// `self.sum = np.zeros(1)`, then `self.sum += value`: NumPy adds a
+		// tensor into its array by converting it, which a tensor that
+		// requires grad refuses; the array keeps no graph.
+		return kept
+	}
 	keys := map[string][]NodeID{}
 	m.Flow(def).Keys(value, keys)
 	var names []NodeID
@@ -1610,6 +1616,40 @@ func (m *Model) keeps(def, target, value NodeID, kept []ParamCall) []ParamCall {
 		}
 	}
 	return kept
+}
+
+// numpyAttribute reports whether the class makes attr (`self.sum`) a
+// NumPy array where it builds an object: every value its constructor, or
+// a method the constructor calls (`self.reset()`), assigns to it is made
+// by a call of numpy (`np.zeros(1)`).
+func (m *Model) numpyAttribute(class NodeID, attr string) bool {
+	f := m.File
+	init := m.MethodOf(class, "__init__")
+	if init == NoNode {
+		return false
+	}
+	setup := map[NodeID]bool{init: true}
+	f.Walk(f.Field(init, FieldBody), func(id NodeID) {
+		if f.Kind(id) == KindCall && m.ScopeNode(id) == init {
+			if fn := f.Unparen(f.Field(id, FieldFunction)); f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldObject), "self") {
+				if def := m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute))); def != NoNode {
+					setup[def] = true
+				}
+			}
+		}
+	})
+	made := 0
+	for _, v := range m.selfAttrs(class).values[attr] {
+		if !setup[m.EnclosingFunction(v)] {
+			continue
+		}
+		v = f.Unparen(v)
+		if f.Kind(v) != KindCall || !strings.HasPrefix(m.CallName(v), "numpy.") {
+			return false
+		}
+		made++
+	}
+	return made > 0
 }
 
 // capped reports whether the container attribute attr of self (`self.pool`)
