@@ -513,6 +513,20 @@ var lightningTrainHooks = map[string]bool{
 	"training_epoch_end": true, "on_before_backward": true, "on_after_backward": true,
 }
 
+// autogradMethod reports whether def is the forward or backward of a
+// custom autograd operation (a subclass of torch.autograd.Function),
+// which autograd runs with grad disabled (backward, unless asked to build
+// a graph of the gradient).
+func (m *Model) autogradMethod(def NodeID) bool {
+	switch m.FunctionName(def) {
+	case "forward", "backward", "jvp", "vjp":
+	default:
+		return false
+	}
+	class := m.EnclosingClass(def)
+	return class != NoNode && m.EnclosingFunction(m.File.Parent(def)) == NoNode && m.autogradOperation(class, 0)
+}
+
 // IsLightningEvalHook reports whether def is a method that its framework
 // calls with grad disabled: a LightningModule's evaluation hooks, a
 // fairseq task's valid_step.
@@ -561,7 +575,7 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 	if g, ok := m.decoratedGrad(def); ok {
 		return g
 	}
-	if m.IsLightningEvalHook(def) {
+	if m.IsLightningEvalHook(def) || m.autogradMethod(def) {
 		return GradDisabled
 	}
 	if o := m.lookup(m.localRef(def), WantGrad); o != nil && o.GradKnown {

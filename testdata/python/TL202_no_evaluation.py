@@ -45,3 +45,24 @@ def train_gan(netG, netD, loader, optimizer, gpus):
             inputs = (text, fixed_noise)
             samples = nn.parallel.data_parallel(netG, inputs, gpus)
             print(samples.shape)
+
+
+class SeparableConv(torch.autograd.Function):
+    # Autograd runs a custom operation's forward and backward with grad
+    # disabled: the flags are dead, and cost nothing there.
+    @staticmethod
+    def forward(ctx, x, kernel):
+        ctx.save_for_backward(x, kernel)
+        return Variable(x * kernel, volatile=True)  # ok: autograd runs forward with grad disabled
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, kernel = ctx.saved_tensors
+        return Variable(grad_output * kernel, volatile=True), Variable(grad_output * x, volatile=True)  # ok: so does it backward
+
+
+def run_conv(net, x, kernel):
+    net.eval()
+    y = SeparableConv.apply(x, kernel)
+    v = Variable(y, volatile=True)  # want: TL202
+    return net(v).tolist()  # want: TL201
