@@ -449,6 +449,11 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		if flag, ok := m.SkippingFlag(call); ok {
 			runs = fmt.Sprintf("which runs `%s` (%s) and, with `%s`, no backward()", helper.Forward.Text, helper.Forward.Where(), flag)
 		}
+		if end := detachesReturns(m, m.LocalCallee(call)); end != "" && !found[i].detached && !found[i].split {
+			cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
+				"back-propagates; `%s` returns `.%s` of what it computes, which frees them, but each pass still holds them all "+
+				"at its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", helper.Site.Text, end)
+		}
 		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s`, %s%s",
 			site, where, helper.Site.Text, runs, cost),
 			analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
@@ -1496,6 +1501,61 @@ func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 		return name + "()"
 	}
 	return ""
+}
+
+// detachesReturns returns how def, a function of this file, ends the
+// graph of every value it returns (`detach()`, `item()`, `tolist()`,
+// `.data`: each return is such a call or attribute, or a tuple of them),
+// or "" where some return may keep one.
+func detachesReturns(m *analyzer.Model, def analyzer.NodeID) string {
+	f := m.File
+	if def == analyzer.NoNode || f.Kind(def) != analyzer.KindFunctionDefinition {
+		return ""
+	}
+	vals := m.ReturnValues(def)
+	end := ""
+	var ends func(v analyzer.NodeID) bool
+	ends = func(v analyzer.NodeID) bool {
+		v = f.Unparen(v)
+		if k := f.Kind(v); k == analyzer.KindTuple || k == analyzer.KindExpressionList {
+			all := true
+			f.Children(v, func(c analyzer.NodeID) bool {
+				all = all && ends(c)
+				return all
+			})
+			return all
+		}
+		e := ""
+		switch f.Kind(v) {
+		case analyzer.KindCall:
+			switch name := m.MethodName(v); name {
+			case "detach", "item", "tolist":
+				e = name + "()"
+			case "numpy", "cpu":
+				// `x.detach().cpu().numpy()`
+				for r := f.Unparen(m.Receiver(v)); f.Kind(r) == analyzer.KindCall && e == ""; r = f.Unparen(m.Receiver(r)) {
+					if m.MethodName(r) == "detach" {
+						e = "detach()"
+					}
+				}
+			}
+		case analyzer.KindAttribute:
+			if f.TextIs(f.Field(v, analyzer.FieldAttribute), "data") {
+				e = "data"
+			}
+		}
+		if e == "" {
+			return false
+		}
+		if end == "" {
+			end = e
+		}
+		return true
+	}
+	if len(vals) == 0 || slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !ends(v) }) {
+		return ""
+	}
+	return end
 }
 
 // rawKept reports whether a forward call's output is kept as it is, with

@@ -35,3 +35,44 @@ net.eval()
 for x in torch.randn(3, 8, 4):
     print(logits_of(net, x).max().item())  # want: TL201 "through `logits_of`"
 
+
+
+
+class Recommender(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.users = nn.Embedding(10, 4)
+        self.items = nn.Embedding(10, 4)
+
+    def forward(self, u, i):
+        return (self.users(u) * self.items(i)).sum(-1)
+
+    def prediction(self, u, i):
+        scores = self.forward(u, i)
+        return scores.detach()
+
+    def embed(self, u, i):
+        # Its outputs only reach the host: reported here, for every caller.
+        return self.users(u).detach().cpu().numpy(), self.items(i).detach().cpu().numpy()  # want: TL201 "drops the output at once"
+
+
+def fit(model, pairs, opt):
+    for u, i in pairs:
+        opt.zero_grad()
+        model(u, i).sum().backward()
+        opt.step()
+        print(model.prediction(u, i), model.embed(u, i))
+
+
+def test_scores(pairs):
+    model = Recommender()
+    model.eval()
+    out = []
+    for u, i in pairs:
+        out.append(model.prediction(u, i))  # want: TL201 "`Recommender.prediction` returns `.detach\(\)` of what it computes, which frees them, but each pass still holds them all at its peak"
+    return out
+
+
+def test_embeddings(model, pairs):
+    model.eval()
+    return [model.embed(u, i) for u, i in pairs]  # ok: reported in `embed`
