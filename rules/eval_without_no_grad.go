@@ -631,7 +631,7 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	switch {
 	case e.dry:
 		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
-	case runsOnce(m, fn, call, e.end):
+	case runsOnce(m, fn, call, e.end) && (direct || !loopsInside(m, m.LocalCallee(call), helperSite(m, call))):
 		where := "outside any loop"
 		for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
 			if breaksAfterFirst(m, l) {
@@ -748,6 +748,56 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 		again = compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee
 	})
 	return !again
+}
+
+// loopsInside reports whether def, a function of this file, runs the
+// forward pass at fwd in a loop of its own (`for minibatch in batches:
+// translate(minibatch)`, translate running the model): a call of def run
+// once still runs that pass once per iteration.
+func loopsInside(m *analyzer.Model, def analyzer.NodeID, fwd *analyzer.Site) bool {
+	f := m.File
+	if def == analyzer.NoNode || f.Kind(def) != analyzer.KindFunctionDefinition || fwd == nil || fwd.Abs != "" && fwd.Abs != f.Path {
+		return false
+	}
+	sameSite := func(s *analyzer.Site) bool { return s != nil && s.Line == fwd.Line && s.Column == fwd.Column }
+	runs := func(c analyzer.NodeID) bool {
+		p := f.Position(f.N(c).Start)
+		if p.Line == fwd.Line && p.Column == fwd.Column {
+			return true
+		}
+		h := m.Helper(c)
+		return h != nil && sameSite(h.Forward)
+	}
+	found := false
+	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || m.ScopeNode(id) != def {
+			return
+		}
+		body := analyzer.NoNode
+		switch f.Kind(id) {
+		case analyzer.KindForStatement, analyzer.KindWhileStatement:
+			if !fixedIterations(m, id) && !breaksAfterFirst(m, id) {
+				body = f.Field(id, analyzer.FieldBody)
+			}
+		case analyzer.KindListComprehension, analyzer.KindSetComprehension, analyzer.KindDictionaryComprehension, analyzer.KindGeneratorExpression:
+			body = id
+		}
+		if body == analyzer.NoNode {
+			return
+		}
+		f.Walk(body, func(c analyzer.NodeID) {
+			found = found || f.Kind(c) == analyzer.KindCall && runs(c)
+		})
+	})
+	return found
+}
+
+// helperSite is the forward pass the helper that call runs reports, or nil.
+func helperSite(m *analyzer.Model, call analyzer.NodeID) *analyzer.Site {
+	if h := helperForward(m, call); h != nil {
+		return h.Forward
+	}
+	return nil
 }
 
 // breaksAfterFirst reports whether a loop's body ends in a `break` that
