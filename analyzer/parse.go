@@ -270,7 +270,7 @@ func (f *File) SyntaxErrors() []SyntaxError {
 	tree, inTree := f.treeError()
 	tok, inTokens := tokenCheck(f.Src)
 	switch {
-	case inTokens && (!inTree || f.LineIndex(tok.Start) <= f.LineIndex(tree.Start) || tok.Message == nulMessage):
+	case inTokens && (!inTree || f.LineIndex(tok.Start) <= f.LineIndex(tree.Start) || tok.Message == nulMessage || tok.Anywhere):
 		return []SyntaxError{{Node: NoNode, Start: tok.Start, End: tok.End, Message: tok.Message}}
 	case inTree:
 		return []SyntaxError{tree}

@@ -3,6 +3,8 @@ package analyzer
 import (
 	"bytes"
 	"fmt"
+	"unicode"
+	"unicode/utf8"
 )
 
 // CPython rejects some files that tree-sitter's grammar recovers from
@@ -19,6 +21,10 @@ import (
 type tokenError struct {
 	Start, End uint32
 	Message    string // with CPython's exception name: "IndentationError: unexpected indent"
+	// Anywhere: CPython reports it wherever it is in the file, before a
+	// syntax error that comes earlier (it tokenizes the whole source for
+	// such errors when its parser fails): a character no token may hold.
+	Anywhere bool
 }
 
 // blockKeywords are the first words of the statements whose header ends
@@ -221,6 +227,16 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 		case IdentStart(c):
 			j := i
 			for j < n && IdentByte(src[j]) {
+				if src[j] >= 0x80 {
+					r, size := utf8.DecodeRune(src[j:])
+					if (r != 0xFEFF || j != 0) && !identRune(r, j == i) {
+						err, _ := t.fail(j, j+size, "%s", badCharacter(r))
+						err.Anywhere = true
+						return n, err, true
+					}
+					j += size
+					continue
+				}
 				j++
 			}
 			if first == "" {
@@ -386,6 +402,16 @@ func (t *tokenScanner) replacementField(open int) (int, tokenError, bool) {
 		case IdentStart(c):
 			j := i
 			for j < n && IdentByte(src[j]) {
+				if src[j] >= 0x80 {
+					r, size := utf8.DecodeRune(src[j:])
+					if (r != 0xFEFF || j != 0) && !identRune(r, j == i) {
+						err, _ := t.fail(j, j+size, "%s", badCharacter(r))
+						err.Anywhere = true
+						return n, err, true
+					}
+					j += size
+					continue
+				}
 				j++
 			}
 			if j < n && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && stringPrefixes[string(bytes.ToLower(src[i:j]))] {
@@ -445,6 +471,27 @@ func skipNewline(src []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// identRune reports whether r, not ASCII, may start (first) or continue
+// a Python identifier (PEP 3131), as near as Go's Unicode tables tell.
+func identRune(r rune, first bool) bool {
+	if r == utf8.RuneError {
+		return false
+	}
+	if unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r) {
+		return true
+	}
+	return !first && (unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc) || unicode.Is(unicode.Other_ID_Continue, r))
+}
+
+// badCharacter is CPython's message for a character that no token may
+// hold outside strings and comments.
+func badCharacter(r rune) string {
+	if r == utf8.RuneError || !unicode.IsPrint(r) {
+		return fmt.Sprintf("SyntaxError: invalid non-printable character U+%04X", r)
+	}
+	return fmt.Sprintf("SyntaxError: invalid character '%c' (U+%04X)", r, r)
 }
 
 // IdentStart reports whether c can start a Python identifier (any byte
