@@ -1535,6 +1535,7 @@ func switchedModel(m *analyzer.Model, call analyzer.NodeID, key string) bool {
 // `net(x).detach()`, `net(x).item()`), or "".
 func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 	f := m.File
+	call = throughPassThrough(m, call)
 	attr := f.Parent(call)
 	if f.Kind(attr) != analyzer.KindAttribute || f.Field(attr, analyzer.FieldObject) != call {
 		return ""
@@ -1606,6 +1607,51 @@ func detachesReturns(m *analyzer.Model, def analyzer.NodeID) string {
 		return ""
 	}
 	return end
+}
+
+// throughPassThrough climbs from a forward call's output through the
+// calls that only reshape, move or map it element by element
+// (`torch.sigmoid(model(x))`, `.unsqueeze(1)`, `.cpu()`), to the last of
+// them: what drops that one drops the output's graph too.
+func throughPassThrough(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	for depth := 0; depth < 8; depth++ {
+		p := f.Parent(call)
+		switch {
+		case f.Kind(p) == analyzer.KindAttribute && f.Field(p, analyzer.FieldObject) == call &&
+			f.Kind(f.Parent(p)) == analyzer.KindCall && f.Field(f.Parent(p), analyzer.FieldFunction) == p &&
+			passThroughMethods[f.Text(f.Field(p, analyzer.FieldAttribute))]:
+			call = f.Parent(p)
+		case f.Kind(p) == analyzer.KindArgumentList && f.FirstChild(p) != analyzer.NoNode && firstArg(f, p) == call &&
+			passThroughFunctions[m.CallName(f.Parent(p))]:
+			call = f.Parent(p)
+		default:
+			return call
+		}
+	}
+	return call
+}
+
+// firstArg is the first argument in an argument list.
+func firstArg(f *analyzer.File, args analyzer.NodeID) analyzer.NodeID {
+	first := analyzer.NoNode
+	f.Children(args, func(c analyzer.NodeID) bool {
+		first = c
+		return false
+	})
+	return first
+}
+
+var passThroughMethods = map[string]bool{
+	"unsqueeze": true, "squeeze": true, "view": true, "reshape": true, "cpu": true, "cuda": true, "to": true,
+	"float": true, "double": true, "half": true, "contiguous": true, "permute": true, "transpose": true,
+	"sigmoid": true, "softmax": true, "log_softmax": true, "exp": true, "flatten": true,
+}
+
+var passThroughFunctions = map[string]bool{
+	"torch.sigmoid": true, "torch.softmax": true, "torch.exp": true, "torch.tanh": true, "torch.squeeze": true,
+	"torch.unsqueeze": true, "torch.flatten": true, "torch.nn.functional.softmax": true, "torch.nn.functional.sigmoid": true,
+	"torch.nn.functional.log_softmax": true,
 }
 
 // rawKept reports whether a forward call's output is kept as it is, with

@@ -125,3 +125,17 @@ def sample_grid(generator, noises):
     for z in noises:
         images.append(generator(z).data.cpu())  # want: TL201 "`.data` drops the output at once, which frees them"
     return images
+
+
+def probabilities(model, loader):
+    model.eval()
+    probs = []
+    for x in loader:
+        # The sigmoid only maps it: `.data` drops the pass's graph at once.
+        probs.append(torch.sigmoid(model(x)).data)  # want: TL201 "`.data` drops the output at once, which frees them"
+    return probs
+
+
+def probabilities_kept(model, loader):
+    model.eval()
+    return [torch.sigmoid(model(x)) for x in loader]  # want: TL201 "keeps its activations alive"
