@@ -225,19 +225,9 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 			}
 			t.brackets = t.brackets[:len(t.brackets)-1]
 		case IdentStart(c):
-			j := i
-			for j < n && IdentByte(src[j]) {
-				if src[j] >= 0x80 {
-					r, size := utf8.DecodeRune(src[j:])
-					if (r != 0xFEFF || j != 0) && !identRune(r, j == i) {
-						err, _ := t.fail(j, j+size, "%s", badCharacter(r))
-						err.Anywhere = true
-						return n, err, true
-					}
-					j += size
-					continue
-				}
-				j++
+			j, err, bad := t.identEnd(i)
+			if bad {
+				return n, err, true
 			}
 			if first == "" {
 				first = string(src[i:j])
@@ -400,19 +390,9 @@ func (t *tokenScanner) replacementField(open int) (int, tokenError, bool) {
 			i = end
 			continue
 		case IdentStart(c):
-			j := i
-			for j < n && IdentByte(src[j]) {
-				if src[j] >= 0x80 {
-					r, size := utf8.DecodeRune(src[j:])
-					if (r != 0xFEFF || j != 0) && !identRune(r, j == i) {
-						err, _ := t.fail(j, j+size, "%s", badCharacter(r))
-						err.Anywhere = true
-						return n, err, true
-					}
-					j += size
-					continue
-				}
-				j++
+			j, err, bad := t.identEnd(i)
+			if bad {
+				return n, err, true
 			}
 			if j < n && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && stringPrefixes[string(bytes.ToLower(src[i:j]))] {
 				end, err, bad := t.stringAt(i, j)
@@ -471,6 +451,26 @@ func skipNewline(src []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// identEnd returns the end of the name that starts at i, or fails at a
+// character no token may hold (CPython's "invalid character").
+func (t *tokenScanner) identEnd(i int) (int, tokenError, bool) {
+	src, j := t.src, i
+	for j < len(src) && IdentByte(src[j]) {
+		if src[j] < 0x80 {
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRune(src[j:])
+		if (r != 0xFEFF || j != 0) && !identRune(r, j == i) {
+			err, _ := t.fail(j, j+size, "%s", badCharacter(r))
+			err.Anywhere = true
+			return j, err, true
+		}
+		j += size
+	}
+	return j, tokenError{}, false
 }
 
 // identRune reports whether r, not ASCII, may start (first) or continue
