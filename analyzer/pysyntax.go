@@ -23,7 +23,8 @@ type tokenError struct {
 	Message    string // with CPython's exception name: "IndentationError: unexpected indent"
 	// Anywhere: CPython reports it wherever it is in the file, before a
 	// syntax error that comes earlier (it tokenizes the whole source for
-	// such errors when its parser fails): a character no token may hold.
+	// such errors when its parser fails): a character no token may hold,
+	// a string left open.
 	Anywhere bool
 }
 
@@ -331,6 +332,7 @@ func (t *tokenScanner) stringAt(start, q int) (int, tokenError, bool) {
 			return i + 3, tokenError{}, false
 		case (c == '\n' || c == '\r') && !triple:
 			err, _ := t.fail(start, i, "SyntaxError: unterminated string literal (detected at line %d)", t.lineOf(start))
+			err.Anywhere = true
 			return n, err, true
 		}
 		i++
@@ -341,9 +343,11 @@ func (t *tokenScanner) stringAt(start, q int) (int, tokenError, bool) {
 			last-- // the last line is the one the newline ends
 		}
 		err, _ := t.fail(start, n, "SyntaxError: unterminated triple-quoted string literal (detected at line %d)", t.lineOf(last))
+		err.Anywhere = true
 		return n, err, true
 	}
 	err, _ := t.fail(start, n, "SyntaxError: unterminated string literal (detected at line %d)", t.lineOf(start))
+	err.Anywhere = true
 	return n, err, true
 }
 

@@ -142,6 +142,13 @@ func TestSyntaxErrorsAgreeWithCPython(t *testing.T) {
 // oracleSnippets are small programs whose mutations exercise blocks,
 // brackets, strings and continuations.
 var oracleSnippets = []string{
+	// Errors CPython reports wherever they are, ahead of an earlier
+	// syntax error: a character no token may hold, a string left open.
+	"def f(:\n    pass\n\n\nscale = 2\u200b\n",
+	"def f(:\n    pass\n\n\nlabel = 'unit\n",
+	"def f(:\n    pass\n\n\nlabel = \"\"\"unit\n\n",
+	"\ufeffimport os\nx = 1 \u20ac 2\n",
+	"\u03bb = 0.5\ne\u0301 = \u03bb * 2\nnote = '\u200b'  # \u200b\n",
 	"a = (1,)\nx = 1, *(a)\ny = *[a], 2\nfor q in 1, *(a):\n    pass\n\n\ndef g(n):\n    return 1, *\"ab\", *(None,) * n\n\n\nz = 2 *(a)\nw = [1, *(a)]\n",
 	"a = (1,)\nx = 1\ny = *(a)\n",
 	"import torch\n\n\nclass Net(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = torch.nn.Linear(4, 2)\n\n    def forward(self, x):\n        return self.fc(x)\n",
@@ -254,6 +261,11 @@ func TestSyntaxErrorsOnePerFile(t *testing.T) {
 		{"nonlocal bound by a parameter", "def f(n):\n    def g():\n        nonlocal n\n", ""},
 		{"nonlocal unbound", "def f():\n    def g():\n        nonlocal n\n    return n\n", "3 SyntaxError: no binding for nonlocal 'n' found"},
 		{"the earlier of a token and a tree error", "x = (\ny = 1\n  z = 2\n", "1 "},
+		{"a zero-width space after a syntax error", "def f(:\n    pass\n\n\nscale = 2\u200b\n", "5 SyntaxError: invalid non-printable character U+200B"},
+		{"a string left open after a syntax error", "def f(:\n    pass\n\n\nlabel = 'unit\n", "5 SyntaxError: unterminated string literal (detected at line 5)"},
+		{"a triple-quoted string left open after a syntax error", "def f(:\n    pass\nx = '''abc\n\n", "3 SyntaxError: unterminated triple-quoted string literal (detected at line 4)"},
+		{"a character no name may hold", "\ufeffimport os\nx = 1 \u20ac 2\n", "2 SyntaxError: invalid character '\u20ac' (U+20AC)"},
+		{"letters of any script, and the characters of strings and comments", "\u03bb = 0.5\ne\u0301 = \u03bb * 2\nnote = '\u200b'  # \u200b\n", ""},
 	}
 	for _, c := range cases {
 		f, err := Parse("a.py", []byte(c.src))

@@ -1,7 +1,7 @@
 """TL001: a character no token may hold, outside strings and comments
 (a zero-width space pasted from a web page), is where CPython stops,
 though a syntax error comes before it: it reads the whole source for
-such characters when its parser fails."""
+such characters, and for strings left open, when its parser fails."""
 import math
 
 
