@@ -1622,24 +1622,14 @@ func throughPassThrough(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID
 			f.Kind(f.Parent(p)) == analyzer.KindCall && f.Field(f.Parent(p), analyzer.FieldFunction) == p &&
 			passThroughMethods[f.Text(f.Field(p, analyzer.FieldAttribute))]:
 			call = f.Parent(p)
-		case f.Kind(p) == analyzer.KindArgumentList && f.FirstChild(p) != analyzer.NoNode && firstArg(f, p) == call &&
-			passThroughFunctions[m.CallName(f.Parent(p))]:
+		case f.Kind(p) == analyzer.KindArgumentList && passThroughFunctions[m.CallName(f.Parent(p))] &&
+			len(m.Args(f.Parent(p))) > 0 && m.Args(f.Parent(p))[0] == call:
 			call = f.Parent(p)
 		default:
 			return call
 		}
 	}
 	return call
-}
-
-// firstArg is the first argument in an argument list.
-func firstArg(f *analyzer.File, args analyzer.NodeID) analyzer.NodeID {
-	first := analyzer.NoNode
-	f.Children(args, func(c analyzer.NodeID) bool {
-		first = c
-		return false
-	})
-	return first
 }
 
 var passThroughMethods = map[string]bool{
