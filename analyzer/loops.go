@@ -728,10 +728,11 @@ func mentionsLoopVariable(f *File, cmp NodeID, vars map[string]loopVar) bool {
 }
 
 // isLiteral reports whether an expression is a constant written out: a
-// number, a string, True, False or None, or a tuple or list of them.
+// number, a string, True, False or None (ScalarLiteral), or a tuple or
+// list of them.
 func isLiteral(f *File, e NodeID) bool {
 	switch f.Kind(e) {
-	case KindInteger, KindFloat, KindString, KindConcatenatedString, KindTrue, KindFalse, KindNone:
+	case KindConcatenatedString:
 		return true
 	case KindTuple, KindList:
 		all := true
@@ -743,7 +744,7 @@ func isLiteral(f *File, e NodeID) bool {
 	case KindUnaryOperator:
 		return isLiteral(f, f.Field(e, FieldArgument))
 	}
-	return false
+	return ScalarLiteral(f, e)
 }
 
 // periodic reports whether an expression takes a remainder (`step % k`).

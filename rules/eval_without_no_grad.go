@@ -459,7 +459,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
 		p.Fix(fix)
 	}
-	evalEvidence(p, fn, call, direct, found[i])
+	evalEvidence(p, fn, call, helper, found[i])
 	if helper != nil && helper.ByMethodName {
 		callee := f.Unparen(f.Field(call, analyzer.FieldFunction))
 		which := "the only class of the project with a method"
@@ -524,6 +524,12 @@ func classList(classes []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
+// atSite reports whether node id starts where site, of this file, is.
+func atSite(f *analyzer.File, id analyzer.NodeID, site *analyzer.Site) bool {
+	p := f.Position(f.N(id).Start)
+	return p.Line == site.Line && p.Column == site.Column
+}
+
 // nestedForward returns the forward pass a helper nested in fn runs
 // (helper's), and the helper, when every call of the helper is in the
 // evaluation region of finding e: `get_pred` defined in
@@ -557,7 +563,7 @@ func nestedForward(m *analyzer.Model, fn, call analyzer.NodeID, helper *analyzer
 		if at != analyzer.NoNode || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def {
 			return
 		}
-		if pos := f.Position(f.N(id).Start); pos.Line == helper.Forward.Line && pos.Column == helper.Forward.Column {
+		if atSite(f, id, helper.Forward) {
 			at = id
 		}
 	})
@@ -606,8 +612,9 @@ func constructorSwitch(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID 
 // evalEvidence tells how sure a TL201 finding is: what it rests on that
 // the project shows (the switch to evaluation mode, as a related
 // location) and what it takes on trust.
-func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e evalFinding) {
+func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.Object, e evalFinding) {
 	m, f := p.Model, p.File
+	direct := helper == nil // else the call runs helper's forward pass
 	if e.sw != analyzer.NoNode {
 		p.Evidence(p.RelatedNode(e.sw, "the switch to evaluation mode"))
 	}
@@ -631,7 +638,7 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, direct bool, e eva
 	switch {
 	case e.dry:
 		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
-	case runsOnce(m, fn, call, e.end) && (direct || !loopsInside(m, m.LocalCallee(call), helperSite(m, call))):
+	case runsOnce(m, fn, call, e.end) && (direct || !loopsInside(m, m.LocalCallee(call), helper.Forward)):
 		where := "outside any loop"
 		for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
 			if breaksAfterFirst(m, l) {
@@ -759,14 +766,12 @@ func loopsInside(m *analyzer.Model, def analyzer.NodeID, fwd *analyzer.Site) boo
 	if def == analyzer.NoNode || f.Kind(def) != analyzer.KindFunctionDefinition || fwd == nil || fwd.Abs != "" && fwd.Abs != f.Path {
 		return false
 	}
-	sameSite := func(s *analyzer.Site) bool { return s != nil && s.Line == fwd.Line && s.Column == fwd.Column }
 	runs := func(c analyzer.NodeID) bool {
-		p := f.Position(f.N(c).Start)
-		if p.Line == fwd.Line && p.Column == fwd.Column {
+		if atSite(f, c, fwd) {
 			return true
 		}
 		h := m.Helper(c)
-		return h != nil && sameSite(h.Forward)
+		return h != nil && h.Forward != nil && h.Forward.Line == fwd.Line && h.Forward.Column == fwd.Column
 	}
 	found := false
 	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
@@ -790,14 +795,6 @@ func loopsInside(m *analyzer.Model, def analyzer.NodeID, fwd *analyzer.Site) boo
 		})
 	})
 	return found
-}
-
-// helperSite is the forward pass the helper that call runs reports, or nil.
-func helperSite(m *analyzer.Model, call analyzer.NodeID) *analyzer.Site {
-	if h := helperForward(m, call); h != nil {
-		return h.Forward
-	}
-	return nil
 }
 
 // breaksAfterFirst reports whether a loop's body ends in a `break` that
@@ -881,7 +878,7 @@ func unfrozenHelperForward(m *analyzer.Model, call analyzer.NodeID, o *analyzer.
 		if f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def {
 			return
 		}
-		if p := f.Position(f.N(id).Start); p.Line == o.Forward.Line && p.Column == o.Forward.Column {
+		if atSite(f, id, o.Forward) {
 			at = id
 		}
 		if m.IsForwardCall(id) {
