@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -89,17 +90,37 @@ func parseOnce(path string, src []byte, buf []Node, retry bool) (*File, error) {
 	if !retry {
 		return &File{Path: path, Src: src, Nodes: nodes}, nil
 	}
-	if fixed := unstarred(src, nodes); fixed != nil {
+	if fixed := undentedComments(src, unstarred(src, nodes), nodes); fixed != nil {
 		// The grammar rejects a starred parenthesized, list or string item
 		// in a tuple without brackets (`x = 1, *(a)`), which Python
-		// accepts. The same source with those stars blanked parses to the
-		// same shape, offsets unchanged; the file keeps its own text.
-		if g, err := parseOnce(path, fixed, nil, false); err == nil && !g.hasErrors() {
+		// accepts, and takes a comment on a line of its own, left of the
+		// block it sits in, between a decorator and its definition, for
+		// the end of the block. The same source with those stars and
+		// comments blanked parses to the same shape, offsets unchanged;
+		// the file keeps its own text.
+		// A tree with errors still is kept where its first error comes
+		// later: the earlier one was the grammar's.
+		orig := &File{Path: path, Src: src, Nodes: nodes}
+		if g, err := parseOnce(path, fixed, nil, false); err == nil && g.firstError() > orig.firstError() {
 			g.Src = src
 			return g, nil
 		}
+		return orig, nil
 	}
 	return &File{Path: path, Src: src, Nodes: nodes}, nil
+}
+
+// firstError returns the offset at which the first error of the tree
+// starts (an ERROR node, or a node the parser inserted), or the length
+// of the source plus one where there is none.
+func (f *File) firstError() int {
+	first := len(f.Src) + 1
+	for i := range f.Nodes {
+		if n := &f.Nodes[i]; (n.Missing() || n.Kind == KindError && !f.grammarGap(NodeID(i))) && int(n.Start) < first {
+			first = int(n.Start)
+		}
+	}
+	return first
 }
 
 // universalNewlines returns a copy of src with every CR that no LF
@@ -119,17 +140,6 @@ func universalNewlines(src []byte) []byte {
 		}
 		out[i] = '\n'
 	}
-}
-
-// hasErrors reports whether f's tree has an ERROR node other than the
-// grammar's gaps (grammarGap), or a missing node.
-func (f *File) hasErrors() bool {
-	for i := range f.Nodes {
-		if n := &f.Nodes[i]; n.Missing() || n.Kind == KindError && !f.grammarGap(NodeID(i)) {
-			return true
-		}
-	}
-	return false
 }
 
 // unstarred returns a copy of src with the stars of the starred items
@@ -179,6 +189,59 @@ func unstarred(src []byte, nodes []Node) []byte {
 		}
 	}
 	return out
+}
+
+// undentedComments returns out, or a copy of src where out is nil, with
+// the comments blanked that sit on a line of their own left of the next
+// line of code, where the tree of src has errors; nil when there are
+// none. Python ignores comments wherever they are; the grammar's scanner
+// takes such a comment between a decorator and its definition
+// (`@property`, then `#` at column 0, then `def`) for a dedent.
+func undentedComments(src, out []byte, nodes []Node) []byte {
+	if !slices.ContainsFunc(nodes, func(n Node) bool { return n.Kind == KindError || n.Missing() }) {
+		return out
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Kind != KindComment || int(n.End) > len(src) {
+			continue
+		}
+		from := bytes.LastIndexByte(src[:n.Start], '\n') + 1
+		if len(bytes.TrimLeft(src[from:n.Start], " \t")) > 0 {
+			continue // after code on its line
+		}
+		if next := nextCodeIndent(src[n.End:]); next < 0 || int(n.Start)-from >= next {
+			continue
+		}
+		if out == nil {
+			out = bytes.Clone(src)
+		}
+		for j := n.Start; j < n.End; j++ {
+			out[j] = ' '
+		}
+	}
+	return out
+}
+
+// nextCodeIndent returns the indentation, in bytes, of the first line
+// after the one b starts on that holds more than blanks and a comment;
+// -1 when there is none.
+func nextCodeIndent(b []byte) int {
+	for {
+		nl := bytes.IndexByte(b, '\n')
+		if nl < 0 {
+			return -1
+		}
+		b = b[nl+1:]
+		line := b
+		if end := bytes.IndexByte(line, '\n'); end >= 0 {
+			line = line[:end]
+		}
+		code := bytes.TrimLeft(line, " \t")
+		if len(bytes.TrimSpace(code)) > 0 && code[0] != '#' {
+			return len(line) - len(code)
+		}
+	}
 }
 
 // commaAfterParens reports whether b, which starts with an opening
@@ -310,6 +373,13 @@ func (f *File) treeError() (SyntaxError, bool) {
 			// name: an `else:` with no `if` above it becomes `else: pass`,
 			// an annotated assignment.
 			msg = "SyntaxError: invalid syntax (" + f.Text(id) + " is a keyword)"
+		case n.Kind == KindTuplePattern && f.parameterList(id) != NoNode:
+			// Python 2's tuple parameters (`def f(a, (b, c))`).
+			if f.Kind(f.parameterList(id)) == KindLambdaParameters {
+				msg = "SyntaxError: Lambda expression parameters cannot be parenthesized"
+			} else {
+				msg = "SyntaxError: Function parameters cannot be parenthesized"
+			}
 		case n.Kind == KindInteger && python2Integer(f.Src[n.Start:n.End]):
 			msg = "SyntaxError: invalid syntax (a Python 2 integer literal)"
 		default:
@@ -318,6 +388,19 @@ func (f *File) treeError() (SyntaxError, bool) {
 		return SyntaxError{Node: id, Start: n.Start, End: n.End, Message: msg}, true
 	}
 	return SyntaxError{}, false
+}
+
+// parameterList returns the parameters of a function or lambda that id
+// is one of (or the name of one with a default); else NoNode.
+func (f *File) parameterList(id NodeID) NodeID {
+	p := f.Parent(id)
+	if f.Kind(p) == KindDefaultParameter && f.Field(p, FieldName) == id {
+		p = f.Parent(p)
+	}
+	if k := f.Kind(p); k == KindParameters || k == KindLambdaParameters {
+		return p
+	}
+	return NoNode
 }
 
 // grammarGap reports whether id, an ERROR node, covers Python that

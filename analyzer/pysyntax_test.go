@@ -163,12 +163,14 @@ var oracleSnippets = []string{
 	"if a:\n\tb = 1\n\tif c:\n\t\td = 2\nelse:\n\te = 3\n",
 	"@decorator\ndef f(x: int = 1) -> int:\n    \"\"\"Doc.\"\"\"\n    return x if x else -x\n\n\nlambda_ = lambda y: y + 1\n",
 	"class A:\n    x: int = 0\n\n    @property\n    def value(self):\n        return self.x\n",
+	"class A:\n    x: int = 0\n\n    @property\n# a comment left of its block\n    def value(self):\n        return self.x\n",
 	// `or` after a generic annotation, and starred parenthesized tuple
 	// elements: Python that tree-sitter's grammar refuses.
 	"def f(d: dict[str, int] or None, s: tuple[int, int] or None = None, t=1):\n    return s\n\n\nx: list[int] or None = None\n",
 	"pts = [(1, 2)]\nrow = *(pts[0]),\nnext_row = 0\nline = *(pts[0]\n        if pts else ()), 3\n",
 	"a = [1]\nb = *(a + [\")\"]),\nc = *(a) + [2], 3\n\n\ndef f():\n    return *(a, \")\"),\n",
 	"x: list[int] or None: int = 3\n",
+	"def cook(test, (reflen, counts), eff=None):\n    return reflen\n\n\nf = lambda (a, b): a\n",
 }
 
 // mutations returns variants of src, each with one line changed: indented
@@ -265,6 +267,12 @@ func TestSyntaxErrorsOnePerFile(t *testing.T) {
 		{"a string left open after a syntax error", "def f(:\n    pass\n\n\nlabel = 'unit\n", "5 SyntaxError: unterminated string literal (detected at line 5)"},
 		{"a triple-quoted string left open after a syntax error", "def f(:\n    pass\nx = '''abc\n\n", "3 SyntaxError: unterminated triple-quoted string literal (detected at line 4)"},
 		{"a character no name may hold", "\ufeffimport os\nx = 1 \u20ac 2\n", "2 SyntaxError: invalid character '\u20ac' (U+20AC)"},
+		{"a comment left of its block between a decorator and its definition", "class A:\n    @property\n#c\n    def r(self):\n        return 1\n\n    @staticmethod\n  # two\n\n    def s():\n        pass\n", ""},
+		{"a comment left of its block, then an error", "class A:\n    @property\n#c\n    def r(self):\n        return 1\n\n\nx = (1,\n", "8 SyntaxError: '(' was never closed"},
+		{"a Python 2 tuple parameter before a Python 2 print", "def f(a, (b, c), d=1):\n    print a\n", "1 SyntaxError: Function parameters cannot be parenthesized"},
+		{"a Python 2 tuple parameter with a default", "def f(a, (b, c)=(1, 2)):\n    return a\n", "1 SyntaxError: Function parameters cannot be parenthesized"},
+		{"a Python 2 tuple parameter of a lambda", "g = lambda (a, b): a\n", "1 SyntaxError: Lambda expression parameters cannot be parenthesized"},
+		{"a tuple target, not a parameter", "def f(a, b=(1, 2)):\n    (c, d) = b\n    for (e, g) in [b]:\n        pass\n    return lambda x=(c, d): x\n", ""},
 		{"letters of any script, and the characters of strings and comments", "\u03bb = 0.5\ne\u0301 = \u03bb * 2\nnote = '\u200b'  # \u200b\n", ""},
 	}
 	for _, c := range cases {
