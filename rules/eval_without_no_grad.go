@@ -2134,7 +2134,7 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 				// `named_parameters()` form, and
 				// `for q, k in zip(net.parameters(), key_net.parameters()):`
 				// with `k.requires_grad = False`.
-				iter := f.Unparen(f.Field(id, analyzer.FieldRight))
+				iter := parametersIter(m, f.Field(id, analyzer.FieldRight))
 				target := f.Field(id, analyzer.FieldLeft)
 				if f.Kind(iter) != analyzer.KindCall {
 					continue
@@ -2230,7 +2230,7 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 					}
 				case analyzer.KindForStatement:
 					// `for p in model.fc.parameters(): p.requires_grad = True`
-					iter, target := f.Unparen(f.Field(id, analyzer.FieldRight)), f.Field(id, analyzer.FieldLeft)
+					iter, target := parametersIter(m, f.Field(id, analyzer.FieldRight)), f.Field(id, analyzer.FieldLeft)
 					if vars := f.ChildList(target); m.MethodName(iter) == "named_parameters" && len(vars) == 2 {
 						target = vars[1]
 					} else if m.MethodName(iter) != "parameters" {
@@ -2251,6 +2251,23 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 		}
 		return &frozenSet{keys: out, at: at, thaws: thaws}
 	}).(*frozenSet)
+}
+
+// parametersIter returns what a loop runs over: iter, or the call a name
+// iter is bound to once that lists a module's parameters (`params =
+// model.parameters()`, then `for p in params:`).
+func parametersIter(m *analyzer.Model, iter analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	iter = f.Unparen(iter)
+	if f.Kind(iter) != analyzer.KindIdentifier {
+		return iter
+	}
+	if v := f.Unparen(m.BoundValue(iter)); f.Kind(v) == analyzer.KindCall {
+		if name := m.MethodName(v); name == "parameters" || name == "named_parameters" {
+			return v
+		}
+	}
+	return iter
 }
 
 type frozenKey struct{}

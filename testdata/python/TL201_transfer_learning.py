@@ -167,3 +167,32 @@ def head_kept(train, loader):
     model.classifier[6] = nn.Linear(4096, 3)
     train(model)
     return feature_extractor(model, loader)
+
+
+def frozen_through_a_name(loader):
+    backbone = torchvision.models.resnet18(weights="DEFAULT")
+    params = backbone.parameters()
+    for param in params:
+        param.requires_grad = False
+    backbone.eval()
+    return [backbone(x).tolist() for x in loader]  # ok: TL201 every parameter frozen, through the name of the list
+
+
+def another_models_parameters(loader):
+    backbone = torchvision.models.resnet18(weights="DEFAULT")
+    head = nn.Linear(1000, 10)
+    params = head.parameters()
+    for param in params:
+        param.requires_grad = False
+    backbone.eval()
+    return [backbone(x).tolist() for x in loader]  # want: TL201 "backbone\(x\)"
+
+
+def thawed_through_a_name(loader):
+    model = torchvision.models.resnet18(weights="DEFAULT")
+    model.requires_grad_(False)
+    head = model.fc.parameters()
+    for p in head:
+        p.requires_grad = True
+    model.eval()
+    return [model(x).argmax(1).tolist() for x in loader]  # want: TL201 "model\(x\)"
