@@ -205,11 +205,29 @@ func runsInCallersMode(m *analyzer.Model, fn analyzer.NodeID) bool {
 	if fn == analyzer.Root {
 		return false
 	}
-	if class := m.EnclosingClass(fn); class != analyzer.NoNode && m.IsModuleClass(class) &&
-		(m.FunctionName(fn) == "forward" || m.FunctionName(fn) == "__call__") {
+	if class := m.EnclosingClass(fn); class != analyzer.NoNode && m.IsModuleClass(class) && partOfForward(m, class, fn, 0) {
 		return true
 	}
 	return m.ResultBackpropagated(fn)
+}
+
+// partOfForward reports whether fn, a method of class, is its forward (or
+// `__call__`), or a method that forward calls, through its other methods
+// maybe (`self.process_and_get_pooling(doc)` in forward): part of the
+// forward pass, in the caller's grad mode. A method of the class that
+// also calls it for an evaluation (`emit_one`) has findings of its own.
+func partOfForward(m *analyzer.Model, class, fn analyzer.NodeID, depth int) bool {
+	if name := m.FunctionName(fn); name == "forward" || name == "__call__" {
+		return true
+	}
+	calls, ok := m.CallsOf(fn)
+	if !ok || depth > 3 {
+		return false
+	}
+	return slices.ContainsFunc(calls, func(c analyzer.NodeID) bool {
+		caller := m.ScopeNode(c)
+		return caller != fn && m.EnclosingClass(caller) == class && partOfForward(m, class, caller, depth+1)
+	})
 }
 
 // feedsModel reports whether the Variable built by call is passed to a

@@ -93,3 +93,29 @@ def wrap_any(x, volatile):
 
 def get_batch(source, i, evaluation=False):
     return Variable(source[i], volatile=evaluation)  # want: TL202(medium) "`volatile=evaluation`"
+
+
+class Ranker(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.proj = torch.nn.Linear(n, n)
+        self.score = torch.nn.Linear(n, 1)
+
+    def pool(self, doc):
+        # ok: a method the forward pass calls runs in its caller's grad mode
+        doc = Variable(torch.FloatTensor(doc), requires_grad=False)
+        return self.proj(doc).max(0)[0]
+
+    def scores(self, docs):
+        return torch.stack([self.score(self.pool(d)) for d in docs])
+
+    def forward(self, good, bad):
+        return self.scores(good), self.scores(bad)
+
+    def emit_one(self, docs):
+        query = Variable(torch.FloatTensor(docs[0]), requires_grad=False)  # want: TL202 "does not disable autograd"
+        return self.score(self.proj(query)).tolist()  # want: TL201
+
+    def predict(self, doc):
+        doc = Variable(torch.FloatTensor(doc), requires_grad=False)  # want: TL202 "does not disable autograd"
+        return self.score(self.proj(doc)).tolist()  # want: TL201
