@@ -431,6 +431,10 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
 			"back-propagates; `.%s` drops the output at once, which frees them, but each pass still holds them all at its "+
 			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
+	} else if direct && found[i].host {
+		cost = ": autograd records the graph and saves the activations a backward would need, although nothing " +
+			"back-propagates; they are freed with the outputs, none of which is kept, but each pass still holds them all at " +
+			"its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
 	}
 	site := code(m, call, 40, "this call")
 	if at, def := nestedForward(m, fn, call, helper, found[i]); at != analyzer.NoNode {
@@ -950,6 +954,9 @@ type evalFinding struct {
 	split bool
 	apart analyzer.NodeID
 	needs bool
+	// host: found by its outputs alone, which only reach the host: none
+	// is kept, and the graph goes with the last of them.
+	host bool
 }
 
 // evalRegion is a stretch of one function that evaluates: from a switch
@@ -1233,7 +1240,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 	}
 	if hostOnly != analyzer.NoNode {
-		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end})
+		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end, host: true})
 	}
 	return out
 }

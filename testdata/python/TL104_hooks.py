@@ -170,7 +170,7 @@ class LeakyScorer:
 
     def score(self, layer, x):
         handle = layer.register_forward_hook(self.save_activation)
-        scores = self.model(x)  # want: TL201 "outputs only reach the host"
+        scores = self.model(x)  # want: TL201 "outputs only reach the host.*freed with the outputs, none of which is kept"
         handle.remove()
         return scores.sum().item()
 
