@@ -249,8 +249,9 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if m.BackpropagatedAt(fn, n, target) {
 		return // a loss summed on purpose and back-propagated
 	}
-	if a := m.Loop(loop); !a.Batches && (!a.Backward || a.Derivatives) && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
-		(m.IsReturned(fn, key) || m.IsReturned(fn, accumulatorKey(f, storedBase(f, target))) || isForwardMethod(m, fn)) {
+	if a := m.Loop(loop); !a.Batches && (!a.Backward || a.Derivatives) && fn != analyzer.Root && (!isEvalName(m.FunctionName(fn)) &&
+		(m.IsReturned(fn, key) || m.IsReturned(fn, accumulatorKey(f, storedBase(f, target))) || isForwardMethod(m, fn)) ||
+		forwardPart(m, fn)) {
 		// A sum within one forward pass or one loss (residual branches,
 		// skip connections, heads, terms): the caller back-propagates it.
 		return
@@ -796,6 +797,16 @@ func isForwardMethod(m *analyzer.Model, fn analyzer.NodeID) bool {
 		return m.EnclosingClass(fn) != analyzer.NoNode
 	}
 	return false
+}
+
+// forwardPart reports whether fn is a method of a module class that the
+// class's forward calls, through its other methods maybe
+// (`forward_instance_eval`, whose loss terms forward returns): a loop
+// there runs within one forward pass, whatever the method's name.
+func forwardPart(m *analyzer.Model, fn analyzer.NodeID) bool {
+	class := m.EnclosingClass(fn)
+	return class != analyzer.NoNode && m.IsModuleClass(class) && m.File.Kind(fn) == analyzer.KindFunctionDefinition &&
+		partOfForward(m, class, fn, 0)
 }
 
 // mentions reports whether expr's text refers to key.

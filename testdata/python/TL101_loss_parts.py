@@ -197,3 +197,25 @@ def attack(model, x, y, steps, alpha):
         x = x + alpha * x.grad.sign()
         losses.append(loss)  # want: TL102 "after its backward"
     return x, losses
+
+
+class InstanceHeads(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.heads = nn.ModuleList([nn.Linear(8, 2) for _ in range(n)])
+
+    def instance_eval(self, h, labels):
+        # ok: the forward pass calls this method: the loop runs over its heads, within one pass, whatever the name
+        total_inst_loss = 0.0
+        for i in range(len(self.heads)):
+            total_inst_loss += F.cross_entropy(self.heads[i](h), labels[:, i])
+        return {"instance_loss": total_inst_loss}
+
+    def forward(self, h, labels):
+        return self.instance_eval(h, labels)
+
+    def evaluate(self, loader):
+        total = 0.0
+        for h, y in loader:
+            total += F.cross_entropy(self.heads[0](h), y)  # want: TL101
+        return total
