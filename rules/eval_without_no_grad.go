@@ -756,7 +756,12 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 			m.EnclosingLoop(id) == analyzer.NoNode {
 			return
 		}
-		again = compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee
+		if compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee {
+			// The same model run again in a loop, unless to train it
+			// (`print(model(x))` before the training loop).
+			goes, _ := fateApart(m, id, analyzer.NoNode)
+			again = goes != fateYes
+		}
 	})
 	return !again
 }
