@@ -1332,12 +1332,57 @@ func openRegion(m *analyzer.Model, call analyzer.NodeID, open map[string]*evalRe
 			}
 		}
 	}
+	if best == nil {
+		// A function of the module that runs a model of the module by its
+		// global name (`model.emit_one(d)` in `retrieve`, called after
+		// `model.eval()`), as a nested helper runs the model it closes over.
+		if def := m.LocalCallee(call); def != analyzer.NoNode && m.ScopeNode(def) == analyzer.Root && helperForward(m, call) != nil {
+			for key, r := range open {
+				if (best == nil || r.start < best.start) && !exclusiveArms(m, r.sw, call) && globalModel(m, r.sw) && runsGlobal(m, def, key) {
+					best = r
+				}
+			}
+		}
+	}
 	if r := open[""]; best == nil && r != nil && !exclusiveArms(m, r.sw, call) {
 		// A switch of modules the call does not name (`net_mode(train=False)`,
 		// which switches what it loops over): any model's pass.
 		best = r
 	}
 	return best
+}
+
+// globalModel reports whether sw, a switch to evaluation mode, switches
+// a model the module binds (`model.eval()`, model a global name) and
+// does not freeze.
+func globalModel(m *analyzer.Model, sw analyzer.NodeID) bool {
+	recv := m.File.Unparen(m.Receiver(sw))
+	return m.File.Kind(recv) == analyzer.KindIdentifier && globalRef(m, recv) && !frozenModels(m).frozenAt(m, recv, sw)
+}
+
+// globalRef reports whether id, a name, refers to a binding of the
+// module: none of its function's.
+func globalRef(m *analyzer.Model, id analyzer.NodeID) bool {
+	b := m.Resolve(id)
+	return b != nil && m.ScopeNode(b.Stmt) == analyzer.Root
+}
+
+// runsGlobal reports whether def calls the model the module binds to
+// name, or a method of it (`model(d)`, `model.emit_one(d)`).
+func runsGlobal(m *analyzer.Model, def analyzer.NodeID, name string) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(def, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def {
+			return
+		}
+		callee := f.Unparen(f.Field(id, analyzer.FieldFunction))
+		if f.Kind(callee) == analyzer.KindAttribute {
+			callee = f.Unparen(f.Field(callee, analyzer.FieldObject))
+		}
+		found = f.Kind(callee) == analyzer.KindIdentifier && f.TextIs(callee, name) && globalRef(m, callee)
+	})
+	return found
 }
 
 // exclusiveArms reports whether a and b never both run: they sit in
