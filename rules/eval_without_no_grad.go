@@ -431,7 +431,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
 			"back-propagates; `.%s` drops the output at once, which frees them, but each pass still holds them all at its "+
 			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
-	} else if direct && found[i].host {
+	} else if direct && found[i].host && !fedBack(m, call) {
 		cost = ": autograd records the graph and saves the activations a backward would need, although nothing " +
 			"back-propagates; they are freed with the outputs, none of which is kept, but each pass still holds them all at " +
 			"its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
@@ -1606,6 +1606,28 @@ func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 		return name + "()"
 	}
 	return ""
+}
+
+// fedBack reports whether call, a forward pass in a loop, is assigned to
+// a name it also takes (`out, hidden = model(inp, hidden)`, `x =
+// refine(x)`): each iteration's graph hangs on to the last one's.
+func fedBack(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	a := f.Parent(call)
+	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != call || m.EnclosingLoop(call) == analyzer.NoNode {
+		return false
+	}
+	targets := map[string]bool{}
+	f.Walk(f.Field(a, analyzer.FieldLeft), func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindIdentifier {
+			targets[f.Text(id)] = true
+		}
+	})
+	found := false
+	f.Walk(f.Field(call, analyzer.FieldArguments), func(id analyzer.NodeID) {
+		found = found || f.Kind(id) == analyzer.KindIdentifier && targets[f.Text(id)]
+	})
+	return found
 }
 
 // detachesReturns returns how def, a function of this file, ends the
