@@ -129,7 +129,7 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 		}
 	}
 	loop := m.HotLoop(call)
-	if loop == analyzer.NoNode {
+	if loop == analyzer.NoNode || stepsInside(m, loop, call) {
 		return
 	}
 	where := "this loop"
@@ -144,6 +144,24 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s, through `%s` (%s)%s",
 		analyzer.Snippet(p.File.Text(call), 40), every, helper.Site.Text, helper.EmptyCache.Where(), cost),
 		analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
+}
+
+// stepsInside reports whether a loop nested in loop, apart from call,
+// back-propagates or steps an optimizer on each of its iterations: loop
+// iterates over phases of many steps (`for brain in loader:`, then a
+// step for each cube of the brain), and call runs once per phase.
+func stepsInside(m *analyzer.Model, loop, call analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || m.ScopeNode(id) != m.ScopeNode(loop) || f.Contains(id, call) {
+			return
+		}
+		if k := f.Kind(id); k == analyzer.KindForStatement || k == analyzer.KindWhileStatement {
+			found = m.Loop(id).Backward
+		}
+	})
+	return found
 }
 
 // tl301Often says how often a call runs in a hot loop, for a

@@ -202,3 +202,26 @@ def sample_fresh_models(n, z):
         with torch.no_grad():
             torch.save(generator(z).cpu(), "sample.pt")
         torch.cuda.empty_cache()  # ok: once per model, each built afresh and moved
+
+
+def train_per_volume(model, loader, optimizer, cube):
+    for volume, target in loader:
+        # ok: each item is a whole volume; the steps run in the loop over its cubes, so this runs once per hundreds of steps
+        torch.cuda.empty_cache()
+        for x, y, z in cube(volume):
+            optimizer.zero_grad()
+            loss = (model(volume[..., x, y, z]) - target[..., x, y, z]).pow(2).mean()
+            loss.backward()
+            optimizer.step()
+            torch.cuda.empty_cache()  # want: TL301 "every step of this loop"
+
+
+def train_per_batch(model, loader, optimizer, log):
+    for x, y in loader:
+        torch.cuda.empty_cache()  # want: TL301 "every step of this loop"
+        optimizer.zero_grad()
+        loss = (model(x) - y).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        for name, p in model.named_parameters():
+            log(name, p.grad.norm().item())
