@@ -31,7 +31,10 @@ device-generic ones in ` + "`torch.amp`" + `, and will remove them. Each emits a
 shows once for each line of code that calls it (or, for ` + "`custom_fwd`" + ` and
 ` + "`custom_bwd`" + `, that decorates with it): a loop does not print it again
 (checked with PyTorch 2.11.0). The replacements take the device type as their
-first argument.
+first argument. A call of ` + "`torch.cuda.amp.autocast`" + ` that passes ` + "`device_type=`" + `,
+written for ` + "`torch.amp.autocast`" + `, raises ` + "`TypeError`" + ` when it runs (an
+unexpected keyword argument, checked with PyTorch 2.11.0): the finding says
+so, and the fix keeps the keyword.
 
 ## Example
 ` + "```python" + `
@@ -114,6 +117,13 @@ func checkDeprecatedCudaAmp(p *analyzer.Pass, n analyzer.NodeID) {
 	q := m.QualifiedName(target)
 	use, ok := cudaAmpReplacements[q]
 	if !ok || versionFallback(m, n) {
+		return
+	}
+	if strings.HasSuffix(q, ".autocast") && f.Kind(n) == analyzer.KindCall && m.Keyword(n, "device_type") != analyzer.NoNode {
+		// `torch.cuda.amp.autocast(device_type="cuda", ...)`: written for
+		// torch.amp, whose first parameter this one does not have.
+		p.ReportFix(target, fmt.Sprintf("`%s` takes no `device_type`: this call raises `TypeError` (an unexpected keyword "+
+			"argument); `torch.amp.autocast` takes it", q), cudaAmpFix(m, n, target, q))
 		return
 	}
 	p.ReportFix(target, fmt.Sprintf("`%s` is deprecated (a `FutureWarning` once for this line, and removal in a later release); use `%s`", q, use), cudaAmpFix(m, n, target, q))
@@ -239,6 +249,13 @@ func cudaAmpFix(m *analyzer.Model, n, target analyzer.NodeID, q string) *analyze
 			edits = append(edits, e)
 		}
 	default: // autocast, GradScaler: the device type comes first
+		if base == "autocast" && m.Keyword(n, "device_type") != analyzer.NoNode {
+			// Given already, by keyword: the new callee takes it as is.
+			if len(positional) > 0 {
+				return nil
+			}
+			break
+		}
 		// Edits at one offset apply in the order given: the device type
 		// goes before `enabled=` when both land on the first argument.
 		if first == analyzer.NoNode {

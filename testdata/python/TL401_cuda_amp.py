@@ -21,6 +21,8 @@ def train(model, loader, optimizer):
             loss = loss + model(x)
         with cpu_autocast():  # ok: torch.cpu.amp is not this rule's concern
             loss = loss + model(x)
+        with autocast(device_type="cuda", dtype=torch.bfloat16):  # want: TL401 "takes no `device_type`: this call raises `TypeError`"
+            loss = loss + model(x)
         scaler.scale(loss).backward()
     return other
 
