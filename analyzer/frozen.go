@@ -185,7 +185,7 @@ func (m *Model) frozenClass(class NodeID) bool {
 				return
 			}
 			v := f.Field(id, FieldRight)
-			if f.Kind(id) == KindAugmentedAssignment || !m.holdsNoParameters(init, v) {
+			if f.Kind(id) == KindAugmentedAssignment || !m.holdsNoParameters(init, v) && !m.readOnlyIn(class, init, f.Text(left)) {
 				ok = false
 			}
 			if c := constructed(f, v); c != NoNode {
@@ -196,6 +196,21 @@ func (m *Model) frozenClass(class NodeID) bool {
 		}
 	})
 	return ok && held
+}
+
+// readOnlyIn reports whether attr, an attribute of self that class
+// assigns ("self.laplacian"), is read only in init, the constructor
+// (a filter bank it builds its frozen layers' weights from): whatever
+// it holds, no pass of the module runs it.
+func (m *Model) readOnlyIn(class, init NodeID, attr string) bool {
+	f := m.File
+	only := true
+	f.Walk(f.Field(class, FieldBody), func(id NodeID) {
+		if only && f.Kind(id) == KindAttribute && !f.Contains(init, id) && f.Text(id) == attr {
+			only = false
+		}
+	})
+	return only
 }
 
 type freezeParamsKey struct{ class NodeID }
