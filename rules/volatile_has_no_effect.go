@@ -68,7 +68,9 @@ costs nothing. Nor is a volatile input that the function feeds only to
 models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, as TL201 judges a frozen model, wherever in
 the file): such a pass records no graph either. Nor is a volatile value
 that the function feeds to no forward pass where it back-propagates (the
-labels of a training step), or, in a function that back-propagates, only to forward passes that
+labels of a training step), or that no forward pass takes beside a
+volatile input one does (the labels of an evaluation, whose input's
+finding is the evaluation's), or, in a function that back-propagates, only to forward passes that
 take other inputs beside it and whose outputs do not end before a
 backward (a task id handed to the model a training step trains, or a
 generator's noise: before PyTorch 0.4 the flag would have stopped that
@@ -138,6 +140,13 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 			// step's own input.
 			return
 		}
+		if len(fed) == 0 && !handedWithModel(m, call) && siblingFed(m, call) {
+			// A label beside the input it goes with (`label =
+			// Variable(label.cuda(), volatile=True)` after `im = ...`):
+			// no model takes it, so the flag costs nothing; the input's
+			// finding is the evaluation's.
+			return
+		}
 		if fn := m.ScopeNode(call); len(fed) == 0 && (fn != analyzer.Root && usesGradients(m, fn, f.N(fn).Start) && !handedWithModel(m, call) ||
 			constantAttribute(m, call)) {
 			// Labels of a training step (`[Variable(t, volatile=True) for t
@@ -170,6 +179,24 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	p.Report(kw, "`requires_grad=False` on an input does not disable autograd: the model's parameters still require grad, "+
 		"so its forward pass records the graph and keeps its activations; use `with torch.no_grad():` or `torch.inference_mode()`")
+}
+
+// siblingFed reports whether the function of call, a Variable made
+// volatile that no model is seen to take, makes another volatile
+// Variable that one does.
+func siblingFed(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	fn := m.ScopeNode(call)
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if found || id == call || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || !variableNames[m.CallName(id)] {
+			return
+		}
+		if v := m.Keyword(id, "volatile"); v != analyzer.NoNode && f.Kind(v) != analyzer.KindFalse {
+			found = len(fedModels(m, id)) > 0
+		}
+	})
+	return found
 }
 
 // flagOff reports whether val names a parameter whose default is False

@@ -13,7 +13,7 @@ def evaluate(model, loader):
     correct = 0
     for images, labels in loader:
         images = Variable(images.cuda(), volatile=True)  # want: TL202 "no effect since PyTorch 0.4"
-        labels = Variable(labels.cuda(), volatile=True)  # want: TL202
+        labels = Variable(labels.cuda(), volatile=True)  # ok: no model takes the labels; the input's finding is the evaluation's
         out = model(images)  # want: TL201
         correct += (out.argmax(1) == labels).sum().item()
     return correct
