@@ -283,7 +283,7 @@ func rawLinesOf(raw []byte, start, end, n int, array bool) []int {
 // helpLine is IPython's help syntax, `obj?`, `obj.attr??` or `?obj`;
 // shellAssign a name bound to a shell command or magic, `files = !ls`.
 var (
-	helpLine    = regexp.MustCompile(`^(\?{1,2}[\w.*]+|[\w.*]+\?{1,2})$`)
+	helpLine    = regexp.MustCompile(`^(\?{1,2}\S.*|[\w.*]+\?{1,2})$`)
 	shellAssign = regexp.MustCompile(`^[\w.]+(\s*,\s*[\w.]+)*\s*=\s*[!%]`)
 )
 

@@ -137,6 +137,18 @@ func TestMaskMagicsKeepsOffsets(t *testing.T) {
 	if got := maskMagics("x = 1"); got != "x = 1" {
 		t.Errorf("plain code masked: %q", got)
 	}
+	// IPython's help lines: `??expr` asks for the source of what expr
+	// names, whatever expr is (a call included).
+	for _, line := range []string{"??T.ToTensor()", "?model.forward", "??np.linalg.norm"} {
+		if got := maskMagics(line + "\n"); !strings.HasPrefix(got, "pass#") || len(got) != len(line)+1 {
+			t.Errorf("maskMagics(%q) = %q: help line kept", line, got)
+		}
+	}
+	for _, line := range []string{"x = a if b else c", "print('?')"} {
+		if got := maskMagics(line + "\n"); got != line+"\n" {
+			t.Errorf("maskMagics(%q) = %q: code masked", line, got)
+		}
+	}
 }
 
 // TestMaskAutomagic: a line magic called without its `%` (IPython's
