@@ -216,6 +216,11 @@ type RareFuncFacts struct {
 	// body ends their graph (`pred = pred.argmax(1).float()`): what a
 	// call passes there reaches neither the result nor anything kept.
 	CutParams []int `json:"cut_params,omitempty"`
+	// FreezesParams are the positional parameters (past self) whose every
+	// parameter the function takes out of autograd on each call with its
+	// default arguments (`def freeze(model): for p in model.parameters():
+	// p.requires_grad = False`): what a call passes there is frozen.
+	FreezesParams []int `json:"freezes_params,omitempty"`
 	// Makes is the ref of the class whose instance every return of the
 	// function builds (`def load_inception(): net = InceptionV3([3]);
 	// return net`): a call of it makes one, which other files ask about
@@ -278,7 +283,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -371,6 +376,9 @@ type Object struct {
 	// CutParams: the parameters whose graph every use in the function
 	// ends.
 	CutParams []int
+	// FreezesParams: the parameters whose module the function freezes
+	// on every call (RareFuncFacts.FreezesParams).
+	FreezesParams []int
 	// StateGraph: a module's forward whose outputs share a graph built
 	// once, in its object's state.
 	StateGraph bool
@@ -1480,6 +1488,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	if m.File.TextIs(m.File.Field(def, FieldName), "forward") {
 		r.CutParams = m.CutParams(def) // what a loss module's call reads (lossCutsPrediction)
 	}
+	r.FreezesParams = m.paramFreezes(def)
 	r.BackpropParams = m.BackpropParams(def)
 	r.BackpropAttrs = m.BackpropAttrs(def)
 	r.BackpropVia = m.backpropVia(def)

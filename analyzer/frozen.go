@@ -888,3 +888,37 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 	}
 	return m.noGraphInstance(v)
 }
+
+// FrozenArgs returns the arguments a call hands, by position, to
+// parameters whose every parameter the function it calls freezes
+// (paramFreezes), as its own file or, for a function of another file,
+// the project shows it (`freeze_model(net)`, freeze_model in utils).
+func (m *Model) FrozenArgs(call NodeID) []NodeID {
+	f := m.File
+	var idx []int
+	if def := m.LocalCallee(call); def != NoNode {
+		idx = m.paramFreezes(def)
+	} else if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
+		if o := m.lookup(ref, WantParams); o != nil && o.Kind == ObjectFunction {
+			idx = o.FreezesParams
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	var positional []NodeID
+	for _, a := range m.Args(call) {
+		switch f.Kind(a) {
+		case KindKeywordArgument, KindListSplat, KindDictionarySplat:
+			return nil // what lands where is not plain to see
+		}
+		positional = append(positional, a)
+	}
+	var out []NodeID
+	for _, i := range idx {
+		if i < len(positional) {
+			out = append(out, f.Unparen(positional[i]))
+		}
+	}
+	return out
+}

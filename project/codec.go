@@ -276,6 +276,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(r.DropsArgs)
 		e.bool(r.StateGraph)
 		e.ints(r.CutParams)
+		e.ints(r.FreezesParams)
 		e.str(r.Makes)
 		e.strings(r.MakesArgs)
 	}
@@ -411,6 +412,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			r.DropsArgs = d.bool()
 			r.StateGraph = d.bool()
 			r.CutParams = d.ints()
+			r.FreezesParams = d.ints()
 			r.Makes = d.str()
 			r.MakesArgs = d.strings()
 			if !r.IsZero() {
@@ -638,6 +640,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.ints(o.BackpropElems)
 	e.ints(o.GraphParams)
 	e.ints(o.CutParams)
+	e.ints(o.FreezesParams)
 	e.ints(o.BackpropParams)
 	e.strings(o.BackpropAttrs)
 	e.uint(uint64(o.Grad))
@@ -694,6 +697,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.BackpropElems = d.ints()
 	o.GraphParams = d.ints()
 	o.CutParams = d.ints()
+	o.FreezesParams = d.ints()
 	o.BackpropParams = d.ints()
 	o.BackpropAttrs = d.strings()
 	o.Grad = d.grad()

@@ -1853,10 +1853,10 @@ func (g *Graph) freshParams(o *object, out *analyzer.Object) *analyzer.Object {
 	fs := &s.Funcs[i]
 	r := fs.RareFacts()
 	fact := &analyzer.Object{Kind: o.kind, Site: o.site(fs.Line)}
-	if !setParams(fact, r.GraphParams, r.BackpropParams, r.BackpropAttrs) && !r.DropsArgs && len(r.CutParams) == 0 {
+	if !setParams(fact, r.GraphParams, r.BackpropParams, r.BackpropAttrs) && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 {
 		return nil
 	}
-	fact.DropsArgs, fact.CutParams = r.DropsArgs, r.CutParams
+	fact.DropsArgs, fact.CutParams, fact.FreezesParams = r.DropsArgs, r.CutParams, r.FreezesParams
 	return fact
 }
 
@@ -1993,6 +1993,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantParams != 0 && len(summary.CutParams) > 0 {
 		fact.CutParams, some = summary.CutParams, true
+	}
+	if want&analyzer.WantParams != 0 && len(summary.FreezesParams) > 0 {
+		fact.FreezesParams, some = summary.FreezesParams, true
 	}
 	if want&analyzer.WantEvalCalls != 0 && len(more.EvalCalls) > 0 {
 		fact.EvalCalls, some = more.EvalCalls, true

@@ -2208,6 +2208,13 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 						freeze(frozenKeyOf(m, t), id) // `G = load(...).requires_grad_(False).to(dev)`
 					}
 				}
+				// `freeze_model(net)`, a helper of another file that
+				// freezes what it is given (this file's: freezeCallers).
+				if f.Kind(f.Parent(id)) == analyzer.KindExpressionStatement && m.LocalCallee(id) == analyzer.NoNode {
+					for _, a := range m.FrozenArgs(id) {
+						freeze(frozenKeyOf(m, a), id)
+					}
+				}
 			case analyzer.KindForStatement:
 				// `for p in model.parameters(): p.requires_grad = False`, its
 				// `named_parameters()` form, and

@@ -1,0 +1,17 @@
+import torchvision
+
+from freezing import describe_model, freeze_model
+
+
+def frozen_features(loader):
+    net = torchvision.models.resnet18(weights="DEFAULT")
+    freeze_model(net)
+    net.eval()
+    return [net(x).tolist() for x, _ in loader]  # ok: TL201 a helper of another module froze every parameter
+
+
+def described_features(loader):
+    net = torchvision.models.resnet18(weights="DEFAULT")
+    describe_model(net)
+    net.eval()
+    return [net(x).tolist() for x, _ in loader]  # want: TL201 "net\(x\)"
