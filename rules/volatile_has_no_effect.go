@@ -140,7 +140,7 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 			// step's own input.
 			return
 		}
-		if len(fed) == 0 && !handedWithModel(m, call) && siblingFed(m, call) {
+		if len(fed) == 0 && !handedWithModel(m, call) && siblingFed(m, call) && !namePassedToPass(m, call) {
 			// A label beside the input it goes with (`label =
 			// Variable(label.cuda(), volatile=True)` after `im = ...`):
 			// no model takes it, so the flag costs nothing; the input's
@@ -194,6 +194,39 @@ func siblingFed(m *analyzer.Model, call analyzer.NodeID) bool {
 		}
 		if v := m.Keyword(id, "volatile"); v != analyzer.NoNode && f.Kind(v) != analyzer.KindFalse {
 			found = len(fedModels(m, id)) > 0
+		}
+	})
+	return found
+}
+
+// namePassedToPass reports whether the name call's value is bound to,
+// through the methods called on it (`img = Variable(img,
+// volatile=True).cuda()`), is an argument of a forward pass of its
+// function: an input, whatever fedModels sees.
+func namePassedToPass(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	x := call
+	for p := f.Parent(x); f.Kind(p) == analyzer.KindAttribute && f.Field(p, analyzer.FieldObject) == x && f.Kind(f.Parent(p)) == analyzer.KindCall; p = f.Parent(x) {
+		x = f.Parent(p)
+	}
+	a := f.Parent(x)
+	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != x || f.Kind(f.Field(a, analyzer.FieldLeft)) != analyzer.KindIdentifier {
+		return true // not a plain name: judged an input
+	}
+	name := f.Text(f.Field(a, analyzer.FieldLeft))
+	fn := m.ScopeNode(call)
+	found := false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || !m.IsForwardCall(id) {
+			return
+		}
+		for _, arg := range m.Args(id) {
+			if f.Kind(arg) == analyzer.KindKeywordArgument {
+				arg = f.Field(arg, analyzer.FieldValue)
+			}
+			if f.TextIs(f.Unparen(arg), name) {
+				found = true
+			}
 		}
 	})
 	return found

@@ -119,3 +119,18 @@ class Ranker(torch.nn.Module):
     def predict(self, doc):
         doc = Variable(torch.FloatTensor(doc), requires_grad=False)  # want: TL202 "does not disable autograd"
         return self.score(self.proj(doc)).tolist()  # want: TL201
+
+
+def evaluate_on(model, loader, criterion, use_gpu):
+    model.eval()
+    total = 0.0
+    for images, labels in loader:
+        if use_gpu:
+            images = Variable(images, volatile=True).cuda()  # want: TL202 "no effect since PyTorch 0.4"
+            labels = Variable(labels, volatile=True).cuda()  # ok: the labels, beside the input
+        else:
+            images = Variable(images, volatile=True)  # want: TL202 "no effect since PyTorch 0.4"
+            labels = Variable(labels, volatile=True)  # ok: the labels, beside the input
+        out = model(images)  # want: TL201
+        total += criterion(out, labels).item()
+    return total
