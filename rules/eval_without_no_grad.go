@@ -334,7 +334,11 @@ TorchScript feature network, or a caller's ` + "`no_grad`" + `). ` + "`.detach()
 
 A forward pass whose outputs are returned, stored or handed to a
 function the file cannot see is not taken as inference by its outputs
-alone: a caller may back-propagate through them.
+alone: a caller may back-propagate through them. One whose output is
+handed as it is to ` + "`np.array`" + `, ` + "`np.asarray`" + `, ` + "`np.argmax`" + ` or ` + "`np.argmin`" + ` is not
+reported: NumPy reads it through ` + "`numpy()`" + `, which raises for a tensor that
+requires grad (checked with PyTorch 2.11.0), so wherever that line runs
+the pass recorded no graph, or is no torch model's.
 
 Where a reported forward pass's outputs go is followed through what the
 function does with them (names, tuples, lists, tensors they are copied
@@ -387,6 +391,9 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	i := slices.IndexFunc(found, func(e evalFinding) bool { return e.call == call })
 	if i < 0 {
 		return
+	}
+	if direct && rawToNumpy(m, call) {
+		return // it would raise there with a graph: none is recorded, or it is no model
 	}
 	var helper *analyzer.Object
 	goes, unseen := fateNo, analyzer.NoNode
@@ -1607,6 +1614,71 @@ func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 	}
 	return ""
 }
+
+// rawToNumpy reports whether what call returns is handed as it is to a
+// NumPy function that reads it as an array (numpyReads: `np.argmax(model(x),
+// 1)`, or `probas = model(x)` then `np.argmax(probas, 1)` later in the
+// same block): `numpy()` raises for a tensor that requires grad
+// ("Can't call numpy() on Tensor that requires grad"), so on every run
+// that gets there the pass recorded no graph, or is no torch model's. A
+// tuple of outputs counts only for a model known by its name alone: one
+// element may have been detached inside.
+func rawToNumpy(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	numpyArg := func(e analyzer.NodeID) bool {
+		args := f.Parent(e)
+		return f.Kind(args) == analyzer.KindArgumentList && numpyReads[m.CallName(f.Parent(args))] && m.Args(f.Parent(args))[0] == e
+	}
+	x := call
+	for p := f.Parent(x); f.Kind(p) == analyzer.KindParenthesizedExpression; p = f.Parent(x) {
+		x = p
+	}
+	if numpyArg(x) {
+		return true
+	}
+	a := f.Parent(x)
+	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != x || f.Kind(f.Parent(a)) != analyzer.KindExpressionStatement {
+		return false
+	}
+	names := map[string]bool{}
+	switch left := f.Field(a, analyzer.FieldLeft); f.Kind(left) {
+	case analyzer.KindIdentifier:
+		names[f.Text(left)] = true
+	case analyzer.KindPatternList, analyzer.KindTuplePattern:
+		if m.WithoutNames(func() bool { return m.IsForwardCall(call) }) {
+			return false
+		}
+		for _, c := range f.ChildList(left) {
+			if f.Kind(c) == analyzer.KindIdentifier && !f.TextIs(c, "_") {
+				names[f.Text(c)] = true
+			}
+		}
+	}
+	found := false
+	for st := f.N(f.Parent(a)).NextSibling; st != analyzer.NoNode && !found; st = f.N(st).NextSibling {
+		stop := false
+		f.Walk(st, func(id analyzer.NodeID) {
+			switch {
+			case found || stop:
+			case f.Kind(id) == analyzer.KindIdentifier && names[f.Text(id)] && numpyArg(id):
+				found = true
+			case f.Kind(id) == analyzer.KindAssignment && f.Kind(f.Field(id, analyzer.FieldLeft)) == analyzer.KindIdentifier &&
+				names[f.Text(f.Field(id, analyzer.FieldLeft))]:
+				stop = true // bound again: what follows reads another value
+			}
+		})
+		if stop && !found {
+			break
+		}
+	}
+	return found
+}
+
+// numpyReads are the NumPy functions that read a tensor as an array,
+// through its numpy(), whatever else they are given (checked with
+// PyTorch 2.11.0); others (np.squeeze, np.transpose) call the tensor's
+// own method and keep it a tensor.
+var numpyReads = map[string]bool{"numpy.array": true, "numpy.asarray": true, "numpy.argmax": true, "numpy.argmin": true}
 
 // fedBack reports whether call, a forward pass in a loop, is assigned to
 // a name it also takes (`out, hidden = model(inp, hidden)`, `x =

@@ -382,3 +382,22 @@ def discriminator_step(discriminator, opt_d, real, valid):
 def show_samples(generator, z):
     generator.eval()
     plt.imshow(np.squeeze(generator(z)).detach().numpy())  # want: TL201 "generator\(z\)"
+
+
+def predicted_classes(model, loader):
+    model.eval()
+    out = []
+    for x in loader:
+        probas = model(x)  # ok: TL201 np.argmax reads it as an array, which raises for a tensor with a graph: none is recorded
+        out.append(np.argmax(probas, axis=1))
+    return out
+
+
+def predicted_classes_read(model, loader):
+    model.eval()
+    return [np.argmax(model(x).detach().numpy(), axis=1) for x in loader]  # want: TL201 "model\(x\)"
+
+
+def predicted_squeezed(model, loader):
+    model.eval()
+    return [np.squeeze(model(x)).argmax(1).tolist() for x in loader]  # want: TL201 "model\(x\)"
