@@ -189,6 +189,18 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 			if err, failed := t.openHeader(first, start, lastColon); failed {
 				return next, err, true
 			}
+			if (first == "def" || first == "class") && lastColon < 0 {
+				// A `def` or `class` alone on its line: CPython stops at
+				// the end of the line.
+				w := src[start:i]
+				if h := bytes.IndexByte(w, '#'); h >= 0 {
+					w = w[:h]
+				}
+				if string(bytes.Trim(w, " \t\f")) == first {
+					err, _ := t.fail(i, i, "SyntaxError: invalid syntax")
+					return next, err, true
+				}
+			}
 			return next, tokenError{}, false
 		case c == '\\':
 			if i+1 < n && (src[i+1] == '\n' || src[i+1] == '\r') {

@@ -171,6 +171,7 @@ var oracleSnippets = []string{
 	"a = [1]\nb = *(a + [\")\"]),\nc = *(a) + [2], 3\n\n\ndef f():\n    return *(a, \")\"),\n",
 	"x: list[int] or None: int = 3\n",
 	"def cook(test, (reflen, counts), eff=None):\n    return reflen\n\n\nf = lambda (a, b): a\n",
+	"import os\n\n\ndef\ndef evaluate(x):\n    return x\n",
 }
 
 // mutations returns variants of src, each with one line changed: indented
@@ -273,6 +274,9 @@ func TestSyntaxErrorsOnePerFile(t *testing.T) {
 		{"a Python 2 tuple parameter with a default", "def f(a, (b, c)=(1, 2)):\n    return a\n", "1 SyntaxError: Function parameters cannot be parenthesized"},
 		{"a Python 2 tuple parameter of a lambda", "g = lambda (a, b): a\n", "1 SyntaxError: Lambda expression parameters cannot be parenthesized"},
 		{"a tuple target, not a parameter", "def f(a, b=(1, 2)):\n    (c, d) = b\n    for (e, g) in [b]:\n        pass\n    return lambda x=(c, d): x\n", ""},
+		{"a def alone on its line", "import os\n\n\ndef\ndef evaluate(x):\n    return x\n", "4 SyntaxError: invalid syntax"},
+		{"a class alone on its line, with a comment", "class  # later\n", "1 SyntaxError: invalid syntax"},
+		{"def and class as words of strings and comments", "x = \"\"\"\ndef\n\"\"\"\ny = 1  # def\n", ""},
 		{"letters of any script, and the characters of strings and comments", "\u03bb = 0.5\ne\u0301 = \u03bb * 2\nnote = '\u200b'  # \u200b\n", ""},
 	}
 	for _, c := range cases {
