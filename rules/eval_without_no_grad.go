@@ -863,6 +863,15 @@ func helperForward(m *analyzer.Model, call analyzer.NodeID) *analyzer.Object {
 	if o = unfrozenHelperForward(m, call, o); o == nil {
 		return nil
 	}
+	// A method of an instance that records no graph (`cs.firstlayer(x)`,
+	// cs of a class that freezes all it holds): its passes run frozen
+	// modules.
+	f := m.File
+	if fn := f.Unparen(f.Field(call, analyzer.FieldFunction)); f.Kind(fn) == analyzer.KindAttribute {
+		if recv := f.Unparen(f.Field(fn, analyzer.FieldObject)); f.Kind(recv) == analyzer.KindIdentifier && !f.TextIs(recv, "self") && m.NoGraphValue(recv) {
+			return nil
+		}
+	}
 	// A function named as evaluation is reported in its own body; a
 	// method ("Class.name", called through an object) is not, and is
 	// reported where it is called.
