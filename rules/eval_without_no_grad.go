@@ -1879,7 +1879,31 @@ func reportedInBody(m *analyzer.Model, call analyzer.NodeID) bool {
 	}
 	busy[def] = true
 	defer delete(busy, def)
-	return len(m.Memo(evalKey{def}, func() any { return evalForwards(m, def) }).([]evalFinding)) > 0
+	if len(m.Memo(evalKey{def}, func() any { return evalForwards(m, def) }).([]evalFinding)) > 0 {
+		return true
+	}
+	// The pass the helper runs through another function of this file
+	// (`work3` calls `bert_embed_sents`, which runs the model), reported
+	// in that function's body.
+	h := m.Helper(call)
+	if h == nil || h.Forward == nil || h.Forward.Abs != m.File.Path {
+		return false
+	}
+	f := m.File
+	pass := analyzer.NoNode
+	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+		if pass == analyzer.NoNode && f.Kind(id) == analyzer.KindCall && atSite(f, id, h.Forward) {
+			pass = id
+		}
+	})
+	inner := m.ScopeNode(pass)
+	if pass == analyzer.NoNode || inner == def || inner == analyzer.Root || busy[inner] {
+		return false
+	}
+	busy[inner] = true
+	defer delete(busy, inner)
+	found := m.Memo(evalKey{inner}, func() any { return evalForwards(m, inner) }).([]evalFinding)
+	return slices.ContainsFunc(found, func(e evalFinding) bool { return e.call == pass })
 }
 
 type bodyBusyKey struct{}

@@ -25,4 +25,4 @@ def bleu_score(sentences):
     return score / len(sentences)
 
 
-print(bleu_score(torch.load("test.pt", map_location="cpu")))  # want: TL201(high)
+print(bleu_score(torch.load("test.pt", map_location="cpu")))  # ok: TL201 its pass is reported where it runs, in translate
