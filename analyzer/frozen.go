@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 	"strings"
@@ -617,6 +618,9 @@ func (m *Model) paramFreezes(def NodeID) []int {
 	f := m.File
 	if def == NoNode || f.Kind(def) != KindFunctionDefinition {
 		return nil
+	}
+	if n := f.N(def); !bytes.Contains(f.Src[n.Start:n.End], []byte("requires_grad")) {
+		return nil // no freeze a body without the word can make (freezesIn); every summary asks
 	}
 	return m.Memo(paramFreezesKey{def}, func() any {
 		var out []int
