@@ -893,23 +893,22 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 	return m.noGraphInstance(v)
 }
 
-// FrozenArgs returns the arguments a call hands, by position, to
-// parameters whose every parameter the function it calls freezes
-// (paramFreezes), as its own file or, for a function of another file,
-// the project shows it (`freeze_model(net)`, freeze_model in utils).
+// FrozenArgs returns the arguments a call of a function of another file
+// hands, by position, to parameters whose every parameter that function
+// freezes, as the project shows it (FreezesParams: `freeze_model(net)`,
+// freeze_model in utils). A function of this file is TL201's own
+// reading (freezeCallers).
 func (m *Model) FrozenArgs(call NodeID) []NodeID {
 	f := m.File
-	var idx []int
-	if def := m.LocalCallee(call); def != NoNode {
-		idx = m.paramFreezes(def)
-	} else if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
-		if o := m.lookup(ref, WantParams); o != nil && o.Kind == ObjectFunction {
-			idx = o.FreezesParams
-		}
-	}
-	if len(idx) == 0 {
+	ref := m.calleeRef(call)
+	if ref == "" || strings.HasPrefix(ref, "#") || m.LocalCallee(call) != NoNode {
 		return nil
 	}
+	o := m.lookup(ref, WantParams)
+	if o == nil || o.Kind != ObjectFunction || len(o.FreezesParams) == 0 {
+		return nil
+	}
+	idx := o.FreezesParams
 	var positional []NodeID
 	for _, a := range m.Args(call) {
 		switch f.Kind(a) {

@@ -2315,7 +2315,7 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 				}
 				// `freeze_model(net)`, a helper of another file that
 				// freezes what it is given (this file's: freezeCallers).
-				if f.Kind(f.Parent(id)) == analyzer.KindExpressionStatement && m.LocalCallee(id) == analyzer.NoNode {
+				if f.Kind(f.Parent(id)) == analyzer.KindExpressionStatement {
 					for _, a := range m.FrozenArgs(id) {
 						freeze(frozenKeyOf(m, a), id)
 					}
