@@ -205,15 +205,11 @@ func siblingFed(m *analyzer.Model, call analyzer.NodeID) bool {
 // function: an input, whatever fedModels sees.
 func namePassedToPass(m *analyzer.Model, call analyzer.NodeID) bool {
 	f := m.File
-	x := call
-	for p := f.Parent(x); f.Kind(p) == analyzer.KindAttribute && f.Field(p, analyzer.FieldObject) == x && f.Kind(f.Parent(p)) == analyzer.KindCall; p = f.Parent(x) {
-		x = f.Parent(p)
-	}
-	a := f.Parent(x)
-	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != x || f.Kind(f.Field(a, analyzer.FieldLeft)) != analyzer.KindIdentifier {
+	t := f.BoundTo(call)
+	if f.Kind(t) != analyzer.KindIdentifier {
 		return true // not a plain name: judged an input
 	}
-	name := f.Text(f.Field(a, analyzer.FieldLeft))
+	name := f.Text(t)
 	fn := m.ScopeNode(call)
 	found := false
 	f.Walk(fn, func(id analyzer.NodeID) {
