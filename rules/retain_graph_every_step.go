@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -217,6 +218,7 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 			rootUses = append(rootUses, uses[0])
 		}
 	}
+	slices.Sort(rootUses) // in source order: the map's own would pick the unseen use named at random
 	goes, unseen := laterFate(m, call, rootUses)
 	if goes == fateYes {
 		return
