@@ -35,8 +35,10 @@ what the code does:
 - a function named for evaluation or inference (` + "`evaluate`" + `, ` + "`validate`" + `,
   ` + "`test`" + `, ` + "`predict`" + `, ` + "`infer`" + `, ` + "`generate`" + `, ` + "`eval_step`" + `, ...): other words in
   the name cancel nothing; where its class's constructor switches the
-  model it runs to evaluation mode (` + "`self.net.eval()`" + ` in ` + "`__init__`" + `), that switch
-  is the finding's evidence, not the name alone;
+  model it runs to evaluation mode (` + "`self.net.eval()`" + ` in ` + "`__init__`" + `), or where
+  the module switches the model it binds and the function runs to
+  evaluation mode and never back (` + "`encoder.eval()`" + ` after loading it),
+  that switch is the finding's evidence, not the name alone;
 - a model that its class switches to evaluation mode and never back;
 - a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
   ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving) and never a loss, a
@@ -635,6 +637,8 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	if e.named && e.sw == analyzer.NoNode {
 		if sw := constructorSwitch(m, call); sw != analyzer.NoNode {
 			p.Evidence(p.RelatedNode(sw, "the switch to evaluation mode, in the constructor"))
+		} else if sw := moduleSwitch(m, call); sw != analyzer.NoNode {
+			p.Evidence(p.RelatedNode(sw, "the switch to evaluation mode of the module's model, never switched back"))
 		} else {
 			p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, with no switch to evaluation mode", m.FunctionName(fn)))
 		}
@@ -2848,6 +2852,34 @@ func keptInEval(m *analyzer.Model, call analyzer.NodeID) bool {
 	}
 	b := m.Resolve(fn)
 	return b != nil && b.Scope == 0 && moduleEvalNames(m)[f.Text(fn)]
+}
+
+// moduleSwitch returns the first switch to evaluation mode of the model
+// bound at module level that a call runs, where the file never switches
+// it back (keptInEval: `encoder.eval()` after loading it, then
+// `encoder(image)` in `evaluate`); NoNode where there is none.
+func moduleSwitch(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	if !keptInEval(m, call) {
+		return analyzer.NoNode
+	}
+	f := m.File
+	name := f.Text(modelExpr(m, call))
+	found := analyzer.NoNode
+	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+		if found != analyzer.NoNode || f.Kind(id) != analyzer.KindCall {
+			return
+		}
+		if eval, _ := m.ModeSwitch(id); !eval {
+			return
+		}
+		recv := f.Unparen(m.Receiver(id))
+		if f.Kind(recv) == analyzer.KindIdentifier && f.TextIs(recv, name) {
+			if b := m.Resolve(recv); b != nil && b.Scope == 0 {
+				found = id
+			}
+		}
+	})
+	return found
 }
 
 // moduleEvalNames returns the names bound at module level that the file
