@@ -41,7 +41,9 @@ what the code does:
   that switch is the finding's evidence, not the name alone;
 - a model that its class switches to evaluation mode and never back;
 - a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
-  ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving) and never a loss, a
+  ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving, or a loss
+  read there at once: ` + "`crit(out, y).item()`" + `, a test loss logged each epoch)
+  and never a loss that is back-propagated, summed or handed on, a
   backward or code the file cannot see, whatever its function is called
   (` + "`select_action`" + `, ` + "`detect`" + `, ` + "`sample`" + `): followed through the names a
   tuple is unpacked into (` + "`_, adv = q_net(s)`" + `, ` + "`p, cls = probs.topk(1)`" + `),
@@ -3140,6 +3142,9 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	if hostEndMethods[m.MethodName(call)] {
 		return true
 	}
+	if arg != analyzer.NoNode && m.IsLossCall(call) && lossToHost(m, call) {
+		return true
+	}
 	// Another model run on it (`z = Q(P(z))`, a Gibbs chain): where that
 	// pass's outputs go. A pass met again on the way (the chain's next
 	// step) adds no way of its own.
@@ -3156,6 +3161,48 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 		}
 	}
 	return false
+}
+
+// lossToHost reports whether a loss computed of a forward pass's output
+// is read on the host and nowhere else, where it is computed or through
+// the one name it is bound to (`crit(out, y).item()`, `float(crit(out,
+// y))`, `loss = crit(out, y)` then `print(loss.item())`): a loss that is
+// summed (`err = err + crit(out, y)`), back-propagated or handed on is
+// not, even where the sum is read on the host in the end, since the sum
+// keeps every graph it adds.
+func lossToHost(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	read := func(e analyzer.NodeID) bool {
+		e, p := useOf(f, e)
+		switch f.Kind(p) {
+		case analyzer.KindAttribute:
+			name, c, ok := attributeUse(f, e, p)
+			return ok && c != analyzer.NoNode && hostEndMethods[name]
+		case analyzer.KindArgumentList:
+			return hostFunctions[m.CallName(f.Parent(p))]
+		case analyzer.KindInterpolation:
+			return true
+		}
+		return false
+	}
+	if read(call) {
+		return true
+	}
+	e, p := useOf(f, call)
+	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != e {
+		return false
+	}
+	target := f.Field(p, analyzer.FieldLeft)
+	if f.Kind(target) != analyzer.KindIdentifier {
+		return false
+	}
+	uses := m.ReachedUsesOf(target)
+	for _, u := range uses {
+		if !read(u) {
+			return false
+		}
+	}
+	return len(uses) > 0
 }
 
 // hostTargets is hostName for the target of an assignment, a name or the

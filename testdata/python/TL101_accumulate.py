@@ -78,7 +78,7 @@ def train_rebound(model, loader, optimizer, criterion):
         optimizer.step()
         loss = loss.item()
         total += loss  # ok: loss was re-bound to a Python float above
-        total += float(criterion(model(x), y))  # ok: float() detaches
+        total += float(criterion(model(x), y))  # want: TL201 "only reach the host"  # ok: float() detaches the sum
 
 
 def multi_task_step(model, batches, optimizer, heads):

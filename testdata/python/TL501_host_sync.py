@@ -209,7 +209,7 @@ def train_printed(model, loader, optimizer):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        print("loss", F.mse_loss(model(x).detach(), y, reduction="sum").item())  # want: TL501 "^`\.item\(\)` makes the host wait"
+        print("loss", F.mse_loss(model(x).detach(), y, reduction="sum").item())  # want: TL501 "^`\.item\(\)` makes the host wait" TL201 "drops the output at once"
 
 
 def train_early_stopping(model, data, optimizer, criterion, epochs, patience):

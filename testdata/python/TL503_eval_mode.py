@@ -96,7 +96,7 @@ def fit_until(model, loader, val_loader, optimizer, criterion, target):
         optimizer.zero_grad()
         criterion(model(x), y).backward()
         optimizer.step()
-        if criterion(model(x), y).item() < target:
+        if criterion(model(x), y).item() < target:  # want: TL201 "only reach the host"
             evaluate(model, val_loader)  # ok: the loop stops right after
             break
 

@@ -13,10 +13,12 @@ def hit_rate(scorer, loader, k):
 
 
 def mean_loss(scorer, loader):
-    # Also called in training mode: reported where evaluation calls it.
+    # Also called in training mode, but with grad enabled by every caller
+    # and read only on the host: reported here, where the no_grad goes, and
+    # where evaluation calls it.
     total = 0.0
     for user, item, y in loader:
-        total += F.mse_loss(scorer(user, item), y).item()
+        total += F.mse_loss(scorer(user, item), y).item()  # want: TL201(high) "only reach the host"
     return total / len(loader)
 
 
