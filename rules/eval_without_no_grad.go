@@ -751,7 +751,7 @@ func equalityOperands(f *analyzer.File, cond analyzer.NodeID) []analyzer.NodeID 
 // "__main__":` block, a notebook), or in a function that only such code
 // calls, once (`main()`), outside any loop but one over a few literal
 // values, with no loop after it and before end (where its region ends)
-// that calls the same model.
+// that calls the same model with grad enabled.
 func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	f := m.File
 	if fn != analyzer.Root && !m.CalledOnceAtTop(fn) {
@@ -769,9 +769,10 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 			m.EnclosingLoop(id) == analyzer.NoNode {
 			return
 		}
-		if compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee {
-			// The same model run again in a loop, unless to train it
-			// (`print(model(x))` before the training loop).
+		if compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee && m.GradModeAt(id) != analyzer.GradDisabled {
+			// The same model run again in a loop with grad enabled, unless
+			// to train it (`print(model(x))` before the training loop, or
+			// before a validation loop under no_grad).
 			goes, _ := fateApart(m, id, analyzer.NoNode)
 			again = goes != fateYes
 		}

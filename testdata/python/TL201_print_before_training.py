@@ -25,3 +25,27 @@ net.eval()
 print(net(x_train).tolist())  # want: TL201(high)
 for batch in torch.load("batches.pt"):
     print(net(batch).tolist())  # ok: TL201 the region's first pass is the one reported
+
+
+def report(x, y):
+    # Run again below only under no_grad: the print still runs once with grad.
+    clf = nn.Sequential(nn.Linear(2, 1), nn.Sigmoid())
+    clf.load_state_dict(torch.load("clf.pt"))
+    print(F.binary_cross_entropy(clf(x), y).item())  # want: TL201(low) "only reach the host"
+    with torch.no_grad():
+        for batch, target in torch.load("val.pt"):
+            print(F.binary_cross_entropy(clf(batch), target).item())  # ok: under no_grad
+
+
+def report_again(x, y):
+    # Run again below with grad enabled, on every batch: not a single pass.
+    clf = nn.Sequential(nn.Linear(2, 1), nn.Sigmoid())
+    clf.load_state_dict(torch.load("clf.pt"))
+    print(F.binary_cross_entropy(clf(x), y).item())  # want: TL201(high) "only reach the host"
+    for batch, target in torch.load("val.pt"):
+        print(F.binary_cross_entropy(clf(batch), target).item())  # ok: TL201 one finding per function
+
+
+if __name__ == "__main__":
+    report(x_train, y_train)
+    report_again(x_train, y_train)
