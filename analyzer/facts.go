@@ -602,7 +602,18 @@ func (m *Model) modelMethodRef(call NodeID) string {
 		return ""
 	}
 	recv := f.Unparen(f.Field(fn, FieldObject))
-	if f.Kind(recv) != KindIdentifier || f.TextIs(recv, "self") || f.TextIs(recv, "cls") || m.receiverClass(recv) != NoNode {
+	switch {
+	case f.Kind(recv) == KindIdentifier:
+		if f.TextIs(recv, "self") || f.TextIs(recv, "cls") {
+			return ""
+		}
+	case f.Kind(recv) == KindAttribute && f.TextIs(f.Unparen(f.Field(recv, FieldObject)), "self"):
+		// `self.policy.act(obs)`: a model the object keeps, of no class
+		// the file knows (handed to its constructor).
+	default:
+		return ""
+	}
+	if m.receiverClass(recv) != NoNode {
 		return ""
 	}
 	if name := f.Text(f.Field(fn, FieldAttribute)); strings.HasPrefix(name, "__") || name == "forward" || moduleUses[name] || moduleMoves[name] {

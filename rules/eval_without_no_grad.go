@@ -241,7 +241,8 @@ through a name bound to an instance of a class of the project
 with one (` + "`net: GPT`" + `), or through an attribute of ` + "`self`" + ` assigned in its class
 (` + "`self.model = GPT().to(device)`" + `, or ` + "`None`" + ` first and the model later). A
 method called on a model of no known class (` + "`model.predict(x)`" + `, model a
-parameter) is taken to be one of the project's methods of that name where
+parameter, or ` + "`self.policy.act(obs)`" + `, the policy handed to the constructor) is
+taken to be one of the project's methods of that name where
 every one of them, at most four, is a method of a module class that runs a
 forward pass; the finding says it assumed so. In
 a method, a helper's forward pass is reported only inside a region the
