@@ -583,8 +583,32 @@ func (m *Model) besideLoss(b *Binding) bool {
 	}
 	v := m.File.Unparen(b.Value)
 	// A model's outputs (`loss, logits = model(x, y)`) all come from its
-	// forward pass.
-	return m.LocalCallee(v) == NoNode && !m.IsForwardCall(v)
+	// forward pass; so do those of a method of the project that runs one
+	// (`pred, loss_t, dist = model.forward_boost(x)`), unless its name says
+	// it computes a loss (`total, rec, reg = model.loss(u, i)`: the terms).
+	if m.LocalCallee(v) != NoNode || m.IsForwardCall(v) {
+		return false
+	}
+	if name := m.calleeName(v); name != "" && !lossLikeName(name) && !strings.Contains(strings.ToLower(name), "loss") {
+		if h := m.Helper(v); h != nil && h.Forward != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// calleeName returns the last name of what a call calls: `f` of `f(x)`,
+// `forward_boost` of `model.forward_boost(x)`; "" for anything else.
+func (m *Model) calleeName(call NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	switch f.Kind(fn) {
+	case KindIdentifier:
+		return f.Text(fn)
+	case KindAttribute:
+		return f.Text(f.Field(fn, FieldAttribute))
+	}
+	return ""
 }
 
 type graphParamsKey struct{ def NodeID }
