@@ -40,7 +40,7 @@ func (m *Model) SkippingFlag(call NodeID) (flag string, ok bool) {
 		if !ok {
 			return "", false
 		}
-		truth, known := literalTruth(f, v)
+		truth, known := testTruth(f, v, g.lit)
 		if !known || truth == g.runsWhen {
 			return "", false
 		}
@@ -58,6 +58,7 @@ type flagGuardsKey struct{ def NodeID }
 type flagGuard struct {
 	param    string
 	runsWhen bool
+	lit      NodeID // the literal the flag is compared with (`mode == "train"`), or NoNode
 }
 
 // flagGuards returns, for every backward() a function runs, the flag
@@ -111,37 +112,99 @@ func (m *Model) guardOf(id, def NodeID, params map[string]bool) (flagGuard, bool
 		if f.Kind(p) != KindIfStatement {
 			continue
 		}
-		cond, runsWhen, ok := nameTest(f, p, child)
+		cond, lit, runsWhen, ok := flagTest(f, p, child)
 		if !ok || !params[f.Text(cond)] {
 			continue
 		}
 		if b := m.Resolve(cond); b == nil || b.Kind != BindParam {
 			continue // the name was bound again in the body
 		}
-		return flagGuard{param: f.Text(cond), runsWhen: runsWhen}, true
+		return flagGuard{param: f.Text(cond), runsWhen: runsWhen, lit: lit}, true
 	}
 	return flagGuard{}, false
 }
 
-// nameTest reads if statement p, around its part child (its consequence,
+// flagTest reads if statement p, around its part child (its consequence,
 // an elif or an else clause), as a test of a name (`if train:`, `if not
-// train:`): the name, and on which of its truth values child runs (the
-// consequence when the condition holds, an elif or else when it does
-// not). ok is false for another condition, or when child is the
-// condition itself.
-func nameTest(f *File, p, child NodeID) (name NodeID, runsWhen, ok bool) {
+// train:`) or a comparison of a name with a literal (`if mode ==
+// "train":`, `if phase != "val":`): the name, the literal (NoNode for a
+// test of the name's truth), and on which truth value of the test
+// (`name`, or `name == lit`) child runs (the consequence when it holds, an
+// elif or else when it does not). ok is false for another condition, or
+// when child is the condition itself.
+func flagTest(f *File, p, child NodeID) (name, lit NodeID, runsWhen, ok bool) {
 	cond := f.Unparen(f.Field(p, FieldCondition))
 	if child == cond {
-		return NoNode, false, false
+		return NoNode, NoNode, false, false
 	}
 	neg := false
 	if f.Kind(cond) == KindNotOperator {
 		cond, neg = f.Unparen(f.Field(cond, FieldArgument)), true
 	}
-	if f.Kind(cond) != KindIdentifier {
-		return NoNode, false, false
+	if f.Kind(cond) == KindComparisonOperator {
+		operands := f.ChildList(cond)
+		named := operands[:0:0]
+		for _, o := range operands {
+			if f.N(o).named != 0 {
+				named = append(named, o)
+			}
+		}
+		if len(named) != 2 {
+			return NoNode, NoNode, false, false
+		}
+		switch strings.TrimSpace(string(f.Src[f.N(named[0]).End:f.N(named[1]).Start])) {
+		case "==":
+		case "!=":
+			neg = !neg
+		default:
+			return NoNode, NoNode, false, false
+		}
+		a, b := f.Unparen(named[0]), f.Unparen(named[1])
+		if f.Kind(a) != KindIdentifier {
+			a, b = b, a
+		}
+		if _, known := flagValue(f, b); f.Kind(a) != KindIdentifier || !known {
+			return NoNode, NoNode, false, false
+		}
+		return a, b, (f.Field(p, FieldConsequence) == child) != neg, true
 	}
-	return cond, (f.Field(p, FieldConsequence) == child) != neg, true
+	if f.Kind(cond) != KindIdentifier {
+		return NoNode, NoNode, false, false
+	}
+	return cond, NoNode, (f.Field(p, FieldConsequence) == child) != neg, true
+}
+
+// flagValue returns the value a literal stands for, for comparing two
+// of them: a string's contents (`"train"` and `'train'` alike), a number's
+// or a constant's text; known is false for anything else.
+func flagValue(f *File, v NodeID) (val string, known bool) {
+	v = f.Unparen(v)
+	switch f.Kind(v) {
+	case KindString:
+		t := f.Text(v)
+		if t == "" || strings.ContainsAny(t[:1], "fFbBrRuU") || strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, "'''") || len(t) < 2 {
+			return "", false
+		}
+		return "s" + t[1:len(t)-1], true
+	case KindInteger, KindTrue, KindFalse, KindNone:
+		return f.Text(v), true
+	}
+	return "", false
+}
+
+// testTruth returns the truth value of a flag's test for value v of the
+// flag: its own truth where lit is NoNode, else whether v equals lit;
+// known is false unless v is a literal.
+func testTruth(f *File, v, lit NodeID) (truth, known bool) {
+	if lit == NoNode {
+		return literalTruth(f, v)
+	}
+	a, ok := flagValue(f, v)
+	if !ok {
+		return false, false
+	}
+	b, _ := flagValue(f, lit)
+	return a == b, true
 }
 
 // literalTruth returns the truth value of a literal (`True`, `False`,
@@ -253,12 +316,12 @@ func (m *Model) runsUnderFlags(call, def, id NodeID) (runs, tested, known bool) 
 		if f.Field(p, FieldCondition) == c {
 			continue // its condition
 		}
-		cond, runsWhen, ok := nameTest(f, p, c)
+		cond, cmp, runsWhen, ok := flagTest(f, p, c)
 		if !ok {
 			return false, tested, false
 		}
 		v, isParam := m.argOrDefault(call, def, f.Text(cond))
-		truth, lit := literalTruth(f, v)
+		truth, lit := testTruth(f, v, cmp)
 		if !isParam || !lit {
 			return false, tested, false
 		}

@@ -64,9 +64,10 @@ a list and detached or read on the host before any backward
 (` + "`codes.append(encoder(r))`" + `, then ` + "`torch.stack(codes).detach()`" + `); one
 detached where it is made (` + "`gen(z).detach()`" + `) frees its graph at once.
 A function that trains or evaluates by a flag, with every ` + "`backward()`" + `
-under an ` + "`if`" + ` on one of its parameters (` + "`if train:`" + `, ` + "`if not cross_valid:`" + `),
-runs no backward where a call passes a literal that turns the flag off
-(` + "`run_epoch(model, val_loader, train=False)`" + `): in an evaluation region
+under an ` + "`if`" + ` on one of its parameters (` + "`if train:`" + `, ` + "`if not cross_valid:`" + `,
+` + "`if mode == \"train\":`" + `), runs no backward where a call passes a literal that
+turns the flag off (` + "`run_epoch(model, val_loader, train=False)`" + `,
+` + "`run_epoch(val_loader, mode=\"val\")`" + `): in an evaluation region
 that call is reported. A function of another file is not judged so.
 A backward under a test whose other arm holds the switch to evaluation
 (` + "`if phase == \"train\": model.train()`" + ` / ` + "`else: model.eval()`" + `, then
