@@ -42,6 +42,11 @@ type Summary struct {
 	// Test is set for a pytest file: its calls exercise an API in
 	// whatever grad mode a test needs, and set no function's mode.
 	Test bool `json:"test,omitempty"`
+	// Foreign is set for a file that imports another deep-learning
+	// framework and nothing of torch (OtherFramework): its calls run that
+	// framework's objects (`model.recognize(feat)` under chainer's
+	// no_backprop_mode) and set no function's grad mode.
+	Foreign bool `json:"foreign,omitempty"`
 	// Backprops are the refs of functions of other files whose results
 	// the file back-propagates (`logit, _ = self.predict_logits(x)`, a
 	// method of a base class, then `logit.backward()`).
@@ -1255,7 +1260,7 @@ func (m *Model) Summarize() *Summary {
 // __all__.
 func (m *Model) summarizeNames() *Summary {
 	f := m.File
-	s := &Summary{Test: m.IsPytestFile(), SysPath: m.sysPathDirs()}
+	s := &Summary{Test: m.IsPytestFile(), Foreign: m.OtherFramework(), SysPath: m.sysPathDirs()}
 	var bindings, instances map[string]string
 	m.indexCalls()
 	for i := range m.binds {

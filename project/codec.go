@@ -299,6 +299,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.str(v.Result)
 	}
 	e.bool(s.Test)
+	e.bool(s.Foreign)
 	e.strings(s.SysPath)
 	return e.b
 }
@@ -446,6 +447,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 		}
 	}
 	s.Test = d.bool()
+	s.Foreign = d.bool()
 	s.SysPath = d.strings()
 	if err := d.done(); err != nil {
 		return nil, err

@@ -1707,6 +1707,9 @@ func (g *Graph) overridden(o *object) *object {
 // setsGrad reports whether a call counts in its callee's grad mode: one
 // from a test file does not, unless the callee is a test's own helper.
 func (g *Graph) setsGrad(e callEdge) bool {
+	if e.file != nil && e.file.sum.Foreign {
+		return false // another framework's code: its objects are not torch's
+	}
 	return e.file == nil || !e.file.sum.Test || e.callee != nil && e.callee.key.file.sum.Test
 }
 

@@ -168,7 +168,10 @@ method nothing calls by its own name runs where the calls of its name on
 objects of no known class do, ` + "`optimizer.step()`" + ` aside where the function
 clears that optimizer's gradients, and calls on what a library's class
 made (` + "`torch.optim.lr_scheduler.StepLR`" + `); where another class of the project has a
-method of that name, the finding says it assumed that; Lightning's
+method of that name, the finding says it assumed that; a call in a file
+that imports another deep-learning framework and nothing of torch
+(chainer's ` + "`model.recognize(feat)`" + `) runs that framework's objects and sets
+no mode; Lightning's
 ` + "`training_step`" + ` and training hooks run with grad enabled, whatever else
 calls a method of their name; a function handed to a new process or
 thread as what it runs, ` + "`mp.Process(target=evaluate, ...)`" + `, runs with
