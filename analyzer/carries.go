@@ -1551,8 +1551,15 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 		a.Once = true
 	}
 	clears, terms := false, true
+	// A comprehension's own calls are those of its element, not of a
+	// comprehension nested in it; a statement loop's include those of the
+	// comprehensions in its body, which run within its iteration.
+	owner := m.statementLoop
+	if k := f.Kind(loop); k != KindForStatement && k != KindWhileStatement {
+		owner = m.EnclosingLoop
+	}
 	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
-		if f.Kind(id) != KindCall || m.statementLoop(id) != loop {
+		if f.Kind(id) != KindCall || owner(id) != loop {
 			return
 		}
 		switch {

@@ -29,7 +29,8 @@ loop runs it once per model or on some of its own iterations only (per
 chunk of rays, ` + "`for level in range(n):`" + ` runs each level's model, or
 flushes under ` + "`if level == 0:`" + `). A generator of the file that calls it each
 time it yields is reported where such a loop iterates it
-(` + "`for batch in make_batches(prompts):`" + `).
+(` + "`for batch in make_batches(prompts):`" + `). A comprehension is such a loop
+too (` + "`[(model(c).cpu(), torch.cuda.empty_cache())[0] for c in chunks]`" + `).
 
 ## Why is this bad?
 ` + "`empty_cache()`" + ` returns the CUDA caching allocator's *unused* blocks to the
