@@ -56,7 +56,10 @@ what the code does:
   best scores, a draw) and keeps nothing it is given ends the way there.
 
 Each region is judged by the back-propagation inside it, not anywhere
-in the function, and gets its own finding, at its first forward pass.
+in the function, and gets its own finding, at its first forward pass;
+its later passes with grad enabled (up to three) are listed beside it as
+related locations (notes in the full text format), since the ` + "`no_grad`" + `
+that fixes the first covers them too.
 A region that back-propagates another graph (a model trained beside a
 frozen encoder, a student beside its teacher) is still reported at a
 forward pass of the model it switched whose output is kept in a name or
@@ -638,6 +641,9 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	if e.sw != analyzer.NoNode {
 		p.Evidence(p.RelatedNode(e.sw, "the switch to evaluation mode"))
 	}
+	for _, id := range e.more {
+		p.Evidence(p.RelatedNode(id, "another forward pass of the region with grad enabled, which the same no_grad covers"))
+	}
 	for _, c := range e.callers {
 		p.Evidence(analyzer.RelatedSite(c.Site, "a call on a model switched to evaluation mode"))
 	}
@@ -990,7 +996,13 @@ type evalFinding struct {
 	// host: found by its outputs alone, which only reach the host: none
 	// is kept, and the graph goes with the last of them.
 	host bool
+	// more: later forward passes of the region, also with grad enabled,
+	// that the one finding covers (the no_grad goes around them all).
+	more []analyzer.NodeID
 }
+
+// maxMore is how many further passes of a region a finding lists.
+const maxMore = 3
 
 // evalRegion is a stretch of one function that evaluates: from a switch
 // to evaluation mode to the next switch back to training mode, or a
@@ -1020,6 +1032,9 @@ type evalRegion struct {
 	// (`model.train(phase == "train")`); a plain switch to evaluation
 	// mode after it opens a region of its own.
 	tested bool
+	// more: its later grad-enabled forward passes on other lines, at
+	// most maxMore, which its one finding covers.
+	more []analyzer.NodeID
 }
 
 // evalForwards returns the forward calls of function fn (not of its
@@ -1182,6 +1197,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		case cur != nil:
 			switch {
 			case cur.first != analyzer.NoNode || !direct && !opened:
+				if cur.first != analyzer.NoNode && direct && len(cur.more) < maxMore && !smokeTest(m, id) &&
+					!returnedForBackward(m, fn, id) && f.Position(f.N(id).Start).Line != f.Position(f.N(cur.first).Start).Line {
+					cur.more = append(cur.more, id)
+				}
 			case (!cur.smoke || !smokeTest(m, id)) && (!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) &&
 				(!smokeTest(m, id) || !discarded(m, id) && !shapeOnly(m, id, 0)):
 				cur.first = id
@@ -1265,6 +1284,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 			if r == byName {
 				e.callers = callers
+			}
+			if !trained && !dry {
+				e.more = r.more
 			}
 			if r.explicit || r == byName && r.sw != analyzer.NoNode && f.N(r.sw).Start < f.N(first).Start {
 				e.sw, e.key = r.sw, r.key
