@@ -208,29 +208,32 @@ func (m *Model) WithoutNames(question func() bool) bool {
 // is NoNode, or, for a function that is called, the function of this
 // file through whose calls alone grad is enabled there, itself called by
 // no code (`conditional_sample_mcmc` calling `conditional_sample`, which
-// every other caller runs under `no_grad`).
-func (m *Model) GradAssumed(id NodeID) (assumed, byName bool, via NodeID) {
+// every other caller runs under `no_grad`). off is, where byName, a call
+// of the method's name that runs with grad disabled: the calls by name
+// disagree.
+func (m *Model) GradAssumed(id NodeID) (assumed, byName bool, via NodeID, off *Site) {
 	f := m.File
 	def := m.EnclosingFunction(id)
 	if def == NoNode || m.GradModeAt(id) != GradEnabled {
-		return false, false, NoNode
+		return false, false, NoNode, nil
 	}
 	// Only the function's own mode reaches id: no switch of the function
 	// encloses it (a `with torch.enable_grad():` is seen).
 	for x := f.Parent(id); x != def && x != NoNode; x = f.Parent(x) {
 		if f.Kind(x) == KindWithStatement {
 			if _, ok := m.withSwitch(x); ok {
-				return false, false, NoNode
+				return false, false, NoNode, nil
 			}
 		}
 	}
 	a := m.gradAssumedIn(def)
-	return a.assumed, a.byName, a.via
+	return a.assumed, a.byName, a.via, a.off
 }
 
 type gradAssumption struct {
 	assumed, byName bool
 	via             NodeID
+	off             *Site
 }
 
 type gradAssumedKey struct{ def NodeID }
@@ -245,7 +248,7 @@ func (m *Model) gradAssumedIn(def NodeID) gradAssumption {
 		if m.uncalled[def] {
 			o := m.lookup(m.localRef(def), WantCallers)
 			if o != nil && o.CalledByName {
-				return gradAssumption{assumed: true, byName: true, via: NoNode}
+				return gradAssumption{assumed: true, byName: true, via: NoNode, off: o.NamedOff}
 			}
 			return gradAssumption{assumed: o == nil || !o.CalledElsewhere, via: NoNode}
 		}
@@ -276,7 +279,7 @@ func (m *Model) gradAssumedThroughCallers(def NodeID) gradAssumption {
 		if m.File.Contains(def, c) || m.GradModeAt(c) == GradDisabled {
 			continue
 		}
-		assumed, byName, via := m.GradAssumed(c)
+		assumed, byName, via, off := m.GradAssumed(c)
 		if !assumed {
 			return none
 		}
@@ -285,6 +288,9 @@ func (m *Model) gradAssumedThroughCallers(def NodeID) gradAssumption {
 		}
 		if out.via == NoNode {
 			out.via = via
+		}
+		if out.off == nil {
+			out.off = off
 		}
 		out.assumed, out.byName = true, out.byName || byName
 	}

@@ -434,6 +434,11 @@ type Object struct {
 	// CalledByName: CalledElsewhere, where only calls of its method name
 	// on objects of no known class (`self.decoder.decode(z)`) set it.
 	CalledByName bool
+	// NamedOff: for CalledByName, a call of its method name on objects of
+	// no known class that runs with grad disabled (the first in path and
+	// line order): the calls by name disagree, so which of them reach
+	// this method is not known.
+	NamedOff *Site
 	// EnabledElsewhere: a function with grad enabled that a call in
 	// another file of the project runs with grad enabled (by its ref, or
 	// by its method name on objects of no known class), or that is used

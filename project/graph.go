@@ -149,6 +149,8 @@ type rareFacts struct {
 	EvalCalls         []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
+	// NamedOff: analyzer.Object's.
+	NamedOff *analyzer.Site
 }
 
 // noRareFacts are the facts of an object without more; never changed.
@@ -1421,6 +1423,12 @@ func (g *Graph) fixGrad(order []*object) {
 			byRef, byName := g.calledElsewhereOnly(o)
 			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && (byRef || byName)
 			o.fact.CalledByName = o.fact.CalledElsewhere && !byRef
+			if off := (*analyzer.Site)(nil); o.fact.CalledByName || o.fact.rare().NamedOff != nil {
+				if o.fact.CalledByName {
+					off = g.namedOff(o)
+				}
+				o.fact.setRare().NamedOff = off
+			}
 			o.fact.EnabledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.enabledElsewhere(o)
 		}
 	}
@@ -1552,6 +1560,26 @@ func (g *Graph) namedMethod(o *object) (string, bool) {
 		return "", false // no forward pass whose mode its callers set
 	}
 	return name, true
+}
+
+// namedOff returns, for a method whose grad mode calls of its name on
+// objects of no known class set, the first such call (in path and line
+// order) that runs with grad disabled; nil where there is none.
+func (g *Graph) namedOff(o *object) *analyzer.Site {
+	name, ok := g.namedMethod(o)
+	if !ok {
+		return nil
+	}
+	var off *analyzer.Site
+	for _, e := range g.named[name] {
+		if !g.setsGrad(e) || e.file == nil || e.mode() != analyzer.GradDisabled {
+			continue
+		}
+		if off == nil || e.file.rel < off.Path || e.file.rel == off.Path && e.site.Line < off.Line {
+			off = &analyzer.Site{Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Column: 1, Text: "." + name + "(...)"}
+		}
+	}
+	return off
 }
 
 // namedMode is the grad mode the calls of a method named name on objects
@@ -1971,7 +1999,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		}
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {
-		fact.CalledElsewhere, fact.CalledByName, some = true, o.fact.CalledByName, true
+		fact.CalledElsewhere, fact.CalledByName, fact.NamedOff, some = true, o.fact.CalledByName, o.fact.rare().NamedOff, true
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.EnabledElsewhere {
 		fact.EnabledElsewhere, some = true, true

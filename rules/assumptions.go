@@ -14,9 +14,12 @@ import (
 // it.
 func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	m := p.Model
-	assumed, byName, via := m.GradAssumed(at)
+	assumed, byName, via, off := m.GradAssumed(at)
 	name := m.FunctionName(m.EnclosingFunction(at))
 	switch {
+	case assumed && via != analyzer.NoNode && byName:
+		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs only through its calls in `%s`, known only from calls of a method of that name on objects of no known class, which may be another class's",
+			name, m.FunctionName(via)))
 	case assumed && via != analyzer.NoNode:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs only through its calls in `%s`, whose grad mode no call in the project shows",
 			name, m.FunctionName(via)))
@@ -25,6 +28,14 @@ func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 			name))
 	case assumed:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", name))
+	}
+	if byName && off != nil {
+		// Calls of the name disagree: one that disables grad may be the
+		// one that reaches this method (a script's `model.recognize(x)`
+		// under no_grad, beside a decoder's `self.dec.recognize(h)`).
+		p.Assume(fmt.Sprintf("a call of a method of that name on an object of no known class runs with grad disabled (%s:%d), and may be the one that reaches it",
+			off.Path, off.Line))
+		p.Evidence(analyzer.RelatedSite(off, "a call of a method of its name with grad disabled"))
 	}
 	if legacyVolatile(p.File.Src, volatileScope(p.File, m.EnclosingFunction(at))) {
 		// Written for PyTorch 0.3 or older, where a volatile input

@@ -251,7 +251,14 @@ method called on a model of no known class (` + "`model.predict(x)`" + `, model 
 parameter, or ` + "`self.policy.act(obs)`" + `, the policy handed to the constructor) is
 taken to be one of the project's methods of that name where
 every one of them, at most four, is a method of a module class that runs a
-forward pass; the finding says it assumed so. In
+forward pass; the finding says it assumed so. A method whose grad mode
+only such calls of its name set (its own file never calls it) is judged
+in theirs, and the finding says so; where some of them disable grad and
+others do not (a script's ` + "`model.recognize(x)`" + ` under ` + "`no_grad`" + `, beside a
+scorer's ` + "`self.dec.recognize(h)`" + ` during training, with two classes of the
+project defining ` + "`recognize`" + `), which call reaches which class is not
+seen: a second assumption, and the disabling call is a related location.
+In
 a method, a helper's forward pass is reported only inside a region the
 method opens itself (also a method named for evaluation, after its own
 switch to evaluation mode), not for its name alone: the callers of methods are
