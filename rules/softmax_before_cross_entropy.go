@@ -56,7 +56,9 @@ raised. The same holds for a sigmoid before a ` + "`*_with_logits`" + ` loss.
 ` + "`nll_loss`" + ` given probabilities instead of log-probabilities computes the
 negative probability of the target, not its log: its gradient vanishes on
 the samples whose target the model gives a probability near zero, the
-ones it gets most wrong, so it stops learning from them.
+ones it gets most wrong, so it stops learning from them. Under ` + "`no_grad`" + `
+(a validation loss) the loss is only measured: the figure reported is not
+the model's cross-entropy, and the finding says that alone.
 A ` + "`log_softmax`" + ` before ` + "`cross_entropy`" + ` changes nothing (it is idempotent),
 but runs twice and keeps a second activation for the backward, unless it
 runs over dim 0, the batch (` + "`F.log_softmax(x, dim=0)`" + `): the loss then mixes
@@ -169,8 +171,15 @@ func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
 		where = fmt.Sprintf(" (`%s`, line %d)", at.Text, at.Line)
 	}
 	in := code(m, input, 30, "the loss's input")
+	// Under no_grad the loss is only measured (a validation loss): what
+	// it costs there is a wrong figure, not slower training.
+	measured := m.GradModeAt(call) == analyzer.GradDisabled
 	var msg string
 	switch {
+	case loss.name == nllLoss.name && measured:
+		msg = fmt.Sprintf("%s is the output of a softmax%s, but `nll_loss` expects log-probabilities: "+
+			"it computes the negative probability of the target, not its log, so the loss measured here is not the "+
+			"model's; use `log_softmax`, or pass the logits to `cross_entropy`", in, where)
 	case loss.name == nllLoss.name:
 		msg = fmt.Sprintf("%s is the output of a softmax%s, but `nll_loss` expects log-probabilities: "+
 			"it computes the negative probability of the target, not its log, whose gradient vanishes on the samples "+
@@ -182,6 +191,10 @@ func checkSoftmaxBeforeCrossEntropy(p *analyzer.Pass, call analyzer.NodeID) {
 	case a == analyzer.LogSoftmax:
 		msg = fmt.Sprintf("%s is the output of a log_softmax%s, which `cross_entropy` applies again: "+
 			"the loss is the same, but computed twice; pass the logits, or use `nll_loss` on log-probabilities", in, where)
+	case measured:
+		msg = fmt.Sprintf("%s is the output of a %s%s, but `%s` applies one itself: it computes the %s of "+
+			"probabilities, so the loss measured here can never approach zero and is not the model's cross-entropy; "+
+			"pass the logits", in, a, where, loss.name, a)
 	default:
 		msg = fmt.Sprintf("%s is the output of a %s%s, but `%s` applies one itself: it computes the %s of "+
 			"probabilities, so the loss can never approach zero, no longer measures the model's cross-entropy, and its "+

@@ -201,3 +201,44 @@ def train_batch_softmax(loader, optimizer):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+class SoftmaxClassifier(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(16, 10)
+        self.softmax = nn.Softmax(dim=1)
+
+    def forward(self, x):
+        return self.softmax(self.fc(x))
+
+
+def validate(model: SoftmaxClassifier, loader):
+    # Under no_grad the loss is only measured: the finding says the figure
+    # is wrong, and claims nothing about gradients.
+    total = 0.0
+    with torch.no_grad():
+        for x, y in loader:
+            total += F.cross_entropy(model(x), y).item()  # want: TL504 "the loss measured here can never approach zero and is not the model's cross-entropy; pass the logits$"
+            total += F.nll_loss(model(x), y).item()  # want: TL504 "so the loss measured here is not the model's"
+    return total
+
+
+def fit_step(model: SoftmaxClassifier, x, y):
+    return F.cross_entropy(model(x), y)  # want: TL504 "gradients shrink, which slows training"
+
+
+def validate_logits(model: LogitNet, loader):
+    total, hits = 0.0, 0
+    with torch.no_grad():
+        for x, y in loader:
+            logits = model(x)
+            probs = F.softmax(logits, dim=1)
+            total += F.cross_entropy(logits, y).item()  # ok: the loss gets the logits
+            hits += (probs.argmax(1) == y).sum().item()  # ok: probabilities for accuracy, no loss
+    return total, hits
+
+
+def predict_classes(model: SoftmaxClassifier, x):
+    with torch.no_grad():
+        return model(x).argmax(1)  # ok: probabilities for a prediction, no loss
