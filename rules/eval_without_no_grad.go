@@ -303,7 +303,11 @@ fresh noise samples a generator every few steps, and is reported as any
 pass is; so is a model fed its own
 samples in a loop from a constant first token
 (` + "`tok = torch.multinomial(model(tok).softmax(-1), 1)`" + `). Code after a
-` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged. Code that needs gradients during evaluation (saliency maps,
+` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged, nor does a
+function replaced by a later definition of its name in the same block
+with nothing between that could call it (an older version left above
+the new one; calls in other functions' bodies run later, and reach the
+new one). Code that needs gradients during evaluation (saliency maps,
 adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, or a loss it hands
 with its model to a function of another library (` + "`gradient_update_parameters(model, loss)`" + `,
@@ -1956,6 +1960,9 @@ type bodyBusyKey struct{}
 // one (an archived module that starts with `raise`).
 func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 	for child, p := id, f.Parent(id); p != analyzer.NoNode; child, p = p, f.Parent(p) {
+		if f.Kind(child) == analyzer.KindFunctionDefinition && replaced(f, child) {
+			return true
+		}
 		if f.Kind(p) != analyzer.KindBlock && f.Kind(p) != analyzer.KindModule {
 			continue
 		}
@@ -1973,6 +1980,52 @@ func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 			return true
 		})
 		if dead {
+			return true
+		}
+	}
+	return false
+}
+
+// replaced reports whether def, a function definition without
+// decorators, is followed in its block by another definition of its
+// name with no mention of the name between the two (in a notebook,
+// within one cell) but in the bodies of functions, which run later: the
+// later one replaces it before anything can call it (an older version
+// left above the new one), so its body never runs.
+func replaced(f *analyzer.File, def analyzer.NodeID) bool {
+	name := f.Field(def, analyzer.FieldName)
+	block := f.Parent(def)
+	if name == analyzer.NoNode || f.Kind(block) != analyzer.KindBlock && f.Kind(block) != analyzer.KindModule {
+		return false // decorated (`@overload`, a property's setter), or nested in another statement
+	}
+	after, found := false, false
+	f.Children(block, func(stmt analyzer.NodeID) bool {
+		if !after {
+			after = stmt == def
+			return true
+		}
+		if f.Kind(stmt) == analyzer.KindFunctionDefinition && f.Text(f.Field(stmt, analyzer.FieldName)) == f.Text(name) {
+			found = f.Kind(block) != analyzer.KindModule || f.SameCell(f.N(def).End, f.N(stmt).Start)
+			return false
+		}
+		mentioned := false
+		f.Walk(stmt, func(n analyzer.NodeID) {
+			if !mentioned && f.Kind(n) == analyzer.KindIdentifier && f.Text(n) == f.Text(name) && !inFunctionBody(f, n, stmt) {
+				mentioned = true
+			}
+		})
+		return !mentioned
+	})
+	return found
+}
+
+// inFunctionBody reports whether node n, within statement stmt, is in
+// the body of a function defined there: code that runs when the function
+// is called, after the module (or class body) has run to its end, where
+// a name means its last definition.
+func inFunctionBody(f *analyzer.File, n, stmt analyzer.NodeID) bool {
+	for x := n; x != stmt && x != analyzer.NoNode; x = f.Parent(x) {
+		if p := f.Parent(x); f.Kind(p) == analyzer.KindFunctionDefinition && f.Field(p, analyzer.FieldBody) == x {
 			return true
 		}
 	}

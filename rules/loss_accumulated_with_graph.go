@@ -262,7 +262,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		}
 	}
 	if unreachable(f, n) {
-		return // after a raise or return of its block: it never runs
+		return // after a raise or return of its block, or in a replaced function: it never runs
 	}
 	if s := leavesAfter(m, n, inner); s != analyzer.NoNode && (f.Kind(s) != analyzer.KindBreakStatement || m.EnclosingLoop(inner) == analyzer.NoNode) &&
 		localName(m, m.ScopeNode(n), target) {

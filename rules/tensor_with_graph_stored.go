@@ -123,7 +123,9 @@ A conditional ` + "`x.item() if flag else x`" + `, where ` + "`x`" + ` is made a
 A store made on every few iterations only (` + "`if step % 500 == 0:`" + `) keeps one
 graph every few steps: the finding is one level less sure. A store after
 a ` + "`return`" + `, ` + "`raise`" + `, ` + "`continue`" + ` or ` + "`break`" + ` of its block never runs and is not
-reported (in a notebook, a cell's top-level ` + "`raise`" + ` stops no later cell).
+reported (in a notebook, a cell's top-level ` + "`raise`" + ` stops no later cell),
+nor is one in a function that a later definition of its name replaces
+before anything can call it.
 
 Whether a value carries autograd history is inferred as for TL101: by
 what the code does with it first (a value that is back-propagated carries

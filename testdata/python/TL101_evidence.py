@@ -396,7 +396,7 @@ def seconds(mask, rate):
     return mask.sum() / rate
 
 
-def train_scaled(model, loader, optimizer):
+def train_scaled_plain(model, loader, optimizer):
     opts = parse_options()
     total = 0
     for x, mask in loader:

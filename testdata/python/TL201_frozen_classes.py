@@ -463,7 +463,7 @@ class ScaledBank(nn.Module):
         return self.conv(x) * self.scale
 
 
-def filtered(loader):
+def filtered_loader(loader):
     bank = FilterBank()
     scaled = ScaledBank()
     bank.eval()

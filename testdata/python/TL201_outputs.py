@@ -357,7 +357,7 @@ def class_rows(model, loader):
 
 # An entry of the outputs may be an integer tensor: its `.numpy()` works
 # whatever the model records.
-def detect(model, image):
+def detect_boxes(model, image):
     model.eval()
     outputs = model(image)  # want: TL201 "after `model.eval\(\)`"
     labels = outputs[0]["labels"].cpu().numpy()

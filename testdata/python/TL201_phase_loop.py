@@ -278,7 +278,7 @@ def adversarial_fit(model, loader, optimizer):
     context_classes(model, loader, optimizer, False)
 
 
-def run_epoch(model, loader, optimizer, train):
+def run_epoch_shared(model, loader, optimizer, train):
     model.train() if train else model.eval()
     total = 0.0
     for x, y in loader:
@@ -292,8 +292,8 @@ def run_epoch(model, loader, optimizer, train):
 
 
 def run_fit(model, train_loader, val_loader, optimizer):
-    run_epoch(model, train_loader, optimizer, True)
-    run_epoch(model, val_loader, optimizer, False)
+    run_epoch_shared(model, train_loader, optimizer, True)
+    run_epoch_shared(model, val_loader, optimizer, False)
 
 
 def train_only(model, loader, optimizer, train):

@@ -83,7 +83,7 @@ def as_input(x, volatile=False):
     return Variable(x, volatile=volatile)  # want: TL202 "`volatile=volatile` has had no effect"
 
 
-def score(model, loader):
+def score_loader(model, loader):
     return [model(as_input(x, volatile=True)).argmax(1).tolist() for x in loader]  # want: TL201
 
 
