@@ -347,8 +347,8 @@ enabled: that code was written for PyTorch 0.3 or older, where a volatile
 input recorded no graph (since 0.4 it records one; see TL202).
 
 A forward pass whose output reaches ` + "`.numpy()`" + ` with its history kept
-(through ` + "`.cpu()`" + `, ` + "`.float()`" + `, a name, or a parameter of a function of
-the file), and every other forward pass of that model there, is not
+(through ` + "`.cpu()`" + `, ` + "`.float()`" + `, a tensor index such as ` + "`out[0, :, :]`" + `, a name,
+or a parameter of a function of the file), and every other forward pass of that model there, is not
 reported: PyTorch raises on ` + "`.numpy()`" + ` of a tensor that requires grad,
 so code that runs it shows that the model records no graph (a frozen
 TorchScript feature network, or a caller's ` + "`no_grad`" + `). ` + "`.detach()`" + `,
@@ -2846,11 +2846,35 @@ var keepsHistoryFunc = map[string]bool{
 	"torch.flatten": true, "torch.squeeze": true, "torch.unsqueeze": true, "torch.exp": true, "torch.tanh": true,
 }
 
+// tensorIndex reports whether subscript sub indexes a tensor: with
+// several indices (`out[0, 0, :, :]`), a slice or an ellipsis, which a
+// tuple or a dict of outputs does not take. Its result keeps the
+// tensor's history; a single index (`outputs[0]`) may pick an entry of a
+// tuple, which may be an integer tensor.
+func tensorIndex(f *analyzer.File, sub analyzer.NodeID) bool {
+	value, n, slice := f.Field(sub, analyzer.FieldValue), 0, false
+	f.Children(sub, func(c analyzer.NodeID) bool {
+		if c == value {
+			return true
+		}
+		n++
+		switch f.Kind(c) {
+		case analyzer.KindEllipsis:
+			slice = true
+		case analyzer.KindOther:
+			slice = slice || strings.Contains(f.Text(c), ":")
+		}
+		return true
+	})
+	return n >= 2 || slice
+}
+
 // reachesNumpy reports whether value e reaches `.numpy()` through
 // methods that keep autograd history, a name it is bound to, or a
-// parameter of a function of this file it is passed to. A subscript
-// stops it: an entry of a model's outputs may be an integer tensor
-// (`outputs[0]["labels"]`), which has no grad to raise on.
+// parameter of a function of this file it is passed to, or a tensor
+// index (tensorIndex). Another subscript stops it: an entry of a model's
+// outputs may be an integer tensor (`outputs[0]["labels"]`), which has
+// no grad to raise on.
 func reachesNumpy(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 	return reachesNumpyThrough(m, e, depth, false)
 }
@@ -2887,6 +2911,12 @@ func reachesNumpyThrough(m *analyzer.Model, e analyzer.NodeID, depth int, throug
 				return false
 			}
 			e = c
+			continue
+		case analyzer.KindSubscript:
+			if f.Field(p, analyzer.FieldValue) != e || !tensorIndex(f, p) {
+				return false
+			}
+			e = p // `out[0, 0, :, :].numpy()`: a view of the tensor, history kept
 			continue
 		case analyzer.KindAssignment:
 			left := f.Field(p, analyzer.FieldLeft)

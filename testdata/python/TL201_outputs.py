@@ -344,6 +344,22 @@ def feature_table(path, loader):
     return table.rows
 
 
+# A tensor index (several indices, a slice) keeps the history, so
+# `.numpy()` of it shows no graph too.
+def first_maps(path, loader):
+    detector = torch.jit.load(path).eval()
+    for images in loader:
+        maps = detector(images)  # ok: `maps[0, 0, :, :].numpy()` works, so no graph
+        plt.imshow(maps[0, 0, :, :].numpy())
+
+
+def first_rows(model, loader):
+    model.eval()
+    for images in loader:
+        outputs = model(images)  # want: TL201 "after `model.eval\(\)`"
+        plt.imshow(outputs[0].cpu().numpy())  # one index: an entry of a tuple of outputs may be an integer tensor
+
+
 # What works on any output proves nothing.
 def detached_rows(model, loader):
     model.eval()
