@@ -380,6 +380,23 @@ func (f *File) treeError() (SyntaxError, bool) {
 			} else {
 				msg = "SyntaxError: Function parameters cannot be parenthesized"
 			}
+		case n.Kind == KindExpressionList && f.Kind(f.Parent(id)) == KindRaiseStatement && f.FirstChild(f.Parent(id)) == id:
+			// Python 2's `raise E, "message"` (and `raise E, v, tb`): the
+			// grammar reads a tuple; CPython stops at its first comma.
+			first := f.FirstChild(id)
+			at := n.Start
+			if first != NoNode {
+				at = f.Nodes[first].End
+				for int(at) < len(f.Src) && f.Src[at] != ',' {
+					at++
+				}
+			}
+			return SyntaxError{Node: id, Start: at, End: at + 1, Message: "SyntaxError: invalid syntax (a Python 2 raise statement)"}, true
+		case n.Kind == KindExceptClause && python2Except(f, id):
+			// Python 2's `except ValueError, e:`, which the grammar accepts.
+			first := f.FirstChild(id)
+			return SyntaxError{Node: id, Start: f.Nodes[first].Start, End: f.Nodes[first].End,
+				Message: "SyntaxError: multiple exception types must be parenthesized"}, true
 		case n.Kind == KindInteger && python2Integer(f.Src[n.Start:n.End]):
 			msg = "SyntaxError: invalid syntax (a Python 2 integer literal)"
 		default:
@@ -388,6 +405,21 @@ func (f *File) treeError() (SyntaxError, bool) {
 		return SyntaxError{Node: id, Start: n.Start, End: n.End, Message: msg}, true
 	}
 	return SyntaxError{}, false
+}
+
+// python2Except reports whether except clause id names two expressions
+// before its block (`except ValueError, e:`), as Python 2 wrote the name
+// the exception is bound to.
+func python2Except(f *File, id NodeID) bool {
+	n := 0
+	f.Children(id, func(c NodeID) bool {
+		if f.Kind(c) == KindBlock {
+			return false
+		}
+		n++
+		return true
+	})
+	return n >= 2
 }
 
 // parameterList returns the parameters of a function or lambda that id

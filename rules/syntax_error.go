@@ -18,7 +18,7 @@ as ` + "`python3 -m py_compile`" + ` does: invalid syntax, an ` + "`IndentationE
 an unindent that matches no outer level, a block header with no body), a
 ` + "`TabError`" + `, an unclosed bracket or string, a bare ` + "`name:`" + ` line, a
 keyword where no statement takes it (an ` + "`else:`" + ` with no ` + "`if`" + ` above it), a
-Python 2 ` + "`print`" + ` statement, or a ` + "`return`" + ` or ` + "`break`" + ` where the
+Python 2 ` + "`print`" + ` statement, ` + "`raise E, \"message\"`" + ` or ` + "`except E, e:`" + `, or a ` + "`return`" + ` or ` + "`break`" + ` where the
 compiler refuses it. The message is CPython's kind of message
 (` + "`IndentationError: unexpected indent`" + `).
 
