@@ -1181,7 +1181,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 			return
 		}
-		if m.GradModeAt(id) != analyzer.GradEnabled || unreachable(f, id) || m.OffByDefault(fn, id) {
+		if m.GradModeAt(id) != analyzer.GradEnabled || unreachable(m, id) || m.OffByDefault(fn, id) {
 			return
 		}
 		direct := m.IsForwardCall(id) && !notForward(m, id)
@@ -1958,9 +1958,10 @@ type bodyBusyKey struct{}
 // return` left at the top of a function whose old body stays below, an
 // older attempt left below a `return`), or in a function defined after
 // one (an archived module that starts with `raise`).
-func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
+func unreachable(m *analyzer.Model, id analyzer.NodeID) bool {
+	f := m.File
 	for child, p := id, f.Parent(id); p != analyzer.NoNode; child, p = p, f.Parent(p) {
-		if f.Kind(child) == analyzer.KindFunctionDefinition && replaced(f, child) {
+		if f.Kind(child) == analyzer.KindFunctionDefinition && replacedDefs(m, p)[child] {
 			return true
 		}
 		if f.Kind(p) != analyzer.KindBlock && f.Kind(p) != analyzer.KindModule {
@@ -1986,38 +1987,46 @@ func unreachable(f *analyzer.File, id analyzer.NodeID) bool {
 	return false
 }
 
-// replaced reports whether def, a function definition without
-// decorators, is followed in its block by another definition of its
-// name with no mention of the name between the two (in a notebook,
-// within one cell) but in the bodies of functions, which run later: the
-// later one replaces it before anything can call it (an older version
-// left above the new one), so its body never runs.
-func replaced(f *analyzer.File, def analyzer.NodeID) bool {
-	name := f.Field(def, analyzer.FieldName)
-	block := f.Parent(def)
-	if name == analyzer.NoNode || f.Kind(block) != analyzer.KindBlock && f.Kind(block) != analyzer.KindModule {
-		return false // decorated (`@overload`, a property's setter), or nested in another statement
-	}
-	after, found := false, false
-	f.Children(block, func(stmt analyzer.NodeID) bool {
-		if !after {
-			after = stmt == def
-			return true
+// replacedDefs returns the function definitions of block (a block or
+// the module) that are not decorated and that a later definition of
+// their name in the block replaces, with no mention of the name between
+// the two (in a notebook, within one cell) but in the bodies of
+// functions, which run later: the later one replaces them before
+// anything can call them (an older version left above the new one), so
+// their bodies never run. One pass over the block, remembered.
+func replacedDefs(m *analyzer.Model, block analyzer.NodeID) map[analyzer.NodeID]bool {
+	return m.Memo(replacedKey{block}, func() any {
+		f := m.File
+		out := map[analyzer.NodeID]bool{}
+		if f.Kind(block) != analyzer.KindBlock && f.Kind(block) != analyzer.KindModule {
+			return out
 		}
-		if f.Kind(stmt) == analyzer.KindFunctionDefinition && f.Text(f.Field(stmt, analyzer.FieldName)) == f.Text(name) {
-			found = f.Kind(block) != analyzer.KindModule || f.SameCell(f.N(def).End, f.N(stmt).Start)
-			return false
-		}
-		mentioned := false
-		f.Walk(stmt, func(n analyzer.NodeID) {
-			if !mentioned && f.Kind(n) == analyzer.KindIdentifier && f.Text(n) == f.Text(name) && !inFunctionBody(f, n, stmt) {
-				mentioned = true
+		pending := map[string]analyzer.NodeID{} // the last definition of each name, not mentioned since
+		f.Children(block, func(stmt analyzer.NodeID) bool {
+			own := analyzer.NoNode // a definition's own name mentions nothing
+			if f.Kind(stmt) == analyzer.KindFunctionDefinition {
+				own = f.Field(stmt, analyzer.FieldName)
 			}
+			f.Walk(stmt, func(n analyzer.NodeID) {
+				if n != own && f.Kind(n) == analyzer.KindIdentifier && !inFunctionBody(f, n, stmt) {
+					delete(pending, f.Text(n))
+				}
+			})
+			if f.Kind(stmt) != analyzer.KindFunctionDefinition {
+				return true
+			}
+			name := f.Text(f.Field(stmt, analyzer.FieldName))
+			if d, ok := pending[name]; ok && (f.Kind(block) != analyzer.KindModule || f.SameCell(f.N(d).End, f.N(stmt).Start)) {
+				out[d] = true
+			}
+			pending[name] = stmt
+			return true
 		})
-		return !mentioned
-	})
-	return found
+		return out
+	}).(map[analyzer.NodeID]bool)
 }
+
+type replacedKey struct{ block analyzer.NodeID }
 
 // inFunctionBody reports whether node n, within statement stmt, is in
 // the body of a function defined there: code that runs when the function

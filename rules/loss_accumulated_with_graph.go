@@ -261,7 +261,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			return
 		}
 	}
-	if unreachable(f, n) {
+	if unreachable(m, n) {
 		return // after a raise or return of its block, or in a replaced function: it never runs
 	}
 	if s := leavesAfter(m, n, inner); s != analyzer.NoNode && (f.Kind(s) != analyzer.KindBreakStatement || m.EnclosingLoop(inner) == analyzer.NoNode) &&

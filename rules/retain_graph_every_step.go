@@ -166,7 +166,7 @@ func sharesStoredGraph(m *analyzer.Model, call analyzer.NodeID) bool {
 
 func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	f, m := p.File, p.Model
-	if !m.IsBackwardCall(call) || !retainsGraphLiterally(m, call) || createsGraph(m, call) || unreachable(f, call) {
+	if !m.IsBackwardCall(call) || !retainsGraphLiterally(m, call) || createsGraph(m, call) || unreachable(m, call) {
 		return
 	}
 	fn := m.ScopeNode(call)

@@ -181,7 +181,7 @@ every call: each call overwrites the last.
 func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	f, m := p.File, p.Model
 	container, value := storedTarget(f, m, n)
-	if value == analyzer.NoNode || m.IsPytestFile() || unreachable(f, n) || !storedCarries(m, value) || m.GradModeAt(n) == analyzer.GradDisabled ||
+	if value == analyzer.NoNode || m.IsPytestFile() || unreachable(m, n) || !storedCarries(m, value) || m.GradModeAt(n) == analyzer.GradDisabled ||
 		frozenOrigin(m, value) {
 		return
 	}
