@@ -9,22 +9,28 @@ import (
 	"github.com/torchlint/torchlint/analyzer"
 )
 
-// TestGradAssumedThroughCallers checks what a finding says it assumed
-// where grad is enabled in a function only through the calls of another
-// that nothing calls: that function, by name, not "no call of it".
-func TestGradAssumedThroughCallers(t *testing.T) {
-	const path = "../testdata/python/TL201_assumed_callers.py"
+// lintFixture lints the fixture at path with rule alone (and the
+// syntax and I/O rules).
+func lintFixture(t *testing.T, path string, rule *analyzer.Rule) []analyzer.Diagnostic {
+	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner := analyzer.NewRunner([]*analyzer.Rule{EvalWithoutNoGrad}, SyntaxError, IOError)
+	return analyzer.NewRunner([]*analyzer.Rule{rule}, SyntaxError, IOError).LintSource(path, src)
+}
+
+// TestGradAssumedThroughCallers checks what a finding says it assumed
+// where grad is enabled in a function only through the calls of another
+// that nothing calls: that function, by name, not "no call of it".
+func TestGradAssumedThroughCallers(t *testing.T) {
+	diags := lintFixture(t, "../testdata/python/TL201_assumed_callers.py", EvalWithoutNoGrad)
 	want := map[int]string{
 		18: "grad is enabled where `sample` runs only through its calls in `sample_chain`, whose grad mode no call in the project shows",
 		45: "",
 	}
 	seen := map[int]bool{}
-	for _, d := range runner.LintSource(path, src) {
+	for _, d := range diags {
 		w, ok := want[d.Pos.Line]
 		if !ok || d.Rule.Code != "TL201" {
 			continue

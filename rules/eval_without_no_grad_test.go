@@ -1,27 +1,19 @@
 package rules
 
 import (
-	"os"
 	"slices"
 	"testing"
-
-	"github.com/torchlint/torchlint/analyzer"
 )
 
 // TestEvalRegionListsItsPasses checks that a TL201 finding, reported at
 // the first forward pass of its region, lists the region's later passes
 // with grad enabled as related locations, and none under no_grad.
 func TestEvalRegionListsItsPasses(t *testing.T) {
-	const path = "../testdata/python/TL201_region_passes.py"
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := analyzer.NewRunner([]*analyzer.Rule{EvalWithoutNoGrad}, SyntaxError, IOError)
+	diags := lintFixture(t, "../testdata/python/TL201_region_passes.py", EvalWithoutNoGrad)
 	const more = "another forward pass of the region with grad enabled, which the same no_grad covers"
 	want := map[int][]int{18: {22, 24}, 35: nil}
 	seen := map[int]bool{}
-	for _, d := range runner.LintSource(path, src) {
+	for _, d := range diags {
 		w, ok := want[d.Pos.Line]
 		if !ok || d.Rule.Code != "TL201" {
 			t.Errorf("line %d: unexpected %s", d.Pos.Line, d.Rule.Code)
