@@ -1209,7 +1209,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			switch {
 			case cur.first != analyzer.NoNode || !direct && !opened:
 				if cur.first != analyzer.NoNode && direct && len(cur.more) < maxMore && !smokeTest(m, id) &&
-					!returnedForBackward(m, fn, id) && f.Position(f.N(id).Start).Line != f.Position(f.N(cur.first).Start).Line {
+					!returnedForBackward(m, fn, id) && f.Position(f.N(id).Start).Line != f.Position(f.N(cur.first).Start).Line &&
+					f.SameCell(f.N(cur.first).End, f.N(id).Start) {
+					// In a notebook, a no_grad block does not span cells.
 					cur.more = append(cur.more, id)
 				}
 			case (!cur.smoke || !smokeTest(m, id)) && (!cur.explicit || !dummyInput(m, id) && !returnedForBackward(m, fn, id)) &&

@@ -96,6 +96,19 @@ func TestNotebookRelated(t *testing.T) {
 	}
 }
 
+// TestNotebookRegionPasses: the later passes of an evaluation region that
+// a finding lists are those of its own cell, where one no_grad block can
+// hold them; a pass of a later cell is not.
+func TestNotebookRegionPasses(t *testing.T) {
+	_, full, _ := runIn(t, repoRoot(t), "check", "--no-cache", "--select", "TL201", "--output-format", "full", "testdata/notebooks/regions.ipynb")
+	const more = ": another forward pass of the region with grad enabled"
+	if !strings.Contains(full, "testdata/notebooks/regions.ipynb:cell 2:3:11: TL201 ") ||
+		!strings.Contains(full, "= note: testdata/notebooks/regions.ipynb:cell 2:5"+more) ||
+		strings.Contains(full, "cell 3:2"+more) {
+		t.Errorf("want the finding at cell 2, line 3, listing the pass at cell 2, line 5, and not that of cell 3:\n%s", full)
+	}
+}
+
 // TestNotebookFixIndented: a notebook with a cell that IPython dedents is
 // reported as it runs, and offered no fix: where a new line would go
 // among such cells is not known. --fix leaves the file as it was.
