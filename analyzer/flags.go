@@ -142,29 +142,15 @@ func flagTest(f *File, p, child NodeID) (name, lit NodeID, runsWhen, ok bool) {
 		cond, neg = f.Unparen(f.Field(cond, FieldArgument)), true
 	}
 	if f.Kind(cond) == KindComparisonOperator {
-		operands := f.ChildList(cond)
-		named := operands[:0:0]
-		for _, o := range operands {
-			if f.N(o).named != 0 {
-				named = append(named, o)
-			}
-		}
-		if len(named) != 2 {
+		a, b, eq, ok := nameComparison(f, cond)
+		if !ok {
 			return NoNode, NoNode, false, false
 		}
-		switch strings.TrimSpace(string(f.Src[f.N(named[0]).End:f.N(named[1]).Start])) {
-		case "==":
-		case "!=":
-			neg = !neg
-		default:
+		if _, known := flagValue(f, b); !known {
 			return NoNode, NoNode, false, false
 		}
-		a, b := f.Unparen(named[0]), f.Unparen(named[1])
-		if f.Kind(a) != KindIdentifier {
-			a, b = b, a
-		}
-		if _, known := flagValue(f, b); f.Kind(a) != KindIdentifier || !known {
-			return NoNode, NoNode, false, false
+		if !eq {
+			neg = !neg // `phase != "val"`: the test `phase == "val"`, negated
 		}
 		return a, b, (f.Field(p, FieldConsequence) == child) != neg, true
 	}
@@ -174,6 +160,35 @@ func flagTest(f *File, p, child NodeID) (name, lit NodeID, runsWhen, ok bool) {
 	return cond, NoNode, (f.Field(p, FieldConsequence) == child) != neg, true
 }
 
+// nameComparison reads cond, a comparison of a name with one other
+// operand by `==` or `!=` (`mode == "train"`, `"val" != phase`, either
+// maybe in parentheses): the name, the other operand, and whether the
+// operator is `==`. ok is false for any other test.
+func nameComparison(f *File, cond NodeID) (name, other NodeID, eq, ok bool) {
+	if f.Kind(cond) != KindComparisonOperator {
+		return NoNode, NoNode, false, false
+	}
+	kids := f.ChildList(cond) // the operands: the operators are tokens
+	if len(kids) != 2 {
+		return NoNode, NoNode, false, false
+	}
+	switch strings.TrimSpace(string(f.Src[f.N(kids[0]).End:f.N(kids[1]).Start])) {
+	case "==":
+		eq = true
+	case "!=":
+	default:
+		return NoNode, NoNode, false, false
+	}
+	name, other = f.Unparen(kids[0]), f.Unparen(kids[1])
+	if f.Kind(name) != KindIdentifier {
+		name, other = other, name
+	}
+	if f.Kind(name) != KindIdentifier {
+		return NoNode, NoNode, false, false
+	}
+	return name, other, eq, true
+}
+
 // flagValue returns the value a literal stands for, for comparing two
 // of them: a string's contents (`"train"` and `'train'` alike), a number's
 // or a constant's text; known is false for anything else.
@@ -181,11 +196,12 @@ func flagValue(f *File, v NodeID) (val string, known bool) {
 	v = f.Unparen(v)
 	switch f.Kind(v) {
 	case KindString:
-		t := f.Text(v)
-		if t == "" || strings.ContainsAny(t[:1], "fFbBrRuU") || strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, "'''") || len(t) < 2 {
+		if t := f.Text(v); strings.HasPrefix(t, `"""`) || strings.HasPrefix(t, "'''") {
 			return "", false
 		}
-		return "s" + t[1:len(t)-1], true
+		if s, ok := stringLiteral(f, v); ok {
+			return "s" + s, true
+		}
 	case KindInteger, KindTrue, KindFalse, KindNone:
 		return f.Text(v), true
 	}
@@ -389,16 +405,12 @@ func (m *Model) testAt(call, def, cond NodeID) (truth, known bool) {
 		t, known := m.testAt(call, def, f.Field(cond, FieldArgument))
 		return !t, known
 	case KindComparisonOperator:
-		kids := f.ChildList(cond)
-		if len(kids) != 2 {
+		name, lit, eq, ok := nameComparison(f, cond)
+		if !ok {
 			return false, false
 		}
-		name, lit := kids[0], kids[1]
-		if f.Kind(name) != KindIdentifier {
-			name, lit = lit, name
-		}
 		want, ok := stringLiteral(f, lit)
-		if f.Kind(name) != KindIdentifier || !ok {
+		if !ok {
 			return false, false
 		}
 		v, ok := m.argOrDefault(call, def, f.Text(name))
@@ -409,12 +421,7 @@ func (m *Model) testAt(call, def, cond NodeID) (truth, known bool) {
 		if !ok {
 			return false, false
 		}
-		switch op := strings.TrimSpace(f.Text(cond)[f.N(kids[0]).End-f.N(cond).Start : f.N(kids[1]).Start-f.N(cond).Start]); op {
-		case "==":
-			return got == want, true
-		case "!=":
-			return got != want, true
-		}
+		return (got == want) == eq, true
 	}
 	return false, false
 }
