@@ -1423,10 +1423,11 @@ func (g *Graph) fixGrad(order []*object) {
 			byRef, byName := g.calledElsewhereOnly(o)
 			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && (byRef || byName)
 			o.fact.CalledByName = o.fact.CalledElsewhere && !byRef
-			if off := (*analyzer.Site)(nil); o.fact.CalledByName || o.fact.rare().NamedOff != nil {
-				if o.fact.CalledByName {
-					off = g.namedOff(o)
-				}
+			var off *analyzer.Site
+			if o.fact.CalledByName {
+				off = g.namedOff(o)
+			}
+			if off != nil || o.fact.rare().NamedOff != nil { // rare facts only where there is one, or was one
 				o.fact.setRare().NamedOff = off
 			}
 			o.fact.EnabledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.enabledElsewhere(o)
