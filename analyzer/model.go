@@ -79,27 +79,36 @@ var loggingOnly = map[string]bool{"summary": true, "io": true, "gfile": true, "l
 // summaries and file I/O (`tf.summary.FileWriter`, which older PyTorch
 // code logs with).
 func importsForeignFramework(f *File) bool {
-	if !bytes.Contains(f.Src, []byte("tensorflow")) && !bytes.Contains(f.Src, []byte("keras")) &&
-		!bytes.Contains(f.Src, []byte("jax")) && !bytes.Contains(f.Src, []byte("flax")) &&
-		!bytes.Contains(f.Src, []byte("paddle")) && !bytes.Contains(f.Src, []byte("mindspore")) {
-		return false
-	}
-	aliases := map[string]bool{}
+	var aliases map[string]bool
 	for i := range f.Nodes {
 		k := f.Nodes[i].Kind
 		if k != KindImportStatement && k != KindImportFromStatement {
 			continue
 		}
-		sub := foreignFrameworkImport.FindStringSubmatch(f.Text(NodeID(i)))
+		// The import statements alone are read: a search of the whole
+		// text for the frameworks' names cost more than the walk.
+		text := f.Src[f.Nodes[i].Start:f.Nodes[i].End]
+		if !mentionsForeignFramework(text) {
+			continue
+		}
+		sub := foreignFrameworkImport.FindSubmatch(text)
 		switch {
 		case sub == nil:
-		case sub[1] == "tensorflow" && sub[2] != "":
-			aliases[sub[2]] = true
-		case sub[1] == "tensorflow":
-			aliases["tensorflow"] = true
+		case string(sub[1]) == "tensorflow":
+			if aliases == nil {
+				aliases = map[string]bool{}
+			}
+			if len(sub[2]) > 0 {
+				aliases[string(sub[2])] = true
+			} else {
+				aliases["tensorflow"] = true
+			}
 		default:
 			return true // Keras, JAX, Paddle, or names taken from one
 		}
+	}
+	if aliases == nil {
+		return false
 	}
 	// TensorFlow imported whole: used for more than logging?
 	for i := range f.Nodes {
@@ -108,6 +117,17 @@ func importsForeignFramework(f *File) bool {
 		}
 		obj := f.Field(NodeID(i), FieldObject)
 		if f.Kind(obj) == KindIdentifier && aliases[f.Text(obj)] && !loggingOnly[f.Text(f.Field(NodeID(i), FieldAttribute))] {
+			return true
+		}
+	}
+	return false
+}
+
+// mentionsForeignFramework reports whether text names a framework that
+// foreignFrameworkImport matches.
+func mentionsForeignFramework(text []byte) bool {
+	for _, name := range [...]string{"tensorflow", "keras", "jax", "flax", "paddle", "mindspore"} {
+		if bytes.Contains(text, []byte(name)) {
 			return true
 		}
 	}
