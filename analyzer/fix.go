@@ -202,16 +202,16 @@ func (r *Runner) fixFile(path string, unsafe bool) (ff FileFix) {
 	}
 	ff.Original = src
 	if IsNotebook(path) {
-		ff.FixResult = r.fixNotebook(path, src, unsafe)
+		ff.FixResult = r.FixNotebook(path, src, unsafe)
 		return ff
 	}
 	ff.FixResult = r.FixSource(path, src, unsafe)
 	return ff
 }
 
-// fixNotebook fixes the code cells of a notebook and writes them back
-// into its JSON, changing nothing else.
-func (r *Runner) fixNotebook(path string, raw []byte, unsafe bool) FixResult {
+// FixNotebook fixes the code cells of a notebook, its JSON raw, and
+// writes them back into its JSON, changing nothing else.
+func (r *Runner) FixNotebook(path string, raw []byte, unsafe bool) FixResult {
 	nb, err := ParseNotebook(raw)
 	if err != nil {
 		return FixResult{Source: raw, Remaining: []Diagnostic{r.ioDiagnostic(path, err)}}
@@ -219,7 +219,7 @@ func (r *Runner) fixNotebook(path string, raw []byte, unsafe bool) FixResult {
 	if nb.Indented {
 		// Where a new line goes among cells IPython dedents is not
 		// known: no fix is offered (LintNotebook), none is applied.
-		return FixResult{Source: raw, Remaining: r.lintNotebook(path, nb)}
+		return FixResult{Source: raw, Remaining: r.lintNotebook(path, nb, r.factsOf(path))}
 	}
 	res := r.FixSource(path, nb.Source, unsafe)
 	out := FixResult{Source: raw, Problems: res.Problems}

@@ -117,12 +117,17 @@ func NewRunner(enabled []*Rule, syntaxRule, ioRule *Rule) *Runner {
 // model, one dispatching walk over the nodes. It sees other files only
 // through r.Facts.
 func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
-	var facts Facts
-	if r.Facts != nil {
-		facts = r.Facts(path)
-	}
-	diags, _ := r.Analyze(path, src, facts, false)
+	// A notebook's facts (see lintNotebook) need the names it binds.
+	diags, _ := r.analyze(path, src, r.factsOf(path), false, IsNotebook(path))
 	return diags
+}
+
+// factsOf is what Facts gives for path, or nil.
+func (r *Runner) factsOf(path string) Facts {
+	if r.Facts == nil {
+		return nil
+	}
+	return r.Facts(path)
 }
 
 // Analyze runs the per-file pipeline on src with what the rest of the
@@ -131,6 +136,13 @@ func (r *Runner) LintSource(path string, src []byte) []Diagnostic {
 // parse and computed before the facts are used; the summary is nil for
 // a file that cannot be read or decoded.
 func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) ([]Diagnostic, *Summary) {
+	return r.analyze(path, src, facts, summarize, false)
+}
+
+// analyze is Analyze; with ownNames, the facts are handed the names the
+// file binds even without summarize: for a file its project's facts
+// were not solved from (a notebook), whose imports they cannot know.
+func (r *Runner) analyze(path string, src []byte, facts Facts, summarize, ownNames bool) ([]Diagnostic, *Summary) {
 	if !utf8.Valid(src) {
 		return []Diagnostic{r.invalidUTF8(path, src)}, nil
 	}
@@ -153,8 +165,12 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 	}
 	var asked *noticing
 	if facts != nil {
-		if u, ok := facts.(interface{ UseSummary(*Summary) }); ok && sum != nil {
-			u.UseSummary(sum) // the file's own imports, before the project has them
+		if u, ok := facts.(interface{ UseSummary(*Summary) }); ok && (sum != nil || ownNames) {
+			names := sum
+			if names == nil {
+				names = m.summarizeNames()
+			}
+			u.UseSummary(names) // the file's own imports, before the project has them
 		}
 		asked = &noticing{Facts: facts}
 		m.SetFacts(asked)
@@ -333,6 +349,14 @@ func (r *Runner) ioDiagnostic(path string, err error) Diagnostic {
 // panic in a rule is returned as an error naming the file, never lost
 // and never fatal to the other files.
 func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
+	return r.LintFileWith(path, nil, nil)
+}
+
+// LintFileWith is LintFile for a notebook with facts, what the rest of its
+// project knows (nil for a notebook alone; a Python file gets Facts'),
+// and salt, which names the state of those facts: the cache keeps the
+// notebook's findings by its content and salt together.
+func (r *Runner) LintFileWith(path string, facts Facts, salt []byte) (diags []Diagnostic, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			diags, err = nil, fmt.Errorf("internal error while linting %s: %v", path, p)
@@ -342,18 +366,22 @@ func (r *Runner) LintFile(path string) (diags []Diagnostic, err error) {
 	if rerr != nil {
 		return []Diagnostic{r.ioDiagnostic(path, rerr)}, nil
 	}
+	key := src
+	if len(salt) > 0 {
+		key = append(slices.Clip(src), salt...)
+	}
 	if r.Cache != nil {
-		if diags, ok := r.Cache.Get(path, src); ok {
+		if diags, ok := r.Cache.Get(path, key); ok {
 			return diags, nil
 		}
 	}
 	if IsNotebook(path) {
-		diags = r.LintNotebook(path, src)
+		diags = r.lintNotebookRaw(path, src, facts)
 	} else {
 		diags = r.LintSource(path, src)
 	}
 	if r.Cache != nil {
-		r.Cache.Put(path, src, diags)
+		r.Cache.Put(path, key, diags)
 	}
 	return diags, nil
 }
@@ -397,16 +425,24 @@ func IsNotebook(path string) bool { return strings.HasSuffix(path, ".ipynb") }
 // reports each finding in its cell; a file that is not an nbformat 4
 // notebook gets one read diagnostic saying why.
 func (r *Runner) LintNotebook(path string, raw []byte) []Diagnostic {
+	return r.lintNotebookRaw(path, raw, r.factsOf(path))
+}
+
+// lintNotebookRaw is LintNotebook with the facts of the notebook's
+// project (nil for a notebook alone).
+func (r *Runner) lintNotebookRaw(path string, raw []byte, facts Facts) []Diagnostic {
 	nb, err := ParseNotebook(raw)
 	if err != nil {
 		return []Diagnostic{r.ioDiagnostic(path, err)}
 	}
-	return r.lintNotebook(path, nb)
+	return r.lintNotebook(path, nb, facts)
 }
 
-// lintNotebook is LintNotebook for a notebook already parsed.
-func (r *Runner) lintNotebook(path string, nb *Notebook) []Diagnostic {
-	diags := r.LintSource(path, nb.Source)
+// lintNotebook is LintNotebook for a notebook already parsed. No file of
+// the project imports a notebook, so its facts were solved without it:
+// they are handed the names its cells bind.
+func (r *Runner) lintNotebook(path string, nb *Notebook, facts Facts) []Diagnostic {
+	diags, _ := r.analyze(path, nb.Source, facts, false, true)
 	for i := range diags {
 		nb.place(&diags[i])
 		if nb.Indented {

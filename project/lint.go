@@ -371,44 +371,138 @@ func exists(p string) bool {
 	return err == nil
 }
 
-// Lint lints the named Python files (notebooks are linted alone, as no
-// file imports them) and returns their findings and the errors of files
-// that could not be linted. override, when set, gives the source of a
-// file in place of its contents on disk (an editor's unsaved buffer,
-// standard input).
+// Lint lints the named Python files and notebooks and returns their
+// findings and the errors of files that could not be linted. override,
+// when set, gives the source of a file in place of its contents on disk
+// (an editor's unsaved buffer, standard input). A notebook is linted
+// with the facts of its project, once the project's Python files are:
+// no file imports a notebook, so nothing else waits for it.
 func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
 	var diags []analyzer.Diagnostic
 	var errs []error
-	var py []string
-	for _, p := range paths {
-		if analyzer.IsNotebook(p) {
-			d, err := l.Runner.LintFile(p)
-			diags = append(diags, d...)
-			if err != nil {
-				errs = append(errs, err)
-			}
-			continue
-		}
-		py = append(py, p)
-	}
 	byRoot := map[string][]string{}
-	for _, p := range py {
+	notebooks := map[string][]string{}
+	for _, p := range paths {
 		r := l.root(p)
-		byRoot[r] = append(byRoot[r], p)
+		if analyzer.IsNotebook(p) {
+			notebooks[r] = append(notebooks[r], p)
+		} else {
+			byRoot[r] = append(byRoot[r], p)
+		}
 	}
-	roots := make([]string, 0, len(byRoot))
+	roots := make([]string, 0, len(byRoot)+len(notebooks))
 	for r := range byRoot {
 		roots = append(roots, r)
 	}
+	for r := range notebooks {
+		if byRoot[r] == nil {
+			roots = append(roots, r)
+		}
+	}
 	sort.Strings(roots)
 	for _, r := range roots {
-		d, e := l.lintProject(r, byRoot[r], override)
-		diags = append(diags, d...)
-		errs = append(errs, e...)
+		var run *projectRun
+		if py := byRoot[r]; py != nil {
+			var d []analyzer.Diagnostic
+			var e []error
+			d, e, run = l.lintProject(r, py, override)
+			diags = append(diags, d...)
+			errs = append(errs, e...)
+		}
+		if nbs := notebooks[r]; nbs != nil {
+			d, e := l.lintNotebooks(r, nbs, run, override)
+			diags = append(diags, d...)
+			errs = append(errs, e...)
+		}
 		l.flush()
 	}
 	return diags, errs
 }
+
+// projectRun is what lintProject leaves for the notebooks of its project:
+// its files, and its facts where it solved them.
+type projectRun struct {
+	order []*unit
+	g     *Graph
+}
+
+// lintNotebooks lints the notebooks of the project rooted at root, with
+// the facts run solved (or, without them, the facts solved here from the
+// summaries of the project's files).
+func (l *Linter) lintNotebooks(root string, paths []string, run *projectRun, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
+	if run == nil {
+		run = &projectRun{order: l.units(root, nil)}
+		l.load(run.order, override)
+	}
+	solve := func() *Graph {
+		if run.g == nil {
+			for _, u := range run.order {
+				u.target = false // only summaries are needed
+			}
+			run.g = l.solve(root, run.order, override)
+		}
+		return run.g
+	}
+	if slices.ContainsFunc(run.order, func(u *unit) bool { return u.err == nil && u.readErr == nil && u.entry == nil }) {
+		solve() // a file the store has no summary of: the digest needs it
+	}
+	var salt []byte
+	if l.Store != nil {
+		// Cached findings hold while the project's summaries do.
+		d := l.digest(root, run.order, entrySum)
+		salt = d[:]
+	}
+	var diags []analyzer.Diagnostic
+	var errs []error
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			abs = p
+		}
+		ff := &lazyFacts{solve: solve, path: filepath.Clean(abs)}
+		d, err := l.Runner.LintFileWith(p, ff, salt)
+		diags = append(diags, d...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return diags, errs
+}
+
+// lazyFacts are a notebook's facts, whose project is solved only when a
+// notebook is linted: a cached notebook asks nothing.
+type lazyFacts struct {
+	solve func() *Graph
+	path  string
+	ff    *FileFacts
+	names *analyzer.Summary
+}
+
+func (lf *lazyFacts) facts() *FileFacts {
+	if lf.ff == nil {
+		lf.ff = lf.solve().Facts(lf.path)
+		if lf.names != nil {
+			lf.ff.UseSummary(lf.names)
+		}
+	}
+	return lf.ff
+}
+
+// UseSummary hands the facts the names the notebook binds.
+func (lf *lazyFacts) UseSummary(s *analyzer.Summary) {
+	lf.names = s
+	if lf.ff != nil {
+		lf.ff.UseSummary(s)
+	}
+}
+
+// Lookup implements analyzer.Facts.
+func (lf *lazyFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
+	return lf.facts().Lookup(ref, want)
+}
+
+// Star implements analyzer.Facts.
+func (lf *lazyFacts) Star(name string) string { return lf.facts().Star(name) }
 
 // flush lets a Store that encodes what it keeps (Cache) do so, once a
 // project is done with the entries it kept.
@@ -419,11 +513,12 @@ func (l *Linter) flush() {
 }
 
 // lintProject lints targets, files of the project rooted at root.
-func (l *Linter) lintProject(root string, targets []string, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
+func (l *Linter) lintProject(root string, targets []string, override map[string][]byte) ([]analyzer.Diagnostic, []error, *projectRun) {
 	order := l.units(root, targets)
 	l.load(order, override)
+	run := &projectRun{order: order}
 	if !l.reuse(root, order, override) {
-		l.solve(root, order, override)
+		run.g = l.solve(root, order, override)
 	}
 	var diags []analyzer.Diagnostic
 	var errs []error
@@ -441,7 +536,7 @@ func (l *Linter) lintProject(root string, targets []string, override map[string]
 			diags = append(diags, d...)
 		}
 	}
-	return diags, errs
+	return diags, errs, run
 }
 
 // digest names the state of a project: its root, its import roots and
@@ -977,10 +1072,14 @@ func (l *Linter) Facts(paths []string, override map[string][]byte) func(path str
 	graphs := map[string]*Graph{}
 	for _, p := range paths {
 		r := l.root(p)
-		if analyzer.IsNotebook(p) || graphs[r] != nil {
+		if graphs[r] != nil {
 			continue
 		}
-		units := l.units(r, []string{p})
+		var targets []string
+		if !analyzer.IsNotebook(p) {
+			targets = []string{p}
+		}
+		units := l.units(r, targets)
 		for _, u := range units {
 			u.target = false // only summaries are needed
 		}

@@ -422,7 +422,7 @@ func readStdin(d *project.Discoverer, name string) (*stdinSource, error) {
 // project its --stdin-filename places it in, with the source standing in
 // for the file on disk; without a name it is linted alone.
 func (in *stdinSource) facts(l *project.Linter) func(string) analyzer.Facts {
-	if in.path == "-" || in.excluded || analyzer.IsNotebook(in.path) {
+	if in.path == "-" || in.excluded {
 		return nil
 	}
 	return l.Facts([]string{in.path}, map[string][]byte{in.path: in.src})
@@ -431,6 +431,9 @@ func (in *stdinSource) facts(l *project.Linter) func(string) analyzer.Facts {
 func (in *stdinSource) lint(r *analyzer.Runner) []analyzer.Diagnostic {
 	if in.excluded {
 		return nil
+	}
+	if analyzer.IsNotebook(in.path) {
+		return r.LintNotebook(in.path, in.src)
 	}
 	return r.LintSource(in.path, in.src)
 }
@@ -441,7 +444,11 @@ func (in *stdinSource) fix(r *analyzer.Runner, unsafe bool) analyzer.FileFix {
 		ff.Source = in.src
 		return ff
 	}
-	ff.FixResult = r.FixSource(in.path, in.src, unsafe)
+	if analyzer.IsNotebook(in.path) {
+		ff.FixResult = r.FixNotebook(in.path, in.src, unsafe)
+	} else {
+		ff.FixResult = r.FixSource(in.path, in.src, unsafe)
+	}
 	return ff
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -182,5 +183,56 @@ func TestNotebookFix(t *testing.T) {
 	}
 	if again, _ := os.ReadFile(p); string(again) != string(fixed) {
 		t.Error("fixing twice changed the notebook again")
+	}
+}
+
+// TestNotebookProjectFacts: a notebook is linted with the facts of its
+// project, as a Python file there is: the attention module its second
+// cell runs is made in layers.py without a parameter, so it records no
+// graph worth a finding; the encoder its third cell runs has one. Linted
+// alone or read from standard input, it gets the same findings, and its
+// cached findings follow layers.py.
+func TestNotebookProjectFacts(t *testing.T) {
+	dir := copyProject(t, "notebookfacts")
+	want := "explore.ipynb:cell 3:6:18: TL201 "
+	whole := concise(t, dir, "--no-cache", "--confidence", "low", ".")
+	if len(whole) != 1 || !strings.HasPrefix(whole[0], want) {
+		t.Fatalf("whole project: %q, want one finding starting with %q", whole, want)
+	}
+	for _, args := range [][]string{
+		{"--no-cache", "--confidence", "low", "explore.ipynb"},
+		{"--confidence", "low", "explore.ipynb"}, // fills the cache
+		{"--confidence", "low", "explore.ipynb"}, // read from it
+	} {
+		if got := concise(t, dir, args...); !reflect.DeepEqual(got, whole) {
+			t.Errorf("check %v: %q, want %q", args, got, whole)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "explore.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := stdin
+	defer func() { stdin = old }()
+	stdin = bytes.NewReader(raw)
+	if got := concise(t, dir, "--no-cache", "--confidence", "low", "--stdin-filename", "explore.ipynb", "-"); !reflect.DeepEqual(got, whole) {
+		t.Errorf("standard input: %q, want %q", got, whole)
+	}
+	layers := filepath.Join(dir, "layers.py")
+	src, err := os.ReadFile(layers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(src), "        self.dropout = nn.Dropout(dropout)\n",
+		"        self.dropout = nn.Dropout(dropout)\n        self.gain = nn.Parameter(torch.ones(1))\n", 1)
+	if edited == string(src) {
+		t.Fatal("fixture changed: no dropout in ScaledDotProductAttention")
+	}
+	if err := os.WriteFile(layers, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	after := concise(t, dir, "--confidence", "low", "explore.ipynb")
+	if len(after) != 2 || !strings.HasPrefix(after[0], "explore.ipynb:cell 2:5:20: TL201 ") {
+		t.Errorf("after the attention module got a parameter, the cached run reports %q, want its pass in cell 2 too", after)
 	}
 }
