@@ -1136,6 +1136,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			gradUses = append(gradUses, id)
 		}
 		if k != analyzer.KindCall {
+			closeRebound(m, id, open, at)
 			return
 		}
 		switch sw, key := modeSwitchOf(m, id); sw {
@@ -2982,7 +2983,36 @@ func keptInEval(m *analyzer.Model, call analyzer.NodeID) bool {
 		return false
 	}
 	b := m.Resolve(fn)
-	return b != nil && b.Scope == 0 && moduleEvalNames(m)[f.Text(fn)]
+	if b == nil || b.Scope != 0 || !moduleEvalNames(m)[f.Text(fn)] {
+		return false
+	}
+	// A pass of the module's own code runs the value the name holds
+	// there: one bound to another module after the switch (`attention =
+	// MultiHeadAttention(...)` after `attention.eval()`) is not switched.
+	return m.ScopeNode(call) != analyzer.Root || switchedBinding(m, b)
+}
+
+// switchedBinding reports whether a switch to evaluation mode at module
+// level runs on the value binding b gives its name, or b makes its value
+// from the name (`model = model.to(device)`).
+func switchedBinding(m *analyzer.Model, b *analyzer.Binding) bool {
+	f := m.File
+	name := f.Text(b.Name)
+	if b.Value != analyzer.NoNode && mentionsKey(f, b.Value, name) {
+		return true
+	}
+	found := false
+	f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall {
+			return
+		}
+		if eval, _ := m.ModeSwitch(id); !eval {
+			return
+		}
+		recv := f.Unparen(m.Receiver(id))
+		found = f.Kind(recv) == analyzer.KindIdentifier && f.TextIs(recv, name) && m.Resolve(recv) == b
+	})
+	return found
 }
 
 // moduleSwitch returns the first switch to evaluation mode of the model
@@ -3890,6 +3920,49 @@ func usesGradients(m *analyzer.Model, fn analyzer.NodeID, from uint32) bool {
 		}
 	})
 	return uses
+}
+
+// closeRebound ends, at an assignment, the open regions whose model it
+// binds to another value: after `attention.eval()`, `attention =
+// MultiHeadAttention(...)` makes a module in training mode. A value made
+// from the model itself (`model = model.to(device)`, `model =
+// DataParallel(model)`) keeps its mode, and an assignment under an if
+// entered after the switch may not run.
+func closeRebound(m *analyzer.Model, assign analyzer.NodeID, open map[string]*evalRegion, at uint32) {
+	if len(open) == 0 {
+		return
+	}
+	f := m.File
+	var targets []analyzer.NodeID
+	switch left := f.Unparen(f.Field(assign, analyzer.FieldLeft)); f.Kind(left) {
+	case analyzer.KindIdentifier, analyzer.KindAttribute:
+		targets = []analyzer.NodeID{left}
+	case analyzer.KindPatternList, analyzer.KindTuplePattern, analyzer.KindTuple:
+		targets = f.ChildList(left)
+	}
+	right := f.Field(assign, analyzer.FieldRight)
+	for _, t := range targets {
+		key := compactText(f, f.Unparen(t))
+		r := open[key]
+		if r == nil || right == analyzer.NoNode || mentionsKey(f, right, key) || conditionalSince(m, assign, r.start) {
+			continue
+		}
+		r.end = at
+		delete(open, key)
+	}
+}
+
+// mentionsKey reports whether expr reads the model key names (`model`,
+// `model.module`).
+func mentionsKey(f *analyzer.File, expr analyzer.NodeID, key string) bool {
+	found := false
+	f.Walk(expr, func(id analyzer.NodeID) {
+		if k := f.Kind(id); !found && (k == analyzer.KindIdentifier || k == analyzer.KindAttribute) {
+			text := compactText(f, id)
+			found = text == key || strings.HasPrefix(text, key+".")
+		}
+	})
+	return found
 }
 
 // conditionalSince reports whether call runs under a condition that is
