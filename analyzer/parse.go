@@ -333,7 +333,11 @@ func (f *File) SyntaxErrors() []SyntaxError {
 	tree, inTree := f.treeError()
 	tok, inTokens := tokenCheck(f.Src)
 	switch {
-	case inTokens && (!inTree || f.LineIndex(tok.Start) <= f.LineIndex(tree.Start) || tok.Message == nulMessage || tok.Anywhere):
+	// A tree error that starts at a line's end and holds nothing but
+	// blanks before a token CPython refuses (`M(\n    ???`) is that
+	// token's error.
+	case inTokens && (!inTree || f.LineIndex(tok.Start) <= f.LineIndex(tree.Start) || tok.Message == nulMessage || tok.Anywhere ||
+		tok.Start >= tree.Start && tok.Start < tree.End && len(bytes.TrimSpace(f.Src[tree.Start:tok.Start])) == 0):
 		return []SyntaxError{{Node: NoNode, Start: tok.Start, End: tok.End, Message: tok.Message}}
 	case inTree:
 		return []SyntaxError{tree}

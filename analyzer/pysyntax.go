@@ -168,6 +168,10 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 	start := i
 	first := ""     // the first token when it is a word; "(" for any other
 	lastColon := -1 // offset of the last token when it is a colon
+	// lastEq is the offset of the last token when it is an `=` (of an
+	// assignment, an augmented one or a comparison) outside brackets;
+	// eqEnd, where the line's NEWLINE token then starts (at its comment).
+	lastEq, eqEnd := -1, -1
 	t.header = -1
 	for i < n {
 		c := src[i]
@@ -176,6 +180,9 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 			i++
 			continue
 		case c == '#':
+			if lastEq >= 0 && eqEnd < 0 {
+				eqEnd = i
+			}
 			for i < n && src[i] != '\n' && src[i] != '\r' {
 				i++
 			}
@@ -185,6 +192,16 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 			if len(t.brackets) > 0 {
 				i = next
 				continue
+			}
+			if lastEq >= 0 {
+				// `value =` with nothing after it (an exercise's blank to
+				// fill in): CPython stops where the line ends.
+				at := i
+				if eqEnd >= 0 {
+					at = eqEnd
+				}
+				err, _ := t.fail(at, at, "SyntaxError: invalid syntax")
+				return next, err, true
 			}
 			if err, failed := t.openHeader(first, start, lastColon); failed {
 				return next, err, true
@@ -222,8 +239,13 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 				return n, err, true
 			}
 			i = end
-			lastColon = -1
+			lastColon, lastEq = -1, -1
 			continue
+		case c == '?':
+			// No token holds it (IPython's help syntax is masked in
+			// notebooks before this): `Model(???)` left to fill in.
+			err, _ := t.fail(i, i+1, "SyntaxError: invalid syntax")
+			return n, err, true
 		case c == '(' || c == '[' || c == '{':
 			t.brackets = append(t.brackets, uint32(i))
 		case c == ')' || c == ']' || c == '}':
@@ -254,7 +276,7 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 			} else {
 				i = j
 			}
-			lastColon = -1
+			lastColon, lastEq = -1, -1
 			continue
 		}
 		if first == "" {
@@ -265,11 +287,24 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 		} else {
 			lastColon = -1
 		}
+		if c == '=' && len(t.brackets) == 0 {
+			lastEq = i
+		} else {
+			lastEq = -1
+		}
 		i++
 	}
 	if len(t.brackets) > 0 {
 		open := int(t.brackets[0])
 		err, _ := t.fail(open, open+1, "SyntaxError: '%c' was never closed", src[open])
+		return n, err, true
+	}
+	if lastEq >= 0 {
+		at := n
+		if eqEnd >= 0 {
+			at = eqEnd
+		}
+		err, _ := t.fail(at, at, "SyntaxError: invalid syntax")
 		return n, err, true
 	}
 	// A header on the last line, with no body at all.

@@ -46,6 +46,12 @@ func TestTokenCheck(t *testing.T) {
 		{"CRLF", "if x:\r\n    y = 1\r\n  z = 2\r\n", "3 IndentationError: unindent does not match any outer indentation level"},
 		{"no trailing newline", "if x:\n    y = 1", ""},
 		{"NUL", "x = 1\n\x00\n", "1 " + nulMessage},
+		// An exercise's blanks: a right-hand side or an argument to fill in.
+		{"nothing after =", "def f():\n    value =\n\n    return value\n", "2 SyntaxError: invalid syntax"},
+		{"a comment after =", "x = # todo\ny = 1\n", "1 SyntaxError: invalid syntax"},
+		{"nothing after += at the end", "x +=", "1 SyntaxError: invalid syntax"},
+		{"= in brackets goes on", "f(a=\n  1)\nx = f\"{a=}\" + 'b='\n", ""},
+		{"question marks", "m = M(\n    ???\n)\n", "2 SyntaxError: invalid syntax"},
 	}
 	for _, c := range cases {
 		got := ""
@@ -148,6 +154,8 @@ var oracleSnippets = []string{
 	"def f(:\n    pass\n\n\nlabel = 'unit\n",
 	"def f(:\n    pass\n\n\nlabel = \"\"\"unit\n\n",
 	"\ufeffimport os\nx = 1 \u20ac 2\n",
+	// Blanks left to fill in.
+	"def fill(x):\n    value =\n\n    # your code\n\n    return value\n\n\nm = dict(\n    ???\n)\n",
 	// Python 2's raise and except, which the grammar accepts.
 	"try:\n    f()\nexcept ValueError, e:\n    raise KeyError, 'k'\n",
 	"\u03bb = 0.5\ne\u0301 = \u03bb * 2\nnote = '\u200b'  # \u200b\n",
