@@ -881,6 +881,8 @@ func madeOfKeys(m *analyzer.Model, id analyzer.NodeID, keys map[string]bool, dep
 		switch {
 		case analyzer.ScalarLiteral(f, f.Unparen(v)), scalarTuple(f, v):
 			// `total = 0.0`, `seen, total = 0, 0`
+		case f.Kind(f.Parent(v)) == analyzer.KindAugmentedAssignment && !m.CarriesGraph(v):
+			// `total /= batch_idx + 1`: a count scales what it holds.
 		case valueBackpropagatedAt(m, v, keys, depth+1):
 			made = true
 		default:
