@@ -1,6 +1,9 @@
 package analyzer
 
-import "path/filepath"
+import (
+	"path/filepath"
+	"slices"
+)
 
 // Activation says which output layer a value comes from: probabilities
 // of a softmax or a sigmoid, or log-probabilities of a log-softmax.
@@ -148,10 +151,87 @@ func (m *Model) activationModule(callee NodeID, depth int) Activation {
 	}
 	if q == "torch.nn.Sequential" {
 		if args := m.Args(v); len(args) > 0 {
-			return m.activationModule(f.Unparen(args[len(args)-1]), depth+1)
+			last := f.Unparen(args[len(args)-1])
+			if f.Kind(last) == KindListSplat {
+				last = m.lastListed(v, last)
+			}
+			return m.activationModule(last, depth+1)
 		}
 	}
 	return NoActivation
+}
+
+// lastListed returns the last layer of the list that `*layers` unpacks
+// into the call: the value of the last statement before the call's own,
+// in its block, that adds to the list (`layers.append(nn.Softmax(dim=1))`,
+// `layers += [...]`, `layers = [...]`); NoNode where that statement is
+// not one of those (a loop or an if that appends) or there is none.
+func (m *Model) lastListed(call, splat NodeID) NodeID {
+	f := m.File
+	var name NodeID
+	for _, c := range f.ChildList(splat) {
+		name = f.Unparen(c)
+	}
+	if f.Kind(name) != KindIdentifier {
+		return NoNode
+	}
+	list := f.Text(name)
+	stmt := call
+	for stmt != NoNode && f.Kind(f.Parent(stmt)) != KindBlock && f.Kind(f.Parent(stmt)) != KindModule {
+		stmt = f.Parent(stmt)
+	}
+	if stmt == NoNode {
+		return NoNode
+	}
+	siblings := f.ChildList(f.Parent(stmt))
+	i := slices.Index(siblings, stmt)
+	lastOf := func(lit NodeID) NodeID {
+		lit = f.Unparen(lit)
+		if k := f.Kind(lit); k != KindList && k != KindTuple {
+			return NoNode
+		}
+		elems := f.ChildList(lit)
+		if len(elems) == 0 {
+			return NoNode
+		}
+		return f.Unparen(elems[len(elems)-1])
+	}
+	for i--; i >= 0; i-- {
+		s := siblings[i]
+		mentions := false
+		f.Walk(s, func(id NodeID) {
+			mentions = mentions || f.Kind(id) == KindIdentifier && f.TextIs(id, list)
+		})
+		if !mentions {
+			continue
+		}
+		e := s
+		if f.Kind(e) == KindExpressionStatement {
+			if c := f.ChildList(e); len(c) == 1 {
+				e = f.Unparen(c[0])
+			}
+		}
+		switch f.Kind(e) {
+		case KindCall:
+			fn := f.Unparen(f.Field(e, FieldFunction))
+			if f.Kind(fn) != KindAttribute || !f.TextIs(f.Unparen(f.Field(fn, FieldObject)), list) {
+				return NoNode
+			}
+			args := m.Args(e)
+			switch method := f.Text(f.Field(fn, FieldAttribute)); {
+			case method == "append" && len(args) == 1:
+				return f.Unparen(args[0])
+			case method == "extend" && len(args) == 1:
+				return lastOf(args[0])
+			}
+		case KindAssignment, KindAugmentedAssignment:
+			if f.TextIs(f.Unparen(f.Field(e, FieldLeft)), list) {
+				return lastOf(f.Field(e, FieldRight))
+			}
+		}
+		return NoNode
+	}
+	return NoNode
 }
 
 // returnedActivation reports the activation a call's function returns:
