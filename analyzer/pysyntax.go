@@ -193,14 +193,7 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 				i = next
 				continue
 			}
-			if lastEq >= 0 {
-				// `value =` with nothing after it (an exercise's blank to
-				// fill in): CPython stops where the line ends.
-				at := i
-				if eqEnd >= 0 {
-					at = eqEnd
-				}
-				err, _ := t.fail(at, at, "SyntaxError: invalid syntax")
+			if err, failed := t.danglingEq(lastEq, eqEnd, i); failed {
 				return next, err, true
 			}
 			if err, failed := t.openHeader(first, start, lastColon); failed {
@@ -299,12 +292,7 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 		err, _ := t.fail(open, open+1, "SyntaxError: '%c' was never closed", src[open])
 		return n, err, true
 	}
-	if lastEq >= 0 {
-		at := n
-		if eqEnd >= 0 {
-			at = eqEnd
-		}
-		err, _ := t.fail(at, at, "SyntaxError: invalid syntax")
+	if err, failed := t.danglingEq(lastEq, eqEnd, n); failed {
 		return n, err, true
 	}
 	// A header on the last line, with no body at all.
@@ -312,6 +300,20 @@ func (t *tokenScanner) logicalLine(i int) (int, tokenError, bool) {
 		return n, err, true
 	}
 	return n, tokenError{}, false
+}
+
+// danglingEq fails a logical line whose last token is an `=` (lastEq,
+// none when negative): `value =` with nothing after it, an exercise's
+// blank to fill in. CPython stops where the line's NEWLINE starts: at its
+// comment (eqEnd, none when negative), else at end.
+func (t *tokenScanner) danglingEq(lastEq, eqEnd, end int) (tokenError, bool) {
+	if lastEq < 0 {
+		return tokenError{}, false
+	}
+	if eqEnd >= 0 {
+		end = eqEnd
+	}
+	return t.fail(end, end, "SyntaxError: invalid syntax")
 }
 
 // openHeader records a logical line starting at start with keyword first
