@@ -3330,15 +3330,26 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 // not, even where the sum is read on the host in the end, since the sum
 // keeps every graph it adds.
 func lossToHost(m *analyzer.Model, call analyzer.NodeID) bool {
+	return lossToHostAt(m, call, 0)
+}
+
+// lossToHostAt is lossToHost for a value made of one loss (the loss, or
+// what a function or method of passFunctions or passMethods made of it:
+// `torch.sqrt(mse(out, y))`, `crit(out, y).mean()`), depth calls away.
+func lossToHostAt(m *analyzer.Model, call analyzer.NodeID, depth int) bool {
 	f := m.File
+	if depth > 4 {
+		return false
+	}
 	read := func(e analyzer.NodeID) bool {
 		e, p := useOf(f, e)
 		switch f.Kind(p) {
 		case analyzer.KindAttribute:
 			name, c, ok := attributeUse(f, e, p)
-			return ok && c != analyzer.NoNode && hostEndMethods[name]
+			return ok && c != analyzer.NoNode && (hostEndMethods[name] || passMethods[name] && lossToHostAt(m, c, depth+1))
 		case analyzer.KindArgumentList:
-			return hostFunctions[m.CallName(f.Parent(p))]
+			q := m.CallName(f.Parent(p))
+			return hostFunctions[q] || passFunctions[q] && len(m.Args(f.Parent(p))) == 1 && lossToHostAt(m, f.Parent(p), depth+1)
 		case analyzer.KindInterpolation:
 			return true
 		}
