@@ -732,6 +732,13 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 				// outputs, of one forward pass, not a loss and its logs.
 				return true
 			}
+			if def := m.lossForward(v); def != NoNode && index != -1 {
+				// `loss, loc_loss, cls_loss = criterion(...)`, criterion
+				// an instance of a loss class of this file: its forward's
+				// tuple says which terms hold the graph of what it is
+				// given (and which are counts or accuracies).
+				return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
+			}
 			return index <= 0 && m.carry(v) == carryYes
 		}
 		if def := m.LocalCallee(v); def != NoNode && index != -1 {
@@ -763,6 +770,38 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 		}
 	}
 	return m.carry(value) == carryYes
+}
+
+// lossForward returns the forward of the loss class of this file that
+// call calls an instance of, where it returns a tuple; NoNode otherwise.
+func (m *Model) lossForward(call NodeID) NodeID {
+	_, def := m.classMethod(m.modelClassOf(call), "forward")
+	if def == NoNode {
+		return NoNode
+	}
+	if m.tupleShape(def) < 2 {
+		return NoNode
+	}
+	return def
+}
+
+// tupleShape returns the length of the tuple every return of def gives,
+// 0 where they do not all give one of the same length.
+func (m *Model) tupleShape(def NodeID) int {
+	f := m.File
+	n := 0
+	for _, v := range m.ReturnValues(def) {
+		v = f.Unparen(v)
+		if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+			return 0
+		}
+		kids := f.ChildList(v)
+		if n != 0 && len(kids) != n || slices.ContainsFunc(kids, func(k NodeID) bool { return f.Kind(k) == KindListSplat }) {
+			return 0
+		}
+		n = len(kids)
+	}
+	return n
 }
 
 // plainElementOf is plainElement for the function of this file that

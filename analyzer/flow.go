@@ -793,9 +793,12 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 				return false
 			}
 		} else if !passThroughBuiltins[q] {
-			if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward" || m.selfSubmodule(f.Unparen(f.Field(expr, FieldFunction)))) {
-				// `self(z, s)`, `self.head(x)`: a forward pass computes
-				// its output from its inputs.
+			fn := f.Unparen(f.Field(expr, FieldFunction))
+			if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward" || m.selfSubmodule(fn)) ||
+				m.IsLossCall(expr) && m.selfSubmodule(fn) {
+				// `self(z, s)`, `self.head(x)`, `self.focal(logits, y)`: a
+				// forward pass, or a loss the module holds, computes its
+				// output from its inputs.
 				return slices.ContainsFunc(m.Args(expr), t)
 			}
 			if viaParams && m.MethodName(expr) == "" && q == "" && m.calledParam(expr, within) {
@@ -814,6 +817,14 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 				return true
 			}
 		}
+		// A tensor given by keyword (`F.smooth_l1_loss(input=x,
+		// target=y)`) is an input as much.
+		yes := false
+		f.Children(f.Field(expr, FieldArguments), func(c NodeID) bool {
+			yes = f.Kind(c) == KindKeywordArgument && t(f.Field(c, FieldValue))
+			return !yes
+		})
+		return yes
 	case KindBinaryOperator:
 		return t(f.Field(expr, FieldLeft)) || t(f.Field(expr, FieldRight))
 	case KindUnaryOperator:

@@ -586,8 +586,8 @@ func (m *Model) besideLoss(b *Binding) bool {
 	// forward pass; so do those of a method of the project that runs one
 	// (`pred, loss_t, dist = model.forward_boost(x)`), unless its name says
 	// it computes a loss (`total, rec, reg = model.loss(u, i)`: the terms).
-	if m.LocalCallee(v) != NoNode || m.IsForwardCall(v) {
-		return false
+	if m.LocalCallee(v) != NoNode || m.IsForwardCall(v) || m.lossForward(v) != NoNode {
+		return false // elementCarries asks the function itself
 	}
 	if name := m.calleeName(v); name != "" && !lossLikeName(name) && !strings.Contains(strings.ToLower(name), "loss") {
 		if h := m.Helper(v); h != nil && h.Forward != nil {
