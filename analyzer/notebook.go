@@ -478,7 +478,9 @@ func (nb *Notebook) Locate(off uint32) (cell, line, col, rawLine int) {
 
 // lineRefs are the places a message names a line of the joined source:
 // "line 12", "lines 12, 14", or "name.ipynb:12" for a related site.
-var lineRefs = regexp.MustCompile(`\blines? (\d+(?:, \d+)*)\b|(\S+\.ipynb):(\d+)\b`)
+// A path is read up to a space, an opening parenthesis or a backquote:
+// "(train.ipynb:37)" names train.ipynb.
+var lineRefs = regexp.MustCompile(`\blines? (\d+(?:, \d+)*)\b|([^\s(\x60]+\.ipynb):(\d+)\b`)
 
 // cellLines rewrites the line numbers a message names, which count lines
 // of the joined source, as the notebook shows them: "line 3" for a line

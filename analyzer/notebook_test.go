@@ -215,6 +215,9 @@ func TestNotebookMessageLines(t *testing.T) {
 	if got := nb.cellLines(msg, "nb.ipynb", 3); got != want {
 		t.Errorf("in cell 3: %q, want %q", got, want)
 	}
+	if got, want := nb.cellLines(fmt.Sprintf("runs `G(z)` (nb.ipynb:%d): autograd", y), "nb.ipynb", 3), "runs `G(z)` (nb.ipynb:cell 1:3): autograd"; got != want {
+		t.Errorf("in parentheses: %q, want %q", got, want)
+	}
 	if got, want := nb.cellLines(fmt.Sprintf("line %d", y), "nb.ipynb", 3), "cell 1, line 3"; got != want {
 		t.Errorf("another cell: %q, want %q", got, want)
 	}
