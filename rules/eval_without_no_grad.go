@@ -461,10 +461,11 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
 			"back-propagates; `.%s` drops the output at once, which frees them, but each pass still holds them all at its "+
 			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
-	} else if direct && found[i].host && !fedBack(m, call) {
-		cost = ": autograd records the graph and saves the activations a backward would need, although nothing " +
-			"back-propagates; they are freed with the outputs, none of which is kept, but each pass still holds them all at " +
-			"its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
+	} else if direct && (found[i].host || outputsOnlyToHost(m, call)) && !fedBack(m, call) {
+		// Its outputs end on the host (a sample turned into an array, a
+		// score printed): the graph goes with them, whatever region the
+		// pass is in.
+		cost = hostCost
 	}
 	site := code(m, call, 40, "this call")
 	if at, def := nestedForward(m, fn, call, helper, found[i]); at != analyzer.NoNode {
@@ -487,6 +488,8 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
 				"back-propagates; `%s` returns `.%s` of what it computes, which frees them, but each pass still holds them all "+
 				"at its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", helper.Site.Text, end)
+		} else if found[i].host && !found[i].detached && !found[i].split {
+			cost = hostCost
 		}
 		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s`, %s%s",
 			site, where, helper.Site.Text, runs, cost),
@@ -508,6 +511,11 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			analyzer.Snippet(compactText(f, unseen), 40)))
 	}
 }
+
+// hostCost is what a pass whose outputs all end on the host costs.
+const hostCost = ": autograd records the graph and saves the activations a backward would need, although nothing " +
+	"back-propagates; they are freed with the outputs, none of which is kept, but each pass still holds them all at " +
+	"its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
 
 type gradChoiceKey struct{ fn analyzer.NodeID }
 
@@ -1771,8 +1779,25 @@ func detachesReturns(m *analyzer.Model, def analyzer.NodeID) string {
 	vals := m.ReturnValues(def)
 	end := ""
 	var ends func(v analyzer.NodeID) bool
+	depth := 0
 	ends = func(v analyzer.NodeID) bool {
 		v = f.Unparen(v)
+		if depth++; depth > 16 {
+			return false
+		}
+		switch f.Kind(v) {
+		case analyzer.KindIdentifier:
+			// `result = (y.detach().cpu().numpy() + 1) / 2`, then
+			// `return result`: the one value the name is given.
+			if a := m.AssignedValue(v); a != analyzer.NoNode && m.ScopeNode(a) == def {
+				return ends(a)
+			}
+			return false
+		case analyzer.KindBinaryOperator:
+			// Arithmetic with numbers on what was detached.
+			l, r := f.Unparen(f.Field(v, analyzer.FieldLeft)), f.Unparen(f.Field(v, analyzer.FieldRight))
+			return ends(l) && (analyzer.ScalarLiteral(f, r) || ends(r)) || analyzer.ScalarLiteral(f, l) && ends(r)
+		}
 		if k := f.Kind(v); k == analyzer.KindTuple || k == analyzer.KindExpressionList {
 			all := true
 			f.Children(v, func(c analyzer.NodeID) bool {
