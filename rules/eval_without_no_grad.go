@@ -461,10 +461,11 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
 			"back-propagates; `.%s` drops the output at once, which frees them, but each pass still holds them all at its "+
 			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
-	} else if direct && (found[i].host || outputsOnlyToHost(m, call)) && !fedBack(m, call) {
+	} else if direct && (found[i].host || fn != analyzer.Root && outputsOnlyToHost(m, call)) && !fedBack(m, call) {
 		// Its outputs end on the host (a sample turned into an array, a
 		// score printed): the graph goes with them, whatever region the
-		// pass is in.
+		// pass is in; at module level (a script, a notebook) a name that
+		// holds one lives on.
 		cost = hostCost
 	}
 	site := code(m, call, 40, "this call")
