@@ -160,9 +160,14 @@ func checkVolatileHasNoEffect(p *analyzer.Pass, call analyzer.NodeID) {
 			fix = &analyzer.Fix{Message: "Remove `" + analyzer.Snippet(f.Text(kw), 30) + "` (and wrap the code in `torch.no_grad()`)",
 				Applicability: analyzer.Unsafe, Edits: []analyzer.Edit{e}}
 		}
-		p.ReportFix(kw, fmt.Sprintf("`%s` has had no effect since PyTorch 0.4: gradients stay enabled and the "+
-			"forward pass keeps its graph and activations; use `with torch.no_grad():` or `torch.inference_mode()`",
-			analyzer.Snippet(f.Text(kw), 30)), fix)
+		effect := "the forward pass keeps its graph and activations"
+		if len(fed) == 0 {
+			// No pass of a model is seen to take it (a lesson's cell, an
+			// input handed on): say what it would cost, not that it did.
+			effect = "a forward pass it is given to still records its graph and keeps its activations"
+		}
+		p.ReportFix(kw, fmt.Sprintf("`%s` has had no effect since PyTorch 0.4: gradients stay enabled and %s; "+
+			"use `with torch.no_grad():` or `torch.inference_mode()`", analyzer.Snippet(f.Text(kw), 30), effect), fix)
 		if unseen {
 			p.Assume(fmt.Sprintf("`%s` is set by callers in other files: it is off by default, and no call in this file sets it",
 				f.Text(val)))
@@ -381,6 +386,16 @@ func fedModels(m *analyzer.Model, call analyzer.NodeID) []analyzer.NodeID {
 	if a := f.Parent(call); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldRight) == call {
 		if left := f.Field(a, analyzer.FieldLeft); f.Kind(left) == analyzer.KindIdentifier {
 			name = f.Text(left)
+		}
+	} else if k := f.Kind(a); k == analyzer.KindExpressionList || k == analyzer.KindTuple {
+		// `inputs, targets = Variable(inputs, volatile=True), Variable(targets)`:
+		// the name at its place.
+		if as := f.Parent(a); f.Kind(as) == analyzer.KindAssignment && f.Field(as, analyzer.FieldRight) == a {
+			left := f.Field(as, analyzer.FieldLeft)
+			rs, ls := f.ChildList(a), f.ChildList(left)
+			if i := slices.Index(rs, call); i >= 0 && len(rs) == len(ls) && f.Kind(ls[i]) == analyzer.KindIdentifier {
+				name = f.Text(ls[i])
+			}
 		}
 	}
 	fn := m.ScopeNode(call)
