@@ -1853,24 +1853,13 @@ func (m *Model) backwardOf(b *Binding) bool {
 // shows a graph here (a caller's back-propagation says where there is).
 func (m *Model) tupleReturns(def NodeID) (int, []int) {
 	f := m.File
-	n := 0
-	var graph []bool
+	n := m.tupleShape(def)
+	if n < 2 {
+		return 0, nil
+	}
+	graph := make([]bool, n)
 	for _, v := range m.ReturnValues(def) {
-		v = f.Unparen(v)
-		if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
-			return 0, nil
-		}
-		kids := f.ChildList(v)
-		if n == 0 {
-			n, graph = len(kids), make([]bool, len(kids))
-		}
-		if len(kids) != n || n < 2 {
-			return 0, nil
-		}
-		for i, k := range kids {
-			if f.Kind(k) == KindListSplat {
-				return 0, nil
-			}
+		for i, k := range f.ChildList(f.Unparen(v)) {
 			if m.carry(k) == carryYes {
 				graph[i] = true
 			}

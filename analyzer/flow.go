@@ -812,16 +812,18 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 			}
 			return t(m.Receiver(expr))
 		}
-		for _, a := range m.Args(expr) {
-			if t(a) {
-				return true
-			}
-		}
-		// A tensor given by keyword (`F.smooth_l1_loss(input=x,
-		// target=y)`) is an input as much.
+		// Every argument, a tensor given by keyword
+		// (`F.smooth_l1_loss(input=x, target=y)`) as much as one given
+		// by position.
 		yes := false
 		f.Children(f.Field(expr, FieldArguments), func(c NodeID) bool {
-			yes = f.Kind(c) == KindKeywordArgument && t(f.Field(c, FieldValue))
+			switch f.Kind(c) {
+			case KindKeywordArgument:
+				yes = t(f.Field(c, FieldValue))
+			case KindDictionarySplat:
+			default:
+				yes = t(c)
+			}
 			return !yes
 		})
 		return yes

@@ -403,11 +403,8 @@ func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Di
 	for _, r := range roots {
 		var run *projectRun
 		if py := byRoot[r]; py != nil {
-			var d []analyzer.Diagnostic
-			var e []error
-			d, e, run = l.lintProject(r, py, override)
-			diags = append(diags, d...)
-			errs = append(errs, e...)
+			d, e, pr := l.lintProject(r, py, override)
+			diags, errs, run = append(diags, d...), append(errs, e...), pr
 		}
 		if nbs := notebooks[r]; nbs != nil {
 			d, e := l.lintNotebooks(r, nbs, run, override)

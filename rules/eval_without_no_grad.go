@@ -1779,11 +1779,10 @@ func detachesReturns(m *analyzer.Model, def analyzer.NodeID) string {
 	}
 	vals := m.ReturnValues(def)
 	end := ""
-	var ends func(v analyzer.NodeID) bool
-	depth := 0
-	ends = func(v analyzer.NodeID) bool {
+	var ends func(v analyzer.NodeID, depth int) bool
+	ends = func(v analyzer.NodeID, depth int) bool {
 		v = f.Unparen(v)
-		if depth++; depth > 16 {
+		if depth > 16 {
 			return false
 		}
 		switch f.Kind(v) {
@@ -1791,18 +1790,18 @@ func detachesReturns(m *analyzer.Model, def analyzer.NodeID) string {
 			// `result = (y.detach().cpu().numpy() + 1) / 2`, then
 			// `return result`: the one value the name is given.
 			if a := m.AssignedValue(v); a != analyzer.NoNode && m.ScopeNode(a) == def {
-				return ends(a)
+				return ends(a, depth+1)
 			}
 			return false
 		case analyzer.KindBinaryOperator:
 			// Arithmetic with numbers on what was detached.
 			l, r := f.Unparen(f.Field(v, analyzer.FieldLeft)), f.Unparen(f.Field(v, analyzer.FieldRight))
-			return ends(l) && (analyzer.ScalarLiteral(f, r) || ends(r)) || analyzer.ScalarLiteral(f, l) && ends(r)
+			return ends(l, depth+1) && (analyzer.ScalarLiteral(f, r) || ends(r, depth+1)) || analyzer.ScalarLiteral(f, l) && ends(r, depth+1)
 		}
 		if k := f.Kind(v); k == analyzer.KindTuple || k == analyzer.KindExpressionList {
 			all := true
 			f.Children(v, func(c analyzer.NodeID) bool {
-				all = all && ends(c)
+				all = all && ends(c, depth+1)
 				return all
 			})
 			return all
@@ -1834,7 +1833,7 @@ func detachesReturns(m *analyzer.Model, def analyzer.NodeID) string {
 		}
 		return true
 	}
-	if len(vals) == 0 || slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !ends(v) }) {
+	if len(vals) == 0 || slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !ends(v, 0) }) {
 		return ""
 	}
 	return end
