@@ -142,15 +142,11 @@ func (m *Model) computeCarry(expr NodeID) bool {
 		}
 		return m.callCarries(expr)
 	case KindBinaryOperator:
-		if m.GradModeAt(expr) == GradDisabled {
-			return false
-		}
-		return m.carry(f.Field(expr, FieldLeft)) == carryYes || m.carry(f.Field(expr, FieldRight)) == carryYes
+		// The grad mode last, as in callCarries.
+		return (m.carry(f.Field(expr, FieldLeft)) == carryYes || m.carry(f.Field(expr, FieldRight)) == carryYes) &&
+			m.GradModeAt(expr) != GradDisabled
 	case KindUnaryOperator:
-		if m.GradModeAt(expr) == GradDisabled {
-			return false
-		}
-		return m.carry(f.Field(expr, FieldArgument)) == carryYes
+		return m.carry(f.Field(expr, FieldArgument)) == carryYes && m.GradModeAt(expr) != GradDisabled
 	case KindConditionalExpression:
 		kids := f.ChildList(expr)
 		if len(kids) != 3 {
@@ -294,7 +290,6 @@ func (m *Model) gradFlag(def NodeID) string {
 }
 
 func (m *Model) callCarries(call NodeID) bool {
-	f := m.File
 	method := m.MethodName(call)
 	if detachingMethods[method] || m.scalarResult(call) {
 		return false
@@ -306,9 +301,16 @@ func (m *Model) callCarries(call NodeID) bool {
 	if (method == "sample" || method == "sample_n" || method == "enumerate_support") && m.isDistribution(m.Receiver(call)) {
 		return false // a draw is not differentiable (rsample is)
 	}
-	if m.GradModeAt(call) == GradDisabled {
-		return false
-	}
+	// The grad mode is asked last: it may be set by the function's
+	// callers in other files, and a file is linted again when such an
+	// answer changes, so it is asked only of a call that would carry a
+	// graph with grad enabled.
+	return m.callCarriesWithGrad(call, method, q) && m.GradModeAt(call) != GradDisabled
+}
+
+// callCarriesWithGrad is callCarries for a call run with grad enabled.
+func (m *Model) callCarriesWithGrad(call NodeID, method, q string) bool {
+	f := m.File
 	if def, off := m.gradOffByArg(call); off {
 		return m.argFeedsResult(call, def)
 	}
@@ -715,61 +717,68 @@ func (m *Model) elementCarriesDepth(value NodeID, index, depth int) bool {
 			return false
 		}
 	case KindCall:
-		if m.GradModeAt(v) == GradDisabled || detachingMethods[m.MethodName(v)] || index == 1 && m.returnsIndices(v) {
+		if detachingMethods[m.MethodName(v)] || index == 1 && m.returnsIndices(v) {
 			return false
 		}
-		if def, off := m.gradOffByArg(v); off {
-			return index != -1 && m.argsFeed(v, m.paramsReaching(def, m.positionalParams(def), m.elementValues(def, index)))
-		}
-		if fns := m.passedFunctions(v); fns != nil && index != -1 {
-			// `loss, rec, kld = loss_fn(...)` with loss_fn a parameter
-			// given a function, or made by a factory.
-			return m.passedElementCarries(v, fns, index)
-		}
-		if m.IsLossCall(v) && !m.IsForwardCall(v) {
-			if m.predictionTuple(v) {
-				// `recon, mu = model(x)`, recon given to a loss: a model's
-				// outputs, of one forward pass, not a loss and its logs.
-				return true
-			}
-			if def := m.lossForward(v); def != NoNode && index != -1 {
-				// `loss, loc_loss, cls_loss = criterion(...)`, criterion
-				// an instance of a loss class of this file: its forward's
-				// tuple says which terms hold the graph of what it is
-				// given (and which are counts or accuracies).
-				return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
-			}
-			return index <= 0 && m.carry(v) == carryYes
-		}
-		if def := m.LocalCallee(v); def != NoNode && index != -1 {
-			return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
-		}
-		ref := m.calleeRef(v)
-		if ref == "" && index != -1 {
-			// `action, value = agent(state)`, agent an instance of a class
-			// the project defines: its forward's tuple says where the
-			// graph is (`return action.numpy()[0], self.v(h)`).
-			if fref, def := m.classMethod(m.modelClassOf(v), "forward"); def != NoNode {
-				return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
-			} else if fref != "" {
-				ref = fref
-			}
-		}
-		if m.runsNoModel(v, ref) {
-			return false // a loss helper's tuple, of values without a graph
-		}
-		if o := m.lookup(ref, WantReturns); o != nil && o.TupleLen > 0 {
-			// A project function's tuple, whose summary says where the
-			// graph is.
-			i := elementPos(index, o.TupleLen)
-			return i >= 0 && slices.Contains(o.GraphElems, i)
-		} else if o != nil && index != 0 {
-			// Its summary says whether it returns a graph, not where; a
-			// loss comes first, counts and logs after it.
-			return false
-		}
+		// The grad mode last, as in callCarries.
+		return m.callElementCarries(v, index) && m.GradModeAt(v) != GradDisabled
 	}
 	return m.carry(value) == carryYes
+}
+
+// callElementCarries is elementCarries for a call run with grad enabled.
+func (m *Model) callElementCarries(v NodeID, index int) bool {
+	if def, off := m.gradOffByArg(v); off {
+		return index != -1 && m.argsFeed(v, m.paramsReaching(def, m.positionalParams(def), m.elementValues(def, index)))
+	}
+	if fns := m.passedFunctions(v); fns != nil && index != -1 {
+		// `loss, rec, kld = loss_fn(...)` with loss_fn a parameter
+		// given a function, or made by a factory.
+		return m.passedElementCarries(v, fns, index)
+	}
+	if m.IsLossCall(v) && !m.IsForwardCall(v) {
+		if m.predictionTuple(v) {
+			// `recon, mu = model(x)`, recon given to a loss: a model's
+			// outputs, of one forward pass, not a loss and its logs.
+			return true
+		}
+		if def := m.lossForward(v); def != NoNode && index != -1 {
+			// `loss, loc_loss, cls_loss = criterion(...)`, criterion
+			// an instance of a loss class of this file: its forward's
+			// tuple says which terms hold the graph of what it is
+			// given (and which are counts or accuracies).
+			return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
+		}
+		return index <= 0 && m.carry(v) == carryYes
+	}
+	if def := m.LocalCallee(v); def != NoNode && index != -1 {
+		return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
+	}
+	ref := m.calleeRef(v)
+	if ref == "" && index != -1 {
+		// `action, value = agent(state)`, agent an instance of a class
+		// the project defines: its forward's tuple says where the
+		// graph is (`return action.numpy()[0], self.v(h)`).
+		if fref, def := m.classMethod(m.modelClassOf(v), "forward"); def != NoNode {
+			return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
+		} else if fref != "" {
+			ref = fref
+		}
+	}
+	if m.runsNoModel(v, ref) {
+		return false // a loss helper's tuple, of values without a graph
+	}
+	if o := m.lookup(ref, WantReturns); o != nil && o.TupleLen > 0 {
+		// A project function's tuple, whose summary says where the
+		// graph is.
+		i := elementPos(index, o.TupleLen)
+		return i >= 0 && slices.Contains(o.GraphElems, i)
+	} else if o != nil && index != 0 {
+		// Its summary says whether it returns a graph, not where; a
+		// loss comes first, counts and logs after it.
+		return false
+	}
+	return m.carry(v) == carryYes
 }
 
 // lossForward returns the forward of the loss class of this file that
@@ -1987,7 +1996,7 @@ func (m *Model) mayFeed(a NodeID) bool {
 		return true
 	}
 	a = f.Unparen(a)
-	if f.Kind(a) != KindCall || m.GradModeAt(a) == GradDisabled {
+	if f.Kind(a) != KindCall {
 		return false
 	}
 	fn := f.Unparen(f.Field(a, FieldFunction))
@@ -1995,7 +2004,7 @@ func (m *Model) mayFeed(a NodeID) bool {
 		return false
 	}
 	b := m.Resolve(fn)
-	return b == nil && !builtinNames[f.Text(fn)] || b != nil && b.Kind == BindParam
+	return (b == nil && !builtinNames[f.Text(fn)] || b != nil && b.Kind == BindParam) && m.GradModeAt(a) != GradDisabled
 }
 
 type ownForwardKey struct{ def NodeID }

@@ -1085,9 +1085,6 @@ func (m *Model) paramClassOf(b *Binding, depth int, imported bool) NodeID {
 	if !ok {
 		return NoNode
 	}
-	if o := m.lookup(m.localRef(f.Parent(f.Parent(b.Stmt))), WantCallers); o != nil && o.CalledElsewhere {
-		return NoNode
-	}
 	var class *Binding
 	out, name := NoNode, ""
 	for _, a := range args {
@@ -1120,6 +1117,11 @@ func (m *Model) paramClassOf(b *Binding, depth int, imported bool) NodeID {
 		default:
 			return NoNode
 		}
+	}
+	// Calls from other files are asked of last: the answer then decides
+	// the result, and a file is linted again only where it changes one.
+	if o := m.lookup(m.localRef(f.Parent(f.Parent(b.Stmt))), WantCallers); o != nil && o.CalledElsewhere {
+		return NoNode
 	}
 	return out
 }
@@ -2128,6 +2130,44 @@ func (m *Model) localGradMode(id NodeID) (GradMode, bool) {
 		switch f.Kind(p) {
 		case KindFunctionDefinition:
 			if f.N(x).Field == FieldBody {
+				return GradEnabled, false
+			}
+		case KindLambda, KindClassDefinition:
+			return GradEnabled, false
+		default:
+			if g, ok := m.decideGradMode(p, x); ok {
+				return g, true
+			}
+		}
+		x = p
+	}
+}
+
+// GradModeKnown returns the grad mode at id where this file knows it
+// without asking the project about the callers of id's function: a
+// switch around id, the function's decorator or framework, module
+// level, or a mode already worked out. A rule tests it first and
+// GradModeAt last, once the rest of a finding holds: a file whose
+// question about its callers gets another answer later is linted again.
+func (m *Model) GradModeKnown(id NodeID) (GradMode, bool) {
+	if m.gradAt != nil && m.gradAt[id] >= 0 {
+		return GradMode(m.gradAt[id]), true
+	}
+	f := m.File
+	for x := id; ; {
+		p := f.Parent(x)
+		if p == NoNode {
+			return GradEnabled, true
+		}
+		switch f.Kind(p) {
+		case KindFunctionDefinition:
+			if f.N(x).Field == FieldBody {
+				if g, ok := m.decoratedGrad(p); ok {
+					return g, true
+				}
+				if m.IsLightningEvalHook(p) || m.autogradMethod(p) {
+					return GradDisabled, true
+				}
 				return GradEnabled, false
 			}
 		case KindLambda, KindClassDefinition:

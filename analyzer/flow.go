@@ -784,49 +784,8 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 		}
 		return t(f.Field(expr, FieldValue))
 	case KindCall:
-		if detachingMethods[m.MethodName(expr)] || m.GradModeAt(expr) == GradDisabled {
-			return false
-		}
-		q := m.CallName(expr)
-		if name, ok := strings.CutPrefix(q, "torch."); ok {
-			if nonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
-				return false
-			}
-		} else if !passThroughBuiltins[q] {
-			fn := f.Unparen(f.Field(expr, FieldFunction))
-			if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward" || m.selfSubmodule(fn)) ||
-				m.IsLossCall(expr) && m.selfSubmodule(fn) {
-				// `self(z, s)`, `self.head(x)`, `self.focal(logits, y)`: a
-				// forward pass, or a loss the module holds, computes its
-				// output from its inputs.
-				return slices.ContainsFunc(m.Args(expr), t)
-			}
-			if viaParams && m.MethodName(expr) == "" && q == "" && m.calledParam(expr, within) {
-				// `criterion(output, label)`, `discriminator(data)`: a
-				// loss, model or function the caller hands in computes
-				// its result from what it is given.
-				return slices.ContainsFunc(m.Args(expr), t)
-			}
-			if m.MethodName(expr) == "" || q != "" {
-				return false // a function this file cannot see into
-			}
-			return t(m.Receiver(expr))
-		}
-		// Every argument, a tensor given by keyword
-		// (`F.smooth_l1_loss(input=x, target=y)`) as much as one given
-		// by position.
-		yes := false
-		f.Children(f.Field(expr, FieldArguments), func(c NodeID) bool {
-			switch f.Kind(c) {
-			case KindKeywordArgument:
-				yes = t(f.Field(c, FieldValue))
-			case KindDictionarySplat:
-			default:
-				yes = t(c)
-			}
-			return !yes
-		})
-		return yes
+		// The grad mode last, as in callCarries.
+		return !detachingMethods[m.MethodName(expr)] && m.callDerives(expr, within, viaParams, t) && m.GradModeAt(expr) != GradDisabled
 	case KindBinaryOperator:
 		return t(f.Field(expr, FieldLeft)) || t(f.Field(expr, FieldRight))
 	case KindUnaryOperator:
@@ -853,6 +812,52 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 		return t(body)
 	}
 	return false
+}
+
+// callDerives is derivesFrom for a call run with grad enabled; t asks it
+// of the call's parts.
+func (m *Model) callDerives(expr, within NodeID, viaParams bool, t func(NodeID) bool) bool {
+	f := m.File
+	q := m.CallName(expr)
+	if name, ok := strings.CutPrefix(q, "torch."); ok {
+		if nonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
+			return false
+		}
+	} else if !passThroughBuiltins[q] {
+		fn := f.Unparen(f.Field(expr, FieldFunction))
+		if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward" || m.selfSubmodule(fn)) ||
+			m.IsLossCall(expr) && m.selfSubmodule(fn) {
+			// `self(z, s)`, `self.head(x)`, `self.focal(logits, y)`: a
+			// forward pass, or a loss the module holds, computes its
+			// output from its inputs.
+			return slices.ContainsFunc(m.Args(expr), t)
+		}
+		if viaParams && m.MethodName(expr) == "" && q == "" && m.calledParam(expr, within) {
+			// `criterion(output, label)`, `discriminator(data)`: a
+			// loss, model or function the caller hands in computes
+			// its result from what it is given.
+			return slices.ContainsFunc(m.Args(expr), t)
+		}
+		if m.MethodName(expr) == "" || q != "" {
+			return false // a function this file cannot see into
+		}
+		return t(m.Receiver(expr))
+	}
+	// Every argument, a tensor given by keyword
+	// (`F.smooth_l1_loss(input=x, target=y)`) as much as one given
+	// by position.
+	yes := false
+	f.Children(f.Field(expr, FieldArguments), func(c NodeID) bool {
+		switch f.Kind(c) {
+		case KindKeywordArgument:
+			yes = t(f.Field(c, FieldValue))
+		case KindDictionarySplat:
+		default:
+			yes = t(c)
+		}
+		return !yes
+	})
+	return yes
 }
 
 // paramCallValue reports whether v is, or is a name bound to, a call

@@ -495,3 +495,80 @@ func TestStepsHostRead(t *testing.T) {
 		t.Errorf("WantSteps of a training step: %+v, want its backward without its reads on the host", o)
 	}
 }
+
+// TestCallerQuestionsAskedLast: a file's questions about its own
+// functions that only their callers in other files answer (the grad mode
+// they run in, whether another file calls them) are asked only where the
+// answer decides something, so that a file is not linted again because
+// such an answer came after its first pass. A helper that only computes
+// on Python values, or whose parameters are given no instance of a
+// class, asks neither; one that runs a forward pass of a module asks its
+// grad mode.
+func TestCallerQuestionsAskedLast(t *testing.T) {
+	root := t.TempDir()
+	lib, train := filepath.Join(root, "lib.py"), filepath.Join(root, "train.py")
+	libSrc := []byte(`import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def scaled(value, factor):
+    return value * factor + 1
+
+
+def pad(items, size):
+    return [item + [0] * (size - len(item)) for item in items]
+
+
+def batches(items):
+    return pad(items, 8)
+
+
+def widths(rows):
+    return [rows.count(row) for row in rows]
+
+
+def report(rows):
+    return scaled(len(rows), 2.0), widths(rows)
+
+
+table = [[1], [2, 3]]
+print(report(table))
+
+
+def predict(x):
+    net = Net()
+    out = net(x)
+    return out.argmax(1)
+`)
+	trainSrc := []byte(`import torch
+from lib import scaled, batches, predict
+
+with torch.no_grad():
+    print(scaled(2.0, 3.0), batches([[1], [2, 3]]), predict(torch.zeros(1, 4)))
+`)
+	g := NewGraph(root, nil)
+	g.Add(lib, lightSummary(libSrc))
+	g.Add(train, lightSummary(trainSrc))
+	g.Solve()
+	ff := g.Facts(lib)
+	newLinter(t).Runner.Analyze(lib, libSrc, ff, true)
+	ask := func(want analyzer.Want, name string) string { return "L" + strconv.Itoa(int(want)) + " #" + name }
+	for _, q := range []string{ask(analyzer.WantGrad, "scaled"), ask(analyzer.WantGrad, "pad"),
+		ask(analyzer.WantCallers, "widths"), ask(analyzer.WantCallers, "report")} {
+		if _, ok := ff.Asked[q]; ok {
+			t.Errorf("asked %q: its answer decides nothing", q)
+		}
+	}
+	if _, ok := ff.Asked[ask(analyzer.WantGrad, "predict")]; !ok {
+		t.Errorf("the grad mode of predict, which runs a forward pass, was not asked; asked %v", ff.Asked)
+	}
+}
