@@ -400,11 +400,13 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	// The cheap tests first: most calls are neither forward passes nor
 	// helpers that run one, and the function's findings say which are.
-	// The grad mode comes last: it may depend on the function's callers
-	// in other files, and a file that asks it is linted again when they
-	// change it.
+	// The grad mode as this file sets it comes first; as the function's
+	// callers in other files set it, last (see GradModeKnown).
+	if g, known := m.GradModeKnown(call); known && g != analyzer.GradEnabled {
+		return
+	}
 	direct := m.IsForwardCall(call)
-	if !direct && m.Helper(call) == nil && m.FlaggedHelper(call) == nil || m.GradModeAt(call) != analyzer.GradEnabled {
+	if !direct && m.Helper(call) == nil && m.FlaggedHelper(call) == nil {
 		return
 	}
 	if gradChosenByParam(m, fn) && (!direct || !outputsOnlyToHost(m, call)) {
@@ -412,7 +414,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
 	i := slices.IndexFunc(found, func(e evalFinding) bool { return e.call == call })
-	if i < 0 {
+	if i < 0 || m.GradModeAt(call) != analyzer.GradEnabled {
 		return
 	}
 	if direct && rawToNumpy(m, call) {
@@ -1191,11 +1193,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 			return
 		}
-		if m.GradModeAt(id) != analyzer.GradEnabled || unreachable(m, id) || m.OffByDefault(fn, id) {
+		if g, known := m.GradModeKnown(id); known && g != analyzer.GradEnabled || unreachable(m, id) || m.OffByDefault(fn, id) {
 			return
 		}
 		direct := m.IsForwardCall(id) && !notForward(m, id)
-		if frozen(m, id) {
+		if !direct && helperForward(m, id) == nil || frozen(m, id) {
 			return
 		}
 		cur := openRegion(m, id, open)
@@ -1211,7 +1213,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		// A helper whose forward passes only reach its return value
 		// (cleanHelper) is judged by where the call's result goes, in a
 		// method too.
-		if !direct && (method && !opened && !cleanHelper(m, id) || helperForward(m, id) == nil || reportedInBody(m, id)) {
+		if !direct && (method && !opened && !cleanHelper(m, id) || reportedInBody(m, id)) {
+			return
+		}
+		// The grad mode last, where the rest holds (see GradModeKnown).
+		if m.GradModeAt(id) != analyzer.GradEnabled {
 			return
 		}
 		switch {

@@ -201,7 +201,10 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	loop := m.EnclosingLoop(n)
-	if loop == analyzer.NoNode || m.GradModeAt(n) == analyzer.GradDisabled {
+	if loop == analyzer.NoNode {
+		return
+	}
+	if g, known := m.GradModeKnown(n); known && g == analyzer.GradDisabled {
 		return
 	}
 	inner := loop
@@ -209,7 +212,8 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	case analyzer.KindList, analyzer.KindListComprehension, analyzer.KindTuple:
 		return // `rows += [w[:, -1:] for w in ws]` extends a list: a store, not a sum
 	}
-	if !m.CarriesGraph(value) || frozenOrigin(m, value) {
+	// The grad mode last, where the rest holds (see GradModeKnown).
+	if !m.CarriesGraph(value) || m.GradModeAt(n) == analyzer.GradDisabled || frozenOrigin(m, value) {
 		return // a frozen module's output, as TL102 and TL201 judge it
 	}
 	key := accumulatorKey(f, target)
