@@ -2121,22 +2121,30 @@ func (m *Model) site(id NodeID) *Site {
 // sets at id, and whether it sets one; at module level, the mode is
 // always decided (enabled unless switched).
 func (m *Model) localGradMode(id NodeID) (GradMode, bool) {
+	g, decided, _ := m.switchedAround(id)
+	return g, decided
+}
+
+// switchedAround is localGradMode, with the function whose body holds
+// id where its code sets no mode there (NoNode in a lambda or a class
+// body).
+func (m *Model) switchedAround(id NodeID) (GradMode, bool, NodeID) {
 	f := m.File
 	for x := id; ; {
 		p := f.Parent(x)
 		if p == NoNode {
-			return GradEnabled, true
+			return GradEnabled, true, NoNode
 		}
 		switch f.Kind(p) {
 		case KindFunctionDefinition:
 			if f.N(x).Field == FieldBody {
-				return GradEnabled, false
+				return GradEnabled, false, p
 			}
 		case KindLambda, KindClassDefinition:
-			return GradEnabled, false
+			return GradEnabled, false, NoNode
 		default:
 			if g, ok := m.decideGradMode(p, x); ok {
-				return g, true
+				return g, true, NoNode
 			}
 		}
 		x = p
@@ -2153,32 +2161,17 @@ func (m *Model) GradModeKnown(id NodeID) (GradMode, bool) {
 	if m.gradAt != nil && m.gradAt[id] >= 0 {
 		return GradMode(m.gradAt[id]), true
 	}
-	f := m.File
-	for x := id; ; {
-		p := f.Parent(x)
-		if p == NoNode {
-			return GradEnabled, true
-		}
-		switch f.Kind(p) {
-		case KindFunctionDefinition:
-			if f.N(x).Field == FieldBody {
-				if g, ok := m.decoratedGrad(p); ok {
-					return g, true
-				}
-				if m.IsLightningEvalHook(p) || m.autogradMethod(p) {
-					return GradDisabled, true
-				}
-				return GradEnabled, false
-			}
-		case KindLambda, KindClassDefinition:
-			return GradEnabled, false
-		default:
-			if g, ok := m.decideGradMode(p, x); ok {
-				return g, true
-			}
-		}
-		x = p
+	g, decided, def := m.switchedAround(id)
+	if decided || def == NoNode {
+		return g, decided
 	}
+	if g, ok := m.decoratedGrad(def); ok {
+		return g, true
+	}
+	if m.IsLightningEvalHook(def) || m.autogradMethod(def) {
+		return GradDisabled, true
+	}
+	return GradEnabled, false
 }
 
 // OffByDefault is offByDefault, for rules.
