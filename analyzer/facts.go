@@ -2165,13 +2165,7 @@ func (m *Model) GradModeKnown(id NodeID) (GradMode, bool) {
 	if decided || def == NoNode {
 		return g, decided
 	}
-	if g, ok := m.decoratedGrad(def); ok {
-		return g, true
-	}
-	if m.IsLightningEvalHook(def) || m.autogradMethod(def) {
-		return GradDisabled, true
-	}
-	return GradEnabled, false
+	return m.ownGradMode(def)
 }
 
 // OffByDefault is offByDefault, for rules.

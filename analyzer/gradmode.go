@@ -572,11 +572,8 @@ func (m *Model) FunctionGradMode(def NodeID) GradMode {
 }
 
 func (m *Model) functionGradMode(def NodeID) GradMode {
-	if g, ok := m.decoratedGrad(def); ok {
+	if g, ok := m.ownGradMode(def); ok {
 		return g
-	}
-	if m.IsLightningEvalHook(def) || m.autogradMethod(def) {
-		return GradDisabled
 	}
 	if o := m.lookup(m.localRef(def), WantGrad); o != nil && o.GradKnown {
 		// Set by its callers, in this file and others.
@@ -621,6 +618,19 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		return GradEnabled
 	}
 	return GradDisabled
+}
+
+// ownGradMode returns the grad mode a function's definition sets for its
+// body, whoever calls it: its decorator, or its framework (Lightning's
+// evaluation hooks, an autograd Function's methods).
+func (m *Model) ownGradMode(def NodeID) (GradMode, bool) {
+	if g, ok := m.decoratedGrad(def); ok {
+		return g, true
+	}
+	if m.IsLightningEvalHook(def) || m.autogradMethod(def) {
+		return GradDisabled, true
+	}
+	return GradEnabled, false
 }
 
 // overridden returns the method of a base class, defined in this file,

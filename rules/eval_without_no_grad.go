@@ -413,8 +413,10 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		return // the caller picks the mode: grad on where it asks for what the pass gives
 	}
 	found := m.Memo(evalKey{fn}, func() any { return evalForwards(m, fn) }).([]evalFinding)
+	// evalForwards keeps only passes run with grad enabled, the mode the
+	// callers set asked last.
 	i := slices.IndexFunc(found, func(e evalFinding) bool { return e.call == call })
-	if i < 0 || m.GradModeAt(call) != analyzer.GradEnabled {
+	if i < 0 {
 		return
 	}
 	if direct && rawToNumpy(m, call) {
