@@ -656,6 +656,8 @@ func (m *Model) indexCalls() {
 	m.escapes = make(map[NodeID]bool)
 	m.callbacks = make(map[NodeID]bool)
 	m.programEntries = make(map[NodeID]int)
+	m.classSites = make(map[NodeID][]NodeID)
+	m.classEscapes = make(map[NodeID]bool)
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
@@ -664,10 +666,19 @@ func (m *Model) indexCalls() {
 				continue
 			}
 			b := m.Resolve(id)
-			if b == nil || b.Kind != BindFunction || b.Name == id {
+			if b == nil || b.Kind != BindFunction && b.Kind != BindClass || b.Name == id {
 				continue
 			}
 			p := f.Parent(id)
+			if b.Kind == BindClass {
+				switch {
+				case f.Kind(p) == KindCall && f.N(id).Field == FieldFunction:
+					m.classSites[b.Stmt] = append(m.classSites[b.Stmt], p)
+				case !inAnnotation(f, id):
+					m.classEscapes[b.Stmt] = true
+				}
+				continue
+			}
 			switch {
 			case f.Kind(p) == KindCall && f.N(id).Field == FieldFunction:
 				m.callSites[b.Stmt] = append(m.callSites[b.Stmt], p)

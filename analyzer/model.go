@@ -28,6 +28,8 @@ type Model struct {
 	escapes           map[NodeID]bool     // function definition → also used other than by a call
 	callbacks         map[NodeID]bool     // function definition → escapes other than as a new thread's or process's target
 	programEntries    map[NodeID]int      // function definition → how many command-line libraries run it as the program
+	classSites        map[NodeID][]NodeID // class definition → calls that construct it in this file
+	classEscapes      map[NodeID]bool     // class definition → its name also used other than to call it, outside an annotation
 	funcGrad          map[NodeID]GradMode
 	uncalled          map[NodeID]bool     // functions whose grad mode is enabled for want of any caller
 	switchBusy        map[NodeID]bool     // conditional contexts gradSwitch is reading through a name

@@ -125,30 +125,11 @@ func (m *Model) callsOf(def NodeID) ([]NodeID, bool) {
 // annotation: as a base class, whose constructor passes its own
 // arguments, or handed on as a value.
 func (m *Model) classCalls(class NodeID) (calls []NodeID, ok bool) {
-	f := m.File
-	name := f.Field(class, FieldName)
-	ok = true
-	f.Walk(Root, func(id NodeID) {
-		if !ok || id == name || f.Kind(id) != KindIdentifier || !f.TextIs(id, f.Text(name)) {
-			return
-		}
-		if fd := f.N(id).Field; fd == FieldName || fd == FieldAttribute {
-			return
-		}
-		b := m.Resolve(id)
-		if b == nil || b.Kind != BindClass || b.Stmt != class {
-			return
-		}
-		p := f.Parent(id)
-		switch {
-		case f.Kind(p) == KindCall && f.N(id).Field == FieldFunction:
-			calls = append(calls, p)
-		case inAnnotation(f, id):
-		default:
-			ok = false
-		}
-	})
-	return calls, ok
+	m.indexCalls()
+	if m.classEscapes[class] {
+		return nil, false
+	}
+	return m.classSites[class], true
 }
 
 // inAnnotation reports whether a node is part of a type annotation.
