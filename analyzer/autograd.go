@@ -1314,13 +1314,22 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 		m.forwardAt = make([]int8, len(f.Nodes))
 	}
 	if a := m.forwardAt[call]; a != 0 {
-		return a == 2
+		if a&forwardTainted != 0 {
+			m.readFact()
+		}
+		return a&^forwardTainted == 2
 	}
 	m.forwardAt[call] = 1 // asked again while it is worked out: no
+	n := m.factReads
 	yes := m.isForwardCall(call)
+	a := int8(1)
 	if yes {
-		m.forwardAt[call] = 2
+		a = 2
 	}
+	if m.readsSince(n) {
+		a |= forwardTainted
+	}
+	m.forwardAt[call] = a
 	return yes
 }
 
@@ -2208,7 +2217,11 @@ func (m *Model) importedName(e NodeID) bool {
 	if b := m.Resolve(e); b != nil {
 		return b.Kind == BindImport
 	}
-	return m.facts != nil && m.facts.Star(f.Text(e)) != ""
+	if m.facts == nil || m.facts.Star(f.Text(e)) == "" {
+		return false
+	}
+	m.readFact()
+	return true
 }
 
 type parameterFreeKey struct{ class NodeID }

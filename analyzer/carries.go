@@ -85,14 +85,15 @@ func (m *Model) carry(expr NodeID) carryState {
 		if s == carryBusy {
 			return carryNo
 		}
-		return s
+		return m.carryHit(s)
 	}
 	m.carries[expr] = carryBusy
+	n := m.factReads
 	s := carryNo
 	if m.computeCarry(expr) {
 		s = carryYes
 	}
-	m.carries[expr] = s
+	m.carries[expr] = m.carryStore(s, n)
 	return s
 }
 
@@ -1122,9 +1123,10 @@ func (m *Model) returnsGraph(def NodeID) bool {
 		m.carries = make(map[NodeID]carryState)
 	}
 	if s, ok := m.carries[def]; ok {
-		return s == carryYes
+		return s != carryBusy && m.carryHit(s) == carryYes
 	}
 	m.carries[def] = carryBusy
+	n := m.factReads
 	yes := false
 	for _, v := range m.ReturnValues(def) {
 		if v != NoNode && m.carry(v) == carryYes {
@@ -1132,11 +1134,11 @@ func (m *Model) returnsGraph(def NodeID) bool {
 			break
 		}
 	}
+	s := carryNo
 	if yes {
-		m.carries[def] = carryYes
-	} else {
-		m.carries[def] = carryNo
+		s = carryYes
 	}
+	m.carries[def] = m.carryStore(s, n)
 	return yes
 }
 

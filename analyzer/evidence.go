@@ -118,7 +118,11 @@ func (m *Model) ev() *evidence {
 		m.evidence = &evidence{graph: map[*Binding]bool{}, roles: map[evKey]Callable{},
 			paramRoles: map[string]Callable{}, producers: map[string]bool{}, returnsGraph: map[NodeID]bool{}, traced: map[*Binding]bool{},
 			projectResults: map[string]bool{}}
+		n := m.factReads
 		m.gatherEvidence()
+		m.evidenceTainted = m.readsSince(n)
+	} else if m.evidenceTainted {
+		m.readFact()
 	}
 	return m.evidence
 }

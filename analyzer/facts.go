@@ -524,10 +524,18 @@ const (
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
-// called before any rule asks anything.
-// What the model worked out before (a summary) is computed afresh.
+// called before any rule asks anything. What the model worked out before
+// is computed afresh; when the facts are taken away (nil), only what read
+// an answer of theirs is (see taint.go).
 func (m *Model) SetFacts(facts Facts) {
+	if facts == nil && m.facts != nil {
+		// What read no answer of the project holds without it.
+		m.facts = nil
+		m.dropFacts()
+		return
+	}
 	m.facts = facts
+	m.factReads, m.evidenceTainted = 0, false
 	m.funcGrad, m.decoGrad, m.carries, m.memo, m.callNames, m.gradAt, m.evidence, m.helpers = nil, nil, nil, nil, nil, nil, nil, nil
 	m.forwardAt = nil
 }
@@ -540,7 +548,11 @@ func (m *Model) lookup(ref string, want Want) *Object {
 	if ref[0] != '#' && ref[0] != '.' && !strings.Contains(ref, ".") {
 		return nil // a module, or a builtin: never a function or class of the project
 	}
-	return m.facts.Lookup(ref, want)
+	o := m.facts.Lookup(ref, want)
+	if o != nil {
+		m.readFact()
+	}
+	return o
 }
 
 // Helper returns what the project knows of the function a call calls (an
@@ -553,14 +565,18 @@ func (m *Model) lookup(ref string, want Want) *Object {
 // only about the functions it calls from elsewhere: its facts never wait
 // for the file's own summary to reach the project.
 func (m *Model) Helper(call NodeID) *Object {
-	if o, ok := m.helpers[call]; ok {
-		return o
+	if h, ok := m.helpers[call]; ok {
+		if h.tainted {
+			m.readFact()
+		}
+		return h.o
 	}
+	n := m.factReads
 	o := m.helper(call)
 	if m.helpers == nil {
-		m.helpers = make(map[NodeID]*Object)
+		m.helpers = make(map[NodeID]helperAnswer)
 	}
-	m.helpers[call] = o
+	m.helpers[call] = helperAnswer{o, m.readsSince(n)}
 	return o
 }
 
@@ -1355,26 +1371,6 @@ func trim[T any](list []T) []T {
 	return slices.Clone(list)
 }
 
-// noticing passes a file's questions on to its facts and notices whether
-// any answer says something: while none does, the model has worked out
-// what it would have without facts, and its summary can reuse that work.
-type noticing struct {
-	Facts
-	answered bool
-}
-
-func (n *noticing) Lookup(ref string, want Want) *Object {
-	o := n.Facts.Lookup(ref, want)
-	n.answered = n.answered || o != nil
-	return o
-}
-
-func (n *noticing) Star(name string) string {
-	q := n.Facts.Star(name)
-	n.answered = n.answered || q != ""
-	return q
-}
-
 func setRef(mp *map[string]string, k, v string) {
 	if *mp == nil {
 		*mp = map[string]string{}
@@ -2159,7 +2155,7 @@ func (m *Model) switchedAround(id NodeID) (GradMode, bool, NodeID) {
 // question about its callers gets another answer later is linted again.
 func (m *Model) GradModeKnown(id NodeID) (GradMode, bool) {
 	if m.gradAt != nil && m.gradAt[id] >= 0 {
-		return GradMode(m.gradAt[id]), true
+		return m.gradAtHit(id), true
 	}
 	g, decided, def := m.switchedAround(id)
 	if decided || def == NoNode {

@@ -155,9 +155,10 @@ func (m *Model) GradModeAt(id NodeID) GradMode {
 	var buf [32]NodeID
 	path := buf[:0]
 	mode := GradEnabled
+	n := m.factReads
 	for x := id; ; {
 		if g := m.gradAt[x]; g >= 0 {
-			mode = GradMode(g)
+			mode = m.gradAtHit(x)
 			break
 		}
 		path = append(path, x)
@@ -171,8 +172,12 @@ func (m *Model) GradModeAt(id NodeID) GradMode {
 		}
 		x = p
 	}
-	for _, n := range path {
-		m.gradAt[n] = int8(mode)
+	g := int8(mode)
+	if m.readsSince(n) {
+		g |= gradAtTainted
+	}
+	for _, x := range path {
+		m.gradAt[x] = g
 	}
 	return mode
 }
@@ -560,14 +565,15 @@ func isLightningCallback(q string) bool {
 // used as a value (a callback) runs in a mode this file cannot see.
 func (m *Model) FunctionGradMode(def NodeID) GradMode {
 	if g, ok := m.funcGrad[def]; ok {
-		return g
+		return m.gradHit(g)
 	}
 	if m.funcGrad == nil {
 		m.funcGrad = make(map[NodeID]GradMode)
 	}
 	m.funcGrad[def] = GradEnabled // recursion: assume enabled while computing
+	n := m.factReads
 	g := m.functionGradMode(def)
-	m.funcGrad[def] = g
+	m.funcGrad[def] = m.gradStore(g, n)
 	return g
 }
 
@@ -758,14 +764,16 @@ func (m *Model) decoratedGrad(def NodeID) (GradMode, bool) {
 // call of fn is under the same switch.
 func (m *Model) decoratorGrad(def NodeID) (GradMode, bool) {
 	if g, ok := m.decoGrad[def]; ok {
+		g = m.gradHit(g)
 		return g, g != GradUnknown
 	}
 	if m.decoGrad == nil {
 		m.decoGrad = make(map[NodeID]GradMode)
 	}
 	m.decoGrad[def] = GradUnknown // recursion: no mode while computing
+	n := m.factReads
 	g := m.computeDecoratorGrad(def)
-	m.decoGrad[def] = g
+	m.decoGrad[def] = m.gradStore(g, n)
 	return g, g != GradUnknown
 }
 

@@ -42,15 +42,19 @@ type Model struct {
 	// other than its default, that argument's truth, by the parameter's
 	// node (see defaultTruth).
 	argTruth  map[NodeID]bool
-	callNames map[NodeID]string
-	localRefs map[NodeID]string  // localRef's answers, shared by the summary's records
-	helpers   map[NodeID]*Object // call → Helper's answer, which TL201 and TL301 both ask
-	gradAt    []int8             // memoized GradModeAt per node, -1 unknown
-	forwardAt []int8             // memoized IsForwardCall per node: 0 not asked, 1 no, 2 yes
-	resolved  []int32            // memoized Resolve per node: 0 not asked, -1 nil, else the binding's index + 1
+	callNames map[NodeID]callName
+	localRefs map[NodeID]string       // localRef's answers, shared by the summary's records
+	helpers   map[NodeID]helperAnswer // call → Helper's answer, which TL201 and TL301 both ask
+	gradAt    []int8                  // memoized GradModeAt per node, -1 unknown
+	forwardAt []int8                  // memoized IsForwardCall per node: 0 not asked, 1 no, 2 yes
+	resolved  []int32                 // memoized Resolve per node: 0 not asked, -1 nil, else the binding's index + 1
 	evidence  *evidence
 	facts     Facts // what the rest of the project knows; nil for a file alone
-	noNames   bool  // callees are judged by evidence alone (WithoutNames)
+	// factReads counts the project's answers read (see taint.go);
+	// evidenceTainted, that gathering the evidence read one.
+	factReads       uint64
+	evidenceTainted bool
+	noNames         bool // callees are judged by evidence alone (WithoutNames)
 	// foreignDL: the file imports another deep learning framework
 	// (TensorFlow, Keras, JAX, Paddle): a callee's name alone does not
 	// say it is a model of torch's.
@@ -297,6 +301,7 @@ func (m *Model) qualified(expr NodeID, depth int) string {
 			name := f.Text(expr)
 			if m.facts != nil {
 				if q := m.facts.Star(name); q != "" {
+					m.readFact()
 					return q // bound by `from module import *`
 				}
 			}
@@ -336,14 +341,18 @@ func (m *Model) CallName(call NodeID) string {
 	if m.File.Kind(call) != KindCall {
 		return ""
 	}
-	if q, ok := m.callNames[call]; ok {
-		return q
+	if c, ok := m.callNames[call]; ok {
+		if c.tainted {
+			m.readFact()
+		}
+		return c.q
 	}
 	if m.callNames == nil {
-		m.callNames = make(map[NodeID]string)
+		m.callNames = make(map[NodeID]callName)
 	}
+	n := m.factReads
 	q := m.QualifiedName(m.File.Field(call, FieldFunction))
-	m.callNames[call] = q
+	m.callNames[call] = callName{q, m.readsSince(n)}
 	return q
 }
 
@@ -495,13 +504,14 @@ func (m *Model) classInherits(class NodeID, pred func(string) bool, seen map[Nod
 // lets a rule compute a per-function answer once per file.
 func (m *Model) Memo(key any, compute func() any) any {
 	if v, ok := m.memo[key]; ok {
-		return v
+		return m.memoHit(v)
 	}
 	if m.memo == nil {
 		m.memo = make(map[any]any)
 	}
+	n := m.factReads
 	v := compute()
-	m.memo[key] = v
+	m.memo[key] = m.memoStore(v, n)
 	return v
 }
 
@@ -510,14 +520,15 @@ func (m *Model) Memo(key any, compute func() any) any {
 // question gets busy, the answer in the meantime.
 func (m *Model) MemoRecursive(key, busy any, compute func() any) any {
 	if v, ok := m.memo[key]; ok {
-		return v
+		return m.memoHit(v)
 	}
 	if m.memo == nil {
 		m.memo = make(map[any]any)
 	}
 	m.memo[key] = busy
+	n := m.factReads
 	v := compute()
-	m.memo[key] = v
+	m.memo[key] = m.memoStore(v, n)
 	return v
 }
 

@@ -163,7 +163,6 @@ func (r *Runner) analyze(path string, src []byte, facts Facts, summarize, ownNam
 	if summarize {
 		sum = m.summarizeNames()
 	}
-	var asked *noticing
 	if facts != nil {
 		if u, ok := facts.(interface{ UseSummary(*Summary) }); ok && (sum != nil || ownNames) {
 			names := sum
@@ -172,8 +171,7 @@ func (r *Runner) analyze(path string, src []byte, facts Facts, summarize, ownNam
 			}
 			u.UseSummary(names) // the file's own imports, before the project has them
 		}
-		asked = &noticing{Facts: facts}
-		m.SetFacts(asked)
+		m.SetFacts(facts)
 	}
 	var enabled func(*Rule) bool
 	if r.RulesFor != nil {
@@ -224,13 +222,9 @@ func (r *Runner) analyze(path string, src []byte, facts Facts, summarize, ownNam
 	}
 	out = append(out, crashes...)
 	if summarize {
-		// The summary is the file's alone. What the rules worked out holds
-		// for it unless some answer of the project's changed it.
-		if asked != nil && asked.answered {
-			m.SetFacts(nil)
-		} else {
-			m.facts = nil
-		}
+		// The summary is the file's alone: what the rules worked out
+		// holds for it where no answer of the project's went into it.
+		m.SetFacts(nil)
 		m.summarizeDefs(sum)
 	}
 	return out, sum

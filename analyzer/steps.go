@@ -310,6 +310,8 @@ func (m *Model) steps(call NodeID, depth int, hostReads bool) *Object {
 // without the project's facts, the file's own classes do.
 func (m *Model) trainSwitchByName(name string, depth int) *Object {
 	if m.facts != nil {
+		// Another path than the file's alone, whatever the answer.
+		m.readFact()
 		o := m.lookup("*."+name, WantSteps)
 		if o == nil || o.Train == nil {
 			return nil
