@@ -471,6 +471,9 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		// pass is in; at module level (a script, a notebook) a name that
 		// holds one lives on.
 		cost = hostCost
+		if names := keptGlobals(m, fn, call); names != nil {
+			cost = keptCost(names)
+		}
 	}
 	site := code(m, call, 40, "this call")
 	if at, def := nestedForward(m, fn, call, helper, found[i]); at != analyzer.NoNode {
@@ -495,6 +498,9 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 				"at its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", helper.Site.Text, end)
 		} else if found[i].host && !found[i].detached && !found[i].split {
 			cost = hostCost
+			if names := keptGlobals(m, fn, call); names != nil {
+				cost = keptCost(names)
+			}
 		}
 		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s`, %s%s",
 			site, where, helper.Site.Text, runs, cost),
@@ -521,6 +527,54 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 const hostCost = ": autograd records the graph and saves the activations a backward would need, although nothing " +
 	"back-propagates; they are freed with the outputs, none of which is kept, but each pass still holds them all at " +
 	"its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
+
+// keptCost is hostCost where module-level names hold the outputs.
+func keptCost(names []string) string {
+	held := "`" + names[0] + "`, a module-level name, keeps"
+	if len(names) > 1 {
+		held = "`" + strings.Join(names[:len(names)-1], "`, `") + "` and `" + names[len(names)-1] + "`, module-level names, keep"
+	}
+	return ": autograd records the graph and saves the activations a backward would need, although nothing " +
+		"back-propagates; " + held + " the last outputs and their graph alive until bound again or deleted, " +
+		"and each pass holds them all at its peak; wrap the evaluation in `with torch.no_grad():` " +
+		"(or `torch.inference_mode()`)"
+}
+
+// keptGlobals returns, for a call in module-level code (fn is Root),
+// the names an assignment binds to what it returns (`out = model(x)`,
+// `out, hidden = lm(x, hidden)`; `_` aside), or nil: a name of a
+// script or a notebook lives on after the statement, and its value with
+// it.
+func keptGlobals(m *analyzer.Model, fn, call analyzer.NodeID) []string {
+	f := m.File
+	if fn != analyzer.Root {
+		return nil
+	}
+	x := call
+	for f.Kind(f.Parent(x)) == analyzer.KindParenthesizedExpression {
+		x = f.Parent(x)
+	}
+	p := f.Parent(x)
+	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != x {
+		return nil
+	}
+	var names []string
+	add := func(id analyzer.NodeID) {
+		if f.Kind(id) == analyzer.KindIdentifier && !f.TextIs(id, "_") {
+			names = append(names, f.Text(id))
+		}
+	}
+	switch left := f.Field(p, analyzer.FieldLeft); f.Kind(left) {
+	case analyzer.KindIdentifier:
+		add(left)
+	case analyzer.KindPatternList, analyzer.KindTuplePattern:
+		f.Children(left, func(c analyzer.NodeID) bool {
+			add(c)
+			return true
+		})
+	}
+	return names
+}
 
 type gradChoiceKey struct{ fn analyzer.NodeID }
 
@@ -697,6 +751,8 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 				where = fmt.Sprintf("in the loop at line %d, which breaks after its first iteration,", f.Position(f.N(l).Start).Line)
 				break
 			}
+			// runsOnce let it through: a loop over a few fixed values.
+			where = fmt.Sprintf("in the loop at line %d, over a few fixed values,", f.Position(f.N(l).Start).Line)
 		}
 		if fn == analyzer.Root {
 			p.Once(fmt.Sprintf("a forward pass of module-level code %s keeps one graph, not one per batch", where))

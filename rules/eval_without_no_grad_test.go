@@ -36,3 +36,24 @@ func TestEvalRegionListsItsPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestOncePassSaysWhereItRuns checks where a finding that runs once
+// says its pass is: outside any loop, or in a loop over a few fixed
+// values, which runs it once per value.
+func TestOncePassSaysWhereItRuns(t *testing.T) {
+	diags := lintFixture(t, "../testdata/python/TL201_module_level_outputs.py", EvalWithoutNoGrad)
+	want := map[int]string{
+		38: "once: a forward pass of module-level code in the loop at line 37, over a few fixed values, keeps one graph, not one per batch",
+	}
+	for _, d := range diags {
+		if w, ok := want[d.Pos.Line]; ok {
+			if got := "once: " + d.Once; got != w {
+				t.Errorf("line %d: %q, want %q", d.Pos.Line, got, w)
+			}
+			delete(want, d.Pos.Line)
+		}
+	}
+	for line := range want {
+		t.Errorf("line %d: no TL201 finding", line)
+	}
+}
