@@ -337,7 +337,7 @@ func (f *File) SyntaxErrors() []SyntaxError {
 	// blanks before a token CPython refuses (`M(\n    ???`) is that
 	// token's error.
 	case inTokens && (!inTree || f.LineIndex(tok.Start) <= f.LineIndex(tree.Start) || tok.Message == nulMessage || tok.Anywhere ||
-		tok.Start >= tree.Start && tok.Start < tree.End && len(bytes.TrimSpace(f.Src[tree.Start:tok.Start])) == 0):
+		tok.Start >= tree.Start && (tok.Start < tree.End && len(bytes.TrimSpace(f.Src[tree.Start:tok.Start])) == 0 || tok.Within && tok.Start <= tree.End)):
 		return []SyntaxError{{Node: NoNode, Start: tok.Start, End: tok.End, Message: tok.Message}}
 	case inTree:
 		return []SyntaxError{tree}

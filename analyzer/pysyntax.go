@@ -26,6 +26,11 @@ type tokenError struct {
 	// such errors when its parser fails): a character no token may hold,
 	// a string left open.
 	Anywhere bool
+	// Within: a block left unfinished, which tree-sitter's recovery
+	// turns into an error over the statements around it (the def that
+	// holds a `try` without `except`): it is the error of a tree error
+	// whose span holds it.
+	Within bool
 }
 
 // blockKeywords are the first words of the statements whose header ends
@@ -69,6 +74,9 @@ type tokenScanner struct {
 	// when that line is a block header ending in a colon; -1 otherwise.
 	header     int
 	headerName string
+	// tries holds the columns of the `try` statements whose `except` or
+	// `finally` has not come yet.
+	tries []int
 }
 
 func (t *tokenScanner) fail(start, end int, format string, args ...any) (tokenError, bool) {
@@ -147,6 +155,16 @@ func (t *tokenScanner) run() (tokenError, bool) {
 		case t.header < 0 && indented:
 			return t.fail(j, j, "IndentationError: unexpected indent")
 		}
+		word := leadingWord(src[j:])
+		if k := len(t.tries) - 1; k >= 0 && col <= t.tries[k] {
+			if col < t.tries[k] || word != "except" && word != "finally" {
+				return t.unfinishedTry(j, j)
+			}
+			t.tries = t.tries[:k]
+		}
+		if word == "try" && bytes.HasPrefix(bytes.TrimLeft(src[j+3:], " \t\f"), []byte(":")) {
+			t.tries = append(t.tries, col)
+		}
 		var err tokenError
 		var bad bool
 		if i, err, bad = t.logicalLine(j); bad {
@@ -156,7 +174,29 @@ func (t *tokenScanner) run() (tokenError, bool) {
 	if t.header >= 0 {
 		return t.fail(n, n, "IndentationError: expected an indented block after %s on line %d", t.headerName, t.lineOf(t.header))
 	}
+	if len(t.tries) > 0 {
+		// At the end of the last line.
+		end := len(bytes.TrimRight(src, " \t\f\r\n"))
+		return t.unfinishedTry(end, end)
+	}
 	return tokenError{}, false
+}
+
+// unfinishedTry is the error of a `try` whose block ends without an
+// `except` or a `finally`.
+func (t *tokenScanner) unfinishedTry(start, end int) (tokenError, bool) {
+	err, _ := t.fail(start, end, "SyntaxError: expected 'except' or 'finally' block")
+	err.Within = true
+	return err, true
+}
+
+// leadingWord returns the keyword-like word b starts with, or "".
+func leadingWord(b []byte) string {
+	k := 0
+	for k < len(b) && (b[k] == '_' || b[k] >= 'a' && b[k] <= 'z' || b[k] >= 'A' && b[k] <= 'Z' || b[k] >= '0' && b[k] <= '9') {
+		k++
+	}
+	return string(b[:k])
 }
 
 // logicalLine scans the tokens of the logical line that starts at i and

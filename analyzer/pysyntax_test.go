@@ -52,6 +52,15 @@ func TestTokenCheck(t *testing.T) {
 		{"nothing after += at the end", "x +=", "1 SyntaxError: invalid syntax"},
 		{"= in brackets goes on", "f(a=\n  1)\nx = f\"{a=}\" + 'b='\n", ""},
 		{"question marks", "m = M(\n    ???\n)\n", "2 SyntaxError: invalid syntax"},
+		// A try whose block ends without except or finally: where the
+		// next statement starts, or at the end of the last line.
+		{"try then a statement", "def g():\n    try:\n        x = 1\n    y = 2\n", "4 SyntaxError: expected 'except' or 'finally' block"},
+		{"try then a dedent", "def g():\n    try:\n        x = 1\ny = 2\n", "4 SyntaxError: expected 'except' or 'finally' block"},
+		{"try at the end", "try:\n    x = 1\n\n# done\n", "4 SyntaxError: expected 'except' or 'finally' block"},
+		{"try then else", "try: x = 1\nelse:\n    pass\n", "2 SyntaxError: expected 'except' or 'finally' block"},
+		{"try, comments, except", "try:\n    x = 1\n# c\n\n    # d\nexcept:\n    pass\n", ""},
+		{"nested tries", "try:\n    try:\n        x = 1\n    finally:\n        y = 2\nexcept (\n    ValueError):\n    pass\nelse:\n    z = '''\ntry:\n'''\ntry_count = 1\n", ""},
+		{"inner try left open", "try:\n    try:\n        x = 1\nexcept:\n    pass\n", "4 SyntaxError: expected 'except' or 'finally' block"},
 	}
 	for _, c := range cases {
 		got := ""
@@ -182,6 +191,9 @@ var oracleSnippets = []string{
 	"x: list[int] or None: int = 3\n",
 	"def cook(test, (reflen, counts), eff=None):\n    return reflen\n\n\nf = lambda (a, b): a\n",
 	"import os\n\n\ndef\ndef evaluate(x):\n    return x\n",
+	// Tries nested, one-line and in methods: a line deleted or dedented
+	// leaves one without its except or finally.
+	"class Loader:\n    def load(self, path):\n        try:\n            f = open(path)\n        except OSError:\n            return None\n        else:\n            try:\n                return f.read()\n            finally:\n                f.close()\n\n\ntry: import torch\nexcept ImportError: torch = None\n",
 }
 
 // mutations returns variants of src, each with one line changed: indented
