@@ -431,13 +431,18 @@ func (l *Linter) lintNotebooks(root string, paths []string, run *projectRun, ove
 		run = &projectRun{order: l.units(root, nil)}
 		l.load(run.order, override)
 	}
+	// Notebooks are linted side by side: the first that asks the
+	// project anything solves it, the others wait for that.
+	var once sync.Once
 	solve := func() *Graph {
-		if run.g == nil {
-			for _, u := range run.order {
-				u.target = false // only summaries are needed
+		once.Do(func() {
+			if run.g == nil {
+				for _, u := range run.order {
+					u.target = false // only summaries are needed
+				}
+				run.g = l.solve(root, run.order, override)
 			}
-			run.g = l.solve(root, run.order, override)
-		}
+		})
 		return run.g
 	}
 	if slices.ContainsFunc(run.order, func(u *unit) bool { return u.err == nil && u.readErr == nil && u.entry == nil }) {
@@ -449,18 +454,23 @@ func (l *Linter) lintNotebooks(root string, paths []string, run *projectRun, ove
 		d := l.digest(root, run.order, entrySum)
 		salt = d[:]
 	}
-	var diags []analyzer.Diagnostic
-	var errs []error
-	for _, p := range paths {
+	found := make([][]analyzer.Diagnostic, len(paths))
+	failed := make([]error, len(paths))
+	l.parallel(len(paths), func(i int) {
+		p := paths[i]
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			abs = p
 		}
 		ff := &lazyFacts{solve: solve, path: filepath.Clean(abs)}
-		d, err := l.Runner.LintFileWith(p, ff, salt)
-		diags = append(diags, d...)
-		if err != nil {
-			errs = append(errs, err)
+		found[i], failed[i] = l.Runner.LintFileWith(p, ff, salt)
+	})
+	var diags []analyzer.Diagnostic
+	var errs []error
+	for i := range paths {
+		diags = append(diags, found[i]...)
+		if failed[i] != nil {
+			errs = append(errs, failed[i])
 		}
 	}
 	return diags, errs

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -389,4 +390,73 @@ func TestMemoryStoreStat(t *testing.T) {
 	if got := lint(); strings.Contains(got, "TL301") {
 		t.Errorf("after the helper changed, still:\n%s", got)
 	}
+}
+
+// TestNotebooksSideBySide: the notebooks of a project, linted side by
+// side and asking the project about its helpers, give each the findings
+// it gets alone, in the order of their paths.
+func TestNotebooksSideBySide(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	write("pyproject.toml", "[project]\nname = \"side\"\n")
+	write("helpers.py", "import torch\n\n\ndef score(model, x):\n    return model(x).argmax(-1).tolist()\n")
+	cell := func(src string) string {
+		b, err := json.Marshal(map[string]any{
+			"cells":    []any{map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil, "source": src}},
+			"metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	var paths []string
+	for i := range 8 {
+		src := "import torch\nfrom helpers import score\n\nnet = torch.load(\"net.pt\", map_location=\"cpu\")\nnet.eval()\nfor x in torch.load(\"data.pt\", map_location=\"cpu\"):\n    print(score(net, x))\n"
+		if i%2 == 1 {
+			src = "import torch\n\nwith torch.no_grad():\n    print(1)\n"
+		}
+		paths = append(paths, write(fmt.Sprintf("nb%d.ipynb", i), cell(src)))
+	}
+	// With the summaries of the project's files stored, the project is
+	// solved only when a notebook first asks it something.
+	l := newLinter(t)
+	l.Store = NewMemoryStore()
+	if _, errs := l.Lint([]string{filepath.Join(dir, "helpers.py")}, nil); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	all, errs := l.Lint(paths, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var alone []analyzer.Diagnostic
+	for _, p := range paths {
+		d, errs := newLinter(t).Lint([]string{p}, nil)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		alone = append(alone, d...)
+	}
+	if len(all) != 4 {
+		t.Errorf("%d findings, want one in each of the four notebooks that score under eval:\n%s", len(all), strings.Join(keys(all), "\n"))
+	}
+	for i := range all {
+		if i >= len(alone) || key(all[i]) != key(alone[i]) {
+			t.Fatalf("side by side:\n%s\none at a time:\n%s", strings.Join(unsorted(all), "\n"), strings.Join(unsorted(alone), "\n"))
+		}
+	}
+}
+
+func unsorted(ds []analyzer.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, key(d))
+	}
+	return out
 }
