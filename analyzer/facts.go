@@ -951,11 +951,62 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 // `B` for `crit = A()` in one branch and `crit = B()` in the other. Nil
 // when one binding's class is not known.
 func (m *Model) boundClasses(recv NodeID, depth int) []NodeID {
-	f := m.File
-	_, c, ok := m.bindingsOf(recv)
+	b, c, ok := m.bindingsOf(recv)
 	if !ok {
 		return nil
 	}
+	// The answer is the chain's, the same for every use of the name (a
+	// long function asks it of each), but where recv is what a binding
+	// of the chain moves (`model` in `model = model.to(device)`).
+	key := bindKey{b.Scope, m.File.view(recv)}
+	if slices.Contains(m.movedNames(key, c), recv) {
+		return m.chainClasses(recv, c, depth)
+	}
+	return m.Memo(boundClassesKey{key, depth}, func() any { return m.chainClasses(recv, c, depth) }).([]NodeID)
+}
+
+type boundClassesKey struct {
+	key   bindKey
+	depth int
+}
+
+type movedNamesKey struct{ key bindKey }
+
+// movedNames returns the names that the bindings of a chain move to a
+// device or a dtype (`model` in `model = model.to(device)`).
+func (m *Model) movedNames(key bindKey, c bindChain) []NodeID {
+	return m.Memo(movedNamesKey{key}, func() any {
+		f := m.File
+		var out []NodeID
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			bi := &m.binds[i]
+			if bi.Kind != BindAssign {
+				continue
+			}
+			v := bi.Value
+			if bi.Unpacked {
+				v = f.Unparen(v)
+				if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+					continue
+				}
+				kids := f.ChildList(v)
+				j := elementPos(bi.Index, len(kids))
+				if j < 0 {
+					continue
+				}
+				v = kids[j]
+			}
+			if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier {
+				out = append(out, from)
+			}
+		}
+		return out
+	}).([]NodeID)
+}
+
+// chainClasses is boundClasses of recv, worked out from its chain.
+func (m *Model) chainClasses(recv NodeID, c bindChain, depth int) []NodeID {
+	f := m.File
 	var classes []NodeID
 	for i := c.first; i >= 0; i = m.binds[i].next {
 		bi := &m.binds[i]
@@ -2088,14 +2139,36 @@ var zeroGradMethod = map[string]bool{"zero_grad": true}
 // CallsMethodOn reports whether scope's own code (not its nested
 // functions') calls one of methods on the receiver whose text is recv.
 func (m *Model) CallsMethodOn(scope NodeID, recv string, methods map[string]bool) bool {
-	f := m.File
-	found := false
-	f.Walk(scope, func(id NodeID) {
-		if !found && f.Kind(id) == KindCall && methods[m.MethodName(id)] && m.ScopeNode(id) == scope {
-			found = f.Text(f.Unparen(m.Receiver(id))) == recv
+	for name, recvs := range m.methodCalls(scope) {
+		if methods[name] && slices.Contains(recvs, recv) {
+			return true
 		}
-	})
-	return found
+	}
+	return false
+}
+
+type methodCallsKey struct{ scope NodeID }
+
+// methodCalls maps each method name that scope's own code calls to the
+// texts of the receivers it calls it on: one walk of a function serves
+// every question about it (a long function asks one per call).
+func (m *Model) methodCalls(scope NodeID) map[string][]string {
+	return m.Memo(methodCallsKey{scope}, func() any {
+		f := m.File
+		calls := map[string][]string{}
+		f.Walk(scope, func(id NodeID) {
+			if f.Kind(id) != KindCall || m.ScopeNode(id) != scope {
+				return
+			}
+			if name := m.MethodName(id); name != "" {
+				recv := f.Text(f.Unparen(m.Receiver(id)))
+				if !slices.Contains(calls[name], recv) {
+					calls[name] = append(calls[name], recv)
+				}
+			}
+		})
+		return calls
+	}).(map[string][]string)
 }
 
 // isClassRef reports whether a call constructs a class of this file.

@@ -126,3 +126,82 @@ func BenchmarkLinearity(b *testing.B) {
 	b.ReportMetric(lint[0]/parse[0], "lint/parse@1x")
 	b.ReportMetric(lint[2]/parse[2], "lint/parse@16x")
 }
+
+// longFunction is a module of size about n bytes holding one function
+// whose body rebinds the same few names again and again, as a
+// generated pipeline or a notebook exported as one script does.
+func longFunction(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`import torch
+
+
+def run(unet, vae, scheduler, latents, timesteps, embeds, scale, callback):
+    images = []
+`)
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, `    for i, t in enumerate(timesteps):
+        model_input = torch.cat([latents] * 2)
+        noise = unet(model_input, t, encoder_hidden_states=embeds).sample
+        uncond, text = noise.chunk(2)
+        noise = uncond + scale * (text - uncond)
+        latents = scheduler.step(noise, t, latents).prev_sample
+        if callback is not None and i %% %[1]d == 0:
+            callback(i, t, latents)
+    scheduler.set_timesteps(%[1]d)
+    image = vae.decode(latents / 0.18215).sample
+    images.append(image.detach())
+`, i+2)
+	}
+	b.WriteString("    return images\n")
+	return []byte(b.String())
+}
+
+// manyClasses is a module of size about n bytes defining small classes,
+// each constructed once.
+func manyClasses(n int) []byte {
+	var b strings.Builder
+	b.WriteString("import torch.nn as nn\n\n\n")
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, `class Head%[1]d(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.fc = nn.Linear(width, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+head%[1]d = Head%[1]d(%[1]d + 1)
+
+
+`, i)
+	}
+	return []byte(b.String())
+}
+
+// BenchmarkLinearityWithin is BenchmarkLinearity where the size grows
+// inside one function, or in the number of classes of one module: the
+// questions asked of each name or class must not each walk the whole
+// function or file. Allocation counts do not show such work (a walk
+// allocates nothing), so it reports times.
+func BenchmarkLinearityWithin(b *testing.B) {
+	runner := allRunner()
+	best := func(src []byte) float64 {
+		d := time.Duration(1 << 62)
+		for r := 0; r < 3; r++ {
+			start := time.Now()
+			runner.LintSource("gen.py", src)
+			d = min(d, time.Since(start))
+		}
+		return float64(d.Nanoseconds()) / float64(len(src))
+	}
+	var fn, classes [2]float64
+	for b.Loop() {
+		for i, k := range []int{1, 4} {
+			fn[i] = best(longFunction(k * 32 << 10))
+			classes[i] = best(manyClasses(k * 32 << 10))
+		}
+	}
+	b.ReportMetric(fn[1]/fn[0], "function@4x")
+	b.ReportMetric(classes[1]/classes[0], "classes@4x")
+}

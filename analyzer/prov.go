@@ -50,9 +50,43 @@ func (m *Model) assignedValues(use NodeID) ([]NodeID, bool) {
 // read at node at, which lies at byte offset pos.
 func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Binding {
 	f := m.File
-	c, ok := m.bindIndex[bindKey{s, name}]
+	key := bindKey{s, name}
+	c, ok := m.bindIndex[key]
 	if !ok {
 		return nil
+	}
+	var out []*Binding
+	var dom *Binding // a binding every path to at in its block runs
+	// visit takes the bindings before at from the nearest back, those at
+	// one position in the chain's order, until one that every path runs.
+	visit := func(o *Binding) bool {
+		out = append(out, o)
+		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport {
+			return false
+		}
+		if f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, at)) {
+			dom = o
+			return false
+		}
+		return true
+	}
+	if idx := m.sortedChain(key, c); idx != nil {
+		// A name bound many times (`latents = ...` down a long
+		// function): the index, not a sort of the chain for each read.
+	next:
+		for hi := m.searchChain(idx, pos); hi > 0; {
+			lo, p := hi-1, m.bindingPos(&m.binds[idx[hi-1]])
+			for lo > 0 && m.bindingPos(&m.binds[idx[lo-1]]) == p {
+				lo--
+			}
+			for k := lo; k < hi; k++ {
+				if !visit(&m.binds[idx[k]]) {
+					break next
+				}
+			}
+			hi = lo
+		}
+		return m.backEdgeBindings(name, s, at, out, dom)
 	}
 	var before []*Binding
 	for i := c.first; i >= 0; i = m.binds[i].next {
@@ -61,15 +95,8 @@ func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Bin
 		}
 	}
 	sort.SliceStable(before, func(i, j int) bool { return m.bindingPos(before[i]) > m.bindingPos(before[j]) })
-	var out []*Binding
-	var dom *Binding // a binding every path to at in its block runs
 	for _, o := range before {
-		out = append(out, o)
-		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport {
-			break
-		}
-		if f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, at)) {
-			dom = o
+		if !visit(o) {
 			break
 		}
 	}
@@ -97,14 +124,30 @@ func (m *Model) backEdgeBindings(name string, s ScopeID, at NodeID, out []*Bindi
 	for l := m.statementLoop(loop); l != NoNode; l = m.statementLoop(l) {
 		loop = l // the outermost loop: its back edge reaches every iteration
 	}
-	c, ok := m.bindIndex[bindKey{s, name}]
+	key := bindKey{s, name}
+	c, ok := m.bindIndex[key]
 	if !ok {
 		return out
 	}
 	pos := f.N(at).Start
-	for i := c.first; i >= 0; i = m.binds[i].next {
+	body := f.Field(loop, FieldBody)
+	var later []int32 // the chain's bindings after at, in its order
+	if idx := m.sortedChain(key, c); idx != nil {
+		for _, i := range idx[m.searchChain(idx, pos+1):] {
+			if m.bindingPos(&m.binds[i]) > f.N(body).End {
+				break
+			}
+			later = append(later, i)
+		}
+		slices.Sort(later) // the chain's order is the order of m.binds
+	} else {
+		for i := c.first; i >= 0; i = m.binds[i].next {
+			later = append(later, i)
+		}
+	}
+	for _, i := range later {
 		o := &m.binds[i]
-		if m.bindingPos(o) <= pos || !f.Contains(f.Field(loop, FieldBody), o.Stmt) {
+		if m.bindingPos(o) <= pos || !f.Contains(body, o.Stmt) {
 			continue
 		}
 		// The back edge of the innermost loop around both comes back to

@@ -456,18 +456,8 @@ const longChain = 16
 // lastBindingBefore returns the binding of key in effect at pos: the last
 // one whose position precedes pos, as an index into m.binds, or -1.
 func (m *Model) lastBindingBefore(key bindKey, c bindChain, pos uint32) int32 {
-	if idx, ok := m.chainIndex[key]; ok || m.chainLen(c) > longChain {
-		if !ok {
-			for i := c.first; i >= 0; i = m.binds[i].next {
-				idx = append(idx, i)
-			}
-			sort.SliceStable(idx, func(a, b int) bool { return m.bindingPos(&m.binds[idx[a]]) < m.bindingPos(&m.binds[idx[b]]) })
-			if m.chainIndex == nil {
-				m.chainIndex = make(map[bindKey][]int32)
-			}
-			m.chainIndex[key] = idx
-		}
-		n := sort.Search(len(idx), func(i int) bool { return m.bindingPos(&m.binds[idx[i]]) >= pos })
+	if idx := m.sortedChain(key, c); idx != nil {
+		n := m.searchChain(idx, pos)
 		if n == 0 {
 			return -1
 		}
@@ -480,6 +470,31 @@ func (m *Model) lastBindingBefore(key bindKey, c bindChain, pos uint32) int32 {
 		}
 	}
 	return pick
+}
+
+// sortedChain returns the bindings of a long chain (or of one indexed
+// already), as indices into m.binds sorted by position, ties in the
+// chain's order; nil for a short chain, which is walked instead.
+func (m *Model) sortedChain(key bindKey, c bindChain) []int32 {
+	idx, ok := m.chainIndex[key]
+	if ok || m.chainLen(c) <= longChain {
+		return idx
+	}
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		idx = append(idx, i)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return m.bindingPos(&m.binds[idx[a]]) < m.bindingPos(&m.binds[idx[b]]) })
+	if m.chainIndex == nil {
+		m.chainIndex = make(map[bindKey][]int32)
+	}
+	m.chainIndex[key] = idx
+	return idx
+}
+
+// searchChain returns how many bindings of a sorted chain come before
+// pos.
+func (m *Model) searchChain(idx []int32, pos uint32) int {
+	return sort.Search(len(idx), func(i int) bool { return m.bindingPos(&m.binds[idx[i]]) >= pos })
 }
 
 // chainLen counts the bindings in a chain, stopping past longChain.
@@ -577,23 +592,23 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 	}
 	// The uses UsesOf gives come first, those other paths reach after.
 	var uses, more []NodeID
-	f.Walk(m.ScopeNode(target), func(id NodeID) {
-		if id == target || f.Kind(id) != KindIdentifier || !f.TextIs(id, name) || rebinds(f, id) || paramName(f, id) {
-			return // a parameter's own name in the signature is no use of it
+	for _, id := range m.namesIn(m.ScopeNode(target))[name] {
+		if id == target || rebinds(f, id) || paramName(f, id) {
+			continue // a parameter's own name in the signature is no use of it
 		}
 		if p := f.Parent(id); f.Kind(p) == KindAttribute && f.Field(p, FieldAttribute) == id {
-			return
+			continue
 		}
 		if b := m.Resolve(id); b != nil && b.Name == target {
 			uses = append(uses, id)
-			return
+			continue
 		}
 		// A use before the binding is reached only by the loop's next
 		// iteration, and only if nothing binds the name again on the
 		// way (`z = Q(x)` at the end of the body, `P(z)` at its start).
 		before := f.N(id).Start < from
 		if before && (body == NoNode || !f.Contains(loop, id)) {
-			return
+			continue
 		}
 		reaching := m.ReachingBindings(id)
 		for _, b := range reaching {
@@ -608,8 +623,27 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 			more = append(more, id)
 			break
 		}
-	})
+	}
 	return append(uses, more...)
+}
+
+type namesInKey struct{ scope NodeID }
+
+// namesIn returns the identifiers under scope (its nested scopes'
+// too), by name, in the order of the tree: one walk of a function
+// serves the question of each of its names' uses.
+func (m *Model) namesIn(scope NodeID) map[string][]NodeID {
+	return m.Memo(namesInKey{scope}, func() any {
+		f := m.File
+		names := map[string][]NodeID{}
+		f.Walk(scope, func(id NodeID) {
+			if f.Kind(id) == KindIdentifier {
+				name := f.view(id)
+				names[name] = append(names[name], id)
+			}
+		})
+		return names
+	}).(map[string][]NodeID)
 }
 
 // killed reports whether another of the bindings that may reach a use
