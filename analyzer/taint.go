@@ -52,19 +52,26 @@ const (
 	forwardTainted int8       = 0x4
 )
 
-func (m *Model) gradHit(g GradMode) GradMode {
-	if g&gradTainted != 0 {
+// marked returns a memoized grad mode or carry state without its mark,
+// noting the project's answers it rests on.
+func marked[T GradMode | carryState](m *Model, v, bit T) T {
+	if v&bit != 0 {
 		m.readFact()
 	}
-	return g &^ gradTainted
+	return v &^ bit
 }
 
-func (m *Model) gradStore(g GradMode, n uint64) GradMode {
+// mark is what the memo keeps for v, computed since m.factReads was n.
+func mark[T GradMode | carryState](m *Model, v, bit T, n uint64) T {
 	if m.readsSince(n) {
-		return g | gradTainted
+		return v | bit
 	}
-	return g
+	return v
 }
+
+func (m *Model) gradHit(g GradMode) GradMode { return marked(m, g, gradTainted) }
+
+func (m *Model) gradStore(g GradMode, n uint64) GradMode { return mark(m, g, gradTainted, n) }
 
 // helperAnswer is Helper's memoized answer.
 type helperAnswer struct {
@@ -130,19 +137,9 @@ func (m *Model) dropFacts() {
 	m.factReads = 0
 }
 
-func (m *Model) carryHit(s carryState) carryState {
-	if s&carryTainted != 0 {
-		m.readFact()
-	}
-	return s &^ carryTainted
-}
+func (m *Model) carryHit(s carryState) carryState { return marked(m, s, carryTainted) }
 
-func (m *Model) carryStore(s carryState, n uint64) carryState {
-	if m.readsSince(n) {
-		return s | carryTainted
-	}
-	return s
-}
+func (m *Model) carryStore(s carryState, n uint64) carryState { return mark(m, s, carryTainted, n) }
 
 // gradAtHit returns the memoized GradModeAt of id, which is known.
 func (m *Model) gradAtHit(id NodeID) GradMode {

@@ -256,6 +256,19 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 	}
 }
 
+// fileWriter returns a function that writes a file of dir and returns
+// its path.
+func fileWriter(t *testing.T, dir string) func(name, text string) string {
+	return func(name, text string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+}
+
 // TestLintAhead: a file linted ahead, with the facts its project had at
 // its last lint, gets Lint's findings for an edit that changes no answer
 // of the rest of the project, including those that come from another
@@ -263,13 +276,7 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 // lint ahead with.
 func TestLintAhead(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	write("pyproject.toml", "[project]\nname = \"ahead\"\n")
 	write("helpers.py", "import torch\n\n\ndef release():\n    torch.cuda.empty_cache()\n")
 	train := write("train.py", "from helpers import release\n\n\ndef fit(model, loader, opt):\n    for x in loader:\n        opt.zero_grad()\n        model(x).sum().backward()\n        opt.step()\n")
@@ -397,13 +404,7 @@ func TestMemoryStoreStat(t *testing.T) {
 // it gets alone, in the order of their paths.
 func TestNotebooksSideBySide(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := fileWriter(t, dir)
 	write("pyproject.toml", "[project]\nname = \"side\"\n")
 	write("helpers.py", "import torch\n\n\ndef score(model, x):\n    return model(x).argmax(-1).tolist()\n")
 	cell := func(src string) string {
