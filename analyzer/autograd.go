@@ -1314,10 +1314,7 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 		m.forwardAt = make([]int8, len(f.Nodes))
 	}
 	if a := m.forwardAt[call]; a != 0 {
-		if a&forwardTainted != 0 {
-			m.readFact()
-		}
-		return a&^forwardTainted == 2
+		return marked(m, a, forwardTainted) == 2
 	}
 	m.forwardAt[call] = 1 // asked again while it is worked out: no
 	n := m.factReads
@@ -1326,10 +1323,7 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 	if yes {
 		a = 2
 	}
-	if m.readsSince(n) {
-		a |= forwardTainted
-	}
-	m.forwardAt[call] = a
+	m.forwardAt[call] = mark(m, a, forwardTainted, n)
 	return yes
 }
 

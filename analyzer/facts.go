@@ -979,29 +979,34 @@ func (m *Model) movedNames(key bindKey, c bindChain) []NodeID {
 		f := m.File
 		var out []NodeID
 		for i := c.first; i >= 0; i = m.binds[i].next {
-			bi := &m.binds[i]
-			if bi.Kind != BindAssign {
-				continue
-			}
-			v := bi.Value
-			if bi.Unpacked {
-				v = f.Unparen(v)
-				if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
-					continue
+			if bi := &m.binds[i]; bi.Kind == BindAssign {
+				if from := movedFrom(f, assignedPart(f, bi)); from != NoNode && f.Kind(from) == KindIdentifier {
+					out = append(out, from)
 				}
-				kids := f.ChildList(v)
-				j := elementPos(bi.Index, len(kids))
-				if j < 0 {
-					continue
-				}
-				v = kids[j]
-			}
-			if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier {
-				out = append(out, from)
 			}
 		}
 		return out
 	}).([]NodeID)
+}
+
+// assignedPart returns the value an assignment binding gives its name:
+// the assigned value, or the element at the name's place of a tuple
+// written out (`train_meter, val_meter = Meter(), Meter()`); NoNode
+// where that is not seen (an unpacked call, a starred element).
+func assignedPart(f *File, b *Binding) NodeID {
+	if !b.Unpacked {
+		return b.Value
+	}
+	v := f.Unparen(b.Value)
+	if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+		return NoNode
+	}
+	kids := f.ChildList(v)
+	i := elementPos(b.Index, len(kids))
+	if i < 0 || f.Kind(kids[i]) == KindListSplat {
+		return NoNode
+	}
+	return kids[i]
 }
 
 // chainClasses is boundClasses of recv, worked out from its chain.
@@ -1103,19 +1108,9 @@ func (m *Model) bindingClass(b *Binding, recv NodeID, depth int) NodeID {
 	f := m.File
 	switch b.Kind {
 	case BindAssign:
-		v := b.Value
-		if b.Unpacked {
-			// `train_meter, val_meter = Meter(), Meter()`
-			v = f.Unparen(v)
-			if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
-				return NoNode
-			}
-			kids := f.ChildList(v)
-			i := elementPos(b.Index, len(kids))
-			if i < 0 || f.Kind(kids[i]) == KindListSplat {
-				return NoNode
-			}
-			v = kids[i]
+		v := assignedPart(f, b)
+		if v == NoNode {
+			return NoNode
 		}
 		if from := movedFrom(f, v); from != NoNode && f.Kind(from) == KindIdentifier && from != recv {
 			return m.receiverClassAt(from, depth+1) // `m = model.to(device)`

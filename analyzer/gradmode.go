@@ -172,10 +172,7 @@ func (m *Model) GradModeAt(id NodeID) GradMode {
 		}
 		x = p
 	}
-	g := int8(mode)
-	if m.readsSince(n) {
-		g |= gradAtTainted
-	}
+	g := mark(m, int8(mode), gradAtTainted, n)
 	for _, x := range path {
 		m.gradAt[x] = g
 	}

@@ -190,10 +190,10 @@ func (t *tokenScanner) unfinishedTry(start, end int) (tokenError, bool) {
 	return err, true
 }
 
-// leadingWord returns the keyword-like word b starts with, or "".
+// leadingWord returns the name b starts with, or "".
 func leadingWord(b []byte) string {
 	k := 0
-	for k < len(b) && (b[k] == '_' || b[k] >= 'a' && b[k] <= 'z' || b[k] >= 'A' && b[k] <= 'Z' || b[k] >= '0' && b[k] <= '9') {
+	for k < len(b) && IdentByte(b[k]) {
 		k++
 	}
 	return string(b[:k])

@@ -52,9 +52,10 @@ const (
 	forwardTainted int8       = 0x4
 )
 
-// marked returns a memoized grad mode or carry state without its mark,
+// marked returns a memoized grad mode, carry state or per-node answer
+// (GradModeAt's, IsForwardCall's) without its mark,
 // noting the project's answers it rests on.
-func marked[T GradMode | carryState](m *Model, v, bit T) T {
+func marked[T GradMode | carryState | int8](m *Model, v, bit T) T {
 	if v&bit != 0 {
 		m.readFact()
 	}
@@ -62,7 +63,7 @@ func marked[T GradMode | carryState](m *Model, v, bit T) T {
 }
 
 // mark is what the memo keeps for v, computed since m.factReads was n.
-func mark[T GradMode | carryState](m *Model, v, bit T, n uint64) T {
+func mark[T GradMode | carryState | int8](m *Model, v, bit T, n uint64) T {
 	if m.readsSince(n) {
 		return v | bit
 	}
@@ -143,9 +144,5 @@ func (m *Model) carryStore(s carryState, n uint64) carryState { return mark(m, s
 
 // gradAtHit returns the memoized GradModeAt of id, which is known.
 func (m *Model) gradAtHit(id NodeID) GradMode {
-	g := m.gradAt[id]
-	if g&gradAtTainted != 0 {
-		m.readFact()
-	}
-	return GradMode(g &^ gradAtTainted)
+	return GradMode(marked(m, m.gradAt[id], gradAtTainted))
 }
