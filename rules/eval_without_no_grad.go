@@ -470,10 +470,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		// score printed): the graph goes with them, whatever region the
 		// pass is in; at module level (a script, a notebook) a name that
 		// holds one lives on.
-		cost = hostCost
-		if names := keptGlobals(m, fn, call); names != nil {
-			cost = keptCost(names)
-		}
+		cost = hostCost(m, fn, call)
 	}
 	site := code(m, call, 40, "this call")
 	if at, def := nestedForward(m, fn, call, helper, found[i]); at != analyzer.NoNode {
@@ -497,10 +494,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 				"back-propagates; `%s` returns `.%s` of what it computes, which frees them, but each pass still holds them all "+
 				"at its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", helper.Site.Text, end)
 		} else if found[i].host && !found[i].detached && !found[i].split {
-			cost = hostCost
-			if names := keptGlobals(m, fn, call); names != nil {
-				cost = keptCost(names)
-			}
+			cost = hostCost(m, fn, call)
 		}
 		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s`, %s%s",
 			site, where, helper.Site.Text, runs, cost),
@@ -523,21 +517,19 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 }
 
-// hostCost is what a pass whose outputs all end on the host costs.
-const hostCost = ": autograd records the graph and saves the activations a backward would need, although nothing " +
-	"back-propagates; they are freed with the outputs, none of which is kept, but each pass still holds them all at " +
-	"its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
-
-// keptCost is hostCost where module-level names hold the outputs.
-func keptCost(names []string) string {
-	held := "`" + names[0] + "`, a module-level name, keeps"
-	if len(names) > 1 {
-		held = "`" + strings.Join(names[:len(names)-1], "`, `") + "` and `" + names[len(names)-1] + "`, module-level names, keep"
+// hostCost is what a pass whose outputs all end on the host costs: the
+// graph goes with them, unless module-level names hold them.
+func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
+	kept := "they are freed with the outputs, none of which is kept, but each pass still holds them all at its peak"
+	if names := keptGlobals(m, fn, call); names != nil {
+		held := "`" + names[0] + "`, a module-level name, keeps"
+		if len(names) > 1 {
+			held = "`" + strings.Join(names[:len(names)-1], "`, `") + "` and `" + names[len(names)-1] + "`, module-level names, keep"
+		}
+		kept = held + " the last outputs and their graph alive until bound again or deleted, and each pass holds them all at its peak"
 	}
 	return ": autograd records the graph and saves the activations a backward would need, although nothing " +
-		"back-propagates; " + held + " the last outputs and their graph alive until bound again or deleted, " +
-		"and each pass holds them all at its peak; wrap the evaluation in `with torch.no_grad():` " +
-		"(or `torch.inference_mode()`)"
+		"back-propagates; " + kept + "; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
 }
 
 // keptGlobals returns, for a call in module-level code (fn is Root),
