@@ -2239,23 +2239,36 @@ func hostLibrary(q string) bool {
 }
 
 // buildsNoLayer reports whether callee is a function of this file that
-// calls no torch.nn constructor (`adjust_brightness(img, f)`).
+// builds no layer with parameters (`adjust_brightness(img, f)`, a masked
+// softmax that makes an `nn.Softmax()`), nor calls a function of the
+// file that does.
 func (m *Model) buildsNoLayer(callee NodeID) bool {
-	f := m.File
 	b := m.Resolve(callee)
-	if b == nil || b.Kind != BindFunction {
-		return false
-	}
-	none := true
-	f.Walk(b.Stmt, func(id NodeID) {
-		if none && f.Kind(id) == KindCall {
-			q := m.QualifiedName(f.Unparen(f.Field(id, FieldFunction)))
-			if strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") || m.LocalCallee(id) != NoNode && m.LocalCallee(id) != b.Stmt {
-				none = false
+	return b != nil && b.Kind == BindFunction && m.defBuildsNoLayer(b.Stmt)
+}
+
+type noLayerKey struct{ def NodeID }
+
+// defBuildsNoLayer is buildsNoLayer for a function definition. A call of
+// itself builds nothing more; functions that call each other are not
+// known to build nothing.
+func (m *Model) defBuildsNoLayer(def NodeID) bool {
+	return m.MemoRecursive(noLayerKey{def}, false, func() any {
+		f := m.File
+		none := true
+		f.Walk(def, func(id NodeID) {
+			if !none || f.Kind(id) != KindCall {
+				return
 			}
-		}
-	})
-	return none
+			q := m.QualifiedName(f.Unparen(f.Field(id, FieldFunction)))
+			if strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") && !m.freeLayer(id) {
+				none = false // a layer, or a parameter
+			} else if local := m.LocalCallee(id); local != NoNode && local != def {
+				none = f.Kind(local) == KindFunctionDefinition && m.defBuildsNoLayer(local)
+			}
+		})
+		return none
+	}).(bool)
 }
 
 // autogradApply reports whether callee is a name bound, once, at module
