@@ -85,6 +85,47 @@ func (f *File) SameCell(a, b uint32) bool {
 	return a > b || !bytes.Contains(f.Src[a:b], []byte(cellMarker))
 }
 
+// CellDisplays reports whether statement stmt of a notebook is the
+// expression whose value IPython displays after its cell runs and keeps
+// in its output cache (`Out[n]`, and `_` until three more values come),
+// one more value each time the cell runs: the last statement of a cell,
+// an expression statement at top level, with no `;` after it. A cell
+// whose first line is a magic is left out: `%%time` displays the value,
+// `%%capture` and `%%timeit` do not.
+func (f *File) CellDisplays(stmt NodeID) bool {
+	if !IsNotebook(f.Path) || f.Kind(stmt) != KindExpressionStatement || f.Kind(f.Parent(stmt)) != KindModule {
+		return false
+	}
+	if k := f.Kind(f.FirstChild(stmt)); k == KindAssignment || k == KindAugmentedAssignment {
+		return false // `y = f(x)` displays nothing
+	}
+	end := f.N(stmt).End
+	if next := f.Nodes[stmt].NextSibling; next != NoNode {
+		for ; next != NoNode && (f.Kind(next) == KindComment || f.Kind(next) == KindToken); next = f.Nodes[next].NextSibling {
+		}
+		if next != NoNode && f.SameCell(end, f.N(next).Start) {
+			return false // a statement of the same cell comes after it
+		}
+	}
+	rest := f.Src[end:]
+	if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+		rest = rest[:i]
+	}
+	if rest = bytes.TrimLeft(rest, " \t"); len(rest) > 0 && rest[0] == ';' {
+		return false // `model(x);`: IPython displays nothing
+	}
+	start := bytes.LastIndex(f.Src[:f.N(stmt).Start], []byte(cellMarker))
+	if start < 0 {
+		return false // not a cell's code (a notebook's source always starts with a marker)
+	}
+	for line := range bytes.Lines(f.Src[start+len(cellMarker) : f.N(stmt).Start]) {
+		if body := bytes.TrimLeft(line, " \t"); len(bytes.TrimSpace(body)) > 0 {
+			return !bytes.HasPrefix(body, []byte("pass#")) && !bytes.HasPrefix(body, []byte("#%"))
+		}
+	}
+	return true
+}
+
 // keptCellMagics are the cell magics whose cell is still Python.
 var keptCellMagics = map[string]bool{"%%time": true, "%%timeit": true, "%%capture": true}
 

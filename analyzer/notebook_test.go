@@ -2,6 +2,7 @@ package analyzer
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -251,6 +252,60 @@ func TestForeignKernelNotebook(t *testing.T) {
 		}
 		if len(nb.Cells) != 1 || nb.Cells[0].Code != c.code {
 			t.Errorf("metadata %s: code cell %v, want %v", c.meta, len(nb.Cells) == 1 && nb.Cells[0].Code, c.code)
+		}
+	}
+}
+
+// TestCellDisplays: the statement whose value IPython displays, and keeps
+// in its output cache, is a cell's last one when it is an expression with
+// no `;` after it, in a cell that a magic does not run.
+func TestCellDisplays(t *testing.T) {
+	cells := []struct {
+		src   string
+		shown string // the statement displayed, "" for none
+	}{
+		{"y = f(x)\nf(x)", "f(x)"},
+		{"f(x)  # a comment\n\n# and another", "f(x)"},
+		{"f(x);", ""},
+		{"f(x) ;  # quiet", ""},
+		{"f(x); g(x)", "g(x)"},
+		{"f(x)\ny = 1", ""},
+		{"if y:\n    f(x)", ""},
+		{"%%time\nf(x)", ""},
+		{"%%capture\nf(x)", ""},
+		{"# look at one output\nf(x)[:4]", "f(x)[:4]"},
+	}
+	var cellJSON []string
+	for _, c := range cells {
+		src, _ := json.Marshal(c.src)
+		cellJSON = append(cellJSON, `{"cell_type": "code", "metadata": {}, "outputs": [], "source": `+string(src)+`}`)
+	}
+	raw := `{"cells": [` + strings.Join(cellJSON, ", ") + `], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}`
+	nb, err := ParseNotebook([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"shown.ipynb", "script.py"} {
+		f, err := Parse(path, nb.Source)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := map[int]string{}
+		f.Children(Root, func(stmt NodeID) bool {
+			if f.CellDisplays(stmt) {
+				cell, _, _, _ := nb.Locate(f.N(stmt).Start)
+				shown[cell] = f.Text(stmt)
+			}
+			return true
+		})
+		for i, c := range cells {
+			want := c.shown
+			if path == "script.py" {
+				want = "" // a script displays nothing
+			}
+			if shown[i+1] != want {
+				t.Errorf("%s, cell %d %q: displays %q, want %q", path, i+1, c.src, shown[i+1], want)
+			}
 		}
 	}
 }

@@ -116,6 +116,12 @@ says so and is one level lower. A pass outside any loop of module-level
 code, or of a function that module-level code calls once (` + "`main()`" + ` under
 ` + "`if __name__ == \"__main__\":`" + `), runs once per run of the script and keeps one
 graph: its finding says so and is of low confidence.
+In a notebook, the value of a cell's last expression is displayed and
+kept in IPython's output cache (` + "`Out[n]`" + `), one more each time the cell
+runs, until ` + "`Out`" + ` is cleared or the kernel restarts: outputs shown so
+(` + "`model(x_test)`" + ` or ` + "`preds`" + ` as a cell's last line, without the ` + "`;`" + ` that
+hides it) reach the host, and their finding says that the cache keeps
+their graph.
 
 Measured: on an NVIDIA H200 with PyTorch 2.11.0, median of 5 repetitions ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL201.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl201_tl202_eval.py)):
 a loop evaluating a randomly initialised ResNet-50 at a fixed batch with
@@ -465,7 +471,8 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
 			"back-propagates; `.%s` drops the output at once, which frees them, but each pass still holds them all at its "+
 			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
-	} else if direct && (found[i].host || fn != analyzer.Root && outputsOnlyToHost(m, call)) && !fedBack(m, call) {
+	} else if direct && (found[i].host || fn != analyzer.Root && outputsOnlyToHost(m, call) || cellShown(m, fn, call) != "") &&
+		!fedBack(m, call) {
 		// Its outputs end on the host (a sample turned into an array, a
 		// score printed): the graph goes with them, whatever region the
 		// pass is in; at module level (a script, a notebook) a name that
@@ -528,8 +535,39 @@ func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 		}
 		kept = held + " the last outputs and their graph alive until bound again or deleted, and each pass holds them all at its peak"
 	}
+	if shown := cellShown(m, fn, call); shown != "" {
+		kept = shown + ", and IPython keeps the value of a cell's last expression in `Out`: the outputs and their graph " +
+			"stay alive after the cell, one more set each time it runs, until `Out` is cleared or the kernel restarts"
+	}
 	return ": autograd records the graph and saves the activations a backward would need, although nothing " +
 		"back-propagates; " + kept + "; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
+}
+
+// cellShown says how the outputs of a forward call in a notebook's
+// top-level code come to be displayed at the end of a cell with their
+// graph (`model(x)` or `model(x)[:4]` as the cell's last line, or a
+// name bound to them shown so in a later cell), or "" where they are
+// not: IPython's output cache keeps whatever a cell displays.
+func cellShown(m *analyzer.Model, fn, call analyzer.NodeID) string {
+	f := m.File
+	if fn != analyzer.Root || !analyzer.IsNotebook(f.Path) {
+		return ""
+	}
+	stmt := call
+	for stmt != analyzer.NoNode && f.Kind(f.Parent(stmt)) != analyzer.KindModule {
+		stmt = f.Parent(stmt)
+	}
+	if f.CellDisplays(stmt) && m.CarriesGraph(f.FirstChild(stmt)) {
+		return "the cell displays them"
+	}
+	for _, name := range keptGlobalTargets(m, fn, call) {
+		for _, use := range m.ReachedUsesOf(name) {
+			if st := f.Parent(use); f.CellDisplays(st) && f.FirstChild(st) == use && m.CarriesGraph(use) {
+				return fmt.Sprintf("a cell displays `%s` (line %d)", f.Text(use), f.Position(f.N(use).Start).Line)
+			}
+		}
+	}
+	return ""
 }
 
 // keptGlobals returns, for a call in module-level code (fn is Root),
@@ -538,6 +576,16 @@ func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 // script or a notebook lives on after the statement, and its value with
 // it.
 func keptGlobals(m *analyzer.Model, fn, call analyzer.NodeID) []string {
+	var names []string
+	for _, id := range keptGlobalTargets(m, fn, call) {
+		names = append(names, m.File.Text(id))
+	}
+	return names
+}
+
+// keptGlobalTargets is keptGlobals, the names as the assignment's
+// targets.
+func keptGlobalTargets(m *analyzer.Model, fn, call analyzer.NodeID) []analyzer.NodeID {
 	f := m.File
 	if fn != analyzer.Root {
 		return nil
@@ -550,10 +598,10 @@ func keptGlobals(m *analyzer.Model, fn, call analyzer.NodeID) []string {
 	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != x {
 		return nil
 	}
-	var names []string
+	var names []analyzer.NodeID
 	add := func(id analyzer.NodeID) {
 		if f.Kind(id) == analyzer.KindIdentifier && !f.TextIs(id, "_") {
-			names = append(names, f.Text(id))
+			names = append(names, id)
 		}
 	}
 	switch left := f.Field(p, analyzer.FieldLeft); f.Kind(left) {
@@ -3319,6 +3367,9 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		return hostBound(m, p, ret, depth+1)
 	case analyzer.KindComparisonOperator, analyzer.KindInterpolation:
 		return true
+	case analyzer.KindExpressionStatement:
+		// A notebook cell's last expression: IPython shows it.
+		return f.CellDisplays(p)
 	case analyzer.KindReturnStatement:
 		return ret
 	case analyzer.KindBinaryOperator:

@@ -17,7 +17,9 @@ func TestNotebookLocations(t *testing.T) {
 	root := repoRoot(t)
 	code, out, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
 	want := []string{
-		"testdata/notebooks/cells.ipynb:cell 3:9:5: TL102 ", // after a cell that raises: cells run one at a time
+		"testdata/notebooks/cells.ipynb:cell 3:9:5: TL102 ",              // after a cell that raises: cells run one at a time
+		"testdata/notebooks/display.ipynb:cell 3:2:1: TL201 (low) ",      // the cell's last expression
+		"testdata/notebooks/display_name.ipynb:cell 2:2:9: TL201 (low) ", // a name a later cell shows
 		"testdata/notebooks/evaluation.ipynb:cell 4:2:7: TL201 (low) ",
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
@@ -94,6 +96,27 @@ func TestNotebookRelated(t *testing.T) {
 	_, sarif, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--output-format", "sarif", path)
 	if !strings.Contains(sarif, `"startLine": `+itoa(rawLine)) || !strings.Contains(sarif, `"rank": 30`) {
 		t.Errorf("SARIF: want the related location at line %d of the .ipynb file and rank 30:\n%s", rawLine, sarif)
+	}
+}
+
+// TestNotebookDisplayedOutputs: outputs a cell displays are kept in
+// IPython's output cache, and the finding says so; a cell that displays
+// nothing of them (a `;`, a statement after them, `%%capture`, a block)
+// is not reported.
+func TestNotebookDisplayedOutputs(t *testing.T) {
+	root := repoRoot(t)
+	const kept = "and IPython keeps the value of a cell's last expression in `Out`: the outputs and their graph stay alive after the cell"
+	for path, want := range map[string]string{
+		"testdata/notebooks/display.ipynb":      "the cell displays them, " + kept,
+		"testdata/notebooks/display_name.ipynb": "a cell displays `preds` (cell 3, line 1), " + kept,
+	} {
+		code, out, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--output-format", "concise", path)
+		if code != 1 || strings.Count(out, " TL201 ") != 1 || !strings.Contains(out, want) {
+			t.Errorf("%s: exit %d, want one TL201 finding that says %q:\n%s", path, code, want, out)
+		}
+	}
+	if code, out, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "testdata/notebooks/display_quiet.ipynb"); code != 0 {
+		t.Errorf("display_quiet.ipynb: exit %d, want no finding:\n%s", code, out)
 	}
 }
 
