@@ -777,3 +777,66 @@ func (m *Model) HotIterating(call NodeID) NodeID {
 	}
 	return NoNode
 }
+
+// UnseenItemWork returns a call in loop's body, at its level of the
+// function and outside any nested loop, that hands what each iteration
+// draws (loopItems: `frame` of `for frame in frames:`) to a method of a
+// parameter whose code the project does not show (`tracker.track(frame)`,
+// no class of the project with a `track`, nor a library's object): work
+// on each item that may run a model. NoNode when there is none, or when a call of the loop
+// waits for a person.
+func (m *Model) UnseenItemWork(loop NodeID) NodeID {
+	f := m.File
+	items := m.loopItems(loop)
+	if len(items) == 0 || m.waitsForPerson(loop) {
+		return NoNode
+	}
+	scope := m.ScopeNode(loop)
+	found := NoNode
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if found != NoNode || f.Kind(id) != KindCall || m.ScopeNode(id) != scope || m.statementLoop(id) != loop {
+			return
+		}
+		callee := f.Unparen(f.Field(id, FieldFunction))
+		if f.Kind(callee) != KindAttribute {
+			return
+		}
+		obj := f.Unparen(f.Field(callee, FieldObject))
+		b := m.Resolve(obj)
+		if f.Kind(obj) != KindIdentifier || b == nil || b.Kind != BindParam || f.TextIs(obj, "self") || f.TextIs(obj, "cls") ||
+			m.QualifiedName(callee) != "" || m.Helper(id) != nil {
+			return
+		}
+		if name := f.Text(f.Field(callee, FieldAttribute)); moduleUses[name] || moduleMoves[name] || strings.HasPrefix(name, "__") {
+			return // what every module has (`net.load_state_dict(torch.load(path))`: a checkpoint per iteration)
+		}
+		if ref := m.nameOnlyRef(id); ref == "" || m.lookup(ref, WantKind) != nil || m.localMethodNamed(f.Text(f.Field(callee, FieldAttribute))) {
+			return // a method the project shows, which runs no model
+		}
+		for _, a := range m.Args(id) {
+			if f.Kind(a) == KindKeywordArgument {
+				a = f.Field(a, FieldValue)
+			}
+			for n := range identifiers(f, a) {
+				if items[n] {
+					found = id
+					return
+				}
+			}
+		}
+	})
+	return found
+}
+
+// localMethodNamed reports whether a class of this file defines a method
+// named name.
+func (m *Model) localMethodNamed(name string) bool {
+	f := m.File
+	found := false
+	f.Walk(Root, func(id NodeID) {
+		if !found && f.Kind(id) == KindClassDefinition && m.MethodOf(id, name) != NoNode {
+			found = true
+		}
+	})
+	return found
+}

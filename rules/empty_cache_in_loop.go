@@ -31,6 +31,10 @@ flushes under ` + "`if level == 0:`" + `). A generator of the file that calls it
 time it yields is reported where such a loop iterates it
 (` + "`for batch in make_batches(prompts):`" + `). A comprehension is such a loop
 too (` + "`[(model(c).cpu(), torch.cuda.empty_cache())[0] for c in chunks]`" + `).
+A loop that hands each item to a method of a parameter whose code the
+project does not show (` + "`tracker.track(frame)`" + `, no class of the project
+with a ` + "`track`" + ` method, not a method every module has) is taken to run a
+model on it: its finding says so and is one level lower.
 
 ## Why is this bad?
 ` + "`empty_cache()`" + ` returns the CUDA caching allocator's *unused* blocks to the
@@ -130,6 +134,14 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 		}
 	}
 	loop := m.HotLoop(call)
+	unseen := analyzer.NoNode
+	if loop == analyzer.NoNode && helper == nil {
+		if l := m.EnclosingLoop(call); l != analyzer.NoNode && !m.OnSomeIterations(l, call) {
+			if unseen = m.UnseenItemWork(l); unseen != analyzer.NoNode {
+				loop = l
+			}
+		}
+	}
 	if loop == analyzer.NoNode || stepsInside(m, loop, call) {
 		return
 	}
@@ -138,6 +150,13 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 		where = fmt.Sprintf("the loop at line %d", p.File.Position(p.File.N(loop).Start).Line)
 	}
 	every := tl301Often(m, loop, where)
+	if unseen != analyzer.NoNode {
+		p.Report(call, fmt.Sprintf("`torch.cuda.empty_cache()` runs on every iteration of %s, each of which hands an item to `%s`%s",
+			where, analyzer.Snippet(p.File.Text(unseen), 40), cost))
+		p.Assume(fmt.Sprintf("`%s` runs a model on the GPU: a method of a parameter whose code the project does not show",
+			analyzer.Snippet(p.File.Text(unseen), 40)))
+		return
+	}
 	if helper == nil {
 		p.Report(call, "`torch.cuda.empty_cache()` runs on "+every+cost)
 		return
