@@ -108,8 +108,12 @@ whose outputs only reach the host, costs one sample's graph, freed with
 its outputs: its finding says so and is of low confidence. A batch, or an
 image through a transform, is not taken as small; a NumPy observation
 reshaped to a batch of one (` + "`obs.reshape((1,) + obs.shape)`" + `) is, and so are
-` + "`np.array([state])`" + ` and a converter handed a list of one observation
-(` + "`preprocessor([obs])`" + `). A pass that a
+` + "`np.array([state])`" + `, ` + "`obs[np.newaxis, :]`" + ` and a converter handed a list of one observation
+(` + "`preprocessor([obs])`" + `). So is what the caller hands in (a parameter, or a tensor made
+of one on the spot) where the output is read as one value: ` + "`.item()`" + `,
+` + "`.argmax()`" + ` over all of it, a draw from the distribution it parametrizes
+(` + "`q(torch.FloatTensor(state)).argmax()`" + `, ` + "`Categorical(F.softmax(logits, dim=0)).sample().item()`" + `).
+A pass that a
 loop of steps runs every few iterations only (` + "`if step % 100 == 0:`" + `, a
 generator's periodic sample) costs one graph every few steps: its finding
 says so and is one level lower. A pass outside any loop of module-level
@@ -803,6 +807,10 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
+	case direct && handedIn(m, fn, call) != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
+		p.Once(fmt.Sprintf("its output is read as one value (`%s`) of what the caller hands in (`%s`): one sample, whose graph "+
+			"each call records and frees with it", analyzer.Snippet(compactText(f, oneValue(m, call, 0)), 40),
+			analyzer.Snippet(compactText(f, handedIn(m, fn, call)), 40)))
 	default:
 		if loop := m.EnclosingLoop(call); loop != analyzer.NoNode && m.ScopeNode(loop) == fn && m.Loop(loop).PerStep() && m.OnSomeIterations(loop, call) {
 			if test := periodicTest(f, loop, call); test != analyzer.NoNode {
@@ -3818,6 +3826,134 @@ func shapeOnly(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 	return false
 }
 
+// oneValue returns where value e (a forward output or what it became) is
+// read as one value, and nowhere else: `.item()`, or `.argmax()` and
+// `torch.argmax(x)` over all its elements, through moves, casts, a
+// softmax, the distribution it parametrizes and a draw from it, and the
+// names they are bound to (`logits, _ = net(s)`, `Categorical(F.softmax(
+// logits, dim=0)).sample().item()`). The output then holds one sample:
+// an agent's action for one observation. NoNode when it goes elsewhere.
+func oneValue(m *analyzer.Model, e analyzer.NodeID, depth int) analyzer.NodeID {
+	f := m.File
+	if depth > 8 {
+		return analyzer.NoNode
+	}
+	e, p := useOf(f, e)
+	switch f.Kind(p) {
+	case analyzer.KindAttribute:
+		name, call, ok := attributeUse(f, e, p)
+		if !ok || call == analyzer.NoNode {
+			return analyzer.NoNode
+		}
+		switch {
+		case name == "item", (name == "argmax" || name == "argmin") && len(f.ChildList(f.Field(call, analyzer.FieldArguments))) == 0:
+			return call
+		case oneValueMethods[name]:
+			return oneValue(m, call, depth+1)
+		}
+	case analyzer.KindKeywordArgument, analyzer.KindArgumentList:
+		args := p
+		if f.Kind(p) == analyzer.KindKeywordArgument {
+			args = f.Parent(p)
+		}
+		call := f.Parent(args)
+		if f.Kind(call) != analyzer.KindCall {
+			return analyzer.NoNode
+		}
+		switch q := m.CallName(call); {
+		case (q == "torch.argmax" || q == "torch.argmin") && len(f.ChildList(args)) == 1 && f.Kind(p) == analyzer.KindArgumentList:
+			return call
+		case q == "torch.nn.functional.softmax" || q == "torch.softmax" || q == "torch.sigmoid" || q == "torch.nn.functional.sigmoid" ||
+			strings.HasPrefix(q, "torch.distributions."):
+			return oneValue(m, call, depth+1)
+		}
+	case analyzer.KindAssignment:
+		left := f.Field(p, analyzer.FieldLeft)
+		if f.Field(p, analyzer.FieldRight) != e {
+			return analyzer.NoNode
+		}
+		var targets []analyzer.NodeID
+		switch f.Kind(left) {
+		case analyzer.KindIdentifier:
+			targets = append(targets, left)
+		case analyzer.KindPatternList, analyzer.KindTuplePattern:
+			f.Children(left, func(c analyzer.NodeID) bool {
+				if f.Kind(c) == analyzer.KindIdentifier && !f.TextIs(c, "_") {
+					targets = append(targets, c)
+				}
+				return true
+			})
+		}
+		read := analyzer.NoNode
+		for _, t := range targets {
+			if len(m.ReachedUsesOf(t)) == 0 && len(targets) > 1 {
+				continue // `logits, value = ac(s)`, value unused
+			}
+			if !everyUse(m, t, func(u analyzer.NodeID) bool {
+				r := oneValue(m, u, depth+1)
+				if read == analyzer.NoNode {
+					read = r
+				}
+				return r != analyzer.NoNode
+			}) {
+				return analyzer.NoNode
+			}
+		}
+		return read
+	}
+	return analyzer.NoNode
+}
+
+// oneValueMethods keep a tensor's elements on the way to being read as
+// one value (oneValue).
+var oneValueMethods = map[string]bool{
+	"detach": true, "cpu": true, "cuda": true, "to": true, "float": true, "double": true, "squeeze": true,
+	"softmax": true, "sigmoid": true, "sample": true, "data": true, "numpy": true,
+}
+
+// handedIn returns the input of a forward call that fn's caller hands in
+// per call: a parameter of fn given as it is, or made a tensor on the
+// spot (`torch.FloatTensor(state).to(device)`, also through a name bound
+// to it); NoNode otherwise.
+func handedIn(m *analyzer.Model, fn, call analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	args := m.Args(call)
+	if fn == analyzer.Root || len(args) == 0 {
+		return analyzer.NoNode
+	}
+	e := f.Unparen(args[0])
+	for range 4 {
+		switch f.Kind(e) {
+		case analyzer.KindIdentifier:
+			if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindParam && m.ScopeNode(call) == fn {
+				return args[0]
+			}
+			v := m.AssignedValue(e)
+			if v == analyzer.NoNode {
+				return analyzer.NoNode
+			}
+			e = f.Unparen(v)
+		case analyzer.KindCall:
+			switch q, name := m.CallName(e), m.MethodName(e); {
+			case q == "torch.tensor" || q == "torch.as_tensor" || q == "torch.from_numpy" || q == "torch.Tensor" ||
+				q == "torch.FloatTensor" || q == "torch.DoubleTensor":
+				a := m.Args(e)
+				if len(a) == 0 {
+					return analyzer.NoNode
+				}
+				e = f.Unparen(a[0])
+			case name == "to" || name == "float" || name == "double" || name == "cuda":
+				e = f.Unparen(m.Receiver(e))
+			default:
+				return analyzer.NoNode
+			}
+		default:
+			return analyzer.NoNode
+		}
+	}
+	return analyzer.NoNode
+}
+
 // discarded reports whether nothing reads a call's result: a statement
 // of its own, an assignment to `_`, or to a name re-bound or left before
 // any use (`out = m(x)` to warm up or check that it runs).
@@ -4202,11 +4338,7 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 			return oneSample(m, v, marker, depth+1)
 		}
 	case analyzer.KindSubscript:
-		idx := f.Unparen(f.Field(e, analyzer.FieldSubscript))
-		if k := f.Kind(idx); k == analyzer.KindTuple || k == analyzer.KindExpressionList {
-			idx = f.FirstChild(idx)
-		}
-		if t := f.Text(idx); t == "None" || t == "np.newaxis" || t == "numpy.newaxis" {
+		if newAxisFirst(f, e) {
 			return oneSample(m, f.Field(e, analyzer.FieldValue), e, depth+1)
 		}
 	case analyzer.KindCall:
@@ -4267,6 +4399,9 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 					if q := m.CallName(v); (q == "numpy.array" || q == "numpy.asarray") && oneElementList(f, m.Args(v)) {
 						return v, true
 					}
+					if newAxisFirst(f, v) {
+						return v, true // `observation = observation[np.newaxis, :]`
+					}
 				}
 			}
 			return marker, marker != analyzer.NoNode && f.Kind(a) == analyzer.KindIdentifier
@@ -4280,6 +4415,20 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 		}
 	}
 	return analyzer.NoNode, false
+}
+
+// newAxisFirst reports whether e indexes a value with a new leading axis
+// (`x[None]`, `obs[np.newaxis, :]`): a batch of one.
+func newAxisFirst(f *analyzer.File, e analyzer.NodeID) bool {
+	if f.Kind(e) != analyzer.KindSubscript {
+		return false
+	}
+	idx := f.Unparen(f.Field(e, analyzer.FieldSubscript))
+	if k := f.Kind(idx); k == analyzer.KindTuple || k == analyzer.KindExpressionList {
+		idx = f.FirstChild(idx)
+	}
+	t := f.Text(idx)
+	return t == "None" || t == "np.newaxis" || t == "numpy.newaxis"
 }
 
 // oneElementList reports whether the first of args is a list display of

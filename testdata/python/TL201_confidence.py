@@ -61,7 +61,7 @@ def test_epoch(loader):
 def select_action(policy_net, state):
     # The outputs reach only the host; `policy_net` is a model by its
     # name alone, as nothing else in the file shows what it is.
-    return policy_net(state).argmax().item()  # want: TL201(medium)
+    return policy_net(state).argmax(-1).tolist()  # want: TL201(medium)
 
 
 def predict(loader):

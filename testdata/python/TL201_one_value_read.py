@@ -1,0 +1,40 @@
+# An agent's action for one observation: the forward pass's output is read
+# as one value (`.item()`, `.argmax()` over all of it, a draw from the
+# distribution it parametrizes) of what the caller hands in, so each call
+# records one sample's graph. Such a finding is of low confidence. An
+# output read per row (`argmax(dim=1)`), or reduced first (`.mean()`),
+# holds a batch: its level is not lowered.
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.distributions import Categorical
+
+
+class Agent:
+    def __init__(self, device="cpu"):
+        self.q = nn.Linear(4, 2)
+        self.policy = nn.Linear(4, 2)
+        self.device = device
+
+    def select_action(self, state):
+        action = self.q(torch.FloatTensor(state).to(self.device)).argmax()  # want: TL201(low) "whose outputs only reach the host"
+        return action.detach().cpu().numpy()
+
+    def get_action(self, state):
+        state = torch.FloatTensor(state).to(self.device)
+        logits = self.policy(state)  # want: TL201(low) "whose outputs only reach the host"
+        probs = Categorical(F.softmax(logits, dim=0))
+        return probs.sample().cpu().detach().item()
+
+    def choose_action(self, observation):
+        observation = observation[np.newaxis, :]
+        state = torch.tensor(observation).to(self.device)
+        return torch.argmax(self.q(state)).item()  # want: TL201(low) "whose outputs only reach the host"
+
+    def select_actions(self, states):
+        actions = self.q(torch.FloatTensor(states)).argmax(dim=1)  # want: TL201(medium) "whose outputs only reach the host"
+        return actions.cpu().numpy()
+
+    def mean_value(self, states):
+        return self.q(torch.FloatTensor(states)).mean().item()  # want: TL201(medium) "whose outputs only reach the host"
