@@ -670,7 +670,8 @@ func (m *Model) builtWithoutBias(init NodeID, attr string) bool {
 }
 
 // Freezes returns what node n takes out of autograd: x for
-// `x.requires_grad_(False)` or `x.requires_grad = False`; else NoNode.
+// `x.requires_grad_(False)`, `x.eval().requires_grad_(False)` or
+// `x.requires_grad = False`; else NoNode.
 func (m *Model) Freezes(n NodeID) NodeID {
 	return m.freezesIn(NoNode, n)
 }
@@ -682,7 +683,13 @@ func (m *Model) freezesIn(def, n NodeID) NodeID {
 	switch f.Kind(n) {
 	case KindCall:
 		if args := m.Args(n); m.MethodName(n) == "requires_grad_" && len(args) == 1 && m.falseByDefault(def, args[0]) {
-			return f.Unparen(m.Receiver(n))
+			// `model.eval().requires_grad_(False)`: the module the chain
+			// starts from, each call returning it.
+			r := f.Unparen(m.Receiver(n))
+			for inner := movedFrom(f, r); inner != NoNode; inner = movedFrom(f, r) {
+				r = inner
+			}
+			return r
 		}
 	case KindAssignment:
 		left := f.Field(n, FieldLeft)
