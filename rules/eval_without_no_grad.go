@@ -3438,8 +3438,8 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 			}
 		}
 	}
-	if hostEndMethods[m.MethodName(call)] {
-		return true
+	if hostEndMethods[m.MethodName(call)] && m.LocalCallee(call) == analyzer.NoNode {
+		return true // not a method of this file's that takes the name (a VAE's `self.sample(h)`)
 	}
 	if arg != analyzer.NoNode && m.IsLossCall(call) && lossToHost(m, call) {
 		return true

@@ -261,8 +261,8 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 		}
 	}
 	switch name := m.MethodName(call); {
-	case hostEndMethods[name], likeMethods[name]:
-		return fateNo
+	case (hostEndMethods[name] || likeMethods[name]) && m.LocalCallee(call) == analyzer.NoNode:
+		return fateNo // a library's; a method of this file says below what it does
 	case appendMethods[name]:
 		return w.appended(call, depth)
 	}
