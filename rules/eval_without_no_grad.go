@@ -473,7 +473,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			"under `with torch.set_grad_enabled(" + mode + "):`"
 	} else if end := droppedAtOnce(m, call); direct && end != "" {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
-			"back-propagates; `.%s` drops the output at once, which frees them, but each pass still holds them all at its "+
+			"back-propagates; %s, but each pass still holds them all at its "+
 			"peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", end)
 	} else if direct && (found[i].host || fn != analyzer.Root && outputsOnlyToHost(m, call) || cellShown(m, fn, call) != "") &&
 		!fedBack(m, call) {
@@ -1768,27 +1768,42 @@ func switchedModel(m *analyzer.Model, call analyzer.NodeID, key string) bool {
 	return key != "" && (callee == key || strings.HasPrefix(callee, key+"."))
 }
 
-// droppedAtOnce returns the method (with its parentheses) or the
-// attribute (`.data`) that ends a forward call's output in
-// its own expression, keeping none of its graph (`model(x).argmax(1)`,
-// `net(x).detach()`, `net(x).item()`), or "".
+// droppedAtOnce says what ends a forward call's output in its own
+// statement, keeping none of its graph: the method (`model(x).argmax(1)`,
+// `net(x).detach()`, also at the end of a chain of tensor methods and
+// indexing, `target(s).max(1)[0].detach()`) or the attribute
+// (`G(z).data`) that takes it off, or nothing holding it (`model(x)` as a
+// statement of its own, a warm-up); "" where the output is kept.
 func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 	f := m.File
 	call = throughPassThrough(m, call)
-	attr := f.Parent(call)
-	if f.Kind(attr) != analyzer.KindAttribute || f.Field(attr, analyzer.FieldObject) != call {
-		return ""
+	if p := f.Parent(call); f.Kind(p) == analyzer.KindExpressionStatement && !f.CellDisplays(p) {
+		return "nothing holds the output, which frees them at once"
 	}
-	name := f.Text(f.Field(attr, analyzer.FieldAttribute))
-	if f.Kind(f.Parent(attr)) != analyzer.KindCall || f.Field(f.Parent(attr), analyzer.FieldFunction) != attr {
-		if name == "data" {
-			return "data" // `G(z).data`: the tensor without its history
+	for depth := 0; depth < 8; depth++ {
+		attr := f.Parent(call)
+		if f.Kind(attr) == analyzer.KindSubscript && f.Field(attr, analyzer.FieldValue) == call {
+			call = attr // `out.max(1)[0]`: a part of it, still a temporary
+			continue
 		}
-		return ""
-	}
-	switch name {
-	case "detach", "item", "tolist", "argmax", "argmin":
-		return name + "()"
+		if f.Kind(attr) != analyzer.KindAttribute || f.Field(attr, analyzer.FieldObject) != call {
+			return ""
+		}
+		name := f.Text(f.Field(attr, analyzer.FieldAttribute))
+		if f.Kind(f.Parent(attr)) != analyzer.KindCall || f.Field(f.Parent(attr), analyzer.FieldFunction) != attr {
+			if name == "data" {
+				return "`.data` drops the output at once, which frees them" // `G(z).data`: the tensor without its history
+			}
+			return ""
+		}
+		switch name {
+		case "detach", "item", "tolist", "argmax", "argmin":
+			return "`." + name + "()` drops the output at once, which frees them"
+		}
+		if !analyzer.TensorMethod(name) && !passThroughMethods[name] {
+			return ""
+		}
+		call = f.Parent(attr) // `.max(1)`, `.gather(1, a)`: a temporary made of it
 	}
 	return ""
 }
@@ -3126,13 +3141,15 @@ func keptInEval(m *analyzer.Model, call analyzer.NodeID) bool {
 	// A pass of the module's own code runs the value the name holds
 	// there: one bound to another module after the switch (`attention =
 	// MultiHeadAttention(...)` after `attention.eval()`) is not switched.
-	return m.ScopeNode(call) != analyzer.Root || switchedBinding(m, b)
+	// Module-level code runs in order: a pass before the switch (a
+	// warm-up) runs in training mode.
+	return m.ScopeNode(call) != analyzer.Root || switchedBinding(m, b, f.N(call).Start)
 }
 
 // switchedBinding reports whether a switch to evaluation mode at module
-// level runs on the value binding b gives its name, or b makes its value
-// from the name (`model = model.to(device)`).
-func switchedBinding(m *analyzer.Model, b *analyzer.Binding) bool {
+// level, before offset before, runs on the value binding b gives its
+// name, or b makes its value from the name (`model = model.to(device)`).
+func switchedBinding(m *analyzer.Model, b *analyzer.Binding, before uint32) bool {
 	f := m.File
 	name := f.Text(b.Name)
 	if b.Value != analyzer.NoNode && mentionsKey(f, b.Value, name) {
@@ -3147,7 +3164,7 @@ func switchedBinding(m *analyzer.Model, b *analyzer.Binding) bool {
 			return
 		}
 		recv := f.Unparen(m.Receiver(id))
-		found = f.Kind(recv) == analyzer.KindIdentifier && f.TextIs(recv, name) && m.Resolve(recv) == b
+		found = f.Kind(recv) == analyzer.KindIdentifier && f.TextIs(recv, name) && m.Resolve(recv) == b && f.N(id).Start < before
 	})
 	return found
 }

@@ -1,0 +1,39 @@
+# A pass whose output its own statement drops says so: `.detach()` at the
+# end of a chain of tensor methods and indexing, or no name holding the
+# output at all. A pass that module-level code runs before it switches
+# the model to evaluation mode runs in training mode: it is no pass of
+# that region.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Agent:
+    def __init__(self):
+        self.q = nn.Linear(4, 2)
+        self.target = nn.Linear(4, 2)
+        self.target.eval()
+        self.opt = torch.optim.Adam(self.q.parameters())
+
+    def loss(self, s, a, r, s2):
+        next_q = self.target(s2).max(dim=1, keepdim=True)[0].detach()  # want: TL201 "`.detach\(\)` drops the output at once"
+        q = self.q(s).gather(1, a)
+        return F.mse_loss(q, r + 0.99 * next_q)
+
+    def update(self, batch):
+        loss = self.loss(*batch)
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+
+
+def serve(model, example, requests):
+    model.eval()
+    model(example)  # want: TL201 "nothing holds the output, which frees them at once"
+    return [model(r).tolist() for r in requests]
+
+
+net = nn.Linear(4, 2)
+warm = torch.load("warm.pt")
+net(warm)  # ok: TL201 before the switch below: training mode
+net.eval()
