@@ -113,6 +113,10 @@ reshaped to a batch of one (` + "`obs.reshape((1,) + obs.shape)`" + `) is, and s
 of one on the spot) where the output is read as one value: ` + "`.item()`" + `,
 ` + "`.argmax()`" + ` over all of it, a draw from the distribution it parametrizes
 (` + "`q(torch.FloatTensor(state)).argmax()`" + `, ` + "`Categorical(F.softmax(logits, dim=0)).sample().item()`" + `).
+So is a tensor made on the spot of a parameter named for one
+observation (` + "`torch.FloatTensor(state)`" + `, of ` + "`state`" + `, ` + "`obs`" + ` or ` + "`observation`" + `)
+whose outputs only reach the host: the name is the evidence, and the
+finding says so.
 A pass that a
 loop of steps runs every few iterations only (` + "`if step % 100 == 0:`" + `, a
 generator's periodic sample) costs one graph every few steps: its finding
@@ -807,6 +811,9 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
+	case direct && observationTensor(m, fn, call) != "" && outputsOnlyToHost(m, call):
+		p.Once(fmt.Sprintf("its input is a tensor made on the spot of `%s`, one observation by its name, and its outputs only "+
+			"reach the host: each call records one sample's graph, freed with them", observationTensor(m, fn, call)))
 	case direct && handedIn(m, fn, call) != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
 		p.Once(fmt.Sprintf("its output is read as one value (`%s`) of what the caller hands in (`%s`): one sample, whose graph "+
 			"each call records and frees with it", analyzer.Snippet(compactText(f, oneValue(m, call, 0)), 40),
@@ -3926,6 +3933,39 @@ func oneValue(m *analyzer.Model, e analyzer.NodeID, depth int) analyzer.NodeID {
 var oneValueMethods = map[string]bool{
 	"detach": true, "cpu": true, "cuda": true, "to": true, "float": true, "double": true, "squeeze": true,
 	"softmax": true, "sigmoid": true, "sample": true, "data": true, "numpy": true,
+}
+
+// observationTensor returns the name of the parameter of fn that a
+// forward call's input is made a tensor of on the spot
+// (`torch.FloatTensor(state).to(device)`), where the name says it is one
+// observation (`state`, `obs`, `observation`); "" otherwise.
+func observationTensor(m *analyzer.Model, fn, call analyzer.NodeID) string {
+	f := m.File
+	in := handedIn(m, fn, call)
+	if in == analyzer.NoNode || f.Kind(f.Unparen(in)) == analyzer.KindIdentifier && m.AssignedValue(f.Unparen(in)) == analyzer.NoNode {
+		return "" // the parameter itself, as the caller made it
+	}
+	name := ""
+	f.Walk(in, func(id analyzer.NodeID) {
+		if b := m.Resolve(id); name == "" && f.Kind(id) == analyzer.KindIdentifier && b != nil && b.Kind == analyzer.BindParam {
+			name = f.Text(id)
+		}
+	})
+	if name == "" {
+		// `state = torch.FloatTensor(state)`, then `net(state)`.
+		if v := m.AssignedValue(f.Unparen(in)); v != analyzer.NoNode {
+			f.Walk(v, func(id analyzer.NodeID) {
+				if b := m.Resolve(id); name == "" && f.Kind(id) == analyzer.KindIdentifier && b != nil && b.Kind == analyzer.BindParam {
+					name = f.Text(id)
+				}
+			})
+		}
+	}
+	switch name {
+	case "state", "obs", "observation", "ob":
+		return name
+	}
+	return ""
 }
 
 // handedIn returns the input of a forward call that fn's caller hands in

@@ -38,3 +38,15 @@ class Agent:
 
     def mean_value(self, states):
         return self.q(torch.FloatTensor(states)).mean().item()  # want: TL201(medium) "whose outputs only reach the host"
+
+    def act(self, state):
+        # A tensor made on the spot of a parameter whose name says it is
+        # one observation.
+        state = torch.FloatTensor(state).to(self.device)
+        mu = self.policy(state)  # want: TL201(low) "whose outputs only reach the host"
+        return mu.detach().cpu().numpy()
+
+    def act_all(self, states):
+        states = torch.FloatTensor(states).to(self.device)
+        mu = self.policy(states)  # want: TL201(medium) "whose outputs only reach the host"
+        return mu.detach().cpu().numpy()
