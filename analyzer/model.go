@@ -316,6 +316,10 @@ func (m *Model) qualified(expr NodeID, depth int) string {
 				return q
 			}
 			return b.Qualified
+		case BindParam:
+			// A marimo notebook's cell reads the modules another cell
+			// imports as parameters (`def _(torch, nn):`).
+			return m.cellImport(b)
 		case BindAssign:
 			// Module aliases such as `F = torch.nn.functional`.
 			if !b.Unpacked && m.scopeOf[b.Stmt] == 0 {
@@ -552,6 +556,56 @@ var otherFrameworks = map[string]bool{
 	"mxnet": true, "tensorflow": true, "keras": true, "jax": true, "flax": true, "paddle": true,
 	"mindspore": true, "oneflow": true, "chainer": true, "theano": true, "tinygrad": true, "megengine": true, "mlx": true,
 	"dynet": true, "cntk": true, "lasagne": true, "caffe": true,
+}
+
+// cellImport returns what parameter binding b names where its function
+// is a cell of a marimo notebook (decorated `@app.cell`, with or without
+// arguments) and another cell imports a module under the parameter's
+// name: marimo hands each cell the names the other cells define, and one
+// cell alone may define a name. "" otherwise, or where cells import the
+// name twice.
+func (m *Model) cellImport(b *Binding) string {
+	f := m.File
+	if b.Scope < 0 || int(b.Scope) >= len(m.Scopes) || !m.marimoCell(m.Scopes[b.Scope].Node) {
+		return ""
+	}
+	imports := m.Memo(cellImportsKey{}, func() any {
+		out := map[string]string{}
+		for i := range m.binds {
+			o := &m.binds[i]
+			if o.Kind != BindImport || o.Scope < 0 || int(o.Scope) >= len(m.Scopes) || !m.marimoCell(m.Scopes[o.Scope].Node) {
+				continue
+			}
+			name := f.Text(o.Name)
+			if q, seen := out[name]; seen && q != o.Qualified {
+				out[name] = "" // two cells define it: not marimo's
+				continue
+			}
+			out[name] = o.Qualified
+		}
+		return out
+	}).(map[string]string)
+	return imports[f.Text(b.Name)]
+}
+
+type cellImportsKey struct{}
+
+// marimoCell reports whether def is a function definition decorated as
+// a marimo cell (`@app.cell`, `@app.cell(hide_code=True)`).
+func (m *Model) marimoCell(def NodeID) bool {
+	f := m.File
+	if f.Kind(def) != KindFunctionDefinition {
+		return false
+	}
+	for _, d := range m.Decorators(def) {
+		if f.Kind(d) == KindCall {
+			d = f.Field(d, FieldFunction)
+		}
+		if f.Kind(d) == KindAttribute && f.TextIs(f.Field(d, FieldAttribute), "cell") {
+			return true
+		}
+	}
+	return false
 }
 
 // OtherFramework reports whether the file imports another deep-learning

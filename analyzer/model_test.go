@@ -77,6 +77,55 @@ def f():
 	}
 }
 
+// TestMarimoCellImports: a marimo cell's parameters are the modules other
+// cells import; a plain function's parameter of the same name is not,
+// nor a name two cells import differently.
+func TestMarimoCellImports(t *testing.T) {
+	m := model(t, `import marimo
+
+app = marimo.App()
+
+
+@app.cell
+def _():
+    import torch
+    import torch.nn.functional as F
+    import numpy as np
+    return F, np, torch
+
+
+@app.cell(hide_code=True)
+def _():
+    import jax.numpy as np
+    return (np,)
+
+
+@app.cell
+def _(F, np, torch):
+    torch.FloatTensor(s)
+    F.softmax(y, dim=0)
+    np.asarray(y)
+    return
+
+
+def plain(torch):
+    torch.zeros(3)
+`)
+	cases := []struct {
+		text, want string
+	}{
+		{"torch.FloatTensor(s)", "torch.FloatTensor"},
+		{"F.softmax(y, dim=0)", "torch.nn.functional.softmax"},
+		{"np.asarray(y)", ""},  // two cells import it, differently
+		{"torch.zeros(3)", ""}, // not a cell
+	}
+	for _, c := range cases {
+		if got := m.CallName(find(t, m.File, KindCall, c.text, 0)); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
 func TestGradMode(t *testing.T) {
 	m := model(t, `import torch
 from torch import inference_mode
