@@ -41,7 +41,8 @@ what the code does:
   that switch is the finding's evidence, not the name alone;
 - a model that its class switches to evaluation mode and never back;
 - a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
-  ` + "`.tolist()`" + `, ` + "`argmax`" + `, ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving, or a loss
+  ` + "`.tolist()`" + `, ` + "`argmax`" + ` (indices, which carry no graph, also where they stay on the
+  GPU: the finding then says so), ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving, or a loss
   read there at once: ` + "`crit(out, y).item()`" + `, a test loss logged each epoch)
   and never a loss that is back-propagated, summed or handed on, a
   backward or code the file cannot see, whatever its function is called
@@ -1437,7 +1438,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		}
 	}
 	if hostOnly != analyzer.NoNode {
-		out = append(out, evalFinding{call: hostOnly, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end, host: true})
+		why := "whose outputs only reach the host"
+		if at := indicesOnDevice(m, hostOnly); at != analyzer.NoNode {
+			why = fmt.Sprintf("whose outputs only become indices (`%s`), which carry no graph", analyzer.Snippet(compactText(f, at), 40))
+		}
+		out = append(out, evalFinding{call: hostOnly, why: why, sw: analyzer.NoNode, end: end, host: true})
 	}
 	return out
 }
@@ -3848,6 +3853,31 @@ func shapeOnly(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 		return everyUse(m, left, func(u analyzer.NodeID) bool { return shapeOnly(m, u, depth+1) })
 	}
 	return false
+}
+
+// indicesOnDevice returns the call that turns a forward call's output
+// into indices in its own expression (`q(s).argmax(dim=1)`,
+// `torch.argmax(q(s), 1)`), where the indices do not go on to the host
+// (`gather(1, q(s).argmax(1, keepdim=True))`, a Double DQN's target);
+// NoNode otherwise.
+func indicesOnDevice(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	e, p := useOf(f, throughPassThrough(m, call))
+	at := analyzer.NoNode
+	switch f.Kind(p) {
+	case analyzer.KindAttribute:
+		if name, c, ok := attributeUse(f, e, p); ok && c != analyzer.NoNode && (name == "argmax" || name == "argmin" || name == "argsort") {
+			at = c
+		}
+	case analyzer.KindArgumentList:
+		if c := f.Parent(p); m.CallName(c) == "torch.argmax" || m.CallName(c) == "torch.argmin" {
+			at = c
+		}
+	}
+	if at == analyzer.NoNode || hostBound(m, at, false, 0) {
+		return analyzer.NoNode
+	}
+	return at
 }
 
 // oneValue returns where value e (a forward output or what it became) is

@@ -64,7 +64,7 @@ def collect_labels(model, loader):
     """The indices carry no graph: no TL101; the pass itself is TL201's."""
     preds = torch.empty(0, dtype=torch.long)
     for x, _ in loader:
-        preds = torch.cat((preds, model(x).argmax(-1)))  # want: TL201 "only reach the host"
+        preds = torch.cat((preds, model(x).argmax(-1)))  # want: TL201 "only become indices"
     return preds
 
 

@@ -1,6 +1,7 @@
 # A pass whose output its own statement drops says so: `.detach()` at the
 # end of a chain of tensor methods and indexing, or no name holding the
-# output at all. A pass that module-level code runs before it switches
+# output at all. Outputs that only become indices used on the device
+# (a Double DQN's greedy actions) are not said to reach the host. A pass that module-level code runs before it switches
 # the model to evaluation mode runs in training mode: it is no pass of
 # that region.
 import torch
@@ -19,6 +20,13 @@ class Agent:
         next_q = self.target(s2).max(dim=1, keepdim=True)[0].detach()  # want: TL201 "`.detach\(\)` drops the output at once"
         q = self.q(s).gather(1, a)
         return F.mse_loss(q, r + 0.99 * next_q)
+
+    def double_q_target(self, s2):
+        best = self.q(s2).argmax(dim=1, keepdim=True)  # want: TL201 "whose outputs only become indices \(`self.q\(s2\).argmax"
+        return self.target(s2).gather(1, best).detach()  # want: TL201 "`.detach\(\)` drops the output at once"
+
+    def greedy(self, s):
+        return self.q(s).argmax(dim=1).tolist()  # want: TL201 "whose outputs only reach the host"
 
     def update(self, batch):
         loss = self.loss(*batch)

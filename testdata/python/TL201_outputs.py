@@ -278,7 +278,7 @@ def evaluate_checkpoint(Model, cfg, x):
 
 def score_on(Model, cfg, x, device):
     net = Model(cfg).cuda().float().eval()  # ok: builds, moves and switches it
-    return net(x.to(device)).argmax(1)  # want: TL201 "outputs only reach the host"
+    return net(x.to(device)).argmax(1)  # want: TL201 "outputs only become indices"
 
 
 # A forward pass whose output is moved stays one.

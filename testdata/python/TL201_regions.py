@@ -100,7 +100,7 @@ def train_and_eval(model, opt, x):
     loss = model(x).sum()  # ok: the function back-propagates
     loss.backward()
     opt.step()
-    return model(x).argmax(1)  # want: TL201 "outputs only reach the host"
+    return model(x).argmax(1)  # want: TL201 "outputs only become indices"
 
 
 # A model built and switched in one expression, or loaded and called.
