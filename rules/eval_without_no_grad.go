@@ -41,8 +41,8 @@ what the code does:
   that switch is the finding's evidence, not the name alone;
 - a model that its class switches to evaluation mode and never back;
 - a forward pass whose outputs only reach the host (` + "`.item()`" + `, ` + "`.numpy()`" + `,
-  ` + "`.tolist()`" + `, ` + "`argmax`" + ` (indices, which carry no graph, also where they stay on the
-  GPU: the finding then says so), ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving, or a loss
+  ` + "`.tolist()`" + `, ` + "`argmax`" + ` or a comparison (indices or a mask, which carry no graph,
+  also where they stay on the GPU: the finding then says so), ` + "`torch.multinomial`" + `, ` + "`print`" + `, plotting, saving, or a loss
   read there at once: ` + "`crit(out, y).item()`" + `, a test loss logged each epoch)
   and never a loss that is back-propagated, summed or handed on, a
   backward or code the file cannot see, whatever its function is called
@@ -1439,8 +1439,12 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	}
 	if hostOnly != analyzer.NoNode {
 		why := "whose outputs only reach the host"
-		if at := indicesOnDevice(m, hostOnly); at != analyzer.NoNode {
-			why = fmt.Sprintf("whose outputs only become indices (`%s`), which carry no graph", analyzer.Snippet(compactText(f, at), 40))
+		if at, what := indicesOnDevice(m, hostOnly); at != analyzer.NoNode {
+			carry := "carry"
+			if what == "a mask" {
+				carry = "carries"
+			}
+			why = fmt.Sprintf("whose outputs only become %s (`%s`), which %s no graph", what, analyzer.Snippet(compactText(f, at), 40), carry)
 		}
 		out = append(out, evalFinding{call: hostOnly, why: why, sw: analyzer.NoNode, end: end, host: true})
 	}
@@ -3856,28 +3860,37 @@ func shapeOnly(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 }
 
 // indicesOnDevice returns the call that turns a forward call's output
-// into indices in its own expression (`q(s).argmax(dim=1)`,
-// `torch.argmax(q(s), 1)`), where the indices do not go on to the host
-// (`gather(1, q(s).argmax(1, keepdim=True))`, a Double DQN's target);
+// into indices or a mask in its own expression (`q(s).argmax(dim=1)`,
+// `torch.argmax(q(s), 1)`, `torch.gt(critic(a), critic(b))`,
+// `q(s).gt(0)`), where they do not go on to the host (`gather(1,
+// q(s).argmax(1, keepdim=True))`, a Double DQN's target; a mask
+// multiplied into a loss), and what it makes: "indices" or "a mask".
 // NoNode otherwise.
-func indicesOnDevice(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+func indicesOnDevice(m *analyzer.Model, call analyzer.NodeID) (analyzer.NodeID, string) {
 	f := m.File
 	e, p := useOf(f, throughPassThrough(m, call))
-	at := analyzer.NoNode
+	at, what := analyzer.NoNode, ""
 	switch f.Kind(p) {
 	case analyzer.KindAttribute:
-		if name, c, ok := attributeUse(f, e, p); ok && c != analyzer.NoNode && (name == "argmax" || name == "argmin" || name == "argsort") {
-			at = c
+		if name, c, ok := attributeUse(f, e, p); ok && c != analyzer.NoNode {
+			at, what = c, indexMakers[name]
 		}
 	case analyzer.KindArgumentList:
-		if c := f.Parent(p); m.CallName(c) == "torch.argmax" || m.CallName(c) == "torch.argmin" {
-			at = c
+		if c := f.Parent(p); strings.HasPrefix(m.CallName(c), "torch.") {
+			at, what = c, indexMakers[strings.TrimPrefix(m.CallName(c), "torch.")]
 		}
 	}
-	if at == analyzer.NoNode || hostBound(m, at, false, 0) {
-		return analyzer.NoNode
+	if what == "" || hostBound(m, at, false, 0) {
+		return analyzer.NoNode, ""
 	}
-	return at
+	return at, what
+}
+
+// indexMakers are the tensor methods (and torch functions of the same
+// name) that turn values into indices or a mask, which carry no graph.
+var indexMakers = map[string]string{
+	"argmax": "indices", "argmin": "indices", "argsort": "indices",
+	"gt": "a mask", "lt": "a mask", "ge": "a mask", "le": "a mask", "eq": "a mask", "ne": "a mask",
 }
 
 // oneValue returns where value e (a forward output or what it became) is

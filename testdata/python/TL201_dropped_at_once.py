@@ -1,7 +1,7 @@
 # A pass whose output its own statement drops says so: `.detach()` at the
 # end of a chain of tensor methods and indexing, or no name holding the
-# output at all. Outputs that only become indices used on the device
-# (a Double DQN's greedy actions) are not said to reach the host. A pass that module-level code runs before it switches
+# output at all. Outputs that only become indices or a mask used on the
+# device (a Double DQN's greedy actions) are not said to reach the host. A pass that module-level code runs before it switches
 # the model to evaluation mode runs in training mode: it is no pass of
 # that region.
 import torch
@@ -24,6 +24,9 @@ class Agent:
     def double_q_target(self, s2):
         best = self.q(s2).argmax(dim=1, keepdim=True)  # want: TL201 "whose outputs only become indices \(`self.q\(s2\).argmax"
         return self.target(s2).gather(1, best).detach()  # want: TL201 "`.detach\(\)` drops the output at once"
+
+    def confident(self, s):
+        return torch.gt(self.q(s), 0.5).float()  # want: TL201 "whose outputs only become a mask \(`torch.gt\(self.q\(s\),0.5\)`\), which carries no graph"
 
     def greedy(self, s):
         return self.q(s).argmax(dim=1).tolist()  # want: TL201 "whose outputs only reach the host"
