@@ -434,15 +434,7 @@ func (m *Model) runsItemIn(loop, inner NodeID) bool {
 		if !m.IsForwardCall(id) && !m.isSelfForward(id) && !m.heldModuleCall(id) && !m.callRunsModel(id, 0) {
 			return
 		}
-		given := map[string]bool{}
-		for _, a := range m.Args(id) {
-			if f.Kind(a) == KindKeywordArgument {
-				a = f.Field(a, FieldValue)
-			}
-			for n := range identifiers(f, a) {
-				given[n] = true
-			}
-		}
+		given := m.argNames(id)
 		passes := false
 		for n := range given {
 			passes = passes || items[n]
@@ -807,25 +799,37 @@ func (m *Model) UnseenItemWork(loop NodeID) NodeID {
 			m.QualifiedName(callee) != "" || m.Helper(id) != nil {
 			return
 		}
-		if name := f.Text(f.Field(callee, FieldAttribute)); moduleUses[name] || moduleMoves[name] || strings.HasPrefix(name, "__") {
+		name := f.Text(f.Field(callee, FieldAttribute))
+		if moduleUses[name] || moduleMoves[name] || strings.HasPrefix(name, "__") {
 			return // what every module has (`net.load_state_dict(torch.load(path))`: a checkpoint per iteration)
 		}
-		if ref := m.nameOnlyRef(id); ref == "" || m.lookup(ref, WantKind) != nil || m.localMethodNamed(f.Text(f.Field(callee, FieldAttribute))) {
+		if ref := m.nameOnlyRef(id); ref == "" || m.lookup(ref, WantKind) != nil || m.localMethodNamed(name) {
 			return // a method the project shows, which runs no model
 		}
-		for _, a := range m.Args(id) {
-			if f.Kind(a) == KindKeywordArgument {
-				a = f.Field(a, FieldValue)
-			}
-			for n := range identifiers(f, a) {
-				if items[n] {
-					found = id
-					return
-				}
+		for n := range m.argNames(id) {
+			if items[n] {
+				found = id
+				return
 			}
 		}
 	})
 	return found
+}
+
+// argNames returns the names a call's arguments read, keyword arguments'
+// values included.
+func (m *Model) argNames(call NodeID) map[string]bool {
+	f := m.File
+	names := map[string]bool{}
+	for _, a := range m.Args(call) {
+		if f.Kind(a) == KindKeywordArgument {
+			a = f.Field(a, FieldValue)
+		}
+		for n := range identifiers(f, a) {
+			names[n] = true
+		}
+	}
+	return names
 }
 
 // localMethodNamed reports whether a class of this file defines a method

@@ -566,14 +566,14 @@ var otherFrameworks = map[string]bool{
 // name twice.
 func (m *Model) cellImport(b *Binding) string {
 	f := m.File
-	if b.Scope < 0 || int(b.Scope) >= len(m.Scopes) || !m.marimoCell(m.Scopes[b.Scope].Node) {
+	if !m.marimoCell(m.Scopes[b.Scope].Node) {
 		return ""
 	}
 	imports := m.Memo(cellImportsKey{}, func() any {
 		out := map[string]string{}
 		for i := range m.binds {
 			o := &m.binds[i]
-			if o.Kind != BindImport || o.Scope < 0 || int(o.Scope) >= len(m.Scopes) || !m.marimoCell(m.Scopes[o.Scope].Node) {
+			if o.Kind != BindImport || !m.marimoCell(m.Scopes[o.Scope].Node) {
 				continue
 			}
 			name := f.Text(o.Name)

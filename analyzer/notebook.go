@@ -100,12 +100,12 @@ func (f *File) CellDisplays(stmt NodeID) bool {
 		return false // `y = f(x)` displays nothing
 	}
 	end := f.N(stmt).End
-	if next := f.Nodes[stmt].NextSibling; next != NoNode {
-		for ; next != NoNode && (f.Kind(next) == KindComment || f.Kind(next) == KindToken); next = f.Nodes[next].NextSibling {
-		}
-		if next != NoNode && f.SameCell(end, f.N(next).Start) {
-			return false // a statement of the same cell comes after it
-		}
+	next := f.Nodes[stmt].NextSibling
+	for next != NoNode && (f.Kind(next) == KindComment || f.Kind(next) == KindToken) {
+		next = f.Nodes[next].NextSibling
+	}
+	if next != NoNode && f.SameCell(end, f.N(next).Start) {
+		return false // a statement of the same cell comes after it
 	}
 	rest := f.Src[end:]
 	if i := bytes.IndexByte(rest, '\n'); i >= 0 {

@@ -790,6 +790,7 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
 	}
 	gradAssumption(p, call)
+	in, param := handedIn(m, fn, call)
 	switch {
 	case e.dry:
 		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
@@ -812,13 +813,13 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
-	case direct && observationTensor(m, fn, call) != "" && outputsOnlyToHost(m, call):
+	case direct && observationTensor(f, in, param) != "" && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is a tensor made on the spot of `%s`, one observation by its name, and its outputs only "+
-			"reach the host: each call records one sample's graph, freed with them", observationTensor(m, fn, call)))
-	case direct && handedIn(m, fn, call) != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
+			"reach the host: each call records one sample's graph, freed with them", observationTensor(f, in, param)))
+	case direct && in != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
 		p.Once(fmt.Sprintf("its output is read as one value (`%s`) of what the caller hands in (`%s`): one sample, whose graph "+
 			"each call records and frees with it", analyzer.Snippet(compactText(f, oneValue(m, call, 0)), 40),
-			analyzer.Snippet(compactText(f, handedIn(m, fn, call)), 40)))
+			analyzer.Snippet(compactText(f, in), 40)))
 	default:
 		if loop := m.EnclosingLoop(call); loop != analyzer.NoNode && m.ScopeNode(loop) == fn && m.Loop(loop).PerStep() && m.OnSomeIterations(loop, call) {
 			if test := periodicTest(f, loop, call); test != analyzer.NoNode {
@@ -3978,33 +3979,16 @@ var oneValueMethods = map[string]bool{
 	"softmax": true, "sigmoid": true, "sample": true, "data": true, "numpy": true,
 }
 
-// observationTensor returns the name of the parameter of fn that a
-// forward call's input is made a tensor of on the spot
-// (`torch.FloatTensor(state).to(device)`), where the name says it is one
-// observation (`state`, `obs`, `observation`); "" otherwise.
-func observationTensor(m *analyzer.Model, fn, call analyzer.NodeID) string {
-	f := m.File
-	in := handedIn(m, fn, call)
-	if in == analyzer.NoNode || f.Kind(f.Unparen(in)) == analyzer.KindIdentifier && m.AssignedValue(f.Unparen(in)) == analyzer.NoNode {
-		return "" // the parameter itself, as the caller made it
+// observationTensor returns the name of the parameter a forward call's
+// input in is made a tensor of on the spot (handedIn:
+// `torch.FloatTensor(state).to(device)`), where the name says it is one
+// observation (`state`, `obs`, `observation`); "" otherwise, or where the
+// input is the parameter itself, as the caller made it.
+func observationTensor(f *analyzer.File, in, param analyzer.NodeID) string {
+	if param == analyzer.NoNode || param == f.Unparen(in) {
+		return ""
 	}
-	name := ""
-	f.Walk(in, func(id analyzer.NodeID) {
-		if b := m.Resolve(id); name == "" && f.Kind(id) == analyzer.KindIdentifier && b != nil && b.Kind == analyzer.BindParam {
-			name = f.Text(id)
-		}
-	})
-	if name == "" {
-		// `state = torch.FloatTensor(state)`, then `net(state)`.
-		if v := m.AssignedValue(f.Unparen(in)); v != analyzer.NoNode {
-			f.Walk(v, func(id analyzer.NodeID) {
-				if b := m.Resolve(id); name == "" && f.Kind(id) == analyzer.KindIdentifier && b != nil && b.Kind == analyzer.BindParam {
-					name = f.Text(id)
-				}
-			})
-		}
-	}
-	switch name {
+	switch name := f.Text(param); name {
 	case "state", "obs", "observation", "ob":
 		return name
 	}
@@ -4014,23 +3998,24 @@ func observationTensor(m *analyzer.Model, fn, call analyzer.NodeID) string {
 // handedIn returns the input of a forward call that fn's caller hands in
 // per call: a parameter of fn given as it is, or made a tensor on the
 // spot (`torch.FloatTensor(state).to(device)`, also through a name bound
-// to it); NoNode otherwise.
-func handedIn(m *analyzer.Model, fn, call analyzer.NodeID) analyzer.NodeID {
+// to it), with the parameter's name where the input reads it; NoNode
+// twice otherwise.
+func handedIn(m *analyzer.Model, fn, call analyzer.NodeID) (in, param analyzer.NodeID) {
 	f := m.File
 	args := m.Args(call)
 	if fn == analyzer.Root || len(args) == 0 {
-		return analyzer.NoNode
+		return analyzer.NoNode, analyzer.NoNode
 	}
 	e := f.Unparen(args[0])
 	for range 4 {
 		switch f.Kind(e) {
 		case analyzer.KindIdentifier:
 			if b := m.Resolve(e); b != nil && b.Kind == analyzer.BindParam && m.ScopeNode(call) == fn {
-				return args[0]
+				return args[0], e
 			}
 			v := m.AssignedValue(e)
 			if v == analyzer.NoNode {
-				return analyzer.NoNode
+				return analyzer.NoNode, analyzer.NoNode
 			}
 			e = f.Unparen(v)
 		case analyzer.KindCall:
@@ -4039,19 +4024,19 @@ func handedIn(m *analyzer.Model, fn, call analyzer.NodeID) analyzer.NodeID {
 				q == "torch.FloatTensor" || q == "torch.DoubleTensor":
 				a := m.Args(e)
 				if len(a) == 0 {
-					return analyzer.NoNode
+					return analyzer.NoNode, analyzer.NoNode
 				}
 				e = f.Unparen(a[0])
 			case name == "to" || name == "float" || name == "double" || name == "cuda":
 				e = f.Unparen(m.Receiver(e))
 			default:
-				return analyzer.NoNode
+				return analyzer.NoNode, analyzer.NoNode
 			}
 		default:
-			return analyzer.NoNode
+			return analyzer.NoNode, analyzer.NoNode
 		}
 	}
-	return analyzer.NoNode
+	return analyzer.NoNode, analyzer.NoNode
 }
 
 // discarded reports whether nothing reads a call's result: a statement
