@@ -1575,6 +1575,17 @@ func (m *Model) plainClassRef(c NodeID) bool {
 	return o != nil && o.Kind == ObjectClass && o.Plain
 }
 
+// plainInstance reports whether c, the callee of a construction, names a
+// class whose instances hold no parameter: a plain class (plainClassRef)
+// or a custom autograd operation, of this file or of the project (whose
+// ClassSummary.Plain counts both).
+func (m *Model) plainInstance(c NodeID) bool {
+	if cb := m.Resolve(c); cb != nil && cb.Kind == BindClass && m.autogradOperation(cb.Stmt, 0) {
+		return true
+	}
+	return m.plainClassRef(c)
+}
+
 // plainCallee reports whether fn, called in a method of class, is known
 // to run no model the class holds: a method of the class, a function,
 // class or builtin this file binds, a library's function, or a method of
@@ -1648,6 +1659,52 @@ func (m *Model) plainClass(class NodeID) bool {
 func (m *Model) freeClass(callee, class NodeID) bool {
 	b := m.Resolve(callee)
 	return b != nil && b.Kind == BindClass && b.Stmt != class && m.parameterFreeClass(b.Stmt)
+}
+
+// heldElsewhere reports whether `self.x` (callee) of class is assigned
+// only values that hold no parameter (freeValue) or instances of classes
+// of other files, whose refs it returns for the project to judge.
+func (m *Model) heldElsewhere(class, callee NodeID) (refs []string, ok bool) {
+	f := m.File
+	if !f.TextIs(f.Field(callee, FieldObject), "self") {
+		return nil, false
+	}
+	values := m.selfAttrs(class).assignedOnly(f.Text(callee))
+	if values == nil {
+		return nil, false
+	}
+	for _, v := range values {
+		v = f.Unparen(v)
+		if f.Kind(v) == KindLambda || m.freeValue(class, v) {
+			continue
+		}
+		if f.Kind(v) != KindCall {
+			return nil, false
+		}
+		c := f.Unparen(f.Field(v, FieldFunction))
+		ref := ""
+		if f.Kind(c) == KindIdentifier {
+			ref = m.projectClassRef(c)
+		}
+		if ref == "" {
+			return nil, false
+		}
+		refs = append(refs, ref)
+	}
+	return refs, refs != nil
+}
+
+// projectClassRef returns the ref of name, a name an import binds to
+// something of the project that may be a class (not a library's), or "".
+func (m *Model) projectClassRef(name NodeID) string {
+	b := m.Resolve(name)
+	if b == nil || b.Kind != BindImport {
+		return ""
+	}
+	if q := m.QualifiedName(name); q == "" || isLibraryName(q) {
+		return ""
+	}
+	return m.valueRef(name)
 }
 
 // freeSubmodule reports whether `self.x` (callee) of class is assigned
@@ -1881,6 +1938,9 @@ func (m *Model) freeValue(class, v NodeID) bool {
 		return true // `self.anchors = torch.cat([grid, wh], -1)`: a tensor computed from others
 	}
 	c := constructed(f, v)
+	if c == f.Unparen(f.Field(v, FieldFunction)) && m.plainInstance(c) {
+		return true // `self.func = PoolFunction(scale)`: an operation's or a plain class's instance
+	}
 	cb := m.Resolve(c)
 	if cb != nil && cb.Kind == BindImport && c == f.Unparen(f.Field(v, FieldFunction)) {
 		// `self.grid = AnchorGrid(...)`, a class of another file.
@@ -2017,7 +2077,19 @@ func (m *Model) parameterFreeClassOnce(class NodeID) bool {
 // project shows them, of other files.
 func (m *Model) classHoldsNoParameters(class NodeID) bool {
 	own := m.ownParamFree(class)
-	return own.free && !slices.ContainsFunc(own.pending, func(q string) bool { return !m.paramFreeElsewhere(q) })
+	return own.free && !slices.ContainsFunc(own.pending, func(q string) bool { return !m.paramFreeElsewhere(q) }) &&
+		!slices.ContainsFunc(own.holds, func(q string) bool { return !m.paramFreeElsewhere(q) && !m.plainElsewhere(q) })
+}
+
+// plainElsewhere reports whether q, a qualified name, names a class of
+// another file of the project that is plain or a custom autograd
+// operation (ClassSummary.Plain).
+func (m *Model) plainElsewhere(q string) bool {
+	if q == "" || isLibraryName(q) {
+		return false
+	}
+	o := m.lookup(q, WantModule)
+	return o != nil && o.Kind == ObjectClass && o.Plain
 }
 
 // paramFreeness is what ownParamFree finds of a class.
@@ -2029,6 +2101,10 @@ type paramFreeness struct {
 	// bases: how many of its own bases it counted on, of this file or of
 	// another (ClassSummary.ParamFreeBases).
 	bases int
+	// holds: the classes of other files whose instances it counted as
+	// holding no parameter, its own and its bases' in this file
+	// (ClassSummary.ParamFreeHolds).
+	holds []string
 }
 
 // ownParamFree reports whether class, a module class of this file, and
@@ -2054,6 +2130,7 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 					return paramFreeness{}
 				}
 				out.pending = append(out.pending, sub.pending...)
+				out.holds = append(out.holds, sub.holds...)
 				inherits, out.bases = true, out.bases+1
 			case q != "" && !isLibraryName(q) && m.importedName(b):
 				// A class of another file, of the project where it says so.
@@ -2104,8 +2181,18 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 					// that no assignment makes require grad.
 					tensorCall := sub != callee && (tensorMethod(method) || detachingMethods[method] || method == "type") &&
 						f.TextIs(obj, "self") && m.attrNoGradTensor(class, sub)
-					if f.TextIs(obj, "self") && !own && !tensorCall && !m.freeSubmodule(class, sub) || m.Resolve(obj) == nil {
-						free = false // `self.layer(x)`, or a name this file does not bind
+					if f.TextIs(obj, "self") && !own && !tensorCall && !m.freeSubmodule(class, sub) {
+						// `self.func(x)`, with `self.func = PoolFunction(s)` of
+						// another file: free where the project shows that class
+						// holds no parameter.
+						if refs, ok := m.heldElsewhere(class, sub); ok {
+							out.holds = append(out.holds, refs...)
+						} else {
+							free = false // `self.layer(x)`
+						}
+					}
+					if m.Resolve(obj) == nil {
+						free = false // a name this file does not bind
 					}
 					if containerAdds[method] && f.TextIs(obj, "self") && !m.madeHere(f.Field(id, FieldArguments)) {
 						free = false // `self.layers.append(layer)`: a module made elsewhere
@@ -2117,6 +2204,13 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 				}
 			case f.Kind(callee) == KindIdentifier && m.buildsNoLayer(callee):
 			case f.Kind(callee) == KindIdentifier && m.freeClass(callee, class):
+			case f.Kind(callee) == KindIdentifier && m.plainInstance(callee):
+				// `PoolFunction(scale)`: an old-style autograd operation's
+				// instance, or a plain class's, holds no parameter.
+			case f.Kind(callee) == KindIdentifier && m.projectClassRef(callee) != "":
+				// A class of another file: free where the project shows it
+				// is plain or builds no parameter.
+				out.holds = append(out.holds, m.projectClassRef(callee))
 			case m.builtinException(callee), m.freeLayerTableEntry(callee):
 			case f.Kind(callee) == KindIdentifier && m.heldElement(class, callee):
 				// `for layer in self.layers: x = layer(x)`

@@ -139,6 +139,11 @@ type ClassSummary struct {
 	// another) ParamFree counts on building none; the project checks
 	// them.
 	ParamFreeBases int `json:"param_free_bases,omitempty"`
+	// ParamFreeHolds: the classes of other files (refs) whose instances
+	// ParamFree counts on holding no parameter (`self.func =
+	// PoolFunction(scale)`, then `self.func(x)`); the project checks that
+	// each is plain (Plain) or builds no parameter (ParamFree).
+	ParamFreeHolds []string `json:"param_free_holds,omitempty"`
 	// NoModeLayers: a module class with no layer that computes otherwise
 	// in evaluation mode (dropout, batch norm, code reading
 	// `self.training`), where its bases of the project have none either
@@ -1504,7 +1509,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	// Where the file alone does not show the class is a module (its bases
 	// are of other files), the project does (fixModules).
 	if own := m.ownParamFree(class); own.free && (m.hasMethods(class) || own.bases > 0) && !m.abstractForward(class) {
-		cs.ParamFree, cs.ParamFreeBases = true, own.bases
+		cs.ParamFree, cs.ParamFreeBases, cs.ParamFreeHolds = true, own.bases, own.holds
 	}
 	if cs.Module {
 		bases := 0

@@ -1148,17 +1148,38 @@ func (g *Graph) fixModules() {
 	// and each base of the project it counted on, linked, builds none;
 	// calling an instance of one that is a module then records no graph.
 	// So with the layers that evaluation mode changes.
+	// So with the classes of other files whose instances it holds
+	// (ClassSummary.ParamFreeHolds), each plain or building none.
+	var holds map[*object][]*object
 	for _, o := range g.objs {
 		if o.kind == analyzer.ObjectClass && (o.paramFree || o.noModeLayers) {
 			cs := classSummary(o)
 			o.paramFree = o.paramFree && cs != nil && len(o.bases) == cs.ParamFreeBases
 			o.noModeLayers = o.noModeLayers && cs != nil && len(o.bases) == cs.ModeLayerBases
+			if o.paramFree && len(cs.ParamFreeHolds) > 0 {
+				held := make([]*object, 0, len(cs.ParamFreeHolds))
+				for _, ref := range cs.ParamFreeHolds {
+					t := g.resolve(ref, o.key.file)
+					if t.obj == nil || t.obj.kind != analyzer.ObjectClass || t.obj == o {
+						o.paramFree = false
+						break
+					}
+					held = append(held, t.obj)
+				}
+				if o.paramFree {
+					if holds == nil {
+						holds = map[*object][]*object{}
+					}
+					holds[o] = held
+				}
+			}
 		}
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, o := range g.objs {
-			if o.paramFree && slices.ContainsFunc(o.bases, func(b *object) bool { return !b.paramFree }) {
+			if o.paramFree && (slices.ContainsFunc(o.bases, func(b *object) bool { return !b.paramFree }) ||
+				slices.ContainsFunc(holds[o], func(h *object) bool { return !h.plain && !h.paramFree })) {
 				o.paramFree, changed = false, true
 			}
 			if o.noModeLayers && slices.ContainsFunc(o.bases, func(b *object) bool { return !b.noModeLayers }) {

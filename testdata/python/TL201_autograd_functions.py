@@ -44,3 +44,57 @@ def evaluate(loader):
     net = Embedder()
     net.eval()
     return [net(x).cpu() for x in loader]  # want: TL201
+
+
+# A module whose only attributes are settings and an instance of such an
+# operation (or of a class that computes nothing with torch) holds no
+# parameter either: its pass on inputs that need no grad records nothing.
+class Pooling(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.scale = scale
+        self.func = PairDistance(scale)
+
+    def forward(self, a, b):
+        return self.func(a, b)
+
+
+class Settings:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def __call__(self, a):
+        return a * self.scale
+
+
+class Scaled(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.op = Settings(scale)
+
+    def forward(self, a):
+        return self.op(a)
+
+
+class Projected(nn.Module):
+    def __init__(self, scale):
+        super().__init__()
+        self.func = PairDistance(scale)
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, a, b):
+        return self.func(self.fc(a), b)
+
+
+def check_pooling(loader):
+    pool = Pooling(2).cuda()
+    scaled = Scaled(0.5)
+    for a, b in loader:
+        print(pool(a, b).mean().item())  # ok: TL201 settings and an operation, no parameter
+        print(scaled(a).sum().item())  # ok: TL201 a plain class's instance holds no parameter
+
+
+def check_projected(loader):
+    proj = Projected(2)
+    proj.eval()
+    return [proj(a, b).cpu() for a, b in loader]  # want: TL201

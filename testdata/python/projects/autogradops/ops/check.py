@@ -11,3 +11,11 @@ print(out.mean().item())
 head = RoIHead(0.25, 64)
 for f in [features, features]:
     print(head(f, rois).argmax(1).tolist())  # want: TL201
+
+from legacy_pool import LegacyPool
+
+
+def check_legacy(loader):
+    legacy = LegacyPool(0.25).cuda()
+    for x, boxes in loader:
+        print(legacy(x, boxes).mean().item())  # ok: settings and an operation of another file
