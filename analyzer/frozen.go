@@ -619,8 +619,8 @@ func (m *Model) paramFreezes(def NodeID) []int {
 	if def == NoNode || f.Kind(def) != KindFunctionDefinition {
 		return nil
 	}
-	if n := f.N(def); !bytes.Contains(f.Src[n.Start:n.End], []byte("requires_grad")) {
-		return nil // no freeze a body without the word can make (freezesIn); every summary asks
+	if n := f.N(def); !bytes.Contains(f.Src[n.Start:n.End], []byte("requires_grad")) && !bytes.Contains(f.Src[n.Start:n.End], []byte("detach_")) {
+		return nil // no freeze a body without the words can make (freezesIn); every summary asks
 	}
 	return m.Memo(paramFreezesKey{def}, func() any {
 		var out []int
@@ -670,8 +670,8 @@ func (m *Model) builtWithoutBias(init NodeID, attr string) bool {
 }
 
 // Freezes returns what node n takes out of autograd: x for
-// `x.requires_grad_(False)`, `x.eval().requires_grad_(False)` or
-// `x.requires_grad = False`; else NoNode.
+// `x.requires_grad_(False)`, `x.eval().requires_grad_(False)`,
+// `x.requires_grad = False` or `x.detach_()`; else NoNode.
 func (m *Model) Freezes(n NodeID) NodeID {
 	return m.freezesIn(NoNode, n)
 }
@@ -690,6 +690,11 @@ func (m *Model) freezesIn(def, n NodeID) NodeID {
 				r = inner
 			}
 			return r
+		}
+		if m.MethodName(n) == "detach_" && len(m.Args(n)) == 0 {
+			// `p.detach_()` of a parameter (mean teacher's EMA model):
+			// a leaf detached in place no longer requires grad.
+			return f.Unparen(m.Receiver(n))
 		}
 	case KindAssignment:
 		left := f.Field(n, FieldLeft)

@@ -65,7 +65,8 @@ by itself: wrap the evaluation in ` + "`torch.no_grad()`" + ` or
 A call already under ` + "`no_grad`" + ` (or in a function that every caller in the
 file runs under it) is not reported: there the flag is dead code but
 costs nothing. Nor is a volatile input that the function feeds only to
-models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, as TL201 judges a frozen model, wherever in
+models whose parameters the file freezes (` + "`for p in netD.parameters(): p.requires_grad = False`" + `, or
+` + "`p.detach_()`" + ` as a mean teacher's are, as TL201 judges a frozen model, wherever in
 the file): such a pass records no graph either. Nor is a volatile value
 that the function feeds to no forward pass where it back-propagates (the
 labels of a training step), or that no forward pass takes beside a

@@ -48,3 +48,17 @@ def train_task(model, optimizer, t, x, y):
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
+
+
+def consistency(loader, student, teacher, optimizer):
+    # A mean teacher: its parameters detached in place no longer require
+    # grad, so its pass on a volatile input records nothing either way.
+    for p in teacher.parameters():
+        p.detach_()
+    for x, y in loader:
+        t_in = Variable(x, volatile=True)  # ok: the teacher is frozen by detach_()
+        t_out = teacher(t_in)
+        loss = nn.functional.cross_entropy(student(Variable(x)), y) + (student(Variable(x)) - t_out.detach()).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
