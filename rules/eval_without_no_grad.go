@@ -456,7 +456,11 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	cost := ": autograd records the graph and keeps " +
 		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` " +
 		"(or `torch.inference_mode()`)"
-	if found[i].detached {
+	if end := droppedAtOnce(m, call); found[i].detached && direct && end != "" {
+		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although "+
+			"nothing back-propagates through it; %s, but each pass still holds them all at its peak; run this model "+
+			"under `with torch.no_grad():`", end)
+	} else if found[i].detached {
 		cost = ": autograd records the graph and keeps its activations alive while the outputs are held, although " +
 			"they are detached or read on the host before any backward; run this model under `with torch.no_grad():`"
 	} else if a := found[i].apart; found[i].split {
@@ -1797,6 +1801,9 @@ func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 	if p := f.Parent(call); f.Kind(p) == analyzer.KindExpressionStatement && !f.CellDisplays(p) {
 		return "nothing holds the output, which frees them at once"
 	}
+	if next := detachedNext(m, call); next != analyzer.NoNode {
+		return "the next statement, `" + analyzer.Snippet(f.Text(next), 60) + "`, drops the output's graph, which frees them"
+	}
 	for depth := 0; depth < 8; depth++ {
 		attr := f.Parent(call)
 		if f.Kind(attr) == analyzer.KindSubscript && f.Field(attr, analyzer.FieldValue) == call {
@@ -1823,6 +1830,60 @@ func droppedAtOnce(m *analyzer.Model, call analyzer.NodeID) string {
 		call = f.Parent(attr) // `.max(1)`, `.gather(1, a)`: a temporary made of it
 	}
 	return ""
+}
+
+// detachedNext returns the statement right after `out = call` that
+// rebinds out to itself without its history (`out = out.detach()`,
+// `out = out.cpu().detach()`, `out = out.data`), or NoNode.
+func detachedNext(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	f := m.File
+	a := f.Parent(call)
+	if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != call || f.Kind(f.Parent(a)) != analyzer.KindExpressionStatement {
+		return analyzer.NoNode
+	}
+	name := f.Field(a, analyzer.FieldLeft)
+	if f.Kind(name) != analyzer.KindIdentifier {
+		return analyzer.NoNode
+	}
+	next := f.N(f.Parent(a)).NextSibling
+	for next != analyzer.NoNode && (f.Kind(next) == analyzer.KindComment || f.Kind(next) == analyzer.KindToken) {
+		next = f.N(next).NextSibling
+	}
+	b := f.FirstChild(next)
+	if f.Kind(next) != analyzer.KindExpressionStatement || f.Kind(b) != analyzer.KindAssignment || !f.TextIs(f.Field(b, analyzer.FieldLeft), f.Text(name)) {
+		return analyzer.NoNode
+	}
+	// The right side: a chain of tensor methods and `.data` on the name,
+	// one of which drops the history.
+	dropped := false
+	for e := f.Unparen(f.Field(b, analyzer.FieldRight)); ; {
+		switch f.Kind(e) {
+		case analyzer.KindIdentifier:
+			if dropped && f.TextIs(e, f.Text(name)) {
+				return next
+			}
+			return analyzer.NoNode
+		case analyzer.KindCall:
+			e = f.Unparen(f.Field(e, analyzer.FieldFunction))
+			if f.Kind(e) != analyzer.KindAttribute {
+				return analyzer.NoNode
+			}
+			method := f.Text(f.Field(e, analyzer.FieldAttribute))
+			if method != "detach" && !passThroughMethods[method] {
+				return analyzer.NoNode
+			}
+			dropped = dropped || method == "detach"
+			e = f.Unparen(f.Field(e, analyzer.FieldObject))
+		case analyzer.KindAttribute:
+			if !f.TextIs(f.Field(e, analyzer.FieldAttribute), "data") {
+				return analyzer.NoNode
+			}
+			dropped = true
+			e = f.Unparen(f.Field(e, analyzer.FieldObject))
+		default:
+			return analyzer.NoNode
+		}
+	}
 }
 
 // rawToNumpy reports whether what call returns is handed as it is to a

@@ -31,6 +31,20 @@ def distil(teacher, student, batches):
         opt.step()
 
 
+
+def distil_rebound(teacher, student, batches):
+    teacher.eval()
+    opt = torch.optim.SGD(student.parameters(), lr=0.1)
+    for x, y in batches:
+        out = student(x)
+        soft = teacher(x)  # want: TL201 "the next statement, `soft = soft.detach\(\)`, drops the output's graph, which frees them, but each pass still holds them all at its peak"
+        # the teacher's targets, without their history
+        soft = soft.detach()
+        loss = nn.functional.kl_div(out.log_softmax(1), soft.softmax(1), reduction="batchmean")
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
 def distil_inline(teacher, student, batches):
     teacher.eval()
     opt = torch.optim.SGD(student.parameters(), lr=0.1)
