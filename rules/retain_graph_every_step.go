@@ -251,9 +251,28 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 			"detached value (`.item()`)", site, analyzer.Snippet(f.Text(acc), 40), where))
 		return
 	}
+	// A name bound again later in the same iteration (`D_fake` by the
+	// generator's step) lets go of the graph before the next one.
+	kept := slices.DeleteFunc(slices.Clone(holders), func(k string) bool { return g.reboundAfter(k, call, body) })
+	if len(kept) == 0 {
+		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
+			"%s until %s rebound later in the iteration, instead of freeing them during backward; drop `retain_graph=True`",
+			site, where, names))
+		return
+	}
 	p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
 		"%s until %s rebound in the next iteration, so peak memory holds about two steps' activations; "+
-		"drop `retain_graph=True`", site, where, names))
+		"drop `retain_graph=True`", site, where, rgNames(kept)))
+}
+
+// reboundAfter reports whether name k is assigned again in body, the
+// loop's body, after call and on a path that may follow it (not in the
+// other arm of an if around it).
+func (g *retainGraph) reboundAfter(k string, call, body analyzer.NodeID) bool {
+	f := g.f
+	return slices.ContainsFunc(g.Sources(k), func(s analyzer.Source) bool {
+		return f.Contains(body, s.Stmt) && f.N(s.Stmt).Start >= f.N(call).End && !exclusiveArms(g.m, call, s.Stmt)
+	})
 }
 
 // sharedFromCaller reports whether fn, a step function (its backward in

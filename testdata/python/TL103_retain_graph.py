@@ -426,3 +426,70 @@ def train_generator_once(gen, disc, opt_g, loader, z_dim):
             opt_g.zero_grad()
             loss.backward(retain_graph=True)  # want: TL103 "last backward"
             opt_g.step()
+
+
+def train_gan_rebound(G, D, opt_g, opt_d, loader, z_dim):
+    # The discriminator's step retains its graph; `d_fake` is bound again
+    # by the generator's step in the same iteration, so only the losses
+    # keep the graph until the next one.
+    for real in loader:
+        d_real = D(real)
+        d_fake = D(G(torch.randn(real.size(0), z_dim)).detach())
+        d_loss = d_fake.mean() - d_real.mean()
+        opt_d.zero_grad()
+        d_loss.backward(retain_graph=True)  # want: TL103 "until `d_loss` and `d_real` are rebound in the next iteration"
+        opt_d.step()
+        d_fake = D(G(torch.randn(real.size(0), z_dim)))
+        g_loss = -d_fake.mean()
+        opt_g.zero_grad()
+        g_loss.backward()
+        opt_g.step()
+
+
+
+def train_critic(D, opt_d, loader, z_dim):
+    for real in loader:
+        noise = torch.randn(real.size(0), z_dim)
+        d_loss = D(noise).mean() - D(real).mean()
+        opt_d.zero_grad()
+        d_loss.backward(retain_graph=True)  # want: TL103 "until `d_loss` is rebound later in the iteration, instead of freeing them during backward"
+        opt_d.step()
+        d_loss = None
+
+
+
+def train_critic_branch(D, opt_d, loader, z_dim):
+    for real in loader:
+        if real.size(0) > 1:
+            noise = torch.randn(real.size(0), z_dim)
+            d_loss = D(noise).mean() - D(real).mean()
+            opt_d.zero_grad()
+            d_loss.backward(retain_graph=True)  # want: TL103 "until `d_loss` is rebound in the next iteration"
+            opt_d.step()
+        else:
+            d_loss = 0
+
+
+def train_shared(G, D, opt_g, opt_d, loader, z_dim):
+    for real in loader:
+        d_fake = D(G(torch.randn(real.size(0), z_dim)))
+        d_loss = d_fake.mean() - D(real).mean()
+        opt_d.zero_grad()
+        d_loss.backward(retain_graph=True)  # ok: the generator's loss below runs through `d_fake`'s graph again
+        opt_d.step()
+        g_loss = -d_fake.mean()
+        opt_g.zero_grad()
+        g_loss.backward()
+        opt_g.step()
+
+
+def train_two_heads(model, opt, loader):
+    for x, y in loader:
+        feats = model.backbone(x)
+        loss_a = model.head_a(feats).mean()
+        opt.zero_grad()
+        loss_a.backward(retain_graph=True)  # ok: the second head's backward runs through `feats` again
+        loss_b = model.head_b(feats).mean()
+        loss_b.backward()
+        opt.step()
+        feats = None
