@@ -217,7 +217,9 @@ arguments the call passes (` + "`VGG16(requires_grad=False)`" + `), whose ` + "`
 returns what it computes under ` + "`no_grad`" + `, or that holds no parameters,
 itself and its bases (buffers registered by name, tensors it computes and
 reads with a tensor's methods, none made to require grad, pooling layers picked
-from a table, containers of such modules; a transform of torchaudio's or
+from a table, containers of such modules, instances of custom autograd
+operations or of classes that compute nothing with torch, in its file or
+another; a transform of torchaudio's or
 torchvision's, or a subclass of one holding transforms; a layer whose
 weight the constructor freezes and that has no bias; not a base whose
 ` + "`forward`" + ` is left to its subclasses), nor an instance of
