@@ -449,6 +449,11 @@ type Object struct {
 	// by its method name on objects of no known class), or that is used
 	// as a value there: its own file's calls do not alone set its mode.
 	EnabledElsewhere bool
+	// EnabledBy: for a function every call of which in its own file
+	// disables grad, while one in another file runs it with grad enabled
+	// (Grad enabled and known): that call, the first in path and line
+	// order. Asked with WantCallers.
+	EnabledBy *Site
 	// ByMethodName: the answer to a method called on an object of no
 	// known class (`model.predict(x)`, model a parameter), from the
 	// methods of that name the project defines (Classes: their classes,

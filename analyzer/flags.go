@@ -383,6 +383,16 @@ func (m *Model) CalledElsewhere(def NodeID) bool {
 	return o != nil && o.CalledElsewhere
 }
 
+// EnabledBy returns the call in another file that runs def, a function
+// of this file every call of which here disables grad, with grad enabled
+// (Object.EnabledBy), or nil.
+func (m *Model) EnabledBy(def NodeID) *Site {
+	if o := m.lookup(m.localRef(def), WantCallers); o != nil {
+		return o.EnabledBy
+	}
+	return nil
+}
+
 // testAt evaluates cond, a test on def's parameters, for the arguments
 // call passes: a name, `not` a test, or a comparison of a name with a
 // literal (`mode == "train"`, `phase != 'val'`).

@@ -149,8 +149,8 @@ type rareFacts struct {
 	EvalCalls         []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
-	// NamedOff: analyzer.Object's.
-	NamedOff *analyzer.Site
+	// NamedOff, EnabledBy: analyzer.Object's.
+	NamedOff, EnabledBy *analyzer.Site
 }
 
 // noRareFacts are the facts of an object without more; never changed.
@@ -1452,6 +1452,15 @@ func (g *Graph) fixGrad(order []*object) {
 				o.fact.setRare().NamedOff = off
 			}
 			o.fact.EnabledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.enabledElsewhere(o)
+		} else if o.kind == analyzer.ObjectFunction {
+			// Its own file's calls disable grad; one elsewhere enables it.
+			var by *analyzer.Site
+			if o.fact.GradKnown && o.fact.Grad == analyzer.GradEnabled && g.localGrad(o, 0) == analyzer.GradDisabled {
+				by = g.enabledBy(o)
+			}
+			if by != nil || o.fact.rare().EnabledBy != nil {
+				o.fact.setRare().EnabledBy = by
+			}
 		}
 	}
 	for _, o := range g.objs {
@@ -1512,6 +1521,21 @@ func (g *Graph) enabledElsewhere(o *object) bool {
 		}
 	}
 	return false
+}
+
+// enabledBy returns the first call, in path and line order, of o in
+// another file that runs it with grad enabled, or nil.
+func (g *Graph) enabledBy(o *object) *analyzer.Site {
+	var by *analyzer.Site
+	for _, e := range o.callers {
+		if e.file == nil || e.file == o.key.file || !g.setsGrad(e) || e.mode() == analyzer.GradDisabled {
+			continue
+		}
+		if by == nil || e.file.rel < by.Path || e.file.rel == by.Path && e.site.Line < by.Line {
+			by = &analyzer.Site{Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Column: 1, Text: e.site.Callee + "(...)"}
+		}
+	}
+	return by
 }
 
 // handsOnOwnMode reports whether a call of method name on an object of no
@@ -2025,6 +2049,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.EnabledElsewhere {
 		fact.EnabledElsewhere, some = true, true
+	}
+	if by := o.fact.rare().EnabledBy; want&analyzer.WantCallers != 0 && by != nil {
+		fact.EnabledBy, some = by, true
 	}
 	summary := o.fn.RareFacts() // a class's or an instance's: none
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {

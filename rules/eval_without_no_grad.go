@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -773,6 +774,12 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	direct := helper == nil // else the call runs helper's forward pass
 	if e.sw != analyzer.NoNode {
 		p.Evidence(p.RelatedNode(e.sw, "the switch to evaluation mode"))
+	}
+	if by := m.EnabledBy(fn); fn != analyzer.Root && by != nil {
+		// Where every call of this file disables grad, say which one
+		// does not.
+		p.Evidence(analyzer.RelatedSite(by, "a call that runs `"+m.FunctionName(fn)+"` with grad enabled; every call of it in "+
+			filepath.Base(f.Path)+" disables grad"))
 	}
 	for _, id := range e.more {
 		p.Evidence(p.RelatedNode(id, "another forward pass of the region with grad enabled, which the same no_grad covers"))

@@ -450,3 +450,18 @@ func TestProjectSARIFRelated(t *testing.T) {
 		t.Error("no TL301 through step_fn")
 	}
 }
+
+// TestProjectEnabledByRelated: a method every call of which in its own
+// file disables grad, run with grad enabled by a call in another file,
+// names that call in a note.
+func TestProjectEnabledByRelated(t *testing.T) {
+	dir := copyProject(t, "enabledby")
+	_, out, stderr := runIn(t, dir, "check", "--no-cache", ".")
+	want := "= note: main.py:9: a call that runs `visualize` with grad enabled; every call of it in gan.py disables grad"
+	if !strings.Contains(out, "gan.py:26:19: TL201") || !strings.Contains(out, want) {
+		t.Errorf("output lacks the TL201 at gan.py:26 with the note %q:\n%s%s", want, out, stderr)
+	}
+	if strings.Contains(out, "gan.py:32") {
+		t.Errorf("preview, under no_grad at every call, reported:\n%s", out)
+	}
+}
