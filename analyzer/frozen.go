@@ -749,6 +749,20 @@ func (m *Model) defaultTruth(def, v NodeID) (val, known bool) {
 // def runs with its default arguments: the conditions of the ifs around
 // it hold for them.
 func (m *Model) runsByDefault(def, n NodeID) bool {
+	return m.runsWhen(def, n, func(cond NodeID) (bool, bool) { return m.defaultTruth(def, cond) })
+}
+
+// RunsWith reports whether statement n of def's body runs whenever call,
+// a call of def, runs it: the conditions of the ifs around it hold for
+// the arguments call passes, or for def's defaults (`create_model(ema=True)`
+// with `if ema:` around the freeze).
+func (m *Model) RunsWith(call, def, n NodeID) bool {
+	return m.runsWhen(def, n, func(cond NodeID) (bool, bool) { return m.testAt(call, def, cond) })
+}
+
+// runsWhen is runsByDefault and RunsWith, with truth evaluating an if's
+// condition.
+func (m *Model) runsWhen(def, n NodeID, truth func(cond NodeID) (val, known bool)) bool {
 	f := m.File
 	child := n
 	for p := f.Parent(n); p != NoNode && p != def; child, p = p, f.Parent(p) {
@@ -756,7 +770,7 @@ func (m *Model) runsByDefault(def, n NodeID) bool {
 		case KindFunctionDefinition, KindLambda, KindClassDefinition, KindElifClause, KindWhileStatement, KindTryStatement:
 			return false
 		case KindIfStatement:
-			val, known := m.defaultTruth(def, f.Field(p, FieldCondition))
+			val, known := truth(f.Field(p, FieldCondition))
 			switch {
 			case !known:
 				return false

@@ -208,7 +208,9 @@ calls that leave the parameter at its default, or pass a literal, that
 takes the ` + "`no_grad`" + ` arm are not reported where they call it either, nor a model
 whose parameters the file freezes (` + "`requires_grad_(False)`" + `; its caller, before
 handing it over; a helper of the file that freezes its parameter, for
-what each call hands it) and does not give a new layer or thaw in part
+what each call hands it; a function of the file that builds it and
+freezes it before returning it, on the path the call's arguments take,
+` + "`create_model(ema=True)`" + ` with the freeze under ` + "`if ema:`" + `) and does not give a new layer or thaw in part
 before the pass (transfer learning's ` + "`model.fc = nn.Linear(512, 10)`" + ` after
 the freeze is reported, unless the slot is filled again with a layer
 without parameters, ` + "`model.fc = nn.Identity()`" + `), nor an instance of a module class, in any file of the
@@ -2576,7 +2578,7 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 		return false
 	}
 	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	if frozenChain(fn) {
+	if frozenChain(fn) || factoryFrozen(m, fs, fn) {
 		return true
 	}
 	// A method that returns what a frozen submodule computes
@@ -2610,12 +2612,66 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 		if args, ok := m.ParamArgs(fn); ok && !m.CalledElsewhere(m.ScopeNode(call)) && !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {
 			a = f.Unparen(a)
 			k := f.Kind(a)
-			return k != analyzer.KindIdentifier && k != analyzer.KindAttribute || !fs.frozenAt(m, a, argCall(f, a)) || !fs.frozenBefore(m, a, argCall(f, a), ifGuards(f, call))
+			return !factoryFrozen(m, fs, a) && (k != analyzer.KindIdentifier && k != analyzer.KindAttribute ||
+				!fs.frozenAt(m, a, argCall(f, a)) || !fs.frozenBefore(m, a, argCall(f, a), ifGuards(f, call)))
 		}) {
 			return true
 		}
 	}
 	return false
+}
+
+// factoryFrozen reports whether e is a call of a function of this file,
+// or a name bound to one by every binding that reaches it, where that
+// function freezes each model it returns before returning it on the path
+// the call's arguments take (`ema_model = create_model(ema=True)`, with
+// `if ema:` around the freeze).
+func factoryFrozen(m *analyzer.Model, fs *frozenSet, e analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(e) == analyzer.KindCall {
+		def := m.LocalCallee(e)
+		return def != analyzer.NoNode && f.Kind(def) == analyzer.KindFunctionDefinition && returnsFrozen(m, fs, e, def)
+	}
+	if f.Kind(e) != analyzer.KindIdentifier {
+		return false
+	}
+	bs := m.ReachingBindings(e)
+	if len(bs) == 0 {
+		return false
+	}
+	for _, b := range bs {
+		if b.Kind != analyzer.BindAssign || b.Unpacked || b.Value == analyzer.NoNode {
+			return false
+		}
+		if v := f.Unparen(b.Value); f.Kind(v) != analyzer.KindCall || !factoryFrozen(m, fs, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// returnsFrozen reports whether each value def returns is a name that a
+// statement of def freezes before it (frozenModels), one that runs when
+// call runs def (RunsWith), with nothing of def thawing it.
+func returnsFrozen(m *analyzer.Model, fs *frozenSet, call, def analyzer.NodeID) bool {
+	f := m.File
+	vals := m.ReturnValues(def)
+	if len(vals) == 0 {
+		return false
+	}
+	for _, r := range vals {
+		r = f.Unparen(r)
+		key := frozenKeyOf(m, r)
+		if f.Kind(r) != analyzer.KindIdentifier || !fs.keys[key] {
+			return false
+		}
+		inDef := func(s analyzer.NodeID) bool { return m.ScopeNode(s) == def && f.N(s).Start < f.N(r).Start }
+		if !slices.ContainsFunc(fs.at[key], func(s analyzer.NodeID) bool { return inDef(s) && m.RunsWith(call, def, s) }) ||
+			slices.ContainsFunc(fs.thaws[key], inDef) {
+			return false
+		}
+	}
+	return true
 }
 
 // frozenModels returns the texts of the models (`model`,

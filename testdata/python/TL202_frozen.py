@@ -62,3 +62,29 @@ def consistency(loader, student, teacher, optimizer):
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+
+
+def create_model(ema=False):
+    model = nn.Linear(4, 2)
+    if ema:
+        for param in model.parameters():
+            param.detach_()
+    return model
+
+
+def train_mean_teacher(loader, model, ema_model, optimizer):
+    for x, y in loader:
+        ema_in = Variable(x, volatile=True)  # ok: the EMA model is frozen by the function that built it
+        ema_out = ema_model(ema_in)
+        out = model(Variable(x))
+        loss = nn.functional.cross_entropy(out, y) + (out - ema_out.detach()).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def main_mean_teacher(loader):
+    model = create_model()
+    ema_model = create_model(ema=True)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train_mean_teacher(loader, model, ema_model, optimizer)
