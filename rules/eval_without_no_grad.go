@@ -828,10 +828,16 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
+	case !direct && helperOneSample(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
+		def := m.LocalCallee(call)
+		p.Once(fmt.Sprintf("`%s` runs each of its forward passes on one sample (`%s`) and the outputs only reach the host: each call "+
+			"records one sample's graph, freed with them", m.FunctionName(def), analyzer.Snippet(compactText(f, helperOneSample(m, call)), 40)))
 	case direct && observationTensor(f, in, param) != "" && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is a tensor made on the spot of `%s`, one observation by its name, and its outputs only "+
 			"reach the host: each call records one sample's graph, freed with them", observationTensor(f, in, param)))
-	case direct && in != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
+	case (direct || cleanHelper(m, call)) && in != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
+		// Through a helper of the file whose passes' outputs it only
+		// returns (`get_policy(obs).sample().item()`), the same.
 		p.Once(fmt.Sprintf("its output is read as one value (`%s`) of what the caller hands in (`%s`): one sample, whose graph "+
 			"each call records and frees with it", analyzer.Snippet(compactText(f, oneValue(m, call, 0)), 40),
 			analyzer.Snippet(compactText(f, in), 40)))
@@ -4533,6 +4539,34 @@ func batchOfOne(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 	return marker
 }
 
+// helperOneSample returns, for a call of a function of this file each of
+// whose forward passes runs on a batch of one (`state =
+// torch.FloatTensor(state).unsqueeze(0)`, then `self.forward(state)`), the
+// expression that makes the first one a batch of one; else NoNode.
+func helperOneSample(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	def := m.LocalCallee(call)
+	if def == analyzer.NoNode {
+		return analyzer.NoNode
+	}
+	f := m.File
+	marker, all := analyzer.NoNode, true
+	f.Walk(def, func(id analyzer.NodeID) {
+		if !all || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def || !m.IsForwardCall(id) {
+			return
+		}
+		b := batchOfOne(m, id)
+		if b == analyzer.NoNode {
+			all = false
+		} else if marker == analyzer.NoNode {
+			marker = b
+		}
+	})
+	if !all {
+		return analyzer.NoNode
+	}
+	return marker
+}
+
 // oneSample follows input e down to the tensor constructor that made it;
 // marker is the expression that made it a batch of one (or the one seen
 // so far), made whether a constructor of a name's value was reached with
@@ -4601,8 +4635,13 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 				// `torch.from_numpy(state_)`: made a batch of one on the
 				// host, a name before; so is `state_a = np.array([state])`.
 				if v := f.Unparen(m.AssignedValue(a)); v != analyzer.NoNode {
-					for f.Kind(v) == analyzer.KindBinaryOperator {
-						v = f.Unparen(f.Field(v, analyzer.FieldLeft))
+					for range 8 {
+						switch {
+						case f.Kind(v) == analyzer.KindBinaryOperator:
+							v = f.Unparen(f.Field(v, analyzer.FieldLeft))
+						case f.Kind(v) == analyzer.KindCall && (m.MethodName(v) == "astype" || m.MethodName(v) == "copy"):
+							v = f.Unparen(m.Receiver(v)) // `s[np.newaxis, :].astype(np.float32)`
+						}
 					}
 					if f.Kind(v) == analyzer.KindCall && m.MethodName(v) == "reshape" && oneLeading(f, m.Args(v)) {
 						return v, true

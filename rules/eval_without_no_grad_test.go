@@ -57,3 +57,25 @@ func TestOncePassSaysWhereItRuns(t *testing.T) {
 		t.Errorf("line %d: no TL201 finding", line)
 	}
 }
+
+// TestOneSampleThroughHelpers checks what a pass read as one sample says
+// where a helper of the file runs it or the host made the batch of one.
+func TestOneSampleThroughHelpers(t *testing.T) {
+	diags := lintFixture(t, "../testdata/python/TL201_one_value_read.py", EvalWithoutNoGrad)
+	want := map[int]string{
+		66:  "its output is read as one value (`get_policy(obs).sample().item()`) of what the caller hands in (`obs`): one sample, whose graph each call records and frees with it",
+		95:  "`get_action` runs each of its forward passes on one sample (`torch.FloatTensor(state).unsqueeze(0)`) and the outputs only reach the host: each call records one sample's graph, freed with them",
+		105: "its input is one sample (`s[np.newaxis,:]`) and its outputs only reach the host: each call records one sample's graph, freed with them",
+	}
+	for _, d := range diags {
+		if w, ok := want[d.Pos.Line]; ok {
+			if d.Once != w {
+				t.Errorf("line %d: %q, want %q", d.Pos.Line, d.Once, w)
+			}
+			delete(want, d.Pos.Line)
+		}
+	}
+	for line := range want {
+		t.Errorf("line %d: no TL201 finding", line)
+	}
+}

@@ -50,3 +50,56 @@ class Agent:
         states = torch.FloatTensor(states).to(self.device)
         mu = self.policy(states)  # want: TL201(medium) "whose outputs only reach the host"
         return mu.detach().cpu().numpy()
+
+
+# Through a helper of the file: a distribution it returns, drawn once, or
+# its own pass on one observation made a batch of one inside it.
+logits_net = nn.Linear(4, 2)
+
+
+def get_policy(obs):
+    logits = logits_net(obs)
+    return Categorical(logits=logits)
+
+
+def get_action(obs):
+    return get_policy(obs).sample().item()  # want: TL201(low) "through `get_policy`"
+
+
+def get_actions(obs):
+    return get_policy(obs).sample().tolist()  # want: TL201(medium) "through `get_policy`"
+
+
+class Actor(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def get_action(self, state):
+        state = torch.FloatTensor(state).unsqueeze(0)
+        return self.forward(state).squeeze(0)
+
+    def get_actions(self, states):
+        return self.forward(torch.FloatTensor(states))
+
+
+class Runner:
+    def __init__(self):
+        self.actor = Actor()
+        self.critic = nn.Linear(4, 1)
+
+    def choose_action(self, s):
+        a = self.actor.get_action(s)  # want: TL201(low) "through `Actor.get_action`"
+        return a.detach().cpu().numpy()
+
+    def choose_actions(self, s):
+        a = self.actor.get_actions(s)  # want: TL201(medium) "through `Actor.get_actions`"
+        return a.detach().cpu().numpy()
+
+    def value(self, s):
+        s = s[np.newaxis, :].astype(np.float32)
+        s = torch.Tensor(s)
+        return self.critic(s).detach().cpu().numpy()[0]  # want: TL201(low) "whose outputs only reach the host"
