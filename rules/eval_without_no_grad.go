@@ -118,7 +118,10 @@ of one on the spot) where the output is read as one value: ` + "`.item()`" + `,
 So is a tensor made on the spot of a parameter named for one
 observation (` + "`torch.FloatTensor(state)`" + `, of ` + "`state`" + `, ` + "`obs`" + ` or ` + "`observation`" + `)
 whose outputs only reach the host: the name is the evidence, and the
-finding says so.
+finding says so. The same holds through a helper of the file: one whose
+passes' outputs it only returns, read as one value
+(` + "`get_policy(obs).sample().item()`" + `), or one each of whose forward passes runs
+on a batch of one it makes (an agent's ` + "`get_action(state)`" + `).
 A pass that a
 loop of steps runs every few iterations only (` + "`if step % 100 == 0:`" + `, a
 generator's periodic sample) costs one graph every few steps: its finding
