@@ -2014,11 +2014,30 @@ func (m *Model) returnsNoValue(def NodeID) bool {
 func (m *Model) returnsUnderNoGrad(def NodeID) bool {
 	vals := m.ReturnValues(def)
 	for _, v := range vals {
-		if v == NoNode || m.GradModeAt(v) != GradDisabled {
+		if v == NoNode || m.GradModeAt(v) != GradDisabled && !m.boundUnderNoGrad(v) {
 			return false
 		}
 	}
 	return len(vals) > 0
+}
+
+// boundUnderNoGrad reports whether v is a name that every binding
+// reaching it assigns under no_grad (`with torch.no_grad(): y =
+// self.fc(x)`, then `return y`): what it holds was computed without a
+// graph.
+func (m *Model) boundUnderNoGrad(v NodeID) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if f.Kind(v) != KindIdentifier {
+		return false
+	}
+	bs := m.ReachingBindings(v)
+	for _, b := range bs {
+		if b.Kind != BindAssign || b.Value == NoNode || m.GradModeAt(b.Value) != GradDisabled {
+			return false
+		}
+	}
+	return len(bs) > 0
 }
 
 // parameterFree reports whether fn is an instance of a module class of

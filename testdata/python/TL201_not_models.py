@@ -262,6 +262,42 @@ def extract_open_features(waves):
     return [extractor(w).detach().numpy() for w in waves]  # want: TL201 "host"
 
 
+class BoundFeatures(nn.Module):
+    # What it returns is bound under no_grad and returned after the block.
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv1d(1, 8, 400, stride=320), nn.GELU())
+
+    def forward(self, x):
+        with torch.no_grad():
+            feats = self.body(x.reshape(1, 1, -1)).transpose(1, 2)
+        return feats
+
+
+def extract_bound_features(waves):
+    extractor = BoundFeatures()
+    return [extractor(w).tolist() for w in waves]  # ok: what its forward returns is computed under no_grad
+
+
+class HalfBoundFeatures(nn.Module):
+    # One binding of what it returns is made with grad enabled.
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Conv1d(1, 8, 400, stride=320), nn.GELU())
+
+    def forward(self, x, frozen=True):
+        feats = self.body(x.reshape(1, 1, -1))
+        if frozen:
+            with torch.no_grad():
+                feats = self.body(x.reshape(1, 1, -1))
+        return feats
+
+
+def extract_half_features(waves):
+    extractor = HalfBoundFeatures()
+    return [extractor(w).tolist() for w in waves]  # want: TL201 "host"
+
+
 def whiten(images):
     # Normalisation layers built without affine weights hold no parameters.
     inorm = nn.InstanceNorm2d(3)
