@@ -798,7 +798,7 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 		} else if sw := moduleSwitch(m, call); sw != analyzer.NoNode {
 			p.Evidence(p.RelatedNode(sw, "the switch to evaluation mode of the module's model, never switched back"))
 		} else {
-			p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, with no switch to evaluation mode", m.FunctionName(fn)))
+			p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, which switches no model to evaluation mode itself", m.FunctionName(fn)))
 		}
 	}
 	// The model switched to evaluation mode, or a submodule of it, is a
