@@ -259,3 +259,19 @@ func TestNotebookProjectFacts(t *testing.T) {
 		t.Errorf("after the attention module got a parameter, the cached run reports %q, want its pass in cell 2 too", after)
 	}
 }
+
+// TestNotebookNoteLines: the lines a finding's notes name (where the
+// notebook does not parse, the loop a pass runs in) are given in their
+// cells, as its location is, not as lines of the joined source.
+func TestNotebookNoteLines(t *testing.T) {
+	_, full, _ := runIn(t, repoRoot(t), "check", "--no-cache", "--confidence", "low", "--output-format", "full", "testdata/notebooks/unparsed.ipynb")
+	for _, want := range []string{
+		"testdata/notebooks/unparsed.ipynb:cell 4:3:11: TL201 (low)",
+		"= note: assumed: the code means what the parser recovered of it: the file does not parse (cell 3, line 1)",
+		"= note: once: a forward pass of module-level code in the loop at line 2, over a few fixed values,",
+	} {
+		if !strings.Contains(full, want) {
+			t.Errorf("output lacks %q:\n%s", want, full)
+		}
+	}
+}
