@@ -107,6 +107,9 @@ const (
 	KindUnionType     // `A | None` in an annotation
 	KindTypeParameter // the `[[int], str]` of a generic type
 	KindType          // an annotation, or one of a type parameter's types
+	// KindLineContinuation: a `\` that ends a line inside a statement;
+	// no child of the node it sits in, as a comment is not.
+	KindLineContinuation
 	kindCount
 )
 
@@ -210,6 +213,7 @@ var kindNames = [kindCount]string{
 	KindUnionType:               "union_type",
 	KindTypeParameter:           "type_parameter",
 	KindType:                    "type",
+	KindLineContinuation:        "line_continuation",
 }
 
 func (k Kind) String() string {

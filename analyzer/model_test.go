@@ -546,3 +546,33 @@ def fit(compute_loss, batch, optimizer):
 		}
 	}
 }
+
+// TestLineContinuationIsNoChild: a `\` that continues a statement's line
+// is not among the children of the node it sits in, as a comment is not:
+// the targets of an unpacking over two lines line up with its values.
+func TestLineContinuationIsNoChild(t *testing.T) {
+	m := model(t, "a, b, \\\n    c = 1, 2, \\\n    3\n")
+	f := m.File
+	pattern, values := NoNode, NoNode
+	for i := range f.Nodes {
+		switch f.Nodes[i].Kind {
+		case KindPatternList:
+			pattern = NodeID(i)
+		case KindExpressionList:
+			values = NodeID(i)
+		}
+	}
+	if pattern == NoNode || values == NoNode {
+		t.Fatal("no pattern list or no expression list")
+	}
+	var names, vals []string
+	for _, c := range f.ChildList(pattern) {
+		names = append(names, f.Text(c))
+	}
+	for _, c := range f.ChildList(values) {
+		vals = append(vals, f.Text(c))
+	}
+	if !slices.Equal(names, []string{"a", "b", "c"}) || !slices.Equal(vals, []string{"1", "2", "3"}) {
+		t.Errorf("children %q = %q, want [a b c] = [1 2 3]", names, vals)
+	}
+}

@@ -129,14 +129,14 @@ func (f *File) Field(id NodeID, field Field) NodeID {
 }
 
 // Children calls fn for each child of id that is a named node other than a
-// comment, in order, until fn returns false.
+// comment or a line continuation, in order, until fn returns false.
 func (f *File) Children(id NodeID, fn func(NodeID) bool) {
 	if id == NoNode {
 		return
 	}
 	for c := f.Nodes[id].FirstChild; c != NoNode; c = f.Nodes[c].NextSibling {
 		n := &f.Nodes[c]
-		if n.Kind == KindComment || n.Kind == KindToken {
+		if n.Kind == KindComment || n.Kind == KindToken || n.Kind == KindLineContinuation {
 			continue
 		}
 		if !fn(c) {
