@@ -196,9 +196,15 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 			}
 			return fateNo // `losses[-1] /= n`: changed in place, in the container the walk follows
 		}
-	case analyzer.KindForStatement:
+	case analyzer.KindForStatement, analyzer.KindForInClause:
+		// `for loss in losses:`, `[h.data for h in hidden]`: each element.
 		if f.Field(p, analyzer.FieldRight) == e {
-			return w.targets(f.Field(p, analyzer.FieldLeft), depth) // `for loss in losses:`: each element
+			left := f.Field(p, analyzer.FieldLeft)
+			if kids := f.ChildList(left); m.CallName(e) == "enumerate" && len(kids) == 2 &&
+				(f.Kind(left) == analyzer.KindPatternList || f.Kind(left) == analyzer.KindTuplePattern) {
+				return w.targets(kids[1], depth) // `for i, out in enumerate(outs)`: i is a count
+			}
+			return w.targets(left, depth)
 		}
 	}
 	return w.unknown(p)
