@@ -1567,12 +1567,7 @@ func (m *Model) plainClassRef(c NodeID) bool {
 	if cb := m.Resolve(c); cb != nil && cb.Kind == BindClass {
 		return m.plainClass(cb.Stmt)
 	}
-	q := m.QualifiedName(c)
-	if q == "" || isLibraryName(q) {
-		return false
-	}
-	o := m.lookup(q, WantModule)
-	return o != nil && o.Kind == ObjectClass && o.Plain
+	return m.plainElsewhere(m.QualifiedName(c))
 }
 
 // plainInstance reports whether c, the callee of a construction, names a
@@ -1661,39 +1656,6 @@ func (m *Model) freeClass(callee, class NodeID) bool {
 	return b != nil && b.Kind == BindClass && b.Stmt != class && m.parameterFreeClass(b.Stmt)
 }
 
-// heldElsewhere reports whether `self.x` (callee) of class is assigned
-// only values that hold no parameter (freeValue) or instances of classes
-// of other files, whose refs it returns for the project to judge.
-func (m *Model) heldElsewhere(class, callee NodeID) (refs []string, ok bool) {
-	f := m.File
-	if !f.TextIs(f.Field(callee, FieldObject), "self") {
-		return nil, false
-	}
-	values := m.selfAttrs(class).assignedOnly(f.Text(callee))
-	if values == nil {
-		return nil, false
-	}
-	for _, v := range values {
-		v = f.Unparen(v)
-		if f.Kind(v) == KindLambda || m.freeValue(class, v) {
-			continue
-		}
-		if f.Kind(v) != KindCall {
-			return nil, false
-		}
-		c := f.Unparen(f.Field(v, FieldFunction))
-		ref := ""
-		if f.Kind(c) == KindIdentifier {
-			ref = m.projectClassRef(c)
-		}
-		if ref == "" {
-			return nil, false
-		}
-		refs = append(refs, ref)
-	}
-	return refs, refs != nil
-}
-
 // projectClassRef returns the ref of name, a name an import binds to
 // something of the project that may be a class (not a library's), or "".
 func (m *Model) projectClassRef(name NodeID) string {
@@ -1710,30 +1672,51 @@ func (m *Model) projectClassRef(name NodeID) string {
 // freeSubmodule reports whether `self.x` (callee) of class is assigned
 // once, to an instance of a parameter-free module class of this file.
 func (m *Model) freeSubmodule(class, callee NodeID) bool {
+	refs, ok := m.submoduleHolds(class, callee)
+	return ok && refs == nil
+}
+
+// submoduleHolds is freeSubmodule where a value may also be an instance
+// of a class of another file (`self.func = PoolFunction(scale)`): ok when
+// each value holds no parameter or is such an instance, with the refs of
+// those classes, for the project to judge.
+func (m *Model) submoduleHolds(class, callee NodeID) (refs []string, ok bool) {
 	f := m.File
 	if !f.TextIs(f.Field(callee, FieldObject), "self") {
-		return false
+		return nil, false
 	}
 	attrs := m.selfAttrs(class)
 	if attrs.count[f.Text(callee)] == 0 {
 		if m.selfAttrs(class).buffers[f.Text(f.Field(callee, FieldAttribute))] {
-			return true // a tensor: `self.register_buffer("grid", g)`
+			return nil, true // a tensor: `self.register_buffer("grid", g)`
 		}
 		// Set by a base: free where the base is a transform of
 		// torchaudio's or torchvision's (`self.mel_scale` of a
 		// MelSpectrogram's subclass).
-		return slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool { return transformModule(m.QualifiedName(b)) })
+		return nil, slices.ContainsFunc(m.ClassBases(class), func(b NodeID) bool { return transformModule(m.QualifiedName(b)) })
 	}
 	values := attrs.assignedOnly(f.Text(callee))
 	if values == nil {
-		return false // augmented too
+		return nil, false // augmented too
 	}
 	// Each value it may hold is free: a lambda's body is judged by
 	// the walk of the class (`self._norm = lambda x: self.z(x)` in one
 	// branch, a transform in another).
-	return !slices.ContainsFunc(values, func(v NodeID) bool {
-		return f.Kind(f.Unparen(v)) != KindLambda && !m.freeValue(class, f.Unparen(v))
-	})
+	for _, v := range values {
+		v = f.Unparen(v)
+		if f.Kind(v) == KindLambda || m.freeValue(class, v) {
+			continue
+		}
+		ref := ""
+		if c := f.Unparen(f.Field(v, FieldFunction)); f.Kind(v) == KindCall && f.Kind(c) == KindIdentifier {
+			ref = m.projectClassRef(c)
+		}
+		if ref == "" {
+			return nil, false
+		}
+		refs = append(refs, ref)
+	}
+	return refs, true
 }
 
 // boundMethodAlias reports whether name, a name a method of class binds
@@ -2200,11 +2183,11 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 					// that no assignment makes require grad.
 					tensorCall := sub != callee && (tensorMethod(method) || detachingMethods[method] || method == "type") &&
 						f.TextIs(obj, "self") && m.attrNoGradTensor(class, sub)
-					if f.TextIs(obj, "self") && !own && !tensorCall && !m.freeSubmodule(class, sub) {
+					if f.TextIs(obj, "self") && !own && !tensorCall {
 						// `self.func(x)`, with `self.func = PoolFunction(s)` of
 						// another file: free where the project shows that class
 						// holds no parameter.
-						if refs, ok := m.heldElsewhere(class, sub); ok {
+						if refs, ok := m.submoduleHolds(class, sub); ok {
 							out.holds = append(out.holds, refs...)
 						} else {
 							free = false // `self.layer(x)`

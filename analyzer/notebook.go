@@ -100,10 +100,7 @@ func (f *File) CellDisplays(stmt NodeID) bool {
 		return false // `y = f(x)` displays nothing
 	}
 	end := f.N(stmt).End
-	next := f.Nodes[stmt].NextSibling
-	for next != NoNode && (f.Kind(next) == KindComment || f.Kind(next) == KindToken) {
-		next = f.Nodes[next].NextSibling
-	}
+	next := f.NextStatement(stmt)
 	if next != NoNode && f.SameCell(end, f.N(next).Start) {
 		return false // a statement of the same cell comes after it
 	}

@@ -450,13 +450,14 @@ func (r *Runner) lintNotebook(path string, nb *Notebook, facts Facts) []Diagnost
 func (nb *Notebook) place(d *Diagnostic) {
 	cell, line, col, raw := nb.Locate(d.Start)
 	d.Cell, d.RawLine = cell, raw
-	d.Message = nb.cellLines(d.Message, filepath.Base(d.Path), cell)
+	base := filepath.Base(d.Path)
+	d.Message = nb.cellLines(d.Message, base, cell)
 	// So with the notes: "the file does not parse (line 256)", "in the
 	// loop at line 37".
 	for j := range d.Assumed {
-		d.Assumed[j] = nb.cellLines(d.Assumed[j], filepath.Base(d.Path), cell)
+		d.Assumed[j] = nb.cellLines(d.Assumed[j], base, cell)
 	}
-	d.Once = nb.cellLines(d.Once, filepath.Base(d.Path), cell)
+	d.Once = nb.cellLines(d.Once, base, cell)
 	d.Pos = Position{Line: line, Column: col}
 	if endCell, eline, ecol, _ := nb.Locate(d.End); endCell == cell {
 		d.EndPos = Position{Line: eline, Column: ecol}

@@ -145,6 +145,16 @@ func (f *File) Children(id NodeID, fn func(NodeID) bool) {
 	}
 }
 
+// NextStatement returns the sibling after stmt that is not a comment or
+// a token (the next statement of its block), or NoNode.
+func (f *File) NextStatement(stmt NodeID) NodeID {
+	next := f.Nodes[stmt].NextSibling
+	for next != NoNode && (f.Nodes[next].Kind == KindComment || f.Nodes[next].Kind == KindToken) {
+		next = f.Nodes[next].NextSibling
+	}
+	return next
+}
+
 // ChildList returns the named, non-comment children of id.
 func (f *File) ChildList(id NodeID) []NodeID {
 	var out []NodeID

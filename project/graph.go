@@ -1439,7 +1439,14 @@ func (g *Graph) fixGrad(order []*object) {
 	// elsewhere set it is kept apart (CalledElsewhere), for a finding to
 	// say that it assumed nothing.
 	for _, o := range g.objs {
-		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == g.localGrad(o, 0) {
+		if o.kind != analyzer.ObjectFunction {
+			continue
+		}
+		local := analyzer.GradUnknown
+		if o.fact.GradKnown {
+			local = g.localGrad(o, 0)
+		}
+		if o.fact.GradKnown && o.fact.Grad == local {
 			o.fact.GradKnown = false
 			byRef, byName := g.calledElsewhereOnly(o)
 			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && (byRef || byName)
@@ -1452,10 +1459,10 @@ func (g *Graph) fixGrad(order []*object) {
 				o.fact.setRare().NamedOff = off
 			}
 			o.fact.EnabledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.enabledElsewhere(o)
-		} else if o.kind == analyzer.ObjectFunction {
+		} else {
 			// Its own file's calls disable grad; one elsewhere enables it.
 			var by *analyzer.Site
-			if o.fact.GradKnown && o.fact.Grad == analyzer.GradEnabled && g.localGrad(o, 0) == analyzer.GradDisabled {
+			if o.fact.GradKnown && o.fact.Grad == analyzer.GradEnabled && local == analyzer.GradDisabled {
 				by = g.enabledBy(o)
 			}
 			if by != nil || o.fact.rare().EnabledBy != nil {
@@ -1531,9 +1538,16 @@ func (g *Graph) enabledBy(o *object) *analyzer.Site {
 		if e.file == nil || e.file == o.key.file || !g.setsGrad(e) || e.mode() == analyzer.GradDisabled {
 			continue
 		}
-		if by == nil || e.file.rel < by.Path || e.file.rel == by.Path && e.site.Line < by.Line {
-			by = &analyzer.Site{Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Column: 1, Text: e.site.Callee + "(...)"}
-		}
+		by = earliest(by, e, e.site.Callee+"(...)")
+	}
+	return by
+}
+
+// earliest returns the site of e's call, shown as text, where it comes
+// before by in path and line order (or by is nil); else by.
+func earliest(by *analyzer.Site, e callEdge, text string) *analyzer.Site {
+	if by == nil || e.file.rel < by.Path || e.file.rel == by.Path && e.site.Line < by.Line {
+		return &analyzer.Site{Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Column: 1, Text: text}
 	}
 	return by
 }
@@ -1617,13 +1631,12 @@ func (g *Graph) namedOff(o *object) *analyzer.Site {
 		return nil
 	}
 	var off *analyzer.Site
+	text := "." + name + "(...)"
 	for _, e := range g.named[name] {
 		if !g.setsGrad(e) || e.file == nil || e.mode() != analyzer.GradDisabled {
 			continue
 		}
-		if off == nil || e.file.rel < off.Path || e.file.rel == off.Path && e.site.Line < off.Line {
-			off = &analyzer.Site{Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Column: 1, Text: "." + name + "(...)"}
-		}
+		off = earliest(off, e, text)
 	}
 	return off
 }

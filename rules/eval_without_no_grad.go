@@ -809,6 +809,10 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	}
 	gradAssumption(p, call)
 	in, param := handedIn(m, fn, call)
+	helperOne := analyzer.NoNode // the batch of one a helper makes for its passes
+	if !direct {
+		helperOne = helperOneSample(m, call)
+	}
 	switch {
 	case e.dry:
 		p.Once("its inputs are random or constant tensors alone: a dry run of the model, or one sample drawn from noise")
@@ -831,10 +835,9 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
 			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
-	case !direct && helperOneSample(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
-		def := m.LocalCallee(call)
+	case !direct && helperOne != analyzer.NoNode && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("`%s` runs each of its forward passes on one sample (`%s`) and the outputs only reach the host: each call "+
-			"records one sample's graph, freed with them", m.FunctionName(def), analyzer.Snippet(compactText(f, helperOneSample(m, call)), 40)))
+			"records one sample's graph, freed with them", m.FunctionName(m.LocalCallee(call)), analyzer.Snippet(compactText(f, helperOne), 40)))
 	case direct && observationTensor(f, in, param) != "" && outputsOnlyToHost(m, call):
 		p.Once(fmt.Sprintf("its input is a tensor made on the spot of `%s`, one observation by its name, and its outputs only "+
 			"reach the host: each call records one sample's graph, freed with them", observationTensor(f, in, param)))
@@ -1865,10 +1868,7 @@ func detachedNext(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 	if f.Kind(name) != analyzer.KindIdentifier {
 		return analyzer.NoNode
 	}
-	next := f.N(f.Parent(a)).NextSibling
-	for next != analyzer.NoNode && (f.Kind(next) == analyzer.KindComment || f.Kind(next) == analyzer.KindToken) {
-		next = f.N(next).NextSibling
-	}
+	next := f.NextStatement(f.Parent(a))
 	b := f.FirstChild(next)
 	if f.Kind(next) != analyzer.KindExpressionStatement || f.Kind(b) != analyzer.KindAssignment || !f.TextIs(f.Field(b, analyzer.FieldLeft), f.Text(name)) {
 		return analyzer.NoNode
@@ -4638,12 +4638,15 @@ func oneSample(m *analyzer.Model, e, marker analyzer.NodeID, depth int) (analyze
 				// `torch.from_numpy(state_)`: made a batch of one on the
 				// host, a name before; so is `state_a = np.array([state])`.
 				if v := f.Unparen(m.AssignedValue(a)); v != analyzer.NoNode {
+				strip:
 					for range 8 {
 						switch {
 						case f.Kind(v) == analyzer.KindBinaryOperator:
 							v = f.Unparen(f.Field(v, analyzer.FieldLeft))
 						case f.Kind(v) == analyzer.KindCall && (m.MethodName(v) == "astype" || m.MethodName(v) == "copy"):
 							v = f.Unparen(m.Receiver(v)) // `s[np.newaxis, :].astype(np.float32)`
+						default:
+							break strip
 						}
 					}
 					if f.Kind(v) == analyzer.KindCall && m.MethodName(v) == "reshape" && oneLeading(f, m.Args(v)) {
