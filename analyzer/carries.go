@@ -316,7 +316,7 @@ func (m *Model) callCarriesWithGrad(call NodeID, method, q string) bool {
 		return m.argFeedsResult(call, def)
 	}
 	if m.IsForwardCall(call) {
-		if fn := f.Field(call, FieldFunction); method == "" && (m.NoGraphValue(fn) || m.NoGraphParam(fn)) {
+		if fn := f.Field(call, FieldFunction); method == "" && (m.NoGraphValue(fn) || m.NoGraphParam(fn) || m.NoGraphCall(call)) {
 			// A module that records no graph of its own (frozen, or
 			// without parameters): the graph its input has, if any,
 			// given by position or by keyword.

@@ -124,6 +124,10 @@ type ClassSummary struct {
 	// with which its constructor freezes it (FrozenWith); FreezeParams
 	// then lists every parameter that decides its freezing.
 	FrozenWith []string `json:"frozen_with,omitempty"`
+	// NoGraphWith: for a module class that is not NoGraph, the literal
+	// arguments with which a call of an instance takes only arms of its
+	// forward that record no graph (NoGraphWith: "mode@1=inference").
+	NoGraphWith []string `json:"no_graph_with,omitempty"`
 	// Plain: a class with a `forward` or a `__call__`, no base but
 	// `object` or `abc.ABC`, whose body uses nothing of torch and calls no
 	// method it does not define (plainClass): a NumPy network or loss,
@@ -356,6 +360,10 @@ type Object struct {
 	// FrozenWith: for a class that is not NoGraph, the arguments that
 	// build it frozen (ClassSummary.FrozenWith). Asked with WantNoGraph.
 	FrozenWith []string
+	// NoGraphWith: for a class that is not NoGraph, the arguments with
+	// which a call of an instance records no graph
+	// (ClassSummary.NoGraphWith). Asked with WantNoGraph.
+	NoGraphWith []string
 	// Plain: a class of the project that is no module and computes
 	// nothing with torch, though it has a `forward` or a `__call__`
 	// (ClassSummary.Plain). Asked with WantModule.
@@ -1508,6 +1516,9 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 	} else if cs.FrozenWith = m.FrozenWith(class); cs.FrozenWith != nil {
 		cs.FreezeParams = m.freezeParams(class)
 	}
+	if !cs.NoGraph {
+		cs.NoGraphWith = m.NoGraphWith(class)
+	}
 	// A stub (`class Gen(nn.Module): pass`, no method and no base of the
 	// project) stands for a model, and a base whose forward is left to
 	// subclasses for theirs.
@@ -1603,7 +1614,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 			if m.IsBackwardCall(id) || m.MethodName(id) == "requires_grad_" || q == "torch.enable_grad" || m.updatesModelWithLoss(id) {
 				needsGrad = true
 			}
-			if !fs.GradSet && (r.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) && !m.OnlyLiteralArgs(id) {
+			if !fs.GradSet && (r.Forward == nil || !fs.OwnNoGrad) && m.IsForwardCall(id) && !m.NoGraphValue(f.Field(id, FieldFunction)) && !m.OnlyLiteralArgs(id) && !m.NoGraphCall(id) {
 				switch g, decided := m.localGradMode(id); {
 				case !decided:
 					if r.Forward == nil && !m.offByDefault(def, id) {

@@ -951,3 +951,218 @@ func (m *Model) FrozenArgs(call NodeID) []NodeID {
 	}
 	return out
 }
+
+type noGraphWithKey struct{ class NodeID }
+
+// NoGraphWith returns the literal arguments with which a call of an
+// instance of class, a module class of this file that records a graph
+// otherwise, takes only arms of its forward that compute under
+// `no_grad` what they return and run no forward pass in the caller's
+// mode: "mode@1=inference" for `forward(self, data, mode)` whose
+// `elif mode == 'inference':` arm returns what it computes under
+// `torch.no_grad()` (a GAN's forward that dispatches on a mode string),
+// "name=inference" for a keyword-only parameter. Each is a comparison of
+// a parameter the forward never rebinds with a string, in an if or an
+// elif of its own.
+func (m *Model) NoGraphWith(class NodeID) []string {
+	return m.Memo(noGraphWithKey{class}, func() any {
+		f := m.File
+		def := m.MethodOf(class, "forward")
+		if def == NoNode || !m.IsModuleClass(class) || m.NoGraphClass(class) {
+			return []string(nil)
+		}
+		specs := map[string]string{}
+		for i, p := range m.positionalParams(def) {
+			specs[f.Text(p)] = f.Text(p) + "@" + strconv.Itoa(i)
+		}
+		f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+			if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+				if n := f.Text(f.Field(c, FieldName)); specs[n] == "" {
+					specs[n] = n // keyword-only
+				}
+			}
+			return true
+		})
+		var out []string
+		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+			if k := f.Kind(id); k != KindIfStatement && k != KindElifClause || m.EnclosingFunction(id) != def {
+				return
+			}
+			name, lit, eq, ok := nameComparison(f, f.Unparen(f.Field(id, FieldCondition)))
+			if !ok || !eq {
+				return
+			}
+			val, isStr := stringLiteral(f, lit)
+			spec := specs[f.Text(name)]
+			if !isStr || spec == "" || len(m.AssignmentsIn(def)[f.Text(name)]) > 0 {
+				return
+			}
+			if spec += "=" + val; !slices.Contains(out, spec) && m.armRecordsNoGraph(class, def, f.Text(name), val) {
+				out = append(out, spec)
+			}
+		})
+		slices.Sort(out)
+		return out
+	}).([]string)
+}
+
+// armRecordsNoGraph reports whether forward, class's, run with its
+// parameter param equal to the string val, returns only what it computes
+// under `no_grad` (one value at least), and runs no forward pass in its
+// caller's mode: no model, no method of class that runs one, no
+// attribute of self that is no method of class, outside `no_grad` in a
+// branch the value does not rule out.
+func (m *Model) armRecordsNoGraph(class, forward NodeID, param, val string) bool {
+	f := m.File
+	truth := func(cond NodeID) (bool, bool) {
+		name, lit, eq, ok := nameComparison(f, f.Unparen(cond))
+		if !ok || !f.TextIs(name, param) {
+			return false, false
+		}
+		got, ok := stringLiteral(f, lit)
+		if !ok {
+			return false, false
+		}
+		return (got == val) == eq, true
+	}
+	skipped := func(id NodeID) bool {
+		return m.branchSkipped(forward, id, truth) || afterTakenExit(f, forward, id, truth)
+	}
+	returns := 0
+	for _, v := range m.ReturnValues(forward) {
+		switch {
+		case v != NoNode && skipped(v):
+		case v == NoNode || f.Kind(f.Unparen(v)) == KindNone:
+		case m.GradModeAt(v) == GradDisabled || m.boundUnderNoGrad(v):
+			returns++
+		default:
+			return false
+		}
+	}
+	ok := returns > 0
+	f.Walk(f.Field(forward, FieldBody), func(id NodeID) {
+		if !ok || m.EnclosingFunction(id) != forward {
+			return
+		}
+		switch f.Kind(id) {
+		case KindYield:
+			ok = false
+		case KindCall:
+			if g, decided := m.localGradMode(id); decided && g == GradDisabled || skipped(id) {
+				return
+			}
+			fn := f.Unparen(f.Field(id, FieldFunction))
+			if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldObject), "self") {
+				method := m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute)))
+				ok = method != NoNode && m.localHelperOf(method, 0).runsNoForward()
+				return
+			}
+			if m.IsForwardCall(id) {
+				ok = false
+			} else if h := m.Helper(id); h != nil && h.Forward != nil {
+				ok = false
+			}
+		}
+	})
+	return ok
+}
+
+// NoGraphCall reports whether call, of a module instance (`model(data,
+// mode='inference')`), passes a literal argument with which its class's
+// forward records no graph (NoGraphWith), a class of this file or, as
+// the project shows, of another.
+func (m *Model) NoGraphCall(call NodeID) bool {
+	f := m.File
+	str := false
+	f.Children(f.Field(call, FieldArguments), func(a NodeID) bool {
+		if f.Kind(a) == KindKeywordArgument {
+			a = f.Field(a, FieldValue)
+		}
+		_, str = stringLiteral(f, a)
+		return !str
+	})
+	if !str {
+		return false // the cheap test first
+	}
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	class := m.receiverClass(fn)
+	if class == NoNode {
+		return false
+	}
+	var specs []string
+	if b := m.Resolve(class); f.Kind(class) == KindIdentifier && b != nil && b.Kind == BindClass {
+		specs = m.NoGraphWith(b.Stmt)
+	} else if q := m.QualifiedName(class); q != "" && !isLibraryName(q) {
+		if o := m.lookup(q, WantNoGraph); o != nil && o.Kind == ObjectClass && !o.NoGraph {
+			specs = o.NoGraphWith
+		}
+	}
+	for _, s := range specs {
+		spec, val, _ := strings.Cut(s, "=")
+		name, at, positional := strings.Cut(spec, "@")
+		i, err := strconv.Atoi(at)
+		if !positional || err != nil {
+			i = -1
+		}
+		a, known := m.argFor(call, i, name)
+		if got, ok := stringLiteral(f, f.Unparen(a)); known && ok && got == val {
+			return true
+		}
+	}
+	return false
+}
+
+// afterTakenExit reports whether node id of def comes after an if, in a
+// block around it, whose arm that truth takes leaves the function
+// (`if mode == 'inference': ...; return fake` before the training
+// path): with that truth, id does not run.
+func afterTakenExit(f *File, def, id NodeID, truth func(cond NodeID) (bool, bool)) bool {
+	for x := id; x != def && x != NoNode; x = f.Parent(x) {
+		for s := f.FirstChild(f.Parent(x)); s != NoNode && s != x; s = f.N(s).NextSibling {
+			if f.Kind(s) == KindIfStatement && takenArmExits(f, s, truth) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takenArmExits reports whether truth decides which arm of the if
+// statement runs, and that arm ends with a return or a raise.
+func takenArmExits(f *File, stmt NodeID, truth func(cond NodeID) (bool, bool)) bool {
+	v, known := truth(f.Field(stmt, FieldCondition))
+	if !known {
+		return false
+	}
+	if v {
+		return exitsFunction(f, f.Field(stmt, FieldConsequence))
+	}
+	for c := f.FirstChild(stmt); c != NoNode; c = f.N(c).NextSibling {
+		switch f.Kind(c) {
+		case KindElifClause:
+			v, known := truth(f.Field(c, FieldCondition))
+			if !known {
+				return false
+			}
+			if v {
+				return exitsFunction(f, f.Field(c, FieldConsequence))
+			}
+		case KindElseClause:
+			return exitsFunction(f, f.Field(c, FieldBody))
+		}
+	}
+	return false
+}
+
+// exitsFunction reports whether a block ends with a return or a raise,
+// directly or as the last statement of a with statement's body.
+func exitsFunction(f *File, block NodeID) bool {
+	last := lastStatement(f, block)
+	switch f.Kind(last) {
+	case KindReturnStatement, KindRaiseStatement:
+		return true
+	case KindWithStatement:
+		return exitsFunction(f, f.Field(last, FieldBody))
+	}
+	return false
+}

@@ -242,6 +242,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.int(int64(c.ModeLayerBases))
 		e.bool(c.ModeLayers)
 		e.strings(c.FrozenWith)
+		e.strings(c.NoGraphWith)
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
@@ -376,6 +377,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.ModeLayerBases = int(d.int())
 			c.ModeLayers = d.bool()
 			c.FrozenWith = d.strings()
+			c.NoGraphWith = d.strings()
 		}
 	}
 	if n, isNil := d.count(); !isNil {
@@ -638,6 +640,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.NoModeLayers)
 	e.bool(o.ModeLayers)
 	e.strings(o.FrozenWith)
+	e.strings(o.NoGraphWith)
 	e.bool(o.ReturnsGraph)
 	e.int(int64(o.TupleLen))
 	e.ints(o.GraphElems)
@@ -697,6 +700,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.NoModeLayers = d.bool()
 	o.ModeLayers = d.bool()
 	o.FrozenWith = d.strings()
+	o.NoGraphWith = d.strings()
 	o.ReturnsGraph = d.bool()
 	o.TupleLen = int(d.int())
 	o.GraphElems = d.ints()

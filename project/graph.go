@@ -2056,6 +2056,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		if cs := classSummary(o); cs != nil && len(cs.FrozenWith) > 0 {
 			fact.FrozenWith, fact.FreezeParams, some = cs.FrozenWith, cs.FreezeParams, true
 		}
+		if cs := classSummary(o); cs != nil && len(cs.NoGraphWith) > 0 {
+			fact.NoGraphWith, some = cs.NoGraphWith, true
+		}
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {
 		fact.CalledElsewhere, fact.CalledByName, fact.NamedOff, some = true, o.fact.CalledByName, o.fact.rare().NamedOff, true

@@ -220,7 +220,10 @@ without parameters, ` + "`model.fc = nn.Identity()`" + `), nor an instance of a 
 project, whose constructor freezes every parameter it holds when given
 its default arguments (an FID network's ` + "`requires_grad=False`" + `) or the
 arguments the call passes (` + "`VGG16(requires_grad=False)`" + `), whose ` + "`forward`" + `
-returns what it computes under ` + "`no_grad`" + `, or that holds no parameters,
+returns what it computes under ` + "`no_grad`" + ` (for every input, or for the mode
+string the call passes: ` + "`model(data, mode='inference')`" + ` where the forward's
+` + "`elif mode == 'inference':`" + ` arm computes under ` + "`no_grad`" + ` what it returns and
+nothing before it runs a model in the caller's mode), or that holds no parameters,
 itself and its bases (buffers registered by name, tensors it computes and
 reads with a tensor's methods, none made to require grad, pooling layers picked
 from a table, containers of such modules, instances of custom autograd
@@ -2565,6 +2568,9 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	f := m.File
 	if callee := f.Field(call, analyzer.FieldFunction); m.NoGraphValue(callee) || m.NoGraphParam(callee) {
 		return true // its class freezes what it holds, or holds nothing to train
+	}
+	if m.NoGraphCall(call) {
+		return true // `model(data, mode='inference')`: the arm its forward takes runs under no_grad
 	}
 	if numpyShowsNoGraph(m)[frozenKeyOf(m, modelExpr(m, call))] {
 		return true
