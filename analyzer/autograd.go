@@ -398,6 +398,20 @@ func (m *Model) moduleList(e NodeID, depth int) bool {
 		return all && some
 	case KindListComprehension:
 		return m.instanceOf(f.Field(v, FieldBody), depth) == CallableModel
+	case KindBinaryOperator:
+		// `[Actor(s, a)] * n`: the same instances, repeated.
+		if !f.TextIs(f.Field(v, FieldOperator), "*") {
+			return false
+		}
+		for _, side := range [...]NodeID{f.Unparen(f.Field(v, FieldLeft)), f.Unparen(f.Field(v, FieldRight))} {
+			if k := f.Kind(side); k == KindList || k == KindListComprehension {
+				all, some := true, false
+				m.eachValue(side, func(c NodeID) {
+					all, some = all && m.instanceOf(c, depth) == CallableModel, true
+				})
+				return all && some
+			}
+		}
 	}
 	return false
 }
