@@ -186,6 +186,7 @@ func (m *Model) projectHelperRunsModel(call, loop NodeID) bool {
 	}
 	f := m.File
 	items := m.loopItems(loop)
+	counters := m.rangeCounters(loop)
 	passes := false
 	for _, a := range m.Args(call) {
 		if f.Kind(a) == KindKeywordArgument {
@@ -195,10 +196,40 @@ func (m *Model) projectHelperRunsModel(call, loop NodeID) bool {
 			return false
 		}
 		f.Walk(a, func(id NodeID) {
-			passes = passes || f.Kind(id) == KindIdentifier && items[f.Text(id)]
+			// What the iteration draws, or a slice of something by its
+			// count (`net.complete(video[t:t + 10])`).
+			passes = passes || f.Kind(id) == KindIdentifier && (items[f.Text(id)] || counters[f.Text(id)] && indexesIn(f, id, a))
 		})
 	}
 	return passes
+}
+
+// rangeCounters returns the targets of a for loop over a range, the
+// counts of its iterations, and the names its body computes from them
+// (`end = min(n, t + size)`).
+func (m *Model) rangeCounters(loop NodeID) map[string]bool {
+	f := m.File
+	if f.Kind(loop) != KindForStatement {
+		return nil
+	}
+	if it := f.Unparen(f.Field(loop, FieldRight)); f.Kind(it) != KindCall || !f.TextIs(f.Field(it, FieldFunction), "range") {
+		return nil
+	}
+	counts := identifiers(f, f.Field(loop, FieldLeft))
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		if f.Kind(id) != KindAssignment || m.statementLoop(id) != loop {
+			return
+		}
+		for n := range identifiers(f, f.Field(id, FieldRight)) {
+			if counts[n] {
+				for t := range identifiers(f, f.Field(id, FieldLeft)) {
+					counts[t] = true
+				}
+				return
+			}
+		}
+	})
+	return counts
 }
 
 // loopItems returns the names that hold what an iteration of a for loop
@@ -233,8 +264,8 @@ func (m *Model) loopItems(loop NodeID) map[string]bool {
 			}
 			if items[f.Text(u)] {
 				drawn = true
-			} else if counts && targets[f.Text(u)] && f.Kind(f.Parent(u)) == KindSubscript && f.N(u).Field != FieldValue {
-				drawn = true // `frames[i]`
+			} else if counts && targets[f.Text(u)] && indexesIn(f, u, right) {
+				drawn = true // `frames[i]`, `video[t:t + 10]`
 			}
 		})
 		if drawn {
@@ -244,6 +275,18 @@ func (m *Model) loopItems(loop NodeID) map[string]bool {
 		}
 	})
 	return items
+}
+
+// indexesIn reports whether u, a node of the expression e, sits in the
+// index of a subscript within e (`frames[i]`, `video[t:t + 10]`), not in
+// the value subscripted.
+func indexesIn(f *File, u, e NodeID) bool {
+	for c := u; c != e && c != NoNode; c = f.Parent(c) {
+		if f.Kind(f.Parent(c)) == KindSubscript && f.N(c).Field != FieldValue {
+			return true
+		}
+	}
+	return false
 }
 
 // identifiers returns the names an expression or target mentions.

@@ -98,8 +98,9 @@ A method called on an object is followed only where the object's class
 is known: built in the function (` + "`tracker = Tracker(model)`" + `), a parameter
 annotated with it, or an attribute of ` + "`self`" + ` assigned once. A function of
 another file is taken to run the model on each item when the project
-says it runs one and the call passes the iteration's item (not a loader,
-not only a counter); whether it loops over that item's parts is not known
+says it runs one and the call passes the iteration's item, or a part of
+something taken by the iteration's count (` + "`net.complete(video[t:t + 10])`" + `;
+not a loader, not the counter alone); whether it loops over that item's parts is not known
 there. A loop around a nested one counts as running the model on each of
 its items only where the model is given what it draws (` + "`rays_chunk`" + `) and
 nothing the nested loops draw; and a generator is followed only in the
