@@ -790,6 +790,14 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 			filepath.Base(f.Path)+" disables grad"))
 	}
 	for _, id := range e.more {
+		if e.host {
+			of := "of `" + m.FunctionName(fn) + "`"
+			if fn == analyzer.Root {
+				of = "at module level"
+			}
+			p.Evidence(p.RelatedNode(id, "another forward pass "+of+" with grad enabled whose outputs only reach the host"))
+			continue
+		}
 		p.Evidence(p.RelatedNode(id, "another forward pass of the region with grad enabled, which the same no_grad covers"))
 	}
 	for _, c := range e.callers {
@@ -1264,6 +1272,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		regions = append(regions, byName)
 	}
 	hostOnly, keptHost := analyzer.NoNode, analyzer.NoNode
+	var hostMore []analyzer.NodeID // later passes of fn whose outputs only reach the host
 	// openSwitch opens the explicit region of a switch to evaluation mode
 	// of the model key, up to stop.
 	openSwitch := func(sw analyzer.NodeID, key string, stop uint32, tested bool) {
@@ -1402,9 +1411,13 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				attrRegion = &evalRegion{dead: analyzer.NoNode, start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
 			}
-		case hostOnly == analyzer.NoNode && !smokeTest(m, id) && (direct || cleanHelper(m, id)) &&
-			!gradientUse(m, id) && outputsOnlyToHost(m, id):
-			hostOnly = id
+		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && outputsOnlyToHost(m, id):
+			if hostOnly == analyzer.NoNode {
+				hostOnly = id
+			} else if direct && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line &&
+				f.SameCell(f.N(hostOnly).End, f.N(id).Start) {
+				hostMore = append(hostMore, id)
+			}
 		}
 	})
 	var out []evalFinding
@@ -1477,7 +1490,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 			why = fmt.Sprintf("whose outputs only become %s (`%s`), which %s no graph", what, analyzer.Snippet(compactText(f, at), 40), carry)
 		}
-		out = append(out, evalFinding{call: hostOnly, why: why, sw: analyzer.NoNode, end: end, host: true})
+		out = append(out, evalFinding{call: hostOnly, why: why, sw: analyzer.NoNode, end: end, host: true, more: hostMore})
 	}
 	return out
 }

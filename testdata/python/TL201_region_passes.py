@@ -34,3 +34,16 @@ def score(net, loader):
     for x, y in loader:
         hits += (net(x).argmax(1) == y).sum().item()  # want: TL201(medium) "after `net.eval\(\)`"
     return hits
+
+
+def rollout(env, steps):
+    # No switch to evaluation mode: each pass is judged by where its
+    # outputs go; the second is listed beside the first.
+    policy = torch.nn.Linear(4, 2)
+    critic = torch.nn.Linear(4, 1)
+    obs = env.reset()
+    for _ in range(steps):
+        action = policy(torch.as_tensor(obs)).argmax().item()  # want: TL201(medium) "only reach the host"
+        value = float(critic(torch.as_tensor(obs)))  # ok: the same function, listed beside its first pass
+        obs, reward, done, _ = env.step(action)
+        print(value, reward)
