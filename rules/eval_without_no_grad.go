@@ -2163,6 +2163,11 @@ func cleanHelper(m *analyzer.Model, call analyzer.NodeID) bool {
 	if def == analyzer.NoNode {
 		return false
 	}
+	return handsBack(m, def)
+}
+
+// handsBack is cleanHelper for function def of this file.
+func handsBack(m *analyzer.Model, def analyzer.NodeID) bool {
 	return m.Memo(cleanKey{def}, func() any {
 		f := m.File
 		clean, any := true, false
@@ -3519,6 +3524,8 @@ var passFunctions = map[string]bool{
 	"torch.mean": true, "torch.sum": true, "torch.log": true, "torch.sqrt": true, "torch.min": true,
 	// several tensors in, one out: the output ends where the result does
 	"torch.cat": true, "torch.stack": true, "torch.mm": true, "torch.matmul": true, "torch.bmm": true,
+	// a draw whose mean and std are outputs: recorded, with a zero gradient
+	"torch.normal": true,
 	// NumPy's that call the tensor's own method and return a tensor, its
 	// graph kept (`np.squeeze(D(x))` calls `.squeeze()`)
 	"numpy.squeeze": true, "numpy.reshape": true, "numpy.clip": true, "numpy.round": true,
@@ -3582,6 +3589,10 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 			}
 		}
 		return false
+	case analyzer.KindAugmentedAssignment:
+		// `act += noise`: the name bound again to the sum, which goes
+		// where its later uses take it.
+		return f.Field(p, analyzer.FieldLeft) == e && f.Kind(e) == analyzer.KindIdentifier && hostName(m, e, ret, depth)
 	case analyzer.KindAssignment:
 		if f.Field(p, analyzer.FieldRight) != e {
 			return false
@@ -3711,6 +3722,8 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 	f := m.File
 	switch f.Kind(target) {
 	case analyzer.KindPatternList, analyzer.KindTuplePattern:
+	case analyzer.KindSubscript:
+		return hostBuffer(m, target, ret, depth)
 	default:
 		return hostName(m, target, ret, depth)
 	}
@@ -3726,6 +3739,41 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 		}
 	}
 	return used
+}
+
+// hostBuffer reports whether a store into an entry of a tensor, an
+// array or a list the function makes (`actions[i, :] = act` into
+// `actions = torch.zeros(n, 2)`) ends on the host: every later use of
+// the container, but another store into it, does.
+func hostBuffer(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) bool {
+	f := m.File
+	base := f.Unparen(f.Field(target, analyzer.FieldValue))
+	if f.Kind(base) != analyzer.KindIdentifier {
+		return false
+	}
+	b := m.Resolve(base)
+	if b == nil || b.Kind != analyzer.BindAssign || b.Unpacked || m.ScopeNode(b.Name) != m.ScopeNode(target) {
+		return false
+	}
+	switch v := f.Unparen(b.Value); f.Kind(v) {
+	case analyzer.KindList, analyzer.KindDictionary:
+	case analyzer.KindCall:
+		if q := m.CallName(v); !strings.HasPrefix(q, "torch.") && !strings.HasPrefix(q, "numpy.") {
+			return false
+		}
+	default:
+		return false
+	}
+	return hostOnPath(m, b.Name, func() bool {
+		return everyUse(m, b.Name, func(u analyzer.NodeID) bool {
+			if q := f.Parent(u); f.Kind(q) == analyzer.KindSubscript && f.Field(q, analyzer.FieldValue) == u {
+				if a := f.Parent(q); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldLeft) == q {
+					return true // another store into it
+				}
+			}
+			return hostBound(m, u, ret, depth+1)
+		})
+	})
 }
 
 // hostName reports whether a name assigned a value uses it, after the

@@ -196,9 +196,9 @@ def translate(encoder, decoder, tokens, max_length=10):
     outputs = torch.zeros(max_length, 256)
     hidden = encoder.init_hidden()
     for i in range(len(tokens)):
-        out, hidden = encoder(tokens[i], hidden)
+        out, hidden = encoder(tokens[i], hidden)  # want: TL201 "outputs only reach the host"
         outputs[i] = out[0]  # ok: a per-token loop; the buffer dies with this call
-    return decoder(outputs, hidden).argmax(-1).tolist()  # want: TL201 "outputs only reach the host"
+    return decoder(outputs, hidden).argmax(-1).tolist()  # ok: the decoder's pass, listed beside the encoder's
 
 
 def compare_nets(nets, test_x, epochs):

@@ -87,3 +87,71 @@ def gibbs_trained(z, steps):
     opt.zero_grad()
     z.sum().backward()
     opt.step()
+
+
+class GaussianPolicy(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.mu = nn.Linear(4, 2)
+        self.log_std = nn.Parameter(torch.zeros(1, 2))
+
+    def forward(self, x):
+        return self.mu(x), self.log_std.exp()
+
+
+gaussian = GaussianPolicy()
+critic = nn.Linear(2, 1)
+
+
+def sample_action(state):
+    mean, std = gaussian(torch.as_tensor(state))
+    return torch.normal(mean, std)
+
+
+def rollout(env, steps):
+    state = env.reset()
+    for _ in range(steps):
+        action = sample_action(state)  # want: TL201 "through `sample_action`"
+        state, reward, done, _ = env.step(action.data.numpy())
+
+
+def improve(states, opt):
+    for state in states:
+        loss = -critic(sample_action(state)).mean()  # ok: the draw is back-propagated through the critic
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+class Squad:
+    # Each agent's action, with noise added in place, stored into a
+    # buffer the method returns.
+    def __init__(self, n):
+        self.n = n
+        self.actors = [nn.Linear(8, 2) for _ in range(n)]
+
+    def select(self, states):
+        actions = torch.zeros(self.n, 2)
+        for i in range(self.n):
+            a = self.actors[i](states[i]).squeeze()
+            a += torch.from_numpy(np.random.randn(2)).float()
+            actions[i, :] = torch.clamp(a, -1.0, 1.0)
+        return actions
+
+    def select_kept(self, states):
+        actions = torch.zeros(self.n, 2)
+        for i in range(self.n):
+            actions[i, :] = self.actors[i](states[i]).squeeze()
+        self.last = actions
+        return actions
+
+
+def squad_rollout(env, steps):
+    squad = Squad(2)
+    obs = env.reset()
+    for _ in range(steps):
+        moves = squad.select(torch.as_tensor(obs)).data.numpy()  # want: TL201 "through `Squad.select`"
+        obs, reward, done, _ = env.step(moves)
+    for _ in range(steps):
+        moves = squad.select_kept(torch.as_tensor(obs)).data.numpy()  # ok: the buffer is also kept on the object
+        obs, reward, done, _ = env.step(moves)
