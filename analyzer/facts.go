@@ -265,6 +265,12 @@ type RareFuncFacts struct {
 	// calls on every run.
 	Forward    *Site `json:"forward,omitempty"`
 	EmptyCache *Site `json:"empty_cache,omitempty"`
+	// HandsBack: a function, not a module's method, whose every forward
+	// pass in its callers' grad mode gives outputs that go only to the
+	// host or to its return value, and one at least to its return value
+	// (HandsBack): its callers' use of the result says whether the passes
+	// are trained.
+	HandsBack bool `json:"hands_back,omitempty"`
 	// ParamCalls are the positional parameters the body calls in its
 	// callers' grad mode (`m(x)` in `def run(m, x)`), each with the first
 	// such call: a forward pass when the caller passes a model.
@@ -281,6 +287,13 @@ type RareFuncFacts struct {
 	// ActivationAt is where the function's Activation is computed.
 	ActivationAt *Site `json:"activation_at,omitempty"`
 }
+
+// HandsBack reports, where TL201 sets it, whether every forward pass
+// function def runs in its callers' grad mode gives outputs that go only
+// to the host or to def's return value, and one at least to the return
+// value. A summary keeps its answer for the functions of other files
+// that call def.
+var HandsBack func(m *Model, def NodeID) bool
 
 // noRareFuncFacts are those of a function without any.
 var noRareFuncFacts RareFuncFacts
@@ -299,7 +312,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 func (r *RareFuncFacts) IsZero() bool {
 	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
-		r.Forward == nil && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
+		r.Forward == nil && !r.HandsBack && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
 }
 
@@ -423,6 +436,10 @@ type Object struct {
 	// Forward: a forward pass the function runs, itself or through the
 	// functions it calls, in its callers' grad mode.
 	Forward *Site
+	// HandsBack: Forward is the function's own, and every forward pass
+	// it runs hands its outputs only to the host or to its result
+	// (RareFuncFacts.HandsBack). Asked with WantHelper.
+	HandsBack bool
 	// ParamCalls: the parameters it calls in its callers' grad mode; a
 	// forward pass where the caller passes a model.
 	ParamCalls []ParamCall
@@ -1647,6 +1664,9 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	}
 	if r.Backward != nil && m.optimizesInputs(def) {
 		r.Backward = nil // gradient descent on inputs (stepsOf)
+	}
+	if r.Forward != nil && !needsGrad && HandsBack != nil && !m.IsModuleClass(m.EnclosingClass(def)) {
+		r.HandsBack = HandsBack(m, def)
 	}
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its

@@ -2110,6 +2110,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || more.EmptyCache != nil || len(more.ParamCalls) > 0) {
 		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, more.EmptyCache, more.ParamCalls, true
+		fact.HandsBack = summary.HandsBack && o.fact.Forward != nil
 	}
 	if want&analyzer.WantKeeps != 0 && len(more.Keeps) > 0 {
 		fact.Keeps, some = more.Keeps, true

@@ -51,9 +51,11 @@ what the code does:
   tuple is unpacked into (` + "`_, adv = q_net(s)`" + `, ` + "`p, cls = probs.topk(1)`" + `),
   torch functions that reduce or join tensors (` + "`torch.norm`" + `, ` + "`torch.cat`" + `,
   ` + "`torch.mm`" + `), the distribution a policy returns (` + "`dist.mean`" + `,
-  ` + "`dist.sample()`" + `) or one made of its outputs (` + "`Normal(mu, std).sample()`" + `);
-  a method's helper whose forward passes only reach what it returns is
-  judged by where the call's result goes; a function of the project,
+  ` + "`dist.sample()`" + `) or one made of its outputs (` + "`Normal(mu, std).sample()`" + `,
+  ` + "`torch.normal(mu, std)`" + `), a name summed in place (` + "`act += noise`" + `) and a tensor,
+  array or list the function makes and stores them into (` + "`actions[i] = act`" + `);
+  a helper, of this file or another, whose forward passes only reach what
+  it returns or the host is judged by where the call's result goes; a function of the project,
   in any file, that returns nothing a graph can reach (the indices of the
   best scores, a draw) and keeps nothing it is given ends the way there.
 
@@ -2161,12 +2163,34 @@ func selfMethodCall(m *analyzer.Model, call, def analyzer.NodeID) bool {
 func cleanHelper(m *analyzer.Model, call analyzer.NodeID) bool {
 	def := m.LocalCallee(call)
 	if def == analyzer.NoNode {
-		return false
+		// A function of another file, as its summary tells (HandsBack).
+		h := m.Helper(call)
+		return h != nil && h.HandsBack
 	}
 	return handsBack(m, def)
 }
 
-// handsBack is cleanHelper for function def of this file.
+// The summary of a function tells the files that call it whether it
+// hands its forward passes' outputs back (cleanHelper's reading), where
+// one at least is not read on the host in its body alone: a function
+// whose passes all end there is reported in its own file.
+func init() {
+	analyzer.HandsBack = func(m *analyzer.Model, def analyzer.NodeID) bool {
+		if !handsBack(m, def) {
+			return false
+		}
+		f, back := m.File, false
+		f.Walk(def, func(id analyzer.NodeID) {
+			if !back && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == def && m.IsForwardCall(id) {
+				back = !hostBound(m, id, false, 0)
+			}
+		})
+		return back
+	}
+}
+
+// handsBack is cleanHelper for function def of this file
+// (analyzer.HandsBack).
 func handsBack(m *analyzer.Model, def analyzer.NodeID) bool {
 	return m.Memo(cleanKey{def}, func() any {
 		f := m.File

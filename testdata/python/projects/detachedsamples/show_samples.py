@@ -15,21 +15,21 @@ def running_mean(sampler: Sampler, loader):
 def running_mean_with_graph(sampler: Sampler, loader, path):
     total = torch.zeros(sampler.dim)
     for batch in loader:
-        total = total + sampler.draw_with_graph(len(batch)).sum(0)  # want: TL101 "seen to run through"
+        total = total + sampler.draw_with_graph(len(batch)).sum(0)  # want: TL101 "seen to run through" TL201 "through `Sampler.draw_with_graph`"
     torch.save(total, path)
 
 
 def gallery(sampler: Sampler, loader, path):
     drawn = torch.zeros(0, sampler.dim)
     for batch in loader:
-        drawn = torch.cat([drawn, sampler.draw(len(batch), to_cpu=True)])  # ok: draw() returns detached samples
+        drawn = torch.cat([drawn, sampler.draw(len(batch), to_cpu=True)])  # want: TL201 "through `Sampler.draw`"
     torch.save(drawn, path)
 
 
 def gallery_with_graph(sampler: Sampler, loader, path):
     drawn = torch.zeros(0, sampler.dim)
     for batch in loader:
-        drawn = torch.cat([drawn, sampler.draw_with_graph(len(batch))])  # want: TL101 "seen to run through"
+        drawn = torch.cat([drawn, sampler.draw_with_graph(len(batch))])  # want: TL101 "seen to run through" TL201
     torch.save(drawn, path)
 
 
