@@ -230,18 +230,7 @@ func (m *Model) freezeParams(class NodeID) []string {
 		if init == NoNode {
 			return []string(nil)
 		}
-		names := map[string]string{}
-		for i, p := range m.positionalParams(init) {
-			names[f.Text(p)] = f.Text(p) + "@" + strconv.Itoa(i)
-		}
-		f.Children(f.Field(init, FieldParameters), func(c NodeID) bool {
-			if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
-				if n := f.Text(f.Field(c, FieldName)); names[n] == "" {
-					names[n] = n // keyword-only
-				}
-			}
-			return true
-		})
+		names := m.paramSpecs(init)
 		var out []string
 		read := func(e NodeID) {
 			f.Walk(e, func(id NodeID) {
@@ -280,6 +269,36 @@ func (m *Model) freezeParams(class NodeID) []string {
 }
 
 type frozenWithKey struct{ class NodeID }
+
+// paramSpecs names the parameters of def as ClassSummary keeps them:
+// "name@i" for the i-th positional one, "name" for a keyword-only one.
+func (m *Model) paramSpecs(def NodeID) map[string]string {
+	f := m.File
+	specs := map[string]string{}
+	for i, p := range m.positionalParams(def) {
+		specs[f.Text(p)] = f.Text(p) + "@" + strconv.Itoa(i)
+	}
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+			if n := f.Text(f.Field(c, FieldName)); specs[n] == "" {
+				specs[n] = n // keyword-only
+			}
+		}
+		return true
+	})
+	return specs
+}
+
+// specArg returns what call passes for a parameter paramSpecs names;
+// known is false where a splat may pass it.
+func (m *Model) specArg(call NodeID, spec string) (arg NodeID, known bool) {
+	name, at, positional := strings.Cut(spec, "@")
+	i, err := strconv.Atoi(at)
+	if !positional || err != nil {
+		i = -1
+	}
+	return m.argFor(call, i, name)
+}
 
 // FrozenWith returns the arguments with which the constructor of class,
 // a module class of this file that its defaults leave trainable, takes
@@ -334,14 +353,8 @@ func (m *Model) builtFrozen(call NodeID, frozenWith, freezeParams []string) bool
 	if len(frozenWith) == 0 || slices.Contains(argKinds(f, call), "*") {
 		return false
 	}
-	// arg returns what call passes for spec ("name@i" or "name").
 	arg := func(spec string) NodeID {
-		name, at, positional := strings.Cut(spec, "@")
-		i, err := strconv.Atoi(at)
-		if !positional || err != nil {
-			i = -1
-		}
-		a, _ := m.argFor(call, i, name)
+		a, _ := m.specArg(call, spec)
 		return a
 	}
 	for _, fw := range frozenWith {
@@ -971,18 +984,7 @@ func (m *Model) NoGraphWith(class NodeID) []string {
 		if def == NoNode || !m.IsModuleClass(class) || m.NoGraphClass(class) {
 			return []string(nil)
 		}
-		specs := map[string]string{}
-		for i, p := range m.positionalParams(def) {
-			specs[f.Text(p)] = f.Text(p) + "@" + strconv.Itoa(i)
-		}
-		f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
-			if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
-				if n := f.Text(f.Field(c, FieldName)); specs[n] == "" {
-					specs[n] = n // keyword-only
-				}
-			}
-			return true
-		})
+		specs := m.paramSpecs(def)
 		var out []string
 		f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 			if k := f.Kind(id); k != KindIfStatement && k != KindElifClause || m.EnclosingFunction(id) != def {
@@ -1099,12 +1101,7 @@ func (m *Model) NoGraphCall(call NodeID) bool {
 	}
 	for _, s := range specs {
 		spec, val, _ := strings.Cut(s, "=")
-		name, at, positional := strings.Cut(spec, "@")
-		i, err := strconv.Atoi(at)
-		if !positional || err != nil {
-			i = -1
-		}
-		a, known := m.argFor(call, i, name)
+		a, known := m.specArg(call, spec)
 		if got, ok := stringLiteral(f, f.Unparen(a)); known && ok && got == val {
 			return true
 		}
