@@ -3253,8 +3253,14 @@ func reachesNumpyThrough(m *analyzer.Model, e analyzer.NodeID, depth int, throug
 	if depth > 3 {
 		return false
 	}
+	// Every use the value may reach (`x.cpu().numpy()` after an `if`
+	// that binds x again on one path: on the other, the value itself is
+	// read), unless a binding that may reach it there drops the history
+	// (`if x.requires_grad: x = x.detach()`).
 	uses := func(name analyzer.NodeID) bool {
-		return slices.ContainsFunc(m.UsesOf(name), func(u analyzer.NodeID) bool { return reachesNumpyThrough(m, u, depth+1, through) })
+		return slices.ContainsFunc(m.ReachedUsesOf(name), func(u analyzer.NodeID) bool {
+			return !historyDroppedAt(m, u) && reachesNumpyThrough(m, u, depth+1, through)
+		})
 	}
 	for {
 		p := f.Parent(e)
@@ -3288,6 +3294,12 @@ func reachesNumpyThrough(m *analyzer.Model, e analyzer.NodeID, depth int, throug
 				return false
 			}
 			return uses(left)
+		case analyzer.KindAugmentedAssignment:
+			// `mu /= n`: the name bound again to what keeps its history.
+			if f.Field(p, analyzer.FieldLeft) != e || f.Kind(e) != analyzer.KindIdentifier {
+				return false
+			}
+			return uses(e)
 		case analyzer.KindArgumentList:
 			if call := f.Parent(p); through && keepsHistoryFunc[m.QualifiedName(f.Field(call, analyzer.FieldFunction))] &&
 				f.FirstChild(p) == e && m.Keyword(call, "out") == analyzer.NoNode {
@@ -3303,6 +3315,35 @@ func reachesNumpyThrough(m *analyzer.Model, e analyzer.NodeID, depth int, throug
 		}
 		return false
 	}
+}
+
+// historyDroppedAt reports whether a binding that may reach use u gives
+// the name a value without autograd history: one detached, read on the
+// host (`.detach()`, `.data`, `.item()`) or computed under no_grad.
+func historyDroppedAt(m *analyzer.Model, u analyzer.NodeID) bool {
+	f := m.File
+	for _, b := range m.ReachingBindings(u) {
+		if b.Kind != analyzer.BindAssign || b.Value == analyzer.NoNode {
+			continue
+		}
+		if m.GradModeAt(b.Value) == analyzer.GradDisabled {
+			return true
+		}
+		dropped := false
+		f.Walk(b.Value, func(id analyzer.NodeID) {
+			switch {
+			case dropped:
+			case f.Kind(id) == analyzer.KindCall && analyzer.Detaches(m.MethodName(id)):
+				dropped = true
+			case f.Kind(id) == analyzer.KindAttribute && f.TextIs(f.Field(id, analyzer.FieldAttribute), "data"):
+				dropped = true
+			}
+		})
+		if dropped {
+			return true
+		}
+	}
+	return false
 }
 
 // floatCast reports whether a move or cast call keeps a floating-point

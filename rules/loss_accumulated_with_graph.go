@@ -279,6 +279,13 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	if followed && goes == fateYes {
 		return // the sum is a loss, back-propagated later
 	}
+	if f.Kind(target) == analyzer.KindIdentifier && slices.ContainsFunc(m.ReachedUsesOf(target), func(u analyzer.NodeID) bool {
+		return !historyDroppedAt(m, u) && reachesNumpy(m, u, 1)
+	}) {
+		// `mu.cpu().numpy()` after the loop: PyTorch raises on `.numpy()`
+		// of a tensor that requires grad, so the sum carries no graph.
+		return
+	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	concat := f.Kind(n) == analyzer.KindAssignment && f.Kind(f.Unparen(f.Field(n, analyzer.FieldRight))) != analyzer.KindBinaryOperator
 	advice, fix := accumulateAdvice(m, target, value, concat)

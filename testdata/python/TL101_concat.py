@@ -32,7 +32,7 @@ def collect_scores(model, loader):
     scores = torch.empty(0)
     for x, _ in loader:
         scores = torch.cat((scores, model(x)))  # want: TL101(medium) "seen to run through.*still in memory" TL201
-    return scores.cpu().numpy()
+    return scores.detach().cpu().numpy()
 
 
 def collect_first_or_grow(model, loader):

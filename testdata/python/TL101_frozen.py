@@ -113,3 +113,33 @@ def sum_inputs(loader):
     for x, _ in loader:
         total += act(x).sum()  # ok: a layer with no parameters over data that needs no grad
     return total
+
+
+# `.numpy()` raises on a tensor that requires grad: a total read with it,
+# its history kept on the way, carries no graph, whatever made it.
+def feature_stats(detector, loader):
+    mu = torch.zeros(2048, dtype=torch.float64)
+    sigma = torch.zeros(2048, 2048, dtype=torch.float64)
+    n = 0
+    for images in loader:
+        features = detector(images).to(torch.float64)
+        mu += features.sum(0)  # ok: `mu.cpu().numpy()` works below, so no graph
+        sigma += features.T @ features  # ok: `sigma.cpu().numpy()` works below, so no graph
+        n += images.shape[0]
+    mu /= n
+    sigma -= torch.outer(mu, mu) * n
+    sigma /= n - 1
+    return mu.cpu().numpy(), sigma.cpu().numpy()
+
+
+def feature_means(detector, loader, opt):
+    total = torch.zeros(2048)
+    for images in loader:
+        opt.zero_grad()
+        feats = detector(images)
+        feats.pow(2).mean().backward()
+        opt.step()
+        total += feats.mean(0)  # want: TL101 "after its backward"
+    if total.requires_grad:
+        total = total.detach()
+    return total.cpu().numpy()  # proves nothing: a detached total works either way

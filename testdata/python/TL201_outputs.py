@@ -344,6 +344,34 @@ def feature_table(path, loader):
     return table.rows
 
 
+class GatheredRows:
+    # On one process the features themselves reach `.numpy()`; gathered
+    # from several, a stack of their copies does, which keeps the history.
+    def __init__(self):
+        self.rows = []
+
+    def add(self, x, num_gpus=1):
+        if num_gpus > 1:
+            x = torch.stack([x.clone() for _ in range(num_gpus)], dim=1).flatten(0, 1)
+        self.rows.append(x.cpu().numpy())
+
+    def add_detached(self, x):
+        if x.requires_grad:
+            x = x.detach()
+        self.rows.append(x.cpu().numpy())
+
+
+def gathered_table(path, model, loader):
+    table = GatheredRows()
+    detector = torch.jit.load(path).eval()
+    model.eval()
+    for images in loader:
+        features = detector(images)  # ok: `GatheredRows.add` calls `.numpy()` on it on one path
+        table.add(features)
+        table.add_detached(model(images))  # want: TL201 "after `model.eval\(\)`"
+    return table.rows
+
+
 # A tensor index (several indices, a slice) keeps the history, so
 # `.numpy()` of it shows no graph too.
 def first_maps(path, loader):
