@@ -559,7 +559,7 @@ var moreTensorMethods = map[string]bool{
 	"clone": true, "topk": true, "sort": true, "where": true, "masked_select": true, "index_fill": true,
 	"scatter": true, "scatter_add": true, "repeat_interleave": true, "narrow": true, "select": true,
 	"unbind": true, "roll": true, "flip": true, "tril": true, "triu": true, "diag": true, "mm": true,
-	"bmm": true, "dot": true, "outer": true, "sin": true, "cos": true, "floor": true, "ceil": true,
+	"bmm": true, "dot": true, "outer": true, "ger": true, "sin": true, "cos": true, "floor": true, "ceil": true,
 	"round": true, "sign": true, "reciprocal": true, "rsqrt": true, "log1p": true, "expm1": true,
 	"pow_": true, "clamp_": true, "sub_": true, "amax": true, "amin": true, "cumprod": true, "lerp": true,
 	"log2": true, "log10": true, "softplus": true, "gelu": true, "baddbmm": true, "addmm": true, "einsum": true,

@@ -846,6 +846,9 @@ func (m *Model) UnseenItemWork(loop NodeID) NodeID {
 		if moduleUses[name] || moduleMoves[name] || strings.HasPrefix(name, "__") {
 			return // what every module has (`net.load_state_dict(torch.load(path))`: a checkpoint per iteration)
 		}
+		if tensorMethod(name) || strings.HasPrefix(name, "new_") {
+			return // a tensor's (`outputs.new_zeros((n, 4))`, `x.view(-1)`): no model
+		}
 		if ref := m.nameOnlyRef(id); ref == "" || m.lookup(ref, WantKind) != nil || m.localMethodNamed(name) {
 			return // a method the project shows, which runs no model
 		}
