@@ -419,6 +419,10 @@ func (m *Model) callCarriesWithGrad(call NodeID, method, q string) bool {
 	return false
 }
 
+// FreeLayerCall reports whether call calls a layer that has no
+// parameters (freeLayerCall): its output has the graph its input has.
+func (m *Model) FreeLayerCall(call NodeID) bool { return m.freeLayerCall(call) }
+
 // freeLayerCall reports whether call calls a layer that has no
 // parameters: an instance of such a class of this file (parameterFree),
 // or a name or an attribute of self bound to the construction of such a

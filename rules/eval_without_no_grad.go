@@ -3708,6 +3708,11 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	if arg != analyzer.NoNode && m.IsLossCall(call) && lossToHost(m, call) {
 		return true
 	}
+	// A layer without parameters (`self.softmax = nn.Softmax(-1)`): where
+	// its output goes.
+	if arg != analyzer.NoNode && m.FreeLayerCall(call) {
+		return hostBound(m, call, ret, depth+1)
+	}
 	// Another model run on it (`z = Q(P(z))`, a Gibbs chain): where that
 	// pass's outputs go. A pass met again on the way (the chain's next
 	// step) adds no way of its own.
@@ -4409,7 +4414,7 @@ func isLiteral(f *analyzer.File, e analyzer.NodeID) bool {
 func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, depth int) bool {
 	f := m.File
 	e = f.Unparen(e)
-	if depth > 8 {
+	if depth > 16 { // a name and the call bound to it per layer of a probe (`x = self.conv3(x)`)
 		return false
 	}
 	switch f.Kind(e) {
@@ -4438,8 +4443,9 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 			args := m.Args(e)
 			return len(args) > 0 && isSynthetic(m, args[0], set, depth+1)
 		}
-		if m.IsForwardCall(e) {
-			// What a model makes of random inputs (`disc(gen(noise))`).
+		if m.IsForwardCall(e) || m.FreeLayerCall(e) {
+			// What a model, or a layer without parameters, makes of random
+			// inputs (`disc(gen(noise))`, `self.pool(self.conv(zeros))`).
 			args := m.Args(e)
 			all := len(args) > 0
 			for _, a := range args {

@@ -286,8 +286,10 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	// A loss, or another model run on it (or a method of one): the graph
 	// goes on in what it returns.
 	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	if c := m.ClassifyCallee(fn); c == analyzer.CallableLoss || m.IsForwardCall(call) ||
+	if c := m.ClassifyCallee(fn); c == analyzer.CallableLoss || m.IsForwardCall(call) || m.FreeLayerCall(call) ||
 		f.Kind(fn) == analyzer.KindAttribute && m.ClassifyCallee(f.Field(fn, analyzer.FieldObject)) == analyzer.CallableModel {
+		// A layer without parameters (`self.softmax = nn.Softmax(-1)`)
+		// hands on its input's graph too.
 		return w.value(call, depth+1)
 	}
 	// A function of the project: its facts say whether it

@@ -139,3 +139,53 @@ def probabilities(model, loader):
 def probabilities_kept(model, loader):
     model.eval()
     return [torch.sigmoid(model(x)) for x in loader]  # want: TL201 "keeps its activations alive"
+
+
+class Tagger(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 3)
+        self.softmax = nn.Softmax(-1)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def infer(self, x):
+        self.eval()
+        # A layer without parameters held by the class hands the graph on:
+        # where its output goes is seen.
+        probs = self.softmax(self.forward(x))  # want: TL201(high) "after `self.eval\(\)`"
+        score, pred = probs.max(-1)
+        return pred.item(), score.item()
+
+    def fit(self, x, y, opt):
+        probs = self.softmax(self.forward(x))  # ok: its log is back-propagated
+        loss = -probs.gather(1, y[:, None]).log().mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+tagger = Tagger()
+tags = [tagger.infer(x) for x in torch.randn(4, 2, 8).unbind(0)]
+
+
+class ProbedNet(nn.Module):
+    # The size of the flattened features, found by a pass on zeros through
+    # convolutions and a pooling layer without parameters: a shape probe.
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3)
+        self.pool = nn.MaxPool2d(2)
+        self.conv2 = nn.Conv2d(4, 8, 3)
+        self.fc = nn.Linear(self.flat_size(), 10)
+
+    def flat_size(self):
+        x = torch.zeros(1, 1, 28, 28)
+        x = self.conv1(x)
+        x = self.pool(x)
+        x = self.conv2(x)  # ok: what the layers make of zeros, read for its size
+        return x.numel()
+
+    def forward(self, x):
+        return self.fc(self.conv2(self.pool(self.conv1(x))).flatten(1))
