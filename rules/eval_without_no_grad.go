@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
@@ -328,7 +329,9 @@ fresh tensor filled by ` + "`.normal_()`" + `), checks that the model runs, coun
 operations or draws one sample from noise: where nothing else of its
 region is reported, it is, at low confidence, as one graph; in a loop,
 fresh noise samples a generator every few steps, and is reported as any
-pass is; so is a model fed its own
+pass is, but for a loop over a literal range of at most 100 iterations
+whose pass is read for its shape alone (` + "`for i in range(10): print(model(x).size())`" + `),
+which repeats a dry run; so is a model fed its own
 samples in a loop from a constant first token
 (` + "`tok = torch.multinomial(model(tok).softmax(-1), 1)`" + `). Code after a
 ` + "`return`" + ` or ` + "`raise`" + ` of its block never runs and is not judged, nor does a
@@ -4045,11 +4048,13 @@ func smokeTest(m *analyzer.Model, call analyzer.NodeID) bool {
 // freshEachIteration reports whether a call runs in a loop whose body
 // makes a tensor with one of the factories of set: fresh input every
 // iteration (a generator sampled from new noise every few steps), not
-// one dry run.
+// one dry run. A loop over a literal range of a few iterations whose
+// pass's outputs are read for their shape alone (`for i in range(10):
+// print(model(torch.rand(...)).size())`) repeats a dry run.
 func freshEachIteration(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool {
 	f := m.File
 	loop := m.EnclosingLoop(call)
-	if loop == analyzer.NoNode {
+	if loop == analyzer.NoNode || fewLiteralIterations(m, loop) && shapeOnly(m, call, 0) {
 		return false
 	}
 	fresh := false
@@ -4059,6 +4064,25 @@ func freshEachIteration(m *analyzer.Model, call analyzer.NodeID, set map[string]
 		}
 	})
 	return fresh
+}
+
+// fewLiteralIterations reports whether loop is a for loop over
+// `range(n)` with n a literal of at most 100.
+func fewLiteralIterations(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(loop) != analyzer.KindForStatement {
+		return false
+	}
+	it := f.Unparen(f.Field(loop, analyzer.FieldRight))
+	if f.Kind(it) != analyzer.KindCall || m.CallName(it) != "range" {
+		return false
+	}
+	args := m.Args(it)
+	if len(args) != 1 || f.Kind(args[0]) != analyzer.KindInteger {
+		return false
+	}
+	n, err := strconv.Atoi(f.Text(args[0]))
+	return err == nil && n <= 100
 }
 
 // randomTensors are torch factories of random tensors.
@@ -4376,7 +4400,8 @@ func isConstantTensor(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 		return v != analyzer.NoNode && isConstantTensor(m, v, depth+1)
 	case analyzer.KindCall:
 		switch m.CallName(e) {
-		case "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.LongTensor", "torch.FloatTensor":
+		case "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.LongTensor", "torch.FloatTensor", "torch.IntTensor",
+			"torch.DoubleTensor", "torch.BoolTensor", "torch.ByteTensor":
 			args := m.Args(e)
 			return len(args) > 0 && isLiteral(f, args[0])
 		}

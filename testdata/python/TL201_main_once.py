@@ -43,3 +43,16 @@ if __name__ == "__main__":
             continue
         print(probe(batch).shape)  # want: TL201(high)
         break
+    # A few dry runs on fresh random inputs, repeated by a literal range and
+    # read for their shape: a smoke test, as one dry run is. Samples drawn
+    # the same way and kept are not.
+    tiny = Net()
+    for i in range(10):
+        inputs = torch.rand(2, 4)
+        lengths = torch.IntTensor([4, 3])
+        print(tiny(inputs).shape, lengths)  # ok: ten dry runs read for their shape
+    sampler = Net()
+    grid = []
+    for j in range(10):
+        grid.append(sampler(torch.rand(2, 4)).tolist())  # want: TL201 "only reach the host"
+    print(grid)
