@@ -388,6 +388,14 @@ func (m *Model) moduleList(e NodeID, depth int) bool {
 		}
 		v = f.Unparen(args[0])
 	}
+	return m.listOfModules(v, depth)
+}
+
+// listOfModules reports whether v is a literal list or a list
+// comprehension whose elements are module instances, or one of them
+// repeated (`[Actor(s, a)] * n`).
+func (m *Model) listOfModules(v NodeID, depth int) bool {
+	f := m.File
 	switch f.Kind(v) {
 	case KindList:
 		all, some := true, false
@@ -399,17 +407,12 @@ func (m *Model) moduleList(e NodeID, depth int) bool {
 	case KindListComprehension:
 		return m.instanceOf(f.Field(v, FieldBody), depth) == CallableModel
 	case KindBinaryOperator:
-		// `[Actor(s, a)] * n`: the same instances, repeated.
 		if !f.TextIs(f.Field(v, FieldOperator), "*") {
 			return false
 		}
 		for _, side := range [...]NodeID{f.Unparen(f.Field(v, FieldLeft)), f.Unparen(f.Field(v, FieldRight))} {
 			if k := f.Kind(side); k == KindList || k == KindListComprehension {
-				all, some := true, false
-				m.eachValue(side, func(c NodeID) {
-					all, some = all && m.instanceOf(c, depth) == CallableModel, true
-				})
-				return all && some
+				return m.listOfModules(side, depth)
 			}
 		}
 	}

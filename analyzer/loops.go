@@ -212,7 +212,7 @@ func (m *Model) rangeCounters(loop NodeID) map[string]bool {
 	if f.Kind(loop) != KindForStatement {
 		return nil
 	}
-	if it := f.Unparen(f.Field(loop, FieldRight)); f.Kind(it) != KindCall || !f.TextIs(f.Field(it, FieldFunction), "range") {
+	if !overRange(f, loop) {
 		return nil
 	}
 	counts := identifiers(f, f.Field(loop, FieldLeft))
@@ -243,10 +243,7 @@ func (m *Model) loopItems(loop NodeID) map[string]bool {
 		return items
 	}
 	targets := identifiers(f, f.Field(loop, FieldLeft))
-	counts := false
-	if it := f.Unparen(f.Field(loop, FieldRight)); f.Kind(it) == KindCall && f.TextIs(f.Field(it, FieldFunction), "range") {
-		counts = true
-	}
+	counts := overRange(f, loop)
 	if !counts {
 		for t := range targets {
 			items[t] = true
@@ -275,6 +272,13 @@ func (m *Model) loopItems(loop NodeID) map[string]bool {
 		}
 	})
 	return items
+}
+
+// overRange reports whether a for loop iterates `range(...)`: its
+// targets count.
+func overRange(f *File, loop NodeID) bool {
+	it := f.Unparen(f.Field(loop, FieldRight))
+	return f.Kind(it) == KindCall && f.TextIs(f.Field(it, FieldFunction), "range")
 }
 
 // indexesIn reports whether u, a node of the expression e, sits in the

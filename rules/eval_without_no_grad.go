@@ -2182,11 +2182,10 @@ func init() {
 		if !handsBack(m, def) {
 			return false
 		}
-		f, back := m.File, false
-		f.Walk(def, func(id analyzer.NodeID) {
-			if !back && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == def && m.IsForwardCall(id) {
-				back = !hostBound(m, id, false, 0)
-			}
+		back := false
+		forwardPasses(m, def, func(id analyzer.NodeID) bool {
+			back = !hostBound(m, id, false, 0)
+			return !back
 		})
 		return back
 	}
@@ -2196,17 +2195,26 @@ func init() {
 // (analyzer.HandsBack).
 func handsBack(m *analyzer.Model, def analyzer.NodeID) bool {
 	return m.Memo(cleanKey{def}, func() any {
-		f := m.File
 		clean, any := true, false
-		f.Walk(def, func(id analyzer.NodeID) {
-			if !clean || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def || !m.IsForwardCall(id) {
-				return
-			}
+		forwardPasses(m, def, func(id analyzer.NodeID) bool {
 			any = true
 			clean = hostOrReturned(m, id, 0)
+			return clean
 		})
 		return clean && any
 	}).(bool)
+}
+
+// forwardPasses calls fn for each forward pass of function def's own
+// body (not of the functions nested in it), in order, until fn returns
+// false.
+func forwardPasses(m *analyzer.Model, def analyzer.NodeID, fn func(call analyzer.NodeID) bool) {
+	f, more := m.File, true
+	f.Walk(def, func(id analyzer.NodeID) {
+		if more && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == def && m.IsForwardCall(id) {
+			more = fn(id)
+		}
+	})
 }
 
 type cleanKey struct{ def analyzer.NodeID }
@@ -3839,12 +3847,7 @@ func hostBuffer(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int) 
 	}
 	return hostOnPath(m, b.Name, func() bool {
 		return everyUse(m, b.Name, func(u analyzer.NodeID) bool {
-			if q := f.Parent(u); f.Kind(q) == analyzer.KindSubscript && f.Field(q, analyzer.FieldValue) == u {
-				if a := f.Parent(q); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldLeft) == q {
-					return true // another store into it
-				}
-			}
-			return hostBound(m, u, ret, depth+1)
+			return entryStored(f, u) != analyzer.NoNode || hostBound(m, u, ret, depth+1) // another store into it adds no way
 		})
 	})
 }
@@ -4714,18 +4717,15 @@ func helperOneSample(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 	if def == analyzer.NoNode {
 		return analyzer.NoNode
 	}
-	f := m.File
 	marker, all := analyzer.NoNode, true
-	f.Walk(def, func(id analyzer.NodeID) {
-		if !all || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != def || !m.IsForwardCall(id) {
-			return
-		}
+	forwardPasses(m, def, func(id analyzer.NodeID) bool {
 		b := batchOfOne(m, id)
 		if b == analyzer.NoNode {
 			all = false
 		} else if marker == analyzer.NoNode {
 			marker = b
 		}
+		return all
 	})
 	if !all {
 		return analyzer.NoNode

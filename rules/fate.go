@@ -365,10 +365,10 @@ func (w *fateWalk) targets(target analyzer.NodeID, depth int) fate {
 		}
 		key := stringKey(f, target)
 		return w.uses(b.Name, depth, func(u analyzer.NodeID) bool {
+			if entryStored(f, u) != analyzer.NoNode {
+				return true // another store into it
+			}
 			if q := f.Parent(u); f.Kind(q) == analyzer.KindSubscript && f.Field(q, analyzer.FieldValue) == u {
-				if a := f.Parent(q); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldLeft) == q {
-					return true // another store into it
-				}
 				if k := stringKey(f, q); key != "" && k != "" && k != key {
 					return true // another entry of a dict (`out["loss"]` beside `out["epoch_loss"]`)
 				}
@@ -385,6 +385,19 @@ func (w *fateWalk) targets(target analyzer.NodeID, depth int) fate {
 		}
 	}
 	return w.unknown(target) // an attribute, or a container from elsewhere
+}
+
+// entryStored returns the assignment that stores into an entry of u,
+// a name (`preds[:, i] = out` for u `preds`), or NoNode.
+func entryStored(f *analyzer.File, u analyzer.NodeID) analyzer.NodeID {
+	q := f.Parent(u)
+	if f.Kind(q) != analyzer.KindSubscript || f.Field(q, analyzer.FieldValue) != u {
+		return analyzer.NoNode
+	}
+	if a := f.Parent(q); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldLeft) == q {
+		return a
+	}
+	return analyzer.NoNode
 }
 
 // appended answers for a list a value is appended to: where the list
