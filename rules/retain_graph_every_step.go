@@ -23,9 +23,10 @@ var RetainGraphEveryStep = &analyzer.Rule{
 	Doc: `## What it does
 Checks for ` + "`backward(retain_graph=True)`" + ` (also ` + "`torch.autograd.backward`" + `,
 ` + "`torch.autograd.grad`" + `, ` + "`manual_backward`" + ` and ` + "`accelerator.backward`" + ` with
-` + "`retain_graph=True`" + `) that is the last backward through a training step's
-graph: nothing after it in the step back-propagates through the same
-graph again. A training step is one iteration of a loop that builds the
+` + "`retain_graph=True`" + `, or ` + "`retain_variables=True`" + `, its name before PyTorch 0.4)
+that is the last backward through a training step's graph: nothing
+after it in the step back-propagates through the same graph again. A
+training step is one iteration of a loop that builds the
 graph afresh in every iteration, or a function that trains one step: it
 steps an optimizer once, outside any loop of its own (an agent's
 ` + "`learn()`" + `), it is named so (` + "`train_step`" + `, ` + "`training_step`" + `, ...), or it is
@@ -236,33 +237,41 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	site := analyzer.Snippet(f.Text(call), 50)
 	names := rgNames(holders)
 	where := onDevice(f)
+	// say words a message for the keyword the call passes.
+	say := func(msg string) string {
+		if retainKeyword(m, call) != "retain_variables" {
+			return msg
+		}
+		return strings.ReplaceAll(msg, "`retain_graph=True`", "`retain_variables=True`") +
+			" (`retain_variables` is what PyTorch called `retain_graph` before 0.4)"
+	}
 	if step == analyzer.NoNode {
-		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
+		p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
 			"%s until `%s` returns (through the optimizer step and the rest of the step) instead of freeing them during "+
-			"backward; drop `retain_graph=True`", site, where, m.FunctionName(fn)))
+			"backward; drop `retain_graph=True`", site, where, m.FunctionName(fn))))
 		if !rgStepCalled(m, fn) && !rgUpdatesOnce(m, fn) {
 			p.Assume(fmt.Sprintf("`%s` runs once per training step: known by its name alone", m.FunctionName(fn)))
 		}
 		return
 	}
 	if acc := g.accumulation(step, roots); acc != analyzer.NoNode {
-		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph, and `%s` keeps it reachable across steps: "+
+		p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph, and `%s` keeps it reachable across steps: "+
 			"every step's saved activations stay %s and memory grows each step; drop `retain_graph=True` and accumulate a "+
-			"detached value (`.item()`)", site, analyzer.Snippet(f.Text(acc), 40), where))
+			"detached value (`.item()`)", site, analyzer.Snippet(f.Text(acc), 40), where)))
 		return
 	}
 	// A name bound again later in the same iteration (`D_fake` by the
 	// generator's step) lets go of the graph before the next one.
 	kept := slices.DeleteFunc(slices.Clone(holders), func(k string) bool { return g.reboundAfter(k, call, body) })
 	if len(kept) == 0 {
-		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
+		p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
 			"%s until %s rebound later in the iteration, instead of freeing them during backward; drop `retain_graph=True`",
-			site, where, names))
+			site, where, names)))
 		return
 	}
-	p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
+	p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
 		"%s until %s rebound in the next iteration, so peak memory holds about two steps' activations; "+
-		"drop `retain_graph=True`", site, where, rgNames(kept)))
+		"drop `retain_graph=True`", site, where, rgNames(kept))))
 }
 
 // reboundAfter reports whether name k is assigned again in body, the
@@ -371,10 +380,26 @@ func valueMayHoldGraph(m *analyzer.Model, v analyzer.NodeID, depth int) bool {
 var builtinCalls = map[string]bool{"len": true, "range": true, "int": true, "float": true, "str": true, "enumerate": true, "zip": true}
 
 // retainsGraphLiterally reports whether a backward call passes
-// retain_graph=True as a literal.
+// retain_graph=True (or retain_variables=True) as a literal.
 func retainsGraphLiterally(m *analyzer.Model, call analyzer.NodeID) bool {
-	v := autogradArg(m, call, "retain_graph")
-	return v != analyzer.NoNode && m.File.Kind(m.File.Unparen(v)) == analyzer.KindTrue
+	return retainKeyword(m, call) != ""
+}
+
+// retainKeyword returns the keyword with which a backward call passes a
+// literal True to keep its graph: retain_graph, or retain_variables, the
+// name PyTorch gave it before 0.4 (current releases reject it, but code
+// written for those runs as it did); "" when it passes neither.
+func retainKeyword(m *analyzer.Model, call analyzer.NodeID) string {
+	if v := autogradArg(m, call, "retain_graph"); v != analyzer.NoNode {
+		if m.File.Kind(m.File.Unparen(v)) == analyzer.KindTrue {
+			return "retain_graph"
+		}
+		return ""
+	}
+	if v := m.Keyword(call, "retain_variables"); v != analyzer.NoNode && m.File.Kind(m.File.Unparen(v)) == analyzer.KindTrue {
+		return "retain_variables"
+	}
+	return ""
 }
 
 // createsGraph reports whether the call passes create_graph other than a
