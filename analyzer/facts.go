@@ -271,6 +271,9 @@ type RareFuncFacts struct {
 	// (HandsBack): its callers' use of the result says whether the passes
 	// are trained.
 	HandsBack bool `json:"hands_back,omitempty"`
+	// Abstract: a method left to its subclasses (abstractMethod), whose
+	// calls run their overrides.
+	Abstract bool `json:"abstract,omitempty"`
 	// ParamCalls are the positional parameters the body calls in its
 	// callers' grad mode (`m(x)` in `def run(m, x)`), each with the first
 	// such call: a forward pass when the caller passes a model.
@@ -312,7 +315,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 func (r *RareFuncFacts) IsZero() bool {
 	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
-		r.Forward == nil && !r.HandsBack && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
+		r.Forward == nil && !r.HandsBack && !r.Abstract && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
 }
 
@@ -444,8 +447,12 @@ type Object struct {
 	// forward pass where the caller passes a model.
 	ParamCalls []ParamCall
 	// EmptyCache: a torch.cuda.empty_cache() it calls on every run,
-	// itself or through the functions it calls.
-	EmptyCache *Site
+	// itself or through the functions it calls; EmptyCacheBy, where it
+	// is one an override of an abstract method calls (`Flusher.observe`
+	// for `self.observe(x)`), names that override: the call flushes
+	// only on objects of its class.
+	EmptyCache   *Site
+	EmptyCacheBy string
 	// Keeps: the parameters a method adds into an attribute of self.
 	Keeps []ParamCall
 	// StepSites: what a function does to a training step's state, itself
@@ -769,6 +776,13 @@ func (m *Model) localHelperOf(def NodeID, depth int) *Object {
 				var h *Object
 				if ref := m.calleeRef(id); strings.HasPrefix(ref, "#") {
 					h = m.localHelper(id, depth+1)
+					if callee := m.LocalCallee(id); h == nil && callee != NoNode && m.abstractMethod(callee) {
+						// `self.observe(x)`, left to subclasses: the
+						// overrides of this file, or the project's.
+						if h = m.overrideFlush(callee, depth+1); h == nil {
+							h = m.lookup(ref, WantHelper)
+						}
+					}
 				} else if ref != "" {
 					h = m.lookup(ref, WantHelper)
 				}
@@ -779,7 +793,7 @@ func (m *Model) localHelperOf(def NodeID, depth int) *Object {
 					o.Forward = h.Forward
 				}
 				if o.EmptyCache == nil && m.always(id, def) {
-					o.EmptyCache = h.EmptyCache
+					o.EmptyCache, o.EmptyCacheBy = h.EmptyCache, h.EmptyCacheBy
 				}
 			})
 		}
@@ -789,6 +803,60 @@ func (m *Model) localHelperOf(def NodeID, depth int) *Object {
 		m.ownSites(o, def)
 		return o
 	}).(*Object)
+}
+
+// overrideFlush returns, for abstract method def of a module-level class,
+// the helper facts of the first override, in a subclass of this file,
+// that empties the cache on every run, with EmptyCacheBy naming it; nil
+// for none.
+func (m *Model) overrideFlush(def NodeID, depth int) *Object {
+	class := m.EnclosingClass(def)
+	if class == NoNode || m.ScopeNode(class) != Root {
+		return nil
+	}
+	f := m.File
+	name := f.Text(f.Field(def, FieldName))
+	for i := range m.binds {
+		b := &m.binds[i]
+		if b.Kind != BindClass || b.Scope != 0 || b.Stmt == class || !m.subclassOf(b.Stmt, class) {
+			continue
+		}
+		over := m.MethodOf(b.Stmt, name)
+		if over == NoNode || m.EnclosingClass(over) != b.Stmt {
+			continue
+		}
+		if h := m.localHelperOf(over, depth); h != nil && h.EmptyCache != nil {
+			by := h.EmptyCacheBy
+			if by == "" {
+				by = f.Text(f.Field(b.Stmt, FieldName)) + "." + name
+			}
+			return &Object{Kind: ObjectFunction, EmptyCache: h.EmptyCache, EmptyCacheBy: by}
+		}
+	}
+	return nil
+}
+
+// subclassOf reports whether class derives, directly or through classes
+// of this file, from base.
+func (m *Model) subclassOf(class, base NodeID) bool {
+	seen := map[NodeID]bool{}
+	var walk func(c NodeID) bool
+	walk = func(c NodeID) bool {
+		if seen[c] {
+			return false
+		}
+		seen[c] = true
+		for _, b := range m.ClassBases(c) {
+			if m.File.Kind(b) != KindIdentifier {
+				continue
+			}
+			if bd := m.Resolve(b); bd != nil && bd.Kind == BindClass && (bd.Stmt == base || walk(bd.Stmt)) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(class)
 }
 
 // localRef returns the ref of a module-level function or class, or of a
@@ -1597,6 +1665,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	r.BackpropVia = m.backpropVia(def)
 	r.StateGraph = m.stateGraph(def)
 	r.Makes, r.MakesArgs = m.makesRef(def)
+	r.Abstract = m.EnclosingClass(def) != NoNode && m.abstractMethod(def)
 	needsGrad := false
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {

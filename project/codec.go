@@ -256,6 +256,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.strings(r.Returns)
 		e.site(r.Forward)
 		e.bool(r.HandsBack)
+		e.bool(r.Abstract)
 		e.site(r.EmptyCache)
 		e.paramCalls(r.ParamCalls)
 		e.paramCalls(r.Keeps)
@@ -396,6 +397,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			r.Returns = d.strings()
 			r.Forward = d.site()
 			r.HandsBack = d.bool()
+			r.Abstract = d.bool()
 			r.EmptyCache = d.site()
 			r.ParamCalls = d.paramCalls()
 			r.Keeps = d.paramCalls()
@@ -662,6 +664,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.HandsBack)
 	e.paramCalls(o.ParamCalls)
 	e.site(o.EmptyCache)
+	e.str(o.EmptyCacheBy)
 	e.paramCalls(o.Keeps)
 	for _, s := range o.StepFields() {
 		e.site(*s)
@@ -723,6 +726,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.HandsBack = d.bool()
 	o.ParamCalls = d.paramCalls()
 	o.EmptyCache = d.site()
+	o.EmptyCacheBy = d.str()
 	o.Keeps = d.paramCalls()
 	for _, s := range o.StepFields() {
 		*s = d.site()

@@ -149,7 +149,8 @@ type rareFacts struct {
 	EvalCalls         []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
-	// NamedOff, EnabledBy: analyzer.Object's.
+	// EmptyCacheBy, NamedOff, EnabledBy: analyzer.Object's.
+	EmptyCacheBy        string
 	NamedOff, EnabledBy *analyzer.Site
 }
 
@@ -1302,8 +1303,30 @@ func (g *Graph) fixFunctions(order []*object) {
 			}
 		}
 	}
+	// The overrides of abstract methods: a call of one (`self.observe(x)`
+	// in the base class's `meta_observe`) runs an override, and empties
+	// the cache where one does, on objects of its class.
+	var concrete [][2]*object
+	for _, o := range g.objs {
+		if o.kind != analyzer.ObjectFunction || o.fact.rare().EmptyCache == nil && len(o.callees) == 0 {
+			continue // one that can never flush
+		}
+		if base := g.overridden(o); base != nil && base.fn != nil && base.fn.RareFacts().Abstract {
+			concrete = append(concrete, [2]*object{o, base})
+		}
+	}
 	for changed := true; changed; {
 		changed = false
+		for _, ob := range concrete {
+			o, base := ob[0], ob[1]
+			if c := o.fact.rare(); base.fact.rare().EmptyCache == nil && c.EmptyCache != nil {
+				m := base.fact.setRare()
+				m.EmptyCache, m.EmptyCacheBy, changed = c.EmptyCache, c.EmptyCacheBy, true
+				if m.EmptyCacheBy == "" {
+					m.EmptyCacheBy = o.key.name
+				}
+			}
+		}
 		for _, ob := range overrides {
 			if o, base := ob[0], ob[1]; !o.fact.ResultBackprop && base.fact.ResultBackprop {
 				o.fact.ResultBackprop, changed = true, true
@@ -1340,7 +1363,9 @@ func (g *Graph) fixFunctions(order []*object) {
 					o.fact.Forward, changed = e.callee.fact.Forward, true
 				}
 				if o.fact.rare().EmptyCache == nil && e.site.Always && e.callee.fact.rare().EmptyCache != nil {
-					o.fact.setRare().EmptyCache, changed = e.callee.fact.rare().EmptyCache, true
+					c := e.callee.fact.rare()
+					m := o.fact.setRare()
+					m.EmptyCache, m.EmptyCacheBy, changed = c.EmptyCache, c.EmptyCacheBy, true
 				}
 				if steps := &e.callee.fact.rare().StepSites; steps.HasSteps() && o.fact.setRare().MergeSteps(steps) {
 					changed = true
@@ -2109,7 +2134,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		fact.Enters, fact.EntersKnown, some = o.fact.Enters, true, true
 	}
 	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || more.EmptyCache != nil || len(more.ParamCalls) > 0) {
-		fact.Forward, fact.EmptyCache, fact.ParamCalls, some = o.fact.Forward, more.EmptyCache, more.ParamCalls, true
+		fact.Forward, fact.EmptyCache, fact.EmptyCacheBy, fact.ParamCalls, some = o.fact.Forward, more.EmptyCache, more.EmptyCacheBy, more.ParamCalls, true
 		fact.HandsBack = summary.HandsBack && o.fact.Forward != nil
 	}
 	if want&analyzer.WantKeeps != 0 && len(more.Keeps) > 0 {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/torchlint/torchlint/analyzer"
 )
@@ -91,7 +92,13 @@ A helper function, in this file or another of the project, that calls
 ` + "`empty_cache()`" + ` every time it runs is reported where a per-step loop
 calls it, with the helper's call as a related location. A helper that
 runs a loop of steps of its own (a training phase between rollouts)
-flushes between phases, and is not.
+flushes between phases, and is not. A method its class leaves to
+subclasses (` + "`raise NotImplementedError`" + `, ` + "`@abstractmethod`" + `) runs their
+overrides: where one of them flushes on every run, a per-step loop that
+calls it, or a method of the base class that always calls it
+(` + "`model.meta_observe(x, y)`" + ` with ` + "`model: ContinualModel`" + `), is reported one
+level lower, naming the override; a base method with a body of its own
+is taken to run that body.
 
 ## Known problems
 A method called on an object is followed only where the object's class
@@ -160,6 +167,24 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	if helper == nil {
 		p.Report(call, "`torch.cuda.empty_cache()` runs on "+every+cost)
+		return
+	}
+	if by := helper.EmptyCacheBy; by != "" {
+		// The flush of an override of an abstract method that `helper`
+		// is or calls: on objects of that class alone.
+		class, method, _ := strings.Cut(by, ".")
+		how := fmt.Sprintf(", whose `%s` calls it", method)
+		if _, called, _ := strings.Cut(helper.Site.Text, "."); called != method {
+			how = fmt.Sprintf(": `%s` runs its `%s`, which calls it", helper.Site.Text, method)
+		}
+		recv := helper.Site.Text
+		if fn := p.File.Unparen(p.File.Field(call, analyzer.FieldFunction)); p.File.Kind(fn) == analyzer.KindAttribute {
+			recv = analyzer.Snippet(p.File.Text(p.File.Field(fn, analyzer.FieldObject)), 30)
+		}
+		p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s where `%s` is a `%s`%s (%s)%s",
+			analyzer.Snippet(p.File.Text(call), 40), every, recv, class, how, helper.EmptyCache.Where(), cost),
+			analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+by+"`"))
+		p.Assume(fmt.Sprintf("`%s` is a `%s`, or of another class whose `%s` flushes", recv, class, method))
 		return
 	}
 	p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s, through `%s` (%s)%s",
