@@ -1307,12 +1307,14 @@ func (g *Graph) fixFunctions(order []*object) {
 	// in the base class's `meta_observe`) runs an override, and empties
 	// the cache where one does, on objects of its class.
 	var concrete [][2]*object
-	for _, o := range g.objs {
-		if o.kind != analyzer.ObjectFunction || o.fact.rare().EmptyCache == nil && len(o.callees) == 0 {
-			continue // one that can never flush
-		}
-		if base := g.overridden(o); base != nil && base.fn != nil && base.fn.RareFacts().Abstract {
-			concrete = append(concrete, [2]*object{o, base})
+	if slices.ContainsFunc(g.objs, func(o *object) bool { return o.fn != nil && o.fn.RareFacts().Abstract }) {
+		for _, o := range g.objs {
+			if o.kind != analyzer.ObjectFunction || o.fact.rare().EmptyCache == nil && len(o.callees) == 0 {
+				continue // one that can never flush
+			}
+			if base := g.overridden(o); base != nil && base.fn != nil && base.fn.RareFacts().Abstract {
+				concrete = append(concrete, [2]*object{o, base})
+			}
 		}
 	}
 	for changed := true; changed; {
