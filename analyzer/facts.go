@@ -836,29 +836,6 @@ func (m *Model) overrideFlush(def NodeID, depth int) *Object {
 	return nil
 }
 
-// subclassOf reports whether class derives, directly or through classes
-// of this file, from base.
-func (m *Model) subclassOf(class, base NodeID) bool {
-	seen := map[NodeID]bool{}
-	var walk func(c NodeID) bool
-	walk = func(c NodeID) bool {
-		if seen[c] {
-			return false
-		}
-		seen[c] = true
-		for _, b := range m.ClassBases(c) {
-			if m.File.Kind(b) != KindIdentifier {
-				continue
-			}
-			if bd := m.Resolve(b); bd != nil && bd.Kind == BindClass && (bd.Stmt == base || walk(bd.Stmt)) {
-				return true
-			}
-		}
-		return false
-	}
-	return walk(class)
-}
-
 // localRef returns the ref of a module-level function or class, or of a
 // method of a module-level class, defined by def; "" for anything else.
 func (m *Model) localRef(def NodeID) string {

@@ -478,27 +478,41 @@ func (m *Model) ClassBases(class NodeID) []NodeID {
 // ClassInherits reports whether class derives, directly or through classes
 // defined in this file, from a base whose qualified name satisfies pred.
 func (m *Model) ClassInherits(class NodeID, pred func(string) bool) bool {
-	return m.classInherits(class, pred, map[NodeID]bool{})
+	return m.derives(class, func(b, _ NodeID) bool {
+		q := m.QualifiedName(b)
+		return q != "" && pred(q)
+	}, map[NodeID]bool{})
 }
 
-// classInherits visits each class once, so that cyclic or repeated bases
-// (`class A(B, B)`, `class B(A)`) stay linear.
-func (m *Model) classInherits(class NodeID, pred func(string) bool, seen map[NodeID]bool) bool {
+// subclassOf reports whether class derives, directly or through classes
+// of this file, from base, a class of this file.
+func (m *Model) subclassOf(class, base NodeID) bool {
+	return m.derives(class, func(_, def NodeID) bool { return def == base }, map[NodeID]bool{})
+}
+
+// derives reports whether a base of class, or of a class of this file it
+// derives from, satisfies match, given the base expression and the class
+// of this file it names (NoNode for none). It visits each class once, so
+// that cyclic or repeated bases (`class A(B, B)`, `class B(A)`) stay
+// linear.
+func (m *Model) derives(class NodeID, match func(b, def NodeID) bool, seen map[NodeID]bool) bool {
 	if seen[class] {
 		return false
 	}
 	seen[class] = true
 	f := m.File
 	for _, b := range m.ClassBases(class) {
-		if q := m.QualifiedName(b); q != "" && pred(q) {
-			return true
-		}
+		def := NoNode
 		if f.Kind(b) == KindIdentifier {
 			if bd := m.Resolve(b); bd != nil && bd.Kind == BindClass && bd.Stmt != class {
-				if m.classInherits(bd.Stmt, pred, seen) {
-					return true
-				}
+				def = bd.Stmt
 			}
+		}
+		if match(b, def) {
+			return true
+		}
+		if def != NoNode && m.derives(def, match, seen) {
+			return true
 		}
 	}
 	return false

@@ -1291,28 +1291,27 @@ func (g *Graph) callOrder() []*object {
 // emptying and what functions do to a step's state from callees to
 // callers, sweeping the functions in order (callOrder).
 func (g *Graph) fixFunctions(order []*object) {
-	// The overrides of methods whose results are back-propagated, found
-	// once: what they return is back-propagated too.
-	var overrides [][2]*object
-	if slices.ContainsFunc(g.objs, func(o *object) bool { return o.fact.ResultBackprop }) {
-		for _, o := range g.objs {
-			if o.kind == analyzer.ObjectFunction {
-				if base := g.overridden(o); base != nil {
-					overrides = append(overrides, [2]*object{o, base})
-				}
-			}
+	// The overrides, found once: of methods whose results are
+	// back-propagated, what they return is back-propagated too; of
+	// abstract methods (concrete), a call of one (`self.observe(x)` in
+	// the base class's `meta_observe`) runs an override, and empties the
+	// cache where one does, on objects of its class.
+	var overrides, concrete [][2]*object
+	backprop := slices.ContainsFunc(g.objs, func(o *object) bool { return o.fact.ResultBackprop })
+	abstract := slices.ContainsFunc(g.objs, func(o *object) bool { return o.fn != nil && o.fn.RareFacts().Abstract })
+	for _, o := range g.objs {
+		if o.kind != analyzer.ObjectFunction || !backprop && !abstract {
+			continue
 		}
-	}
-	// The overrides of abstract methods: a call of one (`self.observe(x)`
-	// in the base class's `meta_observe`) runs an override, and empties
-	// the cache where one does, on objects of its class.
-	var concrete [][2]*object
-	if slices.ContainsFunc(g.objs, func(o *object) bool { return o.fn != nil && o.fn.RareFacts().Abstract }) {
-		for _, o := range g.objs {
-			if o.kind != analyzer.ObjectFunction || o.fact.rare().EmptyCache == nil && len(o.callees) == 0 {
-				continue // one that can never flush
+		mayFlush := abstract && (o.fact.rare().EmptyCache != nil || len(o.callees) > 0)
+		if !backprop && !mayFlush {
+			continue
+		}
+		if base := g.overridden(o); base != nil {
+			if backprop {
+				overrides = append(overrides, [2]*object{o, base})
 			}
-			if base := g.overridden(o); base != nil && base.fn != nil && base.fn.RareFacts().Abstract {
+			if mayFlush && base.fn != nil && base.fn.RareFacts().Abstract {
 				concrete = append(concrete, [2]*object{o, base})
 			}
 		}

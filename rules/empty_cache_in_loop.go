@@ -178,8 +178,8 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 			how = fmt.Sprintf(": `%s` runs its `%s`, which calls it", helper.Site.Text, method)
 		}
 		recv := helper.Site.Text
-		if fn := p.File.Unparen(p.File.Field(call, analyzer.FieldFunction)); p.File.Kind(fn) == analyzer.KindAttribute {
-			recv = analyzer.Snippet(p.File.Text(p.File.Field(fn, analyzer.FieldObject)), 30)
+		if r := m.Receiver(call); r != analyzer.NoNode {
+			recv = analyzer.Snippet(p.File.Text(r), 30)
 		}
 		p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s where `%s` is a `%s`%s (%s)%s",
 			analyzer.Snippet(p.File.Text(call), 40), every, recv, class, how, helper.EmptyCache.Where(), cost),

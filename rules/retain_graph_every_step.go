@@ -237,41 +237,38 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	site := analyzer.Snippet(f.Text(call), 50)
 	names := rgNames(holders)
 	where := onDevice(f)
-	// say words a message for the keyword the call passes.
-	say := func(msg string) string {
-		if retainKeyword(m, call) != "retain_variables" {
-			return msg
-		}
-		return strings.ReplaceAll(msg, "`retain_graph=True`", "`retain_variables=True`") +
-			" (`retain_variables` is what PyTorch called `retain_graph` before 0.4)"
+	// The keyword the call passes, and a word on the old one.
+	kw, old := retainKeyword(m, call), ""
+	if kw == "retain_variables" {
+		old = " (`retain_variables` is what PyTorch called `retain_graph` before 0.4)"
 	}
 	if step == analyzer.NoNode {
-		p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
+		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `%s=True` keeps its saved activations "+
 			"%s until `%s` returns (through the optimizer step and the rest of the step) instead of freeing them during "+
-			"backward; drop `retain_graph=True`", site, where, m.FunctionName(fn))))
+			"backward; drop `%s=True`%s", site, kw, where, m.FunctionName(fn), kw, old))
 		if !rgStepCalled(m, fn) && !rgUpdatesOnce(m, fn) {
 			p.Assume(fmt.Sprintf("`%s` runs once per training step: known by its name alone", m.FunctionName(fn)))
 		}
 		return
 	}
 	if acc := g.accumulation(step, roots); acc != analyzer.NoNode {
-		p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph, and `%s` keeps it reachable across steps: "+
-			"every step's saved activations stay %s and memory grows each step; drop `retain_graph=True` and accumulate a "+
-			"detached value (`.item()`)", site, analyzer.Snippet(f.Text(acc), 40), where)))
+		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph, and `%s` keeps it reachable across steps: "+
+			"every step's saved activations stay %s and memory grows each step; drop `%s=True` and accumulate a "+
+			"detached value (`.item()`)%s", site, analyzer.Snippet(f.Text(acc), 40), where, kw, old))
 		return
 	}
 	// A name bound again later in the same iteration (`D_fake` by the
 	// generator's step) lets go of the graph before the next one.
 	kept := slices.DeleteFunc(slices.Clone(holders), func(k string) bool { return g.reboundAfter(k, call, body) })
 	if len(kept) == 0 {
-		p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
-			"%s until %s rebound later in the iteration, instead of freeing them during backward; drop `retain_graph=True`",
-			site, where, names)))
+		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `%s=True` keeps its saved activations "+
+			"%s until %s rebound later in the iteration, instead of freeing them during backward; drop `%s=True`%s",
+			site, kw, where, names, kw, old))
 		return
 	}
-	p.Report(call, say(fmt.Sprintf("`%s` is the last backward through this step's graph: `retain_graph=True` keeps its saved activations "+
+	p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `%s=True` keeps its saved activations "+
 		"%s until %s rebound in the next iteration, so peak memory holds about two steps' activations; "+
-		"drop `retain_graph=True`", site, where, rgNames(kept))))
+		"drop `%s=True`%s", site, kw, where, rgNames(kept), kw, old))
 }
 
 // reboundAfter reports whether name k is assigned again in body, the
