@@ -306,10 +306,10 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	body := f.Field(loop, analyzer.FieldBody)
 	backpropagated, retained := valueBackpropagated(m, value, m.BackpropKeys(body, fn)), retainedBackward(m, body)
 	switch {
-	case backpropagated && retained:
-		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive, and its backward(retain_graph=True) "+
+	case backpropagated && retained != "":
+		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive, and its backward(%s=True) "+
 			"frees none of the activations it saved: they stay %s %s; %s",
-			stmt, steps, where, until, advice), fix)
+			stmt, steps, retained, where, until, advice), fix)
 	case backpropagated:
 		p.ReportFix(n, fmt.Sprintf("`%s` keeps %s alive after its backward(): "+
 			"no activations, but %s in host memory, and `%s` stays a tensor that requires grad; %s",
@@ -330,7 +330,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 				"is not seen, which may give it back for the loop's backward()", analyzer.Snippet(compactText(f, f.Field(call, analyzer.FieldFunction)), 40)))
 		}
 	}
-	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained) {
+	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained != "") {
 		p.Assume(fmt.Sprintf("nothing back-propagates the sum: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(compactText(f, unseen), 40)))
 	}
@@ -542,7 +542,7 @@ func checkKept(p *analyzer.Pass, call analyzer.NodeID) {
 		cost := "every step's autograd graph stays alive with it, with the activations of any forward pass that no " +
 			"backward() ran through still " + onDevice(f)
 		body := f.Field(loop, analyzer.FieldBody)
-		freed := valueBackpropagated(m, arg, m.BackpropKeys(body, fn)) && !retainedBackward(m, body)
+		freed := valueBackpropagated(m, arg, m.BackpropKeys(body, fn)) && retainedBackward(m, body) == ""
 		switch {
 		case k.Bounded && freed:
 			continue // a few back-propagated graphs' nodes, as many as the container holds
@@ -1069,18 +1069,19 @@ func detachFix(m *analyzer.Model, value analyzer.NodeID, verb, method string) *a
 	return &analyzer.Fix{Message: verb + " `" + method + "`", Applicability: analyzer.Unsafe, Edits: edits}
 }
 
-// retainedBackward reports whether the last backward in region keeps the
-// graph it runs through (`loss.backward(retain_graph=True)`): its saved
-// activations are not freed.
-func retainedBackward(m *analyzer.Model, region analyzer.NodeID) bool {
+// retainedBackward returns the keyword with which the last backward in
+// region keeps the graph it runs through (`loss.backward(retain_graph=True)`,
+// or the pre-0.4 `retain_variables=True`): its saved activations are not
+// freed. It returns "" where that backward frees them.
+func retainedBackward(m *analyzer.Model, region analyzer.NodeID) string {
 	f := m.File
-	retains := false
+	retains := ""
 	f.Walk(region, func(id analyzer.NodeID) {
 		if f.Kind(id) == analyzer.KindCall && m.IsBackwardCall(id) {
 			// The last backward of the step decides: one without
 			// retain_graph after a retaining one frees what they share
 			// (GradNorm's `Lgrad.backward()` after the tasks' losses).
-			retains = retainsGraphLiterally(m, id)
+			retains = retainKeyword(m, id)
 		}
 	})
 	return retains

@@ -258,7 +258,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		unit = "epoch"
 	}
 	backpropagated, retained := valueBackpropagated(m, value, stepKeys), retainedBackward(m, region)
-	if backpropagated && !retained && local && loop != analyzer.NoNode && fn != analyzer.Root && m.EnclosingLoop(loop) == analyzer.NoNode &&
+	if backpropagated && retained == "" && local && loop != analyzer.NoNode && fn != analyzer.Root && m.EnclosingLoop(loop) == analyzer.NoNode &&
 		!m.Loop(loop).Batches && withinStep(m, loop) && !returnsItself(m, fn, key) {
 		// `for w in workers: losses[w] = loss; loss.backward()`, then the
 		// optimizer step: the parts of one step, each back-propagated,
@@ -267,9 +267,9 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		return
 	}
 	switch {
-	case backpropagated && retained:
-		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable, and its backward(retain_graph=True) "+
-			"frees none of the activations it saved: every stored tensor keeps them %s; store %s instead", stmt, unit, where, hint))
+	case backpropagated && retained != "":
+		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable, and its backward(%s=True) "+
+			"frees none of the activations it saved: every stored tensor keeps them %s; store %s instead", stmt, unit, retained, where, hint))
 	case backpropagated:
 		p.Report(n, fmt.Sprintf("`%s` keeps each %s's autograd graph reachable after its backward(): "+
 			"no activations, but every stored tensor keeps its chain of autograd nodes in host memory and still requires grad; "+
@@ -290,7 +290,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 				f.Position(f.N(loop).Start).Line, analyzer.Snippet(compactText(f, test), 30), unit, unit))
 		}
 	}
-	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained) {
+	if followed && goes == fateUnknown && !consumedByBackward(f, value, backpropagated, retained != "") {
 		p.Assume(fmt.Sprintf("nothing back-propagates what `%s` holds: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(f.Text(base), 30), analyzer.Snippet(compactText(f, unseen), 40)))
 	}
@@ -682,7 +682,7 @@ func backpropagatedByOuterStep(m *analyzer.Model, loop, base, value, fn analyzer
 				}
 			}
 		})
-		return !rebound && valueBackpropagated(m, value, keys) && !retainedBackward(m, body)
+		return !rebound && valueBackpropagated(m, value, keys) && retainedBackward(m, body) == ""
 	}
 	return false
 }

@@ -56,6 +56,28 @@ def train_graph_wins(model, loader, optimizer, criterion):
         optimizer.step()
 
 
+def train_legacy_summed(model, loader, optimizer, criterion):
+    total = 0
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward(retain_variables=True)  # want: TL103
+        optimizer.step()
+        total += loss  # want: TL101 "its backward\(retain_variables=True\) frees none of the activations"
+    return total.item()
+
+
+def train_legacy_stored(model, loader, optimizer, criterion):
+    losses = []
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward(retain_variables=True)  # want: TL103
+        optimizer.step()
+        losses.append(loss)  # want: TL102 "its backward\(retain_variables=True\) frees none of the activations"
+    return losses
+
+
 if __name__ == "__main__":
     net = nn.Linear(4, 2)
     train_legacy(net, [], torch.optim.SGD(net.parameters(), lr=0.1), nn.CrossEntropyLoss())
