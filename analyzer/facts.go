@@ -343,6 +343,9 @@ type CallSummary struct {
 	// Always is set when the call runs on every run of its caller (not
 	// under an if, a try or a loop's else).
 	Always bool `json:"always,omitempty"`
+	// Loop is set when the call runs on every iteration of a loop of its
+	// caller (RepeatingLoop).
+	Loop bool `json:"loop,omitempty"`
 	// Eval is one more than the position of the positional argument that
 	// the caller switched to evaluation mode before the call (EvalArg),
 	// 0 for none.
@@ -476,6 +479,12 @@ type Object struct {
 	// line order): the calls by name disagree, so which of them reach
 	// this method is not known.
 	NamedOff *Site
+	// RepeatedBy: a call of a function, with grad not disabled, that runs
+	// on every iteration of a loop of its caller (CallSummary.Loop): by
+	// its ref, or by its method name on objects of no known class where
+	// those calls set its mode (CalledByName); the first in path and line
+	// order. Asked with WantCallers.
+	RepeatedBy *Site
 	// EnabledElsewhere: a function with grad enabled that a call in
 	// another file of the project runs with grad enabled (by its ref, or
 	// by its method name on objects of no known class), or that is used
@@ -2086,6 +2095,7 @@ func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeI
 		}
 	}
 	cs.Always = m.always(id, fn)
+	cs.Loop = !thread && m.RepeatingLoop(id) != NoNode
 	if !thread {
 		cs.Eval = m.EvalArg(id) + 1
 	}

@@ -292,6 +292,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.uint(uint64(c.Grad))
 		e.bool(c.Inherit)
 		e.bool(c.Always)
+		e.bool(c.Loop)
 		e.int(int64(c.Eval))
 	}
 	e.strings(s.Escapes)
@@ -440,6 +441,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.Grad = d.grad()
 			c.Inherit = d.bool()
 			c.Always = d.bool()
+			c.Loop = d.bool()
 			c.Eval = int(d.int())
 		}
 	}
@@ -675,6 +677,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.CalledElsewhere)
 	e.bool(o.CalledByName)
 	e.site(o.NamedOff)
+	e.site(o.RepeatedBy)
 	e.site(o.EnabledBy)
 	e.bool(o.EnabledElsewhere)
 	e.paramCalls(o.EvalCalls)
@@ -737,6 +740,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.CalledElsewhere = d.bool()
 	o.CalledByName = d.bool()
 	o.NamedOff = d.site()
+	o.RepeatedBy = d.site()
 	o.EnabledBy = d.site()
 	o.EnabledElsewhere = d.bool()
 	o.EvalCalls = d.paramCalls()

@@ -149,9 +149,9 @@ type rareFacts struct {
 	EvalCalls         []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
-	// EmptyCacheBy, NamedOff, EnabledBy: analyzer.Object's.
-	EmptyCacheBy        string
-	NamedOff, EnabledBy *analyzer.Site
+	// EmptyCacheBy, NamedOff, EnabledBy, RepeatedBy: analyzer.Object's.
+	EmptyCacheBy                    string
+	NamedOff, EnabledBy, RepeatedBy *analyzer.Site
 }
 
 // noRareFacts are the facts of an object without more; never changed.
@@ -1496,6 +1496,7 @@ func (g *Graph) fixGrad(order []*object) {
 			}
 		}
 	}
+	g.solveRepeated()
 	for _, o := range g.objs {
 		g.evalCalls(o)
 	}
@@ -1576,6 +1577,78 @@ func earliest(by *analyzer.Site, e callEdge, text string) *analyzer.Site {
 		return &analyzer.Site{Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Column: 1, Text: text}
 	}
 	return by
+}
+
+// solveRepeated sets RepeatedBy: for each function, the first call (in
+// path and line order) on every iteration of a loop of its caller, with
+// grad not disabled there, that runs it, itself or through the functions
+// that call it (`main` runs `agent.act(obs)` every step, `act` calls
+// `self.cc.get_max_action(obs)`). A function's calls are those of its
+// ref, or, where none is seen, of its method name on objects of no known
+// class (namedMethod).
+func (g *Graph) solveRepeated() {
+	by := map[*object]*analyzer.Site{}
+	var funcs []*object
+	for _, o := range g.objs {
+		if o.kind == analyzer.ObjectFunction && o.fn != nil {
+			funcs = append(funcs, o)
+		}
+	}
+	// Calls in loops first, then through callers: each round reaches one
+	// caller further, and a site, once set, is kept.
+	for range 8 {
+		changed := false
+		for _, o := range funcs {
+			if by[o] != nil {
+				continue
+			}
+			if at := g.repeatedBy(o, by); at != nil {
+				by[o], changed = at, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for _, o := range funcs {
+		if by[o] != nil || o.fact.rare().RepeatedBy != nil { // rare facts only where there is one, or was one
+			o.fact.setRare().RepeatedBy = by[o]
+		}
+	}
+}
+
+// repeatedBy is solveRepeated's answer for o, from the calls of o and
+// the answers found so far for their callers (by); nil where none is.
+func (g *Graph) repeatedBy(o *object, by map[*object]*analyzer.Site) *analyzer.Site {
+	edges, text := o.callers, o.key.name
+	if i := strings.LastIndexByte(text, '.'); i >= 0 {
+		text = text[i+1:]
+	}
+	if len(edges) == 0 {
+		name, ok := g.namedMethod(o)
+		if !ok {
+			return nil
+		}
+		edges = g.named[name]
+	}
+	var at, through *analyzer.Site
+	for _, e := range edges {
+		if e.file == nil || !g.setsGrad(e) || e.mode() == analyzer.GradDisabled || e.callee == nil && handsOnOwnMode(e, text) {
+			continue
+		}
+		switch {
+		case e.site.Loop:
+			at = earliest(at, e, text)
+		case e.caller != nil && by[e.caller] != nil:
+			if s := by[e.caller]; through == nil || s.Path < through.Path || s.Path == through.Path && s.Line < through.Line {
+				through = s
+			}
+		}
+	}
+	if at != nil {
+		return at
+	}
+	return through
 }
 
 // handsOnOwnMode reports whether a call of method name on an object of no
@@ -2094,6 +2167,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if by := o.fact.rare().EnabledBy; want&analyzer.WantCallers != 0 && by != nil {
 		fact.EnabledBy, some = by, true
+	}
+	if by := o.fact.rare().RepeatedBy; want&analyzer.WantCallers != 0 && by != nil {
+		fact.RepeatedBy, some = by, true
 	}
 	summary := o.fn.RareFacts() // a class's or an instance's: none
 	if want&analyzer.WantReturns != 0 && o.fact.ReturnsGraph {

@@ -110,7 +110,13 @@ little next to the kernels.
 A pass on one sample that the host hands in per call, made a tensor and
 a batch of one on the spot (an agent's ` + "`q(torch.FloatTensor(state).unsqueeze(0))`" + `),
 whose outputs only reach the host, costs one sample's graph, freed with
-its outputs: its finding says so and is of low confidence. A batch, or an
+its outputs: where nothing is seen to run it again and again, its
+finding says so and is of low confidence. Where a loop is (a loop
+around it, or a call of its function, or of a function that calls it,
+on every iteration of a loop anywhere in the project: an agent's
+` + "`get_action(state)`" + ` on every environment step), it is the pattern of every
+step, and the finding names that call; its confidence is what the rest
+of the evidence makes it. A batch, or an
 image through a transform, is not taken as small; a NumPy observation
 reshaped to a batch of one (` + "`obs.reshape((1,) + obs.shape)`" + `) is, and so are
 ` + "`np.array([state])`" + `, ` + "`obs[np.newaxis, :]`" + ` and a converter handed a list of one observation
@@ -824,10 +830,22 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
 	}
 	gradAssumption(p, call)
-	in, param := handedIn(m, fn, call)
-	helperOne := analyzer.NoNode // the batch of one a helper makes for its passes
-	if !direct {
-		helperOne = helperOneSample(m, call)
+	oneSample := sampleNote(m, call, direct)
+	repeated := false
+	if oneSample != "" {
+		// One sample a call, which a loop is seen to run again and again
+		// (an agent's action on every environment step): a small graph
+		// each time, but the pattern of every step, not a one-off.
+		if loop, c, site := sampleRepeats(m, fn, call); loop != analyzer.NoNode {
+			repeated = true
+			p.Evidence(p.RelatedNode(loop, "the loop that runs this pass on every iteration, on one sample each time"))
+		} else if c != analyzer.NoNode {
+			repeated = true
+			p.Evidence(p.RelatedNode(c, repeatedText(m.FunctionName(fn), analyzer.Snippet(compactText(f, f.Unparen(f.Field(c, analyzer.FieldFunction))), 40))))
+		} else if site != nil {
+			repeated = true
+			p.Evidence(analyzer.RelatedSite(site, repeatedText(m.FunctionName(fn), site.Text)))
+		}
 	}
 	switch {
 	case e.dry:
@@ -835,7 +853,7 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	case runsOnce(m, fn, call, e.end) && (direct || !loopsInside(m, m.LocalCallee(call), helper.Forward)):
 		where := "outside any loop"
 		for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
-			if breaksAfterFirst(m, l) {
+			if m.BreaksAfterFirst(l) {
 				where = fmt.Sprintf("in the loop at line %d, which breaks after its first iteration,", f.Position(f.N(l).Start).Line)
 				break
 			}
@@ -848,21 +866,8 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 			p.Once(fmt.Sprintf("`%s` runs once, from module-level code, and this pass %s keeps one graph, not one per batch",
 				m.FunctionName(fn), where))
 		}
-	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
-		p.Once(fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
-			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40)))
-	case !direct && helperOne != analyzer.NoNode && outputsOnlyToHost(m, call):
-		p.Once(fmt.Sprintf("`%s` runs each of its forward passes on one sample (`%s`) and the outputs only reach the host: each call "+
-			"records one sample's graph, freed with them", m.FunctionName(m.LocalCallee(call)), analyzer.Snippet(compactText(f, helperOne), 40)))
-	case direct && observationTensor(f, in, param) != "" && outputsOnlyToHost(m, call):
-		p.Once(fmt.Sprintf("its input is a tensor made on the spot of `%s`, one observation by its name, and its outputs only "+
-			"reach the host: each call records one sample's graph, freed with them", observationTensor(f, in, param)))
-	case (direct || cleanHelper(m, call)) && in != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
-		// Through a helper of the file whose passes' outputs it only
-		// returns (`get_policy(obs).sample().item()`), the same.
-		p.Once(fmt.Sprintf("its output is read as one value (`%s`) of what the caller hands in (`%s`): one sample, whose graph "+
-			"each call records and frees with it", analyzer.Snippet(compactText(f, oneValue(m, call, 0)), 40),
-			analyzer.Snippet(compactText(f, in), 40)))
+	case oneSample != "" && !repeated:
+		p.Once(oneSample)
 	default:
 		if loop := m.EnclosingLoop(call); loop != analyzer.NoNode && m.ScopeNode(loop) == fn && m.Loop(loop).PerStep() && m.OnSomeIterations(loop, call) {
 			if test := periodicTest(f, loop, call); test != analyzer.NoNode {
@@ -871,6 +876,63 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 			}
 		}
 	}
+}
+
+// sampleNote returns, for a forward pass run on one sample whose outputs
+// only reach the host (or are read as one value), what says so: its
+// input is a batch of one made on the spot, a helper's passes all are,
+// a tensor made of one observation by its name, or its output is read
+// as one value of what the caller hands in. "" for any other pass.
+func sampleNote(m *analyzer.Model, call analyzer.NodeID, direct bool) string {
+	f := m.File
+	fn := m.EnclosingFunction(call)
+	in, param := handedIn(m, fn, call)
+	helperOne := analyzer.NoNode // the batch of one a helper makes for its passes
+	if !direct {
+		helperOne = helperOneSample(m, call)
+	}
+	switch {
+	case direct && batchOfOne(m, call) != analyzer.NoNode && outputsOnlyToHost(m, call):
+		return fmt.Sprintf("its input is one sample (`%s`) and its outputs only reach the host: each call records one sample's graph, freed with them",
+			analyzer.Snippet(compactText(f, batchOfOne(m, call)), 40))
+	case !direct && helperOne != analyzer.NoNode && outputsOnlyToHost(m, call):
+		return fmt.Sprintf("`%s` runs each of its forward passes on one sample (`%s`) and the outputs only reach the host: each call "+
+			"records one sample's graph, freed with them", m.FunctionName(m.LocalCallee(call)), analyzer.Snippet(compactText(f, helperOne), 40))
+	case direct && observationTensor(f, in, param) != "" && outputsOnlyToHost(m, call):
+		return fmt.Sprintf("its input is a tensor made on the spot of `%s`, one observation by its name, and its outputs only "+
+			"reach the host: each call records one sample's graph, freed with them", observationTensor(f, in, param))
+	case (direct || cleanHelper(m, call)) && in != analyzer.NoNode && oneValue(m, call, 0) != analyzer.NoNode:
+		// Through a helper of the file whose passes' outputs it only
+		// returns (`get_policy(obs).sample().item()`), the same.
+		return fmt.Sprintf("its output is read as one value (`%s`) of what the caller hands in (`%s`): one sample, whose graph "+
+			"each call records and frees with it", analyzer.Snippet(compactText(f, oneValue(m, call, 0)), 40),
+			analyzer.Snippet(compactText(f, in), 40))
+	}
+	return ""
+}
+
+// repeatedText says that a call of callee on every iteration of a loop
+// runs fn, the function of a pass on one sample.
+func repeatedText(fn, callee string) string {
+	if callee == fn || strings.HasSuffix(callee, "."+fn) {
+		return fmt.Sprintf("a call of `%s` on every iteration of its loop, on one sample each time", callee)
+	}
+	return fmt.Sprintf("a call of `%s` on every iteration of its loop, which runs `%s`, on one sample each time", callee, fn)
+}
+
+// sampleRepeats tells what runs a forward pass on one sample again and
+// again: a loop of its own function around it (loop), or a call of that
+// function on every iteration of a loop (Model.Repeated: c in this file,
+// site in another). All NoNode and nil where nothing is seen to.
+func sampleRepeats(m *analyzer.Model, fn, call analyzer.NodeID) (loop, c analyzer.NodeID, site *analyzer.Site) {
+	if l := m.RepeatingLoop(call); l != analyzer.NoNode {
+		return l, analyzer.NoNode, nil
+	}
+	if fn == analyzer.Root {
+		return analyzer.NoNode, analyzer.NoNode, nil
+	}
+	c, site = m.Repeated(fn)
+	return analyzer.NoNode, c, site
 }
 
 // periodicTest returns the condition, between call and loop, that runs it
@@ -949,7 +1011,7 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 		return false
 	}
 	for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
-		if !fixedIterations(m, l) && !breaksAfterFirst(m, l) {
+		if !m.FixedIterations(l) && !m.BreaksAfterFirst(l) {
 			return false // a loop over data; a few literal passes (`for cfg in (a, b):`) still run once each
 		}
 	}
@@ -995,7 +1057,7 @@ func loopsInside(m *analyzer.Model, def analyzer.NodeID, fwd *analyzer.Site) boo
 		body := analyzer.NoNode
 		switch f.Kind(id) {
 		case analyzer.KindForStatement, analyzer.KindWhileStatement:
-			if !fixedIterations(m, id) && !breaksAfterFirst(m, id) {
+			if !m.FixedIterations(id) && !m.BreaksAfterFirst(id) {
 				body = f.Field(id, analyzer.FieldBody)
 			}
 		case analyzer.KindListComprehension, analyzer.KindSetComprehension, analyzer.KindDictionaryComprehension, analyzer.KindGeneratorExpression:
@@ -1009,26 +1071,6 @@ func loopsInside(m *analyzer.Model, def analyzer.NodeID, fwd *analyzer.Site) boo
 		})
 	})
 	return found
-}
-
-// breaksAfterFirst reports whether a loop's body ends in a `break` that
-// every iteration reaches (no `continue` of this loop before it): a smoke
-// test's `for batch in loader: ...; break` runs its body once.
-func breaksAfterFirst(m *analyzer.Model, loop analyzer.NodeID) bool {
-	f := m.File
-	last := analyzer.NoNode
-	f.Children(f.Field(loop, analyzer.FieldBody), func(c analyzer.NodeID) bool {
-		last = c
-		return true
-	})
-	if f.Kind(last) != analyzer.KindBreakStatement {
-		return false
-	}
-	skips := false
-	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
-		skips = skips || f.Kind(id) == analyzer.KindContinueStatement && m.EnclosingLoop(id) == loop
-	})
-	return !skips
 }
 
 // helperForward returns the project function a call runs when

@@ -599,7 +599,7 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		if storedResetIn(m, f.Field(l, analyzer.FieldBody), key) {
 			return analyzer.NoNode, local, false
 		}
-		if local && fixedIterations(m, l) {
+		if local && m.FixedIterations(l) {
 			continue // `for x in [real, fake]:`: a few passes of one step
 		}
 		if local && storedPerModelLoop(m, l) {
@@ -761,20 +761,6 @@ func joinedIntoNumpy(m *analyzer.Model, fn analyzer.NodeID, key string, n analyz
 		}
 	})
 	return found
-}
-
-// fixedIterations reports whether a for loop iterates a list or tuple
-// written out in the code: as many iterations as it has elements.
-func fixedIterations(m *analyzer.Model, loop analyzer.NodeID) bool {
-	f := m.File
-	if f.Kind(loop) != analyzer.KindForStatement {
-		return false
-	}
-	switch f.Kind(f.Unparen(f.Field(loop, analyzer.FieldRight))) {
-	case analyzer.KindList, analyzer.KindTuple:
-		return true
-	}
-	return false
 }
 
 // slotPerIndex reports whether n, a subscript store, writes a slot named

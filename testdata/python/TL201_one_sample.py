@@ -21,7 +21,7 @@ class Agent:
 
     def act(self, state):
         state = torch.FloatTensor(state).unsqueeze(0)
-        return self.q(state).argmax(1).item()  # want: TL201(low)
+        return self.q(state).argmax(1).item()  # want: TL201(high)
 
     def act_listed(self, obs):
         return self.q(torch.tensor([obs], dtype=torch.float32)).argmax().item()  # want: TL201(low)
@@ -66,11 +66,55 @@ def play(env, steps):
     # on the host, directly or a name before.
     obs = env.reset()
     for _ in range(steps):
-        logits = q_net(torch.as_tensor(obs.reshape((1,) + obs.shape)))  # want: TL201(low) "only reach the host"
+        # Run on every step of the loop: one sample a step, but every step.
+        logits = q_net(torch.as_tensor(obs.reshape((1,) + obs.shape)))  # want: TL201(high) "only reach the host"
         obs, reward, done, _ = env.step(int(torch.argmax(logits, dim=1).item()))
         board = obs.reshape(1, 64) + np.random.rand(1, 64) / 10.0
         scores = q_net(torch.from_numpy(board).float())
         obs, reward, done, _ = env.step(int(scores.argmax().item()))
+
+
+def first_move(q_net, obs):
+    # The same batch of one, in a function nothing is seen to call again
+    # and again.
+    logits = q_net(torch.as_tensor(obs.reshape((1,) + obs.shape)))  # want: TL201(low) "only reach the host"
+    return int(torch.argmax(logits, dim=1).item())
+
+
+class Walker:
+    def __init__(self):
+        self.q = QNet()
+
+    def policy(self, obs):
+        return self.q(torch.FloatTensor(obs).unsqueeze(0)).argmax(1).item()  # want: TL201(medium) "only reach the host"
+
+    def act(self, obs):
+        return self.policy(obs)
+
+
+def walk(env, steps):
+    # `walker.act` runs `policy` on every step of the loop.
+    walker = Walker()
+    obs = env.reset()
+    for _ in range(steps):
+        obs, reward, done, _ = env.step(walker.act(obs))
+
+
+def walk_quietly(env, steps):
+    walker = Walker()
+    obs = env.reset()
+    with torch.no_grad():
+        for _ in range(steps):
+            obs, reward, done, _ = env.step(walker.act(obs))
+
+
+def play_quietly(env, steps):
+    q_net = QNet()
+    obs = env.reset()
+    with torch.no_grad():
+        for _ in range(steps):
+            logits = q_net(torch.as_tensor(obs.reshape((1,) + obs.shape)))  # ok: grad disabled around the loop
+            obs, reward, done, _ = env.step(int(logits.argmax().item()))
 
 
 def play_batched(env, steps):
@@ -82,11 +126,11 @@ def play_batched(env, steps):
 
 if __name__ == "__main__":
     agent, kept = Agent(), []
+    s = np.zeros(4, dtype=np.float32)
+    agent.act_listed(s)
+    agent.act_reshaped(s)
     for step in range(1000):
-        s = np.zeros(4, dtype=np.float32)
         agent.act(s)
-        agent.act_listed(s)
-        agent.act_reshaped(s)
         agent.values(np.zeros((8, 4), dtype=np.float32))
         agent.act_kept(s, kept)
     super_resolve(QNet(), [])

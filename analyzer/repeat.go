@@ -1,0 +1,91 @@
+package analyzer
+
+// FixedIterations reports whether a for loop iterates a list or tuple
+// written out in the code: as many iterations as it has elements.
+func (m *Model) FixedIterations(loop NodeID) bool {
+	f := m.File
+	if f.Kind(loop) != KindForStatement {
+		return false
+	}
+	switch f.Kind(f.Unparen(f.Field(loop, FieldRight))) {
+	case KindList, KindTuple:
+		return true
+	}
+	return false
+}
+
+// BreaksAfterFirst reports whether a loop's body ends in a `break` that
+// every iteration reaches (no `continue` of this loop before it): a smoke
+// test's `for batch in loader: ...; break` runs its body once.
+func (m *Model) BreaksAfterFirst(loop NodeID) bool {
+	f := m.File
+	last := NoNode
+	f.Children(f.Field(loop, FieldBody), func(c NodeID) bool {
+		last = c
+		return true
+	})
+	if f.Kind(last) != KindBreakStatement {
+		return false
+	}
+	skips := false
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		skips = skips || f.Kind(id) == KindContinueStatement && m.EnclosingLoop(id) == loop
+	})
+	return !skips
+}
+
+// RepeatingLoop returns the innermost loop of id's function (or of the
+// module's code) that runs id again and again: a while loop, a for loop
+// or a comprehension over what the code does not write out, whose body
+// does not end in a break every iteration reaches. NoNode where none
+// does (`for cfg in (a, b):`, a smoke test's loop that breaks at once).
+func (m *Model) RepeatingLoop(id NodeID) NodeID {
+	for l := m.EnclosingLoop(id); l != NoNode; l = m.EnclosingLoop(l) {
+		k := m.File.Kind(l)
+		if k != KindForStatement && k != KindWhileStatement {
+			return l // a comprehension: once per element
+		}
+		if !m.FixedIterations(l) && !m.BreaksAfterFirst(l) {
+			return l
+		}
+	}
+	return NoNode
+}
+
+// Repeated tells where function def, of this file, is run on every
+// iteration of a loop (RepeatingLoop) with grad not disabled there, by a
+// call of it or of a function that calls it: a call of this file (call,
+// the first found), or, where none is, one in the project (site, as
+// CallSummary.Loop records it: its Text names the function the call
+// runs). An agent's `get_action(state)` run on every environment step,
+// for one.
+func (m *Model) Repeated(def NodeID) (call NodeID, site *Site) {
+	r := m.MemoRecursive(repeatedKey{def}, repeatedAt{call: NoNode}, func() any {
+		m.indexCalls()
+		live := func(c NodeID) bool { return !m.File.Contains(def, c) && m.GradModeAt(c) != GradDisabled }
+		for _, c := range m.callSites[def] {
+			if live(c) && m.RepeatingLoop(c) != NoNode {
+				return repeatedAt{call: c}
+			}
+		}
+		for _, c := range m.callSites[def] {
+			if fn := m.EnclosingFunction(c); live(c) && fn != NoNode && fn != def {
+				if c, site := m.Repeated(fn); c != NoNode || site != nil {
+					return repeatedAt{call: c, site: site}
+				}
+			}
+		}
+		if o := m.lookup(m.localRef(def), WantCallers); o != nil && o.RepeatedBy != nil {
+			return repeatedAt{call: NoNode, site: o.RepeatedBy}
+		}
+		return repeatedAt{call: NoNode}
+	}).(repeatedAt)
+	return r.call, r.site
+}
+
+type repeatedKey struct{ def NodeID }
+
+type repeatedAt struct {
+	call NodeID
+	site *Site
+}
