@@ -2717,18 +2717,36 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	}
 	// A parameter that every call of the project gives a model its caller
 	// froze before it (`model.requires_grad_(False)`, then
-	// `evaluate(data, model)`), all of them in this file.
-	if f.Kind(fn) == analyzer.KindIdentifier {
-		if args, ok := m.ParamArgs(fn); ok && !m.CalledElsewhere(m.ScopeNode(call)) && !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {
-			a = f.Unparen(a)
-			k := f.Kind(a)
-			return !factoryFrozen(m, fs, a) && (k != analyzer.KindIdentifier && k != analyzer.KindAttribute ||
-				!fs.frozenAt(m, a, argCall(f, a)) || !fs.frozenBefore(m, a, argCall(f, a), ifGuards(f, call)))
-		}) {
-			return true
-		}
+	// `evaluate(data, model)`), all of them in this file, or a parameter
+	// of its own that every call of it gives one (`test_mode(model, x)`
+	// handing its `model` on to `test(model, x)`).
+	return f.Kind(fn) == analyzer.KindIdentifier && frozenParam(m, fs, fn, ifGuards(f, call), 0)
+}
+
+// frozenParam reports whether every call of the project hands param, a
+// name of a function's parameter, a model frozen before the call
+// (frozenModels), built frozen (factoryFrozen), or a parameter of the
+// caller's own that every call of it hands one, all of those calls in
+// this file. guards are the tests the use of param runs under.
+func frozenParam(m *analyzer.Model, fs *frozenSet, param analyzer.NodeID, guards map[string]bool, depth int) bool {
+	f := m.File
+	args, ok := m.ParamArgs(param)
+	if !ok || depth > 4 || m.CalledElsewhere(m.ScopeNode(param)) {
+		return false
 	}
-	return false
+	return !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {
+		a = f.Unparen(a)
+		k := f.Kind(a)
+		if factoryFrozen(m, fs, a) {
+			return false
+		}
+		if k == analyzer.KindIdentifier || k == analyzer.KindAttribute {
+			if fs.frozenAt(m, a, argCall(f, a)) && fs.frozenBefore(m, a, argCall(f, a), guards) {
+				return false
+			}
+		}
+		return k != analyzer.KindIdentifier || !frozenParam(m, fs, a, ifGuards(f, argCall(f, a)), depth+1)
+	})
 }
 
 // factoryFrozen reports whether e is a call of a function of this file,

@@ -343,6 +343,45 @@ def classify_run(xs, path):
     return classify_all(xs, classifier)
 
 
+def restore(model, x):
+    return model(x)  # ok: TL201 every call hands on a model its callers froze
+
+
+def restore_mode(model, x, mode=0):
+    # A dispatcher: it hands its own parameter on, and every call of it
+    # passes a frozen model.
+    if mode == 0:
+        return restore(model, x)
+    return torch.stack([restore(model, torch.flip(x, dims=[-1])) for _ in range(2)])
+
+
+def restore_run(xs):
+    net = Trainable()
+    net.eval()
+    for k, v in net.named_parameters():
+        v.requires_grad = False
+    for x in xs:
+        print(restore_mode(net, x, mode=1).shape)
+
+
+def predict(model, x):
+    return model(x)  # want: TL201 "model\(x\)"
+
+
+def predict_mode(model, x):
+    return predict(model, x)
+
+
+def predict_run(xs):
+    net = Trainable()
+    net.eval()
+    # One caller hands on a frozen model, the other a trainable one.
+    frozen = Trainable()
+    frozen.requires_grad_(False)
+    for x in xs:
+        print(predict_mode(net, x).argmax(1).tolist(), predict_mode(frozen, x).argmax(1).tolist())
+
+
 def detect_all(xs, detector):
     return [detector(x).argmax(1).tolist() for x in xs]  # want: TL201 "detector\(x\)"
 
