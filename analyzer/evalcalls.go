@@ -95,6 +95,25 @@ func (m *Model) CalleeEvalCalls(call NodeID) []ParamCall {
 	return nil
 }
 
+// EvalParamCall returns, for e a name of a parameter of its function
+// (or an attribute of one, `model.decoder`), the first of the calls that
+// each hand that parameter a module switched to evaluation mode
+// (EvalCalls), or nil where not every call of the project does.
+func (m *Model) EvalParamCall(e NodeID) *ParamCall {
+	f := m.File
+	for e = f.Unparen(e); f.Kind(e) == KindAttribute; e = f.Unparen(f.Field(e, FieldObject)) {
+	}
+	if f.Kind(e) != KindIdentifier {
+		return nil
+	}
+	b := m.Resolve(e)
+	if b == nil || b.Kind != BindParam || !m.evalParam(b) {
+		return nil
+	}
+	calls := m.EvalCalls(f.Parent(f.Parent(b.Stmt)))
+	return &calls[0]
+}
+
 // evalParam reports whether b binds the parameter that every call of
 // its function hands a module switched to evaluation mode.
 func (m *Model) evalParam(b *Binding) bool {

@@ -2037,6 +2037,9 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				}
 				ref = m.nameOnlyRef(id)
 			}
+			if ref == "" && len(s.Stars) > 0 {
+				ref = m.starCallRef(id)
+			}
 			if ref == "" || strings.HasPrefix(ref, "#") && !strings.Contains(ref, ".") && m.isClassRef(id) {
 				continue
 			}
@@ -2178,6 +2181,20 @@ func (m *Model) updatesModelWithLoss(call NodeID) bool {
 		}
 	}
 	return loss && model
+}
+
+// starCallRef is the ref "?name" of a call of a name that nothing in a
+// file with star imports binds (`evaluate(model, loader)` after `from
+// utils import *`): the project resolves it through those imports, as
+// the file's facts do (Facts.Star), which the summary does not read.
+// Builtins are not.
+func (m *Model) starCallRef(call NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindIdentifier || m.Resolve(fn) != nil || builtinNames[f.Text(fn)] {
+		return ""
+	}
+	return "?" + f.Text(fn)
 }
 
 // nameOnlyRef is the ref "*.name" of a call of a method on an object

@@ -883,8 +883,15 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 			named = append(named, callEdge{caller: caller, site: c, file: fl})
 			continue
 		}
-		t := resolve(c.Callee)
-		if !t.found() && !t.cut && strings.Contains(c.Callee, ".") && g.ofProject(c.Callee) {
+		ref := c.Callee
+		if ref[0] == '?' {
+			// A name the file's star imports bind.
+			if ref = g.star(fl, ref[1:]); ref == "" {
+				continue
+			}
+		}
+		t := resolve(ref)
+		if !t.found() && !t.cut && strings.Contains(ref, ".") && g.ofProject(ref) {
 			named = append(named, callEdge{caller: caller, site: c, file: fl})
 			continue
 		}
@@ -1565,7 +1572,7 @@ func (g *Graph) enabledBy(o *object) *analyzer.Site {
 		if e.file == nil || e.file == o.key.file || !g.setsGrad(e) || e.mode() == analyzer.GradDisabled {
 			continue
 		}
-		by = earliest(by, e, e.site.Callee+"(...)")
+		by = earliest(by, e, strings.TrimPrefix(e.site.Callee, "?")+"(...)")
 	}
 	return by
 }

@@ -194,7 +194,8 @@ innermost switch wins; a decorator of the project's own counts when it
 returns ` + "`torch.no_grad()(fn)`" + ` or a wrapper that calls ` + "`fn`" + ` under a switch,
 wherever it is defined, whatever its name; so does a function of the
 project whose every return is a switch, entered with ` + "`with`" + `), or when
-every call of it in the project, in any file, runs under ` + "`no_grad`" + ` (a
+every call of it in the project, in any file (through a star import,
+` + "`from utils import *`" + `, too), runs under ` + "`no_grad`" + ` (a
 method nothing calls by its own name runs where the calls of its name on
 objects of no known class do, ` + "`optimizer.step()`" + ` aside where the function
 clears that optimizer's gradients, and calls on what a library's class
@@ -819,6 +820,8 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 			p.Evidence(p.RelatedNode(sw, "the switch to evaluation mode, in the constructor"))
 		} else if sw := moduleSwitch(m, call); sw != analyzer.NoNode {
 			p.Evidence(p.RelatedNode(sw, "the switch to evaluation mode of the module's model, never switched back"))
+		} else if pc := m.EvalParamCall(modelExpr(m, call)); pc != nil && pc.Site != nil {
+			p.Evidence(analyzer.RelatedSite(pc.Site, "a call that hands it a model switched to evaluation mode, as every call does"))
 		} else {
 			p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, which switches no model to evaluation mode itself", m.FunctionName(fn)))
 		}
