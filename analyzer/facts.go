@@ -1626,7 +1626,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	fs := FuncSummary{Line: f.Position(f.N(def).Start).Line, Escapes: m.callbacks[def]}
 	var r RareFuncFacts
 	fs.Grad, fs.GradSet = m.decoratedGrad(def)
-	if !fs.GradSet && (m.IsLightningEvalHook(def) || m.autogradMethod(def)) {
+	if !fs.GradSet && (m.IsLightningEvalHook(def) || m.autogradMethod(def) || m.constructedOff(def)) {
 		fs.Grad, fs.GradSet = GradDisabled, true
 	}
 	fs.Wraps, fs.WrapsSet = m.decoratorGrad(def)

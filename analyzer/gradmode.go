@@ -630,10 +630,54 @@ func (m *Model) ownGradMode(def NodeID) (GradMode, bool) {
 	if g, ok := m.decoratedGrad(def); ok {
 		return g, true
 	}
-	if m.IsLightningEvalHook(def) || m.autogradMethod(def) {
+	if m.IsLightningEvalHook(def) || m.autogradMethod(def) || m.constructedOff(def) {
 		return GradDisabled, true
 	}
 	return GradEnabled, false
+}
+
+// withoutInstance reports whether def is decorated `@staticmethod` or
+// `@classmethod`: called on the class, with no instance built.
+func withoutInstance(f *File, def NodeID) bool {
+	p := f.Parent(def)
+	if f.Kind(p) != KindDecoratedDefinition {
+		return false
+	}
+	found := false
+	f.Children(p, func(c NodeID) bool {
+		if f.Kind(c) == KindDecorator {
+			t := strings.TrimSpace(strings.TrimPrefix(f.Text(c), "@"))
+			found = found || t == "staticmethod" || t == "classmethod"
+		}
+		return !found
+	})
+	return found
+}
+
+// constructedOff reports whether def is a method of a class of this file
+// whose constructor turns grad off for the process on every call
+// (`torch.set_grad_enabled(False)` in `__init__`, processSwitch): its
+// other methods run on an instance, built after that switch. The mode
+// stays off unless other code turns it on again, which a class that
+// switches it off for good is not written for.
+func (m *Model) constructedOff(def NodeID) bool {
+	if !m.hasGradSwitchCall {
+		return false
+	}
+	class := m.EnclosingClass(def)
+	if class == NoNode || m.EnclosingFunction(m.File.Parent(def)) != NoNode {
+		return false
+	}
+	name := m.FunctionName(def)
+	if name == "__init__" || name == "__new__" || withoutInstance(m.File, def) {
+		return false
+	}
+	init := m.MethodOf(class, "__init__")
+	if init == NoNode {
+		return false
+	}
+	g, ok := m.processSwitch(init)
+	return ok && g == GradDisabled
 }
 
 // overridden returns the method of a base class, defined in this file,

@@ -193,7 +193,10 @@ A function runs with grad disabled when its decorators say so (the
 innermost switch wins; a decorator of the project's own counts when it
 returns ` + "`torch.no_grad()(fn)`" + ` or a wrapper that calls ` + "`fn`" + ` under a switch,
 wherever it is defined, whatever its name; so does a function of the
-project whose every return is a switch, entered with ` + "`with`" + `), or when
+project whose every return is a switch, entered with ` + "`with`" + `), when it is
+a method of a class whose constructor turns grad off for the process
+on every call (` + "`torch.set_grad_enabled(False)`" + ` in ` + "`__init__`" + `; not a
+static or class method, which runs with no instance built), or when
 every call of it in the project, in any file (through a star import,
 ` + "`from utils import *`" + `, too), runs under ` + "`no_grad`" + ` (a
 method nothing calls by its own name runs where the calls of its name on

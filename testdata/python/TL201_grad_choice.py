@@ -132,3 +132,38 @@ def fit_switching(model, loader, val_loader, opt, crit):
             opt.step()
     model.eval()
     return [model(x).argmax(1).tolist() for x, _ in val_loader]  # want: TL201
+
+
+class Detector:
+    """Its constructor turns grad off for the process: every method runs
+    on an instance built after that."""
+
+    def __init__(self, path):
+        torch.set_grad_enabled(False)
+        self.net = nn.Linear(4, 2)
+        self.net.load_state_dict(torch.load(path, map_location="cpu"))
+        self.net.eval()
+
+    def detect(self, x):
+        return self.net(x).argmax(1).tolist()  # ok: the constructor turned grad off for the process
+
+    def detect_all(self, loader):
+        return [self.net(x).argmax(1).tolist() for x, _ in loader]  # ok: the same, over a loader
+
+    @staticmethod
+    def probe(net, x):
+        # Called on the class: no instance, no constructor run before it.
+        net.eval()
+        return net(x).argmax(1).tolist()  # want: TL201
+
+
+class MaybeDetector:
+    def __init__(self, path, frozen):
+        if frozen:
+            torch.set_grad_enabled(False)
+        self.net = nn.Linear(4, 2)
+        self.net.load_state_dict(torch.load(path, map_location="cpu"))
+        self.net.eval()
+
+    def detect(self, x):
+        return self.net(x).argmax(1).tolist()  # want: TL201
