@@ -3751,6 +3751,18 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 	return false
 }
 
+// stringFormat reports whether call is `str.format` of a string literal
+// (`"loss {:.3f}".format(x)`), which formats what it is given as text:
+// on the host, as an f-string does.
+func stringFormat(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	if m.MethodName(call) != "format" {
+		return false
+	}
+	k := f.Kind(f.Unparen(m.Receiver(call)))
+	return k == analyzer.KindString || k == analyzer.KindConcatenatedString
+}
+
 // hostArgument reports whether a call that args (an argument list) is
 // passed to takes its arguments to the host, or passes them on to a
 // value that ends there; arg is the argument followed, NoNode where it
@@ -3781,6 +3793,9 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	}
 	if hostEndMethods[m.MethodName(call)] && m.LocalCallee(call) == analyzer.NoNode {
 		return true // not a method of this file's that takes the name (a VAE's `self.sample(h)`)
+	}
+	if stringFormat(m, call) {
+		return true // `"Q {}".format(q.max())`: formatted as text, as in an f-string
 	}
 	if arg != analyzer.NoNode && m.IsLossCall(call) && lossToHost(m, call) {
 		return true
@@ -3835,7 +3850,8 @@ func lossToHostAt(m *analyzer.Model, call analyzer.NodeID, depth int) bool {
 			return ok && c != analyzer.NoNode && (hostEndMethods[name] || passMethods[name] && lossToHostAt(m, c, depth+1))
 		case analyzer.KindArgumentList:
 			q := m.CallName(f.Parent(p))
-			return hostFunctions[q] || passFunctions[q] && len(m.Args(f.Parent(p))) == 1 && lossToHostAt(m, f.Parent(p), depth+1)
+			return hostFunctions[q] || stringFormat(m, f.Parent(p)) ||
+				passFunctions[q] && len(m.Args(f.Parent(p))) == 1 && lossToHostAt(m, f.Parent(p), depth+1)
 		case analyzer.KindInterpolation:
 			return true
 		}

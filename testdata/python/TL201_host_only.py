@@ -38,3 +38,22 @@ def words(tokens, hidden):
         out, hidden = lm(t, hidden)  # want: TL201 "only reach the host: autograd records the graph and keeps its activations alive"
         chosen.append(out.argmax().item())
     return chosen
+
+
+def log_q_values(env, steps):
+    state = env.reset()
+    for it in range(steps):
+        prediction = policy(torch.as_tensor(state))  # want: TL201 "only reach the host"
+        state = env.step(int(torch.argmax(prediction).item()))
+        print("Iteration {}, Q-value {}".format(it, torch.max(prediction)))
+
+
+def log_and_fit(env, steps, opt):
+    state = env.reset()
+    for it in range(steps):
+        prediction = policy(torch.as_tensor(state))  # ok: back-propagated below; the log line only reads it
+        loss = prediction.pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print("Iteration {}, Q-value {}".format(it, torch.max(prediction)))
