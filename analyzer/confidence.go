@@ -230,10 +230,23 @@ func (m *Model) GradAssumed(id NodeID) (assumed, byName bool, via NodeID, off *S
 	return a.assumed, a.byName, a.via, a.off
 }
 
+// CallersAssumed is, for a function called only from other files, whose
+// grad mode GradAssumed takes from those calls, the first of them where
+// they all run in their callers' mode and nothing of the project sets
+// the callers' own (Object.CallersAssumed): one more link assumed, its
+// Text the caller's name. nil otherwise.
+func (m *Model) CallersAssumed(id NodeID) *Site {
+	def := m.EnclosingFunction(id)
+	if def == NoNode {
+		return nil
+	}
+	return m.gradAssumedIn(def).named
+}
+
 type gradAssumption struct {
 	assumed, byName bool
 	via             NodeID
-	off             *Site
+	off, named      *Site
 }
 
 type gradAssumedKey struct{ def NodeID }
@@ -248,7 +261,10 @@ func (m *Model) gradAssumedIn(def NodeID) gradAssumption {
 		if m.uncalled[def] {
 			o := m.lookup(m.localRef(def), WantCallers)
 			if o != nil && o.CalledByName {
-				return gradAssumption{assumed: true, byName: true, via: NoNode, off: o.NamedOff}
+				return gradAssumption{assumed: true, byName: true, via: NoNode, off: o.NamedOff, named: o.CallersAssumed}
+			}
+			if o != nil && o.CalledElsewhere && o.CallersAssumed != nil {
+				return gradAssumption{assumed: true, via: NoNode, named: o.CallersAssumed}
 			}
 			return gradAssumption{assumed: o == nil || !o.CalledElsewhere, via: NoNode}
 		}

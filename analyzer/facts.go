@@ -479,6 +479,11 @@ type Object struct {
 	// line order): the calls by name disagree, so which of them reach
 	// this method is not known.
 	NamedOff *Site
+	// CallersAssumed: for CalledElsewhere, where every call that sets its
+	// mode runs in its caller's mode, and nothing of the project sets the
+	// caller's own (a module's `forward_test`, run from its `forward`):
+	// the first such call, its Text the caller's name.
+	CallersAssumed *Site
 	// RepeatedBy: a call of a function, with grad not disabled, that runs
 	// on every iteration of a loop of its caller (CallSummary.Loop): by
 	// its ref, or by its method name on objects of no known class where

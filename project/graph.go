@@ -149,9 +149,9 @@ type rareFacts struct {
 	EvalCalls         []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
-	// EmptyCacheBy, NamedOff, EnabledBy, RepeatedBy: analyzer.Object's.
-	EmptyCacheBy                    string
-	NamedOff, EnabledBy, RepeatedBy *analyzer.Site
+	// EmptyCacheBy, NamedOff, CallersAssumed, EnabledBy, RepeatedBy: analyzer.Object's.
+	EmptyCacheBy                                    string
+	NamedOff, CallersAssumed, EnabledBy, RepeatedBy *analyzer.Site
 }
 
 // noRareFacts are the facts of an object without more; never changed.
@@ -1484,12 +1484,18 @@ func (g *Graph) fixGrad(order []*object) {
 			byRef, byName := g.calledElsewhereOnly(o)
 			o.fact.CalledElsewhere = o.fact.Grad == analyzer.GradEnabled && (byRef || byName)
 			o.fact.CalledByName = o.fact.CalledElsewhere && !byRef
-			var off *analyzer.Site
+			var off, via *analyzer.Site
 			if o.fact.CalledByName {
 				off = g.namedOff(o)
 			}
+			if o.fact.CalledElsewhere {
+				via = g.callersAssumed(o)
+			}
 			if off != nil || o.fact.rare().NamedOff != nil { // rare facts only where there is one, or was one
 				o.fact.setRare().NamedOff = off
+			}
+			if via != nil || o.fact.rare().CallersAssumed != nil {
+				o.fact.setRare().CallersAssumed = via
 			}
 			o.fact.EnabledElsewhere = o.fact.Grad == analyzer.GradEnabled && g.enabledElsewhere(o)
 		} else {
@@ -1726,6 +1732,70 @@ func (g *Graph) namedMethod(o *object) (string, bool) {
 		return "", false // no forward pass whose mode its callers set
 	}
 	return name, true
+}
+
+// callersAssumed returns, for a function whose grad mode calls in other
+// files set (CalledElsewhere: of its ref, or of its method name on
+// objects of no known class), where every such call that runs with grad
+// enabled does so in its caller's mode, and the caller's own mode is one
+// nothing of the project sets (assumedMode), the first of those calls
+// (in path and line order), its Text the caller's name:
+// `self.head.inference_model(x)` in a detector's `forward_test`, itself
+// run by the module's `forward`, which code out of sight calls (a
+// framework's test loop, under no_grad). nil otherwise.
+func (g *Graph) callersAssumed(o *object) *analyzer.Site {
+	edges := o.callers
+	if len(edges) == 0 {
+		name, ok := g.namedMethod(o)
+		if !ok {
+			return nil
+		}
+		edges = g.named[name]
+	}
+	var via *analyzer.Site
+	for _, e := range edges {
+		if !g.setsGrad(e) || e.mode() == analyzer.GradDisabled {
+			continue
+		}
+		if e.file == nil || !e.site.Inherit || e.caller == nil || !g.assumedMode(e.caller, 0) {
+			return nil
+		}
+		via = earliest(via, e, e.caller.key.name)
+	}
+	return via
+}
+
+// assumedMode reports whether function o runs with grad enabled only
+// because nothing of the project sets its mode: no decorator, no use as
+// a value, no call of its ref (but calls in their callers' mode from
+// functions whose mode is itself assumed), no call of its method name
+// on objects of no known class; a module's `forward`, which runs where
+// the object is called, counts when no call of it is seen.
+func (g *Graph) assumedMode(o *object, depth int) bool {
+	if o.fn == nil || o.fn.GradSet || o.fn.Escapes || o.escapes || depth > 4 {
+		return false
+	}
+	assumed := func(e callEdge) bool {
+		return !g.setsGrad(e) || e.mode() == analyzer.GradDisabled ||
+			e.site.Inherit && e.caller != nil && e.caller != o && g.assumedMode(e.caller, depth+1)
+	}
+	if !allEdges(o.callers, assumed) {
+		return false
+	}
+	if name, ok := g.namedMethod(o); ok && !allEdges(g.named[name], assumed) {
+		return false
+	}
+	return true
+}
+
+// allEdges reports whether ok holds for every edge.
+func allEdges(edges []callEdge, ok func(callEdge) bool) bool {
+	for _, e := range edges {
+		if !ok(e) {
+			return false
+		}
+	}
+	return true
 }
 
 // namedOff returns, for a method whose grad mode calls of its name on
@@ -2168,6 +2238,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.CalledElsewhere {
 		fact.CalledElsewhere, fact.CalledByName, fact.NamedOff, some = true, o.fact.CalledByName, o.fact.rare().NamedOff, true
+		fact.CallersAssumed = o.fact.rare().CallersAssumed
 	}
 	if want&analyzer.WantCallers != 0 && o.fact.EnabledElsewhere {
 		fact.EnabledElsewhere, some = true, true

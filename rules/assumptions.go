@@ -26,7 +26,19 @@ func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	case byName:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: known only from calls of a method of its name on objects of no known class, which may be another class's",
 			name))
+		if via := m.CallersAssumed(at); via != nil {
+			// Those calls run in their caller's mode, which nothing of the
+			// project sets: a framework's test loop may run it under
+			// no_grad (`forward_test`, run from a module's `forward`).
+			p.Assume(fmt.Sprintf("those calls run in their callers' grad mode (the first in `%s`, %s:%d), which no call in the project shows",
+				via.Text, via.Path, via.Line))
+		}
 	case assumed:
+		if via := m.CallersAssumed(at); via != nil {
+			p.Assume(fmt.Sprintf("grad is enabled where `%s` runs only through its calls in other files, which run in their callers' grad mode (the first in `%s`, %s:%d), which no call in the project shows",
+				name, via.Text, via.Path, via.Line))
+			break
+		}
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", name))
 	}
 	if byName && off != nil {

@@ -297,6 +297,11 @@ others do not (a script's ` + "`model.recognize(x)`" + ` under ` + "`no_grad`" +
 scorer's ` + "`self.dec.recognize(h)`" + ` during training, with two classes of the
 project defining ` + "`recognize`" + `), which call reaches which class is not
 seen: a second assumption, and the disabling call is a related location.
+Where every call in other files that sets a function's mode runs in its
+caller's mode, and nothing of the project sets the caller's own (a
+detector's ` + "`forward_test`" + ` calling ` + "`self.head.inference_model(x)`" + `, run from
+the module's ` + "`forward`" + `, which a framework's test loop calls, often under
+` + "`no_grad`" + `), that mode is assumed too, as for the callers in its own file.
 In
 a method, a helper's forward pass is reported only inside a region the
 method opens itself (also a method named for evaluation, after its own

@@ -17,4 +17,4 @@ class BowModel(nn.Module):
         return self.out(self.encoder(x)).argmax(-1).tolist()  # ok: its callers disable grad
 
     def sample(self, x):
-        return self.out(self.encoder(x)).argmax(-1).tolist()  # want: TL201(high)
+        return self.out(self.encoder(x)).argmax(-1).tolist()  # want: TL201(medium)
