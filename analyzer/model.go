@@ -195,7 +195,10 @@ func (m *Model) isPytestFile() bool {
 			// arguments; a script named test_*.py passes its own
 			// (`test(loader, model)` from main). A test run bare from a
 			// `__main__` block (`test_batching()`) is still pytest's.
-			test = collected && strings.HasPrefix(m.FunctionName(def), "test") && !m.calledWithArgs(def)
+			// One that returns a value is a helper: pytest's tests assert,
+			// and it warns of a test that returns anything but None
+			// (`test_all_case(net, images)`, called from another file).
+			test = collected && strings.HasPrefix(m.FunctionName(def), "test") && !m.calledWithArgs(def) && !m.returnsValue(def)
 		case KindClassDefinition:
 			name := f.Text(f.Field(def, FieldName))
 			test = collected && strings.HasPrefix(name, "Test") ||
@@ -204,6 +207,13 @@ func (m *Model) isPytestFile() bool {
 		return !test
 	})
 	return test
+}
+
+// returnsValue reports whether function def returns a value other than
+// None.
+func (m *Model) returnsValue(def NodeID) bool {
+	f := m.File
+	return slices.ContainsFunc(m.ReturnValues(def), func(v NodeID) bool { return f.Kind(f.Unparen(v)) != KindNone })
 }
 
 // calledWithArgs reports whether a call of the file, outside def, calls
