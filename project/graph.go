@@ -1630,6 +1630,17 @@ func (g *Graph) solveRepeated() {
 	}
 }
 
+// commonMethods are method names that objects of libraries a training
+// loop drives have too (a gym environment's `step` and `reset`, an
+// optimizer's `step`, a replay buffer's `sample` and `push`): a call of
+// one on an object of no known class, in a loop, says nothing of which
+// of the project's methods of that name runs again and again.
+var commonMethods = map[string]bool{
+	"step": true, "reset": true, "render": true, "close": true, "seed": true, "sample": true, "update": true,
+	"append": true, "add": true, "push": true, "put": true, "get": true, "pop": true, "send": true, "recv": true,
+	"write": true, "log": true, "run": true, "train": true, "eval": true, "load": true, "save": true,
+}
+
 // repeatedBy is solveRepeated's answer for o, from the calls of o and
 // the answers found so far for their callers (by); nil where none is.
 func (g *Graph) repeatedBy(o *object, by map[*object]*analyzer.Site) *analyzer.Site {
@@ -1639,7 +1650,7 @@ func (g *Graph) repeatedBy(o *object, by map[*object]*analyzer.Site) *analyzer.S
 	}
 	if len(edges) == 0 {
 		name, ok := g.namedMethod(o)
-		if !ok {
+		if !ok || commonMethods[name] {
 			return nil
 		}
 		edges = g.named[name]

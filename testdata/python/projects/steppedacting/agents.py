@@ -34,3 +34,14 @@ class Runner:
 
     def act(self, obs):
         return self.agent.greedy(obs)
+
+
+class StepPolicy:
+    """A method named `step`, as an environment's is: the loops' calls of
+    `env.step(action)` say nothing of it."""
+
+    def __init__(self):
+        self.q = nn.Linear(4, 2)
+
+    def step(self, state):
+        return self.q(torch.FloatTensor(state).unsqueeze(0)).argmax().item()  # want: TL201(low) "only reach the host"
