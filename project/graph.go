@@ -1471,6 +1471,17 @@ func (g *Graph) fixGrad(order []*object) {
 	// Where its own file sees no call of it, the fact that callers
 	// elsewhere set it is kept apart (CalledElsewhere), for a finding to
 	// say that it assumed nothing.
+	// Whether those calls run in callers' modes that nothing sets is
+	// asked first, of the modes just solved (the loop below forgets the
+	// ones a file works out alone).
+	assumed, vias := map[*object]int8{}, map[*object]*analyzer.Site{}
+	for _, o := range g.objs {
+		if o.kind == analyzer.ObjectFunction && o.fact.GradKnown && o.fact.Grad == analyzer.GradEnabled {
+			if via := g.callersAssumed(o, assumed); via != nil {
+				vias[o] = via
+			}
+		}
+	}
 	for _, o := range g.objs {
 		if o.kind != analyzer.ObjectFunction {
 			continue
@@ -1489,7 +1500,7 @@ func (g *Graph) fixGrad(order []*object) {
 				off = g.namedOff(o)
 			}
 			if o.fact.CalledElsewhere {
-				via = g.callersAssumed(o)
+				via = vias[o]
 			}
 			if off != nil || o.fact.rare().NamedOff != nil { // rare facts only where there is one, or was one
 				o.fact.setRare().NamedOff = off
@@ -1754,7 +1765,7 @@ func (g *Graph) namedMethod(o *object) (string, bool) {
 // `self.head.inference_model(x)` in a detector's `forward_test`, itself
 // run by the module's `forward`, which code out of sight calls (a
 // framework's test loop, under no_grad). nil otherwise.
-func (g *Graph) callersAssumed(o *object) *analyzer.Site {
+func (g *Graph) callersAssumed(o *object, memo map[*object]int8) *analyzer.Site {
 	edges := o.callers
 	if len(edges) == 0 {
 		name, ok := g.namedMethod(o)
@@ -1768,7 +1779,7 @@ func (g *Graph) callersAssumed(o *object) *analyzer.Site {
 		if !g.setsGrad(e) || e.mode() == analyzer.GradDisabled {
 			continue
 		}
-		if e.file == nil || !e.site.Inherit || e.caller == nil || !g.assumedMode(e.caller, 0) {
+		if e.file == nil || !e.site.Inherit || e.caller == nil || !g.assumedMode(e.caller, memo) {
 			return nil
 		}
 		via = earliest(via, e, e.caller.key.name)
@@ -1782,13 +1793,31 @@ func (g *Graph) callersAssumed(o *object) *analyzer.Site {
 // functions whose mode is itself assumed), no call of its method name
 // on objects of no known class; a module's `forward`, which runs where
 // the object is called, counts when no call of it is seen.
-func (g *Graph) assumedMode(o *object, depth int) bool {
-	if o.fn == nil || o.fn.GradSet || o.fn.Escapes || o.escapes || depth > 4 {
+func (g *Graph) assumedMode(o *object, memo map[*object]int8) bool {
+	// memo: 1 assumed, -1 not, 2 while its callers are asked (a cycle of
+	// calls sets no mode of its own: not assumed).
+	switch memo[o] {
+	case 1:
+		return true
+	case -1, 2:
+		return false
+	}
+	memo[o] = 2
+	ok := g.assumedModeOf(o, memo)
+	memo[o] = -1
+	if ok {
+		memo[o] = 1
+	}
+	return ok
+}
+
+func (g *Graph) assumedModeOf(o *object, memo map[*object]int8) bool {
+	if o.fn == nil || o.fn.GradSet || o.fn.Escapes || o.escapes {
 		return false
 	}
 	assumed := func(e callEdge) bool {
 		return !g.setsGrad(e) || e.mode() == analyzer.GradDisabled ||
-			e.site.Inherit && e.caller != nil && e.caller != o && g.assumedMode(e.caller, depth+1)
+			e.site.Inherit && e.caller != nil && e.caller != o && g.assumedMode(e.caller, memo)
 	}
 	if !allEdges(o.callers, assumed) {
 		return false
