@@ -1668,7 +1668,10 @@ func (g *Graph) repeatedBy(o *object, by map[*object]*analyzer.Site) *analyzer.S
 	}
 	var at, through *analyzer.Site
 	for _, e := range edges {
-		if e.file == nil || !g.setsGrad(e) || e.mode() == analyzer.GradDisabled || e.callee == nil && handsOnOwnMode(e, text) {
+		// A method that calls its name on the objects it holds (a team's
+		// `choose_action` looping over its agents' `choose_action`) runs
+		// theirs; only a call of o from o itself says nothing.
+		if e.file == nil || !g.setsGrad(e) || e.mode() == analyzer.GradDisabled || e.caller == o {
 			continue
 		}
 		switch {

@@ -45,3 +45,21 @@ class StepPolicy:
 
     def step(self, state):
         return self.q(torch.FloatTensor(state).unsqueeze(0)).argmax().item()  # want: TL201(low) "only reach the host"
+
+
+class Pilot:
+    def __init__(self):
+        self.actor = nn.Linear(4, 2)
+
+    def choose_action(self, obs):
+        # The squad's method of the same name runs it for each pilot: two
+        # classes have the name, so which one it reaches is assumed.
+        return self.actor(torch.tensor([obs], dtype=torch.float)).detach().numpy()[0]  # want: TL201(medium) "only reach the host"
+
+
+class Squad:
+    def __init__(self, n):
+        self.pilots = [Pilot() for _ in range(n)]
+
+    def choose_action(self, observations):
+        return [pilot.choose_action(obs) for pilot, obs in zip(self.pilots, observations)]

@@ -1,4 +1,4 @@
-from agents import QAgent, Runner
+from agents import QAgent, Runner, Squad
 from loop import run_episodes, run_quietly
 
 
@@ -17,3 +17,6 @@ if __name__ == "__main__":
     run_quietly(env, agent, 10)
     drive_runner(env, 10)
     print(agent.peek(env.reset()))
+    squad = Squad(2)
+    for _ in range(10):
+        print(squad.choose_action([env.reset(), env.reset()]))
