@@ -1,6 +1,9 @@
 package analyzer
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // GradMode is whether autograd records operations at a point of the code.
 type GradMode uint8
@@ -638,20 +641,10 @@ func (m *Model) ownGradMode(def NodeID) (GradMode, bool) {
 
 // withoutInstance reports whether def is decorated `@staticmethod` or
 // `@classmethod`: called on the class, with no instance built.
-func withoutInstance(f *File, def NodeID) bool {
-	p := f.Parent(def)
-	if f.Kind(p) != KindDecoratedDefinition {
-		return false
-	}
-	found := false
-	f.Children(p, func(c NodeID) bool {
-		if f.Kind(c) == KindDecorator {
-			t := strings.TrimSpace(strings.TrimPrefix(f.Text(c), "@"))
-			found = found || t == "staticmethod" || t == "classmethod"
-		}
-		return !found
+func (m *Model) withoutInstance(def NodeID) bool {
+	return slices.ContainsFunc(m.Decorators(def), func(d NodeID) bool {
+		return m.File.TextIs(d, "staticmethod") || m.File.TextIs(d, "classmethod")
 	})
-	return found
 }
 
 // constructedOff reports whether def is a method of a class of this file
@@ -669,7 +662,7 @@ func (m *Model) constructedOff(def NodeID) bool {
 		return false
 	}
 	name := m.FunctionName(def)
-	if name == "__init__" || name == "__new__" || withoutInstance(m.File, def) {
+	if name == "__init__" || name == "__new__" || m.withoutInstance(def) {
 		return false
 	}
 	init := m.MethodOf(class, "__init__")

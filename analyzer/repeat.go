@@ -41,15 +41,22 @@ func (m *Model) BreaksAfterFirst(loop NodeID) bool {
 // does (`for cfg in (a, b):`, a smoke test's loop that breaks at once).
 func (m *Model) RepeatingLoop(id NodeID) NodeID {
 	for l := m.EnclosingLoop(id); l != NoNode; l = m.EnclosingLoop(l) {
-		k := m.File.Kind(l)
-		if k != KindForStatement && k != KindWhileStatement {
-			return l // a comprehension: once per element
-		}
-		if !m.FixedIterations(l) && !m.BreaksAfterFirst(l) {
+		if m.Repeats(l) {
 			return l
 		}
 	}
 	return NoNode
+}
+
+// Repeats reports whether loop, a for or while loop or a comprehension,
+// runs its body again and again: a comprehension once per element, a
+// loop unless it iterates what the code writes out or breaks at the end
+// of every iteration.
+func (m *Model) Repeats(loop NodeID) bool {
+	if k := m.File.Kind(loop); k != KindForStatement && k != KindWhileStatement {
+		return true
+	}
+	return !m.FixedIterations(loop) && !m.BreaksAfterFirst(loop)
 }
 
 // Repeated tells where function def, of this file, is run on every

@@ -1597,10 +1597,30 @@ func (g *Graph) enabledBy(o *object) *analyzer.Site {
 // earliest returns the site of e's call, shown as text, where it comes
 // before by in path and line order (or by is nil); else by.
 func earliest(by *analyzer.Site, e callEdge, text string) *analyzer.Site {
-	if by == nil || e.file.rel < by.Path || e.file.rel == by.Path && e.site.Line < by.Line {
+	if before(e.file.rel, e.site.Line, by) {
 		return &analyzer.Site{Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Column: 1, Text: text}
 	}
 	return by
+}
+
+// before reports whether line of the file at path comes before site by
+// in path and line order, or by is nil.
+func before(path string, line int, by *analyzer.Site) bool {
+	return by == nil || path < by.Path || path == by.Path && line < by.Line
+}
+
+// callsOf returns the calls that run function o: those of its ref, or,
+// where none is seen, those of its method name on objects of no known
+// class (namedMethod), with that name; nil where there are none.
+func (g *Graph) callsOf(o *object) (edges []callEdge, byName string) {
+	if len(o.callers) > 0 {
+		return o.callers, ""
+	}
+	name, ok := g.namedMethod(o)
+	if !ok {
+		return nil, ""
+	}
+	return g.named[name], name
 }
 
 // solveRepeated sets RepeatedBy: for each function, the first call (in
@@ -1655,16 +1675,13 @@ var commonMethods = map[string]bool{
 // repeatedBy is solveRepeated's answer for o, from the calls of o and
 // the answers found so far for their callers (by); nil where none is.
 func (g *Graph) repeatedBy(o *object, by map[*object]*analyzer.Site) *analyzer.Site {
-	edges, text := o.callers, o.key.name
+	edges, byName := g.callsOf(o)
+	if commonMethods[byName] {
+		return nil
+	}
+	text := o.key.name
 	if i := strings.LastIndexByte(text, '.'); i >= 0 {
 		text = text[i+1:]
-	}
-	if len(edges) == 0 {
-		name, ok := g.namedMethod(o)
-		if !ok || commonMethods[name] {
-			return nil
-		}
-		edges = g.named[name]
 	}
 	var at, through *analyzer.Site
 	for _, e := range edges {
@@ -1678,7 +1695,7 @@ func (g *Graph) repeatedBy(o *object, by map[*object]*analyzer.Site) *analyzer.S
 		case e.site.Loop:
 			at = earliest(at, e, text)
 		case e.caller != nil && by[e.caller] != nil:
-			if s := by[e.caller]; through == nil || s.Path < through.Path || s.Path == through.Path && s.Line < through.Line {
+			if s := by[e.caller]; before(s.Path, s.Line, through) {
 				through = s
 			}
 		}
@@ -1769,14 +1786,7 @@ func (g *Graph) namedMethod(o *object) (string, bool) {
 // run by the module's `forward`, which code out of sight calls (a
 // framework's test loop, under no_grad). nil otherwise.
 func (g *Graph) callersAssumed(o *object, memo map[*object]int8) *analyzer.Site {
-	edges := o.callers
-	if len(edges) == 0 {
-		name, ok := g.namedMethod(o)
-		if !ok {
-			return nil
-		}
-		edges = g.named[name]
-	}
+	edges, _ := g.callsOf(o)
 	var via *analyzer.Site
 	for _, e := range edges {
 		if !g.setsGrad(e) || e.mode() == analyzer.GradDisabled {

@@ -841,7 +841,7 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
 	}
 	gradAssumption(p, call)
-	oneSample := sampleNote(m, call, direct)
+	oneSample := sampleNote(m, fn, call, direct)
 	repeated := false
 	if oneSample != "" {
 		// One sample a call, which a loop is seen to run again and again
@@ -889,14 +889,13 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 	}
 }
 
-// sampleNote returns, for a forward pass run on one sample whose outputs
+// sampleNote returns, for a forward pass of fn run on one sample whose outputs
 // only reach the host (or are read as one value), what says so: its
 // input is a batch of one made on the spot, a helper's passes all are,
 // a tensor made of one observation by its name, or its output is read
 // as one value of what the caller hands in. "" for any other pass.
-func sampleNote(m *analyzer.Model, call analyzer.NodeID, direct bool) string {
+func sampleNote(m *analyzer.Model, fn, call analyzer.NodeID, direct bool) string {
 	f := m.File
-	fn := m.EnclosingFunction(call)
 	in, param := handedIn(m, fn, call)
 	helperOne := analyzer.NoNode // the batch of one a helper makes for its passes
 	if !direct {
@@ -1021,10 +1020,8 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	if fn != analyzer.Root && !m.CalledOnceAtTop(fn) {
 		return false
 	}
-	for l := m.EnclosingLoop(call); l != analyzer.NoNode; l = m.EnclosingLoop(l) {
-		if !m.FixedIterations(l) && !m.BreaksAfterFirst(l) {
-			return false // a loop over data; a few literal passes (`for cfg in (a, b):`) still run once each
-		}
+	if m.RepeatingLoop(call) != analyzer.NoNode {
+		return false // a loop over data; a few literal passes (`for cfg in (a, b):`) still run once each
 	}
 	callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
 	at, again := f.N(call).End, false
@@ -1068,7 +1065,7 @@ func loopsInside(m *analyzer.Model, def analyzer.NodeID, fwd *analyzer.Site) boo
 		body := analyzer.NoNode
 		switch f.Kind(id) {
 		case analyzer.KindForStatement, analyzer.KindWhileStatement:
-			if !m.FixedIterations(id) && !m.BreaksAfterFirst(id) {
+			if m.Repeats(id) {
 				body = f.Field(id, analyzer.FieldBody)
 			}
 		case analyzer.KindListComprehension, analyzer.KindSetComprehension, analyzer.KindDictionaryComprehension, analyzer.KindGeneratorExpression:
