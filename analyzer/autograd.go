@@ -287,6 +287,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if m.evalParam(b) {
 				return CallableModel // every call passes a module it switched to evaluation mode
 			}
+			if m.moduleParam(b) != nil {
+				return CallableModel // every call of the project passes a module
+			}
 			if name == "self" {
 				return CallableOther
 			}
@@ -889,6 +892,17 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 	case KindCall:
 	case KindLambda:
 		return CallableOther
+	case KindConditionalExpression:
+		// `nn.BCEWithLogitsLoss() if binary else nn.CrossEntropyLoss()`:
+		// what both arms make, where they agree.
+		arms := f.ChildList(value) // the value, the test, the other value
+		if len(arms) != 3 {
+			return CallableUnknown
+		}
+		if a := m.instanceOf(arms[0], depth+1); a == m.instanceOf(arms[2], depth+1) {
+			return a
+		}
+		return CallableUnknown
 	case KindNone:
 		// `model = None`, bound to its module later (`self.model =
 		// Net()` in a `load()` method, `global model` in a function).

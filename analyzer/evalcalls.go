@@ -1,6 +1,9 @@
 package analyzer
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // EvalArg returns the position, among a call's positional arguments, of
 // a name or attribute that the call's own function switched to
@@ -141,4 +144,202 @@ func (m *Model) InstanceForward(fn NodeID) NodeID {
 		return NoNode
 	}
 	return m.MethodOf(cb.Stmt, "forward")
+}
+
+// summarizeModuleArgs sets Module of each call summary from the calls it
+// stands for (ids, parallel to calls): the arguments every one of them
+// hands a module.
+func (m *Model) summarizeModuleArgs(calls []CallSummary, ids [][]NodeID) {
+	f := m.File
+	worth := false
+	for _, group := range ids {
+		for _, id := range group {
+			if f.FirstChild(f.Field(id, FieldArguments)) != NoNode {
+				worth = true
+			}
+		}
+	}
+	if !worth {
+		return // most files: no call of the project's functions with arguments
+	}
+	// A value its name makes a loss or no model (`loss_op`, handed to a
+	// helper that calls it) is none of the modules meant here, whatever
+	// the code does with it: a loss module's output is back-propagated.
+	named := make([][]uint16, len(ids))
+	for i, group := range ids {
+		var frozen uint16
+		for j, id := range group {
+			var b uint16
+			if FrozenAtCall != nil {
+				b = FrozenAtCall(m, id)
+			}
+			if j == 0 {
+				frozen = b
+			} else {
+				frozen &= b
+			}
+			// A frozen module records no graph: none of the modules meant.
+			named[i] = append(named[i], m.notLossArgs(id)&^b)
+		}
+		calls[i].Frozen = frozen
+	}
+	// What the code does with a value, not its name: one pass of the
+	// file without names for all the calls.
+	m.WithoutNames(func() bool {
+		for i, group := range ids {
+			var bits uint16
+			for j, id := range group {
+				b := named[i][j]
+				if b != 0 {
+					b &= m.ModuleArgs(id)
+				}
+				if j == 0 {
+					bits = b
+				} else {
+					bits &= b
+				}
+				if bits == 0 {
+					break
+				}
+			}
+			calls[i].Module = bits
+		}
+		return false
+	})
+}
+
+// notLossArgs returns, as bits by position, the positional arguments of
+// call (the first 16) that are models by what the model knows, names
+// included (not a loss, as `loss_op` is by its name): those ModuleArgs may
+// find modules by evidence alone.
+func (m *Model) notLossArgs(call NodeID) uint16 {
+	f := m.File
+	var bits uint16
+	for i, a := range m.Args(call) {
+		if i >= 16 || f.Kind(a) == KindListSplat {
+			break
+		}
+		a = f.Unparen(a)
+		name := f.Text(a)
+		if f.Kind(a) == KindAttribute {
+			name = f.Text(f.Field(a, FieldAttribute))
+		}
+		if l := strings.ToLower(name); f.Kind(a) != KindCall && (lossLikeName(name) || strings.Contains(l, "loss") || strings.Contains(l, "crit")) {
+			// A loss module (`loss_op`) is back-propagated through like a
+			// model: its name tells it apart.
+			continue
+		}
+		if f.TextIs(a, "self") || m.instanceOf(a, 0) == CallableModel {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// ModuleArgs returns the positional arguments of call that the code
+// shows are modules recording a graph, whatever their names, as bits by
+// position (the first 16): `self` in a method of a module class, a name
+// bound to a module's construction or used as one (`.parameters()`,
+// `.eval()`), a module built in the call. Asked without names
+// (WithoutNames) for evidence alone.
+func (m *Model) ModuleArgs(call NodeID) uint16 {
+	f := m.File
+	var bits uint16
+	for i, a := range m.Args(call) {
+		if i >= 16 {
+			break
+		}
+		a = f.Unparen(a)
+		switch f.Kind(a) {
+		case KindListSplat:
+			return bits // the positions after it are not known
+		case KindIdentifier, KindAttribute, KindCall:
+		default:
+			continue
+		}
+		if m.moduleArg(a) {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// moduleArg reports whether a, an argument of a call, is a module that
+// records a graph by the code's evidence.
+func (m *Model) moduleArg(a NodeID) bool {
+	f := m.File
+	if f.TextIs(a, "self") {
+		if b := m.Resolve(a); b == nil || b.Kind != BindParam {
+			return false
+		}
+		class := m.EnclosingClass(a)
+		return class != NoNode && m.IsModuleClass(class) && !m.selfFree(class)
+	}
+	return m.instanceOf(a, 0) == CallableModel && !m.NoGraphValue(a)
+}
+
+// ModuleParamCall returns, for e a name of a parameter of its function,
+// the first of the calls of the project that each hand that parameter a
+// module (Object.ModuleCalls), or nil where not every call does.
+func (m *Model) ModuleParamCall(e NodeID) *ParamCall {
+	f := m.File
+	e = f.Unparen(e)
+	if f.Kind(e) != KindIdentifier {
+		return nil
+	}
+	b := m.Resolve(e)
+	if b == nil || b.Kind != BindParam {
+		return nil
+	}
+	return m.moduleParam(b)
+}
+
+// moduleParam returns the first of the calls of the project that each
+// hand the parameter b binds a module, or nil.
+func (m *Model) moduleParam(b *Binding) *ParamCall {
+	f := m.File
+	def := f.Parent(f.Parent(b.Stmt))
+	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+		return nil
+	}
+	o := m.lookup(m.localRef(def), WantModuleCalls)
+	if o == nil {
+		return nil
+	}
+	return paramCallOf(o.ModuleCalls, slices.Index(m.positionalParams(def), b.Name))
+}
+
+// paramCallOf returns the entry of calls for parameter i, or nil.
+func paramCallOf(calls []ParamCall, i int) *ParamCall {
+	for k := range calls {
+		if calls[k].Index == i {
+			return &calls[k]
+		}
+	}
+	return nil
+}
+
+// FrozenParamCall returns, for e a name of a parameter of its function,
+// the first of the calls of the project that each hand that parameter a
+// module frozen before the call (Object.FrozenCalls), or nil where not
+// every call does.
+func (m *Model) FrozenParamCall(e NodeID) *ParamCall {
+	f := m.File
+	e = f.Unparen(e)
+	if f.Kind(e) != KindIdentifier {
+		return nil
+	}
+	b := m.Resolve(e)
+	if b == nil || b.Kind != BindParam {
+		return nil
+	}
+	def := f.Parent(f.Parent(b.Stmt))
+	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+		return nil
+	}
+	o := m.lookup(m.localRef(def), WantModuleCalls)
+	if o == nil {
+		return nil
+	}
+	return paramCallOf(o.FrozenCalls, slices.Index(m.positionalParams(def), b.Name))
 }

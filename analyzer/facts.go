@@ -271,6 +271,11 @@ type RareFuncFacts struct {
 	// (HandsBack): its callers' use of the result says whether the passes
 	// are trained.
 	HandsBack bool `json:"hands_back,omitempty"`
+	// HostOnly: a function, not a module's method, whose every forward
+	// pass in its callers' grad mode gives outputs that only reach the
+	// host in its own body (HostOnly): where grad is enabled, its passes
+	// are reported there, not at its calls.
+	HostOnly bool `json:"host_only,omitempty"`
 	// Abstract: a method left to its subclasses (abstractMethod), whose
 	// calls run their overrides.
 	Abstract bool `json:"abstract,omitempty"`
@@ -298,6 +303,18 @@ type RareFuncFacts struct {
 // that call def.
 var HandsBack func(m *Model, def NodeID) bool
 
+// HostOnly reports, where TL201 sets it, whether every forward pass
+// function def runs in its callers' grad mode gives outputs that only
+// reach the host in def's body, where TL201 judges them. A summary
+// keeps its answer for the functions of other files that call def.
+var HostOnly func(m *Model, def NodeID) bool
+
+// FrozenAtCall returns, where TL201 sets it, the positional arguments of
+// a call (bits by position, the first 16) that are modules frozen before
+// it or built frozen, as TL201 reads freezing. A summary keeps its
+// answer for the functions of other files that the call runs.
+var FrozenAtCall func(m *Model, call NodeID) uint16
+
 // noRareFuncFacts are those of a function without any.
 var noRareFuncFacts RareFuncFacts
 
@@ -315,7 +332,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 func (r *RareFuncFacts) IsZero() bool {
 	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
-		r.Forward == nil && !r.HandsBack && !r.Abstract && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
+		r.Forward == nil && !r.HandsBack && !r.HostOnly && !r.Abstract && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
 }
 
@@ -350,6 +367,14 @@ type CallSummary struct {
 	// the caller switched to evaluation mode before the call (EvalArg),
 	// 0 for none.
 	Eval int `json:"eval,omitempty"`
+	// Module has bit i set where the caller's code shows that positional
+	// argument i is a module, by what it does with it (ModuleArgs), not
+	// by its name.
+	Module uint16 `json:"module,omitempty"`
+	// Frozen has bit i set where positional argument i is a module the
+	// caller froze before the call, or built frozen (FrozenAtCall): it
+	// records no graph.
+	Frozen uint16 `json:"frozen,omitempty"`
 }
 
 // Site is a place in a file, with the code there, for messages and
@@ -446,6 +471,10 @@ type Object struct {
 	// it runs hands its outputs only to the host or to its result
 	// (RareFuncFacts.HandsBack). Asked with WantHelper.
 	HandsBack bool
+	// HostOnly: Forward is the function's own, and every forward pass it
+	// runs gives outputs that only reach the host in its body
+	// (RareFuncFacts.HostOnly): reported there. Asked with WantHelper.
+	HostOnly bool
 	// ParamCalls: the parameters it calls in its callers' grad mode; a
 	// forward pass where the caller passes a model.
 	ParamCalls []ParamCall
@@ -511,6 +540,15 @@ type Object struct {
 	// its caller switched to evaluation mode before it (CallSummary's
 	// Eval); the calls, at most a few. Nil otherwise.
 	EvalCalls []ParamCall
+	// ModuleCalls: for each parameter (Index) that every call of a
+	// function in the project hands a module (CallSummary's Module), the
+	// first such call. Nil where there is none.
+	ModuleCalls []ParamCall
+	// FrozenCalls: for each parameter (Index) that every call of a
+	// function in the project hands a module frozen before the call
+	// (CallSummary's Frozen), the first such call. Asked with
+	// WantModuleCalls.
+	FrozenCalls []ParamCall
 }
 
 // runsNoForward reports whether a helper's answer (nil: nothing to say)
@@ -576,7 +614,8 @@ const (
 	// back-propagates do not change their answers when a function's
 	// reads on the host do.
 	WantHostRead
-	WantLayers // ParamFree, NoModeLayers and ModeLayers
+	WantLayers      // ParamFree, NoModeLayers and ModeLayers
+	WantModuleCalls // ModuleCalls
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -653,6 +692,26 @@ func (m *Model) helper(call NodeID) *Object {
 		return nil
 	}
 	return o
+}
+
+// CalleeHostOnly reports whether call runs a function of another file
+// whose forward passes all end on the host in its body (Object.HostOnly)
+// and whose grad mode the project's calls show to be enabled: TL201
+// reports those passes there, where the fix goes, with nothing assumed
+// of the mode, rather than at each call.
+func (m *Model) CalleeHostOnly(call NodeID) bool {
+	ref := m.calleeRef(call)
+	if ref == "" || strings.HasPrefix(ref, "#") || strings.HasPrefix(ref, "*.") {
+		return false
+	}
+	o := m.lookup(ref, WantHelper|WantGrad|WantCallers)
+	if o == nil || o.Kind != ObjectFunction || !o.HostOnly || o.Forward == nil || o.Forward.Abs == m.File.Path {
+		return false
+	}
+	// Its mode: set by calls of the project, or by calls in other files
+	// than its own (CalledElsewhere), none known by a method name alone
+	// or run in callers' modes that nothing sets.
+	return o.GradKnown && o.Grad == GradEnabled || o.CalledElsewhere && !o.CalledByName && o.CallersAssumed == nil
 }
 
 // helperByMethodName answers, for a method called on a value that is a
@@ -1727,6 +1786,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	}
 	if r.Forward != nil && !needsGrad && HandsBack != nil && !m.IsModuleClass(m.EnclosingClass(def)) {
 		r.HandsBack = HandsBack(m, def)
+		r.HostOnly = !r.HandsBack && HostOnly != nil && HostOnly(m, def)
 	}
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its
@@ -2024,8 +2084,11 @@ func (m *Model) ParamForward(o *Object, call NodeID) *Site {
 func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 	f := m.File
 	escaped := map[string]bool{}
-	seen := map[CallSummary]bool{}
+	seen := map[CallSummary]int{} // the index in s.Calls of the call that stands for them
 	refs := map[string]string{}
+	first := len(s.Calls)
+	var ids [][]NodeID // the calls each of s.Calls[first:] stands for
+	defer func() { m.summarizeModuleArgs(s.Calls[first:], ids) }()
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
@@ -2036,7 +2099,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				// several classes: a call of each one's method.
 				if classRefs := m.methodRefsOfClasses(id); classRefs != nil {
 					for _, r := range classRefs {
-						m.summarizeCall(s, id, r, funcs, seen, refs)
+						m.summarizeCall(s, id, r, funcs, seen, refs, &ids)
 					}
 					continue
 				}
@@ -2048,7 +2111,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 			if ref == "" || strings.HasPrefix(ref, "#") && !strings.Contains(ref, ".") && m.isClassRef(id) {
 				continue
 			}
-			m.summarizeCall(s, id, ref, funcs, seen, refs)
+			m.summarizeCall(s, id, ref, funcs, seen, refs, &ids)
 		case KindIdentifier, KindAttribute:
 			if fl := f.N(id).Field; fl == FieldFunction || fl == FieldAttribute || fl == FieldName || fl == FieldObject {
 				continue
@@ -2057,7 +2120,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 				// Run by a new thread or process, which starts with grad
 				// enabled: a call in that mode.
 				if ref := m.valueRef(id); ref != "" {
-					m.summarizeCall(s, id, ref, funcs, seen, refs)
+					m.summarizeCall(s, id, ref, funcs, seen, refs, &ids)
 					continue
 				}
 			}
@@ -2079,7 +2142,7 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 // summarizeCall adds to s the call id of ref (or, id a name handed to a
 // new thread, a call in grad-enabled mode), unless one of the same callee
 // by the same caller in the same mode is there already.
-func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeID]int, seen map[CallSummary]bool, refs map[string]string) {
+func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeID]int, seen map[CallSummary]int, refs map[string]string, ids *[][]NodeID) {
 	f := m.File
 	cs := CallSummary{Callee: ref, Line: f.Position(f.N(id).Start).Line}
 	fn := m.EnclosingFunction(id)
@@ -2112,10 +2175,18 @@ func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeI
 	// stands for them all.
 	k := cs
 	k.Line = 0
-	if seen[k] {
+	if i, ok := seen[k]; ok {
+		if !thread {
+			(*ids)[i] = append((*ids)[i], id)
+		}
 		return
 	}
-	seen[k] = true
+	seen[k] = len(*ids)
+	if thread {
+		*ids = append(*ids, nil)
+	} else {
+		*ids = append(*ids, []NodeID{id})
+	}
 	// The same callee is often called from many places, each call making
 	// its ref anew: the summary keeps one copy.
 	if r, ok := refs[cs.Callee]; ok {

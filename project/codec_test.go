@@ -36,6 +36,8 @@ func fill(t testing.TB, v reflect.Value, n *int, skip map[string]bool) {
 		v.SetInt(int64(*n * 1000003))
 	case reflect.Uint32:
 		v.SetUint(uint64(*n) * 70001)
+	case reflect.Uint16:
+		v.SetUint(uint64(*n%65000 + 1))
 	case reflect.Uint8:
 		v.SetUint(uint64(*n%250 + 1))
 	case reflect.Pointer:

@@ -147,6 +147,8 @@ type rareFacts struct {
 	BackpropAttrs     []string
 	ParamCalls, Keeps []analyzer.ParamCall
 	EvalCalls         []analyzer.ParamCall
+	ModuleCalls       []analyzer.ParamCall
+	FrozenCalls       []analyzer.ParamCall
 	analyzer.StepSites
 	EmptyCache, ActivationAt *analyzer.Site
 	// EmptyCacheBy, NamedOff, CallersAssumed, EnabledBy, RepeatedBy: analyzer.Object's.
@@ -1523,6 +1525,7 @@ func (g *Graph) fixGrad(order []*object) {
 	g.solveRepeated()
 	for _, o := range g.objs {
 		g.evalCalls(o)
+		g.moduleCalls(o)
 	}
 }
 
@@ -1554,6 +1557,53 @@ func (g *Graph) evalCalls(o *object) {
 		}
 	}
 	o.fact.setRare().EvalCalls = calls
+}
+
+// moduleCalls sets ModuleCalls and FrozenCalls of a function: the
+// parameters every call of which, in the project, hands a module its
+// caller's code shows to be one (CallSummary's Module), or one frozen
+// before the call (Frozen). Not for a function used as a value or a
+// method that calls of its name on objects of no known class may reach.
+func (g *Graph) moduleCalls(o *object) {
+	if o.kind != analyzer.ObjectFunction || o.fn == nil || o.escapes || len(o.callers) == 0 {
+		return
+	}
+	if i := strings.LastIndexByte(o.key.name, '.'); i >= 0 && len(g.named[o.key.name[i+1:]]) > 0 {
+		return // a method that calls of its name may reach
+	}
+	module, frozen := ^uint16(0), ^uint16(0)
+	for _, e := range o.callers {
+		if e.file == nil {
+			return
+		}
+		module &= e.site.Module
+		frozen &= e.site.Frozen
+	}
+	if module == 0 && frozen == 0 {
+		return
+	}
+	rare := o.fact.setRare()
+	rare.ModuleCalls = g.paramCalls(o, module, func(s *analyzer.CallSummary) uint16 { return s.Module })
+	rare.FrozenCalls = g.paramCalls(o, frozen, func(s *analyzer.CallSummary) uint16 { return s.Frozen })
+}
+
+// paramCalls returns, for each parameter whose bit is set in bits, the
+// first call of o whose own bits (of) have it.
+func (g *Graph) paramCalls(o *object, bits uint16, of func(*analyzer.CallSummary) uint16) []analyzer.ParamCall {
+	var calls []analyzer.ParamCall
+	for i := 0; bits != 0 && i < 16; i++ {
+		if bits&(1<<i) == 0 {
+			continue
+		}
+		for _, e := range o.callers {
+			if of(e.site)&(1<<i) != 0 {
+				calls = append(calls, analyzer.ParamCall{Index: i, Site: &analyzer.Site{
+					Path: e.file.rel, Abs: e.file.path, Line: e.site.Line, Text: o.key.name}})
+				break
+			}
+		}
+	}
+	return calls
 }
 
 // enabledElsewhere reports whether code outside a function's own file
@@ -2329,6 +2379,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantEvalCalls != 0 && len(more.EvalCalls) > 0 {
 		fact.EvalCalls, some = more.EvalCalls, true
 	}
+	if want&analyzer.WantModuleCalls != 0 && (len(more.ModuleCalls) > 0 || len(more.FrozenCalls) > 0) {
+		fact.ModuleCalls, fact.FrozenCalls, some = more.ModuleCalls, more.FrozenCalls, true
+	}
 	if want&analyzer.WantBackprop != 0 && o.fact.ResultBackprop {
 		fact.ResultBackprop, some = true, true
 	}
@@ -2344,6 +2397,8 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantHelper != 0 && (o.fact.Forward != nil || more.EmptyCache != nil || len(more.ParamCalls) > 0) {
 		fact.Forward, fact.EmptyCache, fact.EmptyCacheBy, fact.ParamCalls, some = o.fact.Forward, more.EmptyCache, more.EmptyCacheBy, more.ParamCalls, true
 		fact.HandsBack = summary.HandsBack && o.fact.Forward != nil
+		fact.HostOnly = summary.HostOnly && o.fact.Forward != nil && summary.Forward != nil &&
+			o.fact.Forward.Line == summary.Forward.Line && o.fact.Forward.Column == summary.Forward.Column
 	}
 	if want&analyzer.WantKeeps != 0 && len(more.Keeps) > 0 {
 		fact.Keeps, some = more.Keeps, true

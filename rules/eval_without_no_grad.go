@@ -302,6 +302,12 @@ caller's mode, and nothing of the project sets the caller's own (a
 detector's ` + "`forward_test`" + ` calling ` + "`self.head.inference_model(x)`" + `, run from
 the module's ` + "`forward`" + `, which a framework's test loop calls, often under
 ` + "`no_grad`" + `), that mode is assumed too, as for the callers in its own file.
+A function named for evaluation whose forward pass's outputs only reach the
+host takes nothing on trust from its name: such a pass is reported whatever
+the function is called. Where a function of another file runs its forward
+passes with outputs that only reach the host in its body, and calls of the
+project set its grad mode, the finding is in its body, where the fix goes,
+and not again at each call, as for a helper of the same file.
 In
 a method, a helper's forward pass is reported only inside a region the
 method opens itself (also a method named for evaluation, after its own
@@ -316,7 +322,9 @@ A model is recognised by what the code does with it (` + "`.eval()`" + `,
 ` + "`.parameters()`" + `, being wrapped in DDP, being back-propagated through, a
 ` + "`torch.load`" + ` result that is called, a class that derives from ` + "`nn.Module`" + `
 in any file of the project, a parameter that every call of its function in
-the file passes a module, an element of a list the file fills with module
+the project passes a module the caller's own code shows to be one (` + "`self`" + ` in a
+module's method, a name bound to a module's construction or used as one; the
+first such call is a related location), an element of a list the file fills with module
 instances, as in ` + "`self.actors[i](obs)`" + `, and ` + "`self.__call__(x)`" + ` in a module
 class) before its name; in a file that imports another deep learning
 framework (Keras, JAX, Paddle, or TensorFlow for more than its summaries
@@ -830,15 +838,26 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 			p.Evidence(p.RelatedNode(sw, "the switch to evaluation mode of the module's model, never switched back"))
 		} else if pc := m.EvalParamCall(modelExpr(m, call)); pc != nil && pc.Site != nil {
 			p.Evidence(analyzer.RelatedSite(pc.Site, "a call that hands it a model switched to evaluation mode, as every call does"))
+		} else if direct && !smokeTest(m, call) && !gradientUse(m, call) && outputsOnlyToHost(m, call) {
+			// Its outputs only reach the host: nothing differentiates
+			// them, whatever the function is called, as for a pass of a
+			// function of any other name.
 		} else {
 			p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, which switches no model to evaluation mode itself", m.FunctionName(fn)))
 		}
 	}
 	// The model switched to evaluation mode, or a submodule of it, is a
 	// module: only a module has `.eval()`.
-	if direct && !switchedModel(m, call, e.key) && !m.WithoutNames(func() bool { return m.IsForwardCall(call) }) {
+	if direct && !switchedModel(m, call, e.key) {
 		callee := compactText(f, f.Unparen(f.Field(call, analyzer.FieldFunction)))
-		p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
+		switch {
+		case !m.WithoutNames(func() bool { return m.IsForwardCall(call) }):
+			p.Assume(fmt.Sprintf("`%s` is a model: known by its name alone", analyzer.Snippet(callee, 30)))
+		case m.EvalParamCall(modelExpr(m, call)) == nil:
+			if pc := m.ModuleParamCall(modelExpr(m, call)); pc != nil && pc.Site != nil {
+				p.Evidence(analyzer.RelatedSite(pc.Site, "a call that hands `"+analyzer.Snippet(callee, 30)+"` a module, as every call in the project does"))
+			}
+		}
 	}
 	gradAssumption(p, call)
 	oneSample := sampleNote(m, fn, call, direct)
@@ -2241,6 +2260,51 @@ func init() {
 	}
 }
 
+// The summary of a function tells the files that call it whether all
+// its forward passes end on the host in its body, where they are
+// reported (reportedInBody's reading for a function of another file).
+func init() {
+	analyzer.HostOnly = func(m *analyzer.Model, def analyzer.NodeID) bool {
+		any, home := false, true
+		forwardPasses(m, def, func(id analyzer.NodeID) bool {
+			any = true
+			home = !smokeTest(m, id) && !gradientUse(m, id) && !frozen(m, id) && outputsOnlyToHost(m, id)
+			return home
+		})
+		return any && home
+	}
+}
+
+// The summary of a call tells the function of another file it runs which
+// of its arguments are modules frozen before it (frozen's reading of a
+// helper handed the frozen model): where every call of the project hands
+// one, that parameter records no graph (frozenParam).
+func init() {
+	analyzer.FrozenAtCall = func(m *analyzer.Model, call analyzer.NodeID) uint16 {
+		f := m.File
+		var fs *frozenSet
+		var bits uint16
+		for i, a := range m.Args(call) {
+			if i >= 16 || f.Kind(a) == analyzer.KindListSplat {
+				break
+			}
+			a = f.Unparen(a)
+			k := f.Kind(a)
+			if k != analyzer.KindIdentifier && k != analyzer.KindAttribute && k != analyzer.KindCall {
+				continue
+			}
+			if fs == nil {
+				fs = frozenModels(m)
+			}
+			if m.NoGraphValue(a) || factoryFrozen(m, fs, a) ||
+				k != analyzer.KindCall && fs.frozenAt(m, a, call) && fs.frozenBefore(m, a, call, ifGuards(f, call)) {
+				bits |= 1 << i
+			}
+		}
+		return bits
+	}
+}
+
 // handsBack is cleanHelper for function def of this file
 // (analyzer.HandsBack).
 func handsBack(m *analyzer.Model, def analyzer.NodeID) bool {
@@ -2275,7 +2339,7 @@ type cleanKey struct{ def analyzer.NodeID }
 func reportedInBody(m *analyzer.Model, call analyzer.NodeID) bool {
 	def := m.LocalCallee(call)
 	if def == analyzer.NoNode {
-		return false
+		return m.CalleeHostOnly(call)
 	}
 	busy := m.Memo(bodyBusyKey{}, func() any { return map[analyzer.NodeID]bool{} }).(map[analyzer.NodeID]bool)
 	if busy[def] {
@@ -2738,8 +2802,12 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 // this file. guards are the tests the use of param runs under.
 func frozenParam(m *analyzer.Model, fs *frozenSet, param analyzer.NodeID, guards map[string]bool, depth int) bool {
 	f := m.File
+	if m.CalledElsewhere(m.ScopeNode(param)) {
+		// Calls in other files: as their summaries tell (FrozenAtCall).
+		return m.FrozenParamCall(param) != nil
+	}
 	args, ok := m.ParamArgs(param)
-	if !ok || depth > 4 || m.CalledElsewhere(m.ScopeNode(param)) {
+	if !ok || depth > 4 {
 		return false
 	}
 	return !slices.ContainsFunc(args, func(a analyzer.NodeID) bool {

@@ -20,8 +20,9 @@ class Scorer:
         self.net.load_state_dict(torch.load(path, map_location="cpu"))
 
     def predict(self, batches):
-        # No switch anywhere: evaluation by the method's name alone.
-        return [self.net(x).tolist() for x in batches]  # want: TL201(medium)
+        # No switch anywhere, but the outputs only reach the host, as the
+        # module-level call runs it with grad enabled: seen, whatever the name.
+        return [self.net(x).tolist() for x in batches]  # want: TL201(high)
 
 
 def report(batches):

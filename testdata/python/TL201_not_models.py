@@ -661,7 +661,7 @@ class ScratchRNN:
 def predict_scratch(net, xs):
     out = []
     for x in xs:
-        out.append(net(x).argmax().item())  # want: TL201(medium) "in `predict_scratch`"
+        out.append(net(x).argmax().item())  # want: TL201(high) "in `predict_scratch`"
     return out
 
 

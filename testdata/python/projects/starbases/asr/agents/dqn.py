@@ -6,10 +6,10 @@ class DQNAgent(BaseAgent):
         super().__init__(network, env)
         self.network = network
 
-    # BaseAgent.eval_episode, in base.py, calls eval_step with grad on:
-    # that call is seen, so only the name `eval_step` is taken on trust.
+    # BaseAgent.eval_episode, in base.py, calls eval_step with grad on,
+    # and the outputs only reach the host: nothing is taken on trust.
     def eval_step(self, state):
-        q = self.network(state)  # want: TL201(medium) "in `eval_step`"
+        q = self.network(state)  # want: TL201(high) "in `eval_step`"
         return q.argmax(-1).item()
 
     def learn(self, states, targets, optimizer):
