@@ -275,6 +275,13 @@ func (m *Model) moduleArg(a NodeID) bool {
 		class := m.EnclosingClass(a)
 		return class != NoNode && m.IsModuleClass(class) && !m.selfFree(class)
 	}
+	if f.Kind(a) == KindIdentifier {
+		if b := m.Resolve(a); b != nil && b.Kind == BindParam {
+			// The caller's own parameter: what its callers hand it is
+			// theirs to show, not what its name's uses in this file say.
+			return false
+		}
+	}
 	return m.instanceOf(a, 0) == CallableModel && !m.NoGraphValue(a)
 }
 

@@ -1577,7 +1577,10 @@ func (g *Graph) moduleCalls(o *object) {
 			return
 		}
 		module &= e.site.Module
-		frozen &= e.site.Frozen
+		if !g.setsGrad(e) || e.mode() != analyzer.GradDisabled {
+			// A call with grad disabled records nothing, whatever it hands.
+			frozen &= e.site.Frozen
+		}
 	}
 	if module == 0 && frozen == 0 {
 		return
