@@ -289,41 +289,7 @@ func (m *Model) moduleArg(a NodeID) bool {
 // the first of the calls of the project that each hand that parameter a
 // module (Object.ModuleCalls), or nil where not every call does.
 func (m *Model) ModuleParamCall(e NodeID) *ParamCall {
-	f := m.File
-	e = f.Unparen(e)
-	if f.Kind(e) != KindIdentifier {
-		return nil
-	}
-	b := m.Resolve(e)
-	if b == nil || b.Kind != BindParam {
-		return nil
-	}
-	return m.moduleParam(b)
-}
-
-// moduleParam returns the first of the calls of the project that each
-// hand the parameter b binds a module, or nil.
-func (m *Model) moduleParam(b *Binding) *ParamCall {
-	f := m.File
-	def := f.Parent(f.Parent(b.Stmt))
-	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
-		return nil
-	}
-	o := m.lookup(m.localRef(def), WantModuleCalls)
-	if o == nil {
-		return nil
-	}
-	return paramCallOf(o.ModuleCalls, slices.Index(m.positionalParams(def), b.Name))
-}
-
-// paramCallOf returns the entry of calls for parameter i, or nil.
-func paramCallOf(calls []ParamCall, i int) *ParamCall {
-	for k := range calls {
-		if calls[k].Index == i {
-			return &calls[k]
-		}
-	}
-	return nil
+	return m.handedParam(e, false)
 }
 
 // FrozenParamCall returns, for e a name of a parameter of its function,
@@ -331,15 +297,33 @@ func paramCallOf(calls []ParamCall, i int) *ParamCall {
 // module frozen before the call (Object.FrozenCalls), or nil where not
 // every call does.
 func (m *Model) FrozenParamCall(e NodeID) *ParamCall {
+	return m.handedParam(e, true)
+}
+
+// handedParam is ModuleParamCall, or FrozenParamCall where frozen.
+func (m *Model) handedParam(e NodeID, frozen bool) *ParamCall {
 	f := m.File
 	e = f.Unparen(e)
 	if f.Kind(e) != KindIdentifier {
 		return nil
 	}
-	b := m.Resolve(e)
-	if b == nil || b.Kind != BindParam {
-		return nil
+	if b := m.Resolve(e); b != nil && b.Kind == BindParam {
+		return m.paramHanded(b, frozen)
 	}
+	return nil
+}
+
+// moduleParam returns the first of the calls of the project that each
+// hand the parameter b binds a module, or nil.
+func (m *Model) moduleParam(b *Binding) *ParamCall {
+	return m.paramHanded(b, false)
+}
+
+// paramHanded returns the first of the calls of the project that each
+// hand the parameter b binds a module (frozen before the call, where
+// frozen), or nil.
+func (m *Model) paramHanded(b *Binding, frozen bool) *ParamCall {
+	f := m.File
 	def := f.Parent(f.Parent(b.Stmt))
 	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
 		return nil
@@ -348,5 +332,15 @@ func (m *Model) FrozenParamCall(e NodeID) *ParamCall {
 	if o == nil {
 		return nil
 	}
-	return paramCallOf(o.FrozenCalls, slices.Index(m.positionalParams(def), b.Name))
+	calls := o.ModuleCalls
+	if frozen {
+		calls = o.FrozenCalls
+	}
+	i := slices.Index(m.positionalParams(def), b.Name)
+	for k := range calls {
+		if calls[k].Index == i {
+			return &calls[k]
+		}
+	}
+	return nil
 }
