@@ -502,8 +502,8 @@ func (m *Model) ParamArgs(use NodeID) (args []NodeID, ok bool) {
 // or when the function is used where this file cannot see its calls.
 func (m *Model) paramArgs(b *Binding) (args []NodeID, ok bool) {
 	f := m.File
-	def := f.Parent(f.Parent(b.Stmt))
-	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+	def := m.paramFunction(b)
+	if def == NoNode {
 		return nil, false
 	}
 	m.indexCalls()

@@ -120,9 +120,8 @@ func (m *Model) EvalParamCall(e NodeID) *ParamCall {
 // evalParam reports whether b binds the parameter that every call of
 // its function hands a module switched to evaluation mode.
 func (m *Model) evalParam(b *Binding) bool {
-	f := m.File
-	def := f.Parent(f.Parent(b.Stmt))
-	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+	def := m.paramFunction(b)
+	if def == NoNode {
 		return false
 	}
 	calls := m.EvalCalls(def)
@@ -214,12 +213,7 @@ func (m *Model) summarizeModuleArgs(calls []CallSummary, ids [][]NodeID) {
 // find modules by evidence alone.
 func (m *Model) notLossArgs(call NodeID) uint16 {
 	f := m.File
-	var bits uint16
-	for i, a := range m.Args(call) {
-		if i >= 16 || f.Kind(a) == KindListSplat {
-			break
-		}
-		a = f.Unparen(a)
+	return m.ArgBits(call, func(a NodeID) bool {
 		name := f.Text(a)
 		if f.Kind(a) == KindAttribute {
 			name = f.Text(f.Field(a, FieldAttribute))
@@ -227,13 +221,10 @@ func (m *Model) notLossArgs(call NodeID) uint16 {
 		if l := strings.ToLower(name); f.Kind(a) != KindCall && (lossLikeName(name) || strings.Contains(l, "loss") || strings.Contains(l, "crit")) {
 			// A loss module (`loss_op`) is back-propagated through like a
 			// model: its name tells it apart.
-			continue
+			return false
 		}
-		if f.TextIs(a, "self") || m.instanceOf(a, 0) == CallableModel {
-			bits |= 1 << i
-		}
-	}
-	return bits
+		return f.TextIs(a, "self") || m.instanceOf(a, 0) == CallableModel
+	})
 }
 
 // ModuleArgs returns the positional arguments of call that the code
@@ -243,22 +234,26 @@ func (m *Model) notLossArgs(call NodeID) uint16 {
 // `.eval()`), a module built in the call. Asked without names
 // (WithoutNames) for evidence alone.
 func (m *Model) ModuleArgs(call NodeID) uint16 {
+	return m.ArgBits(call, m.moduleArg)
+}
+
+// ArgBits returns, as bits by position, the positional arguments of call
+// among the first 16, up to a `*args` (the positions after it are not
+// known), that are names, attributes or calls and that is holds of
+// (unparenthesized): the arguments a call summary tells of.
+func (m *Model) ArgBits(call NodeID, is func(a NodeID) bool) uint16 {
 	f := m.File
 	var bits uint16
 	for i, a := range m.Args(call) {
-		if i >= 16 {
+		if i >= 16 || f.Kind(a) == KindListSplat {
 			break
 		}
 		a = f.Unparen(a)
 		switch f.Kind(a) {
-		case KindListSplat:
-			return bits // the positions after it are not known
 		case KindIdentifier, KindAttribute, KindCall:
-		default:
-			continue
-		}
-		if m.moduleArg(a) {
-			bits |= 1 << i
+			if is(a) {
+				bits |= 1 << i
+			}
 		}
 	}
 	return bits
@@ -323,9 +318,8 @@ func (m *Model) moduleParam(b *Binding) *ParamCall {
 // hand the parameter b binds a module (frozen before the call, where
 // frozen), or nil.
 func (m *Model) paramHanded(b *Binding, frozen bool) *ParamCall {
-	f := m.File
-	def := f.Parent(f.Parent(b.Stmt))
-	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+	def := m.paramFunction(b)
+	if def == NoNode {
 		return nil
 	}
 	o := m.lookup(m.localRef(def), WantModuleCalls)

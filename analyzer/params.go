@@ -4,6 +4,17 @@ package analyzer
 // parameter known by no annotation (`def train(model, criterion)`) is
 // known by the values its callers give it, where the file shows them all.
 
+// paramFunction returns the function definition whose parameter list
+// binds b, a parameter's binding; NoNode for a lambda's.
+func (m *Model) paramFunction(b *Binding) NodeID {
+	f := m.File
+	def := f.Parent(f.Parent(b.Stmt))
+	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+		return NoNode
+	}
+	return def
+}
+
 // ParamValues returns, for a name that refers to a parameter of a
 // function of this file, what every call of that function in the file
 // passes for it: the argument given by position or by keyword, else the
@@ -20,8 +31,8 @@ func (m *Model) ParamValues(use NodeID) (vals []NodeID, ok bool) {
 	if b == nil || b.Kind != BindParam {
 		return nil, false
 	}
-	def := f.Parent(f.Parent(b.Stmt))
-	if f.Kind(def) != KindFunctionDefinition || f.Parent(b.Stmt) != f.Field(def, FieldParameters) {
+	def := m.paramFunction(b)
+	if def == NoNode {
 		return nil, false // a lambda's
 	}
 	switch f.Kind(b.Stmt) {

@@ -2283,25 +2283,13 @@ func init() {
 	analyzer.FrozenAtCall = func(m *analyzer.Model, call analyzer.NodeID) uint16 {
 		f := m.File
 		var fs *frozenSet
-		var bits uint16
-		for i, a := range m.Args(call) {
-			if i >= 16 || f.Kind(a) == analyzer.KindListSplat {
-				break
-			}
-			a = f.Unparen(a)
-			k := f.Kind(a)
-			if k != analyzer.KindIdentifier && k != analyzer.KindAttribute && k != analyzer.KindCall {
-				continue
-			}
+		return m.ArgBits(call, func(a analyzer.NodeID) bool {
 			if fs == nil {
 				fs = frozenModels(m)
 			}
-			if m.NoGraphValue(a) || factoryFrozen(m, fs, a) ||
-				k != analyzer.KindCall && fs.frozenAt(m, a, call) && fs.frozenBefore(m, a, call, ifGuards(f, call)) {
-				bits |= 1 << i
-			}
-		}
-		return bits
+			return m.NoGraphValue(a) || factoryFrozen(m, fs, a) ||
+				f.Kind(a) != analyzer.KindCall && fs.frozenAt(m, a, call) && fs.frozenBefore(m, a, call, ifGuards(f, call))
+		})
 	}
 }
 
