@@ -12,18 +12,21 @@ import "strings"
 // back-propagates into parameters' gradients (Backward), switches a
 // module to evaluation or training mode (Eval, Train), and reads a tensor
 // on the host (HostRead: `.item()`, `.tolist()`, `.cpu()`, `.nonzero()`,
-// `torch.cuda.synchronize()`), each nil where it does not.
+// `torch.cuda.synchronize()`), and asks autograd for gradients it returns
+// (Grads: `torch.autograd.grad`, `torch.autograd.functional.jacobian`, a
+// meta-learner's inner loop), each nil where it does not.
 type StepSites struct {
 	ZeroGrad *Site `json:"zero_grad,omitempty"`
 	Backward *Site `json:"backward,omitempty"`
 	Eval     *Site `json:"eval,omitempty"`
 	Train    *Site `json:"train,omitempty"`
 	HostRead *Site `json:"host_read,omitempty"`
+	Grads    *Site `json:"grads,omitempty"`
 }
 
 // StepFields returns the fields of s, in a fixed order.
 func (s *StepSites) StepFields() []**Site {
-	return []**Site{&s.ZeroGrad, &s.Backward, &s.Eval, &s.Train, &s.HostRead}
+	return []**Site{&s.ZeroGrad, &s.Backward, &s.Eval, &s.Train, &s.HostRead, &s.Grads}
 }
 
 // MergeSteps fills in the sites of s that are nil from h: what a function
@@ -41,7 +44,7 @@ func (s *StepSites) MergeSteps(h *StepSites) bool {
 
 // HasSteps reports whether s holds a site.
 func (s *StepSites) HasSteps() bool {
-	return s.ZeroGrad != nil || s.Backward != nil || s.Eval != nil || s.Train != nil || s.HostRead != nil
+	return s.ZeroGrad != nil || s.Backward != nil || s.Eval != nil || s.Train != nil || s.HostRead != nil || s.Grads != nil
 }
 
 // ClearsGrad reports whether node n clears gradients: a call of
@@ -130,6 +133,15 @@ func (m *Model) AddsGrad(call NodeID) bool {
 	return m.IsBackwardCall(call) && m.CallName(call) != "torch.autograd.grad"
 }
 
+// AsksGradients reports whether a call asks autograd for gradients it
+// returns rather than adds into parameters' `.grad`: `torch.autograd.grad`
+// and the functions of `torch.autograd.functional` (jacobian, hessian,
+// vjp, jvp, hvp, vhp). Running it needs grad enabled.
+func (m *Model) AsksGradients(call NodeID) bool {
+	q := m.CallName(call)
+	return q == "torch.autograd.grad" || strings.HasPrefix(q, "torch.autograd.functional.")
+}
+
 // ModeSwitch says whether a call switches a module to evaluation mode
 // (`m.eval()`, `m.train(False)`) or to training mode (`m.train()`,
 // `m.train(True)`, `m.train(mode)` with a mode not known).
@@ -185,6 +197,9 @@ func (m *Model) stepFact(id NodeID, steps *StepSites) {
 	}
 	if steps.Backward == nil && m.AddsGrad(id) {
 		steps.Backward = m.site(id)
+	}
+	if steps.Grads == nil && m.AsksGradients(id) {
+		steps.Grads = m.site(id)
 	}
 	eval, train := m.ModeSwitch(id)
 	if (eval || train) && (m.ownCopy(m.Receiver(id), 0) || m.someParts(id)) {

@@ -366,7 +366,10 @@ adversarial examples, test-time training) is recognised by its
 ` + "`backward()`" + `, ` + "`torch.autograd.grad`" + ` or ` + "`requires_grad_()`" + ` calls, or a loss it hands
 with its model to a function of another library (` + "`gradient_update_parameters(model, loss)`" + `,
 a meta-learning library's inner step), its own or
-those of the functions it calls, and is not reported. So is a call of a
+those of the functions it calls, and is not reported; so is a call of a
+module whose forward, in whatever file of the project, asks for gradients
+itself (a meta-learner that adapts a copy of its weights to the support
+set with ` + "`torch.autograd.grad`" + ` before it scores the query). So is a call of a
 module of a class the file does not show that is handed the model itself
 (` + "`method(x_s, x_q, model=model)`" + `, after ` + "`model.eval()`" + `): an algorithm that runs the
 model in a mode of its own choosing, not one forward pass. A method named
@@ -1467,7 +1470,8 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				// in case nothing else in the region runs.
 				cur.dry = id
 			}
-			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) && graphEndsApart(m, id, cur.sw) {
+			if cur.explicit && direct && cur.dead == analyzer.NoNode && !dummyInput(m, id) && switchedModel(m, id, cur.key) && rawKept(m, id) &&
+				!gradientUse(m, id) && graphEndsApart(m, id, cur.sw) {
 				cur.dead = id
 			}
 		case kept:
@@ -4092,11 +4096,14 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 		if kw := m.Keyword(id, "requires_grad"); kw != analyzer.NoNode && f.Kind(kw) == analyzer.KindTrue {
 			return true
 		}
-		if s := m.Steps(id); s != nil && s.Backward != nil {
+		if s := m.Steps(id); s != nil && (s.Backward != nil || s.Grads != nil) {
 			return true
 		}
-		if s := m.ForwardSteps(id); s != nil && s.Backward != nil {
-			return true // a module whose forward trains (a meta-learner's step)
+		if s := m.ForwardSteps(id); s != nil && (s.Backward != nil || s.Grads != nil) {
+			// A module whose forward trains (a meta-learner's step) or
+			// differentiates (a meta-learner adapting a copy of its
+			// weights with torch.autograd.grad, in whatever file).
+			return true
 		}
 		def := m.LocalCallee(id)
 		if def == analyzer.NoNode {

@@ -45,3 +45,27 @@ def blurred_accuracy(model, loader):
     blur = Blur(model)
     blur.eval()
     return [blur(x, y).argmax(1).tolist() for x, y in loader]  # want: TL201 "blur\(x, y\)"
+
+
+class Adapter(nn.Module):
+    """A meta-learner: its forward adapts the head to the support set with
+    torch.autograd.grad before it scores the query."""
+
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Linear(8, 5)
+
+    def forward(self, support, labels, query):
+        w = self.head.weight
+        g = torch.autograd.grad(F.cross_entropy(F.linear(support, w), labels), w)[0]
+        return F.linear(query, w - 0.1 * g)
+
+
+def meta_accuracy(tasks):
+    learner = Adapter()
+    learner.eval()
+    scores = []
+    for support, labels, query, answers in tasks:
+        logits = learner(support, labels, query)  # ok: its forward asks for gradients, which needs grad
+        scores.append((logits.argmax(1) == answers).float().mean().item())
+    return scores
