@@ -1781,7 +1781,7 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 				// `for loader in dataloaders:` runs once per dataset.
 				return
 			}
-			if strings.Contains(name, "loader") || strings.Contains(name, "batches") || name == "batch_iter" {
+			if strings.Contains(name, "loader") || strings.Contains(name, "batches") || name == "batch_iter" || dataName(name) && !m.builtHere(id) {
 				found = true
 				return
 			}
@@ -1798,6 +1798,23 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 		}
 	})
 	return found
+}
+
+// builtHere reports whether a name is bound, where it is read, to a
+// container its code builds (`data = []`, `data = [line.split() for
+// line in f]`): what it holds is what the code puts there, not batches
+// from a loader, whatever its name.
+func (m *Model) builtHere(id NodeID) bool {
+	f := m.File
+	b := m.Resolve(id)
+	if b == nil || b.Kind != BindAssign || b.Unpacked {
+		return false
+	}
+	switch f.Kind(f.Unparen(b.Value)) {
+	case KindList, KindListComprehension, KindDictionary, KindDictionaryComprehension, KindTuple, KindSet, KindSetComprehension:
+		return true
+	}
+	return false
 }
 
 // lastName returns the last identifier of a name, attribute chain or call.

@@ -349,7 +349,17 @@ func (fl *Flow) iteratesData(iter NodeID, depth int) bool {
 	}
 	name := strings.ToLower(f.Text(iter))
 	return strings.Contains(name, "loader") || strings.Contains(name, "batches") || strings.Contains(name, "dataset") ||
-		m.CallName(iter) == "torch.utils.data.DataLoader"
+		dataName(name) && (f.Kind(iter) != KindIdentifier || !m.builtHere(iter)) || m.CallName(iter) == "torch.utils.data.DataLoader"
+}
+
+// dataName reports whether a name, its last word, says it holds data:
+// `data`, `train_data`, `self.val_data`.
+func dataName(name string) bool {
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	words := strings.Split(strings.Trim(name, "_"), "_")
+	return words[len(words)-1] == "data"
 }
 
 // MayCarry reports whether key may hold a tensor with autograd history,

@@ -71,7 +71,7 @@ def scores_of(model, data, batch_size=4):
     out = torch.zeros(len(data), 2)
     model.eval()
     for i, chunk in enumerate(torch.split(data, batch_size)):
-        out[i * batch_size:(i + 1) * batch_size] = model(chunk)  # want: TL201 "with grad enabled after"
+        out[i * batch_size:(i + 1) * batch_size] = model(chunk)  # want: TL201 "with grad enabled after" TL102(medium) "no backward\(\) of this step"
     return out
 
 
