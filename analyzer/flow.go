@@ -731,8 +731,19 @@ func (fl *Flow) ReturnsAny(keys map[string][]NodeID) bool {
 // non-differentiable torch functions and grad-disabled code end the
 // trail, and so does a function this file cannot see into.
 func (m *Model) DerivesFrom(expr, within NodeID, from func(*Binding) bool) bool {
-	return m.derivesFrom(expr, within, from, 0, false)
+	return m.derivesFrom(expr, within, from, 0, 0)
 }
+
+// deriveOpts change what derivesFrom follows: deriveViaParams, the calls
+// of the function's parameters into their arguments; deriveShallow stops
+// it at the calls of the file's functions, which it otherwise follows by
+// what their own bodies, read shallowly, return (shallowGraphParams).
+type deriveOpts uint8
+
+const (
+	deriveViaParams deriveOpts = 1 << iota
+	deriveShallow
+)
 
 // optionsNames are the names code gives the options of a run (argparse's
 // namespace, a config), whose attributes are settings.
@@ -743,13 +754,14 @@ var optionsNames = map[string]bool{
 // passThroughBuiltins return their argument's elements as they are.
 var passThroughBuiltins = map[string]bool{"list": true, "tuple": true, "dict": true, "sorted": true, "reversed": true, "enumerate": true, "zip": true}
 
-func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth int, viaParams bool) bool {
+func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth int, opts deriveOpts) bool {
 	f := m.File
 	expr = f.Unparen(expr)
 	if expr == NoNode || depth > 16 {
 		return false
 	}
-	t := func(e NodeID) bool { return m.derivesFrom(e, within, from, depth+1, viaParams) }
+	viaParams := opts&deriveViaParams != 0
+	t := func(e NodeID) bool { return m.derivesFrom(e, within, from, depth+1, opts) }
 	switch f.Kind(expr) {
 	case KindIdentifier:
 		b := m.Resolve(expr)
@@ -778,7 +790,15 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 				// loss, for all this file shows of what a parameter returns.
 				return false
 			}
-			return t(b.Value)
+			if t(b.Value) {
+				return true
+			}
+			if v := f.Unparen(b.Value); b.Kind == BindAssign && !b.Unpacked && f.Kind(v) == KindList && len(f.ChildList(v)) == 0 {
+				// `parts = []`, then `parts.append(torch.tanh(x[:, a:b]))`:
+				// the list holds what its function appends to it.
+				return slices.ContainsFunc(m.appendedTo(b), t)
+			}
+			return false
 		}
 	case KindAttribute:
 		if nonGradAttributes[f.Text(f.Field(expr, FieldAttribute))] {
@@ -795,7 +815,7 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 		return t(f.Field(expr, FieldValue))
 	case KindCall:
 		// The grad mode last, as in callCarries.
-		return !detachingMethods[m.MethodName(expr)] && m.callDerives(expr, within, viaParams, t) && m.GradModeAt(expr) != GradDisabled
+		return !detachingMethods[m.MethodName(expr)] && m.callDerives(expr, within, opts, t) && m.GradModeAt(expr) != GradDisabled
 	case KindBinaryOperator:
 		return t(f.Field(expr, FieldLeft)) || t(f.Field(expr, FieldRight))
 	case KindUnaryOperator:
@@ -824,10 +844,43 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 	return false
 }
 
+// appendedTo returns what the function of binding b appends to the list
+// b binds (`parts.append(v)`, `parts.extend(vs)`), in statement order,
+// after b.
+func (m *Model) appendedTo(b *Binding) []NodeID {
+	return m.Memo(appendedKey{b.Stmt, b.Name}, func() any {
+		f := m.File
+		scope := m.ScopeNode(b.Stmt)
+		var out []NodeID
+		f.Walk(scope, func(id NodeID) {
+			if f.Kind(id) != KindCall || f.N(id).Start < f.N(b.Stmt).End || m.ScopeNode(id) != scope {
+				return
+			}
+			if name := m.MethodName(id); name != "append" && name != "extend" {
+				return
+			}
+			recv := f.Unparen(m.Receiver(id))
+			if f.Kind(recv) != KindIdentifier || !f.TextIs(recv, f.Text(b.Name)) {
+				return
+			}
+			if rb := m.Resolve(recv); rb == nil || rb.Stmt != b.Stmt {
+				return
+			}
+			if args := m.Args(id); len(args) == 1 {
+				out = append(out, args[0])
+			}
+		})
+		return out
+	}).([]NodeID)
+}
+
+type appendedKey struct{ stmt, name NodeID }
+
 // callDerives is derivesFrom for a call run with grad enabled; t asks it
 // of the call's parts.
-func (m *Model) callDerives(expr, within NodeID, viaParams bool, t func(NodeID) bool) bool {
+func (m *Model) callDerives(expr, within NodeID, opts deriveOpts, t func(NodeID) bool) bool {
 	f := m.File
+	viaParams := opts&deriveViaParams != 0
 	q := m.CallName(expr)
 	if name, ok := strings.CutPrefix(q, "torch."); ok {
 		if nonDifferentiable[name] || strings.HasPrefix(name, "cuda.") || strings.HasPrefix(name, "distributed.") {
@@ -847,6 +900,20 @@ func (m *Model) callDerives(expr, within NodeID, viaParams bool, t func(NodeID) 
 			// loss, model or function the caller hands in computes
 			// its result from what it is given.
 			return slices.ContainsFunc(m.Args(expr), t)
+		}
+		if def := m.LocalCallee(expr); def != NoNode && f.Kind(def) == KindFunctionDefinition && opts&deriveShallow == 0 && m.EnclosingFunction(def) == NoNode {
+			// A function of this file: its result keeps the graph of the
+			// arguments its own body returns (`mu, s = coef(out)`).
+			args, keeps := m.Args(expr), m.shallowGraphParams(def)
+			for i, a := range args {
+				if k := f.Kind(a); k == KindKeywordArgument || k == KindListSplat || k == KindDictionarySplat {
+					break
+				}
+				if slices.Contains(keeps, i) && t(a) {
+					return true
+				}
+			}
+			return false
 		}
 		if m.MethodName(expr) == "" || q != "" {
 			return false // a function this file cannot see into

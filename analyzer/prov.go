@@ -674,19 +674,44 @@ func (m *Model) GraphParams(def NodeID) []int {
 	}).([]int)
 }
 
+// shallowGraphParams is GraphParams read from def's body alone: the calls
+// it makes of the file's functions end the trail.
+func (m *Model) shallowGraphParams(def NodeID) []int {
+	return m.Memo(shallowGraphParamsKey{def}, func() any {
+		var rets []NodeID
+		for _, v := range m.ReturnValues(def) {
+			if v != NoNode {
+				rets = append(rets, v)
+			}
+		}
+		return m.paramsReachingOpts(def, m.positionalParams(def), rets, deriveShallow)
+	}).([]int)
+}
+
+type shallowGraphParamsKey struct{ def NodeID }
+
 // paramsReaching returns the indexes of the parameters of def that some
 // of the expressions derive from.
 func (m *Model) paramsReaching(def NodeID, params, exprs []NodeID) []int {
-	return m.paramsReachingVia(def, params, exprs, false)
+	return m.paramsReachingOpts(def, params, exprs, 0)
 }
 
 // paramsReachingVia is paramsReaching, following the calls of def's
 // parameters into their arguments where viaParams is set.
 func (m *Model) paramsReachingVia(def NodeID, params, exprs []NodeID, viaParams bool) []int {
+	if viaParams {
+		return m.paramsReachingOpts(def, params, exprs, deriveViaParams)
+	}
+	return m.paramsReachingOpts(def, params, exprs, 0)
+}
+
+// paramsReachingOpts is paramsReaching, derivesFrom following what opts
+// say.
+func (m *Model) paramsReachingOpts(def NodeID, params, exprs []NodeID, opts deriveOpts) []int {
 	var out []int
 	for i, p := range params {
 		for _, e := range exprs {
-			if m.derivesFrom(e, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }, 0, viaParams) {
+			if m.derivesFrom(e, def, func(b *Binding) bool { return b.Kind == BindParam && b.Name == p }, 0, opts) {
 				out = append(out, i)
 				break
 			}
