@@ -469,16 +469,28 @@ func (m *Model) HotLoop(id NodeID) NodeID {
 func (m *Model) runsItemIn(loop, inner NodeID) bool {
 	f := m.File
 	items := m.loopItems(loop)
-	if len(items) == 0 {
+	var counts map[string]bool
+	if overRange(f, loop) {
+		counts = identifiers(f, f.Field(loop, FieldLeft))
+	}
+	if len(items) == 0 && len(counts) == 0 {
 		return false
 	}
 	scope := m.ScopeNode(loop)
+	// The callables a loop over modules draws are its modules, however
+	// it picks them (`net = models['net_{}'.format(level)]`).
+	var modules map[string]bool
+	if m.LoopRole(inner) == LoopModules {
+		modules = m.loopDrawn(inner)
+	}
 	found := false
 	f.Walk(inner, func(id NodeID) {
 		if found || f.Kind(id) != KindCall || m.ScopeNode(id) != scope {
 			return
 		}
-		if !m.IsForwardCall(id) && !m.isSelfForward(id) && !m.heldModuleCall(id) && !m.callRunsModel(id, 0) {
+		fn := f.Unparen(f.Field(id, FieldFunction))
+		drawnModule := f.Kind(fn) == KindIdentifier && modules[f.Text(fn)]
+		if !drawnModule && !m.IsForwardCall(id) && !m.isSelfForward(id) && !m.heldModuleCall(id) && !m.callRunsModel(id, 0) {
 			return
 		}
 		given := m.argNames(id)
@@ -486,12 +498,23 @@ func (m *Model) runsItemIn(loop, inner NodeID) bool {
 		for n := range given {
 			passes = passes || items[n]
 		}
+		for _, a := range m.Args(id) {
+			// `net(rays[s:s + chunk])`: the item its counter slices.
+			f.Walk(a, func(u NodeID) {
+				passes = passes || f.Kind(u) == KindIdentifier && counts[f.Text(u)] && indexesIn(f, u, a)
+			})
+		}
 		for l := m.statementLoop(id); passes && l != loop && l != NoNode; l = m.EnclosingLoop(l) {
 			if f.Kind(l) != KindForStatement && f.Kind(l) != KindWhileStatement {
 				continue
 			}
 			if m.Loop(l).Batches {
 				passes = false
+			}
+			if l == inner && modules != nil {
+				// What a loop over modules draws is each module's own (its
+				// samples count, its settings), not another item.
+				continue
 			}
 			for n := range m.loopItems(l) {
 				passes = passes && !given[n]

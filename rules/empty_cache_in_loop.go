@@ -109,8 +109,11 @@ says it runs one and the call passes the iteration's item, or a part of
 something taken by the iteration's count (` + "`net.complete(video[t:t + 10])`" + `;
 not a loader, not the counter alone); whether it loops over that item's parts is not known
 there. A loop around a nested one counts as running the model on each of
-its items only where the model is given what it draws (` + "`rays_chunk`" + `) and
-nothing the nested loops draw; and a generator is followed only in the
+its items only where the model is given what it draws (` + "`rays_chunk`" + `, or a
+slice its count takes, ` + "`net(rays[s:s + chunk])`" + `) and nothing the nested loops
+draw, but for what a nested loop over modules draws with each module (its
+number of samples); the callables such a loop draws are its models,
+whatever the key that picks them (` + "`models['net_{}'.format(level)]`" + `); and a generator is followed only in the
 file that defines it, with the flush in the block of its ` + "`yield`" + `.
 
 ## References
