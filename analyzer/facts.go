@@ -2490,6 +2490,11 @@ func (m *Model) flagTruth(def, cond NodeID) (v, known bool) {
 // module) outer: no if, try, match, loop or boolean operator between
 // them. A loop's body runs on every iteration, which a loop in the
 // caller cares about, so loops count as always.
+// Always reports whether node id runs on every run of outer, a function
+// or block around it: no condition, try, lambda or nested definition
+// between them.
+func (m *Model) Always(id, outer NodeID) bool { return m.always(id, outer) }
+
 func (m *Model) always(id, outer NodeID) bool {
 	f := m.File
 	for x := id; x != outer && x != NoNode; x = f.Parent(x) {

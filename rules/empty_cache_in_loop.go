@@ -32,6 +32,12 @@ flushes under ` + "`if level == 0:`" + `). A generator of the file that calls it
 time it yields is reported where such a loop iterates it
 (` + "`for batch in make_batches(prompts):`" + `). A comprehension is such a loop
 too (` + "`[(model(c).cpu(), torch.cuda.empty_cache())[0] for c in chunks]`" + `).
+A module's ` + "`forward`" + ` (or a Lightning ` + "`training_step`" + `, ` + "`validation_step`" + `,
+` + "`test_step`" + `, ` + "`predict_step`" + `) runs once per batch wherever the module is
+trained or run: a flush it calls on every call, itself or through a
+function of the project (` + "`sample_and_group(...)`" + `), outside any loop of its
+own and under no test but of the module's settings (` + "`if self.group_all:`" + `),
+is reported there, one level lower, as the loop that runs it is not seen.
 A loop that hands each item to a method of a parameter whose code the
 project does not show (` + "`tracker.track(frame)`" + `, no class of the project
 with a ` + "`track`" + ` method, not a method every module has) is taken to run a
@@ -153,7 +159,26 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 			}
 		}
 	}
-	if loop == analyzer.NoNode || stepsInside(m, loop, call) {
+	if loop == analyzer.NoNode {
+		if def := batchMethod(m, call); def != analyzer.NoNode && (m.Always(call, def) || underSettings(m, call, def)) && m.EnclosingLoop(call) == analyzer.NoNode {
+			f := p.File
+			class := f.Text(f.Field(m.EnclosingClass(def), analyzer.FieldName))
+			what := fmt.Sprintf("every forward pass of `%s`", class)
+			if name := m.FunctionName(def); name != "forward" {
+				what = fmt.Sprintf("every call of `%s.%s`", class, name)
+			}
+			if helper == nil {
+				p.Report(call, "`torch.cuda.empty_cache()` runs on "+what+", once per batch wherever the module runs"+cost)
+			} else {
+				p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s, once per batch wherever the module runs, through `%s` (%s)%s",
+					analyzer.Snippet(f.Text(call), 40), what, helper.Site.Text, helper.EmptyCache.Where(), cost),
+					analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
+			}
+			p.Assume(fmt.Sprintf("`%s` runs once per batch or step: the loop that runs it is not seen", class))
+		}
+		return
+	}
+	if stepsInside(m, loop, call) {
 		return
 	}
 	where := "this loop"
@@ -193,6 +218,65 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 	p.ReportRelated(call, fmt.Sprintf("`%s` runs `torch.cuda.empty_cache()` on %s, through `%s` (%s)%s",
 		analyzer.Snippet(p.File.Text(call), 40), every, helper.Site.Text, helper.EmptyCache.Where(), cost),
 		analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
+}
+
+// batchMethod returns the method of a module class that call is in, when
+// the method runs once per batch wherever the module is used: `forward`,
+// or a Lightning step (`training_step`, `validation_step`, `test_step`,
+// `predict_step`). NoNode otherwise.
+func batchMethod(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
+	def := m.ScopeNode(call)
+	if def == analyzer.Root || m.File.Kind(def) != analyzer.KindFunctionDefinition {
+		return analyzer.NoNode
+	}
+	switch m.FunctionName(def) {
+	case "forward", "training_step", "validation_step", "test_step", "predict_step":
+	default:
+		return analyzer.NoNode
+	}
+	if class := m.EnclosingClass(def); class == analyzer.NoNode || !m.IsModuleClass(class) {
+		return analyzer.NoNode
+	}
+	return def
+}
+
+// underSettings reports whether every condition between call and def,
+// its function, tests settings of the module alone (`if self.group_all:`,
+// `elif not self.knn:`): attributes of self, literals, and their
+// comparisons. Such a branch is taken on every call of a module built
+// with those settings, not on some inputs.
+func underSettings(m *analyzer.Model, call, def analyzer.NodeID) bool {
+	f := m.File
+	settingsOnly := func(test analyzer.NodeID) bool {
+		ok := test != analyzer.NoNode
+		f.Walk(test, func(id analyzer.NodeID) {
+			switch f.Kind(id) {
+			case analyzer.KindCall, analyzer.KindSubscript, analyzer.KindLambda:
+				ok = false
+			case analyzer.KindIdentifier:
+				if f.N(id).Field != analyzer.FieldAttribute && !f.TextIs(id, "self") && !f.TextIs(id, "None") {
+					ok = false
+				}
+			}
+		})
+		return ok
+	}
+	for x := f.Parent(call); x != def && x != analyzer.NoNode; x = f.Parent(x) {
+		switch f.Kind(x) {
+		case analyzer.KindIfStatement, analyzer.KindElifClause:
+			if !settingsOnly(f.Field(x, analyzer.FieldCondition)) {
+				return false
+			}
+		case analyzer.KindElseClause:
+			if p := f.Parent(x); f.Kind(p) != analyzer.KindIfStatement || !settingsOnly(f.Field(p, analyzer.FieldCondition)) {
+				return false
+			}
+		case analyzer.KindTryStatement, analyzer.KindBooleanOperator, analyzer.KindConditionalExpression, analyzer.KindLambda,
+			analyzer.KindFunctionDefinition, analyzer.KindExceptClause:
+			return false
+		}
+	}
+	return true
 }
 
 // stepsInside reports whether a loop nested in loop, apart from call,
