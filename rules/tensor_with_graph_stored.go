@@ -21,13 +21,13 @@ var TensorWithGraphStored = &analyzer.Rule{
 	// from numpy); those of high confidence were right.
 	Confidence: analyzer.ConfidenceHigh,
 	Tags:       []string{"memory", "autograd"},
-	Kinds:      []analyzer.Kind{analyzer.KindCall, analyzer.KindAssignment},
+	Kinds:      []analyzer.Kind{analyzer.KindCall, analyzer.KindAssignment, analyzer.KindAugmentedAssignment},
 	Check:      checkTensorWithGraphStored,
 	Doc: `## What it does
 Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being stored, while grad is enabled, in a
 container that outlives the training or evaluation step that made it:
-` + "`outputs.append(out)`" + `, ` + "`preds.extend(...)`" + `, ` + "`preds[i] = logits`" + `,
+` + "`outputs.append(out)`" + `, ` + "`preds.extend(...)`" + `, ` + "`losses += [loss]`" + `, ` + "`preds[i] = logits`" + `,
 ` + "`self.history.append(loss)`" + `, ` + "`stats[\"loss\"].append(loss)`" + `. The container
 outlives the step when it is created before the loop over batches (or
 steps), is an attribute such as ` + "`self.outputs`" + `, or is a module-level
@@ -372,6 +372,13 @@ func storedTarget(f *analyzer.File, m *analyzer.Model, n analyzer.NodeID) (conta
 			if len(args) == 2 {
 				return m.Receiver(n), args[1]
 			}
+		}
+	case analyzer.KindAugmentedAssignment:
+		// `losses += [loss]`: a list extended by a display of values.
+		left, right := f.Field(n, analyzer.FieldLeft), f.Unparen(f.Field(n, analyzer.FieldRight))
+		if k := f.Kind(left); (k == analyzer.KindIdentifier || k == analyzer.KindAttribute) && f.Kind(right) == analyzer.KindList &&
+			strings.HasPrefix(f.Text(f.Field(n, analyzer.FieldOperator)), "+") {
+			return left, right
 		}
 	case analyzer.KindAssignment:
 		left := f.Field(n, analyzer.FieldLeft)
