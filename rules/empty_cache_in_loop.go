@@ -37,7 +37,10 @@ A module's ` + "`forward`" + ` (or a Lightning ` + "`training_step`" + `, ` + "`
 trained or run: a flush it calls on every call, itself or through a
 function of the project (` + "`sample_and_group(...)`" + `), outside any loop of its
 own and under no test but of the module's settings (` + "`if self.group_all:`" + `),
-is reported there, one level lower, as the loop that runs it is not seen.
+is reported there, one level lower, as the loop that runs it is not seen;
+once, where the flush or the helper that flushes is called, not again at
+each batch method up the chain (` + "`training_step`" + ` calling ` + "`self.forward`" + `), and
+not in pytest modules, which flush to measure memory.
 A loop that hands each item to a method of a parameter whose code the
 project does not show (` + "`tracker.track(frame)`" + `, no class of the project
 with a ` + "`track`" + ` method, not a method every module has) is taken to run a
@@ -160,7 +163,8 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 		}
 	}
 	if loop == analyzer.NoNode {
-		if def := batchMethod(m, call); def != analyzer.NoNode && (m.Always(call, def) || underSettings(m, call, def)) && m.EnclosingLoop(call) == analyzer.NoNode {
+		if def := batchMethod(m, call); def != analyzer.NoNode && (m.Always(call, def) || underSettings(m, call, def)) && m.EnclosingLoop(call) == analyzer.NoNode &&
+			!m.IsPytestFile() && (helper == nil || !flushedInBatchMethod(helper)) {
 			f := p.File
 			class := f.Text(f.Field(m.EnclosingClass(def), analyzer.FieldName))
 			what := fmt.Sprintf("every forward pass of `%s`", class)
@@ -238,6 +242,22 @@ func batchMethod(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 		return analyzer.NoNode
 	}
 	return def
+}
+
+// flushedInBatchMethod reports whether a helper a batch method calls is
+// itself a batch method (`self.forward(x)` in `training_step`,
+// `self.transformer.forward(x)`): its flush is reported in it, or in
+// the one it calls, not once more at each caller up the chain.
+func flushedInBatchMethod(helper *analyzer.Object) bool {
+	name := helper.Site.Text
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	switch name {
+	case "forward", "training_step", "validation_step", "test_step", "predict_step":
+		return true
+	}
+	return false
 }
 
 // underSettings reports whether every condition between call and def,

@@ -57,3 +57,16 @@ class Plain:
     def forward(self, x):
         torch.cuda.empty_cache()  # ok: not a module; what runs it, and how often, is not known
         return x
+
+
+class Stepper(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        torch.cuda.empty_cache()  # want: TL301(medium) "every forward pass of `Stepper`"
+        return self.fc(x)
+
+    def training_step(self, batch, batch_idx):
+        return self.forward(batch).sum()  # ok: the flush is reported in forward, not again here
