@@ -53,6 +53,64 @@ func (m *Model) SkippingFlag(call NodeID) (flag string, ok bool) {
 
 type flagGuardsKey struct{ def NodeID }
 
+// ArmForwards returns, for a call that turns its callee's backward() off
+// by a flag (SkippingFlag), the first forward passes (at most max, one
+// per line) of the callee's own body that run with the flags the call
+// sets: outside any test of the callee's parameters, or in the branch of
+// such a test that the call's arguments (or the defaults) select
+// (`training=False`, the else of `if training:`). Nil where there is
+// none, or no such flag.
+func (m *Model) ArmForwards(call NodeID, max int) []NodeID {
+	if _, ok := m.SkippingFlag(call); !ok {
+		return nil
+	}
+	def := m.LocalCallee(call)
+	f := m.File
+	var found []NodeID
+	line := -1
+	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
+		if len(found) == max || f.Kind(id) != KindCall || m.ScopeNode(id) != def || !m.IsForwardCall(id) || !m.RunsWithFlags(call, id) {
+			return
+		}
+		if l := f.Position(f.N(id).Start).Line; l != line {
+			found, line = append(found, id), l
+		}
+	})
+	return found
+}
+
+// RunsWithFlags reports whether node id, in the body of the function of
+// this file that call calls, runs with the arguments the call passes:
+// it is in no branch of a test of the function's parameters that the
+// call's arguments (or the defaults) are known not to select.
+func (m *Model) RunsWithFlags(call, id NodeID) bool {
+	def := m.LocalCallee(call)
+	if def == NoNode || !m.File.Contains(def, id) {
+		return false
+	}
+	f := m.File
+	params := map[string]bool{}
+	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+		switch f.Kind(c) {
+		case KindIdentifier:
+			params[f.Text(c)] = true
+		case KindDefaultParameter, KindTypedDefaultParameter:
+			params[f.Text(f.Field(c, FieldName))] = true
+		}
+		return true
+	})
+	g, guarded := m.guardOf(id, def, params)
+	if !guarded {
+		return true
+	}
+	v, ok := m.argOrDefault(call, def, g.param)
+	if !ok {
+		return true
+	}
+	truth, known := testTruth(f, v, g.lit)
+	return !known || truth == g.runsWhen
+}
+
 // flagGuard is a backward() of a function that runs only when parameter
 // param is truthy (runsWhen true) or falsy.
 type flagGuard struct {

@@ -76,7 +76,9 @@ under an ` + "`if`" + ` on one of its parameters (` + "`if train:`" + `, ` + "`i
 ` + "`if mode == \"train\":`" + `), runs no backward where a call passes a literal that
 turns the flag off (` + "`run_epoch(model, val_loader, train=False)`" + `,
 ` + "`run_epoch(val_loader, mode=\"val\")`" + `): in an evaluation region
-that call is reported. A function of another file is not judged so.
+that call is reported, with the forward passes of the branches the call's
+flags select as related locations (not the training branch's). A
+function of another file is not judged so.
 A backward under a test whose other arm holds the switch to evaluation
 (` + "`if phase == \"train\": model.train()`" + ` / ` + "`else: model.eval()`" + `, then
 ` + "`if phase == \"train\": loss.backward()`" + ` in one iteration of
@@ -548,10 +550,22 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 		// The place is the pass's, which may be in a function that the
 		// helper calls in turn.
 		runs := fmt.Sprintf("which runs `%s` (%s)", helper.Forward.Text, helper.Forward.Where())
+		related := []analyzer.Related{analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs")}
 		if flag, ok := m.SkippingFlag(call); ok {
 			runs = fmt.Sprintf("which runs `%s` (%s) and, with `%s`, no backward()", helper.Forward.Text, helper.Forward.Where(), flag)
+			if at := m.ArmForwards(call, maxMore+1); len(at) > 0 {
+				// The passes of the branches the flag selects, not the
+				// first of the body (the training branch's).
+				if line := f.Position(f.N(at[0]).Start).Line; helper.Forward.Abs != f.Path || helper.Forward.Line != line {
+					runs = fmt.Sprintf("which, with `%s`, runs `%s` (line %d) and no backward()", flag, analyzer.Snippet(f.Text(at[0]), 40), line)
+				}
+				related = related[:0]
+				for _, a := range at {
+					related = append(related, p.RelatedNode(a, "a forward pass `"+helper.Site.Text+"` runs with `"+flag+"`"))
+				}
+			}
 		}
-		if end := detachesReturns(m, m.LocalCallee(call)); end != "" && !found[i].detached && !found[i].split {
+		if end := detachesReturns(m, m.LocalCallee(call), call); end != "" && !found[i].detached && !found[i].split {
 			cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
 				"back-propagates; `%s` returns `.%s` of what it computes, which frees them, but each pass still holds them all "+
 				"at its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", helper.Site.Text, end)
@@ -559,8 +573,7 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			cost = hostCost(m, fn, call)
 		}
 		p.ReportRelated(call, fmt.Sprintf("%s runs a forward pass with grad enabled %s, through `%s`, %s%s",
-			site, where, helper.Site.Text, runs, cost),
-			analyzer.RelatedSite(helper.Forward, "the forward pass `"+helper.Site.Text+"` runs"))
+			site, where, helper.Site.Text, runs, cost), related...)
 		p.Fix(fix)
 	}
 	evalEvidence(p, fn, call, helper, found[i])
@@ -2087,16 +2100,21 @@ func fedBack(m *analyzer.Model, call analyzer.NodeID) bool {
 	return found
 }
 
-// detachesReturns returns how def, a function of this file, ends the
-// graph of every value it returns (`detach()`, `item()`, `tolist()`,
+// detachesReturns returns how def, a function of this file that call
+// calls, ends the graph of every value it returns (those the call's flags
+// select, where they turn its backward() off) (`detach()`, `item()`, `tolist()`,
 // `.data`: each return is such a call or attribute, or a tuple of them),
 // or "" where some return may keep one.
-func detachesReturns(m *analyzer.Model, def analyzer.NodeID) string {
+func detachesReturns(m *analyzer.Model, def, call analyzer.NodeID) string {
 	f := m.File
 	if def == analyzer.NoNode || f.Kind(def) != analyzer.KindFunctionDefinition {
 		return ""
 	}
 	vals := m.ReturnValues(def)
+	if m.SkipsBackward(call) {
+		// Only the returns of the branches the call's flags select.
+		vals = slices.DeleteFunc(slices.Clone(vals), func(v analyzer.NodeID) bool { return v != analyzer.NoNode && !m.RunsWithFlags(call, v) })
+	}
 	end := ""
 	var ends func(v analyzer.NodeID, depth int) bool
 	ends = func(v analyzer.NodeID, depth int) bool {

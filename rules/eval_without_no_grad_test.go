@@ -40,6 +40,33 @@ func TestEvalRegionListsItsPasses(t *testing.T) {
 	}
 }
 
+// TestFlagCallListsItsBranchPasses checks that a call turning its
+// callee's backward() off by a flag lists the passes of the branches the
+// flag selects, not the training branch's first pass.
+func TestFlagCallListsItsBranchPasses(t *testing.T) {
+	diags := lintFixture(t, "../testdata/python/TL201_flag_arms.py", EvalWithoutNoGrad)
+	const msg = "a forward pass `run` runs with `training=False`"
+	found := false
+	for _, d := range diags {
+		if d.Rule.Code != "TL201" || d.Pos.Line != 30 {
+			continue
+		}
+		found = true
+		var got []int
+		for _, r := range d.Related {
+			if r.Message == msg {
+				got = append(got, r.Line)
+			}
+		}
+		if want := []int{20, 22}; !slices.Equal(got, want) {
+			t.Errorf("passes listed at lines %v, want %v", got, want)
+		}
+	}
+	if !found {
+		t.Error("line 30: no TL201 finding")
+	}
+}
+
 // TestOncePassSaysWhereItRuns checks where a finding that runs once
 // says its pass is: outside any loop, or in a loop over a few fixed
 // values, which runs it once per value.
