@@ -856,6 +856,9 @@ func (m *Model) selfAttrs(class NodeID) classAttrs {
 			if f.Kind(left) != KindAttribute {
 				return
 			}
+			if f.Kind(id) == KindAssignment && f.Field(id, FieldRight) == NoNode {
+				return // `self.y: list`: a bare annotation declares the attribute, binds nothing
+			}
 			if f.Kind(id) == KindAssignment && f.Kind(f.Unparen(f.Field(id, FieldRight))) == KindNone {
 				return // `self.model = None` until a method binds the model
 			}
