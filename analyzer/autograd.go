@@ -26,6 +26,13 @@ var modelWords = map[string]bool{
 	"transformer": true, "teacher": true, "student": true, "detector": true,
 }
 
+// layerWords are the names models give their layers: an attribute so
+// named of a model is a submodule.
+var layerWords = map[string]bool{
+	"fc": true, "linear": true, "embedding": true, "lstm": true, "gru": true, "rnn": true,
+	"conv": true, "attention": true, "attn": true, "proj": true, "projection": true, "mlp": true,
+}
+
 // lossWords are names conventionally bound to loss modules or functions.
 var lossWords = map[string]bool{
 	"criterion": true, "loss_fn": true, "loss_func": true, "loss_function": true,
@@ -325,6 +332,13 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		}
 		if m.importedModule(obj) {
 			return CallableOther // `mod.Net(...)` with `mod = import_module(...)`: a class or a function of a module
+		}
+		if layerWords[lastWord(attr)] && !m.noNames && m.classifyCallee(obj, depth+1) == CallableModel &&
+			!m.localMethodNamed(attr) && m.lookup("*."+attr, WantHelper) == nil {
+			// `decoder.embedding(tokens)`, `decoder.fc(h)`: a layer of a
+			// model, called step by step (a beam search), where no class
+			// of the file or method of the project has that name.
+			return CallableModel
 		}
 		return m.nameCallable(attr)
 	case KindLambda:

@@ -903,6 +903,11 @@ func (m *Model) returnedSwitch(def NodeID) (GradMode, bool) {
 			}
 			g, ok := m.gradSwitch(v)
 			switch {
+			case !ok && m.versionGuarded(v, def):
+				// `if torch.__version__ >= "0.4": return torch.no_grad()`,
+				// else `contextlib.suppress()`: the fallback of a version
+				// before the switch existed.
+				continue
 			case !ok:
 				return none
 			case mode == none:
@@ -920,6 +925,47 @@ func (m *Model) returnedSwitch(def NodeID) (GradMode, bool) {
 }
 
 type returnedSwitchKey struct{ def NodeID }
+
+// versionGuarded reports whether node id, in function def, runs only on
+// one side of a test of a library's version (`torch.__version__`,
+// `version.parse(...)`, `TORCH_VERSION`): an if, elif or else of such a
+// test, an arm of such a conditional expression, or a return after such
+// an if in the same block.
+func (m *Model) versionGuarded(id, def NodeID) bool {
+	f := m.File
+	mentions := func(cond NodeID) bool {
+		l := strings.ToLower(f.Text(cond))
+		return strings.Contains(l, "__version__") || strings.Contains(l, "version.parse") || strings.Contains(l, "torch_version")
+	}
+	for x := f.Parent(id); x != def && x != NoNode; x = f.Parent(x) {
+		if f.Kind(x) == KindReturnStatement {
+			// `if torch.__version__ >= ...: return torch.no_grad()`, then
+			// `return contextlib.suppress()`: the test's fall-through.
+			guarded := false
+			f.Children(f.Parent(x), func(c NodeID) bool {
+				if c == x {
+					return false
+				}
+				guarded = guarded || f.Kind(c) == KindIfStatement && mentions(f.Field(c, FieldCondition))
+				return true
+			})
+			if guarded {
+				return true
+			}
+		}
+		switch f.Kind(x) {
+		case KindIfStatement, KindElifClause, KindConditionalExpression:
+			cond := f.Field(x, FieldCondition)
+			if f.Kind(x) == KindConditionalExpression {
+				cond = f.ChildList(x)[1]
+			}
+			if cond != NoNode && mentions(cond) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // ThreadEntry reports whether a use of a function's name hands it to a
 // new thread or process as what it runs (`mp.Process(target=evaluate,

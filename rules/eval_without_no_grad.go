@@ -428,10 +428,23 @@ into, arithmetic, losses, other models, the project's own functions by
 what their summaries say they do with an argument). Outputs seen to reach
 a ` + "`backward()`" + ` or ` + "`torch.autograd.grad`" + ` are trained through, in whatever
 mode the model is, and are not reported (a class that keeps its model in
-evaluation mode for guided back-propagation). Outputs handed to code
+evaluation mode for guided back-propagation). So is a pass whose module
+keeps part of its result on itself where a later backward of the function
+reads it (` + "`loss = net.loss; loss.backward()`" + ` after ` + "`net(x, y)`" + `, whose forward
+sets ` + "`self.loss_mse`" + `). Outputs handed to code
 whose use of them is not seen (a library's function, an attribute, a
 method of an object of no known class) make the finding say so, one
 level lower.
+
+A model's layers called one by one (` + "`decoder.embedding(words)`" + `,
+` + "`decoder.lstm(x, h)`" + `, ` + "`decoder.fc(h)`" + ` in a beam search) are forward passes of that
+model, where the attribute is named for a layer (fc, linear, embedding,
+lstm, gru, rnn, conv, attention, attn, proj, projection, mlp) and neither a
+class of the file nor a method of the project has that name; the finding
+says the name is what it rests on. A function of the project whose every
+return is ` + "`torch.no_grad()`" + ` but one under a test of a library's version
+(` + "`if torch.__version__ >= \"0.4\": return torch.no_grad()`" + `, then
+` + "`return contextlib.suppress()`" + `) disables grad where it is entered.
 
 ## References
 - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
@@ -1502,7 +1515,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				attrRegion = &evalRegion{dead: analyzer.NoNode, start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
 			}
-		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && outputsOnlyToHost(m, id):
+		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && outputsOnlyToHost(m, id) && !backpropsOwnState(m, id):
 			if hostOnly == analyzer.NoNode {
 				hostOnly = id
 			} else if direct && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line &&
@@ -4167,6 +4180,46 @@ func defUsesGradients(m *analyzer.Model, def analyzer.NodeID) bool {
 		})
 		return uses
 	}).(bool)
+}
+
+// backpropsOwnState reports whether a backward of the function, after
+// call, back-propagates a value its module keeps on itself (`loss =
+// net.loss; loss.backward()`, after `net(x, y)` whose forward sets
+// `self.loss_mse`): the pass's graph is trained through the module's
+// state, whatever happens to its outputs.
+func backpropsOwnState(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if k := f.Kind(fn); k != analyzer.KindIdentifier && k != analyzer.KindAttribute {
+		return false
+	}
+	module := f.Text(fn)
+	var reads func(e analyzer.NodeID, depth int) bool
+	reads = func(e analyzer.NodeID, depth int) bool {
+		found := false
+		f.Walk(e, func(id analyzer.NodeID) {
+			switch {
+			case found:
+			case f.Kind(id) == analyzer.KindAttribute && f.TextIs(f.Field(id, analyzer.FieldObject), module):
+				found = f.Kind(f.Parent(id)) != analyzer.KindCall || f.Field(f.Parent(id), analyzer.FieldFunction) != id
+			case f.Kind(id) == analyzer.KindIdentifier && depth < 4 && f.N(id).Field != analyzer.FieldAttribute:
+				if v := m.AssignedValue(id); v != analyzer.NoNode && !f.Contains(v, id) {
+					found = reads(v, depth+1)
+				}
+			}
+		})
+		return found
+	}
+	scope, found := m.ScopeNode(call), false
+	f.Walk(scope, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != scope || f.N(id).Start < f.N(call).End || !m.AddsGrad(id) {
+			return
+		}
+		if v := backpropagatedValue(m, id); v != analyzer.NoNode {
+			found = reads(v, 0)
+		}
+	})
+	return found
 }
 
 // syntheticTensors are torch factories of random or constant tensors.
