@@ -1,15 +1,70 @@
 package analyzer
 
-// FixedIterations reports whether a for loop iterates a list or tuple
-// written out in the code: as many iterations as it has elements.
+import "strconv"
+
+// FixedIterations reports whether a for loop iterates what the code
+// writes out (fixedIterable): a list or tuple, a range of a few literal
+// values, and enumerate or zip of them.
 func (m *Model) FixedIterations(loop NodeID) bool {
 	f := m.File
 	if f.Kind(loop) != KindForStatement {
 		return false
 	}
-	switch f.Kind(f.Unparen(f.Field(loop, FieldRight))) {
+	return m.fixedIterable(f.Unparen(f.Field(loop, FieldRight)), 0)
+}
+
+// fixedIterable reports whether an iterable is written out in the code:
+// a literal list or tuple, a range of a few literal values (`range(3)`),
+// or enumerate, zip, reversed or sorted of such iterables.
+func (m *Model) fixedIterable(it NodeID, depth int) bool {
+	f := m.File
+	switch f.Kind(it) {
 	case KindList, KindTuple:
 		return true
+	case KindCall:
+		fn := f.Field(it, FieldFunction)
+		if f.Kind(fn) != KindIdentifier || m.Resolve(fn) != nil || depth > 4 {
+			return false
+		}
+		args := m.Args(it)
+		switch f.Text(fn) {
+		case "range":
+			// `for i in range(3):`: a few iterations, each written out as
+			// much as a literal list's.
+			return smallRange(f, args)
+		case "enumerate", "reversed", "sorted":
+			return len(args) == 1 && m.fixedIterable(f.Unparen(args[0]), depth+1)
+		case "zip":
+			for _, a := range args {
+				if m.fixedIterable(f.Unparen(a), depth+1) {
+					return true // zip stops at its shortest iterable
+				}
+			}
+		}
+	}
+	return false
+}
+
+// smallRange reports whether the arguments of a call of range are
+// integer literals that give at most five values (`range(3)`,
+// `range(1, 4)`).
+func smallRange(f *File, args []NodeID) bool {
+	var n []int
+	for _, a := range args {
+		if f.Kind(a) != KindInteger {
+			return false
+		}
+		v, err := strconv.Atoi(f.Text(a))
+		if err != nil {
+			return false
+		}
+		n = append(n, v)
+	}
+	switch len(n) {
+	case 1:
+		return n[0] <= 5
+	case 2:
+		return n[1]-n[0] <= 5
 	}
 	return false
 }

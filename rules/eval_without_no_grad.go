@@ -139,7 +139,11 @@ generator's periodic sample) costs one graph every few steps: its finding
 says so and is one level lower. A pass outside any loop of module-level
 code, or of a function that module-level code calls once (` + "`main()`" + ` under
 ` + "`if __name__ == \"__main__\":`" + `), runs once per run of the script and keeps one
-graph: its finding says so and is of low confidence.
+graph: its finding says so and is of low confidence. So does one in a loop
+over a few values the code writes out (a literal list or tuple, a range of
+at most five literal values, enumerate or zip of them: three samples
+plotted for a figure), with no loop over data after it running the same
+model.
 In a notebook, the value of a cell's last expression is displayed and
 kept in IPython's output cache (` + "`Out[n]`" + `), one more each time the cell
 runs, until ` + "`Out`" + ` is cleared or the kernel restarts: outputs shown so
@@ -1062,7 +1066,8 @@ func equalityOperands(f *analyzer.File, cond analyzer.NodeID) []analyzer.NodeID 
 // "__main__":` block, a notebook), or in a function that only such code
 // calls, once (`main()`), outside any loop but one over a few literal
 // values, with no loop after it and before end (where its region ends)
-// that calls the same model with grad enabled.
+// that calls the same model with grad enabled again and again (not a few
+// fixed times).
 func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	f := m.File
 	if fn != analyzer.Root && !m.CalledOnceAtTop(fn) {
@@ -1075,7 +1080,7 @@ func runsOnce(m *analyzer.Model, fn, call analyzer.NodeID, end uint32) bool {
 	at, again := f.N(call).End, false
 	f.Walk(fn, func(id analyzer.NodeID) {
 		if again || f.Kind(id) != analyzer.KindCall || f.N(id).Start < at || f.N(id).Start >= end || m.ScopeNode(id) != fn ||
-			m.EnclosingLoop(id) == analyzer.NoNode {
+			m.RepeatingLoop(id) == analyzer.NoNode {
 			return
 		}
 		if compactText(f, f.Unparen(f.Field(id, analyzer.FieldFunction))) == callee && m.GradModeAt(id) != analyzer.GradDisabled {

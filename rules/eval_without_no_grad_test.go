@@ -88,6 +88,26 @@ func TestOncePassSaysWhereItRuns(t *testing.T) {
 	}
 }
 
+// TestFewFixedPassesRunOnce checks that a script's pass in a loop over a
+// few values written out (`range(3)`, `enumerate([a, b])`) says it runs
+// once per value.
+func TestFewFixedPassesRunOnce(t *testing.T) {
+	diags := lintFixture(t, "../testdata/python/TL201_few_passes.py", EvalWithoutNoGrad)
+	const want = "a forward pass of module-level code in the loop at line 11, over a few fixed values, keeps one graph, not one per batch"
+	found := false
+	for _, d := range diags {
+		if d.Pos.Line == 12 {
+			found = true
+			if d.Once != want {
+				t.Errorf("line 12: once %q, want %q", d.Once, want)
+			}
+		}
+	}
+	if !found {
+		t.Error("line 12: no TL201 finding")
+	}
+}
+
 // TestOneSampleThroughHelpers checks what a pass read as one sample says
 // where a helper of the file runs it or the host made the batch of one.
 func TestOneSampleThroughHelpers(t *testing.T) {
