@@ -2014,10 +2014,13 @@ func detachedNext(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 				return analyzer.NoNode
 			}
 			method := f.Text(f.Field(e, analyzer.FieldAttribute))
-			if method != "detach" && !passThroughMethods[method] {
+			if method != "detach" && method != "numpy" && method != "item" && method != "tolist" && !passThroughMethods[method] {
 				return analyzer.NoNode
 			}
-			dropped = dropped || method == "detach"
+			// `.numpy()` raises on a tensor that requires grad: valid
+			// only after what dropped it, as `.item()` and `.tolist()`
+			// leave no tensor at all.
+			dropped = dropped || method == "detach" || method == "item" || method == "tolist"
 			e = f.Unparen(f.Field(e, analyzer.FieldObject))
 		case analyzer.KindAttribute:
 			if !f.TextIs(f.Field(e, analyzer.FieldAttribute), "data") {

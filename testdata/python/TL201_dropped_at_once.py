@@ -48,3 +48,12 @@ net = nn.Linear(4, 2)
 warm = torch.load("warm.pt")
 net(warm)  # ok: TL201 before the switch below: training mode
 net.eval()
+
+
+counter = nn.Conv2d(3, 1, 3)
+counter.eval()
+total = 0.0
+for image in [torch.randn(1, 3, 8, 8) for _ in range(100)]:
+    density = counter(image)  # want: TL201 "the next statement, `density = density.data.cpu\(\).numpy\(\)`, drops the output's graph"
+    density = density.data.cpu().numpy()
+    total += float(density.sum())
