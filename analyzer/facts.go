@@ -2486,13 +2486,10 @@ func (m *Model) flagTruth(def, cond NodeID) (v, known bool) {
 	return v, !set
 }
 
-// always reports whether id runs on every run of the function (or
+// Always reports whether node id runs on every run of the function (or
 // module) outer: no if, try, match, loop or boolean operator between
 // them. A loop's body runs on every iteration, which a loop in the
 // caller cares about, so loops count as always.
-// Always reports whether node id runs on every run of outer, a function
-// or block around it: no condition, try, lambda or nested definition
-// between them.
 func (m *Model) Always(id, outer NodeID) bool { return m.always(id, outer) }
 
 func (m *Model) always(id, outer NodeID) bool {
