@@ -3,14 +3,40 @@ package analyzer
 import "strconv"
 
 // FixedIterations reports whether a for loop iterates what the code
-// writes out (fixedIterable): a list or tuple, a range of a few literal
-// values, and enumerate or zip of them.
+// writes out: a list or tuple, or (fixedIterable) a range of a few
+// literal values and enumerate or zip of them, where its body reads the
+// values and trains nothing.
 func (m *Model) FixedIterations(loop NodeID) bool {
 	f := m.File
 	if f.Kind(loop) != KindForStatement {
 		return false
 	}
-	return m.fixedIterable(f.Unparen(f.Field(loop, FieldRight)), 0)
+	it := f.Unparen(f.Field(loop, FieldRight))
+	if k := f.Kind(it); k == KindList || k == KindTuple {
+		return true
+	}
+	// A few values of a range or of enumerate or zip are values only
+	// where the body reads them and trains nothing (three samples
+	// plotted): `for epoch in range(3):` around the steps of training,
+	// or `for _ in range(5):` that chains a sampler's passes, repeats.
+	return m.fixedIterable(it, 0) && m.readsTargets(loop) && !m.Loop(loop).Backward && !m.stepsNested(loop)
+}
+
+// readsTargets reports whether a for loop's body reads a name its
+// targets bind (other than `_`).
+func (m *Model) readsTargets(loop NodeID) bool {
+	f := m.File
+	targets := map[string]bool{}
+	f.Walk(f.Field(loop, FieldLeft), func(id NodeID) {
+		if f.Kind(id) == KindIdentifier && !f.TextIs(id, "_") {
+			targets[f.Text(id)] = true
+		}
+	})
+	found := false
+	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
+		found = found || f.Kind(id) == KindIdentifier && f.N(id).Field != FieldAttribute && targets[f.Text(id)]
+	})
+	return found
 }
 
 // fixedIterable reports whether an iterable is written out in the code:

@@ -140,10 +140,11 @@ says so and is one level lower. A pass outside any loop of module-level
 code, or of a function that module-level code calls once (` + "`main()`" + ` under
 ` + "`if __name__ == \"__main__\":`" + `), runs once per run of the script and keeps one
 graph: its finding says so and is of low confidence. So does one in a loop
-over a few values the code writes out (a literal list or tuple, a range of
-at most five literal values, enumerate or zip of them: three samples
-plotted for a figure), with no loop over data after it running the same
-model.
+over a few values the code writes out (a literal list or tuple; a range of
+at most five literal values, or enumerate or zip of such values, where the
+body reads the loop's target and trains nothing: three samples plotted
+for a figure, not an epoch loop), with no loop over data after it running
+the same model.
 In a notebook, the value of a cell's last expression is displayed and
 kept in IPython's output cache (` + "`Out[n]`" + `), one more each time the cell
 runs, until ` + "`Out`" + ` is cleared or the kernel restarts: outputs shown so

@@ -21,3 +21,15 @@ def predict_all(net, data):
     net.eval()
     for index in range(len(data)):
         print(net(data[index].unsqueeze(0)).argmax().item())  # want: TL201(medium) "in `predict_all`"
+
+
+def fit(net, opt, test_x, batches):
+    for epoch in range(3):
+        net.eval()
+        print(epoch, net(test_x).sum().item())  # want: TL201(high) "after `net.eval\(\)`"
+        net.train()
+        for bx in batches:
+            loss = net(bx).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
