@@ -5,7 +5,7 @@ import "strconv"
 // FixedIterations reports whether a for loop iterates what the code
 // writes out: a list or tuple, or (fixedIterable) a range of a few
 // literal values and enumerate or zip of them, where its body reads the
-// values and trains nothing.
+// values (or runs once, `range(1)`) and trains nothing.
 func (m *Model) FixedIterations(loop NodeID) bool {
 	f := m.File
 	if f.Kind(loop) != KindForStatement {
@@ -19,7 +19,9 @@ func (m *Model) FixedIterations(loop NodeID) bool {
 	// where the body reads them and trains nothing (three samples
 	// plotted): `for epoch in range(3):` around the steps of training,
 	// or `for _ in range(5):` that chains a sampler's passes, repeats.
-	return m.fixedIterable(it, 0) && m.readsTargets(loop) && !m.Loop(loop).Backward && !m.stepsNested(loop)
+	once := f.Kind(it) == KindCall && f.TextIs(f.Field(it, FieldFunction), "range") && m.Resolve(f.Field(it, FieldFunction)) == nil &&
+		rangeLen(f, m.Args(it)) == 1
+	return m.fixedIterable(it, 0) && (once || m.readsTargets(loop)) && !m.Loop(loop).Backward && !m.stepsNested(loop)
 }
 
 // readsTargets reports whether a for loop's body reads a name its
@@ -75,24 +77,31 @@ func (m *Model) fixedIterable(it NodeID, depth int) bool {
 // integer literals that give at most five values (`range(3)`,
 // `range(1, 4)`).
 func smallRange(f *File, args []NodeID) bool {
+	n := rangeLen(f, args)
+	return n >= 0 && n <= 5
+}
+
+// rangeLen returns how many values a call of range with these arguments
+// gives, where they are one or two integer literals; -1 otherwise.
+func rangeLen(f *File, args []NodeID) int {
 	var n []int
 	for _, a := range args {
 		if f.Kind(a) != KindInteger {
-			return false
+			return -1
 		}
 		v, err := strconv.Atoi(f.Text(a))
 		if err != nil {
-			return false
+			return -1
 		}
 		n = append(n, v)
 	}
 	switch len(n) {
 	case 1:
-		return n[0] <= 5
+		return max(n[0], 0)
 	case 2:
-		return n[1]-n[0] <= 5
+		return max(n[1]-n[0], 0)
 	}
-	return false
+	return -1
 }
 
 // BreaksAfterFirst reports whether a loop's body ends in a `break` that

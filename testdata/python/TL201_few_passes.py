@@ -33,3 +33,13 @@ def fit(net, opt, test_x, batches):
             opt.zero_grad()
             loss.backward()
             opt.step()
+
+
+if __name__ == "__main__":
+    probe = torch.load("probe.pt")
+    probe.eval()
+    for i in range(1):
+        print(probe(samples[:2]).argmax(1).tolist())  # want: TL201(low) "after `probe.eval\(\)`"
+    with torch.no_grad():
+        for i in range(1):
+            print(probe(samples[:2]).argmax(1).tolist())  # ok: grad is disabled
