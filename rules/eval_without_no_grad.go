@@ -515,9 +515,8 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	if found[i].named || found[i].callers != nil {
 		fix = noGradDecoratorFix(m, fn)
 	}
-	cost := ": autograd records the graph and keeps " +
-		"its activations alive although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` " +
-		"(or `torch.inference_mode()`)"
+	cost := ": autograd records the graph and keeps its activations alive for as long as its outputs are held, " +
+		"although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
 	if end := droppedAtOnce(m, call); found[i].detached && direct && end != "" {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although "+
 			"nothing back-propagates through it; %s, but each pass still holds them all at its peak; run this model "+
@@ -540,7 +539,8 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 			mode = "bool(" + test + ")"
 		}
 		where += fmt.Sprintf(", where `%s` %s and the backward() that it guards does not run", test, when)
-		cost = ": autograd records the graph and keeps its activations alive although nothing back-propagates; run the pass " +
+		cost = ": autograd records the graph and keeps its activations alive for as long as its outputs are held, although " +
+			"nothing back-propagates; run the pass " +
 			"under `with torch.set_grad_enabled(" + mode + "):`"
 	} else if end := droppedAtOnce(m, call); direct && end != "" {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+

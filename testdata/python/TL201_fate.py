@@ -114,7 +114,7 @@ def embeddings(model, loader):
     model.eval()
     out = []
     for x, _ in loader:
-        z = model(x)  # want: TL201 "keeps its activations alive although nothing back-propagates"
+        z = model(x)  # want: TL201 "keeps its activations alive for as long as its outputs are held, although nothing back-propagates"
         out.append(z.cpu())  # want: TL102
     return out
 
