@@ -39,7 +39,8 @@ func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 				name, via.Text, via.Path, via.Line))
 			break
 		}
-		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it in the project shows its grad mode", name))
+		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs: no call of it found in the project shows its grad mode "+
+			"(calls through a factory, a registry or a framework are not followed)", name))
 	}
 	if byName && off != nil {
 		// Calls of the name disagree: one that disables grad may be the

@@ -43,7 +43,7 @@ func TestGradAssumedThroughCallers(t *testing.T) {
 			t.Errorf("line %d: assumed %q, want %q", d.Pos.Line, d.Assumed, w)
 		}
 		for _, a := range d.Assumed {
-			if strings.Contains(a, "no call of it in the project") {
+			if strings.Contains(a, "no call of it found in the project") {
 				t.Errorf("line %d: %q: the function is called", d.Pos.Line, a)
 			}
 		}
