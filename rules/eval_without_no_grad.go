@@ -29,7 +29,9 @@ Checks for evaluation and inference code that runs a model forward pass
 while grad is enabled and never back-propagates. Evaluation is known by
 what the code does:
 - an evaluation region of a model, from its switch to evaluation mode
-  (` + "`model.eval()`" + `, ` + "`model.train(False)`" + `, ` + "`model = Net(...).eval()`" + `, a call of a
+  (` + "`model.eval()`" + `, ` + "`model.train(False)`" + `, ` + "`model = Net(...).eval()`" + `, a loop or
+  comprehension switching each model of a literal list or tuple,
+  ` + "`for net in (G, D): net.eval()`" + `, a call of a
   function that returns a model it switched to evaluation mode) to its
   next switch back to training mode (` + "`model.train()`" + `, or a call of a
   function that trains), holding the forward passes of that model (its
@@ -1397,6 +1399,23 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	var gradUses []analyzer.NodeID
 	f.Walk(fn, func(id analyzer.NodeID) {
 		k := f.Kind(id)
+		if k == analyzer.KindCall {
+			// `for net in (G, D): net.eval()`, `[m.eval() for m in
+			// (enc, dec)]`: a switch of each model the loop names, from
+			// here to the end of the function.
+			if eval, names := loopedSwitch(m, id); names != nil && (m.ScopeNode(id) == fn || m.EnclosingFunction(id) == m.EnclosingFunction(fn)) {
+				for _, key := range names {
+					switch r := open[key]; {
+					case eval && r == nil && (byName == nil || byName.end != end):
+						openSwitch(id, key, end, false)
+					case !eval && r != nil:
+						r.end = f.N(id).Start // `for m in (enc, dec): m.train()`
+						delete(open, key)
+					}
+				}
+				return
+			}
+		}
 		if k != analyzer.KindCall && k != analyzer.KindAssignment || m.ScopeNode(id) != fn {
 			return
 		}
@@ -4229,6 +4248,49 @@ func backpropsOwnState(m *analyzer.Model, call analyzer.NodeID) bool {
 		}
 	})
 	return found
+}
+
+// loopedSwitch returns, for a call that switches the target of a for loop
+// or comprehension to evaluation mode (`net.eval()` in `for net in (G,
+// D):`) or to training mode, which of the two, and the models the loop's
+// literal list or tuple names; nil names for any other call.
+func loopedSwitch(m *analyzer.Model, call analyzer.NodeID) (eval bool, names []string) {
+	eval, train := m.ModeSwitch(call)
+	if !eval && !train {
+		return false, nil
+	}
+	names = loopedModels(m, call)
+	return eval, names
+}
+
+// loopedModels returns the models a for loop or comprehension names in a
+// literal list or tuple, where call is a method call on its target.
+func loopedModels(m *analyzer.Model, call analyzer.NodeID) []string {
+	f := m.File
+	recv := f.Unparen(m.Receiver(call))
+	if f.Kind(recv) != analyzer.KindIdentifier {
+		return nil
+	}
+	b := m.Resolve(recv)
+	if b == nil || b.Kind != analyzer.BindLoopTarget || f.Kind(f.Field(b.Stmt, analyzer.FieldLeft)) != analyzer.KindIdentifier {
+		return nil
+	}
+	list := f.Unparen(b.Value)
+	if k := f.Kind(list); k != analyzer.KindList && k != analyzer.KindTuple {
+		return nil
+	}
+	var names []string
+	ok := true
+	f.Children(list, func(c analyzer.NodeID) bool {
+		c = f.Unparen(c)
+		ok = (f.Kind(c) == analyzer.KindIdentifier || f.Kind(c) == analyzer.KindAttribute) && isModelReceiver(m, c)
+		names = append(names, compactText(f, c))
+		return ok
+	})
+	if !ok || len(names) == 0 {
+		return nil
+	}
+	return names
 }
 
 // syntheticTensors are torch factories of random or constant tensors.
