@@ -1781,7 +1781,7 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 				// `for loader in dataloaders:` runs once per dataset.
 				return
 			}
-			if strings.Contains(name, "loader") || strings.Contains(name, "batches") || name == "batch_iter" || dataName(name) && !m.builtHere(id) {
+			if strings.Contains(name, "loader") || strings.Contains(name, "batches") || name == "batch_iter" || m.namesData(id) {
 				found = true
 				return
 			}

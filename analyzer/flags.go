@@ -53,6 +53,28 @@ func (m *Model) SkippingFlag(call NodeID) (flag string, ok bool) {
 
 type flagGuardsKey struct{ def NodeID }
 
+// flagParams returns the names of def's parameters a flag may be: the
+// positional ones (self and cls not counted) and those with a default,
+// keyword-only ones too.
+func (m *Model) flagParams(def NodeID) map[string]bool {
+	return m.Memo(flagParamsKey{def}, func() any {
+		f := m.File
+		params := map[string]bool{}
+		for _, p := range m.positionalParams(def) {
+			params[f.Text(p)] = true
+		}
+		f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
+			if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
+				params[f.Text(f.Field(c, FieldName))] = true
+			}
+			return true
+		})
+		return params
+	}).(map[string]bool)
+}
+
+type flagParamsKey struct{ def NodeID }
+
 // ArmForwards returns, for a call that turns its callee's backward() off
 // by a flag (SkippingFlag), the first forward passes (at most max, one
 // per line) of the callee's own body that run with the flags the call
@@ -89,17 +111,7 @@ func (m *Model) RunsWithFlags(call, id NodeID) bool {
 		return false
 	}
 	f := m.File
-	params := map[string]bool{}
-	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
-		switch f.Kind(c) {
-		case KindIdentifier:
-			params[f.Text(c)] = true
-		case KindDefaultParameter, KindTypedDefaultParameter:
-			params[f.Text(f.Field(c, FieldName))] = true
-		}
-		return true
-	})
-	g, guarded := m.guardOf(id, def, params)
+	g, guarded := m.guardOf(id, def, m.flagParams(def))
 	if !guarded {
 		return true
 	}
@@ -124,16 +136,7 @@ type flagGuard struct {
 // the function back-propagates nothing.
 func (m *Model) flagGuards(def NodeID) []flagGuard {
 	f := m.File
-	params := map[string]bool{}
-	for _, p := range m.positionalParams(def) {
-		params[f.Text(p)] = true
-	}
-	f.Children(f.Field(def, FieldParameters), func(c NodeID) bool {
-		if k := f.Kind(c); k == KindDefaultParameter || k == KindTypedDefaultParameter {
-			params[f.Text(f.Field(c, FieldName))] = true // keyword-only ones too
-		}
-		return true
-	})
+	params := m.flagParams(def)
 	var guards []flagGuard
 	ok := true
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {

@@ -349,17 +349,20 @@ func (fl *Flow) iteratesData(iter NodeID, depth int) bool {
 	}
 	name := strings.ToLower(f.Text(iter))
 	return strings.Contains(name, "loader") || strings.Contains(name, "batches") || strings.Contains(name, "dataset") ||
-		dataName(name) && (f.Kind(iter) != KindIdentifier || !m.builtHere(iter)) || m.CallName(iter) == "torch.utils.data.DataLoader"
+		m.namesData(iter) || m.CallName(iter) == "torch.utils.data.DataLoader"
 }
 
-// dataName reports whether a name, its last word, says it holds data:
-// `data`, `train_data`, `self.val_data`.
-func dataName(name string) bool {
+// namesData reports whether a name or attribute says by its last word
+// that it holds data (`data`, `train_data`, `self.val_data`), and is not
+// a name bound where it is read to a container its code builds
+// (builtHere).
+func (m *Model) namesData(id NodeID) bool {
+	name := strings.ToLower(m.File.Text(id))
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		name = name[i+1:]
 	}
 	words := strings.Split(strings.Trim(name, "_"), "_")
-	return words[len(words)-1] == "data"
+	return words[len(words)-1] == "data" && !m.builtHere(id)
 }
 
 // MayCarry reports whether key may hold a tensor with autograd history,

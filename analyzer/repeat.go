@@ -19,8 +19,7 @@ func (m *Model) FixedIterations(loop NodeID) bool {
 	// where the body reads them and trains nothing (three samples
 	// plotted): `for epoch in range(3):` around the steps of training,
 	// or `for _ in range(5):` that chains a sampler's passes, repeats.
-	once := f.Kind(it) == KindCall && f.TextIs(f.Field(it, FieldFunction), "range") && m.Resolve(f.Field(it, FieldFunction)) == nil &&
-		rangeLen(f, m.Args(it)) == 1
+	once := m.builtinCalled(it) == "range" && rangeLen(f, m.Args(it)) == 1
 	return m.fixedIterable(it, 0) && (once || m.readsTargets(loop)) && !m.Loop(loop).Backward && !m.stepsNested(loop)
 }
 
@@ -28,12 +27,8 @@ func (m *Model) FixedIterations(loop NodeID) bool {
 // targets bind (other than `_`).
 func (m *Model) readsTargets(loop NodeID) bool {
 	f := m.File
-	targets := map[string]bool{}
-	f.Walk(f.Field(loop, FieldLeft), func(id NodeID) {
-		if f.Kind(id) == KindIdentifier && !f.TextIs(id, "_") {
-			targets[f.Text(id)] = true
-		}
-	})
+	targets := identifiers(f, f.Field(loop, FieldLeft))
+	delete(targets, "_")
 	found := false
 	f.Walk(f.Field(loop, FieldBody), func(id NodeID) {
 		found = found || f.Kind(id) == KindIdentifier && f.N(id).Field != FieldAttribute && targets[f.Text(id)]
@@ -50,12 +45,11 @@ func (m *Model) fixedIterable(it NodeID, depth int) bool {
 	case KindList, KindTuple:
 		return true
 	case KindCall:
-		fn := f.Field(it, FieldFunction)
-		if f.Kind(fn) != KindIdentifier || m.Resolve(fn) != nil || depth > 4 {
+		if depth > 4 {
 			return false
 		}
 		args := m.Args(it)
-		switch f.Text(fn) {
+		switch m.builtinCalled(it) {
 		case "range":
 			// `for i in range(3):`: a few iterations, each written out as
 			// much as a literal list's.
@@ -71,6 +65,21 @@ func (m *Model) fixedIterable(it NodeID, depth int) bool {
 		}
 	}
 	return false
+}
+
+// builtinCalled returns the name of the builtin function call calls
+// (`range`, `zip`): a plain name bound nowhere in the file; "" for any
+// other call.
+func (m *Model) builtinCalled(call NodeID) string {
+	f := m.File
+	if f.Kind(call) != KindCall {
+		return ""
+	}
+	fn := f.Field(call, FieldFunction)
+	if f.Kind(fn) != KindIdentifier || m.Resolve(fn) != nil {
+		return ""
+	}
+	return f.Text(fn)
 }
 
 // smallRange reports whether the arguments of a call of range are

@@ -224,6 +224,12 @@ func checkEmptyCacheInLoop(p *analyzer.Pass, call analyzer.NodeID) {
 		analyzer.RelatedSite(helper.EmptyCache, "`torch.cuda.empty_cache()` called by `"+helper.Site.Text+"`"))
 }
 
+// batchMethods are the methods of a module that run once per batch
+// wherever it is used: forward and Lightning's steps.
+var batchMethods = map[string]bool{
+	"forward": true, "training_step": true, "validation_step": true, "test_step": true, "predict_step": true,
+}
+
 // batchMethod returns the method of a module class that call is in, when
 // the method runs once per batch wherever the module is used: `forward`,
 // or a Lightning step (`training_step`, `validation_step`, `test_step`,
@@ -233,9 +239,7 @@ func batchMethod(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 	if def == analyzer.Root || m.File.Kind(def) != analyzer.KindFunctionDefinition {
 		return analyzer.NoNode
 	}
-	switch m.FunctionName(def) {
-	case "forward", "training_step", "validation_step", "test_step", "predict_step":
-	default:
+	if !batchMethods[m.FunctionName(def)] {
 		return analyzer.NoNode
 	}
 	if class := m.EnclosingClass(def); class == analyzer.NoNode || !m.IsModuleClass(class) {
@@ -250,14 +254,7 @@ func batchMethod(m *analyzer.Model, call analyzer.NodeID) analyzer.NodeID {
 // the one it calls, not once more at each caller up the chain.
 func flushedInBatchMethod(helper *analyzer.Object) bool {
 	name := helper.Site.Text
-	if i := strings.LastIndexByte(name, '.'); i >= 0 {
-		name = name[i+1:]
-	}
-	switch name {
-	case "forward", "training_step", "validation_step", "test_step", "predict_step":
-		return true
-	}
-	return false
+	return batchMethods[name[strings.LastIndexByte(name, '.')+1:]]
 }
 
 // underSettings reports whether every condition between call and def,

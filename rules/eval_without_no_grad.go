@@ -4198,12 +4198,7 @@ func defUsesGradients(m *analyzer.Model, def analyzer.NodeID) bool {
 		uses := false
 		f.Walk(def, func(n analyzer.NodeID) {
 			if !uses && f.Kind(n) == analyzer.KindCall {
-				q := m.CallName(n)
-				uses = m.IsBackwardCall(n) || q == "torch.autograd.grad" || q == "torch.autograd.backward" ||
-					q == "torch.autograd.functional.jacobian" || q == "torch.autograd.functional.hessian" ||
-					q == "torch.autograd.functional.vjp" || q == "torch.autograd.functional.jvp" ||
-					q == "torch.autograd.functional.hvp" || q == "torch.autograd.functional.vhp" ||
-					m.LocalCallee(n) != analyzer.NoNode && gradientUse(m, n)
+				uses = m.IsBackwardCall(n) || m.AsksGradients(n) || m.LocalCallee(n) != analyzer.NoNode && gradientUse(m, n)
 			}
 		})
 		return uses
@@ -4255,31 +4250,19 @@ func backpropsOwnState(m *analyzer.Model, call analyzer.NodeID) bool {
 // D):`) or to training mode, which of the two, and the models the loop's
 // literal list or tuple names; nil names for any other call.
 func loopedSwitch(m *analyzer.Model, call analyzer.NodeID) (eval bool, names []string) {
+	f := m.File
 	eval, train := m.ModeSwitch(call)
 	if !eval && !train {
 		return false, nil
 	}
-	names = loopedModels(m, call)
-	return eval, names
-}
-
-// loopedModels returns the models a for loop or comprehension names in a
-// literal list or tuple, where call is a method call on its target.
-func loopedModels(m *analyzer.Model, call analyzer.NodeID) []string {
-	f := m.File
-	recv := f.Unparen(m.Receiver(call))
-	if f.Kind(recv) != analyzer.KindIdentifier {
-		return nil
-	}
-	b := m.Resolve(recv)
+	b := m.Resolve(f.Unparen(m.Receiver(call)))
 	if b == nil || b.Kind != analyzer.BindLoopTarget || f.Kind(f.Field(b.Stmt, analyzer.FieldLeft)) != analyzer.KindIdentifier {
-		return nil
+		return false, nil
 	}
 	list := f.Unparen(b.Value)
 	if k := f.Kind(list); k != analyzer.KindList && k != analyzer.KindTuple {
-		return nil
+		return false, nil
 	}
-	var names []string
 	ok := true
 	f.Children(list, func(c analyzer.NodeID) bool {
 		c = f.Unparen(c)
@@ -4288,9 +4271,9 @@ func loopedModels(m *analyzer.Model, call analyzer.NodeID) []string {
 		return ok
 	})
 	if !ok || len(names) == 0 {
-		return nil
+		return false, nil
 	}
-	return names
+	return eval, names
 }
 
 // syntheticTensors are torch factories of random or constant tensors.
