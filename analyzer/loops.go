@@ -908,12 +908,16 @@ func (m *Model) argNames(call NodeID) map[string]bool {
 // localMethodNamed reports whether a class of this file defines a method
 // named name.
 func (m *Model) localMethodNamed(name string) bool {
-	f := m.File
-	found := false
-	f.Walk(Root, func(id NodeID) {
-		if !found && f.Kind(id) == KindClassDefinition && m.MethodOf(id, name) != NoNode {
-			found = true
-		}
-	})
-	return found
+	return m.Memo(localMethodKey{name}, func() any {
+		f := m.File
+		found := false
+		f.Walk(Root, func(id NodeID) {
+			if !found && f.Kind(id) == KindClassDefinition && m.MethodOf(id, name) != NoNode {
+				found = true
+			}
+		})
+		return found
+	}).(bool)
 }
+
+type localMethodKey struct{ name string }
