@@ -2522,7 +2522,10 @@ func (m *Model) Constructs(call NodeID) bool {
 	p := f.Parent(call)
 	switch f.Kind(p) {
 	case KindReturnStatement:
-		return m.buildsModels(m.ScopeNode(call))
+		// `def get_emb(self, x): return self.encoder(x)`: a getter of a
+		// value, not of a model, where what it calls is a module its
+		// class made, an instance rather than a class.
+		return m.buildsModels(m.ScopeNode(call)) && !m.callsMadeModule(call)
 	case KindAssignment:
 		left := f.Field(p, FieldLeft)
 		if f.Field(p, FieldRight) != call || f.Kind(left) != KindIdentifier {
@@ -2553,6 +2556,18 @@ func (m *Model) Constructs(call NodeID) bool {
 }
 
 type constructsKey struct{ call NodeID }
+
+// callsMadeModule reports whether call calls `self.attr`, where the class
+// assigns attr a module it constructs (`self.encoder = Encoder(...)`).
+func (m *Model) callsMadeModule(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute || !f.TextIs(f.Field(fn, FieldObject), "self") {
+		return false
+	}
+	v := f.Unparen(m.selfAttrValue(fn))
+	return v != NoNode && f.Kind(v) == KindCall && m.instanceOf(v, 0) == CallableModel
+}
 
 // buildsModels reports whether function fn is named as one that builds
 // and returns a model (`get_model`, `build_net`, `create_generator`).

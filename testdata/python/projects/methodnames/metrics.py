@@ -1,5 +1,6 @@
 """Helpers whose model comes from callers this project does not show."""
 import numpy as np
+import torch
 
 
 def evaluate_hit_rate(model, users, candidates, k=10):
@@ -18,3 +19,11 @@ def top_items(model, users, k=10):
 def summary(model, clf, xs):
     # ok: `describe` runs no forward pass; `predict` is no method of the project's
     return model.describe(), clf.predict(xs)
+
+
+def user_embeddings(model, users):
+    model.eval()
+    out = []
+    for u in users:
+        out.append(model.get_user_emb(torch.as_tensor([u])).detach().cpu())  # want: TL201(low) "through `Ranker.get_user_emb`"
+    return out

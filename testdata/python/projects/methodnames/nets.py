@@ -22,6 +22,9 @@ class Ranker(nn.Module):
     def describe(self):
         return f"{self.users.num_embeddings} users"
 
+    def get_user_emb(self, u):
+        return self.users(u)
+
 
 class PopularityRanker(nn.Module):
     def __init__(self, counts):
