@@ -384,6 +384,14 @@ func (m *Model) traceBinding(b *Binding, depth int, top bool) bool {
 		case b.Unpacked && m.hostSibling(b):
 			// `s2, r, done, _ = env.step(a)` and `torch.tensor(s2)`: the
 			// call returns host data, not a graph.
+		case b.Unpacked && b.Kind == BindAssign && f.Kind(f.Unparen(b.Value)) == KindIdentifier:
+			// `out = model(x); recon, mu = out`: unpacked from what the
+			// call produced, as `recon, mu = model(x)` is.
+			if v := m.AssignedValue(f.Unparen(b.Value)); v != NoNode && f.Kind(f.Unparen(v)) == KindCall {
+				ok = m.traceProducer(f.Unparen(v), depth+1)
+			} else {
+				ok = m.traceGraph(b.Value, depth+1, false)
+			}
 		case b.Unpacked:
 			ok = m.traceProducer(f.Unparen(b.Value), depth+1)
 		default:
@@ -494,7 +502,7 @@ func (m *Model) traceComputed(e NodeID, depth int) bool {
 	case KindCall, KindBinaryOperator, KindUnaryOperator, KindSubscript, KindAttribute:
 		return m.traceGraph(e, depth, false)
 	case KindIdentifier:
-		if b := m.Resolve(e); b != nil && (b.Kind == BindAssign || b.Kind == BindAugAssign) && computedValue(f, b.Value) {
+		if b := m.Resolve(e); b != nil && (b.Kind == BindAssign || b.Kind == BindAugAssign) && (computedValue(f, b.Value) || m.unpackedComputed(b)) {
 			return m.traceGraph(e, depth, false)
 		}
 	}
@@ -945,6 +953,17 @@ func ScalarLiteral(f *File, v NodeID) bool {
 }
 
 // computedValue reports whether a value is computed from other values.
+// unpackedComputed reports whether b is a name unpacked from a name
+// bound to a computed value (`out = model(x); recon, mu = out`).
+func (m *Model) unpackedComputed(b *Binding) bool {
+	f := m.File
+	if b.Kind != BindAssign || !b.Unpacked || f.Kind(f.Unparen(b.Value)) != KindIdentifier {
+		return false
+	}
+	v := m.AssignedValue(f.Unparen(b.Value))
+	return v != NoNode && computedValue(f, v)
+}
+
 func computedValue(f *File, v NodeID) bool {
 	switch f.Kind(f.Unparen(v)) {
 	case KindCall, KindBinaryOperator, KindUnaryOperator, KindSubscript, KindAttribute:

@@ -261,6 +261,16 @@ func (m *Model) bindTargetsAt(s ScopeID, target NodeID, b Binding, top bool) {
 	case KindParenthesizedExpression:
 		m.bindTargetsAt(s, f.FirstChild(target), b, top)
 	case KindPatternList, KindTuplePattern, KindListPattern, KindExpressionList, KindTuple, KindList:
+		if values := parallelValues(f, target, b); values != nil {
+			// `recon, mu = out[0], out[1]`: each name is bound to its own
+			// value, as if assigned one by one.
+			for i, c := range f.ChildList(target) {
+				eb := b
+				eb.Value = values[i]
+				m.bindTargetsAt(s, c, eb, true)
+			}
+			return
+		}
 		b.Unpacked = true
 		elems := f.ChildList(target)
 		star := -1
@@ -287,6 +297,32 @@ func (m *Model) bindTargetsAt(s ScopeID, target NodeID, b Binding, top bool) {
 		b.Index = -1
 		m.bindTargetsAt(s, f.FirstChild(target), b, false)
 	}
+}
+
+// parallelValues returns the values an assignment of b gives, one for
+// each element of its target, where its value is a tuple of as many
+// (`a, b = x, y`) and neither side has a starred element; else nil.
+func parallelValues(f *File, target NodeID, b Binding) []NodeID {
+	if b.Kind != BindAssign || b.Unpacked || b.Value == NoNode {
+		return nil
+	}
+	v := f.Unparen(b.Value)
+	if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+		return nil
+	}
+	elems, values := f.ChildList(target), f.ChildList(v)
+	if len(elems) != len(values) || len(elems) == 0 {
+		return nil
+	}
+	for i := range elems {
+		if k := f.Kind(elems[i]); k == KindListSplatPattern || k == KindListSplat {
+			return nil
+		}
+		if f.Kind(values[i]) == KindListSplat {
+			return nil
+		}
+	}
+	return values
 }
 
 func (m *Model) bindParams(s ScopeID, params NodeID) {

@@ -4720,6 +4720,9 @@ func isSynthetic(m *analyzer.Model, e analyzer.NodeID, set map[string]bool, dept
 	switch f.Kind(e) {
 	case analyzer.KindIdentifier:
 		v := m.AssignedValue(e)
+		if b := m.Resolve(e); v == analyzer.NoNode && b != nil && b.Kind == analyzer.BindAssign && b.Unpacked {
+			v = b.Value // `out, _ = gru(noise, h0)`: an element of what the call makes
+		}
 		return v != analyzer.NoNode && !reboundLaterInLoop(m, e) && isSynthetic(m, v, set, depth+1)
 	case analyzer.KindSubscript:
 		return isSynthetic(m, f.Field(e, analyzer.FieldValue), set, depth+1)
