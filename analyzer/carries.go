@@ -1630,7 +1630,7 @@ func (m *Model) loopActivity(loop NodeID) LoopActivity {
 			terms = terms && m.derivativesOnly(m.LocalCallee(id))
 		case m.MethodName(id) == "step" || m.MethodName(id) == "zero_grad":
 			recv := strings.ToLower(lastName(f, m.Receiver(id)))
-			if strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || recv == "opt" {
+			if (strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || recv == "opt") && !SchedulerName(recv) {
 				a.Backward = a.Backward || m.MethodName(id) == "step"
 				clears = clears || m.MethodName(id) == "zero_grad"
 				terms = false
@@ -1815,6 +1815,13 @@ func (m *Model) builtHere(id NodeID) bool {
 		return true
 	}
 	return false
+}
+
+// SchedulerName reports whether a receiver's lower-cased name is a
+// learning-rate scheduler's (`optimizer_scheduler`, `optim_sched`),
+// whose `step()` runs once per epoch, not per training step.
+func SchedulerName(recv string) bool {
+	return strings.HasSuffix(recv, "scheduler") || strings.HasSuffix(recv, "sched") || strings.HasSuffix(recv, "schedule")
 }
 
 // lastName returns the last identifier of a name, attribute chain or call.

@@ -795,8 +795,8 @@ func hasOptimizerStep(m *analyzer.Model, region analyzer.NodeID, from uint32) bo
 			return
 		}
 		recv := strings.ToLower(analyzer.Snippet(f.Text(m.Receiver(id)), 80))
-		found = strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || strings.HasSuffix(recv, "opt") ||
-			strings.Contains(recv, "opt_") || strings.Contains(recv, "optimizer")
+		found = (strings.Contains(recv, "optim") || strings.Contains(recv, "scaler") || strings.HasSuffix(recv, "opt") ||
+			strings.Contains(recv, "opt_")) && !analyzer.SchedulerName(recv)
 	})
 	return found
 }

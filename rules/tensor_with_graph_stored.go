@@ -896,8 +896,8 @@ func storedBaseName(f *analyzer.File, e analyzer.NodeID) string {
 // of them: `opt`, `opts`, `c_opts`, `optimizer_g`, `optimizers`.
 func optimizerName(name string) bool {
 	name = strings.ToLower(name)
-	return strings.Contains(name, "optim") || strings.HasSuffix(name, "opt") || strings.HasSuffix(name, "opts") ||
-		strings.HasPrefix(name, "opt_")
+	return (strings.Contains(name, "optim") || strings.HasSuffix(name, "opt") || strings.HasSuffix(name, "opts") ||
+		strings.HasPrefix(name, "opt_")) && !analyzer.SchedulerName(name)
 }
 
 // pickedByIteration reports whether e, in loop's body, differs in each
