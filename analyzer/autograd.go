@@ -150,6 +150,9 @@ func (m *Model) isModuleClass(class NodeID) bool {
 		if q := m.QualifiedName(b); strings.HasPrefix(q, "torch.") || builtinNames[q] || q == "object" {
 			continue
 		}
+		if m.projectNonModule(b) {
+			continue // a class of the project seen to be no module (`class BaseNet(object)`), whatever its name
+		}
 		name := lastName(m.File, b)
 		if modelLikeName(name) || strings.Contains(name, "Model") || strings.HasSuffix(name, "Module") ||
 			strings.HasSuffix(name, "Detector") || strings.HasSuffix(name, "RCNN") || strings.HasSuffix(name, "Layer") ||
@@ -223,6 +226,23 @@ func (m *Model) plainBases(bases []NodeID) bool {
 		}
 	}
 	return true
+}
+
+// projectNonModule reports whether base b names a class of the project
+// that its own file judges to be no module.
+func (m *Model) projectNonModule(b NodeID) bool {
+	f := m.File
+	if f.Kind(b) == KindIdentifier {
+		if r := m.Resolve(b); r != nil && r.Kind == BindClass {
+			return r.Stmt != m.EnclosingClass(b) && !m.IsModuleClass(r.Stmt)
+		}
+	}
+	q := m.QualifiedName(b)
+	if q == "" || isLibraryName(q) {
+		return false
+	}
+	o := m.lookup(q, WantKind|WantModule)
+	return o != nil && o.Kind == ObjectClass && !o.Module
 }
 
 // ModuleBase reports whether a class deriving from the class q names is

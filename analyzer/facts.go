@@ -2097,13 +2097,18 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 			if ref == "" {
 				// `gan.visualize(...)` where gan is bound to one of
 				// several classes: a call of each one's method.
-				if classRefs := m.methodRefsOfClasses(id); classRefs != nil {
+				if classRefs := m.methodRefsOfClasses(id, len(s.Stars) > 0); classRefs != nil {
 					for _, r := range classRefs {
 						m.summarizeCall(s, id, r, funcs, seen, refs, &ids)
 					}
 					continue
 				}
-				ref = m.nameOnlyRef(id)
+				if len(s.Stars) > 0 {
+					ref = m.starMethodRef(id)
+				}
+				if ref == "" {
+					ref = m.nameOnlyRef(id)
+				}
 			}
 			if ref == "" && len(s.Stars) > 0 {
 				ref = m.starCallRef(id)
@@ -2201,7 +2206,7 @@ func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeI
 // to instances of more than one class (`gan = GAN()` in one branch,
 // `gan = LSGAN()` in another), the ref of each class's method; nil
 // otherwise.
-func (m *Model) methodRefsOfClasses(call NodeID) []string {
+func (m *Model) methodRefsOfClasses(call NodeID, stars bool) []string {
 	f := m.File
 	fn := f.Unparen(f.Field(call, FieldFunction))
 	if f.Kind(fn) != KindAttribute {
@@ -2218,6 +2223,9 @@ func (m *Model) methodRefsOfClasses(call NodeID) []string {
 	var out []string
 	for _, c := range classes {
 		ref, _ := m.classMethod(c, f.Text(f.Field(fn, FieldAttribute)))
+		if ref == "" && stars {
+			ref = m.starClassRef(c, f.Text(f.Field(fn, FieldAttribute)))
+		}
 		if ref == "" {
 			return nil
 		}
@@ -2259,6 +2267,29 @@ func (m *Model) updatesModelWithLoss(call NodeID) bool {
 	return loss && model
 }
 
+// starMethodRef is the ref "?Class.name" of a call of a method on an
+// instance of a class that nothing in a file with star imports binds
+// (`net = Net(); net.eval(x, y)` after `from models import *`): the
+// project resolves the class through those imports, as for starCallRef.
+func (m *Model) starMethodRef(call NodeID) string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindAttribute || m.moduleSwitch(call) {
+		return ""
+	}
+	return m.starClassRef(m.receiverClass(f.Unparen(f.Field(fn, FieldObject))), f.Text(f.Field(fn, FieldAttribute)))
+}
+
+// starClassRef is the ref "?Class.name" of method name of class, a name
+// that nothing in the file binds (its star imports may), or "".
+func (m *Model) starClassRef(class NodeID, name string) string {
+	f := m.File
+	if f.Kind(class) != KindIdentifier || m.Resolve(class) != nil || builtinNames[f.Text(class)] {
+		return ""
+	}
+	return "?" + f.Text(class) + "." + name
+}
+
 // starCallRef is the ref "?name" of a call of a name that nothing in a
 // file with star imports binds (`evaluate(model, loader)` after `from
 // utils import *`): the project resolves it through those imports, as
@@ -2271,6 +2302,29 @@ func (m *Model) starCallRef(call NodeID) string {
 		return ""
 	}
 	return "?" + f.Text(fn)
+}
+
+// moduleSwitch reports whether call switches a model's mode the way
+// nn.Module does: `model.eval()` with no argument, `model.train()` with
+// at most one, on a value that is a model.
+func (m *Model) moduleSwitch(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	n := 0
+	f.Children(f.Field(call, FieldArguments), func(NodeID) bool { n++; return true })
+	switch f.Text(f.Field(fn, FieldAttribute)) {
+	case "eval":
+		if n != 0 {
+			return false
+		}
+	case "train":
+		if n > 1 {
+			return false
+		}
+	default:
+		return false
+	}
+	return m.ClassifyCallee(f.Unparen(f.Field(fn, FieldObject))) == CallableModel
 }
 
 // nameOnlyRef is the ref "*.name" of a call of a method on an object
@@ -2286,6 +2340,9 @@ func (m *Model) nameOnlyRef(call NodeID) string {
 		return ""
 	}
 	obj := f.Unparen(f.Field(fn, FieldObject))
+	if m.moduleSwitch(call) {
+		return "" // `self.model.eval()`: nn.Module's own switch, not a project method of that name
+	}
 	switch {
 	case f.TextIs(obj, "self") || f.TextIs(obj, "cls"):
 		if class := m.EnclosingClass(call); class == NoNode || m.selfAttrs(class).count[f.Text(fn)] > 0 {

@@ -887,9 +887,18 @@ func (g *Graph) link(fl *file) (calls, named []callEdge, escapes []*object) {
 		}
 		ref := c.Callee
 		if ref[0] == '?' {
-			// A name the file's star imports bind.
-			if ref = g.star(fl, ref[1:]); ref == "" {
+			// A name the file's star imports bind, or a method of a
+			// class they bind (`?Net.eval`), else a call by the method's
+			// name alone.
+			head, method, isMethod := strings.Cut(ref[1:], ".")
+			if ref = g.star(fl, head); ref == "" {
+				if isMethod {
+					named = append(named, callEdge{caller: caller, site: c, file: fl})
+				}
 				continue
+			}
+			if isMethod {
+				ref += "." + method
 			}
 		}
 		t := resolve(ref)
