@@ -113,3 +113,59 @@ func TestPairs(t *testing.T) {
 		t.Error("PairsOf does not keep nil apart from empty")
 	}
 }
+
+// TestSummaryCallRefs: a file's summary names the callee of each call
+// as the project resolves it: a method of a class a star import brings
+// by that class (`?Net.eval`), of either class a name may be bound to,
+// and nn.Module's own switch (`self.model.eval()`) not at all, where a
+// method of the project's called by name alone (`*.eval`) would be.
+func TestSummaryCallRefs(t *testing.T) {
+	runner := analyzer.NewRunner(rules.Runnable(), rules.SyntaxError, rules.IOError)
+	src := []byte(`from nets import *
+import torch
+
+
+class Wrapper(object):
+    # self.model is a module its subclasses make.
+    def set_mode(self, train):
+        if train:
+            self.model.train()
+        else:
+            self.model.eval()
+
+
+def evaluate(wrapper, x, y):
+    return wrapper.eval(x, y)
+
+
+net = Net()
+net.eval(x, y)
+if flag:
+    other = A()
+else:
+    other = B()
+other.score(x)
+`)
+	s := runner.Summarize("script.py", src)
+	var callees []string
+	for _, c := range s.Calls {
+		callees = append(callees, c.Callee)
+	}
+	for _, want := range []string{"?Net.eval", "?A.score", "?B.score", "*.eval"} {
+		if !slices.Contains(callees, want) {
+			t.Errorf("calls %v: missing %s", callees, want)
+		}
+	}
+	n := 0
+	for _, c := range s.Calls {
+		if c.Callee == "*.eval" {
+			n++
+			if c.Caller != "evaluate" {
+				t.Errorf("a call by name of eval summarized in %q, where only evaluate calls a project method by that name", c.Caller)
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d calls of *.eval, want the one in evaluate: %v", n, callees)
+	}
+}
