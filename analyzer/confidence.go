@@ -226,8 +226,24 @@ func (m *Model) GradAssumed(id NodeID) (assumed, byName bool, via NodeID, off *S
 			}
 		}
 	}
-	a := m.gradAssumedIn(def)
+	a := m.gradAssumedIn(m.runningFunction(def))
 	return a.assumed, a.byName, a.via, a.off
+}
+
+// runningFunction is the function whose callers set the grad mode of
+// def: def itself, or, for a function nested in another that nothing
+// calls by name (a closure it returns, a callback it hands on), the
+// enclosing function, which runs it, or whatever it hands it to.
+func (m *Model) runningFunction(def NodeID) NodeID {
+	f := m.File
+	m.indexCalls()
+	for {
+		outer := m.EnclosingFunction(f.Parent(def))
+		if outer == NoNode || len(m.callSites[def]) > 0 && !m.escapes[def] && !m.callbacks[def] {
+			return def
+		}
+		def = outer
+	}
 }
 
 // CallersAssumed is, for a function called only from other files, whose
@@ -296,6 +312,11 @@ func (m *Model) gradAssumedThroughCallers(def NodeID) gradAssumption {
 			continue
 		}
 		assumed, byName, via, off := m.GradAssumed(c)
+		if !assumed && m.GradModeAt(c) == GradUnknown && m.runningFunction(m.EnclosingFunction(c)) != m.EnclosingFunction(c) {
+			// A call in a nested function that what encloses it returns
+			// or hands on: its callers are not followed.
+			assumed, via = true, m.EnclosingFunction(c)
+		}
 		if !assumed {
 			return none
 		}

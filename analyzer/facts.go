@@ -2093,6 +2093,14 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
 		case KindCall:
+			if imported := m.importRefsOf(id); imported != nil {
+				// `if a: from x import f` / `else: from y import f`, then
+				// `f(...)`: a call of either.
+				for _, r := range imported {
+					m.summarizeCall(s, id, r, funcs, seen, refs, &ids)
+				}
+				continue
+			}
 			ref := m.calleeRef(id)
 			if ref == "" {
 				// `gan.visualize(...)` where gan is bound to one of
@@ -2153,6 +2161,18 @@ func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeI
 	fn := m.EnclosingFunction(id)
 	thread := f.Kind(id) != KindCall // a function handed to a new thread (ThreadEntry)
 	_, summarized := funcs[fn]
+	nested := false
+	if !summarized && fn != NoNode && !thread {
+		// A call in a function nested in a summarized one (a callback
+		// it hands on, a closure it returns): run when that function
+		// is, most often by what the outer one calls, in its mode.
+		for outer := m.EnclosingFunction(f.Parent(fn)); outer != NoNode; outer = m.EnclosingFunction(f.Parent(outer)) {
+			if _, ok := funcs[outer]; ok {
+				fn, summarized, nested = outer, true, true
+				break
+			}
+		}
+	}
 	if summarized {
 		cs.Caller = m.defName(fn)
 	} else {
@@ -2170,7 +2190,7 @@ func (m *Model) summarizeCall(s *Summary, id NodeID, ref string, funcs map[NodeI
 			cs.Inherit = true
 		}
 	}
-	cs.Always = m.always(id, fn)
+	cs.Always = !nested && m.always(id, fn)
 	cs.Loop = !thread && m.RepeatingLoop(id) != NoNode
 	if !thread {
 		cs.Eval = m.EvalArg(id) + 1
@@ -2265,6 +2285,35 @@ func (m *Model) updatesModelWithLoss(call NodeID) bool {
 		}
 	}
 	return loss && model
+}
+
+// importRefsOf returns the refs of a call of a name that several
+// imports of its scope bind to different objects (under an if and its
+// else, or a try and its except), each once; nil otherwise.
+func (m *Model) importRefsOf(call NodeID) []string {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if f.Kind(fn) != KindIdentifier {
+		return nil
+	}
+	_, c, ok := m.bindingsOf(fn)
+	if !ok || c.first == c.last {
+		return nil
+	}
+	var refs []string
+	for i := c.first; i >= 0; i = m.binds[i].next {
+		bi := &m.binds[i]
+		if bi.Kind != BindImport || bi.Qualified == "" || isLibraryName(bi.Qualified) {
+			return nil
+		}
+		if !slices.Contains(refs, bi.Qualified) {
+			refs = append(refs, bi.Qualified)
+		}
+	}
+	if len(refs) < 2 {
+		return nil
+	}
+	return refs
 }
 
 // starMethodRef is the ref "?Class.name" of a call of a method on an

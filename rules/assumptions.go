@@ -20,6 +20,9 @@ func gradAssumption(p *analyzer.Pass, at analyzer.NodeID) {
 	case assumed && via != analyzer.NoNode && byName:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs only through its calls in `%s`, known only from calls of a method of that name on objects of no known class, which may be another class's",
 			name, m.FunctionName(via)))
+	case assumed && via != analyzer.NoNode && m.EnclosingFunction(p.File.Parent(via)) != analyzer.NoNode:
+		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs only through its calls in `%s`, a function `%s` returns or hands on, whose callers are not followed",
+			name, m.FunctionName(via), m.FunctionName(m.EnclosingFunction(p.File.Parent(via)))))
 	case assumed && via != analyzer.NoNode:
 		p.Assume(fmt.Sprintf("grad is enabled where `%s` runs only through its calls in `%s`, whose grad mode no call in the project shows",
 			name, m.FunctionName(via)))

@@ -1,0 +1,1 @@
+from evals.scores import eval_ood_detection
