@@ -209,7 +209,7 @@ func (r *Runner) analyze(path string, src []byte, facts Facts, summarize, ownNam
 			return false
 		})
 	}
-	if len(syntaxErrors) > 0 {
+	if len(syntaxErrors) > 0 && !f.exactTree(syntaxErrors[0]) {
 		unparsed(f, out, syntaxErrors[0])
 	}
 	out = r.applyNoqa(f, m, out, enabled)
@@ -243,6 +243,25 @@ func unparsed(f *File, out []Diagnostic, first SyntaxError) {
 		}
 		out[i].Assumed = append(out[i].Assumed, fmt.Sprintf("the code means what the parser recovered of it: the file does not parse (line %d)", line))
 	}
+}
+
+// exactTree reports whether a file that does not parse, its first error
+// first, still has a tree that says what the code means: the error is a
+// name that has since become a keyword (`x.cuda(async=True)`, valid
+// Python 3 before 3.7), which the grammar reads as written, and the
+// parser recovered from nothing (no ERROR or missing node). Python 2
+// code is not: what its statements mean is not always what they read
+// as in Python 3.
+func (f *File) exactTree(first SyntaxError) bool {
+	if first.Node == NoNode || f.Kind(first.Node) != KindIdentifier || !f.TextIs(first.Node, "async") && !f.TextIs(first.Node, "await") {
+		return false
+	}
+	for i := range f.Nodes {
+		if f.Nodes[i].Kind == KindError || f.Nodes[i].Missing() {
+			return false
+		}
+	}
+	return true
 }
 
 // Crash marks a diagnostic that says a rule panicked on a file: not a
