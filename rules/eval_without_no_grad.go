@@ -3877,10 +3877,13 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 // on the host, as an f-string does.
 func stringFormat(m *analyzer.Model, call analyzer.NodeID) bool {
 	f := m.File
-	if m.MethodName(call) != "format" {
-		return false
-	}
-	k := f.Kind(f.Unparen(m.Receiver(call)))
+	return m.MethodName(call) == "format" && stringLiteral(f, m.Receiver(call))
+}
+
+// stringLiteral reports whether e is a string literal, or literals
+// joined across lines (`'a: {} ' 'b: {}'`).
+func stringLiteral(f *analyzer.File, e analyzer.NodeID) bool {
+	k := f.Kind(f.Unparen(e))
 	return k == analyzer.KindString || k == analyzer.KindConcatenatedString
 }
 

@@ -307,8 +307,8 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	case fatePassBuiltins[q], strings.HasPrefix(q, "torch.") && !strings.Contains(strings.TrimPrefix(q, "torch."), "."):
 		return w.value(call, depth+1) // `enumerate(out)`, `torch.where(...)`: it goes on in the result
 	}
-	if f.Kind(fn) == analyzer.KindAttribute && f.Kind(f.Unparen(f.Field(fn, analyzer.FieldObject))) == analyzer.KindString {
-		return fateNo // `"{:.3f}".format(loss)`
+	if f.Kind(fn) == analyzer.KindAttribute && stringLiteral(f, f.Field(fn, analyzer.FieldObject)) {
+		return fateNo // `"{:.3f}".format(loss)`, also over literals joined across lines
 	}
 	return w.unknown(call)
 }
