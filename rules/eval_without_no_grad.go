@@ -616,6 +616,10 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 // graph goes with them, unless module-level names hold them.
 func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	kept := "they are freed with the outputs, none of which is kept, but each pass still holds them all at its peak"
+	if name := loopHeldName(m, fn, call); name != "" {
+		kept = fmt.Sprintf("`%s` holds the outputs, and the graph with them, until the next pass binds it again: each pass "+
+			"runs while the last one's activations are still alive, and the last pass's stay alive after the loop", name)
+	}
 	if names := keptGlobals(m, fn, call); names != nil {
 		held := "`" + names[0] + "`, a module-level name, keeps"
 		if len(names) > 1 {
@@ -629,6 +633,68 @@ func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	}
 	return ": autograd records the graph and saves the activations a backward would need, although nothing " +
 		"back-propagates; " + kept + "; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
+}
+
+// loopHeldName returns the name a forward call in a loop of function fn
+// binds its outputs to (`out = model(x)`, `out, h = rnn(x, h)`), where
+// nothing else in the loop deletes it or binds it to a value without a
+// graph: the name keeps one
+// pass's outputs, and their graph, alive while the next pass runs, and
+// the last after the loop. "" otherwise.
+func loopHeldName(m *analyzer.Model, fn, call analyzer.NodeID) string {
+	f := m.File
+	loop := m.EnclosingLoop(call)
+	if fn == analyzer.Root || loop == analyzer.NoNode || m.ScopeNode(loop) != fn {
+		return ""
+	}
+	x := call
+	for f.Kind(f.Parent(x)) == analyzer.KindParenthesizedExpression {
+		x = f.Parent(x)
+	}
+	p := f.Parent(x)
+	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != x {
+		return ""
+	}
+	var target analyzer.NodeID = analyzer.NoNode
+	switch left := f.Field(p, analyzer.FieldLeft); f.Kind(left) {
+	case analyzer.KindIdentifier:
+		target = left
+	case analyzer.KindPatternList, analyzer.KindTuplePattern:
+		f.Children(left, func(c analyzer.NodeID) bool {
+			if f.Kind(c) == analyzer.KindIdentifier && !f.TextIs(c, "_") {
+				target = c
+				return false
+			}
+			return true
+		})
+	}
+	if target == analyzer.NoNode {
+		return ""
+	}
+	name := f.Text(target)
+	other := false
+	f.Walk(loop, func(id analyzer.NodeID) {
+		if other || m.ScopeNode(id) != fn || f.Kind(id) != analyzer.KindIdentifier || id == target || !f.TextIs(id, name) {
+			return
+		}
+		switch up := f.Parent(id); f.Kind(up) {
+		case analyzer.KindDeleteStatement, analyzer.KindExpressionList, analyzer.KindPatternList, analyzer.KindTuplePattern:
+			other = f.Kind(up) == analyzer.KindDeleteStatement || f.Kind(f.Parent(up)) == analyzer.KindDeleteStatement ||
+				f.Kind(f.Parent(up)) == analyzer.KindAssignment && f.Field(f.Parent(up), analyzer.FieldLeft) == up
+		case analyzer.KindAssignment:
+			// `out = out.contiguous()` still holds the graph; `out =
+			// out.argmax(1)` or `out = None` lets it go.
+			other = f.Field(up, analyzer.FieldLeft) == id && !m.CarriesGraph(f.Field(up, analyzer.FieldRight))
+		case analyzer.KindAugmentedAssignment:
+			other = f.Field(up, analyzer.FieldLeft) == id
+		case analyzer.KindForStatement:
+			other = f.Field(up, analyzer.FieldLeft) == id
+		}
+	})
+	if other {
+		return ""
+	}
+	return name
 }
 
 // cellShown says how the outputs of a forward call in a notebook's

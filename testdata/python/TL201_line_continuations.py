@@ -8,7 +8,7 @@ def test_all(model, loader):
     model.eval()
     for im in loader:
         rois, cls_prob, \
-            loss_a, loss_b = model(im)  # want: TL201(medium) "none of which is kept"
+            loss_a, loss_b = model(im)  # want: TL201(medium) "`rois` holds the outputs, and the graph with them"
         print(rois.data.shape, cls_prob.data.max().item())
 
 

@@ -25,7 +25,7 @@ for x in batches:
 
 def scores(xs):
     for x in xs:
-        logits = scorer(x)  # want: TL201 "only reach the host.*freed with the outputs, none of which is kept"
+        logits = scorer(x)  # want: TL201 "only reach the host.*`logits` holds the outputs, and the graph with them, until the next pass binds it again"
         print(logits.argmax(-1).tolist())
 
 
