@@ -193,8 +193,9 @@ func (m *Model) nameCarries(id NodeID) bool {
 	if m.ev().graph[b] {
 		return true // back-propagated, or computed into what is
 	}
-	if b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) && m.passedFunctions(m.File.Unparen(b.Value)) == nil {
-		return false // a count or a logged value unpacked with the loss
+	if v := m.File.Unparen(b.Value); b.Kind == BindAssign && b.Unpacked && m.besideLoss(b) && m.passedFunctions(v) == nil &&
+		(m.File.Kind(v) != KindCall || !m.elementFedBy(v, m.calleeRef(v), b.Index)) {
+		return false // a count or a logged value unpacked with the loss, not a term its function computes from a graph it is given
 	}
 	switch b.Kind {
 	case BindAssign, BindWithTarget, BindLoopTarget:
@@ -754,6 +755,11 @@ func (m *Model) callElementCarries(v NodeID, index int) bool {
 			// given (and which are counts or accuracies).
 			return m.passedElementCarries(v, []calledFunction{{def: def}}, index)
 		}
+		if index > 0 && m.elementFedBy(v, m.calleeRef(v), index) {
+			// `loss, mf, emb = model.bpr_loss(u, i, j)`: a term of the
+			// loss as well as the loss, where the embeddings carry a graph.
+			return true
+		}
 		return index <= 0 && m.carry(v) == carryYes
 	}
 	if def := m.LocalCallee(v); def != NoNode && index != -1 {
@@ -773,11 +779,20 @@ func (m *Model) callElementCarries(v NodeID, index int) bool {
 	if m.runsNoModel(v, ref) {
 		return false // a loss helper's tuple, of values without a graph
 	}
-	if o := m.lookup(ref, WantReturns); o != nil && o.TupleLen > 0 {
+	o := m.lookup(ref, WantReturns)
+	if o != nil && o.TupleLen > 0 {
 		// A project function's tuple, whose summary says where the
 		// graph is.
 		i := elementPos(index, o.TupleLen)
-		return i >= 0 && slices.Contains(o.GraphElems, i)
+		if i >= 0 && slices.Contains(o.GraphElems, i) {
+			return true
+		}
+	}
+	if m.elementFedBy(v, ref, index) {
+		return true
+	}
+	if o != nil && o.TupleLen > 0 {
+		return false
 	} else if o != nil && index != 0 {
 		// Its summary says whether it returns a graph, not where; a
 		// loss comes first, counts and logs after it.
@@ -1914,6 +1929,42 @@ func (m *Model) tupleReturns(def NodeID) (int, []int) {
 		return 0, nil
 	}
 	return n, elems
+}
+
+// elementFedBy reports whether element index of what call v of the
+// project function ref returns takes the graph of an argument that
+// carries one, as the function's summary (ElemParams) says. Asked only
+// where an argument carries a graph.
+func (m *Model) elementFedBy(v NodeID, ref string, index int) bool {
+	if index == -1 || ref == "" || strings.HasPrefix(ref, "#") || !slices.ContainsFunc(m.Args(v), m.argFeeds) {
+		return false
+	}
+	p := m.lookup(ref, WantParams)
+	if p == nil || len(p.ElemParams) == 0 {
+		return false
+	}
+	i := elementPos(index, len(p.ElemParams))
+	return i >= 0 && m.argsFeed(v, p.ElemParams[i])
+}
+
+// elemParams is RareFuncFacts.ElemParams for function def.
+func (m *Model) elemParams(def NodeID) [][]int {
+	n := m.tupleShape(def)
+	if n < 2 {
+		return nil
+	}
+	params := m.positionalParams(def)
+	out := make([][]int, n)
+	some := false
+	for i := range out {
+		if ps := m.paramsReaching(def, params, m.elementValues(def, i)); len(ps) > 0 {
+			out[i], some = ps, true
+		}
+	}
+	if !some {
+		return nil
+	}
+	return out
 }
 
 // runsNoModel reports whether call passes arguments none of which may

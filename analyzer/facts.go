@@ -214,6 +214,12 @@ type RareFuncFacts struct {
 	// are the positions of its elements with autograd history.
 	TupleLen   int   `json:"tuple_len,omitempty"`
 	GraphElems []int `json:"graph_elems,omitempty"`
+	// ElemParams are, for a function every return of which builds a
+	// tuple of the same length, the positional parameters whose graph
+	// reaches each element (`return mf + emb, mf, emb` from the
+	// embeddings it is given): which elements a call's arguments give a
+	// graph. Nil where no element takes one.
+	ElemParams [][]int `json:"elem_params,omitempty"`
 	// BackpropElems are the positions, in the tuple every return builds,
 	// of the values the function back-propagates on every call before
 	// returning them, or [-1] where every return is one such value
@@ -330,7 +336,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.ElemParams) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && !r.HandsBack && !r.HostOnly && !r.Abstract && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -428,6 +434,9 @@ type Object struct {
 	// is (see FuncSummary); TupleLen 0 says nothing.
 	TupleLen   int
 	GraphElems []int
+	// ElemParams: where in the tuple it returns the graph of each of its
+	// parameters goes (FuncSummary's). Asked with WantParams.
+	ElemParams [][]int
 	// BackpropElems: where in what it returns a function returns what it
 	// back-propagated (FuncSummary's). Asked with WantReturns.
 	BackpropElems []int
@@ -1699,6 +1708,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	if fs.ReturnsGraph {
 		r.TupleLen, r.GraphElems = m.tupleReturns(def)
 	}
+	r.ElemParams = m.elemParams(def)
 	if m.backpropagates(def) {
 		r.BackpropElems = m.returnedBackprop(def)
 	}

@@ -892,10 +892,11 @@ func (m *Model) callDerives(expr, within NodeID, opts deriveOpts, t func(NodeID)
 	} else if !passThroughBuiltins[q] {
 		fn := f.Unparen(f.Field(expr, FieldFunction))
 		if m.IsForwardCall(expr) && (m.MethodName(expr) == "" || m.MethodName(expr) == "forward" || m.selfSubmodule(fn)) ||
-			m.IsLossCall(expr) && m.selfSubmodule(fn) {
+			m.IsLossCall(expr) && m.selfSubmodule(fn) || m.freeLayerCall(expr) {
 			// `self(z, s)`, `self.head(x)`, `self.focal(logits, y)`: a
 			// forward pass, or a loss the module holds, computes its
-			// output from its inputs.
+			// output from its inputs; so does a layer without parameters
+			// (`nn.LogSigmoid()(x)`).
 			return slices.ContainsFunc(m.Args(expr), t)
 		}
 		if viaParams && m.MethodName(expr) == "" && q == "" && m.calledParam(expr, within) {

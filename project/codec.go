@@ -276,6 +276,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(f.EntersSet)
 		e.int(int64(r.TupleLen))
 		e.ints(r.GraphElems)
+		e.intLists(r.ElemParams)
 		e.ints(r.BackpropElems)
 		e.bool(f.OwnNoGrad)
 		e.bool(r.DropsArgs)
@@ -341,6 +342,27 @@ func (e *encoder) ints(v []int) {
 	for _, i := range v {
 		e.int(int64(i))
 	}
+}
+
+// intLists writes lists of ints, nil apart from empty.
+func (e *encoder) intLists(v [][]int) {
+	e.count(len(v), v == nil)
+	for _, l := range v {
+		e.ints(l)
+	}
+}
+
+// intLists reads what encoder.intLists wrote.
+func (d *decoder) intLists() [][]int {
+	n, isNil := d.count()
+	if isNil {
+		return nil
+	}
+	out := make([][]int, n)
+	for i := range out {
+		out[i] = d.ints()
+	}
+	return out
 }
 
 // ints reads what encoder.ints wrote.
@@ -421,6 +443,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			f.EntersSet = d.bool()
 			r.TupleLen = int(d.int())
 			r.GraphElems = d.ints()
+			r.ElemParams = d.intLists()
 			r.BackpropElems = d.ints()
 			f.OwnNoGrad = d.bool()
 			r.DropsArgs = d.bool()
@@ -656,6 +679,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.ReturnsGraph)
 	e.int(int64(o.TupleLen))
 	e.ints(o.GraphElems)
+	e.intLists(o.ElemParams)
 	e.ints(o.BackpropElems)
 	e.ints(o.GraphParams)
 	e.ints(o.CutParams)
@@ -723,6 +747,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.ReturnsGraph = d.bool()
 	o.TupleLen = int(d.int())
 	o.GraphElems = d.ints()
+	o.ElemParams = d.intLists()
 	o.BackpropElems = d.ints()
 	o.GraphParams = d.ints()
 	o.CutParams = d.ints()

@@ -2369,6 +2369,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 		fact.ReturnsGraph, some = true, true
 		fact.TupleLen, fact.GraphElems = summary.TupleLen, summary.GraphElems
 	}
+	if want&analyzer.WantParams != 0 && len(summary.ElemParams) > 0 {
+		fact.ElemParams, some = summary.ElemParams, true
+	}
 	if want&analyzer.WantReturns != 0 && len(summary.BackpropElems) > 0 {
 		fact.BackpropElems, some = summary.BackpropElems, true
 	}
