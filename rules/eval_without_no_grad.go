@@ -3438,7 +3438,9 @@ func numpyShowsNoGraph(m *analyzer.Model) map[string]bool {
 		}
 		for i := range f.Nodes {
 			id := analyzer.NodeID(i)
-			if f.Nodes[i].Kind == analyzer.KindCall && reachesNumpy(m, id, 0) && m.IsForwardCall(id) {
+			// One run with grad disabled (`with torch.no_grad():` in sight,
+			// a decorator) shows nothing of the model.
+			if f.Nodes[i].Kind == analyzer.KindCall && reachesNumpy(m, id, 0) && m.IsForwardCall(id) && m.GradModeAt(id) != analyzer.GradDisabled {
 				out[frozenKeyOf(m, modelExpr(m, id))] = true
 			}
 		}

@@ -327,6 +327,21 @@ def feature_rows(path, loader):
     return [detector(images).cpu().numpy() for images in loader]  # ok: `.numpy()` works, so no graph
 
 
+class Embedder:
+    # `.numpy()` under a no_grad of its own shows nothing of the model: the
+    # same network, run with grad on in another method, records its graph.
+    def __init__(self, net):
+        self.net = net
+
+    def rows(self, loader):
+        with torch.no_grad():
+            return [self.net(x).cpu().numpy() for x in loader]  # ok: under no_grad
+
+    def evaluate(self, loader):
+        self.net.eval()
+        return [self.net(x).argmax(1).tolist() for x in loader]  # want: TL201 "with grad enabled in `evaluate`"
+
+
 class FeatureRows:
     def __init__(self):
         self.rows = []
