@@ -346,6 +346,8 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			}
 		} else if c := m.memberOfKnownClass(obj, attr, depth); c != CallableUnknown {
 			return c
+		} else if m.projectModuleAttr(obj, attr) {
+			return CallableModel // `self.model.encoder(x)`, self.model an instance of a class of another file that makes it a module
 		}
 		if c := m.evidenceRole(callee); c != CallableUnknown {
 			return c
@@ -371,6 +373,28 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 		}
 	}
 	return CallableUnknown
+}
+
+// projectModuleAttr reports whether obj is an instance of a class of
+// another file of the project whose methods assign attr, once, an
+// instance of a module class (Object.ModuleAttrs).
+func (m *Model) projectModuleAttr(obj NodeID, attr string) bool {
+	class := m.receiverClass(m.File.Unparen(obj))
+	if class == NoNode {
+		return false
+	}
+	if k := m.File.Kind(class); k != KindIdentifier && k != KindAttribute {
+		return false
+	}
+	if b := m.Resolve(class); b != nil && b.Kind == BindClass {
+		return false // a class of this file: memberOfKnownClass's
+	}
+	q := m.QualifiedName(class)
+	if q == "" || isLibraryName(q) {
+		return false
+	}
+	o := m.lookup(q, WantModule)
+	return o != nil && slices.Contains(o.ModuleAttrs, attr)
 }
 
 // memberOfKnownClass classifies attribute attr of obj, an instance of a

@@ -128,6 +128,11 @@ type ClassSummary struct {
 	// arguments with which a call of an instance takes only arms of its
 	// forward that record no graph (NoGraphWith: "mode@1=inference").
 	NoGraphWith []string `json:"no_graph_with,omitempty"`
+	// AttrClasses are the attributes of self that the class's methods
+	// assign, once, an instance of a class they construct
+	// (`self.encoder = Encoder(...)`: "encoder" → the ref of Encoder):
+	// the project says which of those classes are modules (ModuleAttrs).
+	AttrClasses Pairs `json:"attr_classes,omitempty"`
 	// Plain: a class with a `forward` or a `__call__`, no base but
 	// `object` or `abc.ABC`, whose body uses nothing of torch and calls no
 	// method it does not define (plainClass): a NumPy network or loss,
@@ -414,6 +419,10 @@ type Object struct {
 	// which a call of an instance records no graph
 	// (ClassSummary.NoGraphWith). Asked with WantNoGraph.
 	NoGraphWith []string
+	// ModuleAttrs: for a class, the attributes of self its methods assign
+	// an instance of a module class, by ClassSummary.AttrClasses and what
+	// the project knows of each class. Asked with WantModule.
+	ModuleAttrs []string
 	// Plain: a class of the project that is no module and computes
 	// nothing with torch, though it has a `forward` or a `__call__`
 	// (ClassSummary.Plain). Asked with WantModule.
@@ -1605,6 +1614,36 @@ func starImports(f *File) []NodeID {
 	return out
 }
 
+// attrClasses is ClassSummary.AttrClasses for class.
+func (m *Model) attrClasses(class NodeID) Pairs {
+	f := m.File
+	a := m.selfAttrs(class)
+	found := map[string]string{}
+	for k, v := range a.last {
+		name, ok := strings.CutPrefix(k, "self.")
+		if !ok || strings.Contains(name, ".") || a.count[k] != 1 {
+			continue
+		}
+		var class NodeID
+		switch v = f.Unparen(v); f.Kind(v) {
+		case KindCall:
+			class = f.Unparen(f.Field(v, FieldFunction))
+		case KindIdentifier:
+			class = m.receiverClass(v) // `encoder = Encoder(); encoder = encoder.cuda(); self.encoder = encoder`
+		}
+		if k := f.Kind(class); k != KindIdentifier && k != KindAttribute {
+			continue
+		}
+		if ref := m.valueRef(class); ref != "" {
+			found[name] = ref
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return PairsOf(found)
+}
+
 // valueRef returns the ref a name or attribute chain refers to. A name
 // the file binds nowhere, in a file that star-imports, is referred to
 // as the file's own (`#Name`): the project resolves it through the star
@@ -1651,6 +1690,7 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 		}
 	}
 	cs.Module = m.IsModuleClass(class)
+	cs.AttrClasses = m.attrClasses(class)
 	cs.NoGraph = m.NoGraphClass(class) // a module, or a wrapper of frozen ones (frozenWrapper)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
 	cs.Plain = !cs.Module && ((m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class) ||

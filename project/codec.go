@@ -243,6 +243,7 @@ func encodeSummary(s *analyzer.Summary) []byte {
 		e.bool(c.ModeLayers)
 		e.strings(c.FrozenWith)
 		e.strings(c.NoGraphWith)
+		e.pairs(c.AttrClasses)
 	}
 	e.count(len(s.Funcs), s.Funcs == nil)
 	for _, f := range s.Funcs {
@@ -406,6 +407,7 @@ func decodeSummary(b []byte) (*analyzer.Summary, error) {
 			c.ModeLayers = d.bool()
 			c.FrozenWith = d.strings()
 			c.NoGraphWith = d.strings()
+			c.AttrClasses = d.pairs()
 		}
 	}
 	if n, isNil := d.count(); !isNil {
@@ -676,6 +678,7 @@ func encodeAnswer(o *analyzer.Object) string {
 	e.bool(o.ModeLayers)
 	e.strings(o.FrozenWith)
 	e.strings(o.NoGraphWith)
+	e.strings(o.ModuleAttrs)
 	e.bool(o.ReturnsGraph)
 	e.int(int64(o.TupleLen))
 	e.ints(o.GraphElems)
@@ -744,6 +747,7 @@ func decodeAnswer(s string) (*analyzer.Object, error) {
 	o.ModeLayers = d.bool()
 	o.FrozenWith = d.strings()
 	o.NoGraphWith = d.strings()
+	o.ModuleAttrs = d.strings()
 	o.ReturnsGraph = d.bool()
 	o.TupleLen = int(d.int())
 	o.GraphElems = d.ints()

@@ -119,6 +119,9 @@ type object struct {
 	// changes (ClassSummary.NoModeLayers); modeLayers: one with such a
 	// layer (ClassSummary.ModeLayers, or a base's).
 	noModeLayers, modeLayers bool
+	// moduleAttrs: for a class, the attributes of self its methods
+	// assign an instance of a module class (ClassSummary.AttrClasses).
+	moduleAttrs []string
 	// count is the tally spread keeps while it sizes the lists above.
 	count int32
 }
@@ -711,6 +714,7 @@ func (g *Graph) Solve() {
 	}
 	g.methodsOnce = new(sync.Once) // fixGrad may index the methods
 	g.fixModules()
+	g.fixModuleAttrs()
 	order := g.callOrder()
 	g.fixFunctions(order)
 	g.fixGrad(order)
@@ -1233,6 +1237,42 @@ func classFreezeParams(c *object) []string {
 }
 
 // classSummary returns the summary of class c, or nil.
+// fixModuleAttrs sets each class's moduleAttrs from its summary's
+// AttrClasses: a torch.nn class, or one of the project that is a module.
+func (g *Graph) fixModuleAttrs() {
+	for _, o := range g.objs {
+		if o.kind != analyzer.ObjectClass {
+			continue
+		}
+		o.moduleAttrs = nil
+		cs := classSummary(o)
+		if cs == nil {
+			continue
+		}
+		for _, p := range cs.AttrClasses {
+			if torchModuleClass(p.Value) {
+				o.moduleAttrs = append(o.moduleAttrs, p.Key)
+				continue
+			}
+			if t := g.resolve(p.Value, o.key.file); t.obj != nil && t.obj.kind == analyzer.ObjectClass && t.obj.fact.Module {
+				o.moduleAttrs = append(o.moduleAttrs, p.Key)
+			}
+		}
+	}
+}
+
+// torchModuleClass reports whether ref names a module class of torch.nn
+// (`torch.nn.Linear`, `torch.nn.Sequential`), not a function of it or a
+// parameter.
+func torchModuleClass(ref string) bool {
+	name, ok := strings.CutPrefix(ref, "torch.nn.")
+	if !ok || strings.Contains(name, ".") && !strings.HasPrefix(name, "modules.") {
+		return false
+	}
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	return last != "" && last[0] >= 'A' && last[0] <= 'Z' && !strings.HasPrefix(last, "Parameter")
+}
+
 func classSummary(c *object) *analyzer.ClassSummary {
 	for i := range c.key.file.sum.Classes {
 		if cs := &c.key.file.sum.Classes[i]; cs.Name == c.key.name {
@@ -2325,6 +2365,11 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	some := want&analyzer.WantKind != 0
 	if want&analyzer.WantModule != 0 && o.fact.Module {
 		fact.Module, some = true, true
+	}
+	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass {
+		if len(o.moduleAttrs) > 0 {
+			fact.ModuleAttrs, some = o.moduleAttrs, true
+		}
 	}
 	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass && o.plain && !o.fact.Module {
 		fact.Plain, some = true, true
