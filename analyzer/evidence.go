@@ -952,7 +952,6 @@ func ScalarLiteral(f *File, v NodeID) bool {
 	return false
 }
 
-// computedValue reports whether a value is computed from other values.
 // unpackedComputed reports whether b is a name unpacked from a name
 // bound to a computed value (`out = model(x); recon, mu = out`).
 func (m *Model) unpackedComputed(b *Binding) bool {
@@ -964,6 +963,7 @@ func (m *Model) unpackedComputed(b *Binding) bool {
 	return v != NoNode && computedValue(f, v)
 }
 
+// computedValue reports whether a value is computed from other values.
 func computedValue(f *File, v NodeID) bool {
 	switch f.Kind(f.Unparen(v)) {
 	case KindCall, KindBinaryOperator, KindUnaryOperator, KindSubscript, KindAttribute:
