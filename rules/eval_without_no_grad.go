@@ -655,7 +655,7 @@ func loopHeldName(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != x {
 		return ""
 	}
-	var target analyzer.NodeID = analyzer.NoNode
+	target := analyzer.NoNode
 	switch left := f.Field(p, analyzer.FieldLeft); f.Kind(left) {
 	case analyzer.KindIdentifier:
 		target = left
