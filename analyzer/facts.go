@@ -128,10 +128,11 @@ type ClassSummary struct {
 	// arguments with which a call of an instance takes only arms of its
 	// forward that record no graph (NoGraphWith: "mode@1=inference").
 	NoGraphWith []string `json:"no_graph_with,omitempty"`
-	// AttrClasses are the attributes of self that the class's methods
-	// assign, once, an instance of a class they construct
-	// (`self.encoder = Encoder(...)`: "encoder" → the ref of Encoder):
-	// the project says which of those classes are modules (ModuleAttrs).
+	// AttrClasses are, for a class that is no module, the attributes of
+	// self that its methods assign, once, an instance of a class they
+	// construct (`self.encoder = Encoder(...)`: "encoder" → the ref of
+	// Encoder): the project says which of those classes are modules
+	// (ModuleAttrs).
 	AttrClasses Pairs `json:"attr_classes,omitempty"`
 	// Plain: a class with a `forward` or a `__call__`, no base but
 	// `object` or `abc.ABC`, whose body uses nothing of torch and calls no
@@ -1690,7 +1691,13 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 		}
 	}
 	cs.Module = m.IsModuleClass(class)
-	cs.AttrClasses = m.attrClasses(class)
+	if !cs.Module {
+		// A holder of modules (a trainer, a wrapper), not a module: what
+		// it assigns to its attributes is asked about through its
+		// instances in other files. A module's submodules are read in
+		// its own file.
+		cs.AttrClasses = m.attrClasses(class)
+	}
 	cs.NoGraph = m.NoGraphClass(class) // a module, or a wrapper of frozen ones (frozenWrapper)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
 	cs.Plain = !cs.Module && ((m.MethodOf(class, "forward") != NoNode || m.MethodOf(class, "__call__") != NoNode) && m.plainClass(class) ||
