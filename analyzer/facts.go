@@ -1754,8 +1754,11 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	fs.ReturnsGraph = m.returnsGraph(def) || m.ev().returnsGraph[def]
 	if fs.ReturnsGraph {
 		r.TupleLen, r.GraphElems = m.tupleReturns(def)
+	} else {
+		// A function with no graph of its own (a loss helper): which
+		// of its elements take the graph of what it is given.
+		r.ElemParams = m.elemParams(def)
 	}
-	r.ElemParams = m.elemParams(def)
 	if m.backpropagates(def) {
 		r.BackpropElems = m.returnedBackprop(def)
 	}
