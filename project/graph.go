@@ -1236,7 +1236,6 @@ func classFreezeParams(c *object) []string {
 	return nil
 }
 
-// classSummary returns the summary of class c, or nil.
 // fixModuleAttrs sets each class's moduleAttrs from its summary's
 // AttrClasses: a torch.nn class, or one of the project that is a module.
 func (g *Graph) fixModuleAttrs() {
@@ -1273,6 +1272,7 @@ func torchModuleClass(ref string) bool {
 	return last != "" && last[0] >= 'A' && last[0] <= 'Z' && !strings.HasPrefix(last, "Parameter")
 }
 
+// classSummary returns the summary of class c, or nil.
 func classSummary(c *object) *analyzer.ClassSummary {
 	for i := range c.key.file.sum.Classes {
 		if cs := &c.key.file.sum.Classes[i]; cs.Name == c.key.name {
@@ -2366,10 +2366,8 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantModule != 0 && o.fact.Module {
 		fact.Module, some = true, true
 	}
-	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass {
-		if len(o.moduleAttrs) > 0 {
-			fact.ModuleAttrs, some = o.moduleAttrs, true
-		}
+	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass && len(o.moduleAttrs) > 0 {
+		fact.ModuleAttrs, some = o.moduleAttrs, true
 	}
 	if want&analyzer.WantModule != 0 && o.kind == analyzer.ObjectClass && o.plain && !o.fact.Module {
 		fact.Plain, some = true, true
