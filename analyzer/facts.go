@@ -1031,7 +1031,16 @@ func (m *Model) selfMethod(class NodeID, name string) NodeID {
 // may define. It returns "" when the class or the method is not known.
 func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	f := m.File
-	return m.classMethod(m.receiverClass(f.Unparen(f.Field(attr, FieldObject))), f.Text(f.Field(attr, FieldAttribute)))
+	obj := f.Unparen(f.Field(attr, FieldObject))
+	class := m.receiverClass(obj)
+	if class == NoNode && f.Kind(obj) == KindIdentifier {
+		// `def test(step, model): model.pi(s)`, every call of the file
+		// passing an instance of one class of it: that class's method.
+		if b := m.Resolve(obj); b != nil && b.Kind == BindParam {
+			class = m.paramClass(b, 0)
+		}
+	}
+	return m.classMethod(class, f.Text(f.Field(attr, FieldAttribute)))
 }
 
 // calledClass returns the class expression that the object a call calls
