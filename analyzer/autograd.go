@@ -237,12 +237,22 @@ func (m *Model) projectNonModule(b NodeID) bool {
 			return r.Stmt != m.EnclosingClass(b) && !m.IsModuleClass(r.Stmt)
 		}
 	}
-	q := m.QualifiedName(b)
-	if q == "" || isLibraryName(q) {
-		return false
-	}
-	o := m.lookup(q, WantKind|WantModule)
+	o := m.otherFileClass(b, WantKind|WantModule)
 	return o != nil && o.Kind == ObjectClass && !o.Module
+}
+
+// otherFileClass answers want of the class that expression class names,
+// where it is one of another file of the project (imported, or brought
+// by a star import); nil for a class of this file or of a library.
+func (m *Model) otherFileClass(class NodeID, want Want) *Object {
+	if b := m.Resolve(class); b != nil && b.Kind == BindClass {
+		return nil
+	}
+	q := m.QualifiedName(class)
+	if q == "" || isLibraryName(q) {
+		return nil
+	}
+	return m.lookup(q, want)
 }
 
 // ModuleBase reports whether a class deriving from the class q names is
@@ -386,14 +396,7 @@ func (m *Model) projectModuleAttr(obj NodeID, attr string) bool {
 	if k := m.File.Kind(class); k != KindIdentifier && k != KindAttribute {
 		return false
 	}
-	if b := m.Resolve(class); b != nil && b.Kind == BindClass {
-		return false // a class of this file: memberOfKnownClass's
-	}
-	q := m.QualifiedName(class)
-	if q == "" || isLibraryName(q) {
-		return false
-	}
-	o := m.lookup(q, WantModule)
+	o := m.otherFileClass(class, WantModule) // a class of this file is memberOfKnownClass's
 	return o != nil && slices.Contains(o.ModuleAttrs, attr)
 }
 

@@ -782,18 +782,14 @@ func (m *Model) callElementCarries(v NodeID, index int) bool {
 	o := m.lookup(ref, WantReturns)
 	if o != nil && o.TupleLen > 0 {
 		// A project function's tuple, whose summary says where the
-		// graph is.
+		// graph is, or which elements take what it is given.
 		i := elementPos(index, o.TupleLen)
-		if i >= 0 && slices.Contains(o.GraphElems, i) {
-			return true
-		}
+		return i >= 0 && slices.Contains(o.GraphElems, i) || m.elementFedBy(v, ref, index)
 	}
 	if m.elementFedBy(v, ref, index) {
 		return true
 	}
-	if o != nil && o.TupleLen > 0 {
-		return false
-	} else if o != nil && index != 0 {
+	if o != nil && index != 0 {
 		// Its summary says whether it returns a graph, not where; a
 		// loss comes first, counts and logs after it.
 		return false

@@ -2423,26 +2423,14 @@ func (m *Model) starCallRef(call NodeID) string {
 }
 
 // moduleSwitch reports whether call switches a model's mode the way
-// nn.Module does: `model.eval()` with no argument, `model.train()` with
-// at most one, on a value that is a model.
+// nn.Module does (ModeSwitch: `model.eval()`, `model.train(mode)`), on a
+// value that is a model.
 func (m *Model) moduleSwitch(call NodeID) bool {
-	f := m.File
-	fn := f.Unparen(f.Field(call, FieldFunction))
-	n := 0
-	f.Children(f.Field(call, FieldArguments), func(NodeID) bool { n++; return true })
-	switch f.Text(f.Field(fn, FieldAttribute)) {
-	case "eval":
-		if n != 0 {
-			return false
-		}
-	case "train":
-		if n > 1 {
-			return false
-		}
-	default:
+	if eval, train := m.ModeSwitch(call); !eval && !train {
 		return false
 	}
-	return m.ClassifyCallee(f.Unparen(f.Field(fn, FieldObject))) == CallableModel
+	f := m.File
+	return m.ClassifyCallee(f.Unparen(f.Field(f.Unparen(f.Field(call, FieldFunction)), FieldObject))) == CallableModel
 }
 
 // nameOnlyRef is the ref "*.name" of a call of a method on an object

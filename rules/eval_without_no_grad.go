@@ -636,41 +636,22 @@ func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 }
 
 // loopHeldName returns the name a forward call in a loop of function fn
-// binds its outputs to (`out = model(x)`, `out, h = rnn(x, h)`), where
-// nothing else in the loop deletes it or binds it to a value without a
-// graph: the name keeps one
-// pass's outputs, and their graph, alive while the next pass runs, and
-// the last after the loop. "" otherwise.
+// binds its outputs to (`out = model(x)`, `out, h = rnn(x, h)`: the
+// first), where nothing else in the loop deletes it or binds it to a
+// value without a graph: the name keeps one pass's outputs, and their
+// graph, alive while the next pass runs, and the last after the loop.
+// "" otherwise.
 func loopHeldName(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	f := m.File
 	loop := m.EnclosingLoop(call)
 	if fn == analyzer.Root || loop == analyzer.NoNode || m.ScopeNode(loop) != fn {
 		return ""
 	}
-	x := call
-	for f.Kind(f.Parent(x)) == analyzer.KindParenthesizedExpression {
-		x = f.Parent(x)
-	}
-	p := f.Parent(x)
-	if f.Kind(p) != analyzer.KindAssignment || f.Field(p, analyzer.FieldRight) != x {
+	names := assignedNames(f, call)
+	if len(names) == 0 {
 		return ""
 	}
-	target := analyzer.NoNode
-	switch left := f.Field(p, analyzer.FieldLeft); f.Kind(left) {
-	case analyzer.KindIdentifier:
-		target = left
-	case analyzer.KindPatternList, analyzer.KindTuplePattern:
-		f.Children(left, func(c analyzer.NodeID) bool {
-			if f.Kind(c) == analyzer.KindIdentifier && !f.TextIs(c, "_") {
-				target = c
-				return false
-			}
-			return true
-		})
-	}
-	if target == analyzer.NoNode {
-		return ""
-	}
+	target := names[0]
 	name := f.Text(target)
 	other := false
 	f.Walk(loop, func(id analyzer.NodeID) {
@@ -740,11 +721,16 @@ func keptGlobals(m *analyzer.Model, fn, call analyzer.NodeID) []string {
 // keptGlobalTargets is keptGlobals, the names as the assignment's
 // targets.
 func keptGlobalTargets(m *analyzer.Model, fn, call analyzer.NodeID) []analyzer.NodeID {
-	f := m.File
 	if fn != analyzer.Root {
 		return nil
 	}
-	x := call
+	return assignedNames(m.File, call)
+}
+
+// assignedNames returns the names, but `_`, that an assignment of value e
+// binds (`out = model(x)`, `out, h = rnn(x, h)`), in order.
+func assignedNames(f *analyzer.File, e analyzer.NodeID) []analyzer.NodeID {
+	x := e
 	for f.Kind(f.Parent(x)) == analyzer.KindParenthesizedExpression {
 		x = f.Parent(x)
 	}
