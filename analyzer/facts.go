@@ -1853,9 +1853,17 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	if r.Backward != nil && m.optimizesInputs(def) {
 		r.Backward = nil // gradient descent on inputs (stepsOf)
 	}
-	if r.Forward != nil && !needsGrad && HandsBack != nil && !m.IsModuleClass(m.EnclosingClass(def)) {
-		r.HandsBack = HandsBack(m, def)
-		r.HostOnly = !r.HandsBack && HostOnly != nil && HostOnly(m, def)
+	if r.Forward != nil && !needsGrad && HandsBack != nil {
+		if !m.IsModuleClass(m.EnclosingClass(def)) {
+			r.HandsBack = HandsBack(m, def)
+			r.HostOnly = !r.HandsBack && HostOnly != nil && HostOnly(m, def)
+		} else if name := m.FunctionName(def); name != "forward" && name != "__call__" {
+			// A module's own method other than its forward (`def
+			// batch_loss(self, x, y): return crit(self(x), y)`) runs in
+			// its callers' mode and is never reported in its body: where
+			// it hands its passes back, its callers say where they go.
+			r.HandsBack = HandsBack(m, def)
+		}
 	}
 	if needsGrad {
 		// Saliency maps, adversarial examples, test-time training: its

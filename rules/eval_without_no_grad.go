@@ -58,7 +58,8 @@ what the code does:
   ` + "`torch.normal(mu, std)`" + `), a name summed in place (` + "`act += noise`" + `) and a tensor,
   array or list the function makes and stores them into (` + "`actions[i] = act`" + `);
   a helper, of this file or another, whose forward passes only reach what
-  it returns or the host is judged by where the call's result goes; a function of the project,
+  it returns (a loss of them too, ` + "`return crit(self(x), y)`" + `, in a module's own
+  method) or the host is judged by where the call's result goes; a function of the project,
   in any file, that returns nothing a graph can reach (the indices of the
   best scores, a draw) and keeps nothing it is given ends the way there.
 
@@ -3975,8 +3976,16 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	if stringFormat(m, call) {
 		return true // `"Q {}".format(q.max())`: formatted as text, as in an f-string
 	}
-	if arg != analyzer.NoNode && m.IsLossCall(call) && lossToHost(m, call) {
-		return true
+	if arg != analyzer.NoNode && m.IsLossCall(call) {
+		if lossToHost(m, call) {
+			return true
+		}
+		if ret {
+			// A loss of the output that the function returns
+			// (`return crit(self(x), y)`) hands the output's graph back
+			// with it: the caller decides where it goes.
+			return hostBound(m, call, ret, depth+1)
+		}
 	}
 	// A layer without parameters (`self.softmax = nn.Softmax(-1)`): where
 	// its output goes.
