@@ -1035,9 +1035,10 @@ func (m *Model) instanceMethod(attr NodeID) (ref string, def NodeID) {
 	class := m.receiverClass(obj)
 	if class == NoNode && f.Kind(obj) == KindIdentifier {
 		// `def test(step, model): model.pi(s)`, every call of the file
-		// passing an instance of one class of it: that class's method.
+		// passing an instance of one class, of it or one it imports: that
+		// class's method.
 		if b := m.Resolve(obj); b != nil && b.Kind == BindParam {
-			class = m.paramClass(b, 0)
+			class = m.paramImportedClass(b)
 		}
 	}
 	return m.classMethod(class, f.Text(f.Field(attr, FieldAttribute)))
@@ -1313,8 +1314,9 @@ func (m *Model) paramClass(b *Binding, depth int) NodeID {
 
 // paramImportedClass is paramClass, where the class every call passes an
 // instance of may also be one the file imports (`val_epoch(model, ...)`
-// after `model = MaskRCNN(...)`, MaskRCNN from another file of the
-// project); what the project knows of it is asked by its qualified name.
+// after `model = MaskRCNN(...)` or `model = detection.MaskRCNN(...)`,
+// MaskRCNN from another file of the project); what the project knows of
+// it is asked by its qualified name.
 func (m *Model) paramImportedClass(b *Binding) NodeID {
 	return m.paramClassOf(b, 0, true)
 }
@@ -1343,6 +1345,16 @@ func (m *Model) paramClassOf(b *Binding, depth int, imported bool) NodeID {
 			c = m.madeBy(constructed(f, a), depth+1) // `evaluate(Net(4), X)`
 		default:
 			return NoNode
+		}
+		if imported && f.Kind(c) == KindAttribute && class == nil {
+			// `Generator(...)` spelled `generator.Generator(...)`, the
+			// module imported.
+			q := m.QualifiedName(c)
+			if q == "" || isLibraryName(q) || name != "" && q != name {
+				return NoNode
+			}
+			name, out = q, c
+			continue
 		}
 		cb := m.Resolve(c)
 		if f.Kind(c) != KindIdentifier || cb == nil {
