@@ -3820,6 +3820,8 @@ var passMethods = map[string]bool{
 	"permute": true, "transpose": true, "contiguous": true, "flatten": true, "clone": true, "t": true,
 	"abs": true, "round": true, "mul": true, "div": true, "add": true, "sub": true, "pow": true, "sqrt": true,
 	"norm": true, "tanh": true, "clip": true, "type": true, "data": true, "topk": true, "sort": true,
+	"view_as": true, "reshape_as": true, "expand": true, "expand_as": true, "type_as": true, "repeat": true, "flip": true,
+	"log": true, "neg": true,
 }
 
 // hostFunctions take a value to the host: printing, formatting, plotting
