@@ -586,6 +586,12 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 		return o.Grad
 	}
 	m.indexCalls()
+	if m.engineHooks[def] && !m.callbacks[def] {
+		// A hook of a torchnet Engine runs in the grad mode of the
+		// engine's loops (`engine.train(...)`, `engine.test(...)`),
+		// which set none of their own.
+		return m.engineLoopsMode()
+	}
 	if m.callbacks[def] {
 		// Passed as a value (a callback, a hook, a wrapper handed to an
 		// evaluation loop): whoever calls it sets the grad mode.
@@ -696,6 +702,7 @@ func (m *Model) indexCalls() {
 	m.escapes = make(map[NodeID]bool)
 	m.callbacks = make(map[NodeID]bool)
 	m.programEntries = make(map[NodeID]int)
+	m.engineHooks = make(map[NodeID]bool)
 	m.classSites = make(map[NodeID][]NodeID)
 	m.classEscapes = make(map[NodeID]bool)
 	for i := range f.Nodes {
@@ -729,6 +736,8 @@ func (m *Model) indexCalls() {
 			case m.ProgramEntry(id):
 				m.escapes[b.Stmt] = true
 				m.programEntries[b.Stmt]++
+			case m.engineHook(id):
+				m.escapes[b.Stmt], m.engineHooks[b.Stmt] = true, true
 			case f.Kind(p) != KindDecorator:
 				m.escapes[b.Stmt], m.callbacks[b.Stmt] = true, true
 			}
@@ -996,6 +1005,70 @@ func (m *Model) ThreadEntry(use NodeID) bool {
 		return false
 	}
 }
+
+// torchnetEngines are the classes whose loops (`train`, `test`) call the
+// hooks stored in an instance's `hooks` dict, and the function they are
+// given, in the grad mode of the loop's call: neither disables grad.
+var torchnetEngines = map[string]bool{"torchnet.engine.Engine": true, "torchnet.engine.engine.Engine": true}
+
+// engineHook reports whether use, a function's name, is stored as a hook
+// of a torchnet Engine (`engine.hooks['on_end_epoch'] = on_end_epoch`).
+func (m *Model) engineHook(use NodeID) bool {
+	f := m.File
+	p := f.Parent(use)
+	if f.Kind(p) != KindAssignment || f.Field(p, FieldRight) != use {
+		return false
+	}
+	target := f.Field(p, FieldLeft)
+	if f.Kind(target) != KindSubscript {
+		return false
+	}
+	hooks := f.Unparen(f.Field(target, FieldValue))
+	if f.Kind(hooks) != KindAttribute || !f.TextIs(f.Field(hooks, FieldAttribute), "hooks") {
+		return false
+	}
+	return m.torchnetEngine(f.Unparen(f.Field(hooks, FieldObject)))
+}
+
+// torchnetEngine reports whether recv is an instance of a torchnet Engine.
+func (m *Model) torchnetEngine(recv NodeID) bool {
+	if !m.hasTorchnet {
+		return false
+	}
+	class := m.receiverClass(recv)
+	return class != NoNode && torchnetEngines[m.QualifiedName(class)]
+}
+
+// engineLoopsMode is the grad mode in which this file's torchnet Engine
+// loops (`engine.train(...)`, `engine.test(...)`) run: enabled where one
+// at least runs with grad enabled, disabled where all run without it,
+// unknown where the file runs none.
+func (m *Model) engineLoopsMode() GradMode {
+	return m.Memo(engineLoopsKey{}, func() any {
+		f := m.File
+		g := GradUnknown
+		for i := range f.Nodes {
+			id := NodeID(i)
+			if f.Nodes[i].Kind != KindCall {
+				continue
+			}
+			if name := m.MethodName(id); name != "train" && name != "test" || !m.torchnetEngine(m.Receiver(id)) {
+				continue
+			}
+			switch m.GradModeAt(id) {
+			case GradDisabled:
+				if g == GradUnknown {
+					g = GradDisabled
+				}
+			default:
+				return GradEnabled
+			}
+		}
+		return g
+	}).(GradMode)
+}
+
+type engineLoopsKey struct{}
 
 // firstArgOf returns the call whose first positional argument is use,
 // or NoNode.

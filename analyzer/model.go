@@ -28,6 +28,7 @@ type Model struct {
 	escapes           map[NodeID]bool     // function definition → also used other than by a call
 	callbacks         map[NodeID]bool     // function definition → escapes other than as a new thread's or process's target
 	programEntries    map[NodeID]int      // function definition → how many command-line libraries run it as the program
+	engineHooks       map[NodeID]bool     // function definition → a hook of a torchnet Engine (engineHook)
 	classSites        map[NodeID][]NodeID // class definition → calls that construct it in this file
 	classEscapes      map[NodeID]bool     // class definition → its name also used other than to call it, outside an annotation
 	funcGrad          map[NodeID]GradMode
@@ -37,6 +38,7 @@ type Model struct {
 	carries           map[NodeID]carryState
 	hasGradSwitchCall bool // the file calls set_grad_enabled as a statement
 	hasLossScaler     bool // the file names a loss scaler of timm
+	hasTorchnet       bool // the file names torchnet
 	memo              map[any]any
 	// argTruth: while frozenWith judges a class built with one argument
 	// other than its default, that argument's truth, by the parameter's
@@ -68,6 +70,7 @@ func NewModel(f *File) *Model {
 	m.buildScopes()
 	m.hasGradSwitchCall = bytes.Contains(f.Src, []byte("set_grad_enabled")) || bytes.Contains(f.Src, []byte("enter_context"))
 	m.hasLossScaler = bytes.Contains(f.Src, []byte("Scaler"))
+	m.hasTorchnet = bytes.Contains(f.Src, []byte("torchnet"))
 	m.foreignDL = importsForeignFramework(f)
 	return m
 }

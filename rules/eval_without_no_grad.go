@@ -222,7 +222,9 @@ calls a method of their name; a function handed to a new process or
 thread as what it runs, ` + "`mp.Process(target=evaluate, ...)`" + `, runs with
 grad enabled, as every new thread starts, and so does one a command-line
 library runs as the program from module-level code, ` + "`fire.Fire(infer)`" + `,
-once); an
+once; a hook of a torchnet ` + "`Engine`" + ` (` + "`engine.hooks['on_end_epoch'] = f`" + `)
+runs in the grad mode of the file's calls of ` + "`engine.train(...)`" + ` and
+` + "`engine.test(...)`" + `, which disable none); an
 evaluation helper called only under ` + "`no_grad`" + ` is therefore not reported;
 neither is one whose result the file back-propagates (a policy's
 ` + "`evaluate`" + ` that returns a sampled action's log-probability, a renderer's
