@@ -839,8 +839,10 @@ func (f *File) BoundTo(call NodeID) NodeID {
 // file, is given a module that records no graph (NoGraphValue) by
 // every call of the function in this file, directly or through the
 // callers' own parameters (`get_activations(files, model)` called with
-// `InceptionV3([idx])`, whose constructor freezes it). Calls from other
-// files are not seen.
+// `InceptionV3([idx])`, whose constructor freezes it). Where other files
+// call the function too, it is as their summaries and this file's tell:
+// every call hands a module frozen before it (Object.FrozenCalls, from
+// FrozenAtCall).
 func (m *Model) NoGraphParam(param NodeID) bool {
 	return m.noGraphParam(param, 0)
 }
@@ -859,7 +861,16 @@ func (m *Model) noGraphParam(param NodeID, depth int) bool {
 	for _, a := range args {
 		ok = ok && (m.NoGraphValue(a) || m.noGraphParam(a, depth+1))
 	}
-	return ok
+	if ok || len(args) > 0 && depth > 0 {
+		return ok
+	}
+	// Called from other files (`utils.preprocess(extractor, data)` after
+	// `extractor.requires_grad_(False)` in a script): as the project's
+	// calls tell, asked last.
+	if def := m.paramFunction(b); def != NoNode && m.CalledElsewhere(def) {
+		return m.FrozenParamCall(param) != nil
+	}
+	return false
 }
 
 // BuildsNoParameter reports whether v, a call, builds a module with no

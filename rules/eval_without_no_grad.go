@@ -235,7 +235,8 @@ the other), for a pass whose outputs it may hand back; such a function's
 calls that leave the parameter at its default, or pass a literal, that
 takes the ` + "`no_grad`" + ` arm are not reported where they call it either, nor a model
 whose parameters the file freezes (` + "`requires_grad_(False)`" + `; its caller, before
-handing it over; a helper of the file that freezes its parameter, for
+handing it over, in this file or another, in the branch that builds it where it
+is None elsewhere; a helper of the file that freezes its parameter, for
 what each call hands it; a function of the file that builds it and
 freezes it before returning it, on the path the call's arguments take,
 ` + "`create_model(ema=True)`" + ` with the freeze under ` + "`if ema:`" + `) and does not give a new layer or thaw in part
@@ -3236,7 +3237,7 @@ func (fs *frozenSet) frozenBefore(m *analyzer.Model, e, call analyzer.NodeID, gu
 			switch f.Kind(p) {
 			case analyzer.KindIfStatement:
 				cond := f.Field(p, analyzer.FieldCondition)
-				if !f.Contains(p, call) && (!guards[compactText(f, cond)] || !globalTest(m, cond)) {
+				if !f.Contains(p, call) && (!guards[compactText(f, cond)] || !globalTest(m, cond)) && !builtWhereFrozen(m, e, s, p) {
 					return false
 				}
 			case analyzer.KindTryStatement, analyzer.KindForStatement, analyzer.KindWhileStatement, analyzer.KindWithStatement:
@@ -3247,6 +3248,36 @@ func (fs *frozenSet) frozenBefore(m *analyzer.Model, e, call analyzer.NodeID, gu
 		}
 		return true
 	})
+}
+
+// builtWhereFrozen reports whether the model e names at a call exists
+// only where it is frozen: the branch of ifStmt that freezes it at s
+// binds it first, and every other binding of it that reaches the call
+// is None (`if args.hidden: extractor = build(); extractor.requires_grad_(False)`,
+// `else: extractor = None`, then `if extractor is not None: preprocess(extractor, ...)`).
+func builtWhereFrozen(m *analyzer.Model, e, s, ifStmt analyzer.NodeID) bool {
+	f := m.File
+	if f.Kind(e) != analyzer.KindIdentifier {
+		return false
+	}
+	branch := s
+	for branch != analyzer.NoNode && f.Parent(branch) != ifStmt {
+		branch = f.Parent(branch)
+	}
+	if branch == analyzer.NoNode {
+		return false
+	}
+	built := false
+	for _, b := range m.ReachingBindings(e) {
+		switch {
+		case b.Kind == analyzer.BindAssign && f.Contains(branch, b.Stmt) && f.N(b.Stmt).End <= f.N(s).Start:
+			built = true
+		case b.Kind == analyzer.BindAssign && b.Value != analyzer.NoNode && f.Kind(f.Unparen(b.Value)) == analyzer.KindNone:
+		default:
+			return false
+		}
+	}
+	return built
 }
 
 // ifGuards returns the tests of the ifs around n whose consequence holds

@@ -94,7 +94,8 @@ Outside ` + "`no_grad`" + `, store ` + "`logits.detach()`" + ` (or ` + "`loss.it
 ## Known problems
 Its findings on code it was not written against are wrong more often
 than TL101's: the outputs of an encoder that a class of another file
-freezes (a momentum key encoder), numbers that a model returns in its
+freezes (a momentum key encoder; a model its callers freeze before handing
+it over, in this file or another, is known to record none), numbers that a model returns in its
 output dict beside its loss, state that one forward pass builds for its
 own later steps. Read what it reports. An entry of an output dict
 (` + "`out[\"reward\"]`" + `) that the code never back-propagates is taken to carry a
