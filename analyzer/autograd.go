@@ -2319,6 +2319,9 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 			case f.Kind(callee) == KindIdentifier && m.autogradApply(callee):
 				// `pool = _Pooling.apply`, then `pool(x, rois)`: an operation
 				// on the tensors it is given.
+			case f.Kind(callee) == KindCall:
+				// `JaggedMax()(values, offsets)`: what a call returns, called;
+				// the inner call is judged on its own by this walk.
 			case f.TextIs(callee, "self") && m.Resolve(callee) != nil && m.Resolve(callee).Kind == BindParam &&
 				(inherits || m.MethodOf(class, "__init__") != NoNode):
 				// `self(x)`: a pass of this module, which adds no parameter,
