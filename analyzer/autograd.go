@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode"
@@ -760,12 +761,33 @@ func (m *Model) nameCallable(name string) Callable {
 	if m.noNames {
 		return CallableUnknown
 	}
-	if c := nameCallable(name); c != CallableModel || !m.foreignDL {
+	c := nameCallable(name)
+	if c == CallableModel && foreignModelName(name) {
+		// `tf_model`, `keras_net`, `flax_model`: named for another
+		// framework's model, whatever this file imports.
+		return CallableUnknown
+	}
+	if c != CallableModel || !m.foreignDL {
 		return c
 	}
 	// `tf_model(inputs, training=False)` in a file that imports
 	// TensorFlow: the name may be another framework's model.
 	return CallableUnknown
+}
+
+// foreignPrefixes start the names of other frameworks' models.
+var foreignPrefixes = []string{"tf_", "tf2_", "keras_", "flax_", "jax_", "mx_", "paddle_"}
+
+// foreignModelName reports whether name starts with the name of another
+// deep-learning framework (`tf_model`).
+func foreignModelName(name string) bool {
+	name = strings.ToLower(strings.TrimLeft(name, "_"))
+	for _, p := range foreignPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func nameCallable(name string) Callable {
@@ -1424,6 +1446,9 @@ func (m *Model) IsForwardCall(call NodeID) bool {
 
 func (m *Model) isForwardCall(call NodeID) bool {
 	f := m.File
+	if m.inForeignArm(call) {
+		return false // `if self.framework == "tf": self.model(x)`
+	}
 	fn := f.Unparen(f.Field(call, FieldFunction))
 	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "forward") {
 		if obj := f.Field(fn, FieldObject); f.TextIs(obj, "self") {
@@ -2771,4 +2796,61 @@ func (m *Model) hasMethods(class NodeID) bool {
 		return !some
 	})
 	return some
+}
+
+// foreignFrameworkTags are the strings code compares a framework setting
+// with to pick another framework's branch (`if self.framework == "tf":`).
+var foreignFrameworkTags = map[string]bool{"tf": true, "tensorflow": true, "jax": true, "flax": true, "keras": true, "mxnet": true, "paddle": true}
+
+// inForeignArm reports whether node runs only in the branch of an if that
+// tests a setting for another framework (`if self.framework == "tf":`,
+// `elif framework == "flax":`): that branch runs that framework's code.
+func (m *Model) inForeignArm(node NodeID) bool {
+	arms := m.Memo(foreignArmsKey{}, func() any { return m.foreignArms() }).([]NodeID)
+	for _, a := range arms {
+		if m.File.Contains(a, node) {
+			return true
+		}
+	}
+	return false
+}
+
+type foreignArmsKey struct{}
+
+// foreignArms lists the bodies of the ifs and elifs of the file whose
+// condition compares something with one of foreignFrameworkTags, equal.
+func (m *Model) foreignArms() []NodeID {
+	f := m.File
+	if !bytes.Contains(f.Src, []byte(`"tf"`)) && !bytes.Contains(f.Src, []byte(`'tf'`)) && !bytes.Contains(f.Src, []byte("flax")) &&
+		!bytes.Contains(f.Src, []byte("jax")) && !bytes.Contains(f.Src, []byte("tensorflow")) {
+		return nil
+	}
+	var arms []NodeID
+	for i := range f.Nodes {
+		k := f.Nodes[i].Kind
+		if k != KindIfStatement && k != KindElifClause {
+			continue
+		}
+		id := NodeID(i)
+		cond := f.Unparen(f.Field(id, FieldCondition))
+		if f.Kind(cond) != KindComparisonOperator {
+			continue
+		}
+		ops := f.Field(cond, FieldOperators)
+		if ops == NoNode || !f.TextIs(ops, "==") {
+			continue
+		}
+		foreign := false
+		f.Children(cond, func(c NodeID) bool {
+			if f.Kind(c) == KindString {
+				t := strings.Trim(f.Text(c), `"'`)
+				foreign = foreignFrameworkTags[strings.ToLower(t)]
+			}
+			return !foreign
+		})
+		if foreign {
+			arms = append(arms, f.Field(id, FieldConsequence))
+		}
+	}
+	return arms
 }

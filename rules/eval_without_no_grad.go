@@ -342,7 +342,10 @@ instances, as in ` + "`self.actors[i](obs)`" + `, and ` + "`self.__call__(x)`" +
 class) before its name; in a file that imports another deep learning
 framework (Keras, JAX, Paddle, or TensorFlow for more than its summaries
 and file I/O), its name alone does not make it one (` + "`tf_model(inputs, training=False)`" + ` beside the PyTorch model it is
-compared with). A layer without parameters
+compared with), nor, in any file, a name that starts with another framework's
+(` + "`tf_model`" + `, ` + "`flax_model`" + `); a call in the branch of an if that tests a
+framework setting for another framework (` + "`if self.framework == \"tf\":`" + `) is
+that framework's. A layer without parameters
 (` + "`nn.ReplicationPad2d`" + `, ` + "`nn.CosineSimilarity`" + `, also held in a name), a parameter that every
 call of its function in the file passes an instance of a plain class of
 the file (a network written in NumPy), a class taken from a table of classes (or, from
