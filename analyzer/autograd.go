@@ -1053,6 +1053,12 @@ func (m *Model) instanceOf(value NodeID, depth int) Callable {
 		if b := m.Resolve(fn); b != nil && b.Kind == BindFunction && m.returnsFunctions(b.Stmt) {
 			return CallableOther // `policy = make_epsilon_greedy(q, eps)`, which returns a closure
 		}
+		if b := m.Resolve(fn); b != nil && b.Kind == BindParam && ClassName(f.Text(fn)) && m.annotatedCallable(b.Stmt) == CallableModel {
+			// `agent = Model(envs)`, with `Model: torch.nn.Module` a
+			// parameter named as a class: the module class it is handed,
+			// built.
+			return CallableModel
+		}
 		if b := m.Resolve(fn); b != nil && b.Kind == BindClass {
 			name := f.Text(fn)
 			if strings.HasSuffix(name, "Loss") {

@@ -773,8 +773,12 @@ func (m *Model) modelMethodRef(call NodeID) string {
 	default:
 		return ""
 	}
-	if m.receiverClass(recv) != NoNode {
-		return ""
+	if c := m.receiverClass(recv); c != NoNode {
+		// Of a class the file knows; not of one a parameter hands in
+		// (`agent = Model(envs)`, Model a parameter).
+		if b := m.Resolve(c); f.Kind(c) != KindIdentifier || b == nil || b.Kind != BindParam {
+			return ""
+		}
 	}
 	if name := f.Text(f.Field(fn, FieldAttribute)); strings.HasPrefix(name, "__") || name == "forward" || moduleUses[name] || moduleMoves[name] {
 		return "" // the module's own call, or what every module has
