@@ -44,6 +44,11 @@ var nonGradAttributes = map[string]bool{
 	"batch_size": true, "batch_sizes": true, "num_graphs": true, "num_nodes": true, "num_edges": true,
 }
 
+// NonGradAttribute reports whether name is an attribute of a tensor (or
+// of a batch object) that carries no autograd history: `x.shape`,
+// `x.ndim`, `x.data`.
+func NonGradAttribute(name string) bool { return nonGradAttributes[name] }
+
 // nonDifferentiable are torch functions whose result has no history.
 var nonDifferentiable = map[string]bool{
 	"argmax": true, "argmin": true, "eq": true, "ne": true, "lt": true, "gt": true, "le": true,

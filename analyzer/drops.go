@@ -151,6 +151,9 @@ func (m *Model) graphFree(def, v NodeID, depth int) bool {
 		case "int", "float", "bool", "len", "torch.argmax", "torch.argmin", "torch.multinomial", "torch.bernoulli":
 			return true
 		}
+		if q := m.CallName(v); strings.HasPrefix(q, "numpy.") || strings.HasPrefix(q, "math.") {
+			return true // an array or a number: NumPy refuses a tensor that requires grad
+		}
 		name := m.MethodName(v)
 		return name == "sample" || detachingMethods[name] && name != "zero_" && name != "detach" && name != "detach_"
 	case KindSubscript:

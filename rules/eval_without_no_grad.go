@@ -3863,7 +3863,7 @@ var passMethods = map[string]bool{
 // hostFunctions take a value to the host: printing, formatting, plotting
 // and saving.
 var hostFunctions = map[string]bool{
-	"print": true, "str": true, "repr": true, "float": true, "int": true, "bool": true, "len": true,
+	"print": true, "str": true, "repr": true, "float": true, "int": true, "bool": true, "len": true, "isinstance": true,
 	"round": true, "format": true, "torch.save": true, "torch.argmax": true, "torch.argmin": true, "torch.multinomial": true,
 	"torchvision.utils.save_image": true, "torchvision.utils.make_grid": true,
 }
@@ -3903,14 +3903,12 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		}
 		if call == analyzer.NoNode {
 			switch name {
-			case "shape", "dtype", "device":
-				return true
 			case "data", "mean", "stddev", "variance", "probs", "logits", "loc", "scale", "mode":
 				// a tensor's data, or a parameter of the distribution a
 				// policy returns (`dist.mean`)
 				return hostBound(m, p, ret, depth+1)
 			}
-			return false
+			return analyzer.NonGradAttribute(name) // `x.shape`, `x.ndim`: numbers
 		}
 		switch {
 		case hostEndMethods[name]:
@@ -3943,6 +3941,12 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 			if q := m.CallName(f.Parent(args)); q == "torch.cat" || q == "torch.stack" {
 				return hostArgument(m, args, analyzer.NoNode, ret, depth)
 			}
+		}
+		// `outputs = [outputs]`, then `outputs[-1].argmax(1)`: a sequence
+		// bound to a name, where its uses take it.
+		if a := f.Parent(p); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldRight) == p &&
+			f.Kind(f.Field(a, analyzer.FieldLeft)) == analyzer.KindIdentifier {
+			return hostBound(m, p, ret, depth+1)
 		}
 		return false
 	case analyzer.KindAugmentedAssignment:
@@ -4453,6 +4457,18 @@ func fewLiteralIterations(m *analyzer.Model, loop analyzer.NodeID) bool {
 		return false
 	}
 	it := f.Unparen(f.Field(loop, analyzer.FieldRight))
+	if f.Kind(it) == analyzer.KindIdentifier {
+		// `for cfg in configs:`, configs bound once to a literal.
+		if bs := m.ReachingBindings(it); len(bs) == 1 && bs[0].Kind == analyzer.BindAssign && bs[0].Value != analyzer.NoNode {
+			it = f.Unparen(bs[0].Value)
+		}
+	}
+	if k := f.Kind(it); k == analyzer.KindTuple || k == analyzer.KindList {
+		// `for cfg in ((False, 1), (True, 2)):`: a few settings.
+		n := 0
+		f.Children(it, func(analyzer.NodeID) bool { n++; return true })
+		return n <= 100
+	}
 	if f.Kind(it) != analyzer.KindCall || m.CallName(it) != "range" {
 		return false
 	}
@@ -4525,12 +4541,29 @@ func shapeOnly(m *analyzer.Model, e analyzer.NodeID, depth int) bool {
 		case "transpose", "permute", "view", "reshape", "contiguous", "flatten", "squeeze", "unsqueeze":
 			return shapeOnly(m, call, depth+1)
 		}
+	case analyzer.KindArgumentList:
+		// `isinstance(maps, tuple)`, `len(maps) == 2`: what it is, not
+		// what it holds.
+		q := m.CallName(f.Parent(p))
+		return q == "isinstance" || q == "len"
 	case analyzer.KindAssignment:
 		left := f.Field(p, analyzer.FieldLeft)
-		if f.Field(p, analyzer.FieldRight) != e || f.Kind(left) != analyzer.KindIdentifier {
+		if f.Field(p, analyzer.FieldRight) != e {
 			return false
 		}
-		return everyUse(m, left, func(u analyzer.NodeID) bool { return shapeOnly(m, u, depth+1) })
+		switch f.Kind(left) {
+		case analyzer.KindIdentifier:
+			return everyUse(m, left, func(u analyzer.NodeID) bool { return shapeOnly(m, u, depth+1) })
+		case analyzer.KindPatternList, analyzer.KindTuplePattern:
+			// `out, maps = model(img)`: each name read for its shape.
+			all, some := true, false
+			f.Children(left, func(c analyzer.NodeID) bool {
+				some = true
+				all = f.Kind(c) == analyzer.KindIdentifier && everyUse(m, c, func(u analyzer.NodeID) bool { return shapeOnly(m, u, depth+1) })
+				return all
+			})
+			return all && some
+		}
 	}
 	return false
 }

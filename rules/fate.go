@@ -111,10 +111,11 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		}
 		if call == analyzer.NoNode {
 			switch name {
-			case "shape", "dtype", "device", "data":
-				return fateNo
 			case "mean", "stddev", "variance", "probs", "logits", "loc", "scale", "mode", "T", "real", "imag":
 				return w.value(p, depth+1)
+			}
+			if analyzer.NonGradAttribute(name) {
+				return fateNo // `x.shape`, `x.ndim`, `x.data`
 			}
 			return w.unknown(p)
 		}
@@ -172,6 +173,12 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 			if r, known := w.projectArgument(call, p, depth); known {
 				return r
 			}
+		}
+		// `outputs = [outputs]`: a sequence bound to a name, where its
+		// uses take it.
+		if a := f.Parent(p); f.Kind(a) == analyzer.KindAssignment && f.Field(a, analyzer.FieldRight) == p &&
+			f.Kind(f.Field(a, analyzer.FieldLeft)) == analyzer.KindIdentifier {
+			return w.value(p, depth+1)
 		}
 		return w.unknown(p)
 	case analyzer.KindAssignment:
