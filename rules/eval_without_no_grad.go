@@ -1863,7 +1863,18 @@ func constantTest(m *analyzer.Model, fn, test, ia, ib analyzer.NodeID) bool {
 	}
 	switch f.Kind(test) {
 	case analyzer.KindIdentifier, analyzer.KindAttribute:
-		return len(m.AssignmentsIn(fn)[compactText(f, test)]) == 0
+		vals := m.AssignmentsIn(fn)[compactText(f, test)]
+		if len(vals) == 1 && f.Kind(test) == analyzer.KindIdentifier && vals[0] != analyzer.NoNode {
+			// `train = (phase == "train")`, once, before both and in no
+			// loop of fn that does not hold both: the value of its own
+			// test, which must be constant in turn.
+			v := f.Unparen(vals[0])
+			loop := m.EnclosingLoop(v)
+			return v != test && f.N(v).End <= f.N(ia).Start && f.N(v).End <= f.N(ib).Start &&
+				(loop == analyzer.NoNode || !f.Contains(fn, loop) || f.Contains(loop, ia) && f.Contains(loop, ib)) &&
+				f.Kind(v) != analyzer.KindIdentifier && constantTest(m, fn, v, ia, ib)
+		}
+		return len(vals) == 0
 	case analyzer.KindComparisonOperator:
 		return loopConstant(m, fn, test, ia, ib)
 	}
