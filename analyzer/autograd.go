@@ -1630,7 +1630,14 @@ func (m *Model) methodRunsNoForwardOf(ref string, def NodeID) bool {
 	case def != NoNode:
 		return m.localHelperOf(def, 0).runsNoForward()
 	case ref != "" && !strings.HasPrefix(ref, "#"):
-		return m.lookup(ref, WantKind) != nil && m.lookup(ref, WantHelper) == nil
+		if m.lookup(ref, WantKind) == nil {
+			return false
+		}
+		// What the project knows of it for its callers: no forward pass
+		// in their mode, itself or through what it is given (one that
+		// back-propagates its own, guided back-propagation's __call__).
+		o := m.lookup(ref, WantHelper)
+		return o == nil || o.Forward == nil && len(o.ParamCalls) == 0
 	}
 	return false
 }

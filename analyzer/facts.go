@@ -291,6 +291,11 @@ type RareFuncFacts struct {
 	// Abstract: a method left to its subclasses (abstractMethod), whose
 	// calls run their overrides.
 	Abstract bool `json:"abstract,omitempty"`
+	// NeedsGrad: the function back-propagates or asks for gradients
+	// itself (a saliency map's __call__): the forward passes it runs
+	// through what it calls are its own to train, none run in its
+	// callers' grad mode for them to judge.
+	NeedsGrad bool `json:"needs_grad,omitempty"`
 	// ParamCalls are the positional parameters the body calls in its
 	// callers' grad mode (`m(x)` in `def run(m, x)`), each with the first
 	// such call: a forward pass when the caller passes a model.
@@ -344,7 +349,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 func (r *RareFuncFacts) IsZero() bool {
 	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.ElemParams) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
-		r.Forward == nil && !r.HandsBack && !r.HostOnly && !r.Abstract && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
+		r.Forward == nil && !r.HandsBack && !r.HostOnly && !r.Abstract && !r.NeedsGrad && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
 }
 
@@ -1887,7 +1892,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 		if r.Forward != nil || len(r.ParamCalls) > 0 {
 			fs.trained = &Object{Kind: ObjectFunction, Forward: r.Forward, ParamCalls: r.ParamCalls}
 		}
-		r.Forward, r.ParamCalls, fs.needsGrad = nil, nil, true
+		r.Forward, r.ParamCalls, r.NeedsGrad, fs.needsGrad = nil, nil, true, true
 	}
 	if !r.IsZero() {
 		fs.Rare = &r

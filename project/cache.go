@@ -38,7 +38,7 @@ const cacheTag = "Signature: 8a477f597d28d172789f06886806bc55\n# This file is a 
 const restatsWorthSaving = 64
 
 // cacheFormat changes whenever the stored layout does.
-const cacheFormat = 43
+const cacheFormat = 44
 
 // Cache keeps the findings of each file of a run, keyed by the file's
 // path and the rules enabled for it, for the torchlint build, and valid

@@ -1416,7 +1416,9 @@ func (g *Graph) fixFunctions(order []*object) {
 					}
 				}
 			}
-			set := o.fn != nil && o.fn.GradSet
+			// A function that back-propagates itself trains the passes
+			// it runs: none of them is its callers' (NeedsGrad).
+			set := o.fn != nil && (o.fn.GradSet || o.fn.RareFacts().NeedsGrad)
 			for _, e := range o.callees {
 				if o.fact.Forward == nil && !set && e.site.Inherit && e.callee.fact.Forward != nil {
 					o.fact.Forward, changed = e.callee.fact.Forward, true

@@ -572,3 +572,18 @@ with torch.no_grad():
 		t.Errorf("the grad mode of predict, which runs a forward pass, was not asked; asked %v", ff.Asked)
 	}
 }
+
+// TestNeedsGradStopsForward checks that a function that back-propagates
+// its own pass (a saliency map's __call__) tells its callers of no
+// forward pass in their grad mode, though it runs one through a method
+// that does (its forward).
+func TestNeedsGradStopsForward(t *testing.T) {
+	g, root := graphOf(t, "saliencywrappers")
+	ff := g.Facts(filepath.Join(root, "run.py"))
+	if o := ff.Lookup("saliency.guided.GuidedBackprop.forward", analyzer.WantHelper); o == nil || o.Forward == nil {
+		t.Fatalf("GuidedBackprop.forward: want the forward pass it runs, got %+v", o)
+	}
+	if o := ff.Lookup("saliency.GuidedBackprop.__call__", analyzer.WantHelper); o != nil && o.Forward != nil {
+		t.Errorf("GuidedBackprop.__call__: want no forward pass in its callers' mode, got one at %+v", *o.Forward)
+	}
+}

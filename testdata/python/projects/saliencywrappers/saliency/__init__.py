@@ -1,0 +1,1 @@
+from saliency.guided import GuidedBackprop
