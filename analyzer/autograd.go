@@ -2834,9 +2834,15 @@ type foreignArmsKey struct{}
 // condition compares something with one of foreignFrameworkTags, equal.
 func (m *Model) foreignArms() []NodeID {
 	f := m.File
-	if !bytes.Contains(f.Src, []byte(`"tf"`)) && !bytes.Contains(f.Src, []byte(`'tf'`)) && !bytes.Contains(f.Src, []byte("flax")) &&
-		!bytes.Contains(f.Src, []byte("jax")) && !bytes.Contains(f.Src, []byte("tensorflow")) {
-		return nil
+	quoted := false
+	for tag := range foreignFrameworkTags {
+		if bytes.Contains(f.Src, []byte(`"`+tag+`"`)) || bytes.Contains(f.Src, []byte(`'`+tag+`'`)) {
+			quoted = true
+			break
+		}
+	}
+	if !quoted {
+		return nil // most files: no framework named in a string
 	}
 	var arms []NodeID
 	for i := range f.Nodes {

@@ -1044,7 +1044,7 @@ func (m *Model) torchnetEngine(recv NodeID) bool {
 // at least runs with grad enabled, disabled where all run without it,
 // unknown where the file runs none.
 func (m *Model) engineLoopsMode() GradMode {
-	return m.Memo(engineLoopsKey{}, func() any {
+	return m.MemoRecursive(engineLoopsKey{}, GradEnabled, func() any {
 		f := m.File
 		g := GradUnknown
 		for i := range f.Nodes {
