@@ -302,6 +302,7 @@ type RareFuncFacts struct {
 	ParamCalls []ParamCall `json:"param_calls,omitempty"`
 	// Keeps are the positional parameters a method adds into an
 	// attribute of self, which outlives the call (`self.sum += val * n`,
+	// `self.total.add_(val)`,
 	// `self.values.append(val)`), each with the first attribute it goes
 	// into.
 	Keeps []ParamCall `json:"keeps,omitempty"`
@@ -1807,6 +1808,7 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	r.Makes, r.MakesArgs = m.makesRef(def)
 	r.Abstract = m.EnclosingClass(def) != NoNode && m.abstractMethod(def)
 	needsGrad := false
+	var copied map[string]NodeID // attributes of self a copy_ fills, to the value copied
 	f.Walk(f.Field(def, FieldBody), func(id NodeID) {
 		switch f.Kind(id) {
 		case KindReturnStatement:
@@ -1855,8 +1857,29 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 					r.ParamCalls = append(r.ParamCalls, ParamCall{Index: i, Site: m.site(id)})
 				}
 			}
-			if m.MethodName(id) == "append" && len(m.Args(id)) == 1 {
+			switch meth := m.MethodName(id); {
+			case meth == "append" && len(m.Args(id)) == 1:
 				r.Keeps = m.keeps(def, m.Receiver(id), m.Args(id)[0], r.Keeps)
+			case meth == "copy_" && len(m.Args(id)) == 1:
+				// `self.last.copy_(val)`: the attribute holds the value, and
+				// its graph, until the next copy; what it is added into
+				// below keeps them.
+				if recv := f.Unparen(m.Receiver(id)); f.Kind(recv) == KindAttribute {
+					if copied == nil {
+						copied = map[string]NodeID{}
+					}
+					copied[f.Text(recv)] = m.Args(id)[0]
+				}
+			case meth == "add_" && len(m.Args(id)) >= 1:
+				// `self.total.add_(val)`, or of an attribute a copy_ above
+				// filled (`self.total.add_(self.last)`): a running total.
+				if g, decided := m.localGradMode(id); !decided || g != GradDisabled {
+					v := m.Args(id)[0]
+					if c, ok := copied[f.Text(f.Unparen(v))]; ok {
+						v = c
+					}
+					r.Keeps = m.keeps(def, m.Receiver(id), v, r.Keeps)
+				}
 			}
 			if r.EmptyCache == nil && q == "torch.cuda.empty_cache" && m.always(id, def) && m.EnclosingLoop(id) == NoNode &&
 				!m.runsHotLoop(def) {

@@ -34,7 +34,8 @@ and ` + "`acc = out if acc is None else torch.cat((acc, out))`" + `), while grad
 enabled.
 It also checks a call, in a loop, of a method of the project that adds one
 of its parameters into an attribute of its object, as metric meters do
-(` + "`self.sum += val * n`" + `, ` + "`self.values.append(val)`" + `), when the argument
+(` + "`self.sum += val * n`" + `, ` + "`self.values.append(val)`" + `, in place: ` + "`self.total.add_(val)`" + `,
+or of an attribute a ` + "`copy_(val)`" + ` filled), when the argument
 carries autograd history: ` + "`losses.update(loss, n)`" + `.
 
 ## Why is this bad?
