@@ -907,6 +907,18 @@ type classAttrs struct {
 	// buffers: the names a method registers a buffer under
 	// (`self.register_buffer("grid", g)`).
 	buffers map[string]bool
+	// unpacked: the attributes bound by unpacking what a call returns
+	// (`self.net, self.inception, step = load_network(gpus)`), each with
+	// the call and its place in the targets. Not counted in count.
+	unpacked map[string][]unpackedAttr
+}
+
+// unpackedAttr is one binding of an attribute of self by unpacking: the
+// call whose result is unpacked and the attribute's place among the
+// targets.
+type unpackedAttr struct {
+	call  NodeID
+	index int
 }
 
 // assignedOnly returns every value assigned to `self.` + name, where
@@ -936,6 +948,22 @@ func (m *Model) selfAttrs(class NodeID) classAttrs {
 				return
 			}
 			left := f.Field(id, FieldLeft)
+			if k := f.Kind(left); (k == KindPatternList || k == KindTuplePattern) && f.Kind(id) == KindAssignment {
+				if right := f.Unparen(f.Field(id, FieldRight)); f.Kind(right) == KindCall {
+					i := 0
+					f.Children(left, func(c NodeID) bool {
+						if f.Kind(c) == KindAttribute && f.TextIs(f.Field(c, FieldObject), "self") {
+							if out.unpacked == nil {
+								out.unpacked = map[string][]unpackedAttr{}
+							}
+							out.unpacked[f.Text(c)] = append(out.unpacked[f.Text(c)], unpackedAttr{call: right, index: i})
+						}
+						i++
+						return true
+					})
+				}
+				return
+			}
 			if f.Kind(left) != KindAttribute {
 				return
 			}

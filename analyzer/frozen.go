@@ -123,6 +123,47 @@ func (m *Model) noGraphInstance(fn NodeID) bool {
 	return false
 }
 
+// unpackedNoGraph reports whether fn, an attribute of self bound only by
+// unpacking what a function of this file returns (`self.netG,
+// self.inception = load_network(gpus)`), is at its place in every tuple
+// that function returns a module that records no graph.
+func (m *Model) unpackedNoGraph(fn NodeID, depth int) bool {
+	f := m.File
+	if depth > 6 || f.Kind(fn) != KindAttribute || !f.TextIs(f.Field(fn, FieldObject), "self") {
+		return false
+	}
+	class := m.EnclosingClass(fn)
+	if class == NoNode {
+		return false
+	}
+	a := m.selfAttrs(class)
+	us := a.unpacked[f.Text(fn)]
+	if len(us) == 0 || a.count[f.Text(fn)] > 0 {
+		return false
+	}
+	for _, u := range us {
+		def := m.LocalCallee(u.call)
+		if def == NoNode || f.Kind(def) != KindFunctionDefinition {
+			return false
+		}
+		vals := m.ReturnValues(def)
+		if len(vals) == 0 {
+			return false
+		}
+		for _, v := range vals {
+			v = f.Unparen(v)
+			if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
+				return false
+			}
+			elems := f.ChildList(v)
+			if u.index >= len(elems) || !m.noGraphValueAt(elems[u.index], depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // noGraphClassOf reports whether class, the callee of a constructor
 // (`InceptionV3`, `metrics.FID`), names a module class that records no
 // graph, of this file or, as the project shows, of another.
@@ -938,6 +979,9 @@ func (m *Model) noGraphValueAt(v NodeID, depth int) bool {
 	case KindAttribute:
 		if f.TextIs(f.Field(v, FieldAttribute), "forward") {
 			return m.noGraphValueAt(f.Field(v, FieldObject), depth+1) // `OneHot(depth).forward`
+		}
+		if m.unpackedNoGraph(v, depth) {
+			return true
 		}
 	}
 	return m.noGraphInstance(v)
