@@ -146,17 +146,13 @@ func (m *Model) unpackedNoGraph(fn NodeID, depth int) bool {
 		if def == NoNode || f.Kind(def) != KindFunctionDefinition {
 			return false
 		}
-		vals := m.ReturnValues(def)
-		if len(vals) == 0 {
+		// Every return a tuple with an element at that place.
+		elems := m.elementValues(def, u.index)
+		if len(elems) == 0 || len(elems) != len(m.ReturnValues(def)) {
 			return false
 		}
-		for _, v := range vals {
-			v = f.Unparen(v)
-			if k := f.Kind(v); k != KindExpressionList && k != KindTuple {
-				return false
-			}
-			elems := f.ChildList(v)
-			if u.index >= len(elems) || !m.noGraphValueAt(elems[u.index], depth+1) {
+		for _, e := range elems {
+			if !m.noGraphValueAt(e, depth+1) {
 				return false
 			}
 		}
