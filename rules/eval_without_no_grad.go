@@ -4217,8 +4217,8 @@ func everyUse(m *analyzer.Model, target analyzer.NodeID, ok func(use analyzer.No
 	}
 	n := 0
 	for _, u := range uses {
-		if f.Contains(again, u) {
-			continue
+		if f.Contains(again, u) || deleted(f, u) {
+			continue // `del fake`: nothing is read
 		}
 		if !ok(u) {
 			return false
@@ -4226,6 +4226,16 @@ func everyUse(m *analyzer.Model, target analyzer.NodeID, ok func(use analyzer.No
 		n++
 	}
 	return n > 0 || len(uses) > 0 && again != analyzer.NoNode
+}
+
+// deleted reports whether use u of a name is a `del` of it (`del x`,
+// `del x, y`).
+func deleted(f *analyzer.File, u analyzer.NodeID) bool {
+	p := f.Parent(u)
+	if f.Kind(p) == analyzer.KindExpressionList {
+		p = f.Parent(p)
+	}
+	return f.Kind(p) == analyzer.KindDeleteStatement
 }
 
 // namesEvaluation reports whether a function's name reads as evaluation

@@ -27,7 +27,7 @@ def scores_deleted(model, batches):
     model.eval()
     hits = []
     for x in batches:
-        out = model(x)  # want: TL201 "for as long as its outputs are held"
+        out = model(x)  # want: TL201 "freed with the outputs, none of which is kept"
         hits.append(out.max(dim=1)[1].cpu().numpy())
         del out
     return hits
