@@ -4452,14 +4452,19 @@ func smokeTest(m *analyzer.Model, call analyzer.NodeID) bool {
 // freshEachIteration reports whether a call runs in a loop whose body
 // makes a tensor with one of the factories of set: fresh input every
 // iteration (a generator sampled from new noise every few steps), not
-// one dry run. A loop over a literal range of a few iterations whose
-// pass's outputs are read for their shape alone (`for i in range(10):
+// one dry run. So does a call the loop runs every few iterations
+// (`if i % 100 == 0: G(z_test)` on a fixed noise): a periodic sample. A
+// loop over a literal range of a few iterations whose pass's outputs
+// are read for their shape alone (`for i in range(10):
 // print(model(torch.rand(...)).size())`) repeats a dry run.
 func freshEachIteration(m *analyzer.Model, call analyzer.NodeID, set map[string]bool) bool {
 	f := m.File
 	loop := m.EnclosingLoop(call)
 	if loop == analyzer.NoNode || fewLiteralIterations(m, loop) && shapeOnly(m, call, 0) {
 		return false
+	}
+	if periodicTest(f, loop, call) != analyzer.NoNode {
+		return true
 	}
 	fresh := false
 	f.Walk(loop, func(id analyzer.NodeID) {
