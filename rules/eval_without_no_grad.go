@@ -4009,7 +4009,10 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 		switch {
 		case hostFunctions[q]:
 			return true
-		case passFunctions[q]:
+		case passFunctions[q] || strings.HasPrefix(q, "torch.nn.functional.") && !m.IsLossCall(call):
+			// `F.adaptive_avg_pool2d(pred, (1, 1))`: the functional ops
+			// keep nothing, and hand the graph on in what they return
+			// (a loss of them is judged below).
 			return hostBound(m, call, ret, depth+1)
 		}
 		if strings.HasPrefix(q, "torch.distributions.") {
