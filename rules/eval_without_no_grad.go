@@ -1626,9 +1626,14 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 					break
 				}
 				if apart == analyzer.NoNode && m.IsBackwardCall(g) {
-					var test analyzer.NodeID
-					test, needs = enclosingArm(f, g)
-					apart, skipped = f.Unparen(f.Field(test, analyzer.FieldCondition)), g
+					if test, holds, ok := exclusiveTest(m, r.sw, g); ok {
+						apart, needs = f.Unparen(test), holds
+					} else {
+						var test analyzer.NodeID
+						test, needs = enclosingArm(f, g)
+						apart = f.Unparen(f.Field(test, analyzer.FieldCondition))
+					}
+					skipped = g
 				}
 			}
 			if !trained && paramTest(m, fn, apart) {
@@ -1823,33 +1828,120 @@ func runsGlobal(m *analyzer.Model, def analyzer.NodeID, name string) bool {
 // name, which the function never assigns (`if cross_valid: model.eval()`
 // then, later, `if cross_valid: ... else: model(x)`).
 func exclusiveArms(m *analyzer.Model, a, b analyzer.NodeID) bool {
-	f := m.File
-	if analyzer.ExclusiveBranches(f, a, b) {
+	if analyzer.ExclusiveBranches(m.File, a, b) {
 		return true
 	}
-	if test := switchTest(m, a); test != analyzer.NoNode {
-		// `model.train(phase == "train")` switches to evaluation mode
-		// where its test does not hold: as the else arm of `if test:`.
-		ib, armB := enclosingArm(f, b)
-		if ib == analyzer.NoNode || !armB || compactText(f, f.Unparen(f.Field(ib, analyzer.FieldCondition))) != compactText(f, test) {
-			return false
+	_, _, ok := exclusiveTest(m, a, b)
+	return ok
+}
+
+// exclusiveTest returns the test whose value keeps a and b apart, and
+// whether it holds where b runs: `if phase == "train":` around one and
+// its else around the other, or `if not is_validate and fp16:` around
+// one and `if is_validate:` around the other, the test keeping its
+// value between them (constantTest). A switch `model.train(test)` at a
+// is to evaluation mode where test does not hold.
+func exclusiveTest(m *analyzer.Model, a, b analyzer.NodeID) (test analyzer.NodeID, holds, ok bool) {
+	f := m.File
+	ib, tb := armTests(f, b)
+	if ib == analyzer.NoNode {
+		return analyzer.NoNode, false, false
+	}
+	if t := switchTest(m, a); t != analyzer.NoNode {
+		for _, y := range tb {
+			if y.holds && compactText(f, y.test) == compactText(f, t) && constantTest(m, m.ScopeNode(a), t, a, ib) {
+				return y.test, true, true
+			}
 		}
-		return constantTest(m, m.ScopeNode(a), test, a, ib)
+		return analyzer.NoNode, false, false
 	}
-	ia, armA := enclosingArm(f, a)
-	ib, armB := enclosingArm(f, b)
-	if ia == analyzer.NoNode || ib == analyzer.NoNode || ia == ib || armA == armB {
-		return false
-	}
-	ca, cb := f.Unparen(f.Field(ia, analyzer.FieldCondition)), f.Unparen(f.Field(ib, analyzer.FieldCondition))
-	if compactText(f, ca) != compactText(f, cb) {
-		return false
+	ia, ta := armTests(f, a)
+	if ia == analyzer.NoNode {
+		return analyzer.NoNode, false, false
 	}
 	fn := m.ScopeNode(ia)
 	if fn != m.ScopeNode(ib) {
-		return false
+		return analyzer.NoNode, false, false
 	}
-	return constantTest(m, fn, ca, ia, ib)
+	for _, x := range ta {
+		for _, y := range tb {
+			if x.holds != y.holds && compactText(f, x.test) == compactText(f, y.test) &&
+				(ia == ib || constantTest(m, fn, f.Unparen(x.test), ia, ib)) {
+				return y.test, y.holds, true
+			}
+		}
+	}
+	return analyzer.NoNode, false, false
+}
+
+// armTest is a test that holds, or does not, wherever an arm runs.
+type armTest struct {
+	test  analyzer.NodeID
+	holds bool
+}
+
+// armTests returns the nearest if statement around id, in the function
+// of id, and the tests whose value running id implies: the condition of
+// the arm it is in, those of the arms before it, not holding, and the
+// parts of each that `and`, `or` and `not` imply (`if not val and fp16:`
+// implies that val does not hold).
+func armTests(f *analyzer.File, id analyzer.NodeID) (analyzer.NodeID, []armTest) {
+	for c, p := id, f.Parent(id); p != analyzer.NoNode; c, p = p, f.Parent(p) {
+		switch f.Kind(p) {
+		case analyzer.KindFunctionDefinition, analyzer.KindLambda, analyzer.KindClassDefinition:
+			return analyzer.NoNode, nil
+		case analyzer.KindIfStatement:
+			var out []armTest
+			before := []analyzer.NodeID{f.Field(p, analyzer.FieldCondition)}
+			switch {
+			case f.Field(p, analyzer.FieldConsequence) == c:
+				return p, impliedTests(f, before[0], true, out)
+			case f.Kind(c) == analyzer.KindElifClause:
+				if f.Contains(f.Field(c, analyzer.FieldCondition), id) {
+					return analyzer.NoNode, nil
+				}
+				for _, e := range f.ChildList(p) {
+					if e == c {
+						break
+					}
+					if f.Kind(e) == analyzer.KindElifClause {
+						before = append(before, f.Field(e, analyzer.FieldCondition))
+					}
+				}
+				out = impliedTests(f, f.Field(c, analyzer.FieldCondition), true, out)
+			case f.Kind(c) == analyzer.KindElseClause:
+				for _, e := range f.ChildList(p) {
+					if f.Kind(e) == analyzer.KindElifClause {
+						before = append(before, f.Field(e, analyzer.FieldCondition))
+					}
+				}
+			default:
+				return analyzer.NoNode, nil // its condition
+			}
+			for _, t := range before {
+				out = impliedTests(f, t, false, out)
+			}
+			return p, out
+		}
+	}
+	return analyzer.NoNode, nil
+}
+
+// impliedTests appends to out the tests that cond holding (or not, by
+// holds) implies: cond itself, or the parts of `a and b` that hold, of
+// `a or b` that do not, of `not a` the opposite.
+func impliedTests(f *analyzer.File, cond analyzer.NodeID, holds bool, out []armTest) []armTest {
+	cond = f.Unparen(cond)
+	switch f.Kind(cond) {
+	case analyzer.KindNotOperator:
+		return impliedTests(f, f.Field(cond, analyzer.FieldArgument), !holds, out)
+	case analyzer.KindBooleanOperator:
+		if op := f.Field(cond, analyzer.FieldOperator); holds && f.TextIs(op, "and") || !holds && f.TextIs(op, "or") {
+			out = impliedTests(f, f.Field(cond, analyzer.FieldLeft), holds, out)
+			return impliedTests(f, f.Field(cond, analyzer.FieldRight), holds, out)
+		}
+	}
+	return append(out, armTest{test: cond, holds: holds})
 }
 
 // constantTest reports whether test, read at ia and at ib in fn, has the
