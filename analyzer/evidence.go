@@ -130,7 +130,7 @@ func (m *Model) ev() *evidence {
 // gatherEvidence walks the file's calls once.
 func (m *Model) gatherEvidence() {
 	f := m.File
-	var backprops []NodeID
+	var backprops, localCalls []NodeID
 	for i := range f.Nodes {
 		id := NodeID(i)
 		if f.Nodes[i].Kind != KindCall {
@@ -163,20 +163,37 @@ func (m *Model) gatherEvidence() {
 				}
 			}
 		} else if len(m.Args(id)) > 0 && m.LocalCallee(id) != NoNode {
-			// `self.input_grads(logit, x)` of a method that back-propagates
-			// its first parameter, given what a function of this file
-			// returned (`logit, _ = self.predict_logits(x)`): that
-			// function's result is back-propagated. Other arguments say
-			// little: a parameter may be an object with a backward() of
-			// its own, and a number may only reach the loss under no_grad.
-			for _, a := range m.backpropArgs(id) {
-				if c := m.resultHeld(a); c != NoNode && m.LocalCallee(c) != NoNode {
-					backprops = append(backprops, f.Unparen(a))
-				}
-			}
+			localCalls = append(localCalls, id)
 		}
 	}
 	for _, t := range backprops {
+		m.traceGraph(t, 0, true)
+	}
+	// `self.input_grads(logit, x)` of a method that back-propagates its
+	// first parameter, given what a function of this file returned
+	// (`logit, _ = self.predict_logits(x)`): that function's result is
+	// back-propagated. Other arguments say little: a parameter may be an
+	// object with a backward() of its own, and a number may only reach
+	// the loss under no_grad. Asked once the roles and the graphs of the
+	// file's own backward calls are known: what the callee back-propagates
+	// (BackpropParams, kept) then rests on them, as it does when asked
+	// outside this walk.
+	var more []NodeID
+	for _, id := range localCalls {
+		def := m.LocalCallee(id)
+		_, known := m.memo[backpropParamsKey{def}]
+		for _, a := range m.backpropArgs(id) {
+			if c := m.resultHeld(a); c != NoNode && m.LocalCallee(c) != NoNode {
+				more = append(more, f.Unparen(a))
+			}
+		}
+		if !known {
+			// Worked out while the evidence is not whole: asked again
+			// once it is.
+			delete(m.memo, backpropParamsKey{def})
+		}
+	}
+	for _, t := range more {
 		m.traceGraph(t, 0, true)
 	}
 	// A parameter used as a module (`for p in src.parameters()` in
