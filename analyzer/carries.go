@@ -1282,19 +1282,7 @@ func (m *Model) boundBackpropagated(call NodeID, keys map[string]bool) {
 	if f.Kind(a) != KindAssignment || f.Field(a, FieldRight) != call {
 		return
 	}
-	var elems []int
-	if def := m.LocalCallee(call); def != NoNode {
-		if !m.backpropagates(def) {
-			return
-		}
-		elems = m.returnedBackprop(def)
-	} else if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
-		// A function of another file: its summary says what it returns
-		// after back-propagating it.
-		if o := m.lookup(ref, WantReturns); o != nil && o.Kind == ObjectFunction {
-			elems = o.BackpropElems
-		}
-	}
+	elems := m.calleeBackpropElems(call)
 	switch t := f.Field(a, FieldLeft); f.Kind(t) {
 	case KindIdentifier:
 		if slices.Contains(elems, -1) {
@@ -1308,6 +1296,31 @@ func (m *Model) boundBackpropagated(call NodeID, keys map[string]bool) {
 			}
 		}
 	}
+}
+
+// CallBackpropagates reports whether call calls a function of the
+// project that back-propagates, on every call, what it returns, or a part
+// of it (`errD = self.train_Dnet(i)` after `errD.backward()` there).
+func (m *Model) CallBackpropagates(call NodeID) bool {
+	return len(m.calleeBackpropElems(call)) > 0
+}
+
+// calleeBackpropElems is the BackpropElems of the function call calls.
+func (m *Model) calleeBackpropElems(call NodeID) []int {
+	if def := m.LocalCallee(call); def != NoNode {
+		if !m.backpropagates(def) {
+			return nil
+		}
+		return m.returnedBackprop(def)
+	}
+	if ref := m.calleeRef(call); ref != "" && !strings.HasPrefix(ref, "#") {
+		// A function of another file: its summary says what it returns
+		// after back-propagating it.
+		if o := m.lookup(ref, WantReturns); o != nil && o.Kind == ObjectFunction {
+			return o.BackpropElems
+		}
+	}
+	return nil
 }
 
 type returnedBackpropKey struct{ def NodeID }

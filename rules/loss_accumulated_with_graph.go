@@ -233,7 +233,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			return
 		}
 	}
-	if a := m.Loop(loop); !a.PerStep() || !a.Batches && !a.Backward {
+	if a := m.Loop(loop); !a.PerStep() && !callsStep(m, loop) || !a.Batches && !a.Backward && !callsStep(m, loop) {
 		// A loop over the parts of one step (its losses, its heads), or
 		// over what one batch holds (the time steps of a decode), inside
 		// a loop of steps, or of batches, that starts the sum afresh each
@@ -298,7 +298,10 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	// A total reset every few steps (gradient accumulation's running
 	// loss) keeps the graphs of the steps since its last reset.
 	steps, chain, until := "every step's autograd graph", "a growing chain of autograd nodes", "until `"+analyzer.Snippet(f.Text(target), 30)+"` is freed"
-	if line := periodicReset(m, loop, n, key); line > 0 {
+	if line := periodicReset(m, loop, n, key); line > 0 || outerReset(m, loop, n, target) > 0 {
+		if line == 0 {
+			line = outerReset(m, loop, n, target)
+		}
 		steps = fmt.Sprintf("the autograd graph of every step until its reset at line %d", line)
 		chain = "a chain of autograd nodes"
 		until = fmt.Sprintf("until the reset at line %d", line)
@@ -395,6 +398,46 @@ func periodicReset(m *analyzer.Model, loop, n analyzer.NodeID, key string) int {
 		}
 	})
 	return line
+}
+
+// callsStep reports whether an iteration of loop calls a function of the
+// project that back-propagates, on every call, what it returns
+// (`errD = self.train_Dnet(i)` that runs `errD.backward()` and
+// `optD.step()`): a loop of training steps, though no backward of its
+// own is seen.
+func callsStep(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.EnclosingLoop(id) != loop {
+			return
+		}
+		if m.CallBackpropagates(id) {
+			found = true
+		}
+	})
+	return found
+}
+
+// outerReset returns the line where a loop around loop sets the total
+// of accumulation n afresh, before n, in each of its iterations
+// (`errD_total = 0` before `for i in range(num_Ds): errD_total += errD`),
+// or 0: the sum keeps the graphs of one iteration of that loop.
+func outerReset(m *analyzer.Model, loop, n, target analyzer.NodeID) int {
+	f := m.File
+	key := accumulatorKey(f, target)
+	for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
+		if k := f.Kind(outer); k != analyzer.KindForStatement && k != analyzer.KindWhileStatement {
+			continue
+		}
+		for _, a := range loopAssignments(m, outer)[key] {
+			if f.N(a).Start < f.N(loop).Start && !mentions(f, f.Field(a, analyzer.FieldRight), key) {
+				return f.Position(f.N(a).Start).Line
+			}
+		}
+		return 0
+	}
+	return 0
 }
 
 // filledPerIteration reports whether target is an entry of a container
