@@ -298,9 +298,9 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	// A total reset every few steps (gradient accumulation's running
 	// loss) keeps the graphs of the steps since its last reset.
 	steps, chain, until := "every step's autograd graph", "a growing chain of autograd nodes", "until `"+analyzer.Snippet(f.Text(target), 30)+"` is freed"
-	if line := periodicReset(m, loop, n, key); line > 0 || outerReset(m, loop, n, target) > 0 {
+	if line := periodicReset(m, loop, n, key); line > 0 || outerReset(m, loop, target) > 0 {
 		if line == 0 {
-			line = outerReset(m, loop, n, target)
+			line = outerReset(m, loop, target)
 		}
 		steps = fmt.Sprintf("the autograd graph of every step until its reset at line %d", line)
 		chain = "a chain of autograd nodes"
@@ -420,10 +420,10 @@ func callsStep(m *analyzer.Model, loop analyzer.NodeID) bool {
 }
 
 // outerReset returns the line where a loop around loop sets the total
-// of accumulation n afresh, before n, in each of its iterations
-// (`errD_total = 0` before `for i in range(num_Ds): errD_total += errD`),
-// or 0: the sum keeps the graphs of one iteration of that loop.
-func outerReset(m *analyzer.Model, loop, n, target analyzer.NodeID) int {
+// target afresh, before loop, in each of its iterations (`errD_total = 0`
+// before `for i in range(num_Ds): errD_total += errD`), or 0: the sum
+// keeps the graphs of one iteration of that loop.
+func outerReset(m *analyzer.Model, loop, target analyzer.NodeID) int {
 	f := m.File
 	key := accumulatorKey(f, target)
 	for outer := m.EnclosingLoop(loop); outer != analyzer.NoNode; outer = m.EnclosingLoop(outer) {
