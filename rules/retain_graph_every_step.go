@@ -165,6 +165,19 @@ func sharesStoredGraph(m *analyzer.Model, call analyzer.NodeID) bool {
 	return false
 }
 
+// carrying keeps of roots the names that may carry a graph where they
+// are first read: not a dict of numbers (`log_dict = dict(loss=l.item())`)
+// that the step's loss function was handed to fill and the step returns.
+func (g *retainGraph) carrying(roots map[string][]analyzer.NodeID) map[string][]analyzer.NodeID {
+	out := make(map[string][]analyzer.NodeID, len(roots))
+	for k, uses := range roots {
+		if g.MayCarry(k, uses[0]) {
+			out[k] = uses
+		}
+	}
+	return out
+}
+
 func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	f, m := p.File, p.Model
 	if !m.IsBackwardCall(call) || !retainsGraphLiterally(m, call) || createsGraph(m, call) || unreachable(m, call) {
@@ -224,7 +237,7 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	if goes == fateYes {
 		return
 	}
-	if step == analyzer.NoNode && g.ReturnsAny(roots) {
+	if step == analyzer.NoNode && g.ReturnsAny(g.carrying(roots)) {
 		return // the caller may back-propagate the returned loss again
 	}
 	if step == analyzer.NoNode && g.keepsOnSelf(roots) {
