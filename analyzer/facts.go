@@ -2265,12 +2265,31 @@ func (m *Model) summarizeUses(s *Summary, funcs map[NodeID]int) {
 			if b := m.Resolve(id); f.Kind(id) == KindIdentifier && (b == nil || b.Kind != BindImport) {
 				continue
 			}
+			if inAllList(f, id) {
+				continue // `__all__ = (eval_src, eval_tgt)`: exported, not handed to anything
+			}
 			if q := m.QualifiedName(id); q != "" && !isLibraryName(q) && !escaped[q] {
 				escaped[q] = true
 				s.Escapes = append(s.Escapes, q)
 			}
 		}
 	}
+}
+
+// inAllList reports whether id lies in the value a module assigns to
+// `__all__` (or adds to it): a list of what it exports, names or, by
+// mistake, the objects themselves.
+func inAllList(f *File, id NodeID) bool {
+	for c, p := id, f.Parent(id); p != NoNode; c, p = p, f.Parent(p) {
+		switch f.Kind(p) {
+		case KindAssignment, KindAugmentedAssignment:
+			left := f.Field(p, FieldLeft)
+			return f.Field(p, FieldRight) == c && f.Kind(left) == KindIdentifier && f.TextIs(left, "__all__")
+		case KindExpressionStatement, KindFunctionDefinition, KindClassDefinition, KindCall:
+			return false
+		}
+	}
+	return false
 }
 
 // summarizeCall adds to s the call id of ref (or, id a name handed to a
