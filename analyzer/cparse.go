@@ -4,6 +4,13 @@ package analyzer
 #include <stdint.h>
 #include <stdlib.h>
 #include <stdbool.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+// TL_TRIM_NODES is the size, in kept nodes, of a tree after whose parse
+// the C allocator hands its free memory back to the system.
+#define TL_TRIM_NODES 10000
 
 typedef uint16_t TSSymbol;
 typedef uint16_t TSFieldId;
@@ -166,6 +173,13 @@ done:
   ts_tree_cursor_delete(&c);
   ts_tree_delete(tree);
   t->ok = ok;
+#if defined(__GLIBC__)
+  // glibc keeps what a large tree freed in the arena of the thread that
+  // parsed it, and the parses run on whatever threads the Go scheduler
+  // has: each arena held the memory of the largest tree it had seen.
+  // Handing it back after a large parse keeps the peak down.
+  if (t->len > TL_TRIM_NODES) malloc_trim(0);
+#endif
 }
 
 static void tl_free(tl_tree *t) {
