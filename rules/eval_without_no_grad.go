@@ -937,6 +937,9 @@ func evalEvidence(p *analyzer.Pass, fn, call analyzer.NodeID, helper *analyzer.O
 			// Its outputs only reach the host: nothing differentiates
 			// them, whatever the function is called, as for a pass of a
 			// function of any other name.
+		} else if _, skips := m.SkippingFlag(call); !direct && skips {
+			// The call turns off every backward() of what it runs: the
+			// message names the flag.
 		} else {
 			p.Assume(fmt.Sprintf("the code is evaluation: known by the name of `%s` alone, which switches no model to evaluation mode itself", m.FunctionName(fn)))
 		}
@@ -1551,6 +1554,13 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		// mode, also in a method named for evaluation (its switch, before
 		// this call).
 		opened := cur != nil && (cur.explicit || !method || cur.sw != analyzer.NoNode && f.N(cur.sw).Start < at) || kept
+		if !direct && cur != nil && !opened {
+			// A method named for evaluation whose call passes the flag that
+			// skips every backward() of the helper it runs
+			// (`self.iteration(epoch, data, train=False)` in `test`): the
+			// call itself says the passes train nothing.
+			_, opened = m.SkippingFlag(id)
+		}
 		// A helper whose forward passes only reach its return value
 		// (cleanHelper) is judged by where the call's result goes, in a
 		// method too.
