@@ -4111,6 +4111,8 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 		switch {
 		case hostFunctions[q]:
 			return true
+		case likeFunctions[q]:
+			return true // `torch.randn_like(action)`: its shape alone, as `action.shape`
 		case passFunctions[q] || strings.HasPrefix(q, "torch.nn.functional.") && !m.IsLossCall(call):
 			// `F.adaptive_avg_pool2d(pred, (1, 1))`: the functional ops
 			// keep nothing, and hand the graph on in what they return

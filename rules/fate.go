@@ -262,7 +262,7 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 			return fateYes // torchmeta's gradient_update_parameters(model, inner_loss): a step of test-time adaptation
 		case q == "torchviz.make_dot" || q == "torchviz.dot.make_dot":
 			return fateYes // draws the recorded graph: under no_grad there is none to draw
-		case hostFunctions[q]:
+		case hostFunctions[q] || likeFunctions[q]:
 			return fateNo
 		case passFunctions[q] || strings.HasPrefix(q, "torch.distributions.") || strings.HasPrefix(q, "torch.nn.functional."):
 			return w.value(call, depth+1)
@@ -323,6 +323,13 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 // likeMethods take from a tensor argument its shape, dtype or device
 // alone (`top.expand_as(scores)`): none of its graph.
 var likeMethods = map[string]bool{"expand_as": true, "view_as": true, "reshape_as": true, "type_as": true}
+
+// likeFunctions make a new tensor of a tensor argument's shape, dtype and
+// device alone (`torch.randn_like(action)`): none of its graph.
+var likeFunctions = map[string]bool{
+	"torch.zeros_like": true, "torch.ones_like": true, "torch.empty_like": true, "torch.full_like": true,
+	"torch.rand_like": true, "torch.randn_like": true, "torch.randint_like": true,
+}
 
 // fatePassBuiltins hand on what they are given, in what they return.
 var fatePassBuiltins = map[string]bool{

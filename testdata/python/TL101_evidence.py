@@ -245,7 +245,7 @@ def score_discriminator_with_grad(batches):
 def sample_tokens(decoder, x, h, steps, block):
     seq = []
     for t in range(steps):
-        logprobs, h = decoder(x, h)
+        logprobs, h = decoder(x, h)  # want: TL201(low) "only reach the host"
         if block and t > 0:
             logprobs = logprobs + torch.zeros_like(logprobs)  # ok: logprobs is bound afresh at the top of each iteration
         seq.append(logprobs.argmax(-1))
