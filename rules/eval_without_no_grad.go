@@ -1444,7 +1444,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			why: fmt.Sprintf("in `%s`, which every caller hands a model it switched to evaluation mode (%s)", m.FunctionName(fn), c.Where())}
 		regions = append(regions, byName)
 	}
-	hostOnly, keptHost := analyzer.NoNode, analyzer.NoNode
+	hostOnly, keptHost, flagCall := analyzer.NoNode, analyzer.NoNode, analyzer.NoNode
 	var hostMore []analyzer.NodeID // later passes of fn whose outputs only reach the host
 	// openSwitch opens the explicit region of a switch to evaluation mode
 	// of the model key, up to stop.
@@ -1564,7 +1564,16 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		// A helper whose forward passes only reach its return value
 		// (cleanHelper) is judged by where the call's result goes, in a
 		// method too.
-		if !direct && (method && !opened && !cleanHelper(m, id) || reportedInBody(m, id)) {
+		// A call that turns off every backward() of the helper it runs
+		// (`run_epoch(model, val_loader, train=False)`) and whose result
+		// is dropped or read on the host trains nothing, in any function.
+		flagged := false
+		if !direct && cur == nil {
+			if _, skips := m.SkippingFlag(id); skips && (discarded(m, id) || outputsOnlyToHost(m, id)) {
+				flagged = true
+			}
+		}
+		if !direct && (method && !opened && !cleanHelper(m, id) && !flagged || reportedInBody(m, id)) {
 			return
 		}
 		// The grad mode last, where the rest holds (see GradModeKnown).
@@ -1608,6 +1617,10 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				}
 				attrRegion = &evalRegion{dead: analyzer.NoNode, start: f.N(fn).Start, end: end, first: id, why: why}
 				regions = append(regions, attrRegion)
+			}
+		case flagged:
+			if flagCall == analyzer.NoNode {
+				flagCall = id
 			}
 		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && outputsOnlyToHost(m, id) && !backpropsOwnState(m, id):
 			if hostOnly == analyzer.NoNode {
@@ -1683,6 +1696,13 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 			out = append(out, e)
 		}
+	}
+	if flagCall != analyzer.NoNode && !slices.ContainsFunc(out, func(e evalFinding) bool { return e.call == flagCall }) {
+		why := "in `" + m.FunctionName(fn) + "`"
+		if fn == analyzer.Root {
+			why = "at module level"
+		}
+		out = append(out, evalFinding{call: flagCall, why: why, sw: analyzer.NoNode, end: end})
 	}
 	if hostOnly != analyzer.NoNode {
 		why := "whose outputs only reach the host"
