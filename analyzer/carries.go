@@ -177,12 +177,31 @@ func (m *Model) computeCarry(expr NodeID) bool {
 	return false
 }
 
-// nameCarries follows a name to the binding that reaches it.
+// nameCarries follows a name to the bindings that may reach it: one
+// that carries a graph is enough (`loss` bound in a training arm, and
+// again under no_grad in an evaluation arm, then summed after both).
 func (m *Model) nameCarries(id NodeID) bool {
 	b := m.Resolve(id)
 	if b == nil {
 		return false
 	}
+	if m.bindingCarries(id, b) {
+		return true
+	}
+	if b.Kind != BindAssign || b.Scope != m.scopeOf[id] {
+		return false
+	}
+	for _, o := range m.ReachingBindings(id) {
+		if o != b && o.Kind == BindAssign && !o.Unpacked && m.bindingCarries(id, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// bindingCarries reports whether the value binding b gives the name id
+// carries a graph.
+func (m *Model) bindingCarries(id NodeID, b *Binding) bool {
 	if b.Kind == BindAssign && b.Unpacked && m.elementWithoutGraph(m.File.Unparen(b.Value), b.Index) {
 		// `Lx, Lu, w = criterion(...)`, where every function criterion
 		// may be returns a plain number there: no graph, whatever the

@@ -60,6 +60,9 @@ func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Bin
 	// visit takes the bindings before at from the nearest back, those at
 	// one position in the chain's order, until one that every path runs.
 	visit := func(o *Binding) bool {
+		if superseded(f, out, o) {
+			return true // `x /= t` before `x = Variable(x)` in the same block: only the later reaches
+		}
 		out = append(out, o)
 		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport {
 			return false
@@ -101,6 +104,75 @@ func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Bin
 		}
 	}
 	return m.backEdgeBindings(name, s, at, out, dom)
+}
+
+// superseded reports whether binding o is bound again, on every path
+// from it, by bindings of later (all after it): by one plain assignment
+// that runs whenever the block holding both does, or by an if whose
+// every arm, else included, assigns it so.
+func superseded(f *File, later []*Binding, o *Binding) bool {
+	rebinds := func(p *Binding) bool {
+		return (p.Kind == BindAssign || p.Kind == BindWithTarget) && p.Stmt != o.Stmt && f.N(p.Stmt).Start >= f.N(o.Stmt).End
+	}
+	var ifs []NodeID
+	for _, p := range later {
+		if !rebinds(p) {
+			continue
+		}
+		if f.Unconditional(p.Stmt, commonAncestor(f, p.Stmt, o.Stmt)) {
+			return true
+		}
+		for s := enclosingIf(f, p.Stmt); s != NoNode && f.N(s).Start >= f.N(o.Stmt).End; s = enclosingIf(f, s) {
+			if !slices.Contains(ifs, s) {
+				ifs = append(ifs, s)
+			}
+		}
+	}
+	for _, s := range ifs {
+		if f.Unconditional(s, commonAncestor(f, s, o.Stmt)) && everyArmRebinds(f, s, func(arm NodeID) bool {
+			return slices.ContainsFunc(later, func(p *Binding) bool { return rebinds(p) && f.Contains(arm, p.Stmt) && f.Unconditional(p.Stmt, arm) })
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosingIf returns the if statement nearest around n in its
+// function, or NoNode.
+func enclosingIf(f *File, n NodeID) NodeID {
+	for p := f.Parent(n); p != NoNode; p = f.Parent(p) {
+		switch f.Kind(p) {
+		case KindIfStatement:
+			return p
+		case KindFunctionDefinition, KindLambda, KindClassDefinition:
+			return NoNode
+		}
+	}
+	return NoNode
+}
+
+// everyArmRebinds reports whether the if statement s has an else and
+// binds holds of each of its arms' blocks.
+func everyArmRebinds(f *File, s NodeID, binds func(arm NodeID) bool) bool {
+	if !binds(f.Field(s, FieldConsequence)) {
+		return false
+	}
+	hasElse := false
+	for _, c := range f.ChildList(s) {
+		switch f.Kind(c) {
+		case KindElifClause:
+			if !binds(f.Field(c, FieldConsequence)) {
+				return false
+			}
+		case KindElseClause:
+			hasElse = true
+			if !binds(f.Field(c, FieldBody)) {
+				return false
+			}
+		}
+	}
+	return hasElse
 }
 
 // commonAncestor returns the innermost node that holds both a and b.
