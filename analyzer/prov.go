@@ -60,10 +60,12 @@ func (m *Model) reachingAt(name string, s ScopeID, at NodeID, pos uint32) []*Bin
 	// visit takes the bindings before at from the nearest back, those at
 	// one position in the chain's order, until one that every path runs.
 	visit := func(o *Binding) bool {
-		if superseded(f, out, o) {
-			return true // `x /= t` before `x = Variable(x)` in the same block: only the later reaches
+		if !superseded(f, out, o) {
+			// `x /= t` before `x = Variable(x)` in the same block: only the
+			// later reaches. A superseded one every path runs still ends the
+			// walk, the older ones behind it.
+			out = append(out, o)
 		}
-		out = append(out, o)
 		if o.Kind == BindParam || o.Kind == BindFunction || o.Kind == BindClass || o.Kind == BindImport {
 			return false
 		}
