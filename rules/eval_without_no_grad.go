@@ -1554,25 +1554,23 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		// mode, also in a method named for evaluation (its switch, before
 		// this call).
 		opened := cur != nil && (cur.explicit || !method || cur.sw != analyzer.NoNode && f.N(cur.sw).Start < at) || kept
-		if !direct && cur != nil && !opened {
-			// A method named for evaluation whose call passes the flag that
-			// skips every backward() of the helper it runs
-			// (`self.iteration(epoch, data, train=False)` in `test`): the
-			// call itself says the passes train nothing.
-			_, opened = m.SkippingFlag(id)
+		// A call that turns off every backward() of the helper it runs
+		// (`self.iteration(epoch, data, train=False)`) says the passes
+		// train nothing: in a method named for evaluation (`test`), it
+		// opens the region; where no region holds it (`run_epoch(model,
+		// val_loader, train=False)` in a script's main), it is judged
+		// alone, if what it returns is dropped or read on the host.
+		flagged := false
+		if !direct && (cur == nil || !opened) {
+			if _, skips := m.SkippingFlag(id); skips && cur != nil {
+				opened = true
+			} else if skips {
+				flagged = discarded(m, id) || outputsOnlyToHost(m, id)
+			}
 		}
 		// A helper whose forward passes only reach its return value
 		// (cleanHelper) is judged by where the call's result goes, in a
 		// method too.
-		// A call that turns off every backward() of the helper it runs
-		// (`run_epoch(model, val_loader, train=False)`) and whose result
-		// is dropped or read on the host trains nothing, in any function.
-		flagged := false
-		if !direct && cur == nil {
-			if _, skips := m.SkippingFlag(id); skips && (discarded(m, id) || outputsOnlyToHost(m, id)) {
-				flagged = true
-			}
-		}
 		if !direct && (method && !opened && !cleanHelper(m, id) && !flagged || reportedInBody(m, id)) {
 			return
 		}

@@ -233,7 +233,7 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 			return
 		}
 	}
-	if a := m.Loop(loop); !a.PerStep() && !callsStep(m, loop) || !a.Batches && !a.Backward && !callsStep(m, loop) {
+	if a := m.Loop(loop); (!a.PerStep() || !a.Batches && !a.Backward) && !callsStep(m, loop) {
 		// A loop over the parts of one step (its losses, its heads), or
 		// over what one batch holds (the time steps of a decode), inside
 		// a loop of steps, or of batches, that starts the sum afresh each
@@ -298,10 +298,11 @@ func checkLossAccumulated(p *analyzer.Pass, n analyzer.NodeID) {
 	// A total reset every few steps (gradient accumulation's running
 	// loss) keeps the graphs of the steps since its last reset.
 	steps, chain, until := "every step's autograd graph", "a growing chain of autograd nodes", "until `"+analyzer.Snippet(f.Text(target), 30)+"` is freed"
-	if line := periodicReset(m, loop, n, key); line > 0 || outerReset(m, loop, target) > 0 {
-		if line == 0 {
-			line = outerReset(m, loop, target)
-		}
+	line := periodicReset(m, loop, n, key)
+	if line == 0 {
+		line = outerReset(m, loop, target)
+	}
+	if line > 0 {
 		steps = fmt.Sprintf("the autograd graph of every step until its reset at line %d", line)
 		chain = "a chain of autograd nodes"
 		until = fmt.Sprintf("until the reset at line %d", line)

@@ -226,18 +226,17 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	// follow theirs: into another differentiation (through a function of
 	// the project that back-propagates what it is given), or to code
 	// whose use of them is not seen.
-	var rootUses []analyzer.NodeID
-	for k, uses := range roots {
-		if g.MayCarry(k, uses[0]) {
-			rootUses = append(rootUses, uses[0])
-		}
+	carrying := g.carrying(roots)
+	rootUses := make([]analyzer.NodeID, 0, len(carrying))
+	for _, uses := range carrying {
+		rootUses = append(rootUses, uses[0])
 	}
 	slices.Sort(rootUses) // in source order: the map's own would pick the unseen use named at random
 	goes, unseen := laterFate(m, call, rootUses)
 	if goes == fateYes {
 		return
 	}
-	if step == analyzer.NoNode && g.ReturnsAny(g.carrying(roots)) {
+	if step == analyzer.NoNode && g.ReturnsAny(carrying) {
 		return // the caller may back-propagate the returned loss again
 	}
 	if step == analyzer.NoNode && g.keepsOnSelf(roots) {
