@@ -542,7 +542,7 @@ type Object struct {
 	// on every iteration of a loop of its caller (CallSummary.Loop): by
 	// its ref, or by its method name on objects of no known class where
 	// those calls set its mode (CalledByName); the first in path and line
-	// order. Asked with WantCallers.
+	// order. Asked with WantRepeated.
 	RepeatedBy *Site
 	// EnabledElsewhere: a function with grad enabled that a call in
 	// another file of the project runs with grad enabled (by its ref, or
@@ -609,7 +609,7 @@ type Facts interface {
 }
 
 // Want names the facts a question reads.
-type Want uint16
+type Want uint32
 
 // The facts a question can ask for. Every answer has Kind and Site.
 const (
@@ -641,6 +641,10 @@ const (
 	WantHostRead
 	WantLayers      // ParamFree, NoModeLayers and ModeLayers
 	WantModuleCalls // ModuleCalls
+	// WantRepeated: RepeatedBy. Apart from WantCallers, so that the
+	// questions of where else a function is called keep their answers
+	// when the loops that run it do not matter to them.
+	WantRepeated
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be

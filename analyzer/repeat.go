@@ -181,7 +181,7 @@ func (m *Model) Repeated(def NodeID) (call NodeID, site *Site) {
 				}
 			}
 		}
-		if o := m.lookup(m.localRef(def), WantCallers); o != nil && o.RepeatedBy != nil {
+		if o := m.lookup(m.localRef(def), WantRepeated); o != nil && o.RepeatedBy != nil {
 			return repeatedAt{call: NoNode, site: o.RepeatedBy}
 		}
 		return repeatedAt{call: NoNode}

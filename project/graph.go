@@ -2406,7 +2406,7 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if by := o.fact.rare().EnabledBy; want&analyzer.WantCallers != 0 && by != nil {
 		fact.EnabledBy, some = by, true
 	}
-	if by := o.fact.rare().RepeatedBy; want&analyzer.WantCallers != 0 && by != nil {
+	if by := o.fact.rare().RepeatedBy; want&analyzer.WantRepeated != 0 && by != nil {
 		fact.RepeatedBy, some = by, true
 	}
 	summary := o.fn.RareFacts() // a class's or an instance's: none
