@@ -11,7 +11,8 @@ import (
 // the argument is not positional, or where a method keeps it in an
 // attribute of its object; backprop is set where the callee
 // back-propagates it, kept where what the call returns keeps its graph,
-// dropped where the callee ends its graph (DropsArgs).
+// dropped where the callee ends its graph (DropsArgs), or every use of
+// the parameter does (CutParams: `advantages = advantages.detach()`).
 func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept, dropped bool) {
 	f := m.File
 	args := m.Args(call)
@@ -38,7 +39,7 @@ func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept, dropped bool) {
 			return backprop, backprop, false, false
 		}
 		kept = slices.Contains(m.GraphParams(def), i) || m.returnsGraph(def)
-		return true, backprop, kept, !kept && !backprop && m.DropsArgs(def)
+		return true, backprop, kept, !kept && !backprop && (m.DropsArgs(def) || slices.Contains(m.CutParams(def), i))
 	}
 	if ref == "" || strings.HasPrefix(ref, "#") {
 		// `mine.train_step(z, opt)`, by the name of methods of the
@@ -50,5 +51,5 @@ func (m *Model) ArgUse(call, arg NodeID) (known, backprop, kept, dropped bool) {
 		return false, false, false, false
 	}
 	kept = o.ReturnsGraph || slices.Contains(o.GraphParams, i)
-	return true, backprop, kept, !kept && !backprop && o.DropsArgs
+	return true, backprop, kept, !kept && !backprop && (o.DropsArgs || slices.Contains(o.CutParams, i))
 }
