@@ -1071,6 +1071,16 @@ func (m *Model) calledClass(call NodeID) NodeID {
 	return m.receiverClass(fn)
 }
 
+// CalledClassName returns the qualified name of the class whose instance
+// a call calls (`criterion(out, y)` after `criterion = nn.MSELoss()`:
+// "torch.nn.MSELoss"), or "" where the class is not known.
+func (m *Model) CalledClassName(call NodeID) string {
+	if c := m.calledClass(call); c != NoNode {
+		return m.QualifiedName(c)
+	}
+	return ""
+}
+
 // InstanceMethod is instanceMethod, for rules.
 func (m *Model) InstanceMethod(attr NodeID) (ref string, def NodeID) { return m.instanceMethod(attr) }
 

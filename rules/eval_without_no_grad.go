@@ -61,7 +61,16 @@ what the code does:
   it returns (a loss of them too, ` + "`return crit(self(x), y)`" + `, in a module's own
   method) or the host is judged by where the call's result goes; a function of the project,
   in any file, that returns nothing a graph can reach (the indices of the
-  best scores, a draw) and keeps nothing it is given ends the way there.
+  best scores, a draw) and keeps nothing it is given ends the way there;
+- in a function that neither back-propagates in its own body nor returns
+  a graph, a forward pass whose outputs reach no backward: every way they
+  go ends their graph, on the host, in a detach, or in a function that
+  detaches what it is given first (` + "`advantages = advantages.detach()`" + `, a
+  rollout's values stored in lists for such an update). Not a pass
+  detached at once (` + "`G(z).detach()`" + `), a layer without parameters, a
+  running total (TL101's), a read with ` + "`.numpy()`" + ` and no detach (which a
+  graph would make raise), or outputs handed to a module of no known
+  class, whose forward may differentiate them.
 
 Each region is judged by the back-propagation inside it, not anywhere
 in the function, and gets its own finding, at its first forward pass;
@@ -1446,6 +1455,20 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	}
 	hostOnly, keptHost, flagCall := analyzer.NoNode, analyzer.NoNode, analyzer.NoNode
 	var hostMore []analyzer.NodeID // later passes of fn whose outputs only reach the host
+	hostReached := true            // hostOnly's outputs reach the host, not only ends of other kinds
+	// endsUnused reports whether the graph of a pass's outputs ends
+	// before any differentiation: they only reach the host, or, in a
+	// function that neither differentiates in its own body nor returns a
+	// graph (a training step's target passes are detached for its loss,
+	// a rollout's update may be a helper's), every
+	// way they go in it ends their graph (a rollout's values stored for
+	// an update that detaches them), other than at once (`G(z).detach()`,
+	// which frees them there).
+	endsUnused := func(id analyzer.NodeID, direct bool) bool {
+		return outputsOnlyToHost(m, id) ||
+			direct && fn != analyzer.Root && !moduleMethod && !freeLayerPass(m, id) && !differentiatesHere(m, fn) && !m.ResultBackpropagated(fn) &&
+				!returnsPolicyTerms(m, fn) && droppedAtOnce(m, id) == "" && !returnsGraph(m, fn) && graphEndsHere(m, id)
+	}
 	// openSwitch opens the explicit region of a switch to evaluation mode
 	// of the model key, up to stop.
 	openSwitch := func(sw analyzer.NodeID, key string, stop uint32, tested bool) {
@@ -1620,9 +1643,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			if flagCall == analyzer.NoNode {
 				flagCall = id
 			}
-		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && outputsOnlyToHost(m, id) && !backpropsOwnState(m, id):
+		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && !backpropsOwnState(m, id) && endsUnused(id, direct):
 			if hostOnly == analyzer.NoNode {
-				hostOnly = id
+				hostOnly, hostReached = id, outputsOnlyToHost(m, id)
 			} else if direct && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line &&
 				f.SameCell(f.N(hostOnly).End, f.N(id).Start) {
 				hostMore = append(hostMore, id)
@@ -1704,6 +1727,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	}
 	if hostOnly != analyzer.NoNode {
 		why := "whose outputs only reach the host"
+		if !hostReached {
+			why = "whose outputs reach no backward(): every way they go ends their graph first"
+		}
 		if at, what := indicesOnDevice(m, hostOnly); at != analyzer.NoNode {
 			carry := "carry"
 			if what == "a mask" {
@@ -3936,6 +3962,39 @@ var moduleOnlyMethods = map[string]bool{"eval": true, "train": true, "parameters
 // it reaches a loss, a backward, a store or code this file cannot see.
 func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
 	return returnsHost(m, call) || hostBound(m, call, false, 0)
+}
+
+// freeLayerPass reports whether call runs a layer without parameters
+// (`bin_sigmoid(p)`, also as `bin_sigmoid.forward(p)`): nothing of it
+// takes part in autograd.
+func freeLayerPass(m *analyzer.Model, call analyzer.NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if f.Kind(fn) == analyzer.KindAttribute && f.TextIs(f.Field(fn, analyzer.FieldAttribute), "forward") {
+		fn = f.Unparen(f.Field(fn, analyzer.FieldObject))
+	}
+	return m.FreeLayer(fn)
+}
+
+// differentiatesHere reports whether function fn back-propagates in its
+// own body (IsBackwardCall: backward(), torch.autograd.grad): a training
+// step, whatever its helpers do.
+func differentiatesHere(m *analyzer.Model, fn analyzer.NodeID) bool {
+	f, found := m.File, false
+	f.Walk(fn, func(id analyzer.NodeID) {
+		if !found && f.Kind(id) == analyzer.KindCall && m.EnclosingFunction(id) == fn && m.IsBackwardCall(id) {
+			found = true
+		}
+	})
+	return found
+}
+
+// returnsGraph reports whether a function returns a value that may carry
+// a graph (a loss built beside the passes it runs): part of a step that
+// its callers back-propagate, whose target passes (detached for the loss)
+// are not an evaluation.
+func returnsGraph(m *analyzer.Model, fn analyzer.NodeID) bool {
+	return slices.ContainsFunc(m.ReturnValues(fn), func(v analyzer.NodeID) bool { return v != analyzer.NoNode && m.CarriesGraph(v) })
 }
 
 // returnsHost reports whether a forward call runs a method of this file

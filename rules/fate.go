@@ -64,6 +64,8 @@ type fateWalk struct {
 	// apart: where the value is made after a switch that some uses
 	// never run with (fateApart); NoNode for none.
 	apart analyzer.NodeID
+	// local: a value returned goes where callers take it, unknown here.
+	local bool
 }
 
 // uses joins the answers for the uses of the name a binding binds,
@@ -122,6 +124,11 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		switch {
 		case m.IsBackwardCall(call):
 			return fateYes
+		case w.local && name == "numpy":
+			// Read without a detach on the way, which raises on a tensor
+			// that requires grad: the code says there is no graph (its
+			// callers disable grad), or what it reads has none.
+			return w.unknown(call)
 		case name == "detach" || name == "detach_" || hostEndMethods[name]:
 			return fateNo
 		case passMethods[name], analyzer.TensorMethod(name), name == "log_prob", name == "rsample", name == "entropy":
@@ -152,6 +159,9 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		// grad mode already).
 		if fn := m.ScopeNode(p); fn != analyzer.Root && m.ResultBackpropagated(fn) {
 			return fateYes
+		}
+		if w.local {
+			return w.unknown(p)
 		}
 		return fateNo
 	case analyzer.KindListComprehension, analyzer.KindGeneratorExpression:
@@ -188,6 +198,9 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		if f.Field(p, analyzer.FieldRight) != e {
 			return w.unknown(p)
 		}
+		if left := f.Field(p, analyzer.FieldLeft); w.local && runningSum(f, left, f.Field(p, analyzer.FieldRight)) {
+			return w.unknown(p) // `total = total + loss`: a running total, as above
+		}
 		r := w.targets(f.Field(p, analyzer.FieldLeft), depth)
 		if outer := f.Parent(p); f.Kind(outer) == analyzer.KindAssignment && f.Field(outer, analyzer.FieldRight) == p {
 			r = r.join(w.value(p, depth+1))
@@ -195,6 +208,11 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		return r
 	case analyzer.KindAugmentedAssignment:
 		if f.Field(p, analyzer.FieldRight) == e {
+			if w.local {
+				// A running total (`total += loss`): where it ends is
+				// TL101's question, not this pass's.
+				return w.unknown(p)
+			}
 			return w.targets(f.Field(p, analyzer.FieldLeft), depth)
 		}
 		if f.Field(p, analyzer.FieldLeft) == e {
@@ -220,18 +238,27 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 // projectArgument answers for arg passed to call of a function of the
 // project, from its facts: known is false where they say nothing.
 func (w *fateWalk) projectArgument(call, arg analyzer.NodeID, depth int) (r fate, known bool) {
-	known, backprop, kept, _ := w.m.ArgUse(call, arg)
-	return w.argUse(call, depth, known, backprop, kept)
+	known, backprop, kept, dropped := w.m.ArgUse(call, arg)
+	return w.argUse(call, depth, known, backprop, kept, dropped)
 }
 
 // argUse is projectArgument's answer from what ArgUse says of the
 // argument.
-func (w *fateWalk) argUse(call analyzer.NodeID, depth int, known, backprop, kept bool) (r fate, ok bool) {
+func (w *fateWalk) argUse(call analyzer.NodeID, depth int, known, backprop, kept, dropped bool) (r fate, ok bool) {
 	switch {
 	case !known:
 		return fateNo, false
 	case backprop:
 		return fateYes, true
+	case w.local && !kept && dropped:
+		// Ended there: every use of it in the function ends its graph
+		// (CutParams, DropsArgs), and nothing of it comes back.
+		return fateNo, true
+	case w.local && !kept:
+		// Neither handed back nor seen to end there: the function may
+		// keep it where its facts do not show (a rollout storage's
+		// `feed`), for a backward elsewhere.
+		return w.unknown(call), true
 	case kept || w.strict:
 		return w.value(call, depth+1), true
 	}
@@ -255,6 +282,11 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	}
 	if m.IsBackwardCall(call) {
 		return fateYes // torch.autograd.grad(out, x), torch.autograd.backward(loss)
+	}
+	if w.local && forwardDifferentiates(m, call) {
+		// A module whose forward differentiates what it is given (a
+		// Sobolev distillation loss's torch.autograd.grad).
+		return fateYes
 	}
 	if q := m.CallName(call); q != "" {
 		switch {
@@ -283,9 +315,9 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 	// once: one that back-propagates it (`mine.train_step(z, opt)`, a
 	// critic's update, also a model's method) differentiates it there.
 	arg := argOf(f, args, w.last)
-	var known, backprop, kept bool
+	var known, backprop, kept, dropped bool
 	if arg != analyzer.NoNode {
-		known, backprop, kept, _ = m.ArgUse(call, arg)
+		known, backprop, kept, dropped = m.ArgUse(call, arg)
 	}
 	if backprop {
 		return fateYes
@@ -297,13 +329,18 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 		f.Kind(fn) == analyzer.KindAttribute && m.ClassifyCallee(f.Field(fn, analyzer.FieldObject)) == analyzer.CallableModel {
 		// A layer without parameters (`self.softmax = nn.Softmax(-1)`)
 		// hands on its input's graph too.
+		if w.local && !m.FreeLayerCall(call) && !seenForward(m, call) {
+			// Of no class the code shows (`criterionKD`, one of several
+			// losses chosen by a flag): its forward may differentiate.
+			return w.unknown(call)
+		}
 		return w.value(call, depth+1)
 	}
 	// A function of the project: its facts say whether it
 	// back-propagates the argument, and whether its result keeps it. A
 	// strict walk follows its result whatever they say: they may not
 	// show every way a result keeps a graph.
-	if r, ok := w.argUse(call, depth, known, false, kept); ok {
+	if r, ok := w.argUse(call, depth, known, false, kept, dropped); ok {
 		return r
 	}
 	switch q := m.CallName(call); {
@@ -318,6 +355,40 @@ func (w *fateWalk) argument(args analyzer.NodeID, depth int) fate {
 		return fateNo // `"{:.3f}".format(loss)`, also over literals joined across lines
 	}
 	return w.unknown(call)
+}
+
+// runningSum reports whether an assignment of right to left adds to what
+// left held: `total = total + loss` (not `outs = torch.cat(outs)`).
+func runningSum(f *analyzer.File, left, right analyzer.NodeID) bool {
+	right = f.Unparen(right)
+	if f.Kind(left) != analyzer.KindIdentifier || f.Kind(right) != analyzer.KindBinaryOperator {
+		return false
+	}
+	for _, side := range []analyzer.NodeID{f.Field(right, analyzer.FieldLeft), f.Field(right, analyzer.FieldRight)} {
+		if side = f.Unparen(side); f.Kind(side) == analyzer.KindIdentifier && f.TextIs(side, f.Text(left)) {
+			return true
+		}
+	}
+	return false
+}
+
+// forwardDifferentiates reports whether call runs the forward of a module
+// that back-propagates or asks for gradients (ForwardSteps, or the
+// forward of a class of this file).
+func forwardDifferentiates(m *analyzer.Model, call analyzer.NodeID) bool {
+	if s := m.ForwardSteps(call); s != nil && (s.Backward != nil || s.Grads != nil) {
+		return true
+	}
+	def := m.ForwardDef(call)
+	return def != analyzer.NoNode && defUsesGradients(m, def)
+}
+
+// seenForward reports whether the class whose forward a call runs is
+// known: a torch function (`F.mse_loss`), or an instance of a class the
+// code names where it is made (`nn.MSELoss()`, a class of the project),
+// whose facts say whether its forward differentiates (gradientUse).
+func seenForward(m *analyzer.Model, call analyzer.NodeID) bool {
+	return strings.HasPrefix(m.CallName(call), "torch.") || m.ForwardDef(call) != analyzer.NoNode || m.CalledClassName(call) != ""
 }
 
 // likeMethods take from a tensor argument its shape, dtype or device
@@ -445,6 +516,15 @@ func (w *fateWalk) appended(call analyzer.NodeID, depth int) fate {
 // back-propagated (fateApart's no), for a pass made where sw ran.
 func graphEndsApart(m *analyzer.Model, call, sw analyzer.NodeID) bool {
 	w := fateWalk{m: m, at: analyzer.NoNode, strict: true, apart: sw}
+	return w.value(call, 0) == fateNo
+}
+
+// graphEndsHere reports whether the graph of a forward call's output
+// ends along every way the output goes in its own function, before any
+// of it can be back-propagated: graphEndsApart, with a value returned
+// to callers not an end.
+func graphEndsHere(m *analyzer.Model, call analyzer.NodeID) bool {
+	w := fateWalk{m: m, at: analyzer.NoNode, strict: true, apart: analyzer.NoNode, local: true}
 	return w.value(call, 0) == fateNo
 }
 

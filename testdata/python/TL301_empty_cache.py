@@ -98,7 +98,7 @@ def train_with_validation(unet, train_dataloader, optimizer, build_pipeline, arg
 
 def denoise(unet, latents, timesteps, thresholds):
     for i, t in enumerate(timesteps):
-        noise = unet(latents, t)
+        noise = unet(latents, t)  # want: TL201(medium) "reach no backward"
         if i in thresholds:
             del noise
             torch.cuda.empty_cache()  # ok: only on the selected refinement steps
@@ -192,7 +192,7 @@ class Scorer(torch.nn.Module):
 
 def per_position_scores(net, loader):
     for x, y in loader:
-        out = net(x)
+        out = net(x)  # want: TL201(low) "reach no backward"
         for t in range(len(out)):
             err = (out[t] - y[t]).abs().mean()
             torch.cuda.empty_cache()  # want: TL301 "every step of the loop at line \d+"

@@ -29,5 +29,5 @@ def tune_features(loader, device):
     net = load_trainable_backbone().to(device)
     feats = []
     for x in loader:
-        feats.append(net(x.to(device)).cpu())  # want: TL102
+        feats.append(net(x.to(device)).cpu())  # want: TL102 TL201
     return len(feats)
