@@ -223,7 +223,7 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	}
 	if loop != analyzer.NoNode {
 		if a := m.Loop(loop); !a.Batches && (!a.Backward || a.Derivatives) && !storedRunsSteps(m, loop) && fn != analyzer.Root && !isEvalName(m.FunctionName(fn)) &&
-			(local || storedReturned(m, fn, key) || isForwardMethod(m, fn)) {
+			!environmentLoop(m, loop) && (local || storedReturned(m, fn, key) || isForwardMethod(m, fn)) {
 			// A list that one call builds over something other than
 			// batches and hands on: skip connections, an unrolled RNN's
 			// outputs, the tiles of one image.
@@ -628,8 +628,11 @@ func storedStepLoop(m *analyzer.Model, n, base, fn analyzer.NodeID) (loop analyz
 		// iteration; a loop over tasks that adapts a model in a few steps
 		// for each is neither.
 		runs := !a.PerStep() && storedRunsSteps(m, l) || storedRunsBatchSteps(m, l) || storedRunsModelSteps(m, l)
-		if a.PerStep() || runs {
-			if local && !a.Batches && !a.Backward && !runs {
+		// An episode (environmentLoop): each iteration a pass on a new
+		// observation, a step of the rollout.
+		episode := local && environmentLoop(m, l)
+		if a.PerStep() || runs || episode {
+			if local && !a.Batches && !a.Backward && !runs && !episode {
 				// A loop over tokens, chunks or models rather than
 				// batches: one step of an outer loop, if any.
 				continue
@@ -982,6 +985,29 @@ func storedRunsSteps(m *analyzer.Model, loop analyzer.NodeID) bool {
 		if k := f.Kind(id); !found && (k == analyzer.KindForStatement || k == analyzer.KindWhileStatement) && m.ScopeNode(id) == fn {
 			a := m.Loop(id)
 			found = a.Backward && !a.Derivatives
+		}
+	})
+	return found
+}
+
+// environmentLoop reports whether loop steps an environment on every
+// iteration (`state, reward, done, _ = env.step(action)`: a method named
+// step whose result is unpacked into three names or more, gym's
+// observation, reward and done): an episode, each iteration a pass on a
+// new observation, not the parts of one forward pass.
+func environmentLoop(m *analyzer.Model, loop analyzer.NodeID) bool {
+	f := m.File
+	found := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "step" || m.EnclosingLoop(id) != loop {
+			return
+		}
+		a := f.Parent(id)
+		if f.Kind(a) != analyzer.KindAssignment || f.Field(a, analyzer.FieldRight) != id {
+			return
+		}
+		if left := f.Field(a, analyzer.FieldLeft); (f.Kind(left) == analyzer.KindPatternList || f.Kind(left) == analyzer.KindTuplePattern) && len(f.ChildList(left)) >= 3 {
+			found = true
 		}
 	})
 	return found

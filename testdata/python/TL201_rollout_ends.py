@@ -52,8 +52,8 @@ def rollout(env, policy, optimizer):
         state, reward, done, _ = env.step(action.item())
         states.append(state)
         actions.append(action)
-        log_probs.append(dist.log_prob(action))
-        values.append(value)
+        log_probs.append(dist.log_prob(action))  # want: TL102(high) "no backward\(\) of this step"
+        values.append(value)  # want: TL102(high) "no backward\(\) of this step"
         rewards.append(reward)
     returns = torch.tensor(rewards).cumsum(0).flip(0)
     advantages = returns - torch.cat(values).squeeze(-1)
