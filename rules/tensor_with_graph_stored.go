@@ -34,7 +34,11 @@ steps), is an attribute such as ` + "`self.outputs`" + `, or is a module-level
 name, and the store runs once per step: in that loop, or in a function
 run once per step such as Lightning's ` + "`training_step`" + `. A store once per
 epoch counts too: in a loop that runs the loop of steps over batches,
-such as the samples of a generator drawn after each epoch's steps.
+such as the samples of a generator drawn after each epoch's steps. An
+episode that steps an environment on every iteration
+(` + "`state, reward, done, _ = env.step(action)`" + `) is a loop of steps: a list of
+its function that it fills with the policy's values keeps every step's
+graph until the update.
 
 ## Why is this bad?
 A stored tensor keeps its whole autograd graph reachable, so nothing of
