@@ -16,13 +16,13 @@ var TensorWithGraphStored = &analyzer.Rule{
 	Summary:   "A tensor that carries autograd history is stored where it outlives the step",
 	Severity:  analyzer.SeverityWarning,
 	Precision: "medium",
-	// Read on code none of us wrote, its findings of medium confidence
-	// were wrong more often than not (an entry of an output dict built
-	// from numpy); those of high confidence were right.
-	Confidence: analyzer.ConfidenceHigh,
-	Tags:       []string{"memory", "autograd"},
-	Kinds:      []analyzer.Kind{analyzer.KindCall, analyzer.KindAssignment, analyzer.KindAugmentedAssignment},
-	Check:      checkTensorWithGraphStored,
+	// Shown from medium, the default: an entry of an output dict (the
+	// class that made its medium findings wrong more often than not when
+	// first read) is low, and every medium finding over 530 repositories
+	// read since was right (6 of 6).
+	Tags:  []string{"memory", "autograd"},
+	Kinds: []analyzer.Kind{analyzer.KindCall, analyzer.KindAssignment, analyzer.KindAugmentedAssignment},
+	Check: checkTensorWithGraphStored,
 	Doc: `## What it does
 Checks for a tensor that still carries autograd history (a loss, a model
 output, arithmetic on them) being stored, while grad is enabled, in a
