@@ -454,13 +454,8 @@ func (m *Model) FreeLayerCall(call NodeID) bool { return m.freeLayerCall(call) }
 // torch layer (freeLayer), or that construction itself
 // (`nn.ReLU()(x)`).
 func (m *Model) freeLayerCall(call NodeID) bool {
-	return m.FreeLayer(m.File.Unparen(m.File.Field(call, FieldFunction)))
-}
-
-// FreeLayer reports whether fn, the callee of a call, is a layer that has
-// no parameters (freeLayerCall).
-func (m *Model) FreeLayer(fn NodeID) bool {
 	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
 	if m.parameterFree(fn) {
 		return true
 	}

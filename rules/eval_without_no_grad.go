@@ -67,10 +67,10 @@ what the code does:
   go ends their graph, on the host, in a detach, or in a function that
   detaches what it is given first (` + "`advantages = advantages.detach()`" + `, a
   rollout's values stored in lists for such an update). Not a pass
-  detached at once (` + "`G(z).detach()`" + `), a layer without parameters, a
-  running total (TL101's), a read with ` + "`.numpy()`" + ` and no detach (which a
-  graph would make raise), or outputs handed to a module of no known
-  class, whose forward may differentiate them.
+  detached at once (` + "`G(z).detach()`" + `), a running total (TL101's), a
+  read with ` + "`.numpy()`" + ` and no detach (which a graph would make raise),
+  or outputs handed to a module of no known class, whose forward may
+  differentiate them.
 
 Each region is judged by the back-propagation inside it, not anywhere
 in the function, and gets its own finding, at its first forward pass;
@@ -1466,7 +1466,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	// which frees them there).
 	endsUnused := func(id analyzer.NodeID, direct bool) bool {
 		return outputsOnlyToHost(m, id) ||
-			direct && fn != analyzer.Root && !moduleMethod && !freeLayerPass(m, id) && !differentiatesHere(m, fn) && !m.ResultBackpropagated(fn) &&
+			direct && fn != analyzer.Root && !moduleMethod && !differentiatesHere(m, fn) && !m.ResultBackpropagated(fn) &&
 				!returnsPolicyTerms(m, fn) && droppedAtOnce(m, id) == "" && !returnsGraph(m, fn) && graphEndsHere(m, id)
 	}
 	// openSwitch opens the explicit region of a switch to evaluation mode
@@ -3962,18 +3962,6 @@ var moduleOnlyMethods = map[string]bool{"eval": true, "train": true, "parameters
 // it reaches a loss, a backward, a store or code this file cannot see.
 func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
 	return returnsHost(m, call) || hostBound(m, call, false, 0)
-}
-
-// freeLayerPass reports whether call runs a layer without parameters
-// (`bin_sigmoid(p)`, also as `bin_sigmoid.forward(p)`): nothing of it
-// takes part in autograd.
-func freeLayerPass(m *analyzer.Model, call analyzer.NodeID) bool {
-	f := m.File
-	fn := f.Unparen(f.Field(call, analyzer.FieldFunction))
-	if f.Kind(fn) == analyzer.KindAttribute && f.TextIs(f.Field(fn, analyzer.FieldAttribute), "forward") {
-		fn = f.Unparen(f.Field(fn, analyzer.FieldObject))
-	}
-	return m.FreeLayer(fn)
 }
 
 // differentiatesHere reports whether function fn back-propagates in its
