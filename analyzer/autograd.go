@@ -2154,15 +2154,41 @@ func (m *Model) returnsNoValue(def NodeID) bool {
 }
 
 // returnsUnderNoGrad reports whether every return of def, one at least,
-// is made with grad disabled.
+// is made with grad disabled, or is what a method of its class returns
+// that way (`return self.sample(mels)`, sample computing under no_grad).
 func (m *Model) returnsUnderNoGrad(def NodeID) bool {
+	return m.returnsUnderNoGradDepth(def, 0)
+}
+
+func (m *Model) returnsUnderNoGradDepth(def NodeID, depth int) bool {
 	vals := m.ReturnValues(def)
 	for _, v := range vals {
-		if v == NoNode || m.GradModeAt(v) != GradDisabled && !m.boundUnderNoGrad(v) {
+		if v == NoNode || m.GradModeAt(v) != GradDisabled && !m.boundUnderNoGrad(v) && !m.ownMethodUnderNoGrad(def, v, depth) {
 			return false
 		}
 	}
 	return len(vals) > 0
+}
+
+// ownMethodUnderNoGrad reports whether v, a value def returns, is a call
+// of a method of def's class (`self.sample(mels)`) every return of which
+// is made with grad disabled.
+func (m *Model) ownMethodUnderNoGrad(def, v NodeID, depth int) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if depth > 4 || f.Kind(v) != KindCall {
+		return false
+	}
+	fn := f.Unparen(f.Field(v, FieldFunction))
+	if f.Kind(fn) != KindAttribute || !f.TextIs(f.Field(fn, FieldObject), "self") {
+		return false
+	}
+	class := m.EnclosingClass(def)
+	if class == NoNode {
+		return false
+	}
+	method := m.MethodOf(class, f.Text(f.Field(fn, FieldAttribute)))
+	return method != NoNode && method != def && m.returnsUnderNoGradDepth(method, depth+1)
 }
 
 // boundUnderNoGrad reports whether v is a name that every binding

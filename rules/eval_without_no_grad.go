@@ -3000,7 +3000,11 @@ type classEvalKey struct{ class analyzer.NodeID }
 // graph.
 func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	f := m.File
-	if callee := f.Field(call, analyzer.FieldFunction); m.NoGraphValue(callee) || m.NoGraphParam(callee) {
+	callee := f.Unparen(f.Field(call, analyzer.FieldFunction))
+	if f.Kind(callee) == analyzer.KindAttribute && f.TextIs(f.Field(callee, analyzer.FieldAttribute), "forward") {
+		callee = f.Unparen(f.Field(callee, analyzer.FieldObject)) // `model.forward(x)`: the module's own call
+	}
+	if m.NoGraphValue(callee) || m.NoGraphParam(callee) {
 		return true // its class freezes what it holds, or holds nothing to train
 	}
 	if m.NoGraphCall(call) {
