@@ -255,7 +255,8 @@ without parameters, ` + "`model.fc = nn.Identity()`" + `), nor an instance of a 
 project, whose constructor freezes every parameter it holds when given
 its default arguments (an FID network's ` + "`requires_grad=False`" + `) or the
 arguments the call passes (` + "`VGG16(requires_grad=False)`" + `), whose ` + "`forward`" + `
-returns what it computes under ` + "`no_grad`" + ` (for every input, or for the mode
+returns what it computes under ` + "`no_grad`" + `, itself or through a method of its
+own that it returns (` + "`return self.sample(mels)`" + `) (for every input, or for the mode
 string the call passes: ` + "`model(data, mode='inference')`" + ` where the forward's
 ` + "`elif mode == 'inference':`" + ` arm computes under ` + "`no_grad`" + ` what it returns and
 nothing before it runs a model in the caller's mode), or that holds no parameters,
