@@ -1252,6 +1252,14 @@ var parameterFree = map[string]bool{
 	"ChannelShuffle": true, "Fold": true, "Unfold": true, "CosineSimilarity": true, "PairwiseDistance": true,
 }
 
+// torchLoss reports whether q names one of torch.nn's losses, which keep
+// what they are built with (`weight`, `pos_weight`) as buffers: all but
+// the adaptive softmax, which learns.
+func torchLoss(q string) bool {
+	name, ok := strings.CutPrefix(q, "torch.nn.")
+	return ok && !strings.Contains(name, ".") && strings.HasSuffix(name, "Loss") && name != "AdaptiveLogSoftmaxWithLoss"
+}
+
 // freeLayer reports whether call builds a torch.nn layer without
 // parameters: one of parameterFree, or a normalisation layer built
 // without its affine weights (`nn.BatchNorm2d(c, affine=False)`,
@@ -2062,8 +2070,10 @@ func (m *Model) freeValue(class, v NodeID) bool {
 	if strings.HasPrefix(m.CallName(v), "torch.distributions.") {
 		return true // `self._dist = Uniform(a, b)`: tensors, no module
 	}
-	if m.freeLayer(v) || m.freeLayerTableEntry(f.Field(v, FieldFunction)) {
-		return true // `self.pool = nn.MaxPool2d(2)`, `Pool(2)` with `Pool = {2: nn.MaxPool2d}[dims]`
+	if m.freeLayer(v) || m.freeLayerTableEntry(f.Field(v, FieldFunction)) || torchLoss(m.CallName(v)) {
+		// `self.pool = nn.MaxPool2d(2)`, `Pool(2)` with `Pool = {2:
+		// nn.MaxPool2d}[dims]`, `self.bce = nn.BCEWithLogitsLoss(pos_weight=w)`
+		return true
 	}
 	if moduleContainers[m.CallName(v)] && m.madeHere(f.Field(v, FieldArguments)) {
 		// `nn.ModuleList([Grid(s) for s in sizes])`: each module it is
@@ -2348,7 +2358,7 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 				// `nn.ModuleList([Grid(s) for s in sizes])`: what it holds
 				// is judged by this walk.
 			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") &&
-				!strings.HasPrefix(q, "torch.nn.init.") && q != "torch.nn.Buffer" && !m.freeLayer(id):
+				!strings.HasPrefix(q, "torch.nn.init.") && q != "torch.nn.Buffer" && !m.freeLayer(id) && !torchLoss(q):
 				free = false // a layer or a parameter
 			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q) || transformModule(q) || tensorFunction(q):
 			case f.Kind(callee) == KindAttribute:
@@ -2547,7 +2557,7 @@ func (m *Model) defBuildsNoLayer(def NodeID) bool {
 				return
 			}
 			q := m.QualifiedName(f.Unparen(f.Field(id, FieldFunction)))
-			if strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") && !m.freeLayer(id) {
+			if strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") && !m.freeLayer(id) && !torchLoss(q) {
 				none = false // a layer, or a parameter
 			} else if local := m.LocalCallee(id); local != NoNode && local != def {
 				none = f.Kind(local) == KindFunctionDefinition && m.defBuildsNoLayer(local)

@@ -1140,7 +1140,15 @@ func (m *Model) receiverClassAt(recv NodeID, depth int) NodeID {
 	case KindAttribute:
 		obj := f.Unparen(f.Field(recv, FieldObject))
 		if f.TextIs(obj, "self") {
-			return constructed(f, m.SelfAttrOnce(recv))
+			v := m.SelfAttrOnce(recv)
+			if c := constructed(f, v); c != NoNode || v == NoNode {
+				return c
+			}
+			if v = f.Unparen(v); f.Kind(v) == KindIdentifier {
+				// `self.wh = wh`, after `wh = SigmoidBin(...).to(device)`.
+				return m.receiverClassAt(v, depth+1)
+			}
+			return NoNode
 		}
 		// `metrics.meter`, `self.metrics.meter`: the attribute assigned
 		// once in the class of this file that made the object.

@@ -260,7 +260,8 @@ own that it returns (` + "`return self.sample(mels)`" + `) (for every input, or 
 string the call passes: ` + "`model(data, mode='inference')`" + ` where the forward's
 ` + "`elif mode == 'inference':`" + ` arm computes under ` + "`no_grad`" + ` what it returns and
 nothing before it runs a model in the caller's mode), or that holds no parameters,
-itself and its bases (buffers registered by name, tensors it computes and
+itself and its bases (buffers registered by name, torch's losses, which keep
+their weights as buffers, tensors it computes and
 reads with a tensor's methods, none made to require grad, pooling layers picked
 from a table, containers of such modules, instances of custom autograd
 operations or of classes that compute nothing with torch, in its file or
