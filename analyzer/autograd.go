@@ -1260,6 +1260,14 @@ func torchLoss(q string) bool {
 	return ok && !strings.Contains(name, ".") && strings.HasSuffix(name, "Loss") && name != "AdaptiveLogSoftmaxWithLoss"
 }
 
+// freeModule reports whether call builds a torch.nn module that a class
+// holding it counts as no parameter: a layer without parameters
+// (freeLayer) or a loss (torchLoss). What a call of it hands on is
+// freeLayer's alone.
+func (m *Model) freeModule(call NodeID) bool {
+	return m.freeLayer(call) || torchLoss(m.CallName(call))
+}
+
 // freeLayer reports whether call builds a torch.nn layer without
 // parameters: one of parameterFree, or a normalisation layer built
 // without its affine weights (`nn.BatchNorm2d(c, affine=False)`,
@@ -2070,7 +2078,7 @@ func (m *Model) freeValue(class, v NodeID) bool {
 	if strings.HasPrefix(m.CallName(v), "torch.distributions.") {
 		return true // `self._dist = Uniform(a, b)`: tensors, no module
 	}
-	if m.freeLayer(v) || m.freeLayerTableEntry(f.Field(v, FieldFunction)) || torchLoss(m.CallName(v)) {
+	if m.freeModule(v) || m.freeLayerTableEntry(f.Field(v, FieldFunction)) {
 		// `self.pool = nn.MaxPool2d(2)`, `Pool(2)` with `Pool = {2:
 		// nn.MaxPool2d}[dims]`, `self.bce = nn.BCEWithLogitsLoss(pos_weight=w)`
 		return true
@@ -2358,7 +2366,7 @@ func (m *Model) ownParamFree(class NodeID) paramFreeness {
 				// `nn.ModuleList([Grid(s) for s in sizes])`: what it holds
 				// is judged by this walk.
 			case q == "torch.nn.Parameter" || strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") &&
-				!strings.HasPrefix(q, "torch.nn.init.") && q != "torch.nn.Buffer" && !m.freeLayer(id) && !torchLoss(q):
+				!strings.HasPrefix(q, "torch.nn.init.") && q != "torch.nn.Buffer" && !m.freeModule(id):
 				free = false // a layer or a parameter
 			case strings.HasPrefix(q, "torch.") || builtinPlain[q] || hostLibrary(q) || transformModule(q) || tensorFunction(q):
 			case f.Kind(callee) == KindAttribute:
@@ -2557,7 +2565,7 @@ func (m *Model) defBuildsNoLayer(def NodeID) bool {
 				return
 			}
 			q := m.QualifiedName(f.Unparen(f.Field(id, FieldFunction)))
-			if strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") && !m.freeLayer(id) && !torchLoss(q) {
+			if strings.HasPrefix(q, "torch.nn.") && !strings.HasPrefix(q, "torch.nn.functional.") && !m.freeModule(id) {
 				none = false // a layer, or a parameter
 			} else if local := m.LocalCallee(id); local != NoNode && local != def {
 				none = f.Kind(local) == KindFunctionDefinition && m.defBuildsNoLayer(local)

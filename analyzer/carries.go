@@ -1155,6 +1155,9 @@ func (m *Model) selfCallee(call NodeID) NodeID {
 	return m.MethodOf(m.EnclosingClass(call), "__call__")
 }
 
+// ReturnsGraph is returnsGraph, for rules.
+func (m *Model) ReturnsGraph(def NodeID) bool { return m.returnsGraph(def) }
+
 // returnsGraph reports whether a local function returns a value that
 // carries autograd history.
 func (m *Model) returnsGraph(def NodeID) bool {

@@ -342,6 +342,9 @@ func (m *Model) trainsThrough(def NodeID) bool {
 	return o != nil && o.Backward != nil
 }
 
+// Backpropagates is backpropagates, for rules.
+func (m *Model) Backpropagates(def NodeID) bool { return m.backpropagates(def) }
+
 // backpropagates reports whether a function back-propagates itself (a
 // backward, torch.autograd.grad): it is written to run with grad
 // enabled, whoever calls it.

@@ -1458,18 +1458,30 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	hostOnly, keptHost, flagCall := analyzer.NoNode, analyzer.NoNode, analyzer.NoNode
 	var hostMore []analyzer.NodeID // later passes of fn whose outputs only reach the host
 	hostReached := true            // hostOnly's outputs reach the host, not only ends of other kinds
+	// endsAnyWay: fn neither back-propagates in its own body nor returns
+	// a graph (a training step's target passes are detached for its
+	// loss; a rollout's update may be a helper's). Asked once, of the
+	// first pass that needs it.
+	var endsAnyWay *bool
 	// endsUnused reports whether the graph of a pass's outputs ends
-	// before any differentiation: they only reach the host, or, in a
-	// function that neither differentiates in its own body nor returns a
-	// graph (a training step's target passes are detached for its loss,
-	// a rollout's update may be a helper's), every
-	// way they go in it ends their graph (a rollout's values stored for
-	// an update that detaches them), other than at once (`G(z).detach()`,
-	// which frees them there).
+	// before any differentiation: they only reach the host (endedOnHost
+	// then says so), or, where endsAnyWay, every way they go in fn ends
+	// their graph (a rollout's values stored for an update that detaches
+	// them), other than at once (`G(z).detach()`, which frees them there).
+	endedOnHost := false
 	endsUnused := func(id analyzer.NodeID, direct bool) bool {
-		return outputsOnlyToHost(m, id) ||
-			direct && fn != analyzer.Root && !moduleMethod && !differentiatesHere(m, fn) && !m.ResultBackpropagated(fn) &&
-				!returnsPolicyTerms(m, fn) && droppedAtOnce(m, id) == "" && !returnsGraph(m, fn) && graphEndsHere(m, id)
+		if endedOnHost = outputsOnlyToHost(m, id); endedOnHost {
+			return true
+		}
+		if !direct || droppedAtOnce(m, id) != "" {
+			return false
+		}
+		if endsAnyWay == nil {
+			v := fn != analyzer.Root && !moduleMethod && !m.Backpropagates(fn) && !m.ResultBackpropagated(fn) &&
+				!returnsPolicyTerms(m, fn) && !m.ReturnsGraph(fn)
+			endsAnyWay = &v
+		}
+		return *endsAnyWay && graphEndsHere(m, id)
 	}
 	// openSwitch opens the explicit region of a switch to evaluation mode
 	// of the model key, up to stop.
@@ -1647,7 +1659,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			}
 		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && !backpropsOwnState(m, id) && endsUnused(id, direct):
 			if hostOnly == analyzer.NoNode {
-				hostOnly, hostReached = id, outputsOnlyToHost(m, id)
+				hostOnly, hostReached = id, endedOnHost
 			} else if direct && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line &&
 				f.SameCell(f.N(hostOnly).End, f.N(id).Start) {
 				hostMore = append(hostMore, id)
@@ -3970,27 +3982,6 @@ func outputsOnlyToHost(m *analyzer.Model, call analyzer.NodeID) bool {
 	return returnsHost(m, call) || hostBound(m, call, false, 0)
 }
 
-// differentiatesHere reports whether function fn back-propagates in its
-// own body (IsBackwardCall: backward(), torch.autograd.grad): a training
-// step, whatever its helpers do.
-func differentiatesHere(m *analyzer.Model, fn analyzer.NodeID) bool {
-	f, found := m.File, false
-	f.Walk(fn, func(id analyzer.NodeID) {
-		if !found && f.Kind(id) == analyzer.KindCall && m.EnclosingFunction(id) == fn && m.IsBackwardCall(id) {
-			found = true
-		}
-	})
-	return found
-}
-
-// returnsGraph reports whether a function returns a value that may carry
-// a graph (a loss built beside the passes it runs): part of a step that
-// its callers back-propagate, whose target passes (detached for the loss)
-// are not an evaluation.
-func returnsGraph(m *analyzer.Model, fn analyzer.NodeID) bool {
-	return slices.ContainsFunc(m.ReturnValues(fn), func(v analyzer.NodeID) bool { return v != analyzer.NoNode && m.CarriesGraph(v) })
-}
-
 // returnsHost reports whether a forward call runs a method of this file
 // every return of which is read on the host (`return probs.data.numpy()`):
 // its caller gets no graph, whatever it does with the result.
@@ -4465,22 +4456,16 @@ func gradientUse(m *analyzer.Model, id analyzer.NodeID) bool {
 		if s := m.Steps(id); s != nil && (s.Backward != nil || s.Grads != nil) {
 			return true
 		}
-		if s := m.ForwardSteps(id); s != nil && (s.Backward != nil || s.Grads != nil) {
-			// A module whose forward trains (a meta-learner's step) or
-			// differentiates (a meta-learner adapting a copy of its
-			// weights with torch.autograd.grad, in whatever file).
-			return true
+		// A module whose forward trains (a meta-learner's step) or
+		// differentiates (a meta-learner adapting a copy of its weights
+		// with torch.autograd.grad, in whatever file; an adversarial
+		// attack's `torch.autograd.grad(cost, images)` in a class of
+		// this file): running it needs grad. So does a function of this
+		// file that asks for gradients.
+		if def := m.LocalCallee(id); def != analyzer.NoNode {
+			return forwardStepsDifferentiate(m, id) || defUsesGradients(m, def)
 		}
-		def := m.LocalCallee(id)
-		if def == analyzer.NoNode {
-			// An instance of a class of this file whose forward asks for
-			// gradients of its input (an adversarial attack's
-			// `torch.autograd.grad(cost, images)`): running it needs grad.
-			def = m.ForwardDef(id)
-		}
-		if def != analyzer.NoNode {
-			return defUsesGradients(m, def)
-		}
+		return forwardDifferentiates(m, id)
 	case analyzer.KindAssignment:
 		left := f.Field(id, analyzer.FieldLeft)
 		return f.Kind(left) == analyzer.KindAttribute && f.TextIs(f.Field(left, analyzer.FieldAttribute), "requires_grad") &&

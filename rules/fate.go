@@ -376,11 +376,18 @@ func runningSum(f *analyzer.File, left, right analyzer.NodeID) bool {
 // that back-propagates or asks for gradients (ForwardSteps, or the
 // forward of a class of this file).
 func forwardDifferentiates(m *analyzer.Model, call analyzer.NodeID) bool {
-	if s := m.ForwardSteps(call); s != nil && (s.Backward != nil || s.Grads != nil) {
+	if forwardStepsDifferentiate(m, call) {
 		return true
 	}
 	def := m.ForwardDef(call)
 	return def != analyzer.NoNode && defUsesGradients(m, def)
+}
+
+// forwardStepsDifferentiate is forwardDifferentiates by ForwardSteps
+// alone, in whatever file the module's class is.
+func forwardStepsDifferentiate(m *analyzer.Model, call analyzer.NodeID) bool {
+	s := m.ForwardSteps(call)
+	return s != nil && (s.Backward != nil || s.Grads != nil)
 }
 
 // seenForward reports whether the class whose forward a call runs is
