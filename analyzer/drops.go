@@ -227,3 +227,118 @@ func (m *Model) cutUse(u NodeID) bool {
 	}
 	return false
 }
+
+// EndsReturns returns how def ends the graph of every value it returns
+// that selected keeps (all where selected is nil): each is a detaching
+// call or attribute (`x.detach()`, `loss.item()`, `y.tolist()`,
+// `x.detach().cpu().numpy()`, `.data`), arithmetic with numbers on one,
+// a tuple of them, or a local name given one. The first such end is
+// returned ("detach()", "item()", "tolist()", "data"); "" where some
+// return may keep a graph, or def returns nothing.
+func (m *Model) EndsReturns(def NodeID, selected func(NodeID) bool) string {
+	f := m.File
+	if def == NoNode || f.Kind(def) != KindFunctionDefinition {
+		return ""
+	}
+	vals := m.ReturnValues(def)
+	if selected != nil {
+		vals = slices.DeleteFunc(slices.Clone(vals), func(v NodeID) bool { return v != NoNode && !selected(v) })
+	}
+	end := ""
+	var ends func(v NodeID, depth int) bool
+	ends = func(v NodeID, depth int) bool {
+		v = f.Unparen(v)
+		if depth > 16 {
+			return false
+		}
+		switch f.Kind(v) {
+		case KindIdentifier:
+			// `result = (y.detach().cpu().numpy() + 1) / 2`, then
+			// `return result`: the one value the name is given.
+			if a := m.AssignedValue(v); a != NoNode && m.ScopeNode(a) == def {
+				return ends(a, depth+1)
+			}
+			return false
+		case KindBinaryOperator:
+			// Arithmetic with numbers on what was detached.
+			l, r := f.Unparen(f.Field(v, FieldLeft)), f.Unparen(f.Field(v, FieldRight))
+			return ends(l, depth+1) && (ScalarLiteral(f, r) || ends(r, depth+1)) || ScalarLiteral(f, l) && ends(r, depth+1)
+		case KindTuple, KindExpressionList:
+			all := true
+			f.Children(v, func(c NodeID) bool {
+				all = all && ends(c, depth+1)
+				return all
+			})
+			return all
+		}
+		e := ""
+		switch f.Kind(v) {
+		case KindCall:
+			switch name := m.MethodName(v); name {
+			case "detach", "item", "tolist":
+				e = name + "()"
+			default:
+				// `x.detach().cpu().numpy()`, `x.detach().squeeze()`: what
+				// a detach ended, moved or reshaped.
+				for r := v; f.Kind(r) == KindCall && detachedMoves[m.MethodName(r)]; {
+					if r = f.Unparen(m.Receiver(r)); f.Kind(r) == KindCall && m.MethodName(r) == "detach" {
+						e = "detach()"
+						break
+					}
+				}
+			}
+		case KindAttribute:
+			if f.TextIs(f.Field(v, FieldAttribute), "data") {
+				e = "data"
+			}
+		}
+		if e == "" {
+			return false
+		}
+		if end == "" {
+			end = e
+		}
+		return true
+	}
+	if len(vals) == 0 || slices.ContainsFunc(vals, func(v NodeID) bool { return !ends(v, 0) }) {
+		return ""
+	}
+	return end
+}
+
+// detachedMoves are the methods that move, convert or reshape a tensor
+// with nothing else: on a detached one, their result has no graph either.
+var detachedMoves = map[string]bool{
+	"cpu": true, "cuda": true, "numpy": true, "to": true, "float": true, "half": true, "double": true, "long": true,
+	"squeeze": true, "unsqueeze": true, "view": true, "reshape": true, "contiguous": true, "clone": true, "flatten": true,
+	"permute": true, "transpose": true,
+}
+
+// ForwardEndsReturns returns, for a call of a module (`vocoder(x)`),
+// how its class's forward ends the graph of every value it returns
+// (EndsReturns), of a class of this file or of the project, and the
+// class's name; "" where the class or its forward is not known or some
+// return may keep a graph.
+func (m *Model) ForwardEndsReturns(call NodeID) (end, class string) {
+	f := m.File
+	cls, def := m.instanceClass(call)
+	if cls == NoNode {
+		return "", ""
+	}
+	if def != NoNode {
+		fwd := m.MethodOf(def, "forward")
+		if fwd == NoNode || m.ReturnsGraph(fwd) {
+			return "", ""
+		}
+		return m.EndsReturns(fwd, nil), f.Text(f.Field(def, FieldName))
+	}
+	q := m.QualifiedName(cls)
+	if q == "" || isLibraryName(q) {
+		return "", ""
+	}
+	o := m.lookup(q+".forward", WantEnds)
+	if o == nil || o.EndsReturns == "" {
+		return "", ""
+	}
+	return o.EndsReturns, q[strings.LastIndex(q, ".")+1:]
+}

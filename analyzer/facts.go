@@ -242,6 +242,11 @@ type RareFuncFacts struct {
 	// body ends their graph (`pred = pred.argmax(1).float()`): what a
 	// call passes there reaches neither the result nor anything kept.
 	CutParams []int `json:"cut_params,omitempty"`
+	// EndsReturns is, for a module's forward every return of which ends
+	// its graph (`return self.model(**x).detach().squeeze()`), the call or
+	// attribute that ends it first ("detach()", "item()", "data"): a call
+	// of the module records a graph that outlives no pass.
+	EndsReturns string `json:"ends_returns,omitempty"`
 	// FreezesParams are the positional parameters (past self) whose every
 	// parameter the function takes out of autograd on each call with its
 	// default arguments (`def freeze(model): for p in model.parameters():
@@ -348,7 +353,7 @@ func (fs *FuncSummary) RareFacts() *RareFuncFacts {
 
 // IsZero reports whether r holds none of the facts.
 func (r *RareFuncFacts) IsZero() bool {
-	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.ElemParams) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
+	return len(r.Returns) == 0 && r.TupleLen == 0 && len(r.GraphElems) == 0 && len(r.ElemParams) == 0 && len(r.BackpropElems) == 0 && len(r.GraphParams) == 0 && !r.DropsArgs && len(r.CutParams) == 0 && r.EndsReturns == "" && len(r.FreezesParams) == 0 && !r.StateGraph && r.Makes == "" && len(r.MakesArgs) == 0 &&
 		len(r.BackpropParams) == 0 && len(r.BackpropAttrs) == 0 && len(r.BackpropVia) == 0 &&
 		r.Forward == nil && !r.HandsBack && !r.HostOnly && !r.Abstract && !r.NeedsGrad && r.EmptyCache == nil && len(r.ParamCalls) == 0 && len(r.Keeps) == 0 &&
 		!r.HasSteps() && r.ActivationAt == nil
@@ -463,6 +468,9 @@ type Object struct {
 	// CutParams: the parameters whose graph every use in the function
 	// ends.
 	CutParams []int
+	// EndsReturns: how a module's forward ends the graph of every value
+	// it returns (RareFuncFacts.EndsReturns). Asked with WantEnds.
+	EndsReturns string
 	// FreezesParams: the parameters whose module the function freezes
 	// on every call (RareFuncFacts.FreezesParams).
 	FreezesParams []int
@@ -645,6 +653,7 @@ const (
 	// questions of where else a function is called keep their answers
 	// when the loops that run it do not matter to them.
 	WantRepeated
+	WantEnds // EndsReturns
 )
 
 // SetFacts hands the model what the rest of the project knows. It must be
@@ -1821,6 +1830,9 @@ func (m *Model) summarizeFuncOnce(def NodeID) FuncSummary {
 	}
 	if m.File.TextIs(m.File.Field(def, FieldName), "forward") {
 		r.CutParams = m.CutParams(def) // what a loss module's call reads (lossCutsPrediction)
+		if !fs.ReturnsGraph && m.EnclosingClass(def) != NoNode {
+			r.EndsReturns = m.EndsReturns(def, nil)
+		}
 	}
 	r.FreezesParams = m.paramFreezes(def)
 	r.BackpropParams = m.BackpropParams(def)

@@ -2433,6 +2433,9 @@ func project(o *object, want analyzer.Want) *analyzer.Object {
 	if want&analyzer.WantParams != 0 && len(summary.CutParams) > 0 {
 		fact.CutParams, some = summary.CutParams, true
 	}
+	if want&analyzer.WantEnds != 0 && summary.EndsReturns != "" {
+		fact.EndsReturns, some = summary.EndsReturns, true
+	}
 	if want&analyzer.WantParams != 0 && len(summary.FreezesParams) > 0 {
 		fact.FreezesParams, some = summary.FreezesParams, true
 	}

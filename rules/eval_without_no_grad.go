@@ -164,6 +164,12 @@ runs, until ` + "`Out`" + ` is cleared or the kernel restarts: outputs shown so
 hides it) reach the host, and their finding says that the cache keeps
 their graph.
 
+A module whose own forward ends the graph of everything it returns
+(` + "`return self.model(**x).detach().squeeze()`" + `, a vocoder's) hands out no
+graph, but each of its passes still records one and holds its activations
+until the pass ends: its finding says so (the forward's class, of this
+file or of the project), and nothing of the graph outlives the pass.
+
 Measured: on an NVIDIA H200 with PyTorch 2.11.0, median of 5 repetitions ([plot](https://github.com/torchlint/torchlint/blob/main/docs/evidence/TL201.png), [program](https://github.com/torchlint/torchlint/blob/main/evidence/tl201_tl202_eval.py)):
 a loop evaluating a randomly initialised ResNet-50 at a fixed batch with
 grad enabled peaks at 10460 MiB above the weights, against 637.2 MiB
@@ -537,7 +543,17 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 	}
 	cost := ": autograd records the graph and keeps its activations alive for as long as its outputs are held, " +
 		"although nothing back-propagates; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
-	if end := droppedAtOnce(m, call); found[i].detached && direct && end != "" {
+	fwdEnd, owner := "", ""
+	if direct {
+		fwdEnd, owner = m.ForwardEndsReturns(call)
+	}
+	if fwdEnd != "" {
+		// The module's own forward detaches what it returns: the graph
+		// lives for the pass alone.
+		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although nothing "+
+			"back-propagates; `%s.forward` returns `.%s` of what it computes, which frees them as the pass ends, but each "+
+			"pass still holds them all at its peak; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)", owner, fwdEnd)
+	} else if end := droppedAtOnce(m, call); found[i].detached && direct && end != "" {
 		cost = fmt.Sprintf(": autograd records the graph and saves the activations a backward would need, although "+
 			"nothing back-propagates through it; %s, but each pass still holds them all at its peak; run this model "+
 			"under `with torch.no_grad():`", end)
@@ -2372,79 +2388,15 @@ func fedBack(m *analyzer.Model, call analyzer.NodeID) bool {
 }
 
 // detachesReturns returns how def, a function of this file that call
-// calls, ends the graph of every value it returns (those the call's flags
-// select, where they turn its backward() off) (`detach()`, `item()`, `tolist()`,
-// `.data`: each return is such a call or attribute, or a tuple of them),
-// or "" where some return may keep one.
+// calls, ends the graph of every value it returns (EndsReturns): those
+// the call's flags select, where they turn its backward() off; "" where
+// some return may keep one.
 func detachesReturns(m *analyzer.Model, def, call analyzer.NodeID) string {
-	f := m.File
-	if def == analyzer.NoNode || f.Kind(def) != analyzer.KindFunctionDefinition {
-		return ""
-	}
-	vals := m.ReturnValues(def)
+	var selected func(analyzer.NodeID) bool
 	if m.SkipsBackward(call) {
-		// Only the returns of the branches the call's flags select.
-		vals = slices.DeleteFunc(slices.Clone(vals), func(v analyzer.NodeID) bool { return v != analyzer.NoNode && !m.RunsWithFlags(call, v) })
+		selected = func(v analyzer.NodeID) bool { return m.RunsWithFlags(call, v) }
 	}
-	end := ""
-	var ends func(v analyzer.NodeID, depth int) bool
-	ends = func(v analyzer.NodeID, depth int) bool {
-		v = f.Unparen(v)
-		if depth > 16 {
-			return false
-		}
-		switch f.Kind(v) {
-		case analyzer.KindIdentifier:
-			// `result = (y.detach().cpu().numpy() + 1) / 2`, then
-			// `return result`: the one value the name is given.
-			if a := m.AssignedValue(v); a != analyzer.NoNode && m.ScopeNode(a) == def {
-				return ends(a, depth+1)
-			}
-			return false
-		case analyzer.KindBinaryOperator:
-			// Arithmetic with numbers on what was detached.
-			l, r := f.Unparen(f.Field(v, analyzer.FieldLeft)), f.Unparen(f.Field(v, analyzer.FieldRight))
-			return ends(l, depth+1) && (analyzer.ScalarLiteral(f, r) || ends(r, depth+1)) || analyzer.ScalarLiteral(f, l) && ends(r, depth+1)
-		}
-		if k := f.Kind(v); k == analyzer.KindTuple || k == analyzer.KindExpressionList {
-			all := true
-			f.Children(v, func(c analyzer.NodeID) bool {
-				all = all && ends(c, depth+1)
-				return all
-			})
-			return all
-		}
-		e := ""
-		switch f.Kind(v) {
-		case analyzer.KindCall:
-			switch name := m.MethodName(v); name {
-			case "detach", "item", "tolist":
-				e = name + "()"
-			case "numpy", "cpu":
-				// `x.detach().cpu().numpy()`
-				for r := f.Unparen(m.Receiver(v)); f.Kind(r) == analyzer.KindCall && e == ""; r = f.Unparen(m.Receiver(r)) {
-					if m.MethodName(r) == "detach" {
-						e = "detach()"
-					}
-				}
-			}
-		case analyzer.KindAttribute:
-			if f.TextIs(f.Field(v, analyzer.FieldAttribute), "data") {
-				e = "data"
-			}
-		}
-		if e == "" {
-			return false
-		}
-		if end == "" {
-			end = e
-		}
-		return true
-	}
-	if len(vals) == 0 || slices.ContainsFunc(vals, func(v analyzer.NodeID) bool { return !ends(v, 0) }) {
-		return ""
-	}
-	return end
+	return m.EndsReturns(def, selected)
 }
 
 // throughPassThrough climbs from a forward call's output through the
