@@ -70,7 +70,9 @@ what the code does:
   detached at once (` + "`G(z).detach()`" + `), a running total (TL101's), a
   read with ` + "`.numpy()`" + ` and no detach (which a graph would make raise),
   or outputs handed to a module of no known class, whose forward may
-  differentiate them.
+  differentiate them. Where the loop appends the outputs to a list bound
+  before it (` + "`values.append(value)`" + `), the finding says that the list keeps
+  every pass's graph alive until it is dropped.
 
 Each region is judged by the back-propagation inside it, not anywhere
 in the function, and gets its own finding, at its first forward pass;
@@ -650,7 +652,10 @@ func checkEvalWithoutNoGrad(p *analyzer.Pass, call analyzer.NodeID) {
 // graph goes with them, unless module-level names hold them.
 func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	kept := "they are freed with the outputs, none of which is kept, but each pass still holds them all at its peak"
-	if name := loopHeldName(m, fn, call); name != "" {
+	if list := loopKeptList(m, fn, call); list != "" {
+		kept = fmt.Sprintf("`%s` keeps the outputs of every pass, and the graph of each with them, until it is dropped: "+
+			"the activations of all the passes stay alive together", list)
+	} else if name := loopHeldName(m, fn, call); name != "" {
 		kept = fmt.Sprintf("`%s` holds the outputs, and the graph with them, until the next pass binds it again: each pass "+
 			"runs while the last one's activations are still alive, and the last pass's stay alive after the loop", name)
 	}
@@ -667,6 +672,44 @@ func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	}
 	return ": autograd records the graph and saves the activations a backward would need, although nothing " +
 		"back-propagates; " + kept + "; wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`)"
+}
+
+// loopKeptList returns the name of a list, bound outside the loop of
+// function fn that runs a forward call, to which the loop appends one of
+// the names the call binds (`logits, value = policy(s)`, then
+// `values.append(value)`): the list keeps every pass's outputs, and
+// their graphs, past the pass. "" for none.
+func loopKeptList(m *analyzer.Model, fn, call analyzer.NodeID) string {
+	f := m.File
+	loop := m.EnclosingLoop(call)
+	if fn == analyzer.Root || loop == analyzer.NoNode || m.ScopeNode(loop) != fn {
+		return ""
+	}
+	names := assignedNames(f, call)
+	if len(names) == 0 {
+		return ""
+	}
+	// The argument holds what the call bound, on every way to it.
+	holds := func(arg analyzer.NodeID) bool {
+		bs := m.ReachingBindings(arg)
+		return f.Kind(arg) == analyzer.KindIdentifier && len(bs) > 0 &&
+			!slices.ContainsFunc(bs, func(b *analyzer.Binding) bool { return !slices.Contains(names, b.Name) })
+	}
+	list := ""
+	f.Walk(loop, func(id analyzer.NodeID) {
+		if list != "" || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || m.MethodName(id) != "append" {
+			return
+		}
+		args := m.Args(id)
+		recv := f.Unparen(m.Receiver(id))
+		if len(args) != 1 || !holds(f.Unparen(args[0])) || f.Kind(recv) != analyzer.KindIdentifier {
+			return
+		}
+		if b := m.Resolve(recv); b != nil && b.Kind == analyzer.BindAssign && m.ScopeNode(b.Name) == fn && !f.Contains(loop, b.Name) {
+			list = f.Text(recv)
+		}
+	})
+	return list
 }
 
 // loopHeldName returns the name a forward call in a loop of function fn
