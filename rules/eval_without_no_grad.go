@@ -3306,6 +3306,7 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 					}
 				case analyzer.KindForStatement:
 					// `for p in model.fc.parameters(): p.requires_grad = True`
+					// (or `p.requires_grad_(True)`)
 					iter, target := parametersIter(m, f.Field(id, analyzer.FieldRight)), f.Field(id, analyzer.FieldLeft)
 					if vars := f.ChildList(target); m.MethodName(iter) == "named_parameters" && len(vars) == 2 {
 						target = vars[1]
@@ -3313,6 +3314,14 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 						continue
 					}
 					f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
+						if f.Kind(n) == analyzer.KindCall && m.MethodName(n) == "requires_grad_" &&
+							f.Text(f.Unparen(m.Receiver(n))) == f.Text(target) {
+							// `p.requires_grad_(True)`, `p.requires_grad_()`
+							if args := m.Args(n); len(args) == 0 || f.Kind(f.Unparen(args[0])) == analyzer.KindTrue {
+								thaw(m.Receiver(iter), id)
+							}
+							return
+						}
 						if f.Kind(n) != analyzer.KindAssignment {
 							return
 						}
