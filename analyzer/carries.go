@@ -324,7 +324,7 @@ func (m *Model) callCarries(call NodeID) bool {
 	if castBuiltins[q] || strings.HasPrefix(q, "math.") || strings.HasPrefix(q, "numpy.") {
 		return false
 	}
-	if (method == "sample" || method == "sample_n" || method == "enumerate_support") && m.isDistribution(m.Receiver(call)) {
+	if (method == "sample" || method == "sample_n" || method == "enumerate_support") && m.drawnFrom(m.Receiver(call)) {
 		return false // a draw is not differentiable (rsample is)
 	}
 	// The grad mode is asked last: it may be set by the function's
@@ -557,6 +557,27 @@ func (m *Model) isDistribution(e NodeID) bool {
 		e = f.Unparen(m.AssignedValue(e))
 	}
 	return f.Kind(e) == KindCall && strings.HasPrefix(m.CallName(e), "torch.distributions.")
+}
+
+// drawnFrom reports whether a draw (`x.sample()`) is of a distribution:
+// a torch.distributions object (isDistribution), or what a forward pass
+// returns (`dist, value = model(state)`, `dist = policy(state)`), which
+// is tensors, or a distribution where it is sampled: a tensor has no
+// `sample` method.
+func (m *Model) drawnFrom(recv NodeID) bool {
+	f := m.File
+	if m.isDistribution(recv) {
+		return true
+	}
+	e := f.Unparen(recv)
+	if f.Kind(e) == KindIdentifier {
+		b := m.Resolve(e)
+		if b == nil || b.Kind != BindAssign {
+			return false
+		}
+		e = f.Unparen(b.Value)
+	}
+	return f.Kind(e) == KindCall && m.MethodName(e) == "" && m.IsForwardCall(e)
 }
 
 // carriesOnlyByUse reports whether e is a name whose only sign of a

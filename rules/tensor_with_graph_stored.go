@@ -255,6 +255,15 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 	if followed && goes == fateYes {
 		return // the stored graphs are back-propagated later (a list of losses summed on purpose)
 	}
+	if loop != analyzer.NoNode && siblingsBackpropagated(m, value, loop) {
+		if outer := m.EnclosingLoop(loop); outer != analyzer.NoNode && storedResetIn(m, f.Field(outer, analyzer.FieldBody), key) {
+			// `policy, q, value = model(s)`, each stored for a loss of
+			// the rollout that back-propagates the policies and the
+			// Q-values: the backward runs through the pass that made the
+			// value, and the container is made anew for each rollout.
+			return
+		}
+	}
 	stmt := analyzer.Snippet(f.Text(n), 60)
 	hint := storedHint(f, m, value)
 	where := onDevice(f)
@@ -299,6 +308,45 @@ func checkTensorWithGraphStored(p *analyzer.Pass, n analyzer.NodeID) {
 		p.Assume(fmt.Sprintf("nothing back-propagates what `%s` holds: `%s` hands it to code whose use of it is not seen",
 			analyzer.Snippet(f.Text(base), 30), analyzer.Snippet(compactText(f, unseen), 40)))
 	}
+}
+
+// siblingsBackpropagated reports whether value is one of the names a
+// forward pass's outputs are unpacked into (`policy, q_value, value =
+// model(state)`), and loop stores another of them in a container whose
+// later uses back-propagate it (heldFate): a backward runs through the
+// pass that made value.
+func siblingsBackpropagated(m *analyzer.Model, value, loop analyzer.NodeID) bool {
+	f := m.File
+	value = f.Unparen(value)
+	if f.Kind(value) != analyzer.KindIdentifier {
+		return false
+	}
+	bs := m.ReachingBindings(value)
+	if len(bs) != 1 || bs[0].Kind != analyzer.BindAssign || !bs[0].Unpacked {
+		return false
+	}
+	call := f.Unparen(bs[0].Value)
+	if f.Kind(call) != analyzer.KindCall || !m.IsForwardCall(call) {
+		return false
+	}
+	names := assignedNames(f, call)
+	back := false
+	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
+		if back || f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "append" {
+			return
+		}
+		args := m.Args(id)
+		if len(args) != 1 || f.Kind(f.Unparen(args[0])) != analyzer.KindIdentifier {
+			return
+		}
+		sib := m.ReachingBindings(f.Unparen(args[0]))
+		if len(sib) != 1 || sib[0].Name == bs[0].Name || !slices.Contains(names, sib[0].Name) {
+			return
+		}
+		goes, _, followed := heldFate(m, m.Receiver(id), id)
+		back = followed && goes == fateYes
+	})
+	return back
 }
 
 // feedsBack reports whether loop's body hands the last element of the
