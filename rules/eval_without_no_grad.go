@@ -164,7 +164,9 @@ kept in IPython's output cache (` + "`Out[n]`" + `), one more each time the cell
 runs, until ` + "`Out`" + ` is cleared or the kernel restarts: outputs shown so
 (` + "`model(x_test)`" + ` or ` + "`preds`" + ` as a cell's last line, without the ` + "`;`" + ` that
 hides it) reach the host, and their finding says that the cache keeps
-their graph.
+their graph. In a notebook's module-level code, the first pass of each
+cell whose outputs only reach the host gets a finding of its own: the
+` + "`no_grad`" + ` block that fixes one cell cannot span the next.
 
 A module whose own forward ends the graph of everything it returns
 (` + "`return self.model(**x).detach().squeeze()`" + `, a vocoder's) hands out no
@@ -1517,6 +1519,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	hostOnly, keptHost, flagCall := analyzer.NoNode, analyzer.NoNode, analyzer.NoNode
 	var hostMore []analyzer.NodeID // later passes of fn whose outputs only reach the host
 	hostReached := true            // hostOnly's outputs reach the host, not only ends of other kinds
+	// The first such pass of each later cell of a notebook's module-level
+	// code, whose no_grad goes in that cell: a finding of its own.
+	var cellHost []evalFinding
 	// endsAnyWay: fn neither back-propagates in its own body nor returns
 	// a graph (a training step's target passes are detached for its
 	// loss; a rollout's update may be a helper's). Asked once, of the
@@ -1717,11 +1722,20 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				flagCall = id
 			}
 		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && !backpropsOwnState(m, id) && endsUnused(id, direct):
-			if hostOnly == analyzer.NoNode {
+			switch last := hostOnly; {
+			case hostOnly == analyzer.NoNode:
 				hostOnly, hostReached = id, endedOnHost
-			} else if direct && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line &&
-				f.SameCell(f.N(hostOnly).End, f.N(id).Start) {
-				hostMore = append(hostMore, id)
+			case len(cellHost) > 0:
+				last = cellHost[len(cellHost)-1].call
+				fallthrough
+			default:
+				if !f.SameCell(f.N(last).End, f.N(id).Start) {
+					if direct && fn == analyzer.Root && endedOnHost {
+						cellHost = append(cellHost, evalFinding{call: id, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end, host: true})
+					}
+				} else if direct && last == hostOnly && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line {
+					hostMore = append(hostMore, id)
+				}
 			}
 		}
 	})
@@ -1811,6 +1825,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			why = fmt.Sprintf("whose outputs only become %s (`%s`), which %s no graph", what, analyzer.Snippet(compactText(f, at), 40), carry)
 		}
 		out = append(out, evalFinding{call: hostOnly, why: why, sw: analyzer.NoNode, end: end, host: true, more: hostMore})
+		out = append(out, cellHost...)
 	}
 	return out
 }

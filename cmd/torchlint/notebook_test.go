@@ -24,6 +24,8 @@ func TestNotebookLocations(t *testing.T) {
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
 		"testdata/notebooks/fixable.ipynb:cell 3:1:6: TL401 [*] ",
+		"testdata/notebooks/hostcells.ipynb:cell 2:3:11: TL201 ", // each cell's own no_grad: a finding per cell
+		"testdata/notebooks/hostcells.ipynb:cell 3:2:14: TL201 ",
 		"testdata/notebooks/indented.ipynb:cell 4:6:9: TL101 ", // cells that IPython dedents parse
 		"testdata/notebooks/magics.ipynb:cell 4:4:5: TL101 ",   // the accumulator is defined in cell 3
 		"testdata/notebooks/malformed.ipynb:1:1: TL002 not a Jupyter notebook",
