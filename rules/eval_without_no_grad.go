@@ -164,9 +164,9 @@ kept in IPython's output cache (` + "`Out[n]`" + `), one more each time the cell
 runs, until ` + "`Out`" + ` is cleared or the kernel restarts: outputs shown so
 (` + "`model(x_test)`" + ` or ` + "`preds`" + ` as a cell's last line, without the ` + "`;`" + ` that
 hides it) reach the host, and their finding says that the cache keeps
-their graph. In a notebook's module-level code, the first pass of each
-cell whose outputs only reach the host gets a finding of its own: the
-` + "`no_grad`" + ` block that fixes one cell cannot span the next.
+their graph. In a notebook's module-level code, the first pass in a loop
+of each cell whose outputs only reach the host gets a finding of its own:
+the ` + "`no_grad`" + ` block that fixes one cell cannot span the next.
 
 A module whose own forward ends the graph of everything it returns
 (` + "`return self.model(**x).detach().squeeze()`" + `, a vocoder's) hands out no
@@ -1519,8 +1519,9 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 	hostOnly, keptHost, flagCall := analyzer.NoNode, analyzer.NoNode, analyzer.NoNode
 	var hostMore []analyzer.NodeID // later passes of fn whose outputs only reach the host
 	hostReached := true            // hostOnly's outputs reach the host, not only ends of other kinds
-	// The first such pass of each later cell of a notebook's module-level
-	// code, whose no_grad goes in that cell: a finding of its own.
+	// The first such pass in a loop of each later cell of a notebook's
+	// module-level code, whose no_grad goes in that cell: a finding of
+	// its own (a cell's one demo pass costs one graph).
 	var cellHost []evalFinding
 	// endsAnyWay: fn neither back-propagates in its own body nor returns
 	// a graph (a training step's target passes are detached for its
@@ -1730,7 +1731,7 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				fallthrough
 			default:
 				if !f.SameCell(f.N(last).End, f.N(id).Start) {
-					if direct && fn == analyzer.Root && endedOnHost {
+					if direct && fn == analyzer.Root && endedOnHost && m.EnclosingLoop(id) != analyzer.NoNode {
 						cellHost = append(cellHost, evalFinding{call: id, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end, host: true})
 					}
 				} else if direct && last == hostOnly && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line {
