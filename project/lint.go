@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -57,7 +59,8 @@ type Linter struct {
 
 // root returns the project root of a file, worked out once per folder:
 // FindRoot's, except that a file with no marker above it has for a root
-// the outermost named folder that holds it, if any.
+// the outermost named folder that holds it, if any, else the folder that
+// holds its outermost package (packageHome).
 func (l *Linter) root(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -69,19 +72,86 @@ func (l *Linter) root(path string) string {
 	}
 	r := l.markers.root(dir)
 	if r == "" {
-		r = l.namedDir(dir)
+		if named, ok := l.namedHolder(dir); ok {
+			r = named
+		} else {
+			r = l.packageHome(dir)
+		}
 	}
 	l.roots.Store(dir, r)
 	return r
+}
+
+// packageHome returns, for a folder of a package (one with an
+// __init__.py, or a namespace portion of one) and no marker above it, the folder that holds its
+// outermost package: where the scripts that import it
+// (`from nerf.train_utils import ...`) run: a file of the package named
+// alone has the root it has when that folder is named (belongs gives
+// the scripts' root the package's files). Else dir.
+func (l *Linter) packageHome(dir string) string {
+	// The folder above a package is its home where a script there
+	// imports it; a folder of projects, a home folder or the file
+	// system's root is none (a repository whose own root holds an
+	// __init__.py is the home of its packages, its scripts importing
+	// them from there).
+	home := dir
+	for d := dir; l.markers.of(d).pkg || l.namespaceIn(d, ""); d = filepath.Dir(d) {
+		up := filepath.Dir(d)
+		if up == d || isHome(up) {
+			break
+		}
+		if importedIn(up, filepath.Base(d)) {
+			home = up
+		}
+	}
+	return home
+}
+
+// importedIn reports whether a Python file of dir, other than an
+// __init__.py, imports the package or module name (`from nerf import
+// ...`, `import nerf.utils`), as the start of its text shows.
+func importedIn(dir, name string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	pattern := regexp.MustCompile(`(?m)^[ \t]*(from[ \t]+` + regexp.QuoteMeta(name) + `[ \t.]|import[ \t]+` + regexp.QuoteMeta(name) + `\b)`)
+	read := 0
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".py") || e.Name() == "__init__.py" {
+			continue
+		}
+		if read++; read > 64 {
+			break
+		}
+		f, err := os.Open(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		head := make([]byte, 64<<10)
+		n, _ := io.ReadFull(f, head)
+		_ = f.Close() // read only: nothing to lose
+		if pattern.Match(head[:n]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isHome reports whether dir is the user's home folder, or a folder
+// above it.
+func isHome(dir string) bool {
+	h, err := os.UserHomeDir()
+	return dir == filepath.Dir(dir) || err == nil && within(filepath.Clean(h), dir)
 }
 
 // belongs reports whether a Python file that discovery finds under root
 // is a file of the project rooted there: one whose root is root, or,
 // under a root that has no marker, one of a package that root's scripts
 // can import: every folder from the root down to the file's holds an
-// __init__.py, and none has a marker. Other folders under an unmarked
-// root (a scripts folder, another project, a home folder's contents) are
-// left out.
+// __init__.py or is a namespace portion of the package above it, and
+// none has a marker. Other folders under an unmarked root (a scripts
+// folder, another project, a home folder's contents) are left out.
 func (l *Linter) belongs(path, root string) bool {
 	if l.root(path) == root {
 		return true
@@ -95,16 +165,26 @@ func (l *Linter) belongs(path, root string) bool {
 		return false
 	}
 	for d := dir; d != root; d = filepath.Dir(d) {
-		if mk := l.markers.of(d); !mk.pkg || mk.project || mk.torchlint {
+		if mk := l.markers.of(d); mk.project || mk.torchlint || !mk.pkg && !l.namespaceIn(d, root) {
 			return false
 		}
 	}
 	return true
 }
 
-// namedDir returns the outermost named folder that holds dir, else dir:
-// the root of a project with no marker, as the user named it.
-func (l *Linter) namedDir(dir string) string {
+// namespaceIn reports whether folder d, with no __init__.py, is a
+// namespace portion of a package below root (`domainbed/lib/`, imported
+// as `domainbed.lib` since Python 3.3): its parent, not root, is a
+// package.
+func (l *Linter) namespaceIn(d, root string) bool {
+	parent := filepath.Dir(d)
+	return parent != d && parent != root && l.markers.of(parent).pkg
+}
+
+// namedHolder returns the outermost named folder that holds dir, and
+// whether there is one: the root of a project with no marker, as the
+// user named it.
+func (l *Linter) namedHolder(dir string) (string, bool) {
 	l.named.once.Do(func() {
 		for _, p := range l.Named {
 			abs, err := filepath.Abs(p)
@@ -119,10 +199,10 @@ func (l *Linter) namedDir(dir string) string {
 	})
 	for _, n := range l.named.dirs {
 		if within(dir, n) {
-			return n
+			return n, true
 		}
 	}
-	return dir
+	return dir, false
 }
 
 // within reports whether the clean absolute path p is dir or under it.

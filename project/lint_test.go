@@ -199,12 +199,19 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 		"pyproject.toml":        "[project]\nname = \"outer\"\n",
 		"vendor/lib/.git/HEAD":  "ref: refs/heads/main\n",
 		"vendor/lib/lib/ops.py": "import torch\n",
-		"unmarked/a/b/run.py":   "import torch\n",
+		"unmarked/a/b/run.py":   "import torch\nfrom pkg.sub import net\n",
 		// A package two deep, which run.py can import, beside a folder
 		// that is no package and a package inside it.
-		"unmarked/a/b/pkg/__init__.py":           "",
-		"unmarked/a/b/pkg/sub/__init__.py":       "",
-		"unmarked/a/b/pkg/sub/net.py":            "import torch\n",
+		"unmarked/a/b/pkg/__init__.py":     "",
+		"unmarked/a/b/pkg/sub/__init__.py": "",
+		"unmarked/a/b/pkg/sub/net.py":      "import torch\n",
+		"unmarked/a/b/pkg/ns/ops.py":       "import torch\n", // ns has no __init__.py: a namespace portion
+		// A repository whose own root is a package, in a folder of others.
+		"unmarked/c/__init__.py":                 "",
+		"unmarked/c/train.py":                    "import torch\nfrom model.rvae import RVAE\n",
+		"unmarked/score.py":                      "import json\n", // beside the repositories, importing none
+		"unmarked/c/model/__init__.py":           "",
+		"unmarked/c/model/rvae.py":               "import torch\n",
 		"unmarked/a/b/scripts/tool.py":           "import torch\n",
 		"unmarked/a/b/scripts/inner/__init__.py": "",
 		"unmarked/a/b/scripts/inner/mod.py":      "import torch\n",
@@ -241,6 +248,28 @@ func TestRootOfUnmarkedFolders(t *testing.T) {
 	l = &Linter{Named: []string{pkg}}
 	if got := l.root(net); got != pkg {
 		t.Errorf("in a named package: root = %s, want the named folder %s, never one above", got, pkg)
+	}
+	// Named alone, a file of a package has the root of the scripts that
+	// import the package; a file of a folder that is no package, its own.
+	l = &Linter{Named: []string{net}}
+	if got := l.root(net); got != b {
+		t.Errorf("a package's file named alone: root = %s, want the folder holding the package, %s", got, b)
+	}
+	ops := filepath.Join(b, "pkg", "ns", "ops.py")
+	if got := (&Linter{Named: []string{ops}}).root(ops); got != b {
+		t.Errorf("a file of a package's namespace portion named alone: root = %s, want %s", got, b)
+	}
+	if !(&Linter{}).belongs(ops, b) {
+		t.Errorf("%s should belong to the unmarked root %s, as pkg.ns.ops", ops, b)
+	}
+	c := filepath.Join(dir, "unmarked", "c")
+	if rvae := filepath.Join(c, "model", "rvae.py"); (&Linter{Named: []string{rvae}}).root(rvae) != c {
+		t.Errorf("a file of a repository that is a package: root = %s, want the repository %s, not the folder of projects above",
+			(&Linter{Named: []string{rvae}}).root(rvae), c)
+	}
+	tool := filepath.Join(b, "scripts", "tool.py")
+	if got, want := (&Linter{Named: []string{tool}}).root(tool), filepath.Dir(tool); got != want {
+		t.Errorf("a script named alone: root = %s, want its folder %s", got, want)
 	}
 	l = &Linter{}
 	if !l.belongs(run, b) || !l.belongs(net, b) {
