@@ -63,8 +63,10 @@ what the code does:
   in any file, that returns nothing a graph can reach (the indices of the
   best scores, a draw) and keeps nothing it is given ends the way there;
 - in a function that neither back-propagates in its own body nor returns
-  a graph, a forward pass whose outputs reach no backward: every way they
-  go ends their graph, on the host, in a detach, or in a function that
+  a graph, or in module-level code none of which back-propagates (a
+  script's rollout, updated by a function), a forward pass whose outputs
+  reach no backward: every way they go ends their graph, on the host, in a
+  detach or a draw (` + "`probs.multinomial(1)`" + `), or in a function that
   detaches what it is given first (` + "`advantages = advantages.detach()`" + `, a
   rollout's values stored in lists for such an update). Not a pass
   detached at once (` + "`G(z).detach()`" + `), a running total (TL101's), a
@@ -1542,8 +1544,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			return false
 		}
 		if endsAnyWay == nil {
-			v := fn != analyzer.Root && !moduleMethod && !m.Backpropagates(fn) && !m.ResultBackpropagated(fn) &&
-				!returnsPolicyTerms(m, fn) && !m.ReturnsGraph(fn)
+			// Module-level code too (a script's or a notebook's rollout,
+			// updated by a function), where none of it back-propagates
+			// itself.
+			v := !moduleMethod && !m.Backpropagates(fn) && !m.ResultBackpropagated(fn) &&
+				!returnsPolicyTerms(m, fn) && !m.ReturnsGraph(fn) && (fn != analyzer.Root || !moduleBackpropagates(m))
 			endsAnyWay = &v
 		}
 		return *endsAnyWay && graphEndsHere(m, id)
@@ -1829,6 +1834,23 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		out = append(out, cellHost...)
 	}
 	return out
+}
+
+type moduleBackpropKey struct{}
+
+// moduleBackpropagates reports whether module-level code, outside any
+// function, back-propagates itself (a backward, torch.autograd.grad):
+// what Backpropagates says of a function.
+func moduleBackpropagates(m *analyzer.Model) bool {
+	return m.Memo(moduleBackpropKey{}, func() any {
+		f, found := m.File, false
+		f.Walk(analyzer.Root, func(id analyzer.NodeID) {
+			if !found && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == analyzer.Root && m.IsBackwardCall(id) {
+				found = true
+			}
+		})
+		return found
+	}).(bool)
 }
 
 // loopRegionEnd returns where a region opened by switch call sw on model
@@ -4034,8 +4056,8 @@ func hostOrReturned(m *analyzer.Model, call analyzer.NodeID, depth int) bool {
 // hostEndMethods end a tensor's way on the host or as indices, which carry
 // no graph; so does a distribution's sample.
 var hostEndMethods = map[string]bool{
-	"sample": true,
-	"item":   true, "tolist": true, "numpy": true, "argmax": true, "argmin": true, "argsort": true,
+	"sample": true, "multinomial": true, "bernoulli": true, // draws carry no gradient
+	"item": true, "tolist": true, "numpy": true, "argmax": true, "argmin": true, "argsort": true,
 	"long": true, "int": true, "bool": true, "byte": true, "eq": true, "ne": true, "gt": true,
 	"lt": true, "ge": true, "le": true, "size": true, "dim": true, "numel": true,
 	// logging and plotting objects

@@ -39,7 +39,7 @@ def train(model, loader, optimizer, criterion, epoch):
 def rollout(policy, env, steps):
     actions = 0
     for _ in range(steps):
-        probs = torch.softmax(policy(torch.as_tensor(env.state())), -1)
+        probs = torch.softmax(policy(torch.as_tensor(env.state())), -1)  # want: TL201 "only reach the host"
         action = probs.multinomial(1)
         actions += action  # ok: a draw, an integer tensor without a graph
         env.step(action.item())
