@@ -64,7 +64,8 @@ what the code does:
   best scores, a draw) and keeps nothing it is given ends the way there;
 - in a function that neither back-propagates in its own body nor returns
   a graph, or in module-level code none of which back-propagates (a
-  script's rollout, updated by a function), a forward pass whose outputs
+  script's rollout, updated by a function; not a script in a tests
+  folder, which runs the model to see that it runs), a forward pass whose outputs
   reach no backward: every way they go ends their graph, on the host, in a
   detach or a draw (` + "`probs.multinomial(1)`" + `), or in a function that
   detaches what it is given first (` + "`advantages = advantages.detach()`" + `, a
@@ -1546,9 +1547,11 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		if endsAnyWay == nil {
 			// Module-level code too (a script's or a notebook's rollout,
 			// updated by a function), where none of it back-propagates
-			// itself.
+			// itself, outside a tests folder (a script that runs the
+			// model to see that it runs).
 			v := !moduleMethod && !m.Backpropagates(fn) && !m.ResultBackpropagated(fn) &&
-				!returnsPolicyTerms(m, fn) && !m.ReturnsGraph(fn) && (fn != analyzer.Root || !moduleBackpropagates(m))
+				!returnsPolicyTerms(m, fn) && !m.ReturnsGraph(fn) &&
+				(fn != analyzer.Root || !moduleBackpropagates(m) && !inTestsFolder(f.Path))
 			endsAnyWay = &v
 		}
 		return *endsAnyWay && graphEndsHere(m, id)
