@@ -686,11 +686,7 @@ func hostCost(m *analyzer.Model, fn, call analyzer.NodeID) string {
 // their graphs, past the pass. "" for none.
 func loopKeptList(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	f := m.File
-	loop := m.EnclosingLoop(call)
-	if fn == analyzer.Root || loop == analyzer.NoNode || m.ScopeNode(loop) != fn {
-		return ""
-	}
-	names := assignedNames(f, call)
+	loop, names := loopBound(m, fn, call)
 	if len(names) == 0 {
 		return ""
 	}
@@ -717,7 +713,18 @@ func loopKeptList(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	return list
 }
 
-// loopHeldName returns the name a forward call in a loop of function fn
+// loopBound returns the loop of function fn (not module-level code) that
+// runs a forward call, and the names the call's outputs are bound to
+// there (assignedNames); no names where there is no such loop.
+func loopBound(m *analyzer.Model, fn, call analyzer.NodeID) (loop analyzer.NodeID, names []analyzer.NodeID) {
+	loop = m.EnclosingLoop(call)
+	if fn == analyzer.Root || loop == analyzer.NoNode || m.ScopeNode(loop) != fn {
+		return loop, nil
+	}
+	return loop, assignedNames(m.File, call)
+}
+
+// loopHeldName returns the name a forward call// loopHeldName returns the name a forward call in a loop of function fn
 // binds its outputs to (`out = model(x)`, `out, h = rnn(x, h)`: the
 // first), where nothing else in the loop deletes it or binds it to a
 // value without a graph: the name keeps one pass's outputs, and their
@@ -725,11 +732,7 @@ func loopKeptList(m *analyzer.Model, fn, call analyzer.NodeID) string {
 // "" otherwise.
 func loopHeldName(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	f := m.File
-	loop := m.EnclosingLoop(call)
-	if fn == analyzer.Root || loop == analyzer.NoNode || m.ScopeNode(loop) != fn {
-		return ""
-	}
-	names := assignedNames(f, call)
+	loop, names := loopBound(m, fn, call)
 	if len(names) == 0 {
 		return ""
 	}
