@@ -1853,6 +1853,9 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 				// `for loader in dataloaders:` runs once per dataset.
 				return
 			}
+			if m.splitOfOne(id) {
+				return // `batches = get_minibatches(points, chunksize=n)`: the chunks of one tensor
+			}
 			if strings.Contains(name, "loader") || strings.Contains(name, "batches") || name == "batch_iter" || m.namesData(id) {
 				found = true
 				return
@@ -1870,6 +1873,30 @@ func (m *Model) iteratesBatches(iter NodeID) bool {
 		}
 	})
 	return found
+}
+
+// splitOfOne reports whether a name is bound, once, to the pieces of one
+// tensor: torch.split, torch.chunk or torch.tensor_split, or any call
+// given a chunk size by keyword
+// (`get_minibatches(points, chunksize=n)`). A loop over them runs one
+// pass in parts, not steps over batches, whatever the name.
+func (m *Model) splitOfOne(id NodeID) bool {
+	f := m.File
+	b := m.Resolve(id)
+	if b == nil || b.Kind != BindAssign || b.Unpacked || f.Kind(f.Unparen(b.Value)) != KindCall {
+		return false
+	}
+	call := f.Unparen(b.Value)
+	switch m.CallName(call) {
+	case "torch.split", "torch.chunk", "torch.tensor_split":
+		return true
+	}
+	for _, kw := range []string{"chunksize", "chunk_size", "chunks", "split_size"} {
+		if m.Keyword(call, kw) != NoNode {
+			return true
+		}
+	}
+	return false
 }
 
 // builtHere reports whether a name is bound, where it is read, to a
