@@ -576,3 +576,38 @@ func TestLineContinuationIsNoChild(t *testing.T) {
 		t.Errorf("children %q = %q, want [a b c] = [1 2 3]", names, vals)
 	}
 }
+
+// TestReachedUsesThroughArms: a name bound in either arm of an if, then
+// rebound from itself (`out = out[:, 1:]`), is read there whichever arm
+// bound it: the rebinding after the read, which the loop's next
+// iteration would reach, kills neither binding. A binding every path
+// runs between the two does.
+func TestReachedUsesThroughArms(t *testing.T) {
+	src := `for x in loader:
+    with ctx():
+        if flag:
+            out = model(x)[0]
+        else:
+            out = model(x)
+        out = out[:, 1:]
+        loss = crit(out, y)
+    loss.backward()
+    out = None
+`
+	m := model(t, src)
+	f := m.File
+	for nth, line := range []int{4, 6} {
+		b := find(t, f, KindIdentifier, "out", nth)
+		if got := f.Position(f.N(b).Start).Line; got != line {
+			t.Fatalf("binding %d is on line %d, want %d", nth, got, line)
+		}
+		uses := m.ReachedUsesOf(b)
+		if len(uses) != 1 || f.Position(f.N(uses[0]).Start).Line != 7 || f.Field(f.Parent(uses[0]), FieldValue) != uses[0] {
+			var lines []int
+			for _, u := range uses {
+				lines = append(lines, f.Position(f.N(u).Start).Line)
+			}
+			t.Errorf("uses of the binding on line %d: lines %v, want the read on line 7 alone", line, lines)
+		}
+	}
+}

@@ -648,7 +648,7 @@ func (m *Model) ReachedUsesOf(target NodeID) []NodeID {
 		}
 		reaching := m.ReachingBindings(id)
 		for _, b := range reaching {
-			if b.Name != target || killed(m, b, reaching) {
+			if b.Name != target || killed(m, b, reaching, id) {
 				continue
 			}
 			if before && slices.ContainsFunc(reaching, func(o *Binding) bool {
@@ -682,14 +682,22 @@ func (m *Model) namesIn(scope NodeID) map[string][]NodeID {
 	}).(map[string][]NodeID)
 }
 
-// killed reports whether another of the bindings that may reach a use
+// killed reports whether another of the bindings that may reach use
 // binds the name again after b, on every path on from b: in a block
 // that holds b, at a statement that runs whenever b's does
 // (`actions, _ = net(s)` then `actions = list(actions)`, in one branch).
-func killed(m *Model, b *Binding, reaching []*Binding) bool {
+// Where b comes before use, only a binding between them does: one after
+// use (`out = out[:, -n:]`, which reads b first, or the loop's later
+// statements) reaches use by the next iteration alone.
+func killed(m *Model, b *Binding, reaching []*Binding, use NodeID) bool {
 	f := m.File
+	at := f.N(use).Start
+	before := m.bindingPos(b) < at
 	for _, o := range reaching {
-		if o != b && m.bindingPos(o) > m.bindingPos(b) && f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, b.Stmt)) {
+		if o == b || m.bindingPos(o) <= m.bindingPos(b) || before && m.bindingPos(o) >= at {
+			continue
+		}
+		if f.Unconditional(o.Stmt, commonAncestor(f, o.Stmt, b.Stmt)) {
 			return true
 		}
 	}
