@@ -1214,3 +1214,49 @@ func exitsFunction(f *File, block NodeID) bool {
 	}
 	return false
 }
+
+// FrozenAttr reports whether e, an attribute of an instance of a class of
+// this file (`rnd_model.target`, `self.target`), names a module that
+// the class's constructor freezes on every run (`for p in
+// self.target.parameters(): p.requires_grad = False`), where no other
+// method of the class turns requires_grad back on.
+func (m *Model) FrozenAttr(e NodeID) bool {
+	f := m.File
+	e = f.Unparen(e)
+	if f.Kind(e) != KindAttribute {
+		return false
+	}
+	obj := f.Unparen(f.Field(e, FieldObject))
+	class := NoNode
+	if f.TextIs(obj, "self") {
+		class = m.EnclosingClass(m.ScopeNode(e))
+	} else if c := m.receiverClass(obj); f.Kind(c) == KindIdentifier {
+		if b := m.Resolve(c); b != nil && b.Kind == BindClass {
+			class = b.Stmt
+		}
+	}
+	if class == NoNode {
+		return false
+	}
+	init := m.MethodOf(class, "__init__")
+	if init == NoNode || !m.initFreezes(init)["self."+f.Text(f.Field(e, FieldAttribute))] {
+		return false
+	}
+	thawed := false
+	f.Walk(f.Field(class, FieldBody), func(id NodeID) {
+		if thawed || f.Contains(init, id) {
+			return
+		}
+		switch f.Kind(id) {
+		case KindCall:
+			if args := m.Args(id); m.MethodName(id) == "requires_grad_" && (len(args) == 0 || f.Kind(f.Unparen(args[0])) == KindTrue) {
+				thawed = true
+			}
+		case KindAssignment:
+			left := f.Unparen(f.Field(id, FieldLeft))
+			thawed = f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") &&
+				f.Kind(f.Unparen(f.Field(id, FieldRight))) != KindFalse
+		}
+	})
+	return !thawed
+}

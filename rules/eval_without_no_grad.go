@@ -63,9 +63,10 @@ what the code does:
   in any file, that returns nothing a graph can reach (the indices of the
   best scores, a draw) and keeps nothing it is given ends the way there;
 - in a function that neither back-propagates in its own body nor returns
-  a graph, or in module-level code none of which back-propagates (a
-  script's rollout, updated by a function; not a script in a tests
-  folder, which runs the model to see that it runs), a forward pass whose outputs
+  a graph, or in module-level code (a script's rollout, a GAN's training
+  loop whose discriminator loss is printed but never back-propagated;
+  not a script in a tests folder, which runs the model to see that it
+  runs), a forward pass whose outputs
   reach no backward: every way they go ends their graph, on the host, in a
   detach or a draw (` + "`probs.multinomial(1)`" + `), or in a function that
   detaches what it is given first (` + "`advantages = advantages.detach()`" + `, a
@@ -1548,13 +1549,12 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 			return false
 		}
 		if endsAnyWay == nil {
-			// Module-level code too (a script's or a notebook's rollout,
-			// updated by a function), where none of it back-propagates
-			// itself, outside a tests folder (a script that runs the
-			// model to see that it runs).
+			// Module-level code too (a script's or a notebook's rollout, a
+			// GAN's training loop), outside a tests folder (a script that
+			// runs the model to see that it runs).
 			v := !moduleMethod && !m.Backpropagates(fn) && !m.ResultBackpropagated(fn) &&
 				!returnsPolicyTerms(m, fn) && !m.ReturnsGraph(fn) &&
-				(fn != analyzer.Root || !moduleBackpropagates(m) && !inTestsFolder(f.Path))
+				(fn != analyzer.Root || !inTestsFolder(f.Path))
 			endsAnyWay = &v
 		}
 		return *endsAnyWay && graphEndsHere(m, id)
@@ -1840,23 +1840,6 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 		out = append(out, cellHost...)
 	}
 	return out
-}
-
-type moduleBackpropKey struct{}
-
-// moduleBackpropagates reports whether module-level code, outside any
-// function, back-propagates itself (a backward, torch.autograd.grad):
-// what Backpropagates says of a function.
-func moduleBackpropagates(m *analyzer.Model) bool {
-	return m.Memo(moduleBackpropKey{}, func() any {
-		f, found := m.File, false
-		f.Walk(analyzer.Root, func(id analyzer.NodeID) {
-			if !found && f.Kind(id) == analyzer.KindCall && m.ScopeNode(id) == analyzer.Root && m.IsBackwardCall(id) {
-				found = true
-			}
-		})
-		return found
-	}).(bool)
 }
 
 // loopRegionEnd returns where a region opened by switch call sw on model
@@ -3059,6 +3042,9 @@ func frozen(m *analyzer.Model, call analyzer.NodeID) bool {
 	}
 	if m.NoGraphValue(callee) || m.NoGraphParam(callee) {
 		return true // its class freezes what it holds, or holds nothing to train
+	}
+	if m.FrozenAttr(callee) {
+		return true // `rnd_model.target`, frozen by its class's constructor
 	}
 	if m.NoGraphCall(call) {
 		return true // `model(data, mode='inference')`: the arm its forward takes runs under no_grad
