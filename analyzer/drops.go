@@ -321,24 +321,20 @@ var detachedMoves = map[string]bool{
 // return may keep a graph.
 func (m *Model) ForwardEndsReturns(call NodeID) (end, class string) {
 	f := m.File
-	cls, def := m.instanceClass(call)
-	if cls == NoNode {
-		return "", ""
-	}
-	if def != NoNode {
-		fwd := m.MethodOf(def, "forward")
+	local, fwd, ref := m.calledForward(call)
+	if local {
 		if fwd == NoNode || m.ReturnsGraph(fwd) {
 			return "", ""
 		}
-		return m.EndsReturns(fwd, nil), f.Text(f.Field(def, FieldName))
+		return m.EndsReturns(fwd, nil), f.Text(f.Field(m.EnclosingClass(fwd), FieldName))
 	}
-	q := m.QualifiedName(cls)
-	if q == "" || isLibraryName(q) {
+	if ref == "" {
 		return "", ""
 	}
-	o := m.lookup(q+".forward", WantEnds)
+	o := m.lookup(ref, WantEnds)
 	if o == nil || o.EndsReturns == "" {
 		return "", ""
 	}
+	q := strings.TrimSuffix(ref, ".forward")
 	return o.EndsReturns, q[strings.LastIndex(q, ".")+1:]
 }

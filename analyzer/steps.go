@@ -401,22 +401,38 @@ func (m *Model) stepsOf(def NodeID, depth int, hostReads bool) *Object {
 // (`maml = Meta(args); maml(x)`): a forward that back-propagates and
 // steps an optimizer itself is a training step, not a forward pass.
 func (m *Model) ForwardSteps(call NodeID) *Object {
-	class, def := m.instanceClass(call)
-	if class == NoNode {
+	local, fwd, ref := m.calledForward(call)
+	if local {
+		return m.stepsOf(fwd, 0, false)
+	}
+	if ref == "" {
 		return nil
 	}
-	if def != NoNode {
-		return m.stepsOf(m.MethodOf(def, "forward"), 0, false)
-	}
-	q := m.QualifiedName(class)
-	if q == "" || isLibraryName(q) {
-		return nil
-	}
-	o := m.lookup(q+".forward", WantSteps)
+	o := m.lookup(ref, WantSteps)
 	if o == nil || o.Kind != ObjectFunction {
 		return nil
 	}
 	return o
+}
+
+// calledForward finds the forward method that calling a module runs
+// (`maml = Meta(args); maml(x)`): for a class of this file, local is set
+// and fwd is its forward (NoNode where it defines none); for a class of
+// another file of the project, ref is the forward's ref to ask the
+// project ("pkg.Meta.forward"); neither where the class is not known or
+// is a library's.
+func (m *Model) calledForward(call NodeID) (local bool, fwd NodeID, ref string) {
+	class, def := m.instanceClass(call)
+	if class == NoNode {
+		return false, NoNode, ""
+	}
+	if def != NoNode {
+		return true, m.MethodOf(def, "forward"), ""
+	}
+	if q := m.QualifiedName(class); q != "" && !isLibraryName(q) {
+		return false, NoNode, q + ".forward"
+	}
+	return false, NoNode, ""
 }
 
 // ForwardDef returns the forward method of the class of this file whose
