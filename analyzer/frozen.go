@@ -1249,9 +1249,7 @@ func (m *Model) FrozenAttr(e NodeID) bool {
 		}
 		switch f.Kind(id) {
 		case KindCall:
-			if args := m.Args(id); m.MethodName(id) == "requires_grad_" && (len(args) == 0 || f.Kind(f.Unparen(args[0])) == KindTrue) {
-				thawed = true
-			}
+			thawed = m.TurnsGradOn(id)
 		case KindAssignment:
 			left := f.Unparen(f.Field(id, FieldLeft))
 			thawed = f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") &&
@@ -1259,4 +1257,15 @@ func (m *Model) FrozenAttr(e NodeID) bool {
 		}
 	})
 	return !thawed
+}
+
+// TurnsGradOn reports whether call is `x.requires_grad_()` or
+// `x.requires_grad_(True)`: what x holds requires grad again.
+func (m *Model) TurnsGradOn(call NodeID) bool {
+	f := m.File
+	if m.MethodName(call) != "requires_grad_" {
+		return false
+	}
+	args := m.Args(call)
+	return len(args) == 0 || f.Kind(f.Unparen(args[0])) == KindTrue
 }

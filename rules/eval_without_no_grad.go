@@ -691,27 +691,40 @@ func loopKeptList(m *analyzer.Model, fn, call analyzer.NodeID) string {
 	if len(names) == 0 {
 		return ""
 	}
-	// The argument holds what the call bound, on every way to it.
-	holds := func(arg analyzer.NodeID) bool {
-		bs := m.ReachingBindings(arg)
-		return f.Kind(arg) == analyzer.KindIdentifier && len(bs) > 0 &&
-			!slices.ContainsFunc(bs, func(b *analyzer.Binding) bool { return !slices.Contains(names, b.Name) })
-	}
 	list := ""
-	f.Walk(loop, func(id analyzer.NodeID) {
-		if list != "" || f.Kind(id) != analyzer.KindCall || m.ScopeNode(id) != fn || m.MethodName(id) != "append" {
-			return
-		}
-		args := m.Args(id)
-		recv := f.Unparen(m.Receiver(id))
-		if len(args) != 1 || !holds(f.Unparen(args[0])) || f.Kind(recv) != analyzer.KindIdentifier {
-			return
+	appendedOutputs(m, loop, names, func(app analyzer.NodeID, bound []*analyzer.Binding) bool {
+		recv := f.Unparen(m.Receiver(app))
+		if m.ScopeNode(app) != fn || f.Kind(recv) != analyzer.KindIdentifier {
+			return true
 		}
 		if b := m.Resolve(recv); b != nil && b.Kind == analyzer.BindAssign && m.ScopeNode(b.Name) == fn && !f.Contains(loop, b.Name) {
 			list = f.Text(recv)
+			return false
 		}
+		return true
 	})
 	return list
+}
+
+// appendedOutputs calls each, in loop's order until it returns false,
+// for every `xs.append(name)` in loop whose argument holds, on every way
+// to it, what a forward call bound to one of names (assignedNames), with
+// the bindings that reach the argument.
+func appendedOutputs(m *analyzer.Model, loop analyzer.NodeID, names []analyzer.NodeID, each func(app analyzer.NodeID, bound []*analyzer.Binding) bool) {
+	f, more := m.File, true
+	f.Walk(loop, func(id analyzer.NodeID) {
+		if !more || f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "append" {
+			return
+		}
+		args := m.Args(id)
+		if len(args) != 1 || f.Kind(f.Unparen(args[0])) != analyzer.KindIdentifier {
+			return
+		}
+		bound := m.ReachingBindings(f.Unparen(args[0]))
+		if len(bound) > 0 && !slices.ContainsFunc(bound, func(b *analyzer.Binding) bool { return !slices.Contains(names, b.Name) }) {
+			more = each(id, bound)
+		}
+	})
 }
 
 // loopBound returns the loop of function fn (not module-level code) that
@@ -725,7 +738,7 @@ func loopBound(m *analyzer.Model, fn, call analyzer.NodeID) (loop analyzer.NodeI
 	return loop, assignedNames(m.File, call)
 }
 
-// loopHeldName returns the name a forward call// loopHeldName returns the name a forward call in a loop of function fn
+// loopHeldName returns the name a forward call in a loop of function fn
 // binds its outputs to (`out = model(x)`, `out, h = rnn(x, h)`: the
 // first), where nothing else in the loop deletes it or binds it to a
 // value without a graph: the name keeps one pass's outputs, and their
@@ -1734,20 +1747,19 @@ func evalForwards(m *analyzer.Model, fn analyzer.NodeID) []evalFinding {
 				flagCall = id
 			}
 		case !smokeTest(m, id) && (direct || cleanHelper(m, id)) && !gradientUse(m, id) && !backpropsOwnState(m, id) && endsUnused(id, direct):
-			switch last := hostOnly; {
+			last := hostOnly // the pass of the latest finding
+			if len(cellHost) > 0 {
+				last = cellHost[len(cellHost)-1].call
+			}
+			switch {
 			case hostOnly == analyzer.NoNode:
 				hostOnly, hostReached = id, endedOnHost
-			case len(cellHost) > 0:
-				last = cellHost[len(cellHost)-1].call
-				fallthrough
-			default:
-				if !f.SameCell(f.N(last).End, f.N(id).Start) {
-					if direct && fn == analyzer.Root && endedOnHost && m.EnclosingLoop(id) != analyzer.NoNode {
-						cellHost = append(cellHost, evalFinding{call: id, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end, host: true})
-					}
-				} else if direct && last == hostOnly && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line {
-					hostMore = append(hostMore, id)
+			case !f.SameCell(f.N(last).End, f.N(id).Start):
+				if direct && fn == analyzer.Root && endedOnHost && m.EnclosingLoop(id) != analyzer.NoNode {
+					cellHost = append(cellHost, evalFinding{call: id, why: "whose outputs only reach the host", sw: analyzer.NoNode, end: end, host: true})
 				}
+			case direct && last == hostOnly && len(hostMore) < maxMore && f.Position(f.N(id).Start).Line != f.Position(f.N(hostOnly).Start).Line:
+				hostMore = append(hostMore, id)
 			}
 		}
 	})
@@ -3331,7 +3343,7 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 						thaw(left, id) // `model.fc = nn.Linear(512, 10)`
 					}
 				case analyzer.KindCall:
-					if args := m.Args(id); m.MethodName(id) == "requires_grad_" && (len(args) == 0 || f.Kind(f.Unparen(args[0])) == analyzer.KindTrue) {
+					if m.TurnsGradOn(id) {
 						thaw(m.Receiver(id), id) // `model.head.requires_grad_()`
 					}
 				case analyzer.KindForStatement:
@@ -3346,8 +3358,7 @@ func frozenModels(m *analyzer.Model) *frozenSet {
 					f.Walk(f.Field(id, analyzer.FieldBody), func(n analyzer.NodeID) {
 						if f.Kind(n) == analyzer.KindCall && m.MethodName(n) == "requires_grad_" &&
 							f.Text(f.Unparen(m.Receiver(n))) == f.Text(target) {
-							// `p.requires_grad_(True)`, `p.requires_grad_()`
-							if args := m.Args(n); len(args) == 0 || f.Kind(f.Unparen(args[0])) == analyzer.KindTrue {
+							if m.TurnsGradOn(n) { // `p.requires_grad_(True)`, `p.requires_grad_()`
 								thaw(m.Receiver(iter), id)
 							}
 							return

@@ -329,22 +329,13 @@ func siblingsBackpropagated(m *analyzer.Model, value, loop analyzer.NodeID) bool
 	if f.Kind(call) != analyzer.KindCall || !m.IsForwardCall(call) {
 		return false
 	}
-	names := assignedNames(f, call)
 	back := false
-	f.Walk(f.Field(loop, analyzer.FieldBody), func(id analyzer.NodeID) {
-		if back || f.Kind(id) != analyzer.KindCall || m.MethodName(id) != "append" {
-			return
+	appendedOutputs(m, f.Field(loop, analyzer.FieldBody), assignedNames(f, call), func(app analyzer.NodeID, sib []*analyzer.Binding) bool {
+		if len(sib) == 1 && sib[0].Name != bs[0].Name {
+			goes, _, followed := heldFate(m, m.Receiver(app), app)
+			back = followed && goes == fateYes
 		}
-		args := m.Args(id)
-		if len(args) != 1 || f.Kind(f.Unparen(args[0])) != analyzer.KindIdentifier {
-			return
-		}
-		sib := m.ReachingBindings(f.Unparen(args[0]))
-		if len(sib) != 1 || sib[0].Name == bs[0].Name || !slices.Contains(names, sib[0].Name) {
-			return
-		}
-		goes, _, followed := heldFate(m, m.Receiver(id), id)
-		back = followed && goes == fateYes
+		return !back
 	})
 	return back
 }
