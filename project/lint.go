@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -83,11 +82,11 @@ func (l *Linter) root(path string) string {
 }
 
 // packageHome returns, for a folder of a package (one with an
-// __init__.py, or a namespace portion of one) and no marker above it, the folder that holds its
-// outermost package: where the scripts that import it
-// (`from nerf.train_utils import ...`) run: a file of the package named
-// alone has the root it has when that folder is named (belongs gives
-// the scripts' root the package's files). Else dir.
+// __init__.py, or a namespace portion of one) and no marker above it,
+// the outermost folder above it whose scripts import the package on the
+// way (`from nerf.train_utils import ...`): a file of the package named
+// alone has the root it has when that folder is named (belongs gives the
+// scripts' root the package's files). Else dir.
 func (l *Linter) packageHome(dir string) string {
 	// The folder above a package is its home where a script there
 	// imports it; a folder of projects, a home folder or the file
@@ -109,13 +108,15 @@ func (l *Linter) packageHome(dir string) string {
 
 // importedIn reports whether a Python file of dir, other than an
 // __init__.py, imports the package or module name (`from nerf import
-// ...`, `import nerf.utils`), as the start of its text shows.
+// ...`, `import nerf.utils`), as the imports at the start of its text
+// show (scanImports).
 func importedIn(dir, name string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return false
 	}
-	pattern := regexp.MustCompile(`(?m)^[ \t]*(from[ \t]+` + regexp.QuoteMeta(name) + `[ \t.]|import[ \t]+` + regexp.QuoteMeta(name) + `\b)`)
+	names := func(module string) bool { return module == name || strings.HasPrefix(module, name+".") }
+	head := make([]byte, 64<<10)
 	read := 0
 	for _, e := range entries {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".py") || e.Name() == "__init__.py" {
@@ -128,10 +129,13 @@ func importedIn(dir, name string) bool {
 		if err != nil {
 			continue
 		}
-		head := make([]byte, 64<<10)
 		n, _ := io.ReadFull(f, head)
 		_ = f.Close() // read only: nothing to lose
-		if pattern.Match(head[:n]) {
+		found := false
+		scanImports(head[:n], func(st importStmt) {
+			found = found || names(st.from) || st.from == "" && slices.ContainsFunc(st.names, func(imp [2]string) bool { return names(imp[0]) })
+		})
+		if found {
 			return true
 		}
 	}
