@@ -1235,28 +1235,41 @@ func (m *Model) FrozenAttr(e NodeID) bool {
 			class = b.Stmt
 		}
 	}
-	if class == NoNode {
-		return false
-	}
-	init := m.MethodOf(class, "__init__")
-	if init == NoNode || !m.initFreezes(init)["self."+f.Text(f.Field(e, FieldAttribute))] {
-		return false
-	}
-	thawed := false
-	f.Walk(f.Field(class, FieldBody), func(id NodeID) {
-		if thawed || f.Contains(init, id) {
-			return
+	return class != NoNode && m.frozenAttrs(class)["self."+f.Text(f.Field(e, FieldAttribute))]
+}
+
+type frozenAttrsKey struct{ class NodeID }
+
+// frozenAttrs returns the attributes of self ("self.target") that class's
+// constructor freezes on every run (initFreezes), or none where another
+// method of the class turns requires_grad back on; asked once per class,
+// as every pass through an attribute asks it.
+func (m *Model) frozenAttrs(class NodeID) map[string]bool {
+	return m.Memo(frozenAttrsKey{class}, func() any {
+		f := m.File
+		init := m.MethodOf(class, "__init__")
+		if init == NoNode {
+			return map[string]bool(nil)
 		}
-		switch f.Kind(id) {
-		case KindCall:
-			thawed = m.TurnsGradOn(id)
-		case KindAssignment:
-			left := f.Unparen(f.Field(id, FieldLeft))
-			thawed = f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") &&
-				f.Kind(f.Unparen(f.Field(id, FieldRight))) != KindFalse
+		thawed := false
+		f.Walk(f.Field(class, FieldBody), func(id NodeID) {
+			if thawed || f.Contains(init, id) {
+				return
+			}
+			switch f.Kind(id) {
+			case KindCall:
+				thawed = m.TurnsGradOn(id)
+			case KindAssignment:
+				left := f.Unparen(f.Field(id, FieldLeft))
+				thawed = f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") &&
+					f.Kind(f.Unparen(f.Field(id, FieldRight))) != KindFalse
+			}
+		})
+		if thawed {
+			return map[string]bool(nil)
 		}
-	})
-	return !thawed
+		return m.initFreezes(init)
+	}).(map[string]bool)
 }
 
 // TurnsGradOn reports whether call is `x.requires_grad_()` or
