@@ -735,7 +735,22 @@ func loopBound(m *analyzer.Model, fn, call analyzer.NodeID) (loop analyzer.NodeI
 	if fn == analyzer.Root || loop == analyzer.NoNode || m.ScopeNode(loop) != fn {
 		return loop, nil
 	}
-	return loop, assignedNames(m.File, call)
+	names = assignedNames(m.File, call)
+	if host := hostReturnElems(m, call); len(host) > 0 && len(names) > 0 {
+		// `action, log_prob = policy.act(s)`, where act returns
+		// `action.item()` first: a number holds no graph.
+		f := m.File
+		if left := f.Parent(names[0]); f.Kind(left) == analyzer.KindPatternList || f.Kind(left) == analyzer.KindTuplePattern {
+			elems := f.ChildList(left)
+			if !slices.ContainsFunc(elems, func(t analyzer.NodeID) bool { return f.Kind(t) != analyzer.KindIdentifier }) {
+				names = slices.DeleteFunc(names, func(id analyzer.NodeID) bool {
+					i := slices.Index(elems, id)
+					return i >= 0 && slices.Contains(host, i)
+				})
+			}
+		}
+	}
+	return loop, names
 }
 
 // loopHeldName returns the name a forward call in a loop of function fn
@@ -4068,6 +4083,11 @@ var hostEndMethods = map[string]bool{
 	"add_histogram": true, "add_video": true, "add_audio": true, "imsave": true, "imwrite": true, "savefig": true,
 }
 
+// distributionMethods of a distribution made of outputs, or given a draw
+// from it, hand the graph on in what they return (`dist.log_prob(a)`,
+// `dist.rsample()`).
+var distributionMethods = map[string]bool{"rsample": true, "log_prob": true, "entropy": true, "cdf": true, "icdf": true}
+
 // passMethods keep a tensor a tensor on the way to the host.
 var passMethods = map[string]bool{
 	"detach": true, "cpu": true, "cuda": true, "to": true, "float": true, "double": true, "half": true,
@@ -4111,7 +4131,7 @@ var passFunctions = map[string]bool{
 // became) ends on the host along every way it goes, and has one.
 func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 	f := m.File
-	if depth > 12 {
+	if depth > 24 {
 		return false
 	}
 	e, p := useOf(f, e)
@@ -4131,9 +4151,15 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 			return analyzer.NonGradAttribute(name) // `x.shape`, `x.ndim`: numbers
 		}
 		switch {
+		case name == "sample" && m.EnclosingFunction(call) != analyzer.NoNode && m.Backpropagates(m.EnclosingFunction(call)):
+			// A draw in a function that back-propagates may be one of a
+			// distribution of the project's that reparameterizes
+			// (`dist.sample(clip=c)` fed to the critic whose loss an
+			// actor's update back-propagates): where it goes.
+			return hostBound(m, call, ret, depth+1)
 		case hostEndMethods[name]:
 			return true
-		case passMethods[name]:
+		case passMethods[name] || distributionMethods[name]:
 			return hostBound(m, call, ret, depth+1)
 		}
 		return false
@@ -4149,6 +4175,10 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		return f.CellDisplays(p)
 	case analyzer.KindReturnStatement:
 		return ret
+	case analyzer.KindExpressionList:
+		// `return action.item(), dist.log_prob(action)`: returned as the
+		// other parts are.
+		return f.Kind(f.Parent(p)) == analyzer.KindReturnStatement && ret
 	case analyzer.KindBinaryOperator:
 		return hostBound(m, p, ret, depth+1)
 	case analyzer.KindKeywordArgument:
@@ -4171,8 +4201,19 @@ func hostBound(m *analyzer.Model, e analyzer.NodeID, ret bool, depth int) bool {
 		return false
 	case analyzer.KindAugmentedAssignment:
 		// `act += noise`: the name bound again to the sum, which goes
-		// where its later uses take it.
-		return f.Field(p, analyzer.FieldLeft) == e && f.Kind(e) == analyzer.KindIdentifier && hostName(m, e, ret, depth)
+		// where its later uses take it; so does what is added into it
+		// outside a loop (`log_probs -= torch.log(1 - a.pow(2))`): in a
+		// loop, a running total is TL101's question.
+		left := f.Field(p, analyzer.FieldLeft)
+		if f.Kind(left) != analyzer.KindIdentifier {
+			return false
+		}
+		if left != e {
+			if loop := m.EnclosingLoop(p); f.Field(p, analyzer.FieldRight) != e || loop != analyzer.NoNode && m.ScopeNode(loop) == m.ScopeNode(p) {
+				return false
+			}
+		}
+		return hostName(m, left, ret, depth)
 	case analyzer.KindAssignment:
 		if f.Field(p, analyzer.FieldRight) != e {
 			return false
@@ -4239,6 +4280,9 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	}
 	if hostEndMethods[m.MethodName(call)] && m.LocalCallee(call) == analyzer.NoNode {
 		return true // not a method of this file's that takes the name (a VAE's `self.sample(h)`)
+	}
+	if arg != analyzer.NoNode && distributionMethods[m.MethodName(call)] && m.LocalCallee(call) == analyzer.NoNode {
+		return hostBound(m, call, ret, depth+1) // `dist.log_prob(action)`: the log-probability of a draw
 	}
 	if stringFormat(m, call) {
 		return true // `"Q {}".format(q.max())`: formatted as text, as in an f-string
@@ -4345,10 +4389,20 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 		return hostName(m, target, ret, depth)
 	}
 	used := false
-	for _, t := range f.ChildList(target) {
+	var hostElems []int
+	elems := f.ChildList(target)
+	if !slices.ContainsFunc(elems, func(t analyzer.NodeID) bool { return f.Kind(t) != analyzer.KindIdentifier }) {
+		// By position, where no starred target shifts them.
+		hostElems = hostReturnElems(m, f.Field(f.Parent(target), analyzer.FieldRight))
+	}
+	for i, t := range elems {
 		switch {
 		case f.Kind(t) == analyzer.KindIdentifier && (f.TextIs(t, "_") || len(m.UsesOf(t)) == 0):
 			// `_`, or a name never read: discarded
+		case slices.Contains(hostElems, i):
+			// `action, log_prob = policy.act(state)`, where act returns
+			// `action.item()`: a number, whatever it is given to
+			used = true
 		case f.Kind(t) != analyzer.KindIdentifier || !hostName(m, t, ret, depth):
 			return false
 		default:
@@ -4356,6 +4410,65 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 		}
 	}
 	return used
+}
+
+// hostReturnElems returns, for value (a call of a function of this file
+// every return of which builds a tuple of the same length), the
+// positions of the elements that every return reads on the host
+// (`return action.item(), dist.log_prob(action)`): they carry no graph.
+func hostReturnElems(m *analyzer.Model, value analyzer.NodeID) []int {
+	f := m.File
+	value = f.Unparen(value)
+	if f.Kind(value) != analyzer.KindCall {
+		return nil
+	}
+	def := m.LocalCallee(value)
+	if def == analyzer.NoNode {
+		return nil
+	}
+	var out []int
+	n := -1
+	for k, v := range m.ReturnValues(def) {
+		v = f.Unparen(v)
+		if f.Kind(v) != analyzer.KindExpressionList && f.Kind(v) != analyzer.KindTuple {
+			return nil
+		}
+		elems := f.ChildList(v)
+		if k == 0 {
+			n = len(elems)
+			for i, e := range elems {
+				if hostValue(m, e) {
+					out = append(out, i)
+				}
+			}
+			continue
+		}
+		if len(elems) != n {
+			return nil
+		}
+		out = slices.DeleteFunc(out, func(i int) bool { return !hostValue(m, elems[i]) })
+	}
+	return out
+}
+
+// hostValue reports whether expression e is a value read on the host
+// (`action.item()`, `probs.argmax().item() - 1`) or a literal: a number,
+// with no graph.
+func hostValue(m *analyzer.Model, e analyzer.NodeID) bool {
+	f := m.File
+	e = f.Unparen(e)
+	switch f.Kind(e) {
+	case analyzer.KindInteger, analyzer.KindFloat, analyzer.KindString, analyzer.KindTrue, analyzer.KindFalse, analyzer.KindNone:
+		return true
+	case analyzer.KindBinaryOperator:
+		return hostValue(m, f.Field(e, analyzer.FieldLeft)) && hostValue(m, f.Field(e, analyzer.FieldRight))
+	case analyzer.KindCall:
+		switch name := m.MethodName(e); name {
+		case "item", "tolist", "numpy":
+			return m.LocalCallee(e) == analyzer.NoNode
+		}
+	}
+	return false
 }
 
 // hostBuffer reports whether a store into an entry of a tensor, an
