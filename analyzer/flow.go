@@ -847,9 +847,9 @@ func (m *Model) derivesFrom(expr, within NodeID, from func(*Binding) bool, depth
 	return false
 }
 
-// appendedTo returns what the function of binding b appends to the list
-// b binds (`parts.append(v)`, `parts.extend(vs)`), in statement order,
-// after b.
+// appendedTo returns what the function of binding b adds to the list b
+// binds (`parts.append(v)`, `parts.extend(vs)`, `parts.insert(0, v)`),
+// in statement order, after b.
 func (m *Model) appendedTo(b *Binding) []NodeID {
 	return m.Memo(appendedKey{b.Stmt, b.Name}, func() any {
 		f := m.File
@@ -859,7 +859,8 @@ func (m *Model) appendedTo(b *Binding) []NodeID {
 			if f.Kind(id) != KindCall || f.N(id).Start < f.N(b.Stmt).End || m.ScopeNode(id) != scope {
 				return
 			}
-			if name := m.MethodName(id); name != "append" && name != "extend" {
+			name := m.MethodName(id)
+			if name != "append" && name != "extend" && name != "insert" {
 				return
 			}
 			recv := f.Unparen(m.Receiver(id))
@@ -869,8 +870,11 @@ func (m *Model) appendedTo(b *Binding) []NodeID {
 			if rb := m.Resolve(recv); rb == nil || rb.Stmt != b.Stmt {
 				return
 			}
-			if args := m.Args(id); len(args) == 1 {
+			switch args := m.Args(id); {
+			case len(args) == 1 && name != "insert":
 				out = append(out, args[0])
+			case len(args) == 2 && name == "insert":
+				out = append(out, args[1]) // `returns.insert(0, gae + values[t])`
 			}
 		})
 		return out

@@ -66,6 +66,9 @@ type fateWalk struct {
 	apart analyzer.NodeID
 	// local: a value returned goes where callers take it, unknown here.
 	local bool
+	// totals counts the ways that end in a running total nothing reads
+	// (unreadTotal), visited the uses of names followed.
+	totals, visited int
 }
 
 // uses joins the answers for the uses of the name a binding binds,
@@ -84,6 +87,7 @@ func (w *fateWalk) uses(name analyzer.NodeID, depth int, skip func(u analyzer.No
 		if skip != nil && skip(u) || w.apart != analyzer.NoNode && exclusiveArms(w.m, w.apart, u) {
 			continue
 		}
+		w.visited++
 		if r = r.join(w.value(u, depth+1)); r == fateYes {
 			break
 		}
@@ -210,7 +214,14 @@ func (w *fateWalk) value(e analyzer.NodeID, depth int) fate {
 		if f.Field(p, analyzer.FieldRight) == e {
 			if w.local {
 				// A running total (`total += loss`): where it ends is
-				// TL101's question, not this pass's.
+				// TL101's question, not this pass's, unless nothing ever
+				// reads it (`entropy += dist.entropy().mean()` in a
+				// rollout whose update leaves it out): it keeps the
+				// graphs, and takes them nowhere.
+				if left := f.Field(p, analyzer.FieldLeft); f.Kind(left) == analyzer.KindIdentifier && unreadTotal(m, left) {
+					w.totals++
+					return fateNo
+				}
 				return w.unknown(p)
 			}
 			return w.targets(f.Field(p, analyzer.FieldLeft), depth)
@@ -532,7 +543,10 @@ func graphEndsApart(m *analyzer.Model, call, sw analyzer.NodeID) bool {
 // to callers not an end.
 func graphEndsHere(m *analyzer.Model, call analyzer.NodeID) bool {
 	w := fateWalk{m: m, at: analyzer.NoNode, strict: true, apart: analyzer.NoNode, local: true}
-	return w.value(call, 0) == fateNo
+	// A total nobody reads ends what it is given, but where it is the
+	// only place the outputs go (`total += crit(model(x), y)`), TL101's
+	// finding is the one to make.
+	return w.value(call, 0) == fateNo && (w.totals == 0 || w.visited > w.totals)
 }
 
 // heldFate answers fateApart for what a name holds after node at binds or
@@ -650,4 +664,35 @@ func bindingValue(m *analyzer.Model, b *analyzer.Binding) analyzer.NodeID {
 		return values[i]
 	}
 	return analyzer.NoNode
+}
+
+// unreadTotal reports whether the running total that name (the target
+// of an augmented assignment) names is never read but to be added into
+// again: every use the binding reaches is the target of another such
+// assignment, and it is a local name of a function or of module-level
+// code whose later uses the walk sees.
+func unreadTotal(m *analyzer.Model, name analyzer.NodeID) bool {
+	f := m.File
+	sc, inner := m.ScopeNode(name), false
+	f.Walk(sc, func(id analyzer.NodeID) {
+		// Read by a function nested in its scope (or a `global`
+		// statement's), whose uses the binding does not reach.
+		if !inner && f.Kind(id) == analyzer.KindIdentifier && f.TextIs(id, f.Text(name)) && m.ScopeNode(id) != sc {
+			b := m.Resolve(id)
+			inner = b == nil || m.ScopeNode(b.Name) == sc
+		}
+	})
+	if inner {
+		return false
+	}
+	for _, u := range m.ReachedUsesOf(name) {
+		p := f.Parent(u)
+		if f.Kind(p) != analyzer.KindAugmentedAssignment || f.Field(p, analyzer.FieldLeft) != u {
+			return false
+		}
+		if op := f.Field(p, analyzer.FieldOperator); !f.TextIs(op, "+=") && !f.TextIs(op, "-=") {
+			return false // `mu /= n`: the total, scaled, goes on
+		}
+	}
+	return true
 }
