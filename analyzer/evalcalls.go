@@ -84,6 +84,9 @@ func (m *Model) modeSwitches(scope NodeID) []modeSwitchAt {
 // evaluation code: every call of it in the project hands one parameter a
 // module switched to evaluation mode (Object.EvalCalls). Nil otherwise.
 func (m *Model) EvalCalls(def NodeID) []ParamCall {
+	if IsNotebook(m.File.Path) {
+		return m.notebookEvalCalls(def)
+	}
 	if o := m.lookup(m.localRef(def), WantEvalCalls); o != nil {
 		return o.EvalCalls
 	}
@@ -92,10 +95,47 @@ func (m *Model) EvalCalls(def NodeID) []ParamCall {
 
 // CalleeEvalCalls is EvalCalls of the project function a call runs.
 func (m *Model) CalleeEvalCalls(call NodeID) []ParamCall {
+	if def := m.LocalCallee(call); def != NoNode && IsNotebook(m.File.Path) {
+		return m.notebookEvalCalls(def)
+	}
 	if o := m.lookup(m.calleeRef(call), WantEvalCalls); o != nil {
 		return o.EvalCalls
 	}
 	return nil
+}
+
+type notebookEvalKey struct{ def NodeID }
+
+// notebookEvalCalls is EvalCalls for a function of a notebook, which the
+// project's facts do not hold (no file imports a notebook): its calls
+// are all in the notebook. A function nested in another, a method, and
+// one used other than by calling it have none.
+func (m *Model) notebookEvalCalls(def NodeID) []ParamCall {
+	return m.Memo(notebookEvalKey{def}, func() any {
+		f := m.File
+		if f.Kind(def) != KindFunctionDefinition || m.EnclosingFunction(f.Parent(def)) != NoNode || m.EnclosingClass(def) != NoNode {
+			return []ParamCall(nil)
+		}
+		calls, ok := m.callsOf(def)
+		if !ok {
+			return []ParamCall(nil)
+		}
+		param := -1
+		var out []ParamCall
+		for _, c := range calls {
+			i := m.EvalArg(c)
+			if i < 0 || param >= 0 && i != param || m.GradModeAt(c) != GradEnabled {
+				return []ParamCall(nil)
+			}
+			param = i
+			if len(out) < 3 {
+				s := m.localSite(m.site(c))
+				s.Text = m.defName(def)
+				out = append(out, ParamCall{Index: i, Site: s})
+			}
+		}
+		return out
+	}).([]ParamCall)
 }
 
 // EvalParamCall returns, for e a name of a parameter of its function

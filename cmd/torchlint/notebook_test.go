@@ -20,6 +20,7 @@ func TestNotebookLocations(t *testing.T) {
 		"testdata/notebooks/cells.ipynb:cell 3:9:5: TL102 ",              // after a cell that raises: cells run one at a time
 		"testdata/notebooks/display.ipynb:cell 3:2:1: TL201 (low) ",      // the cell's last expression
 		"testdata/notebooks/display_name.ipynb:cell 2:2:9: TL201 (low) ", // a name a later cell shows
+		"testdata/notebooks/evalhelper.ipynb:cell 2:3:14: TL201 ",        // in the helper every call hands a model in evaluation mode
 		"testdata/notebooks/evaluation.ipynb:cell 4:2:7: TL201 (low) ",
 		"testdata/notebooks/fixable.ipynb:cell 1:3:10: TL401 [*] ",
 		"testdata/notebooks/fixable.ipynb:cell 1:4:9: TL403 ",
