@@ -83,6 +83,12 @@ var moduleWrappers = map[string]bool{
 	"torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel": true,
 }
 
+// wrapperNames are the last parts of the names of moduleWrappers and of
+// torch.compile: the calls gatherEvidence asks the name of.
+var wrapperNames = map[string]bool{
+	"DataParallel": true, "DistributedDataParallel": true, "FullyShardedDataParallel": true, "compile": true,
+}
+
 // notModuleWords end the names of objects that have an `eval()` or
 // `train()` of their own without being modules.
 var notModuleWords = map[string]bool{
@@ -145,7 +151,8 @@ func (m *Model) gatherEvidence() {
 			if !notModuleWords[strings.ToLower(lastWord(lastName(f, recv)))] {
 				m.noteRole(recv, CallableModel)
 			}
-		case method == "":
+		case method == "" || wrapperNames[method]:
+			// `DataParallel(net)`, `nn.DataParallel(net)`, `torch.compile(net)`.
 			if q := m.CallName(id); moduleWrappers[q] || q == "torch.compile" {
 				if args := m.Args(id); len(args) > 0 {
 					m.noteRole(args[0], CallableModel)
