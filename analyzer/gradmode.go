@@ -347,6 +347,15 @@ func (m *Model) stmtEffect(s NodeID) (g GradMode, ok, partial bool) {
 			}
 			return GradEnabled, false, false
 		}
+		if f.Kind(call) == KindConditionalExpression {
+			// `torch.set_grad_enabled(True) if phase == "train" else
+			// torch.set_grad_enabled(False)`: set_grad_enabled(test).
+			if parts := f.ChildList(call); len(parts) == 3 && m.CallName(f.Unparen(parts[0])) == "torch.set_grad_enabled" &&
+				m.CallName(f.Unparen(parts[2])) == "torch.set_grad_enabled" {
+				return single(m.gradSwitch(call))
+			}
+			return GradEnabled, false, false
+		}
 		if f.Kind(call) != KindCall {
 			return GradEnabled, false, false
 		}

@@ -167,3 +167,17 @@ class MaybeDetector:
 
     def detect(self, x):
         return self.net(x).argmax(1).tolist()  # want: TL201
+
+
+def run_phase(model, loader, opt, crit, phase="train"):
+    model.train() if phase == "train" else model.eval()
+    torch.set_grad_enabled(True) if phase == "train" else torch.set_grad_enabled(False)
+    total = 0.0
+    for x, y in loader:
+        loss = crit(model(x), y)  # ok: set_grad_enabled(phase == "train"), one arm at a time
+        if phase == "train":
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        total += loss.item()
+    return total
