@@ -222,9 +222,10 @@ func flagTest(f *File, p, child NodeID) (name, lit NodeID, runsWhen, ok bool) {
 }
 
 // nameComparison reads cond, a comparison of a name with one other
-// operand by `==` or `!=` (`mode == "train"`, `"val" != phase`, either
-// maybe in parentheses): the name, the other operand, and whether the
-// operator is `==`. ok is false for any other test.
+// operand by `==`, `!=`, `is` or `is not` (`mode == "train"`, `"val" !=
+// phase`, `is_validation is False`, either maybe in parentheses): the
+// name, the other operand, and whether the operator is `==` or `is`. ok
+// is false for any other test.
 func nameComparison(f *File, cond NodeID) (name, other NodeID, eq, ok bool) {
 	if f.Kind(cond) != KindComparisonOperator {
 		return NoNode, NoNode, false, false
@@ -233,10 +234,10 @@ func nameComparison(f *File, cond NodeID) (name, other NodeID, eq, ok bool) {
 	if len(kids) != 2 {
 		return NoNode, NoNode, false, false
 	}
-	switch strings.TrimSpace(string(f.Src[f.N(kids[0]).End:f.N(kids[1]).Start])) {
-	case "==":
+	switch strings.Join(strings.Fields(string(f.Src[f.N(kids[0]).End:f.N(kids[1]).Start])), " ") {
+	case "==", "is":
 		eq = true
-	case "!=":
+	case "!=", "is not":
 	default:
 		return NoNode, NoNode, false, false
 	}
@@ -480,7 +481,7 @@ func (m *Model) testAt(call, def, cond NodeID) (truth, known bool) {
 		if !ok {
 			return false, false
 		}
-		want, ok := stringLiteral(f, lit)
+		want, ok := flagValue(f, lit)
 		if !ok {
 			return false, false
 		}
@@ -488,7 +489,7 @@ func (m *Model) testAt(call, def, cond NodeID) (truth, known bool) {
 		if !ok {
 			return false, false
 		}
-		got, ok := stringLiteral(f, v)
+		got, ok := flagValue(f, v)
 		if !ok {
 			return false, false
 		}

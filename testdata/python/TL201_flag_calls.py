@@ -40,3 +40,48 @@ def main(model: nn.Module, train_loader, val_loader, batches):
             loss = step_loss(model, batch, optimizer, update=False)  # ok: the caller back-propagates what it returns
             loss.backward()
             optimizer.step()
+
+
+class Probe:
+    def optimize_epoch(self, model, loader, optimizer, is_validation=False):
+        if is_validation is False:
+            model.train()
+        else:
+            model.eval()
+        total = 0.0
+        for x, y in loader:
+            loss = nn.functional.cross_entropy(model(x), y)  # ok: every call with is_validation=True disables grad
+            if is_validation is False:
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            total += loss.item()
+        return total
+
+    def fit(self, model, train_loader, val_loader, optimizer):
+        for _ in range(10):
+            self.optimize_epoch(model, train_loader, optimizer, is_validation=False)
+            with torch.no_grad():
+                self.optimize_epoch(model, val_loader, optimizer, is_validation=True)
+
+
+class LeakyProbe:
+    def optimize_epoch(self, model, loader, optimizer, is_validation=False):
+        if is_validation is False:
+            model.train()
+        else:
+            model.eval()
+        total = 0.0
+        for x, y in loader:
+            loss = nn.functional.cross_entropy(model(x), y)  # want: TL201 "is_validation is False"
+            if is_validation is False:
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            total += loss.item()
+        return total
+
+    def fit(self, model, train_loader, val_loader, optimizer):
+        for _ in range(10):
+            self.optimize_epoch(model, train_loader, optimizer, is_validation=False)
+            self.optimize_epoch(model, val_loader, optimizer, is_validation=True)
