@@ -313,6 +313,9 @@ func (m *Model) classifyCallee(callee NodeID, depth int) Callable {
 			if m.plainCallableParam(b.Stmt) {
 				return CallableOther // `decode: Callable[[list[int]], str]`
 			}
+			if m.paramGivenModelFunctions(b, 0) {
+				return CallableModel // `evaluate_accuracy(test_iter, net)`, net a function over tensors that require grad
+			}
 			if m.paramGivenFunctions(b, 0) {
 				return CallableOther // `policy=lambda s: greedy(qnet, s)` at every call
 			}
@@ -499,6 +502,31 @@ func (m *Model) paramGivenFunctions(b *Binding, depth int) bool {
 	}
 	for _, a := range args {
 		if !m.functionValue(a, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// paramGivenModelFunctions reports whether a parameter (its binding) is
+// given, at every call of its function in this file, one call at least,
+// a model written as a function (parameterFunction), or a parameter of
+// the caller given one at every call in turn.
+func (m *Model) paramGivenModelFunctions(b *Binding, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	args, ok := m.paramArgs(b)
+	if !ok {
+		return false
+	}
+	f := m.File
+	for _, a := range args {
+		a = f.Unparen(a)
+		if m.parameterFunction(a) {
+			continue
+		}
+		if ab := m.Resolve(a); f.Kind(a) != KindIdentifier || ab == nil || ab.Kind != BindParam || ab == b || !m.paramGivenModelFunctions(ab, depth+1) {
 			return false
 		}
 	}
@@ -2760,7 +2788,7 @@ func (m *Model) readsParameters(def NodeID) bool {
 				return
 			}
 			if b := m.Resolve(id); b != nil && b.Kind == BindAssign && m.scopeOf[b.Name] == 0 && b.Value != NoNode {
-				reads = m.makesLeaf(b.Value, 0)
+				reads = m.makesLeaf(b.Value, 0) || m.globalLeaves()[f.Text(id)]
 			}
 		})
 		return reads
@@ -2769,13 +2797,44 @@ func (m *Model) readsParameters(def NodeID) bool {
 
 type readsParamsKey struct{ def NodeID }
 
+type globalLeavesKey struct{}
+
+// globalLeaves are the module-level names that module-level code makes
+// tensors that require grad after binding them (`W = torch.randn(n, k)`,
+// then `W.requires_grad_(requires_grad=True)` or `W.requires_grad = True`).
+func (m *Model) globalLeaves() map[string]bool {
+	return m.Memo(globalLeavesKey{}, func() any {
+		f := m.File
+		out := map[string]bool{}
+		f.Children(Root, func(stmt NodeID) bool {
+			if f.Kind(stmt) != KindExpressionStatement {
+				return true
+			}
+			switch e := f.FirstChild(stmt); f.Kind(e) {
+			case KindCall:
+				if recv := f.Unparen(m.Receiver(e)); f.Kind(recv) == KindIdentifier && m.MethodName(e) == "requires_grad_" && m.leafCall(e) {
+					out[f.Text(recv)] = true
+				}
+			case KindAssignment:
+				left := f.Field(e, FieldLeft)
+				if f.Kind(left) == KindAttribute && f.TextIs(f.Field(left, FieldAttribute), "requires_grad") &&
+					f.Kind(f.Field(e, FieldRight)) == KindTrue && f.Kind(f.Field(left, FieldObject)) == KindIdentifier {
+					out[f.Text(f.Field(left, FieldObject))] = true
+				}
+			}
+			return true
+		})
+		return out
+	}).(map[string]bool)
+}
+
 // leafCall reports whether call makes a tensor that requires grad: a
 // factory given `requires_grad=True`, `.requires_grad_()` or an
 // nn.Parameter.
 func (m *Model) leafCall(call NodeID) bool {
 	f := m.File
 	args := m.Args(call)
-	return m.MethodName(call) == "requires_grad_" && (len(args) == 0 || f.TextIs(args[0], "True")) ||
+	return m.MethodName(call) == "requires_grad_" && (len(args) == 0 || f.TextIs(args[0], "True") || f.Kind(m.Keyword(call, "requires_grad")) == KindTrue) ||
 		f.Kind(m.Keyword(call, "requires_grad")) == KindTrue ||
 		m.CallName(call) == "torch.nn.Parameter" || m.CallName(call) == "torch.nn.parameter.Parameter"
 }

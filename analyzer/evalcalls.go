@@ -317,7 +317,7 @@ func (m *Model) moduleArg(a NodeID) bool {
 			return false
 		}
 	}
-	return m.instanceOf(a, 0) == CallableModel && !m.NoGraphValue(a)
+	return m.instanceOf(a, 0) == CallableModel && !m.NoGraphValue(a) || m.parameterFunction(a)
 }
 
 // ModuleParamCall returns, for e a name of a parameter of its function,

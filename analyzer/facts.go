@@ -2227,12 +2227,25 @@ func (m *Model) ParamForward(o *Object, call NodeID) *Site {
 	args := m.Args(call)
 	for _, pc := range o.ParamCalls {
 		if pc.Index < len(args) {
-			if a := m.File.Unparen(args[pc.Index]); m.ClassifyCallee(a) == CallableModel && !m.instanceRunsNoForward(a) && !m.NoGraphValue(a) {
+			if a := m.File.Unparen(args[pc.Index]); m.ClassifyCallee(a) == CallableModel && !m.instanceRunsNoForward(a) && !m.NoGraphValue(a) || m.parameterFunction(a) {
 				return pc.Site
 			}
 		}
 	}
 	return nil
+}
+
+// parameterFunction reports whether e names a module-level function of
+// this file that reads tensors which require grad (`def net(X): return
+// softmax(X @ W + b)`): a model written as a function, which what it is
+// handed to runs as one.
+func (m *Model) parameterFunction(e NodeID) bool {
+	f := m.File
+	if f.Kind(e) != KindIdentifier {
+		return false
+	}
+	b := m.Resolve(e)
+	return b != nil && b.Kind == BindFunction && m.scopeOf[b.Stmt] == 0 && m.readsParameters(b.Stmt)
 }
 
 // summarizeUses records the calls of refs and the refs used as values.
