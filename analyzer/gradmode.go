@@ -714,6 +714,7 @@ func (m *Model) indexCalls() {
 	m.engineHooks = make(map[NodeID]bool)
 	m.classSites = make(map[NodeID][]NodeID)
 	m.classEscapes = make(map[NodeID]bool)
+	notebook := IsNotebook(f.Path)
 	for i := range f.Nodes {
 		id := NodeID(i)
 		switch f.Nodes[i].Kind {
@@ -761,8 +762,8 @@ func (m *Model) indexCalls() {
 			var def NodeID
 			if obj := f.Field(id, FieldObject); f.TextIs(obj, "self") || f.TextIs(obj, "cls") {
 				def = m.MethodOf(m.EnclosingClass(id), f.Text(f.Field(id, FieldAttribute)))
-			} else {
-				_, def = m.instanceMethod(id)
+			} else if _, def = m.instanceMethod(id); def == NoNode && notebook {
+				def = m.notebookMethodByName(id)
 			}
 			if def == NoNode {
 				continue
@@ -778,6 +779,62 @@ func (m *Model) indexCalls() {
 			}
 		}
 	}
+}
+
+// notebookMethodByName returns, for attr (`agent.sample_action` called on
+// an object of no known class) in a notebook, the method of that name of
+// the one class of the notebook that defines it: no file imports a
+// notebook, so the project's calls by method name (which the project
+// resolves for its Python files) are the notebook's own. NoNode where no
+// class or more than one defines it, or where objects of libraries a
+// training loop drives have a method of that name too.
+func (m *Model) notebookMethodByName(attr NodeID) NodeID {
+	f := m.File
+	name := f.Text(f.Field(attr, FieldAttribute))
+	obj := f.Unparen(f.Field(attr, FieldObject))
+	if k := f.Kind(obj); k != KindIdentifier && k != KindAttribute || libraryMethodNames[name] || strings.HasPrefix(name, "__") {
+		return NoNode
+	}
+	defs := m.Memo(notebookMethodsKey{}, func() any {
+		out := map[string][]NodeID{}
+		for i := range f.Nodes {
+			if id := NodeID(i); f.Nodes[i].Kind == KindClassDefinition && m.EnclosingFunction(id) == NoNode {
+				f.Children(f.Field(id, FieldBody), func(c NodeID) bool {
+					if d := c; f.Kind(d) == KindDecoratedDefinition {
+						c = f.Field(d, FieldDefinition)
+					}
+					if f.Kind(c) == KindFunctionDefinition {
+						n := f.Text(f.Field(c, FieldName))
+						if !slices.Contains(out[n], c) {
+							out[n] = append(out[n], c)
+						}
+					}
+					return true
+				})
+			}
+		}
+		return out
+	}).(map[string][]NodeID)[name]
+	if len(defs) != 1 {
+		return NoNode
+	}
+	return defs[0]
+}
+
+type notebookMethodsKey struct{}
+
+// libraryMethodNames are method names that objects of libraries a
+// training loop drives have too (an environment's `step`, an optimizer's
+// `zero_grad`, a buffer's `sample`), and a module's own: a call of one on
+// an object of no known class says nothing of which method runs.
+var libraryMethodNames = map[string]bool{
+	"step": true, "reset": true, "render": true, "close": true, "seed": true, "sample": true, "update": true,
+	"append": true, "add": true, "push": true, "put": true, "get": true, "pop": true, "send": true, "recv": true,
+	"write": true, "log": true, "run": true, "train": true, "eval": true, "load": true, "save": true,
+	"forward": true, "backward": true, "zero_grad": true, "parameters": true, "to": true, "cuda": true, "cpu": true,
+	"state_dict": true, "load_state_dict": true, "item": true, "numpy": true, "format": true, "items": true,
+	"keys": true, "values": true, "copy": true, "clear": true, "extend": true, "insert": true, "remove": true,
+	"predict": true, "fit": true, "transform": true, "apply": true, "plot": true, "show": true,
 }
 
 // MethodOf returns the method name defined directly in class (the last

@@ -17,6 +17,9 @@ func TestNotebookLocations(t *testing.T) {
 	root := repoRoot(t)
 	code, out, _ := runIn(t, root, "check", "--no-cache", "--confidence", "low", "--extend-select", "TL403", "--output-format", "concise", "testdata/notebooks")
 	want := []string{
+		"testdata/notebooks/bynamecalls.ipynb:cell 2:18:16: TL201 ",          // its method called by name in a loop: the one class with that method
+		"testdata/notebooks/bynamecalls.ipynb:cell 2:22:16: TL201 (medium) ", // two classes have `value`: either may be called
+		"testdata/notebooks/bynamecalls.ipynb:cell 2:36:16: TL201 (medium) ",
 		"testdata/notebooks/cells.ipynb:cell 3:9:5: TL102 ",              // after a cell that raises: cells run one at a time
 		"testdata/notebooks/display.ipynb:cell 3:2:1: TL201 (low) ",      // the cell's last expression
 		"testdata/notebooks/display_name.ipynb:cell 2:2:9: TL201 (low) ", // a name a later cell shows
