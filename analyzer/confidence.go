@@ -275,6 +275,15 @@ func (m *Model) gradAssumedIn(def NodeID) gradAssumption {
 			return none
 		}
 		if m.uncalled[def] {
+			if o := m.projectNamedCalls(def); o != nil {
+				// A notebook's method the project's files call by its name
+				// with grad enabled: sure where no class of theirs has a
+				// method of that name.
+				if o.CalledByName {
+					return gradAssumption{assumed: true, byName: true, via: NoNode}
+				}
+				return none
+			}
 			o := m.lookup(m.localRef(def), WantCallers)
 			if o != nil && o.CalledByName {
 				return gradAssumption{assumed: true, byName: true, via: NoNode, off: o.NamedOff, named: o.CallersAssumed}

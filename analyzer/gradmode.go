@@ -632,6 +632,9 @@ func (m *Model) functionGradMode(def NodeID) GradMode {
 			}
 			return g
 		}
+		if o := m.projectNamedCalls(def); o != nil && o.Grad == GradDisabled {
+			return GradDisabled // every call of its name in the project's files disables grad
+		}
 		if m.uncalled == nil {
 			m.uncalled = make(map[NodeID]bool)
 		}
@@ -822,6 +825,28 @@ func (m *Model) notebookMethodByName(attr NodeID) NodeID {
 }
 
 type notebookMethodsKey struct{}
+
+// projectNamedCalls returns, for def, a method of a class of a notebook
+// that the notebook does not call itself, what the project's files say
+// of the calls of its name on objects of no known class
+// (`agent.take_action(s)` in a training loop of a helper module the
+// notebook hands its agent to): nil where there are none, or for a file
+// other than a notebook, whose calls the project resolves itself.
+func (m *Model) projectNamedCalls(def NodeID) *Object {
+	f := m.File
+	if !IsNotebook(f.Path) {
+		return nil
+	}
+	class := m.EnclosingClass(def)
+	if class == NoNode || m.EnclosingFunction(class) != NoNode || m.EnclosingClass(class) != NoNode {
+		return nil
+	}
+	name := m.FunctionName(def)
+	if libraryMethodNames[name] || strings.HasPrefix(name, "__") {
+		return nil
+	}
+	return m.lookup("?."+name, WantCallers)
+}
 
 // libraryMethodNames are method names that objects of libraries a
 // training loop drives have too (an environment's `step`, an optimizer's

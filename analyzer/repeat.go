@@ -181,6 +181,9 @@ func (m *Model) Repeated(def NodeID) (call NodeID, site *Site) {
 				}
 			}
 		}
+		if o := m.projectNamedCalls(def); o != nil && o.RepeatedBy != nil {
+			return repeatedAt{call: NoNode, site: o.RepeatedBy}
+		}
 		if o := m.lookup(m.localRef(def), WantRepeated); o != nil && o.RepeatedBy != nil {
 			return repeatedAt{call: NoNode, site: o.RepeatedBy}
 		}

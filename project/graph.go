@@ -765,6 +765,36 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 		Site: analyzer.Site{Path: o.key.file.rel, Abs: o.key.file.path, Line: o.line, Text: o.key.name}}
 }
 
+// namedCalls answers the ref "?.name", asked for a method of a notebook
+// (which no file imports, so the project has no object of it): the calls
+// of the project's files of that method name on objects of no known
+// class, which may hand them a notebook's object. Grad is the mode they
+// run in (enabled where one does), CalledByName is set where a class of
+// the project has a method of that name too (the calls may be its), and
+// RepeatedBy is the first of them on every iteration of a loop. Nil where
+// there are none, or where the name is one that objects of libraries a
+// training loop drives have too.
+func (g *Graph) namedCalls(name string) *analyzer.Object {
+	edges := g.named[name]
+	if len(edges) == 0 || commonMethods[name] {
+		return nil
+	}
+	g.methodsOnce.Do(g.indexMethods)
+	out := &analyzer.Object{Kind: analyzer.ObjectFunction, GradKnown: true, Grad: analyzer.GradDisabled, CalledByName: len(g.methods[name]) > 0}
+	for _, e := range edges {
+		if !g.setsGrad(e) || handsOnOwnMode(e, name) {
+			continue
+		}
+		if e.mode() != analyzer.GradDisabled {
+			out.Grad = analyzer.GradEnabled
+			if e.site.Loop && e.file != nil {
+				out.RepeatedBy = earliest(out.RepeatedBy, e, name)
+			}
+		}
+	}
+	return out
+}
+
 // anyHelper answers the ref "*.name" for the forward pass a method called
 // on an object whose class is not known runs (`model.predict(x)` with
 // model a parameter): where every method of that name in the project is
@@ -2203,7 +2233,7 @@ type FileFacts struct {
 // only where its facts do, and only such files are linted again.
 func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	var out *analyzer.Object
-	if ff.g != nil && ref != "" && ref[0] != '#' && ref[0] != '.' && ref[0] != '*' {
+	if ff.g != nil && ref != "" && ref[0] != '#' && ref[0] != '.' && ref[0] != '*' && ref[0] != '?' {
 		// A ref whose first part names nothing of the project (torch,
 		// numpy, os) is answered by that alone, and recorded once.
 		if head, _, _ := strings.Cut(ref, "."); !ff.g.heads[head] {
@@ -2219,6 +2249,8 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	}
 	switch name, any := strings.CutPrefix(ref, "*."); {
 	case ff.g == nil || !ff.g.solved:
+	case strings.HasPrefix(ref, "?."):
+		out = ff.g.namedCalls(strings.TrimPrefix(ref, "?."))
 	case any:
 		switch {
 		case want&analyzer.WantGrad != 0:

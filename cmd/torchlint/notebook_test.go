@@ -266,6 +266,29 @@ func TestNotebookProjectFacts(t *testing.T) {
 	}
 }
 
+// TestNotebookNamedCalls: a notebook's agent, handed to a training loop
+// of a module of its project that calls `agent.select_action(s)` on
+// every step, runs its method there with grad enabled; the module's
+// report calls `agent.critic_value(s)` under no_grad only. No file
+// imports a notebook, so those calls by name are the notebook's own.
+func TestNotebookNamedCalls(t *testing.T) {
+	dir := copyProject(t, "notebookagents")
+	want := []string{"agent.ipynb:cell 2:11:16: TL201 `self.actor(state)` runs a forward pass with grad enabled whose outputs only reach the host"}
+	for _, args := range [][]string{
+		{"--no-cache", "--confidence", "low", "."},
+		{"--no-cache", "--confidence", "low", "agent.ipynb"},
+	} {
+		got := concise(t, dir, args...)
+		if len(got) != len(want) || !strings.HasPrefix(got[0], want[0]) {
+			t.Errorf("check %v: %q, want one finding starting with %q", args, got, want[0])
+		}
+	}
+	_, full, _ := runIn(t, dir, "check", "--no-cache", "--output-format", "full", "agent.ipynb")
+	if !strings.Contains(full, "= note: rl_utils.py:9: a call of `select_action` on every iteration of its loop") {
+		t.Errorf("the finding does not name the call in rl_utils.py:\n%s", full)
+	}
+}
+
 // TestNotebookNoteLines: the lines a finding's notes name (where the
 // notebook does not parse, the loop a pass runs in) are given in their
 // cells, as its location is, not as lines of the joined source.
