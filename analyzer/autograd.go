@@ -1554,6 +1554,20 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		o := m.lookup(ref, WantReturns)
 		return ref != "" && o != nil && o.ReturnsGraph
 	}
+	if f.Kind(fn) == KindAttribute && strings.HasPrefix(f.Text(f.Field(fn, FieldAttribute)), "forward_") {
+		// `self.syncnet.forward_lip(x)`, `backbone.forward_features(x)`:
+		// a forward of a module whose class is outside the project, by
+		// the convention of the name. A class of the project says what
+		// its method does (Helper).
+		obj := f.Unparen(f.Field(fn, FieldObject))
+		if f.TextIs(obj, "self") || m.ClassifyCallee(obj) != CallableModel || m.parameterFree(obj) || m.NoGraphValue(obj) {
+			return false
+		}
+		if ref, def := m.instanceMethod(fn); def != NoNode || ref != "" && !strings.HasPrefix(ref, "#") && m.lookup(ref, WantKind) != nil {
+			return false
+		}
+		return m.builtOutside(obj, 0) && len(m.Args(call)) > 0 && !m.OnlyLiteralArgs(call)
+	}
 	if f.Kind(fn) == KindAttribute && f.TextIs(f.Field(fn, FieldAttribute), "__call__") && f.TextIs(f.Field(fn, FieldObject), "self") &&
 		m.Resolve(f.Field(fn, FieldObject)) != nil {
 		// `self.__call__(x)`: `self(x)` spelled out.
@@ -1593,6 +1607,54 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		return false
 	}
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)
+}
+
+// builtOutside reports whether the object e names was made by a callable
+// no file of the project defines: a library's factory or class
+// (`timm.create_model(...)`), or a name a star import of a module outside
+// the project binds (`S(...)` after `from SyncNetModel import *`), maybe
+// moved or switched (`.cuda()`, `.eval()`).
+func (m *Model) builtOutside(e NodeID, depth int) bool {
+	f := m.File
+	if depth > 4 {
+		return false
+	}
+	e = f.Unparen(e)
+	var v NodeID
+	switch {
+	case f.Kind(e) == KindAttribute && f.TextIs(f.Field(e, FieldObject), "self"):
+		v = m.selfAttrValue(e)
+	case f.Kind(e) == KindIdentifier:
+		if b := m.Resolve(e); b != nil && b.Kind == BindAssign && !b.Unpacked {
+			v = b.Value
+		}
+	}
+	if v == NoNode {
+		return false
+	}
+	if inner := movedFrom(f, v); inner != NoNode {
+		if f.Kind(inner) == KindCall {
+			v = inner
+		} else {
+			return m.builtOutside(inner, depth+1)
+		}
+	}
+	callee := constructed(f, v)
+	if callee == NoNode {
+		return false
+	}
+	if q := m.QualifiedName(callee); q != "" {
+		return m.lookup(q, WantKind) == nil && !strings.HasPrefix(q, "torch.")
+	}
+	if f.Kind(callee) == KindIdentifier && m.Resolve(callee) == nil && !builtinNames[f.Text(callee)] && bytes.Contains(f.Src, []byte("import *")) {
+		// Bound by a star import of a module outside the project.
+		if m.facts != nil {
+			m.readFact()
+			return m.facts.Star(f.Text(callee)) == ""
+		}
+		return true
+	}
+	return false
 }
 
 // OnlyLiteralArgs reports whether call is given positional arguments,
