@@ -1595,6 +1595,9 @@ func (m *Model) isForwardCall(call NodeID) bool {
 			return true
 		}
 	}
+	if m.givenParameters(call) {
+		return true
+	}
 	if m.parameterFree(fn) {
 		return false // an augmentation written as a module: nothing to record
 	}
@@ -1607,6 +1610,68 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		return false
 	}
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)
+}
+
+// givenParameters reports whether call runs a function, of the project
+// or of a module outside torch, on tensors its scope made require grad
+// (`net(X, w, b)` with `w = nn.Parameter(...)`, d2l's `linreg`): a model
+// written as a function, its parameters handed in. A call whose result is
+// dropped (an update of them, `sgd(w, b, lr)`) is not one.
+func (m *Model) givenParameters(call NodeID) bool {
+	f := m.File
+	fn := f.Unparen(f.Field(call, FieldFunction))
+	if k := f.Kind(fn); k != KindIdentifier && k != KindAttribute || f.Kind(f.Parent(call)) == KindExpressionStatement {
+		return false
+	}
+	if q := m.QualifiedName(fn); q == "" && f.Kind(fn) == KindAttribute || strings.HasPrefix(q, "torch.") || isLibraryName(q) {
+		return false
+	}
+	if b := m.Resolve(fn); f.Kind(fn) == KindIdentifier && (b == nil || b.Kind == BindClass || builtinNames[f.Text(fn)]) {
+		return false
+	}
+	for _, a := range m.Args(call) {
+		if a = f.Unparen(a); f.Kind(a) != KindIdentifier {
+			continue
+		}
+		b := m.Resolve(a)
+		if b == nil || b.Kind != BindAssign || b.Unpacked || m.EnclosingLoop(b.Stmt) != NoNode {
+			continue
+		}
+		if m.parameterLeaf(b.Value) || m.scopeOf[b.Name] == 0 && m.globalLeaves()[f.Text(a)] {
+			return true
+		}
+	}
+	return false
+}
+
+// parameterLeaf reports whether v makes a parameter: an nn.Parameter, or
+// a tensor a torch factory makes afresh with requires_grad=True
+// (`torch.zeros(n, requires_grad=True)`, `torch.randn(k, n).requires_grad_()`).
+// An input made to require grad (`Variable(x, requires_grad=True)`, an
+// attack's `x.clone().requires_grad_()`) is none.
+func (m *Model) parameterLeaf(v NodeID) bool {
+	f := m.File
+	v = f.Unparen(v)
+	if f.Kind(v) != KindCall {
+		return false
+	}
+	switch q := m.CallName(v); {
+	case q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter":
+		return true
+	case freshFactories[q]:
+		return m.leafCall(v)
+	}
+	if m.MethodName(v) == "requires_grad_" && m.leafCall(v) {
+		inner := f.Unparen(m.Receiver(v))
+		return f.Kind(inner) == KindCall && freshFactories[m.CallName(inner)]
+	}
+	return false
+}
+
+// freshFactories make a tensor of new values, not of data given.
+var freshFactories = map[string]bool{
+	"torch.zeros": true, "torch.ones": true, "torch.randn": true, "torch.rand": true, "torch.normal": true,
+	"torch.empty": true, "torch.full": true, "torch.eye": true, "torch.randint": true,
 }
 
 // builtOutside reports whether the object e names was made by a callable

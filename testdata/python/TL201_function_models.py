@@ -49,3 +49,32 @@ def train(model, train_iter, test_iter, lr):
 def main(train_iter, test_iter):
     train(net, train_iter, test_iter, 0.1)
     print(mean_norm(test_iter, whiten))
+
+
+def linreg(X, w, b):
+    return torch.mm(X, w) + b
+
+
+def sgd(params, lr):
+    with torch.no_grad():
+        for p in params:
+            p -= lr * p.grad
+            p.grad.zero_()
+
+
+def fit_linreg(features, labels, loader, attack):
+    w = torch.nn.Parameter(torch.randn(features.shape[1], 1) * 0.01)
+    b = torch.zeros(1, requires_grad=True)
+
+    def eval_loss():
+        return ((linreg(features, w, b) - labels) ** 2).mean().item()  # want: TL201 "in `eval_loss`"
+
+    losses = [eval_loss()]
+    for X, y in loader:
+        loss = ((linreg(X, w, b) - y) ** 2).mean()  # ok: back-propagated
+        loss.backward()
+        sgd([w, b], 0.03)
+        adv = X.clone().requires_grad_()
+        flips = attack(adv, y)  # ok: an input made to require grad is no parameter
+        losses.append(flips)
+    return losses
