@@ -1626,7 +1626,11 @@ func (m *Model) givenParameters(call NodeID) bool {
 	if q := m.QualifiedName(fn); q == "" && f.Kind(fn) == KindAttribute || strings.HasPrefix(q, "torch.") || isLibraryName(q) {
 		return false
 	}
-	if b := m.Resolve(fn); f.Kind(fn) == KindIdentifier && (b == nil || b.Kind == BindClass || builtinNames[f.Text(fn)]) {
+	if b := m.Resolve(fn); f.Kind(fn) == KindIdentifier && (b == nil || b.Kind == BindClass || builtinNames[f.Text(fn)] ||
+		b.Kind == BindAssign && !b.Unpacked && f.Kind(f.Unparen(b.Value)) == KindCall) {
+		return false // an instance (`loss_f = nn.NLLLoss()`): its class says what calling it does
+	}
+	if m.IsLossCall(call) {
 		return false
 	}
 	for _, a := range m.Args(call) {

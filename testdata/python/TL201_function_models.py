@@ -78,3 +78,9 @@ def fit_linreg(features, labels, loader, attack):
         flips = attack(adv, y)  # ok: an input made to require grad is no parameter
         losses.append(flips)
     return losses
+
+
+def nll_demo(target):
+    scores = torch.zeros(2, 3, requires_grad=True)
+    nll = torch.nn.NLLLoss(reduction="none")
+    print(nll(scores, target))  # ok: a loss of a tensor that requires grad, no model
