@@ -2965,7 +2965,7 @@ func (m *Model) globalLeaves() map[string]bool {
 func (m *Model) leafCall(call NodeID) bool {
 	f := m.File
 	args := m.Args(call)
-	return m.MethodName(call) == "requires_grad_" && (len(args) == 0 || f.TextIs(args[0], "True") || f.Kind(m.Keyword(call, "requires_grad")) == KindTrue) ||
+	return m.MethodName(call) == "requires_grad_" && (len(args) == 0 || f.TextIs(args[0], "True")) ||
 		f.Kind(m.Keyword(call, "requires_grad")) == KindTrue ||
 		m.CallName(call) == "torch.nn.Parameter" || m.CallName(call) == "torch.nn.parameter.Parameter"
 }
