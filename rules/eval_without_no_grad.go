@@ -736,18 +736,19 @@ func loopBound(m *analyzer.Model, fn, call analyzer.NodeID) (loop analyzer.NodeI
 		return loop, nil
 	}
 	names = assignedNames(m.File, call)
-	if host := hostReturnElems(m, call); len(host) > 0 && len(names) > 0 {
-		// `action, log_prob = policy.act(s)`, where act returns
-		// `action.item()` first: a number holds no graph.
-		f := m.File
-		if left := f.Parent(names[0]); f.Kind(left) == analyzer.KindPatternList || f.Kind(left) == analyzer.KindTuplePattern {
+	if len(names) == 0 {
+		return loop, names
+	}
+	// `action, log_prob = policy.act(s)`, where act returns
+	// `action.item()` first: a number holds no graph.
+	f := m.File
+	if left := f.Parent(names[0]); f.Kind(left) == analyzer.KindPatternList || f.Kind(left) == analyzer.KindTuplePattern {
+		if host := hostTargetElems(m, left); len(host) > 0 {
 			elems := f.ChildList(left)
-			if !slices.ContainsFunc(elems, func(t analyzer.NodeID) bool { return f.Kind(t) != analyzer.KindIdentifier }) {
-				names = slices.DeleteFunc(names, func(id analyzer.NodeID) bool {
-					i := slices.Index(elems, id)
-					return i >= 0 && slices.Contains(host, i)
-				})
-			}
+			names = slices.DeleteFunc(names, func(id analyzer.NodeID) bool {
+				i := slices.Index(elems, id)
+				return i >= 0 && slices.Contains(host, i)
+			})
 		}
 	}
 	return loop, names
@@ -4389,13 +4390,8 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 		return hostName(m, target, ret, depth)
 	}
 	used := false
-	var hostElems []int
-	elems := f.ChildList(target)
-	if !slices.ContainsFunc(elems, func(t analyzer.NodeID) bool { return f.Kind(t) != analyzer.KindIdentifier }) {
-		// By position, where no starred target shifts them.
-		hostElems = hostReturnElems(m, f.Field(f.Parent(target), analyzer.FieldRight))
-	}
-	for i, t := range elems {
+	hostElems := hostTargetElems(m, target)
+	for i, t := range f.ChildList(target) {
 		switch {
 		case f.Kind(t) == analyzer.KindIdentifier && (f.TextIs(t, "_") || len(m.UsesOf(t)) == 0):
 			// `_`, or a name never read: discarded
@@ -4410,6 +4406,18 @@ func hostTargets(m *analyzer.Model, target analyzer.NodeID, ret bool, depth int)
 		}
 	}
 	return used
+}
+
+// hostTargetElems returns, for target (the names a tuple assignment
+// unpacks), the positions of those that get a value read on the host
+// (hostReturnElems of the value assigned); nil where a starred target
+// shifts the positions.
+func hostTargetElems(m *analyzer.Model, target analyzer.NodeID) []int {
+	f := m.File
+	if slices.ContainsFunc(f.ChildList(target), func(t analyzer.NodeID) bool { return f.Kind(t) != analyzer.KindIdentifier }) {
+		return nil
+	}
+	return hostReturnElems(m, f.Field(f.Parent(target), analyzer.FieldRight))
 }
 
 // hostReturnElems returns, for value (a call of a function of this file
