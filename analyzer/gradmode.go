@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -848,19 +849,30 @@ func (m *Model) projectNamedCalls(def NodeID) *Object {
 	return m.lookup("?."+name, WantCallers)
 }
 
-// libraryMethodNames are method names that objects of libraries a
-// training loop drives have too (an environment's `step`, an optimizer's
-// `zero_grad`, a buffer's `sample`), and a module's own: a call of one on
-// an object of no known class says nothing of which method runs.
-var libraryMethodNames = map[string]bool{
+// CommonMethods are method names that objects of libraries a training
+// loop drives have too (a gym environment's `step` and `reset`, an
+// optimizer's `step`, a replay buffer's `sample` and `push`).
+var CommonMethods = map[string]bool{
 	"step": true, "reset": true, "render": true, "close": true, "seed": true, "sample": true, "update": true,
 	"append": true, "add": true, "push": true, "put": true, "get": true, "pop": true, "send": true, "recv": true,
 	"write": true, "log": true, "run": true, "train": true, "eval": true, "load": true, "save": true,
-	"forward": true, "backward": true, "zero_grad": true, "parameters": true, "to": true, "cuda": true, "cpu": true,
-	"state_dict": true, "load_state_dict": true, "item": true, "numpy": true, "format": true, "items": true,
-	"keys": true, "values": true, "copy": true, "clear": true, "extend": true, "insert": true, "remove": true,
-	"predict": true, "fit": true, "transform": true, "apply": true, "plot": true, "show": true,
 }
+
+// libraryMethodNames are CommonMethods, a module's own and those of
+// tensors, containers, estimators and plots: a call of one on an object
+// of no known class says nothing of which of a notebook's methods runs.
+var libraryMethodNames = func() map[string]bool {
+	out := maps.Clone(CommonMethods)
+	for _, name := range []string{
+		"forward", "backward", "zero_grad", "parameters", "to", "cuda", "cpu",
+		"state_dict", "load_state_dict", "item", "numpy", "format", "items",
+		"keys", "values", "copy", "clear", "extend", "insert", "remove",
+		"predict", "fit", "transform", "apply", "plot", "show",
+	} {
+		out[name] = true
+	}
+	return out
+}()
 
 // MethodOf returns the method name defined directly in class (the last
 // definition of that name there), or NoNode.

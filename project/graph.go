@@ -776,7 +776,7 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 // training loop drives have too.
 func (g *Graph) namedCalls(name string) *analyzer.Object {
 	edges := g.named[name]
-	if len(edges) == 0 || commonMethods[name] {
+	if len(edges) == 0 || analyzer.CommonMethods[name] {
 		return nil
 	}
 	g.methodsOnce.Do(g.indexMethods)
@@ -1795,22 +1795,14 @@ func (g *Graph) solveRepeated() {
 	}
 }
 
-// commonMethods are method names that objects of libraries a training
-// loop drives have too (a gym environment's `step` and `reset`, an
-// optimizer's `step`, a replay buffer's `sample` and `push`): a call of
-// one on an object of no known class, in a loop, says nothing of which
-// of the project's methods of that name runs again and again.
-var commonMethods = map[string]bool{
-	"step": true, "reset": true, "render": true, "close": true, "seed": true, "sample": true, "update": true,
-	"append": true, "add": true, "push": true, "put": true, "get": true, "pop": true, "send": true, "recv": true,
-	"write": true, "log": true, "run": true, "train": true, "eval": true, "load": true, "save": true,
-}
-
 // repeatedBy is solveRepeated's answer for o, from the calls of o and
 // the answers found so far for their callers (by); nil where none is.
 func (g *Graph) repeatedBy(o *object, by map[*object]*analyzer.Site) *analyzer.Site {
 	edges, byName := g.callsOf(o)
-	if commonMethods[byName] {
+	if analyzer.CommonMethods[byName] {
+		// A call of one on an object of no known class, in a loop, says
+		// nothing of which of the project's methods of that name runs
+		// again and again.
 		return nil
 	}
 	text := o.key.name
