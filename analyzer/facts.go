@@ -1605,6 +1605,7 @@ func (m *Model) summarizeNames() *Summary {
 
 // summarizeDefs adds the file's classes, functions and calls to s.
 func (m *Model) summarizeDefs(s *Summary) {
+	m.ev() // first, as linting gathers it: not from within a question being worked out
 	funcIndex := map[NodeID]int{}
 	for i := range m.binds {
 		b := &m.binds[i]

@@ -179,6 +179,12 @@ func (r *Runner) analyze(path string, src []byte, facts Facts, summarize, ownNam
 	}
 	if m.OtherFramework() {
 		enabled = func(*Rule) bool { return false } // MXNet, TensorFlow, JAX code
+	} else {
+		// The evidence of the file's own code first, as Summarize gathers
+		// it: gathered from within a question still being worked out (a
+		// function's back-propagated parameters), it would take that
+		// question's answer for none.
+		m.ev()
 	}
 	passes := make(map[*Rule]*Pass, len(r.rules))
 	for _, rule := range r.rules {
