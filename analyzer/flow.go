@@ -634,7 +634,7 @@ func (fl *Flow) opOfGradLeaf(v NodeID, keys map[string][]NodeID) bool {
 		return false
 	}
 	for k := range keys {
-		if fl.gradLeaf(k) {
+		if fl.GradLeafKey(k) {
 			return true
 		}
 	}
@@ -653,6 +653,56 @@ func (fl *Flow) gradLeaf(key string) bool {
 		}
 	}
 	return len(srcs) > 0
+}
+
+// GradLeafKey reports whether key holds a tensor made to require grad,
+// a leaf of autograd: a name the function binds only so (gradLeaf) or
+// makes require grad in place (`x.requires_grad_()`), or an attribute of
+// self that its class only ever sets so, or makes require grad
+// (`self.log_alpha.requires_grad = True` after binding it). What a
+// backward computes from such keys alone is a graph of its own making.
+func (fl *Flow) GradLeafKey(key string) bool {
+	f, m := fl.f, fl.m
+	if !strings.HasPrefix(key, "self.") {
+		return fl.gradLeaf(key) || m.leavesMadeIn(fl.fn)[key]
+	}
+	class := m.EnclosingClass(fl.fn)
+	if class == NoNode || strings.Count(key, ".") != 1 {
+		return false
+	}
+	made, other := false, false
+	f.Walk(class, func(id NodeID) {
+		switch f.Kind(id) {
+		case KindAssignment:
+			left := f.Field(id, FieldLeft)
+			if f.Kind(left) != KindAttribute {
+				return
+			}
+			if FlowKey(f, left) == key {
+				v := f.Unparen(f.Field(id, FieldRight))
+				if f.Kind(v) == KindCall && (m.leafCall(v) || m.parameterLeaf(v)) {
+					made = true
+				} else if f.Kind(v) != KindCall || !freshTensors[strings.TrimPrefix(m.CallName(v), "torch.")] {
+					other = true
+				}
+				return
+			}
+			obj := f.Field(left, FieldObject)
+			if f.TextIs(f.Field(left, FieldAttribute), "requires_grad") && f.Kind(obj) == KindAttribute &&
+				FlowKey(f, obj) == key && f.Kind(f.Field(id, FieldRight)) == KindTrue {
+				made = true
+			}
+		case KindAugmentedAssignment:
+			if left := f.Field(id, FieldLeft); f.Kind(left) == KindAttribute && FlowKey(f, left) == key {
+				other = true
+			}
+		case KindCall:
+			if r := f.Unparen(m.Receiver(id)); f.Kind(r) == KindAttribute && FlowKey(f, r) == key && m.leafCall(id) {
+				made = true
+			}
+		}
+	})
+	return made && !other
 }
 
 // definedHere reports whether a call calls a function or class defined
@@ -909,7 +959,7 @@ func (m *Model) callDerives(expr, within NodeID, opts deriveOpts, t func(NodeID)
 			// its result from what it is given.
 			return slices.ContainsFunc(m.Args(expr), t)
 		}
-		if def := m.LocalCallee(expr); def != NoNode && f.Kind(def) == KindFunctionDefinition && opts&deriveShallow == 0 && m.EnclosingFunction(def) == NoNode {
+		if def := m.LocalCallee(expr); def != NoNode && f.Kind(def) == KindFunctionDefinition && opts&deriveShallow == 0 {
 			// A function of this file: its result keeps the graph of the
 			// arguments its own body returns (`mu, s = coef(out)`).
 			args, keeps := m.Args(expr), m.shallowGraphParams(def)

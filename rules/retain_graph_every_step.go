@@ -112,7 +112,13 @@ on every path after the retained loss read it (a second update's fresh
 forward pass into the same ` + "`q`" + `) holds a new graph; names unpacked from
 one call of a model, or of a function that returns values with a graph
 (` + "`q1, q2 = self.policy_values(obs)`" + `, both critics reading one actor pass),
-may share one. A function counts as a
+may share one. A later backward that reads nothing the file shows may
+carry history is taken to share the graph, unless it reads a tensor made
+to require grad (an entropy temperature's ` + "`self.log_alpha`" + `), whose loss
+is a graph of its own; a function of the file called later in the step
+that back-propagates only what it is given (a classification penalty of
+` + "`self.criterion.get_loss(out, target)`" + `) shares the graph only where what
+it is given does. A function counts as a
 training step by its optimizer step, its name or by being called,
 directly or through an instance of its class, from a training loop in the
 same file; a step function known by none of these (called only from another
@@ -718,12 +724,15 @@ func (g *retainGraph) laterBackwardShares(call, body analyzer.NodeID, roots map[
 			return // after the step: only a name of this graph links them
 		}
 		// A later backward whose graph cannot be told apart (nothing
-		// it reads may carry history as far as this file shows).
-		any := false
+		// it reads may carry history as far as this file shows), unless
+		// it reads a tensor made to require grad: a graph of that leaf's
+		// own making (an entropy temperature's loss).
+		any, leaf := false, false
 		for k, uses := range later {
 			any = any || g.MayCarry(k, uses[0])
+			leaf = leaf || g.GradLeafKey(k)
 		}
-		shares = !any
+		shares = !any && !leaf
 	})
 	return shares
 }
@@ -852,8 +861,11 @@ func (g *retainGraph) sameForward(a, b map[string][]analyzer.NodeID) bool {
 }
 
 // backpropagatesUnseen reports whether a call may back-propagate inside a
-// function: a function or method of this file that does, or one named
-// like backward.
+// function through more than it is given: a function or method of this
+// file whose backward may run through a graph from elsewhere than its
+// parameters (an attribute of self, a global), one that calls a function
+// named like backward, or one named like backward itself. What a callee
+// does with the values it is given, backpropagatesShared asks.
 func (g *retainGraph) backpropagatesUnseen(call analyzer.NodeID) bool {
 	f, m := g.f, g.m
 	fn := f.Field(call, analyzer.FieldFunction)
@@ -862,19 +874,74 @@ func (g *retainGraph) backpropagatesUnseen(call analyzer.NodeID) bool {
 		return true
 	}
 	def := m.LocalCallee(call)
-	if def == analyzer.NoNode {
+	if def == analyzer.NoNode || f.Kind(def) != analyzer.KindFunctionDefinition {
 		return false
 	}
 	return m.Memo(rgBackpropsKey{def}, func() any {
+		params := map[string]bool{}
+		for _, p := range m.PositionalParams(def) {
+			params[f.Text(p)] = true
+		}
+		fl := m.Flow(def)
 		found := false
 		f.Walk(def, func(id analyzer.NodeID) {
-			found = found || f.Kind(id) == analyzer.KindCall && (m.IsBackwardCall(id) || strings.Contains(strings.ToLower(lastIdent(f, f.Field(id, analyzer.FieldFunction))), "backward"))
+			if found || f.Kind(id) != analyzer.KindCall {
+				return
+			}
+			if !m.IsBackwardCall(id) {
+				found = strings.Contains(strings.ToLower(lastIdent(f, f.Field(id, analyzer.FieldFunction))), "backward")
+				return
+			}
+			if m.ScopeNode(id) != def {
+				found = true // a function of its own
+				return
+			}
+			for k, uses := range fl.Reach(retainedRoots(m, id)) {
+				if params[k] || !fl.MayCarry(k, uses[0]) {
+					continue
+				}
+				if !strings.Contains(k, ".") && len(fl.Sources(k)) > 0 {
+					continue // a name of its own, whose values Reach followed
+				}
+				if objectGivenParams(m, uses, params) {
+					continue // `self.criterion.get_loss(out, target)`: computed from what it is given
+				}
+				found = true
+				return
+			}
 		})
 		return found
 	}).(bool)
 }
 
 type rgBackpropsKey struct{ def analyzer.NodeID }
+
+// objectGivenParams reports whether every use of a key is the object of
+// a method call, not a tensor's, that is given a parameter of the
+// function (`self.criterion.get_loss(out, target)`, out a parameter): an
+// object that computes a value from what it is given.
+func objectGivenParams(m *analyzer.Model, uses []analyzer.NodeID, params map[string]bool) bool {
+	f := m.File
+	for _, u := range uses {
+		attr := f.Parent(u)
+		call := f.Parent(attr)
+		if f.Kind(attr) != analyzer.KindAttribute || f.Field(attr, analyzer.FieldObject) != u ||
+			f.Kind(call) != analyzer.KindCall || f.Field(call, analyzer.FieldFunction) != attr ||
+			analyzer.TensorMethod(m.MethodName(call)) {
+			return false
+		}
+		given := false
+		for _, a := range m.Args(call) {
+			if a = f.Unparen(a); f.Kind(a) == analyzer.KindIdentifier && params[f.Text(a)] {
+				given = true
+			}
+		}
+		if !given {
+			return false
+		}
+	}
+	return len(uses) > 0
+}
 
 // stateGraphPass reports whether the step runs a forward pass of a model
 // whose outputs share a graph built once in its object's state
@@ -896,8 +963,19 @@ func stateGraphPass(m *analyzer.Model, body analyzer.NodeID) bool {
 func (g *retainGraph) backpropagatesShared(call analyzer.NodeID, roots map[string][]analyzer.NodeID) bool {
 	m := g.m
 	for _, a := range m.Args(call) {
-		if _, backprop, _, _ := m.ArgUse(call, a); backprop && g.sharesRoots(g.Reach([]analyzer.NodeID{a}), roots) {
-			return true
+		backprop := false
+		if m.File.Kind(a) == analyzer.KindKeywordArgument {
+			// A parameter given by name: any, of a function of this
+			// file that back-propagates one.
+			def := m.LocalCallee(call)
+			backprop = def != analyzer.NoNode && m.File.Kind(def) == analyzer.KindFunctionDefinition && len(m.BackpropParams(def)) > 0
+		} else {
+			_, backprop, _, _ = m.ArgUse(call, a)
+		}
+		if backprop {
+			if r := g.Reach([]analyzer.NodeID{a}); g.sharesRoots(r, roots) || g.sameForward(roots, r) {
+				return true
+			}
 		}
 	}
 	return false
