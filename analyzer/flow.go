@@ -199,8 +199,8 @@ func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
 		return
 	case KindCall:
 		method := m.MethodName(expr)
-		if detachingMethods[method] {
-			return
+		if detachingMethods[method] || method == "requires_grad_" {
+			return // `.requires_grad_()` only runs on a leaf: a tensor with history raises
 		}
 		q := m.CallName(expr)
 		if q != "" {
@@ -211,6 +211,8 @@ func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
 			return
 		case strings.HasPrefix(q, "torch.") && freshTensors[strings.TrimPrefix(q, "torch.")]:
 			return // a fresh tensor: its arguments are shapes and fill values
+		case q == "torch.autograd.Variable" || q == "torch.autograd.variable.Variable":
+			return // a leaf: Variable(x) holds x's values, detached
 		}
 		if method != "" {
 			fl.Keys(m.Receiver(expr), into)

@@ -30,7 +30,13 @@ training step is one iteration of a loop that builds the
 graph afresh in every iteration, or a function that trains one step: it
 steps an optimizer once, outside any loop of its own (an agent's
 ` + "`learn()`" + `), it is named so (` + "`train_step`" + `, ` + "`training_step`" + `, ...), or it is
-called from a training loop of the same file.
+called from a training loop of the same file. It also checks a function
+that trains no step of its own but builds a graph, back-propagates it with
+` + "`retain_graph=True`" + ` and hands nothing of it back (a gradient penalty's
+helper that returns ` + "`penalty.item()`" + `): that graph is freed when the
+function returns, so the retain only keeps its saved activations until
+then. Such a finding is one level lower where no loop is seen to call
+the helper, in its file or the project.
 
 ## Why is this bad?
 ` + "`backward()`" + ` normally frees the saved activations of the graph as it runs
@@ -122,7 +128,13 @@ it is given does. A function counts as a
 training step by its optimizer step, its name or by being called,
 directly or through an instance of its class, from a training loop in the
 same file; a step function known by none of these (called only from another
-module, stepping no optimizer itself) is not checked.
+module, stepping no optimizer itself) is not checked. A helper's graph
+must be built in its body: one that runs through a parameter (a penalty
+taken on an interpolation of the caller's fake batch, not detached) may
+be the caller's, which a backward of the caller's may run through again,
+and is not reported; ` + "`Variable(x, requires_grad=True)`" + `, ` + "`x.detach().requires_grad_()`" + `
+and ` + "`x.requires_grad_()`" + ` make leaves, which hold no graph. Tests are not
+checked for such helpers.
 
 ## References
 - [torch.Tensor.backward](https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
@@ -212,6 +224,9 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		body = f.Field(step, analyzer.FieldBody)
 	case fn != analyzer.Root && rgIsStepFunction(m, fn):
 		body = f.Field(fn, analyzer.FieldBody)
+	case fn != analyzer.Root && m.EnclosingLoop(call) == analyzer.NoNode:
+		g.checkHelper(p, call, roots)
+		return
 	default:
 		return
 	}
@@ -261,9 +276,13 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		old = " (`retain_variables` is what PyTorch called `retain_graph` before 0.4)"
 	}
 	if step == analyzer.NoNode {
+		rest := ""
+		if rgUpdatesOnce(m, fn) {
+			rest = " (through the optimizer step and the rest of the step)"
+		}
 		p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `%s=True` keeps its saved activations "+
-			"%s until `%s` returns (through the optimizer step and the rest of the step) instead of freeing them during "+
-			"backward; drop `%s=True`%s", site, kw, where, m.FunctionName(fn), kw, old))
+			"%s until `%s` returns%s instead of freeing them during backward; drop `%s=True`%s",
+			site, kw, where, m.FunctionName(fn), rest, kw, old))
 		if !rgStepCalled(m, fn) && !rgUpdatesOnce(m, fn) {
 			p.Assume(fmt.Sprintf("`%s` runs once per training step: known by its name alone", m.FunctionName(fn)))
 		}
@@ -287,6 +306,106 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	p.Report(call, fmt.Sprintf("`%s` is the last backward through this step's graph: `%s=True` keeps its saved activations "+
 		"%s until %s rebound in the next iteration, so peak memory holds about two steps' activations; "+
 		"drop `%s=True`%s", site, kw, where, rgNames(kept), kw, old))
+}
+
+// checkHelper reports a retained backward in a function that trains no
+// step of its own (a gradient penalty's helper, called by the step),
+// where the whole graph is the function's own: built in its body from
+// its data and tensors made to require grad there, run through by no
+// later backward of it, and handed to nothing that outlives the call
+// (the function returns a number, `penalty.item()`). Whatever calls it,
+// the graph is freed when it returns; `retain_graph=True` only keeps
+// the saved activations until then. A graph that runs through a
+// parameter may be the caller's, which a backward of the caller's may
+// run through again: not reported.
+func (g *retainGraph) checkHelper(p *analyzer.Pass, call analyzer.NodeID, roots map[string][]analyzer.NodeID) {
+	f, m := g.f, g.m
+	if testCode(m, g.fn) {
+		return // a test runs once, and checks what it likes
+	}
+	body := f.Field(g.fn, analyzer.FieldBody)
+	holders, ok := g.builtWithin(roots, body)
+	if !ok || len(holders) == 0 || g.laterBackwardShares(call, body, roots) || g.gradOfParam(roots) {
+		return
+	}
+	carrying := g.carrying(roots)
+	rootUses := make([]analyzer.NodeID, 0, len(carrying))
+	for _, uses := range carrying {
+		rootUses = append(rootUses, uses[0])
+	}
+	slices.Sort(rootUses)
+	if goes, _ := laterFate(m, call, rootUses); goes != fateNo || g.ReturnsAny(carrying) || g.keepsOnSelf(roots) || g.storesOnSelf(roots) {
+		return
+	}
+	kw := retainKeyword(m, call)
+	name := m.FunctionName(g.fn)
+	p.Report(call, fmt.Sprintf("`%s` is the last backward through a graph that `%s` builds and lets go of when it returns: "+
+		"`%s=True` keeps its saved activations %s until then instead of freeing them during backward; drop `%s=True`",
+		analyzer.Snippet(f.Text(call), 50), name, kw, onDevice(f), kw))
+	if c, site := m.Repeated(g.fn); c == analyzer.NoNode && site == nil {
+		p.Assume(fmt.Sprintf("`%s` runs again and again: no loop is seen to call it", name))
+	}
+}
+
+// gradOfParam reports whether the graph of roots holds the gradient
+// that `torch.autograd.grad(outputs=..., inputs=..., create_graph=True)`
+// took of values that run through a parameter of the function that may
+// carry a graph (a penalty's interpolation of the caller's fake batch):
+// the double backward runs through the caller's graph.
+func (g *retainGraph) gradOfParam(roots map[string][]analyzer.NodeID) bool {
+	f, m := g.f, g.m
+	seen := map[analyzer.NodeID]bool{}
+	keys := roots
+	for range 4 {
+		var more []analyzer.NodeID
+		for k := range keys {
+			for _, s := range g.Sources(k) {
+				f.Walk(s.Value, func(id analyzer.NodeID) {
+					if f.Kind(id) != analyzer.KindCall || seen[id] || m.CallName(id) != "torch.autograd.grad" {
+						return
+					}
+					seen[id] = true
+					// Every argument, `outputs=` and `inputs=` given by name too.
+					f.Children(f.Field(id, analyzer.FieldArguments), func(c analyzer.NodeID) bool {
+						more = append(more, c)
+						return true
+					})
+				})
+			}
+		}
+		if len(more) == 0 {
+			return false
+		}
+		keys = g.Reach(more)
+		for k, uses := range keys {
+			if b := m.Resolve(uses[0]); b != nil && b.Kind == analyzer.BindParam && g.MayCarry(k, uses[0]) {
+				return true
+			}
+		}
+	}
+	return true
+}
+
+// storesOnSelf reports whether the function assigns a value of the graph
+// (a key of roots) to an attribute of self, where it outlives the call.
+func (g *retainGraph) storesOnSelf(roots map[string][]analyzer.NodeID) bool {
+	f, m := g.f, g.m
+	found := false
+	f.Walk(g.fn, func(id analyzer.NodeID) {
+		if found || f.Kind(id) != analyzer.KindAssignment || m.ScopeNode(id) != g.fn {
+			return
+		}
+		if left := f.Field(id, analyzer.FieldLeft); f.Kind(left) != analyzer.KindIdentifier {
+			keys := map[string][]analyzer.NodeID{}
+			g.Keys(f.Field(id, analyzer.FieldRight), keys)
+			for k := range keys {
+				if _, ok := roots[k]; ok {
+					found = true
+				}
+			}
+		}
+	})
+	return found
 }
 
 // reboundAfter reports whether name k is assigned again in body, the
