@@ -247,6 +247,9 @@ func (g *Graph) Add(path string, s *analyzer.Summary) {
 // moduleName is the dotted name a file is imported by from the first
 // import root that holds it.
 func (g *Graph) moduleName(path string) string {
+	if analyzer.IsNotebook(path) {
+		return "" // no file imports a notebook
+	}
 	for _, r := range g.roots {
 		rel, err := filepath.Rel(r, path)
 		if err != nil || strings.HasPrefix(rel, "..") {
@@ -722,10 +725,16 @@ func (g *Graph) Solve() {
 }
 
 // indexMethods lists the methods of the project's classes by name, once
-// a solve, when a lookup first needs them.
+// a solve, when a lookup first needs them. A notebook's classes are left
+// out: a method of the project called by name on an object of no known
+// class is one of a file the caller could import, and a notebook's own
+// method, asked about by that notebook ("?.name"), has no rival in it.
 func (g *Graph) indexMethods() {
 	var methods []*object
 	for _, o := range g.objs {
+		if analyzer.IsNotebook(o.key.file.path) {
+			continue
+		}
 		if class, name, ok := strings.Cut(o.key.name, "."); ok && o.kind == analyzer.ObjectFunction && !strings.Contains(name, ".") {
 			if c := o.key.file.objs[class]; c != nil && c.kind == analyzer.ObjectClass {
 				methods = append(methods, o)

@@ -25,8 +25,8 @@ import (
 // editor's buffer, one file on the command line).
 type Linter struct {
 	Runner *analyzer.Runner
-	// Files lists the Python files of the project rooted at root (after
-	// the configured excludes). Nil means the files named only.
+	// Files lists the Python files and notebooks of the project rooted at
+	// root (after the configured excludes). Nil means the files named only.
 	Files func(root string) ([]string, error)
 	// Named are the paths named on the command line (an editor's
 	// workspace folder): a file with no marker of a project root above it
@@ -382,6 +382,16 @@ type unit struct {
 	light   *analyzer.Summary
 }
 
+// storeKey is the name the store keeps a unit's entry under: its path,
+// or for a notebook, whose findings the store keeps under its path (it
+// is linted on its own, after its project), a name no file has.
+func (u *unit) storeKey() string {
+	if analyzer.IsNotebook(u.abs) {
+		return u.abs + "#summary"
+	}
+	return u.abs
+}
+
 // FindRoot returns the root of the project a file belongs to: the closest
 // folder above it with a pyproject.toml that has a [tool.torchlint]
 // table, else the closest with a pyproject.toml, setup.py, setup.cfg or
@@ -698,7 +708,7 @@ func (l *Linter) reuse(root string, order []*unit, override map[string][]byte) b
 	}
 	prev := make(map[*unit]*Entry, len(changed))
 	for _, u := range changed {
-		p, ok := l.Store.Previous(u.abs)
+		p, ok := l.Store.Previous(u.storeKey())
 		if !ok || (u.target && !p.Linted) {
 			return false
 		}
@@ -728,7 +738,7 @@ func (l *Linter) reuse(root string, order []*unit, override map[string][]byte) b
 		}
 		if !u.target {
 			u.entry = l.seal(&Entry{Summary: l.summarize(u), Hash: u.hash})
-			l.Store.Keep(u.abs, u.stat, u.entry)
+			l.Store.Keep(u.storeKey(), u.stat, u.entry)
 			u.src = nil
 		} else {
 			p.decodeAsked()
@@ -755,7 +765,7 @@ func (l *Linter) reuse(root string, order []*unit, override map[string][]byte) b
 	for _, u := range changed {
 		if u.target {
 			u.entry.Digest = digest
-			l.Store.Keep(u.abs, u.stat, u.entry)
+			l.Store.Keep(u.storeKey(), u.stat, u.entry)
 		}
 	}
 	return true
@@ -932,16 +942,16 @@ func (l *Linter) solve(root string, order []*unit, override map[string][]byte) *
 			e := u.entry
 			u.entry = &Entry{Summary: e.Summary, Linted: true, Diags: e.Diags, Asked: e.Asked, Hash: e.Hash, Digest: digest,
 				SumHash: e.SumHash, summaryEnc: e.summaryEnc, askedEnc: e.askedEnc}
-			l.Store.Keep(u.abs, u.stat, u.entry)
+			l.Store.Keep(u.storeKey(), u.stat, u.entry)
 		}
 	})
 	return g
 }
 
 // units lists the files of the project rooted at root: the targets,
-// then the Python files its discovery finds that belong to it (a folder
-// with its own marker, a pyproject.toml, setup.py, setup.cfg or .git, is
-// a project of its own), each once.
+// then the Python files and notebooks its discovery finds that belong to
+// it (a folder with its own marker, a pyproject.toml, setup.py,
+// setup.cfg or .git, is a project of its own), each once.
 func (l *Linter) units(root string, targets []string) []*unit {
 	byPath := map[string]*unit{}
 	var order []*unit
@@ -967,7 +977,9 @@ func (l *Linter) units(root string, targets []string) []*unit {
 	if l.Files != nil {
 		if files, err := l.Files(root); err == nil {
 			for _, f := range files {
-				if strings.HasSuffix(f, ".py") && l.belongs(f, root) {
+				// A notebook is summarized with the rest: no file imports
+				// it, but its cells call the project's functions.
+				if (strings.HasSuffix(f, ".py") || analyzer.IsNotebook(f)) && l.belongs(f, root) {
 					add(f, false)
 				}
 			}
@@ -992,7 +1004,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 		}
 		if _, overridden := overridden(u, override); l.Store != nil && !overridden {
 			u.stat = statFile(u.abs, now)
-			if u.stat.Vouches() && usable(l.Store.Entry(u.abs, nil, u.stat)) {
+			if u.stat.Vouches() && usable(l.Store.Entry(u.storeKey(), nil, u.stat)) {
 				u.hash = u.entry.Hash
 				return
 			}
@@ -1011,7 +1023,7 @@ func (l *Linter) load(units []*unit, override map[string][]byte) {
 			u.entry = &Entry{Linted: true, Diags: []analyzer.Diagnostic{*u.readErr}}
 		case l.Store != nil:
 			u.hash = sha256.Sum256(u.src)
-			if usable(l.Store.Entry(u.abs, &u.hash, u.stat)) {
+			if usable(l.Store.Entry(u.storeKey(), &u.hash, u.stat)) {
 				u.src = nil
 			}
 		}
@@ -1061,7 +1073,7 @@ func (l *Linter) firstPass(u *unit, g *Graph, override map[string][]byte) {
 		u.entry = l.seal(&Entry{Summary: l.summarize(u), Hash: u.hash})
 		g.Fresh(u.abs, u.entry.Summary)
 		if l.Store != nil {
-			l.Store.Keep(u.abs, u.stat, u.entry)
+			l.Store.Keep(u.storeKey(), u.stat, u.entry)
 		}
 		u.src, u.fresh = nil, false
 		return
@@ -1092,6 +1104,14 @@ func (l *Linter) readInto(u *unit, override map[string][]byte, room []byte) ([]b
 	src, d := l.Runner.ReadSourceInto(u.path, room)
 	if d != nil && !u.target {
 		return nil, nil, fmt.Errorf("%s: %s", u.path, d.Message)
+	}
+	if d == nil && analyzer.IsNotebook(u.path) {
+		// A notebook's code cells, as one Python source.
+		nb, err := analyzer.ParseNotebook(src)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", u.path, err)
+		}
+		return nb.Source, nil, nil
 	}
 	return src, d, nil
 }
