@@ -387,7 +387,9 @@ func (g *retainGraph) gradOfParam(roots map[string][]analyzer.NodeID) bool {
 }
 
 // storesOnSelf reports whether the function assigns a value of the graph
-// (a key of roots) to an attribute of self, where it outlives the call.
+// (a key of roots) to anything but a plain name of its own: an attribute
+// (`self.last = penalty`) or an element of a container, which may
+// outlive the call.
 func (g *retainGraph) storesOnSelf(roots map[string][]analyzer.NodeID) bool {
 	f, m := g.f, g.m
 	found := false
