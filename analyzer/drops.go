@@ -107,8 +107,10 @@ func libraryCall(q string) bool {
 }
 
 // localReceiver reports whether e, the object of a method call in def,
-// is a name of def (not self), an element of one, or what a call seen
-// whole returns (`Categorical(logits=q).sample()`).
+// is a name of def (not self), an element or a tensor attribute of one
+// (`target.data`), what a call seen whole returns
+// (`Categorical(logits=q).sample()`), a number, or arithmetic or a
+// comparison of such values (`(pred == target).sum()`).
 func (m *Model) localReceiver(def, e NodeID) bool {
 	f := m.File
 	e = f.Unparen(e)
@@ -121,8 +123,23 @@ func (m *Model) localReceiver(def, e NodeID) bool {
 		return b != nil && m.ScopeNode(b.Stmt) == def
 	case KindSubscript:
 		return m.localReceiver(def, f.Field(e, FieldValue))
+	case KindAttribute:
+		return nonGradAttributes[f.Text(f.Field(e, FieldAttribute))] && m.localReceiver(def, f.Field(e, FieldObject))
 	case KindCall:
 		return m.seenWhole(def, e)
+	case KindInteger, KindFloat:
+		return true
+	case KindBinaryOperator:
+		return m.localReceiver(def, f.Field(e, FieldLeft)) && m.localReceiver(def, f.Field(e, FieldRight))
+	case KindUnaryOperator:
+		return m.localReceiver(def, f.Field(e, FieldArgument))
+	case KindComparisonOperator:
+		local := true
+		f.Children(e, func(c NodeID) bool {
+			local = m.localReceiver(def, c)
+			return local
+		})
+		return local
 	}
 	return false // `self.log.write(x)`: a method of an object of unknown class
 }
