@@ -1582,6 +1582,9 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
 	}
+	if m.holdsLibraryClass(fn) {
+		return false // `self.distribution = torch.distributions.Normal`: calling it makes a distribution
+	}
 	if f.Kind(fn) == KindIdentifier && m.Resolve(fn) == nil && m.QualifiedName(fn) == "" && ClassName(f.Text(fn)) {
 		// `Model(inputs=x, outputs=y)` with `Model` bound nowhere (a
 		// Keras import the file lacks): a class's name, so a
@@ -1610,6 +1613,30 @@ func (m *Model) isForwardCall(call NodeID) bool {
 		return false
 	}
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)
+}
+
+// holdsLibraryClass reports whether attr, an attribute of self, holds a
+// class of a library rather than an instance (`self.distribution =
+// torch.distributions.Normal`, set where its class is): calling it makes
+// an object, and runs no forward pass.
+func (m *Model) holdsLibraryClass(attr NodeID) bool { return m.HeldLibraryClass(attr) != "" }
+
+// HeldLibraryClass returns the qualified name of the library class that
+// attr, an attribute of self, holds (holdsLibraryClass), or "".
+func (m *Model) HeldLibraryClass(attr NodeID) string {
+	f := m.File
+	if f.Kind(attr) != KindAttribute || !f.TextIs(f.Field(attr, FieldObject), "self") {
+		return ""
+	}
+	v := f.Unparen(m.selfAttrValue(attr))
+	if k := f.Kind(v); k != KindIdentifier && k != KindAttribute {
+		return ""
+	}
+	q := m.QualifiedName(v)
+	if !strings.Contains(q, ".") || !ClassName(q[strings.LastIndexByte(q, '.')+1:]) || !isLibraryName(q) {
+		return ""
+	}
+	return q
 }
 
 // givenParameters reports whether call runs a function, of the project

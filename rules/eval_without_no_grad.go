@@ -4256,7 +4256,12 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	if f.Kind(call) != analyzer.KindCall {
 		return false
 	}
-	if q := m.CallName(call); q != "" {
+	q := m.CallName(call)
+	if q == "" {
+		// `self.distribution(mu, sigma)`, the class held by its object.
+		q = m.HeldLibraryClass(f.Unparen(f.Field(call, analyzer.FieldFunction)))
+	}
+	if q != "" {
 		switch {
 		case hostFunctions[q]:
 			return true
