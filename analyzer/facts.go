@@ -1754,12 +1754,17 @@ func (m *Model) summarizeClass(class NodeID) ClassSummary {
 		}
 	}
 	cs.Module = m.IsModuleClass(class)
-	if !cs.Module {
-		// A holder of modules (a trainer, a wrapper), not a module: what
-		// it assigns to its attributes is asked about through its
-		// instances in other files. A module's submodules are read in
-		// its own file.
-		cs.AttrClasses = m.attrClasses(class)
+	// What a class assigns to its attributes is asked about through its
+	// instances in other files: a holder of modules (a trainer, a
+	// wrapper), and a module whose submodules are of the project's
+	// classes (`np.xz_to_y(x, z)`, xz_to_y a Decoder of models.py; those
+	// of torch.nn are read by their names).
+	cs.AttrClasses = m.attrClasses(class)
+	if cs.Module {
+		cs.AttrClasses = slices.DeleteFunc(cs.AttrClasses, func(p Pair) bool { return isLibraryName(p.Value) })
+		if len(cs.AttrClasses) == 0 {
+			cs.AttrClasses = nil
+		}
 	}
 	cs.NoGraph = m.NoGraphClass(class) // a module, or a wrapper of frozen ones (frozenWrapper)
 	cs.ByForward = cs.Module && m.moduleByForward(class)
