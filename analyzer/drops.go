@@ -25,6 +25,29 @@ func (m *Model) DropsArgs(def NodeID) bool {
 }
 
 func (m *Model) dropsArgs(def NodeID) bool {
+	if !m.KeepsNothing(def) {
+		return false
+	}
+	for _, v := range m.ReturnValues(def) {
+		if !m.graphFree(def, v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// KeepsNothing reports whether def's body, seen whole (as DropsArgs
+// reads it), keeps nothing of what it is given where it outlives the
+// call: it writes no attribute or global, yields nothing, defines no
+// function and calls nothing that may store. What it is given then
+// ends in it, or in what it returns.
+func (m *Model) KeepsNothing(def NodeID) bool {
+	return m.Memo(keepsNothingKey{def}, func() any { return m.keepsNothing(def) }).(bool)
+}
+
+type keepsNothingKey struct{ def NodeID }
+
+func (m *Model) keepsNothing(def NodeID) bool {
 	f := m.File
 	if f.Kind(def) != KindFunctionDefinition || len(m.positionalParams(def)) == 0 {
 		return false
@@ -48,15 +71,7 @@ func (m *Model) dropsArgs(def NodeID) bool {
 			ok = m.seenWhole(def, id)
 		}
 	})
-	if !ok {
-		return false
-	}
-	for _, v := range m.ReturnValues(def) {
-		if !m.graphFree(def, v, 0) {
-			return false
-		}
-	}
-	return true
+	return ok
 }
 
 // storingMethods keep their argument in their object.

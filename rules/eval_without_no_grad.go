@@ -4321,8 +4321,34 @@ func hostArgument(m *analyzer.Model, args, arg analyzer.NodeID, ret bool, depth 
 	// it (a selector that returns the indices of the best scores).
 	if arg != analyzer.NoNode {
 		if known, backprop, kept, dropped := m.ArgUse(call, arg); known && !backprop {
+			if !dropped && !kept && detachedArg(m, arg) {
+				// `onehot_to_word(out.data)`: values without history,
+				// handed to a function of the file that returns nothing
+				// made of them and keeps nothing, which reads them on
+				// the host or lets them go.
+				def := m.LocalCallee(call)
+				return def != analyzer.NoNode && m.KeepsNothing(def)
+			}
 			return dropped || kept && hostBound(m, call, ret, depth+1)
 		}
+	}
+	return false
+}
+
+// detachedArg reports whether arg, an argument, is a value without
+// autograd history taken from one with it: `out.data`, `out.detach()`,
+// maybe moved (`out.detach().cpu()`).
+func detachedArg(m *analyzer.Model, arg analyzer.NodeID) bool {
+	f := m.File
+	arg = f.Unparen(arg)
+	for f.Kind(arg) == analyzer.KindCall && (m.MethodName(arg) == "cpu" || m.MethodName(arg) == "clone") {
+		arg = f.Unparen(m.Receiver(arg))
+	}
+	switch f.Kind(arg) {
+	case analyzer.KindAttribute:
+		return f.TextIs(f.Field(arg, analyzer.FieldAttribute), "data")
+	case analyzer.KindCall:
+		return m.MethodName(arg) == "detach"
 	}
 	return false
 }
