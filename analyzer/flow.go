@@ -199,8 +199,8 @@ func (fl *Flow) Keys(expr NodeID, into map[string][]NodeID) {
 		return
 	case KindCall:
 		method := m.MethodName(expr)
-		if detachingMethods[method] || method == "requires_grad_" {
-			return // `.requires_grad_()` only runs on a leaf: a tensor with history raises
+		if detachingMethods[method] {
+			return
 		}
 		q := m.CallName(expr)
 		if q != "" {

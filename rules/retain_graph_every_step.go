@@ -328,6 +328,9 @@ func (g *retainGraph) checkHelper(p *analyzer.Pass, call analyzer.NodeID, roots 
 	if !ok || len(holders) == 0 || g.laterBackwardShares(call, body, roots) || g.gradOfParam(roots) {
 		return
 	}
+	if stateGraphPass(m, body) {
+		return // a model that keeps a graph on itself: the next call runs through it again
+	}
 	carrying := g.carrying(roots)
 	rootUses := make([]analyzer.NodeID, 0, len(carrying))
 	for _, uses := range carrying {

@@ -24,7 +24,7 @@ def r1_penalty(critic, real, weight):
 
 
 def unused_penalty(critic, real):
-    x = real.clone().requires_grad_(True)
+    x = real.detach().clone().requires_grad_(True)
     grads = torch.autograd.grad(critic(x).sum(), x, create_graph=True)[0]
     penalty = grads.pow(2).mean()
     penalty.backward(retain_graph=True)  # want: TL103(medium) "`unused_penalty` builds and lets go of"
@@ -36,6 +36,15 @@ def gp_through_fake(critic, real, fake):
     alpha = torch.rand(real.size(0), 1)
     mixed = alpha * real + (1 - alpha) * fake
     grads = torch.autograd.grad(outputs=critic(mixed).sum(), inputs=mixed, create_graph=True)[0]
+    penalty = grads.pow(2).mean()
+    penalty.backward(retain_graph=True)  # ok: TL103 the caller may back-propagate fake's graph again
+    return penalty.item()
+
+
+def gp_interp_inline(critic, real, fake):
+    # requires_grad_(True) on a value with history keeps it: fake's graph runs on.
+    mixed = (0.5 * real + 0.5 * fake).requires_grad_(True)
+    grads = torch.autograd.grad(critic(mixed).sum(), mixed, create_graph=True)[0]
     penalty = grads.pow(2).mean()
     penalty.backward(retain_graph=True)  # ok: TL103 the caller may back-propagate fake's graph again
     return penalty.item()
@@ -86,6 +95,7 @@ class Trainer:
         loss.backward()
         r1_penalty(self.critic, real, 10.0)
         gp_through_fake(self.critic, real, fake)
+        gp_interp_inline(self.critic, real, fake)
         self.gp_kept(real)
         self.opt.step()
         return fake
@@ -96,5 +106,6 @@ class Trainer:
             wgan_gp(self.critic, real, fake.detach(), 10.0)
             gp_returned(self.critic, real)
             gp_twice(self.critic, real)
+
             feature_loss(self.critic(real), real.sum(1, keepdim=True))
 
