@@ -140,8 +140,8 @@ func (r *Runner) Analyze(path string, src []byte, facts Facts, summarize bool) (
 }
 
 // analyze is Analyze; with ownNames, the facts are handed the names the
-// file binds even without summarize: for a file its project's facts
-// were not solved from (a notebook), whose imports they cannot know.
+// file binds even without summarize: for a notebook, whose own summary
+// the facts may not have (a notebook linted alone, or standard input).
 func (r *Runner) analyze(path string, src []byte, facts Facts, summarize, ownNames bool) ([]Diagnostic, *Summary) {
 	if !utf8.Valid(src) {
 		return []Diagnostic{r.invalidUTF8(path, src)}, nil
@@ -457,9 +457,9 @@ func (r *Runner) lintNotebookRaw(path string, raw []byte, facts Facts) []Diagnos
 	return r.lintNotebook(path, nb, facts)
 }
 
-// lintNotebook is LintNotebook for a notebook already parsed. No file of
-// the project imports a notebook, so its facts were solved without it:
-// they are handed the names its cells bind.
+// lintNotebook is LintNotebook for a notebook already parsed. Its facts
+// are handed the names its cells bind, as they are now: the project's
+// summary of it may be older (an edited buffer) or missing.
 func (r *Runner) lintNotebook(path string, nb *Notebook, facts Facts) []Diagnostic {
 	diags, _ := r.analyze(path, nb.Source, facts, false, true)
 	for i := range diags {

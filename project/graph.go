@@ -783,8 +783,12 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 // RepeatedBy is the first of them on every iteration of a loop. Nil where
 // there are none, or where the name is one that objects of libraries a
 // training loop drives have too.
-func (g *Graph) namedCalls(name string) *analyzer.Object {
-	edges := g.named[name]
+func (g *Graph) namedCalls(name string, asker *file) *analyzer.Object {
+	// The calls of the project's Python files, and the asking notebook's
+	// own: another notebook is never handed this one's objects.
+	edges := slices.DeleteFunc(slices.Clone(g.named[name]), func(e callEdge) bool {
+		return e.file != nil && e.file != asker && (asker == nil || e.file.path != asker.path) && analyzer.IsNotebook(e.file.path)
+	})
 	if len(edges) == 0 || analyzer.CommonMethods[name] {
 		return nil
 	}
@@ -2251,7 +2255,7 @@ func (ff *FileFacts) Lookup(ref string, want analyzer.Want) *analyzer.Object {
 	switch name, any := strings.CutPrefix(ref, "*."); {
 	case ff.g == nil || !ff.g.solved:
 	case strings.HasPrefix(ref, "?."):
-		out = ff.g.namedCalls(strings.TrimPrefix(ref, "?."))
+		out = ff.g.namedCalls(strings.TrimPrefix(ref, "?."), ff.file)
 	case any:
 		switch {
 		case want&analyzer.WantGrad != 0:

@@ -470,7 +470,8 @@ func exists(p string) bool {
 // when set, gives the source of a file in place of its contents on disk
 // (an editor's unsaved buffer, standard input). A notebook is linted
 // with the facts of its project, once the project's Python files are:
-// no file imports a notebook, so nothing else waits for it.
+// the project reads what its notebooks call, but no file imports a
+// notebook, so no other file's findings wait for one's.
 func (l *Linter) Lint(paths []string, override map[string][]byte) ([]analyzer.Diagnostic, []error) {
 	var diags []analyzer.Diagnostic
 	var errs []error
@@ -1098,10 +1099,11 @@ func (l *Linter) read(u *unit, override map[string][]byte) ([]byte, *analyzer.Di
 
 // readInto is read, reading a file into room where it has the room.
 func (l *Linter) readInto(u *unit, override map[string][]byte, room []byte) ([]byte, *analyzer.Diagnostic, error) {
-	if src, ok := overridden(u, override); ok {
-		return src, nil, nil
+	src, over := overridden(u, override)
+	var d *analyzer.Diagnostic
+	if !over {
+		src, d = l.Runner.ReadSourceInto(u.path, room)
 	}
-	src, d := l.Runner.ReadSourceInto(u.path, room)
 	if d != nil && !u.target {
 		return nil, nil, fmt.Errorf("%s: %s", u.path, d.Message)
 	}
