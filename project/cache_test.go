@@ -569,3 +569,40 @@ func TestExeIdentity(t *testing.T) {
 		t.Errorf("a missing file: %q, want none", got)
 	}
 }
+
+// TestCacheKeepsNotebookSummaries: a notebook's summary, kept under its
+// path and "#summary", outlives a run over another project while the
+// notebook exists, and goes with it.
+func TestCacheKeepsNotebookSummaries(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"nb.ipynb": "{}\n", "b.py": "x = 1\n"})
+	nb := filepath.Join(dir, "nb.ipynb")
+	key := (&unit{abs: nb}).storeKey()
+	open := func() *Cache {
+		c, err := OpenCache(filepath.Join(dir, "c"), testVersion, func(string) string { return "k" })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := open()
+	c.Keep(key, Stat{}, &Entry{Summary: &analyzer.Summary{}})
+	if err := c.Save(); err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []bool{false, true} {
+		if gone {
+			if err := os.Remove(nb); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c = open()
+		c.Put(filepath.Join(dir, "b.py"), []byte("x = 1\n"), nil) // another file's run
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := open().Previous(key); ok == gone {
+			t.Errorf("notebook removed %v: its summary kept %v", gone, ok)
+		}
+	}
+}

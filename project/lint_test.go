@@ -505,3 +505,40 @@ func unsorted(ds []analyzer.Diagnostic) []string {
 	}
 	return out
 }
+
+// TestOpenNotebookSummarized: a notebook whose text an editor gives is
+// read by its code cells, as on disk: its loop over a module's function
+// makes that function's pass repeated while the buffer is open.
+func TestOpenNotebookSummarized(t *testing.T) {
+	dir := t.TempDir()
+	write := fileWriter(t, dir)
+	write("pyproject.toml", "[project]\nname = \"open\"\n")
+	agents := write("agents.py", "import torch\n\n\ndef act(actor, s):\n    return int(actor(torch.as_tensor(s)).argmax())\n")
+	cell := func(src string) []byte {
+		b, err := json.Marshal(map[string]any{
+			"cells":    []any{map[string]any{"cell_type": "code", "metadata": map[string]any{}, "outputs": []any{}, "execution_count": nil, "source": src}},
+			"metadata": map[string]any{}, "nbformat": 4, "nbformat_minor": 5,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	nb := write("play.ipynb", string(cell("import torch\n")))
+	buffer := cell("import torch\nfrom agents import act\nactor = torch.nn.Linear(4, 2)\nfor _ in range(500):\n    print(act(actor, env.reset()))\n")
+	diags, errs := newLinter(t).Lint([]string{agents}, map[string][]byte{nb: buffer})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if len(diags) != 1 || diags[0].Rule.Code != "TL201" || diags[0].Confidence() != analyzer.ConfidenceHigh {
+		t.Errorf("with the notebook's buffer open: %q (%v), want one TL201 of high confidence in agents.py", keys(diags), confidences(diags))
+	}
+}
+
+func confidences(ds []analyzer.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Confidence().String())
+	}
+	return out
+}
