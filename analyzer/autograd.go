@@ -1582,7 +1582,7 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	if f.Kind(fn) == KindAttribute && m.plainLibraryObject(f.Unparen(f.Field(fn, FieldObject))) {
 		return false // `lib = ctypes.CDLL(...)`: `lib.load_model(...)` is C
 	}
-	if m.holdsLibraryClass(fn) {
+	if m.HeldLibraryClass(fn) != "" {
 		return false // `self.distribution = torch.distributions.Normal`: calling it makes a distribution
 	}
 	if f.Kind(fn) == KindIdentifier && m.Resolve(fn) == nil && m.QualifiedName(fn) == "" && ClassName(f.Text(fn)) {
@@ -1615,14 +1615,10 @@ func (m *Model) isForwardCall(call NodeID) bool {
 	return m.ClassifyCallee(fn) == CallableModel && m.IsModelValue(fn) && !m.Constructs(call) && !m.methodRunsNoForward(call)
 }
 
-// holdsLibraryClass reports whether attr, an attribute of self, holds a
-// class of a library rather than an instance (`self.distribution =
-// torch.distributions.Normal`, set where its class is): calling it makes
-// an object, and runs no forward pass.
-func (m *Model) holdsLibraryClass(attr NodeID) bool { return m.HeldLibraryClass(attr) != "" }
-
 // HeldLibraryClass returns the qualified name of the library class that
-// attr, an attribute of self, holds (holdsLibraryClass), or "".
+// attr, an attribute of self, holds rather than an instance of it
+// (`self.distribution = torch.distributions.Normal`, set where its class
+// is), or "": calling it makes an object, and runs no forward pass.
 func (m *Model) HeldLibraryClass(attr NodeID) string {
 	f := m.File
 	if f.Kind(attr) != KindAttribute || !f.TextIs(f.Field(attr, FieldObject), "self") {

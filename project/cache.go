@@ -395,8 +395,8 @@ func (c *Cache) Save() error {
 	entries := make(map[string]cacheEntry, len(c.old))
 	for k, e := range c.old {
 		if _, used := c.new[k]; !used {
-			// A notebook's summary is kept under its path and "#summary".
-			if path, _, _ := strings.Cut(k, "\x00"); exists(filepath.FromSlash(strings.TrimSuffix(path, "#summary"))) {
+			// A notebook's summary is kept under its path and notebookSummary.
+			if path, _, _ := strings.Cut(k, "\x00"); exists(filepath.FromSlash(strings.TrimSuffix(path, notebookSummary))) {
 				entries[k] = e
 			}
 		}

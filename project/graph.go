@@ -784,17 +784,20 @@ func (g *Graph) anyMethod(name string) *analyzer.Object {
 // there are none, or where the name is one that objects of libraries a
 // training loop drives have too.
 func (g *Graph) namedCalls(name string, asker *file) *analyzer.Object {
-	// The calls of the project's Python files, and the asking notebook's
-	// own: another notebook is never handed this one's objects.
-	edges := slices.DeleteFunc(slices.Clone(g.named[name]), func(e callEdge) bool {
-		return e.file != nil && e.file != asker && (asker == nil || e.file.path != asker.path) && analyzer.IsNotebook(e.file.path)
-	})
-	if len(edges) == 0 || analyzer.CommonMethods[name] {
+	if analyzer.CommonMethods[name] {
 		return nil
 	}
-	g.methodsOnce.Do(g.indexMethods)
-	out := &analyzer.Object{Kind: analyzer.ObjectFunction, GradKnown: true, Grad: analyzer.GradDisabled, CalledByName: len(g.methods[name]) > 0}
-	for _, e := range edges {
+	var out *analyzer.Object
+	for _, e := range g.named[name] {
+		// The calls of the project's Python files, and the asking
+		// notebook's own: another notebook is never handed its objects.
+		if e.file != nil && analyzer.IsNotebook(e.file.path) && (asker == nil || e.file.path != asker.path) {
+			continue
+		}
+		if out == nil {
+			g.methodsOnce.Do(g.indexMethods)
+			out = &analyzer.Object{Kind: analyzer.ObjectFunction, GradKnown: true, Grad: analyzer.GradDisabled, CalledByName: len(g.methods[name]) > 0}
+		}
 		if !g.setsGrad(e) || handsOnOwnMode(e, name) {
 			continue
 		}

@@ -387,10 +387,14 @@ type unit struct {
 // is linted on its own, after its project), a name no file has.
 func (u *unit) storeKey() string {
 	if analyzer.IsNotebook(u.abs) {
-		return u.abs + "#summary"
+		return u.abs + notebookSummary
 	}
 	return u.abs
 }
+
+// notebookSummary follows a notebook's path in the name of the store's
+// entry for its summary.
+const notebookSummary = "#summary"
 
 // FindRoot returns the root of the project a file belongs to: the closest
 // folder above it with a pyproject.toml that has a [tool.torchlint]

@@ -243,17 +243,7 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 	if g.laterBackwardShares(call, body, roots) {
 		return
 	}
-	// Where the graph's values go after it, followed as TL101 and TL201
-	// follow theirs: into another differentiation (through a function of
-	// the project that back-propagates what it is given), or to code
-	// whose use of them is not seen.
-	carrying := g.carrying(roots)
-	rootUses := make([]analyzer.NodeID, 0, len(carrying))
-	for _, uses := range carrying {
-		rootUses = append(rootUses, uses[0])
-	}
-	slices.Sort(rootUses) // in source order: the map's own would pick the unseen use named at random
-	goes, unseen := laterFate(m, call, rootUses)
+	goes, unseen, carrying := g.laterFate(call, roots)
 	if goes == fateYes {
 		return
 	}
@@ -308,6 +298,23 @@ func checkRetainGraph(p *analyzer.Pass, call analyzer.NodeID) {
 		"drop `%s=True`%s", site, kw, where, rgNames(kept), kw, old))
 }
 
+// laterFate says where the retained graph's values go after call,
+// followed as TL101 and TL201 follow theirs: into another
+// differentiation (through a function of the project that
+// back-propagates what it is given), or to code whose use of them is not
+// seen (unseen, the first such use). carrying are the roots that may
+// carry the graph.
+func (g *retainGraph) laterFate(call analyzer.NodeID, roots map[string][]analyzer.NodeID) (goes fate, unseen analyzer.NodeID, carrying map[string][]analyzer.NodeID) {
+	carrying = g.carrying(roots)
+	rootUses := make([]analyzer.NodeID, 0, len(carrying))
+	for _, uses := range carrying {
+		rootUses = append(rootUses, uses[0])
+	}
+	slices.Sort(rootUses) // in source order: the map's own would pick the unseen use named at random
+	goes, unseen = laterFate(g.m, call, rootUses)
+	return goes, unseen, carrying
+}
+
 // checkHelper reports a retained backward in a function that trains no
 // step of its own (a gradient penalty's helper, called by the step),
 // where the whole graph is the function's own: built in its body from
@@ -331,13 +338,7 @@ func (g *retainGraph) checkHelper(p *analyzer.Pass, call analyzer.NodeID, roots 
 	if stateGraphPass(m, body) {
 		return // a model that keeps a graph on itself: the next call runs through it again
 	}
-	carrying := g.carrying(roots)
-	rootUses := make([]analyzer.NodeID, 0, len(carrying))
-	for _, uses := range carrying {
-		rootUses = append(rootUses, uses[0])
-	}
-	slices.Sort(rootUses)
-	if goes, _ := laterFate(m, call, rootUses); goes != fateNo || g.ReturnsAny(carrying) || g.keepsOnSelf(roots) || g.storesOnSelf(roots) {
+	if goes, _, carrying := g.laterFate(call, roots); goes != fateNo || g.ReturnsAny(carrying) || g.keepsOnSelf(roots) || g.storesOnSelf(roots) {
 		return
 	}
 	kw := retainKeyword(m, call)
